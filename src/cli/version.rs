@@ -1,0 +1,65 @@
+//! `kubectl wasctl version`: version, git commit, build date, target, supported Kubernetes.
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{Context, ReportFormat};
+use crate::error::{Error, ExitStatus};
+use crate::render::json::{Envelope, write_json, write_yaml};
+use crate::snapshot::facts::SUPPORTED_KUBERNETES;
+
+/// `--version` text.
+pub const SHORT: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("WASCTL_COMMIT"), ")");
+
+/// `version` flags.
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+/// The version report (`kind: Version`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionReport {
+    /// wasctl's version.
+    pub version: &'static str,
+    /// The git commit it was built from.
+    pub commit: &'static str,
+    /// The date of that commit.
+    pub build_date: &'static str,
+    /// The target triple.
+    pub target: &'static str,
+    /// The Kubernetes minor version whose scheduler wasctl models.
+    pub kubernetes: &'static str,
+}
+
+/// The report for this build.
+pub fn report() -> VersionReport {
+    VersionReport {
+        version: env!("CARGO_PKG_VERSION"),
+        commit: env!("WASCTL_COMMIT"),
+        build_date: env!("WASCTL_BUILD_DATE"),
+        target: env!("WASCTL_TARGET"),
+        kubernetes: SUPPORTED_KUBERNETES,
+    }
+}
+
+pub(crate) fn run(ctx: &Context, args: &VersionArgs) -> Result<ExitStatus, Error> {
+    let r = report();
+    let mut out = Vec::new();
+    match args.output {
+        ReportFormat::Text => {
+            out = format!(
+                "wasctl {}\ncommit: {}\nbuild date: {}\ntarget: {}\nkubernetes: {}\n",
+                r.version, r.commit, r.build_date, r.target, r.kubernetes
+            )
+            .into_bytes();
+        }
+        ReportFormat::Json => write_json(&mut out, &Envelope::new("Version", &r))?,
+        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("Version", &r))?,
+    }
+    ctx.stdout(&out)?;
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,390 @@
+//! Builds the edges of a [`Graph`](super::Graph) from a snapshot, one pass per kind.
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::scheduling::v1beta1::{PodGroup, Workload};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+use super::{Edge, EdgeKind, EdgeState, ObjRef};
+use crate::snapshot::{FOREIGN_GROUPS, Snapshot, name_of, namespace_of};
+
+/// The reference to a foreign owner kind; kinds that clash with native ones get their group.
+pub fn foreign_kind(kind: &str, group: &str) -> String {
+    if matches!(kind, "Workload" | "PodGroup" | "Job")
+        && !matches!(group, "scheduling.k8s.io" | "batch")
+    {
+        format!("{kind}.{group}")
+    } else {
+        kind.to_owned()
+    }
+}
+
+struct Builder<'a> {
+    s: &'a Snapshot,
+    edges: Vec<Edge>,
+}
+
+fn state(found: bool, missing: impl FnOnce() -> String) -> EdgeState {
+    if found {
+        EdgeState::Resolved
+    } else {
+        EdgeState::Dangling { missing: missing() }
+    }
+}
+
+impl Builder<'_> {
+    fn push(
+        &mut self,
+        from: &ObjRef,
+        to: ObjRef,
+        kind: EdgeKind,
+        label: Option<&str>,
+        state: EdgeState,
+    ) {
+        self.edges.push(Edge {
+            from: from.clone(),
+            to,
+            kind,
+            label: label.map(str::to_owned),
+            state,
+        });
+    }
+
+    /// Resolves a reference to an object of `kind` in `group` (as ownerReferences and
+    /// controllerRef spell them).
+    fn resolve(&self, group: &str, kind: &str, namespace: &str, name: &str) -> (ObjRef, EdgeState) {
+        let s = self.s;
+        let missing = || format!("{kind} `{name}`");
+        let found = match (group, kind) {
+            ("batch", "Job") => Some(s.job(namespace, name).is_some()),
+            ("scheduling.k8s.io", "Workload") => Some(s.workload(namespace, name).is_some()),
+            ("scheduling.k8s.io", "PodGroup") => Some(s.pod_group(namespace, name).is_some()),
+            ("scheduling.k8s.io", "CompositePodGroup") => {
+                Some(s.composite_pod_group(namespace, name).is_some())
+            }
+            ("", "Pod") => Some(s.pod(namespace, name).is_some()),
+            ("", "Node") => Some(s.node(name).is_some()),
+            _ if FOREIGN_GROUPS.contains(&group) => Some(
+                s.index
+                    .foreign
+                    .get(namespace, &format!("{kind}/{name}"))
+                    .is_some(),
+            ),
+            _ => None,
+        };
+        let to_kind = foreign_kind(kind, group);
+        let ns = if kind == "Node" { "" } else { namespace };
+        let to = ObjRef::new(&to_kind, ns, name);
+        match found {
+            Some(found) => (to, state(found, missing)),
+            None => (to, EdgeState::Unchecked),
+        }
+    }
+
+    fn owners(&mut self, from: &ObjRef, meta: &ObjectMeta) {
+        for owner in meta.owner_references.iter().flatten() {
+            let group = owner.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+            let (to, state) = self.resolve(group, &owner.kind, namespace_of(meta), &owner.name);
+            self.push(from, to, EdgeKind::Owner, None, state);
+        }
+    }
+
+    fn workloads(&mut self) {
+        for w in &self.s.workloads {
+            let from = ObjRef::new("Workload", namespace_of(&w.metadata), name_of(&w.metadata));
+            self.owners(&from, &w.metadata);
+            if let Some(c) = w.spec.controller_ref.as_ref() {
+                let group = c.api_group.as_deref().unwrap_or("");
+                let (to, state) = self.resolve(group, &c.kind, &from.namespace, &c.name);
+                self.push(&from, to, EdgeKind::ControllerRef, None, state);
+            }
+        }
+    }
+
+    fn workload_ref(&mut self, from: &ObjRef, workload: &str, template: &str) {
+        let to = ObjRef::new("Workload", &from.namespace, workload);
+        let state = match self.s.workload(&from.namespace, workload) {
+            None => EdgeState::Dangling {
+                missing: format!("Workload `{workload}`"),
+            },
+            Some(w) if !has_template(w, template) => EdgeState::Dangling {
+                missing: format!("template `{template}` in Workload `{workload}`"),
+            },
+            Some(_) => EdgeState::Resolved,
+        };
+        self.push(from, to, EdgeKind::WorkloadRef, Some(template), state);
+    }
+
+    fn parent(&mut self, from: &ObjRef, parent: &str) {
+        let found = self
+            .s
+            .composite_pod_group(&from.namespace, parent)
+            .is_some();
+        let to = ObjRef::new("CompositePodGroup", &from.namespace, parent);
+        self.push(
+            from,
+            to,
+            EdgeKind::Parent,
+            None,
+            state(found, || format!("CompositePodGroup `{parent}`")),
+        );
+    }
+
+    fn template(&mut self, from: &ObjRef, entry: &str, template: &str) {
+        let found = self
+            .s
+            .index
+            .resource_claim_templates
+            .get(&from.namespace, template)
+            .is_some();
+        let to = ObjRef::new("ResourceClaimTemplate", &from.namespace, template);
+        self.push(
+            from,
+            to,
+            EdgeKind::ClaimTemplate,
+            Some(entry),
+            state(found, || format!("ResourceClaimTemplate `{template}`")),
+        );
+    }
+
+    fn claim(&mut self, from: &ObjRef, kind: EdgeKind, entry: &str, claim: &str) {
+        let found = self.s.resource_claim(&from.namespace, claim).is_some();
+        let to = ObjRef::new("ResourceClaim", &from.namespace, claim);
+        self.push(
+            from,
+            to,
+            kind,
+            Some(entry),
+            state(found, || format!("ResourceClaim `{claim}`")),
+        );
+    }
+
+    fn pod_groups(&mut self) {
+        for pg in &self.s.pod_groups {
+            let from = ObjRef::new(
+                "PodGroup",
+                namespace_of(&pg.metadata),
+                name_of(&pg.metadata),
+            );
+            self.owners(&from, &pg.metadata);
+            let spec = &pg.spec;
+            if let Some(w) = spec.workload_ref.as_ref() {
+                self.workload_ref(&from, &w.workload_name, &w.template_name);
+            }
+            if let Some(parent) = spec.parent_composite_pod_group_name.as_deref() {
+                self.parent(&from, parent);
+            }
+            for entry in spec.resource_claims.iter().flatten() {
+                if let Some(claim) = entry.resource_claim_name.as_deref() {
+                    self.claim(&from, EdgeKind::GroupClaim, &entry.name, claim);
+                } else if let Some(template) = entry.resource_claim_template_name.as_deref() {
+                    self.template(&from, &entry.name, template);
+                    match group_claim_status(pg, &entry.name) {
+                        Some(claim) => self.claim(&from, EdgeKind::GroupClaim, &entry.name, claim),
+                        None => self.push(
+                            &from,
+                            ObjRef::new("ResourceClaim", &from.namespace, ""),
+                            EdgeKind::GroupClaim,
+                            Some(&entry.name),
+                            EdgeState::Pending {
+                                note: format!("claim for `{}` not generated yet", entry.name),
+                            },
+                        ),
+                    }
+                }
+            }
+        }
+    }
+
+    fn composite_pod_groups(&mut self) {
+        for cpg in &self.s.composite_pod_groups {
+            let from = ObjRef::new(
+                "CompositePodGroup",
+                namespace_of(&cpg.metadata),
+                name_of(&cpg.metadata),
+            );
+            self.owners(&from, &cpg.metadata);
+            let spec = &cpg.spec;
+            self.workload_ref(
+                &from,
+                &spec.workload_ref.workload_name,
+                &spec.workload_ref.template_name,
+            );
+            if let Some(parent) = spec.parent_composite_pod_group_name.as_deref() {
+                self.parent(&from, parent);
+            }
+        }
+    }
+
+    fn pods(&mut self) {
+        for pod in &self.s.pods {
+            let from = ObjRef::new("Pod", namespace_of(&pod.metadata), name_of(&pod.metadata));
+            self.owners(&from, &pod.metadata);
+            let Some(spec) = pod.spec.as_ref() else {
+                continue;
+            };
+            let group_name = spec
+                .scheduling_group
+                .as_ref()
+                .and_then(|g| g.pod_group_name.as_deref());
+            let group = group_name.and_then(|g| self.s.pod_group(&from.namespace, g));
+            if let Some(g) = group_name {
+                let to = ObjRef::new("PodGroup", &from.namespace, g);
+                self.push(
+                    &from,
+                    to,
+                    EdgeKind::SchedulingGroup,
+                    None,
+                    state(group.is_some(), || format!("PodGroup `{g}`")),
+                );
+            }
+            for entry in spec.resource_claims.iter().flatten() {
+                if let Some(claim) = entry.resource_claim_name.as_deref() {
+                    self.claim(&from, EdgeKind::PodClaim, &entry.name, claim);
+                    continue;
+                }
+                let Some(template) = entry.resource_claim_template_name.as_deref() else {
+                    continue;
+                };
+                self.template(&from, &entry.name, template);
+                let shared =
+                    group.filter(|pg| is_group_claim_entry(pg, &entry.name, None, Some(template)));
+                let generated = match shared {
+                    Some(pg) => group_claim_status(pg, &entry.name),
+                    None => pod_claim_status(pod, &entry.name),
+                };
+                match generated {
+                    Some(claim) => self.claim(&from, EdgeKind::PodClaim, &entry.name, claim),
+                    None => self.push(
+                        &from,
+                        ObjRef::new("ResourceClaim", &from.namespace, ""),
+                        EdgeKind::PodClaim,
+                        Some(&entry.name),
+                        EdgeState::Pending {
+                            note: if shared.is_some() {
+                                format!(
+                                    "the PodGroup's claim for `{}` is not generated yet",
+                                    entry.name
+                                )
+                            } else {
+                                format!("claim for `{}` not generated yet", entry.name)
+                            },
+                        },
+                    ),
+                }
+            }
+        }
+    }
+
+    fn claims(&mut self) {
+        for claim in &self.s.resource_claims {
+            let from = ObjRef::new(
+                "ResourceClaim",
+                namespace_of(&claim.metadata),
+                name_of(&claim.metadata),
+            );
+            self.owners(&from, &claim.metadata);
+            for consumer in claim
+                .status
+                .iter()
+                .flat_map(|s| s.reserved_for.iter().flatten())
+            {
+                let group = consumer.api_group.as_deref().unwrap_or("");
+                let kind = match (group, consumer.resource.as_str()) {
+                    ("", "pods") => "Pod",
+                    ("scheduling.k8s.io", "podgroups") => "PodGroup",
+                    (_, other) => other,
+                };
+                let (to, state) = self.resolve(group, kind, &from.namespace, &consumer.name);
+                self.push(&from, to, EdgeKind::ReservedFor, None, state);
+            }
+        }
+    }
+
+    fn jobs_and_foreign(&mut self) {
+        for job in &self.s.jobs {
+            let from = ObjRef::new("Job", namespace_of(&job.metadata), name_of(&job.metadata));
+            self.owners(&from, &job.metadata);
+        }
+        for o in &self.s.foreign {
+            let from = ObjRef::new(
+                &foreign_kind(&o.kind, o.group()),
+                namespace_of(&o.metadata),
+                name_of(&o.metadata),
+            );
+            self.owners(&from, &o.metadata);
+        }
+    }
+}
+
+/// Whether `template` names a PodGroup template of `w`, at any depth of its tree.
+pub fn has_template(w: &Workload, template: &str) -> bool {
+    use k8s_openapi::api::scheduling::v1beta1::CompositePodGroupTemplate;
+    fn in_composite(c: &CompositePodGroupTemplate, t: &str) -> bool {
+        c.name == t
+            || c.pod_group_templates.iter().flatten().any(|p| p.name == t)
+            || c.composite_pod_group_templates
+                .iter()
+                .flatten()
+                .any(|c| in_composite(c, t))
+    }
+    w.spec
+        .pod_group_templates
+        .iter()
+        .flatten()
+        .any(|p| p.name == template)
+        || w.spec
+            .composite_pod_group_templates
+            .iter()
+            .flatten()
+            .any(|c| in_composite(c, template))
+}
+
+/// Whether a pod's claim entry is the PodGroup's shared claim: the PodGroup has an entry with
+/// the same name and the same `resourceClaimName` and `resourceClaimTemplateName`
+/// (semantics §1.6).
+pub fn is_group_claim_entry(
+    pg: &PodGroup,
+    name: &str,
+    claim: Option<&str>,
+    template: Option<&str>,
+) -> bool {
+    pg.spec.resource_claims.as_ref().is_some_and(|entries| {
+        entries.iter().any(|e| {
+            e.name == name
+                && e.resource_claim_name.as_deref() == claim
+                && e.resource_claim_template_name.as_deref() == template
+        })
+    })
+}
+
+/// The claim generated for a PodGroup's entry, from `status.resourceClaimStatuses`.
+pub fn group_claim_status<'a>(pg: &'a PodGroup, entry: &str) -> Option<&'a str> {
+    pg.status
+        .as_ref()
+        .and_then(|s| s.resource_claim_statuses.as_ref())
+        .and_then(|list| list.iter().find(|s| s.name == entry))
+        .and_then(|s| s.resource_claim_name.as_deref())
+}
+
+/// The claim generated for a pod's entry, from `status.resourceClaimStatuses`.
+pub fn pod_claim_status<'a>(pod: &'a Pod, entry: &str) -> Option<&'a str> {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.resource_claim_statuses.as_ref())
+        .and_then(|list| list.iter().find(|s| s.name == entry))
+        .and_then(|s| s.resource_claim_name.as_deref())
+}
+
+pub(super) fn edges(s: &Snapshot) -> Vec<Edge> {
+    let mut b = Builder {
+        s,
+        edges: Vec::with_capacity(s.pods.len() * 2),
+    };
+    b.workloads();
+    b.composite_pod_groups();
+    b.pod_groups();
+    b.pods();
+    b.claims();
+    b.jobs_and_foreign();
+    b.edges
+}

@@ -1,0 +1,172 @@
+//! The reference graph: Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim, plus
+//! owners (Job, JobSet, …) from ownerReferences and `Workload.spec.controllerRef`.
+//!
+//! Input: a [`Snapshot`]. Output: a [`Graph`] of typed edges, each [`EdgeState::Resolved`],
+//! [`EdgeState::Dangling`] (the target is missing: doctor and tree show the break),
+//! [`EdgeState::Pending`] (not created yet, which is normal for a pending pod) or
+//! [`EdgeState::Unchecked`] (an owner of a kind wasctl does not load). Pure; no IO.
+
+mod build;
+pub mod tree;
+
+pub use build::{
+    foreign_kind, group_claim_status, has_template, is_group_claim_entry, pod_claim_status,
+};
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::snapshot::Snapshot;
+
+/// A reference to one object by kind, namespace and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjRef {
+    /// Kind, e.g. `PodGroup`.
+    pub kind: String,
+    /// Namespace (empty for cluster-scoped objects).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+}
+
+impl ObjRef {
+    /// Builds a reference.
+    pub fn new(kind: &str, namespace: &str, name: &str) -> Self {
+        Self {
+            kind: kind.to_owned(),
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for ObjRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.namespace.is_empty() {
+            write!(f, "{}/{}", self.kind, self.name)
+        } else {
+            write!(f, "{}/{}/{}", self.kind, self.namespace, self.name)
+        }
+    }
+}
+
+/// What an edge means. The source is the object that holds the reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum EdgeKind {
+    /// PodGroup/CompositePodGroup `spec.workloadRef` → Workload (and its template).
+    WorkloadRef,
+    /// PodGroup/CompositePodGroup `spec.parentCompositePodGroupName` → CompositePodGroup.
+    Parent,
+    /// Pod `spec.schedulingGroup.podGroupName` → PodGroup.
+    SchedulingGroup,
+    /// Pod `spec.resourceClaims[]` → ResourceClaim (direct, generated, or the group's claim).
+    PodClaim,
+    /// PodGroup `spec.resourceClaims[]` → ResourceClaim (direct, or generated from a template).
+    GroupClaim,
+    /// A claim entry's `resourceClaimTemplateName` → ResourceClaimTemplate.
+    ClaimTemplate,
+    /// `metadata.ownerReferences[]` → owner.
+    Owner,
+    /// Workload `spec.controllerRef` → the controller object.
+    ControllerRef,
+    /// ResourceClaim `status.reservedFor[]` → consumer (Pod or PodGroup).
+    ReservedFor,
+}
+
+/// Whether an edge's target exists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "camelCase")]
+pub enum EdgeState {
+    /// The target exists.
+    Resolved,
+    /// The target is missing; `missing` says what, for humans.
+    Dangling {
+        /// What is missing, e.g. "PodGroup `lost-group`".
+        missing: String,
+    },
+    /// The target does not exist yet, which is expected at this stage.
+    Pending {
+        /// Why, e.g. "claim not generated yet".
+        note: String,
+    },
+    /// The target is of a kind wasctl does not load.
+    Unchecked,
+}
+
+/// One reference from `from` to `to`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Edge {
+    /// The object holding the reference.
+    pub from: ObjRef,
+    /// The object referred to.
+    pub to: ObjRef,
+    /// What the reference means.
+    pub kind: EdgeKind,
+    /// For claim edges: the entry name in `spec.resourceClaims`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Whether the target exists.
+    #[serde(flatten)]
+    pub state: EdgeState,
+}
+
+/// All references of a snapshot, with adjacency in both directions.
+#[derive(Debug, Clone, Default)]
+pub struct Graph {
+    /// Edges in snapshot order.
+    pub edges: Vec<Edge>,
+    outgoing: HashMap<ObjRef, Vec<usize>>,
+    incoming: HashMap<ObjRef, Vec<usize>>,
+}
+
+impl Graph {
+    /// Builds the graph of a snapshot.
+    pub fn build(snapshot: &Snapshot) -> Self {
+        let edges = build::edges(snapshot);
+        let mut graph = Self {
+            edges,
+            ..Self::default()
+        };
+        for (i, e) in graph.edges.iter().enumerate() {
+            graph.outgoing.entry(e.from.clone()).or_default().push(i);
+            graph.incoming.entry(e.to.clone()).or_default().push(i);
+        }
+        graph
+    }
+
+    /// Edges leaving `from`, optionally of one kind, in snapshot order.
+    pub fn outgoing<'a>(
+        &'a self,
+        from: &ObjRef,
+        kind: Option<EdgeKind>,
+    ) -> impl Iterator<Item = &'a Edge> + 'a {
+        let ids = self.outgoing.get(from).map_or(&[][..], Vec::as_slice);
+        ids.iter()
+            .map(|i| &self.edges[*i])
+            .filter(move |e| kind.is_none_or(|k| e.kind == k))
+    }
+
+    /// Edges arriving at `to`, optionally of one kind, in snapshot order.
+    pub fn incoming<'a>(
+        &'a self,
+        to: &ObjRef,
+        kind: Option<EdgeKind>,
+    ) -> impl Iterator<Item = &'a Edge> + 'a {
+        let ids = self.incoming.get(to).map_or(&[][..], Vec::as_slice);
+        ids.iter()
+            .map(|i| &self.edges[*i])
+            .filter(move |e| kind.is_none_or(|k| e.kind == k))
+    }
+
+    /// Every dangling edge, in snapshot order.
+    pub fn dangling(&self) -> impl Iterator<Item = &Edge> {
+        self.edges
+            .iter()
+            .filter(|e| matches!(e.state, EdgeState::Dangling { .. }))
+    }
+}

@@ -1,0 +1,600 @@
+//! The `tree` report: Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with
+//! status, built from the [`Graph`] and the [`Snapshot`].
+//!
+//! Pure: the caller passes the instant ages are measured from. One [`TreeReport`] feeds the
+//! text view and `-o json|yaml` alike.
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::resource::v1::ResourceClaim;
+use k8s_openapi::api::scheduling::v1beta1::{DisruptionMode, PodGroup};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, ObjectMeta, Time};
+use k8s_openapi::jiff::Timestamp;
+use serde::Serialize;
+
+use super::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
+
+/// The tree report (`kind: Tree`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeReport {
+    /// What had to be assumed about the cluster (e.g. feature gates without facts).
+    pub assumed: Vec<String>,
+    /// Loader warnings (forbidden or missing APIs, unknown kinds).
+    pub warnings: Vec<Warning>,
+    /// Top-level objects, each with its subtree.
+    pub roots: Vec<TreeNode>,
+}
+
+/// One object in the tree.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeNode {
+    /// Kind, e.g. `PodGroup`.
+    pub kind: String,
+    /// Namespace (empty for cluster-scoped objects).
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Status: pod phase, group state, claim state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Scheduling policy: `gang 6/8` (scheduled/minCount), `basic`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+    /// `all` or `single`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disruption_mode: Option<String>,
+    /// Priority value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i32>,
+    /// Priority class name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority_class_name: Option<String>,
+    /// The node a pod is bound to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Allocated devices, `driver/pool/device`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<String>,
+    /// Notable conditions, e.g. `PodGroupInitiallyScheduled`, `DisruptionTarget`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<String>,
+    /// Age at the snapshot's time, kubectl style (`5d`, `3h12m`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub age: Option<String>,
+    /// The controlling owner, `Kind/name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Broken references from this object: what is missing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
+    /// Other facts worth a glance (claims not generated yet, shared claims, terminating).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Children.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<TreeNode>,
+}
+
+/// Which objects to show.
+#[derive(Debug, Clone, Default)]
+pub struct TreeScope {
+    /// Only this namespace (None: all).
+    pub namespace: Option<String>,
+    /// Only this object's chain (from its topmost ancestor down, pruned to its branch).
+    pub target: Option<ObjRef>,
+}
+
+/// Builds the tree report.
+pub fn build(
+    s: &Snapshot,
+    g: &Graph,
+    scope: &TreeScope,
+    now: Timestamp,
+    assumed: Vec<String>,
+) -> TreeReport {
+    let b = TreeBuilder { s, g, now };
+    let roots = match &scope.target {
+        Some(target) => {
+            let top = b.topmost(target);
+            b.node(&top)
+                .and_then(|n| prune(n, target))
+                .into_iter()
+                .collect()
+        }
+        None => b
+            .roots(scope.namespace.as_deref())
+            .iter()
+            .filter_map(|r| b.node(r))
+            .collect(),
+    };
+    TreeReport {
+        assumed,
+        warnings: s.warnings.clone(),
+        roots,
+    }
+}
+
+fn prune(mut node: TreeNode, target: &ObjRef) -> Option<TreeNode> {
+    if node.kind == target.kind && node.name == target.name && node.namespace == target.namespace {
+        return Some(node);
+    }
+    node.children = std::mem::take(&mut node.children)
+        .into_iter()
+        .filter_map(|c| prune(c, target))
+        .collect();
+    (!node.children.is_empty()).then_some(node)
+}
+
+struct TreeBuilder<'a> {
+    s: &'a Snapshot,
+    g: &'a Graph,
+    now: Timestamp,
+}
+
+fn in_scope(meta: &ObjectMeta, namespace: Option<&str>) -> bool {
+    namespace.is_none_or(|ns| namespace_of(meta) == ns)
+}
+
+impl TreeBuilder<'_> {
+    fn resolved(&self, from: &ObjRef, kind: EdgeKind) -> Option<ObjRef> {
+        self.g
+            .outgoing(from, Some(kind))
+            .find(|e| e.state == EdgeState::Resolved)
+            .map(|e| e.to.clone())
+    }
+
+    /// Walks up SchedulingGroup / Parent / WorkloadRef / ReservedFor / ControllerRef edges.
+    fn topmost(&self, target: &ObjRef) -> ObjRef {
+        let mut current = target.clone();
+        for _ in 0..16 {
+            let up = match current.kind.as_str() {
+                "Pod" => self.resolved(&current, EdgeKind::SchedulingGroup),
+                "PodGroup" | "CompositePodGroup" => self
+                    .resolved(&current, EdgeKind::Parent)
+                    .or_else(|| self.resolved(&current, EdgeKind::WorkloadRef))
+                    .or_else(|| self.owner_job(&current)),
+                "Workload" => self
+                    .resolved(&current, EdgeKind::ControllerRef)
+                    .filter(|o| o.kind == "Job"),
+                "ResourceClaim" => self.resolved(&current, EdgeKind::ReservedFor).or_else(|| {
+                    self.g
+                        .outgoing(&current, Some(EdgeKind::Owner))
+                        .find(|e| {
+                            e.state == EdgeState::Resolved
+                                && matches!(e.to.kind.as_str(), "Pod" | "PodGroup")
+                        })
+                        .map(|e| e.to.clone())
+                }),
+                _ => None,
+            };
+            match up {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+        current
+    }
+
+    fn owner_job(&self, from: &ObjRef) -> Option<ObjRef> {
+        self.g
+            .outgoing(from, Some(EdgeKind::Owner))
+            .find(|e| e.state == EdgeState::Resolved && e.to.kind == "Job")
+            .map(|e| e.to.clone())
+    }
+
+    fn roots(&self, namespace: Option<&str>) -> Vec<ObjRef> {
+        let s = self.s;
+        let mut roots = Vec::new();
+        for w in s
+            .workloads
+            .iter()
+            .filter(|w| in_scope(&w.metadata, namespace))
+        {
+            roots.push(ObjRef::new(
+                "Workload",
+                namespace_of(&w.metadata),
+                name_of(&w.metadata),
+            ));
+        }
+        let detached = |r: &ObjRef| {
+            self.resolved(r, EdgeKind::Parent).is_none()
+                && self.resolved(r, EdgeKind::WorkloadRef).is_none()
+        };
+        for c in s
+            .composite_pod_groups
+            .iter()
+            .filter(|c| in_scope(&c.metadata, namespace))
+        {
+            let r = ObjRef::new(
+                "CompositePodGroup",
+                namespace_of(&c.metadata),
+                name_of(&c.metadata),
+            );
+            if detached(&r) {
+                roots.push(r);
+            }
+        }
+        for pg in s
+            .pod_groups
+            .iter()
+            .filter(|p| in_scope(&p.metadata, namespace))
+        {
+            let r = ObjRef::new(
+                "PodGroup",
+                namespace_of(&pg.metadata),
+                name_of(&pg.metadata),
+            );
+            if detached(&r) {
+                roots.push(r);
+            }
+        }
+        for pod in s.pods.iter().filter(|p| in_scope(&p.metadata, namespace)) {
+            let r = ObjRef::new("Pod", namespace_of(&pod.metadata), name_of(&pod.metadata));
+            let dangling = self
+                .g
+                .outgoing(&r, Some(EdgeKind::SchedulingGroup))
+                .any(|e| matches!(e.state, EdgeState::Dangling { .. }));
+            if dangling {
+                roots.push(r);
+            }
+        }
+        roots
+    }
+
+    fn node(&self, r: &ObjRef) -> Option<TreeNode> {
+        let ns = r.namespace.as_str();
+        match r.kind.as_str() {
+            "Workload" => self.s.workload(ns, &r.name).map(|w| {
+                let mut n = self.base(r, &w.metadata);
+                n.children = self.group_children(r, EdgeKind::WorkloadRef, true);
+                n
+            }),
+            "CompositePodGroup" => self.s.composite_pod_group(ns, &r.name).map(|c| {
+                let mut n = self.base(r, &c.metadata);
+                let spec = Some(&c.spec);
+                n.children = self.group_children(r, EdgeKind::Parent, false);
+                let min = spec
+                    .and_then(|s| s.scheduling_policy.gang.as_ref())
+                    .map(|g| g.min_group_count);
+                let ready = n.children.iter().filter(|c| is_satisfied(c)).count();
+                n.policy = Some(match min {
+                    Some(min) => format!("gang {ready}/{min}"),
+                    None => "basic".to_owned(),
+                });
+                n.disruption_mode = spec
+                    .and_then(|s| s.disruption_mode.as_ref())
+                    .map(|d| if d.all.is_some() { "all" } else { "single" }.to_owned());
+                n.priority = spec.and_then(|s| s.priority);
+                n.priority_class_name = spec.and_then(|s| s.priority_class_name.clone());
+                n.conditions = conditions(c.status.as_ref().and_then(|s| s.conditions.as_deref()));
+                n
+            }),
+            "PodGroup" => self
+                .s
+                .pod_group(ns, &r.name)
+                .map(|pg| self.pod_group(r, pg)),
+            "Pod" => self.s.pod(ns, &r.name).map(|p| self.pod(r, p)),
+            "ResourceClaim" => self.s.resource_claim(ns, &r.name).map(|c| self.claim(r, c)),
+            "Job" => self.s.job(ns, &r.name).map(|j| {
+                let mut n = self.base(r, &j.metadata);
+                let mut children: Vec<ObjRef> = self
+                    .g
+                    .incoming(r, Some(EdgeKind::ControllerRef))
+                    .filter(|e| e.state == EdgeState::Resolved)
+                    .map(|e| e.from.clone())
+                    .collect();
+                for e in self.g.incoming(r, Some(EdgeKind::Owner)) {
+                    let standalone = e.from.kind == "PodGroup"
+                        && self.resolved(&e.from, EdgeKind::WorkloadRef).is_none();
+                    if standalone || (e.from.kind == "Workload" && !children.contains(&e.from)) {
+                        children.push(e.from.clone());
+                    }
+                }
+                n.children = children.iter().filter_map(|c| self.node(c)).collect();
+                n.status = j.status.as_ref().map(|s| {
+                    format!(
+                        "{} active, {} succeeded",
+                        s.active.unwrap_or(0),
+                        s.succeeded.unwrap_or(0)
+                    )
+                });
+                n
+            }),
+            _ => None,
+        }
+    }
+
+    /// Common fields: age, owner, broken references, terminating.
+    fn base(&self, r: &ObjRef, meta: &ObjectMeta) -> TreeNode {
+        let mut n = TreeNode {
+            kind: r.kind.clone(),
+            namespace: r.namespace.clone(),
+            name: r.name.clone(),
+            age: meta.creation_timestamp.as_ref().map(|t| age(t, self.now)),
+            ..TreeNode::default()
+        };
+        n.owner = meta
+            .owner_references
+            .iter()
+            .flatten()
+            .find(|o| o.controller == Some(true))
+            .map(|o| format!("{}/{}", o.kind, o.name));
+        for e in self.g.outgoing(r, None) {
+            match &e.state {
+                EdgeState::Dangling { missing } => n.missing.push(missing_text(e.kind, missing)),
+                EdgeState::Pending { note } => n.notes.push(note.clone()),
+                EdgeState::Resolved | EdgeState::Unchecked => {}
+            }
+        }
+        if meta.deletion_timestamp.is_some() {
+            n.notes.push(format!(
+                "terminating{}",
+                meta.finalizers
+                    .as_ref()
+                    .filter(|f| !f.is_empty())
+                    .map(|f| format!(" (finalizers: {})", f.join(", ")))
+                    .unwrap_or_default()
+            ));
+        }
+        n
+    }
+
+    /// CompositePodGroups then PodGroups pointing at `r` by `kind`; for a Workload only those
+    /// without a resolved parent (they appear under their parent instead).
+    fn group_children(&self, r: &ObjRef, kind: EdgeKind, top_level_only: bool) -> Vec<TreeNode> {
+        let mut refs: Vec<ObjRef> = self
+            .g
+            .incoming(r, Some(kind))
+            .filter(|e| e.state == EdgeState::Resolved || kind == EdgeKind::WorkloadRef)
+            .map(|e| e.from.clone())
+            .filter(|from| !top_level_only || self.resolved(from, EdgeKind::Parent).is_none())
+            .collect();
+        refs.sort_by(|a, b| {
+            (a.kind != "CompositePodGroup", &a.name).cmp(&(b.kind != "CompositePodGroup", &b.name))
+        });
+        refs.dedup();
+        refs.iter().filter_map(|c| self.node(c)).collect()
+    }
+
+    fn pod_group(&self, r: &ObjRef, pg: &PodGroup) -> TreeNode {
+        let mut n = self.base(r, &pg.metadata);
+        let spec = Some(&pg.spec);
+        let pods = self.s.index.pods_by_group.get(&r.namespace, &r.name);
+        let scheduled = pods
+            .iter()
+            .filter(|i| is_scheduled(&self.s.pods[**i]))
+            .count();
+        n.policy = Some(match spec.and_then(|s| s.scheduling_policy.gang.as_ref()) {
+            Some(g) => format!("gang {scheduled}/{}", g.min_count),
+            None => "basic".to_owned(),
+        });
+        n.disruption_mode = Some(disruption(spec.and_then(|s| s.disruption_mode.as_ref())));
+        n.priority = spec.and_then(|s| s.priority);
+        n.priority_class_name = spec.and_then(|s| s.priority_class_name.clone());
+        let conds = pg.status.as_ref().and_then(|s| s.conditions.as_deref());
+        n.conditions = conditions(conds);
+        n.status = Some(group_status(conds, scheduled, pods.len()));
+        // Group claims first, then member pods by name.
+        for e in self.g.outgoing(r, Some(EdgeKind::GroupClaim)) {
+            if e.state == EdgeState::Resolved {
+                if let Some(mut c) = self.node(&e.to) {
+                    if let Some(label) = &e.label {
+                        c.notes.insert(0, format!("group claim `{label}`"));
+                    }
+                    n.children.push(c);
+                }
+            }
+        }
+        let mut members: Vec<&Pod> = pods.iter().map(|i| &self.s.pods[*i]).collect();
+        members.sort_by(|a, b| name_of(&a.metadata).cmp(name_of(&b.metadata)));
+        for pod in members {
+            let pr = ObjRef::new("Pod", &r.namespace, name_of(&pod.metadata));
+            n.children.push(self.pod(&pr, pod));
+        }
+        n
+    }
+
+    fn pod(&self, r: &ObjRef, pod: &Pod) -> TreeNode {
+        let mut n = self.base(r, &pod.metadata);
+        let spec = pod.spec.as_ref();
+        n.node = spec.and_then(|s| s.node_name.clone());
+        n.priority = spec.and_then(|s| s.priority);
+        n.priority_class_name = spec.and_then(|s| s.priority_class_name.clone());
+        let status = pod.status.as_ref();
+        n.status = status.and_then(|s| s.phase.clone());
+        for c in status
+            .and_then(|s| s.conditions.as_ref())
+            .into_iter()
+            .flatten()
+        {
+            if c.type_ == "DisruptionTarget" && c.status == "True" {
+                n.conditions.push("DisruptionTarget".to_owned());
+            }
+            if c.type_ == "PodScheduled" && c.status == "False" {
+                n.conditions.push(format!(
+                    "PodScheduled=False({})",
+                    c.reason.as_deref().unwrap_or("")
+                ));
+            }
+        }
+        if spec
+            .and_then(|s| s.scheduling_gates.as_ref())
+            .is_some_and(|g| !g.is_empty())
+        {
+            n.notes.push("has schedulingGates".to_owned());
+        }
+        let group = spec
+            .and_then(|s| s.scheduling_group.as_ref())
+            .and_then(|g| g.pod_group_name.as_deref());
+        let group_claims: Vec<String> = group
+            .map(|g| ObjRef::new("PodGroup", &r.namespace, g))
+            .map(|g| {
+                self.g
+                    .outgoing(&g, Some(EdgeKind::GroupClaim))
+                    .map(|e| e.to.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for e in self.g.outgoing(r, Some(EdgeKind::PodClaim)) {
+            if e.state != EdgeState::Resolved {
+                continue;
+            }
+            if group_claims.contains(&e.to.name) {
+                n.notes.push(format!(
+                    "claim `{}`: the PodGroup's claim `{}`",
+                    e.label.as_deref().unwrap_or(""),
+                    e.to.name
+                ));
+            } else if let Some(c) = self.node(&e.to) {
+                n.children.push(c);
+            }
+        }
+        n
+    }
+
+    fn claim(&self, r: &ObjRef, claim: &ResourceClaim) -> TreeNode {
+        let mut n = self.base(r, &claim.metadata);
+        let status = claim.status.as_ref();
+        let allocation = status.and_then(|s| s.allocation.as_ref());
+        n.devices = allocation
+            .and_then(|a| a.devices.as_ref())
+            .map(|d| {
+                d.results
+                    .iter()
+                    .flatten()
+                    .map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let reserved = status
+            .and_then(|s| s.reserved_for.as_ref())
+            .map_or(0, Vec::len);
+        n.status = Some(match (allocation.is_some(), reserved) {
+            (true, 0) => "Allocated".to_owned(),
+            (true, n) => format!("Allocated, reserved {n}"),
+            (false, _) => "Pending".to_owned(),
+        });
+        n
+    }
+}
+
+fn missing_text(kind: EdgeKind, missing: &str) -> String {
+    let what = match kind {
+        EdgeKind::WorkloadRef => "workloadRef",
+        EdgeKind::Parent => "parent",
+        EdgeKind::SchedulingGroup => "schedulingGroup",
+        EdgeKind::PodClaim | EdgeKind::GroupClaim => "claim",
+        EdgeKind::ClaimTemplate => "claim template",
+        EdgeKind::Owner => "owner",
+        EdgeKind::ControllerRef => "controllerRef",
+        EdgeKind::ReservedFor => "reservedFor",
+    };
+    format!("{what}: {missing}")
+}
+
+fn disruption(mode: Option<&DisruptionMode>) -> String {
+    // Upstream defaults an absent disruptionMode to `single`.
+    if mode.is_some_and(|d| d.all.is_some()) {
+        "all"
+    } else {
+        "single"
+    }
+    .to_owned()
+}
+
+fn is_scheduled(pod: &Pod) -> bool {
+    let bound = pod.spec.as_ref().is_some_and(|s| s.node_name.is_some());
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+    bound
+        && !matches!(phase, Some("Succeeded" | "Failed"))
+        && pod.metadata.deletion_timestamp.is_none()
+}
+
+fn is_satisfied(n: &TreeNode) -> bool {
+    let Some(policy) = n.policy.as_deref() else {
+        return false;
+    };
+    if let Some(rest) = policy.strip_prefix("gang ") {
+        let mut parts = rest.split('/').map(|p| p.parse::<u64>().unwrap_or(0));
+        let (have, need) = (parts.next().unwrap_or(0), parts.next().unwrap_or(u64::MAX));
+        have >= need
+    } else {
+        n.children
+            .iter()
+            .any(|c| c.kind == "Pod" && c.node.is_some())
+            || n.children.iter().any(is_satisfied)
+    }
+}
+
+fn conditions(conds: Option<&[Condition]>) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in conds.into_iter().flatten() {
+        match (c.type_.as_str(), c.status.as_str()) {
+            (
+                t @ ("PodGroupInitiallyScheduled"
+                | "CompositePodGroupInitiallyScheduled"
+                | "DisruptionTarget"),
+                "True",
+            ) => {
+                out.push(t.to_owned());
+            }
+            (
+                t @ ("PodGroupInitiallyScheduled" | "CompositePodGroupInitiallyScheduled"),
+                "False",
+            ) => {
+                out.push(format!("{t}=False({})", c.reason));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn group_status(conds: Option<&[Condition]>, scheduled: usize, total: usize) -> String {
+    let initially = conds
+        .into_iter()
+        .flatten()
+        .find(|c| c.type_ == "PodGroupInitiallyScheduled")
+        .map(|c| (c.status.as_str(), c.reason.as_str()));
+    match initially {
+        Some(("True", _)) => "Scheduled".to_owned(),
+        Some(("False", reason)) if !reason.is_empty() => reason.to_owned(),
+        _ if total == 0 => "NoPods".to_owned(),
+        _ if scheduled == 0 => "Pending".to_owned(),
+        _ => format!("{scheduled}/{total} bound"),
+    }
+}
+
+/// kubectl-style age: `45s`, `12m`, `3h12m`, `5d`, `2y`.
+pub fn age(created: &Time, now: Timestamp) -> String {
+    let secs = now.as_second().saturating_sub(created.0.as_second()).max(0);
+    match secs {
+        s if s < 120 => format!("{s}s"),
+        s if s < 600 => format!("{}m{}s", s / 60, s % 60),
+        s if s < 3 * 3600 => format!("{}m", s / 60),
+        s if s < 8 * 3600 => format!("{}h{}m", s / 3600, (s % 3600) / 60),
+        s if s < 48 * 3600 => format!("{}h", s / 3600),
+        s if s < 8 * 86400 => format!("{}d{}h", s / 86400, (s % 86400) / 3600),
+        s if s < 365 * 86400 * 2 => format!("{}d", s / 86400),
+        s => format!("{}y", s / (365 * 86400)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_read_like_kubectl() {
+        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let at = |s: &str| Time(s.parse().unwrap());
+        assert_eq!(age(&at("2026-11-20T11:59:30Z"), now), "30s");
+        assert_eq!(age(&at("2026-11-20T11:55:00Z"), now), "5m0s");
+        assert_eq!(age(&at("2026-11-20T09:30:00Z"), now), "2h30m");
+        assert_eq!(age(&at("2026-11-19T00:00:00Z"), now), "36h");
+        assert_eq!(age(&at("2026-11-15T12:00:00Z"), now), "5d0h");
+        assert_eq!(age(&at("2026-12-01T00:00:00Z"), now), "0s");
+    }
+}

@@ -1,0 +1,17 @@
+//! wasctl: a kubectl plugin and TUI for Kubernetes 1.37 Workload-Aware Scheduling.
+//!
+//! Data flows one way: a **source** (live cluster, files, the embedded demo) builds a
+//! [`snapshot::Snapshot`]; **analysis** (pure, no IO) turns it into a report; a **view**
+//! renders the report as text, JSON or YAML.
+//!
+//! - Edges: [`cli`] (commands, flags, writing to stdout/stderr), [`snapshot::source`]
+//!   (kube client, files, demo), [`render`] (text, colors, JSON/YAML envelope).
+//! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`graph`] (references,
+//!   dangling edges, the tree report).
+//! - Errors and exit codes: [`error`].
+
+pub mod cli;
+pub mod error;
+pub mod graph;
+pub mod render;
+pub mod snapshot;

@@ -1,0 +1,48 @@
+//! The `apiVersion`/`kind` envelope every `-o json|yaml` report carries, and its writers.
+//!
+//! Reports are plain serde structs; [`Envelope`] puts `"apiVersion": "wasctl.dev/v1alpha1"`
+//! and `"kind"` first. The contract is documented in README ("JSON output").
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::snapshot::facts::WASCTL_API_VERSION;
+
+/// A report wrapped with its `apiVersion` and `kind`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Envelope<'a, T: Serialize> {
+    /// Always `wasctl.dev/v1alpha1`.
+    pub api_version: &'static str,
+    /// The report kind, e.g. `Tree`.
+    pub kind: &'static str,
+    /// The report's own fields, flattened.
+    #[serde(flatten)]
+    pub report: &'a T,
+}
+
+impl<'a, T: Serialize> Envelope<'a, T> {
+    /// Wraps `report` as `kind`.
+    pub fn new(kind: &'static str, report: &'a T) -> Self {
+        Self {
+            api_version: WASCTL_API_VERSION,
+            kind,
+            report,
+        }
+    }
+}
+
+/// Writes `value` as pretty JSON with a trailing newline.
+pub fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// Writes `value` as one YAML document.
+pub fn write_yaml<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
+    // Going through serde_json::Value keeps field order and the JSON names identical to -o json.
+    let value = serde_json::to_value(value).map_err(std::io::Error::other)?;
+    let text = serde_saphyr::to_string(&value).map_err(std::io::Error::other)?;
+    out.write_all(text.as_bytes())
+}

@@ -1,0 +1,13 @@
+//! Shared views: colors, sanitising untrusted strings, the JSON/YAML envelope, tree drawing.
+//!
+//! Renderers write to a writer they are given and never print; color is decided once by the
+//! CLI ([`color::ColorChoice`]). Every string that came from a cluster passes
+//! [`sanitize::sanitize`] before it reaches a terminal.
+
+pub mod color;
+pub mod json;
+pub mod sanitize;
+pub mod tree;
+
+pub use color::ColorChoice;
+pub use sanitize::sanitize;

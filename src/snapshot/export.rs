@@ -1,0 +1,179 @@
+//! `wasctl snapshot`: writes a loaded snapshot (facts included) as one YAML stream or one
+//! JSON `List` that `--from` reads back to the same snapshot.
+//!
+//! Redaction, so a snapshot can be attached to a bug report: container `env` values become
+//! `<redacted>`, `valueFrom` Secret/ConfigMap key names become `<redacted>`, the
+//! `kubectl.kubernetes.io/last-applied-configuration` annotation is removed, and
+//! `managedFields` are dropped. Objects read in another served version are written back in it.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::facts::WASCTL_API_VERSION;
+use super::{Snapshot, name_of, namespace_of};
+
+/// The text that replaces redacted values.
+pub const REDACTED: &str = "<redacted>";
+
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Every object of the snapshot as redacted JSON values, facts document first.
+pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
+    let mut docs = Vec::with_capacity(s.object_count() + 1);
+    let mut facts = serde_json::to_value(&s.facts).map_err(io::Error::other)?;
+    if let Value::Object(map) = &mut facts {
+        let mut head = Map::new();
+        head.insert("apiVersion".to_owned(), Value::from(WASCTL_API_VERSION));
+        head.insert("kind".to_owned(), Value::from("ClusterFacts"));
+        head.append(map);
+        facts = Value::Object(head);
+    }
+    docs.push(facts);
+    fn push<T: Serialize>(
+        s: &Snapshot,
+        docs: &mut Vec<Value>,
+        kind: &str,
+        list: &[T],
+        meta: impl Fn(&T) -> (&str, &str),
+    ) -> io::Result<()> {
+        for o in list {
+            let mut v = serde_json::to_value(o).map_err(io::Error::other)?;
+            let (ns, name) = meta(o);
+            if let Some(api_version) =
+                s.read_as
+                    .get(&(kind.to_owned(), ns.to_owned(), name.to_owned()))
+            {
+                v["apiVersion"] = Value::from(api_version.clone());
+            }
+            redact(&mut v);
+            docs.push(v);
+        }
+        Ok(())
+    }
+    macro_rules! each {
+        ($($field:ident => $kind:literal),* $(,)?) => {
+            $( push(s, &mut docs, $kind, &s.$field, |o| (namespace_of(&o.metadata), name_of(&o.metadata)))?; )*
+        };
+    }
+    each!(
+        namespaces => "Namespace",
+        nodes => "Node",
+        priority_classes => "PriorityClass",
+        device_classes => "DeviceClass",
+        device_taint_rules => "DeviceTaintRule",
+        resource_slices => "ResourceSlice",
+        workloads => "Workload",
+        composite_pod_groups => "CompositePodGroup",
+        pod_groups => "PodGroup",
+        jobs => "Job",
+        pods => "Pod",
+        resource_claim_templates => "ResourceClaimTemplate",
+        resource_claims => "ResourceClaim",
+        pod_disruption_budgets => "PodDisruptionBudget",
+    );
+    for raw in s.foreign.iter().chain(&s.stale) {
+        let mut v = raw.value.clone();
+        redact(&mut v);
+        docs.push(v);
+    }
+    Ok(docs)
+}
+
+/// Writes a YAML document stream.
+pub fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
+    for doc in documents(s)? {
+        out.write_all(b"---\n")?;
+        let text = serde_saphyr::to_string(&doc).map_err(io::Error::other)?;
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes one JSON `List`.
+pub fn write_json(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
+    let list = serde_json::json!({ "apiVersion": "v1", "kind": "List", "items": documents(s)? });
+    serde_json::to_writer_pretty(&mut *out, &list).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// Redacts one object in place (see the module docs).
+pub fn redact(v: &mut Value) {
+    if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.remove("managedFields");
+        if let Some(Value::Object(ann)) = meta.get_mut("annotations") {
+            ann.remove(LAST_APPLIED);
+        }
+    }
+    redact_env(v, 0);
+}
+
+fn redact_env(v: &mut Value, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match v {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if key == "env" {
+                    if let Value::Array(vars) = child {
+                        vars.iter_mut().for_each(redact_var);
+                    }
+                } else {
+                    redact_env(child, depth + 1);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|c| redact_env(c, depth + 1)),
+        _ => {}
+    }
+}
+
+fn redact_var(var: &mut Value) {
+    let Some(map) = var.as_object_mut() else {
+        return;
+    };
+    if map.contains_key("value") {
+        map.insert("value".to_owned(), Value::from(REDACTED));
+    }
+    if let Some(Value::Object(from)) = map.get_mut("valueFrom") {
+        for r in ["secretKeyRef", "configMapKeyRef"] {
+            if let Some(Value::Object(refmap)) = from.get_mut(r) {
+                if refmap.contains_key("key") {
+                    refmap.insert("key".to_owned(), Value::from(REDACTED));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn redacts_env_values_secret_keys_and_last_applied() {
+        let mut pod = json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "managedFields": [{}],
+                "annotations": {LAST_APPLIED: "{...}", "keep": "me"}},
+            "spec": {"containers": [{"name": "c", "env": [
+                {"name": "TOKEN", "value": "hunter2"},
+                {"name": "PW", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}},
+                {"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}]}]}});
+        redact(&mut pod);
+        let text = pod.to_string();
+        assert!(
+            !text.contains("hunter2")
+                && !text.contains("password")
+                && !text.contains("managedFields")
+        );
+        assert!(!text.contains(LAST_APPLIED));
+        assert!(
+            text.contains("\"keep\":\"me\"")
+                && text.contains("spec.nodeName")
+                && text.contains("\"name\":\"db\"")
+        );
+    }
+}

@@ -1,0 +1,284 @@
+//! The typed snapshot: every object wasctl reads, plus cluster facts and indexes built once.
+//!
+//! Input: objects from a [`source`] (live cluster, files, the embedded demo).
+//! Output: a [`Snapshot`] that the graph, the simulator, doctor and lint read without IO.
+//! Objects are k8s-openapi `v1_37` types. `scheduling.k8s.io/v1alpha3` PodGroups and Workloads
+//! are converted to the `v1beta1` shape (the same JSON schema); `v1alpha2`/`v1alpha1`
+//! scheduling objects are kept as *stale* raw objects (for doctor and lint, never scheduled).
+//! Owner objects wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano) are kept
+//! as [`RawObject`]s so the graph can name them. Nothing here does IO.
+
+pub mod export;
+pub mod facts;
+pub mod index;
+pub mod source;
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
+use k8s_openapi::api::policy::v1::PodDisruptionBudget;
+use k8s_openapi::api::resource::v1::{
+    DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice,
+};
+use k8s_openapi::api::scheduling::v1::PriorityClass;
+use k8s_openapi::api::scheduling::v1alpha3::CompositePodGroup;
+use k8s_openapi::api::scheduling::v1beta1::{PodGroup, Workload};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::{Deserialize, Serialize};
+
+pub use facts::{ClusterFacts, FeatureGates};
+pub use index::Index;
+
+/// An object wasctl has no Rust type for, kept whole (JSON) with its metadata parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawObject {
+    /// `apiVersion` as read.
+    pub api_version: String,
+    /// `kind` as read.
+    pub kind: String,
+    /// Parsed `metadata`.
+    pub metadata: ObjectMeta,
+    /// The whole object as read, for export and for checks that look at fields.
+    pub value: serde_json::Value,
+}
+
+impl RawObject {
+    /// The API group of the object (`""` for the core group).
+    pub fn group(&self) -> &str {
+        self.api_version.rsplit_once('/').map_or("", |(g, _)| g)
+    }
+}
+
+/// Something the loader could not do fully; reports show every warning.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Warning {
+    /// A stable machine-readable code, e.g. `Forbidden`, `MissingApi`, `UnknownKinds`.
+    pub code: String,
+    /// A sentence for humans, values in backticks.
+    pub message: String,
+}
+
+impl Warning {
+    /// Builds a warning.
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        Self {
+            code: code.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Every object of one cluster, typed, sorted by (namespace, name), with indexes.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    /// Nodes.
+    pub nodes: Vec<Node>,
+    /// Pods, in every namespace (the simulator needs every pod that uses node resources).
+    pub pods: Vec<Pod>,
+    /// PodGroups (`v1beta1` shape; `v1alpha3` ones converted).
+    pub pod_groups: Vec<PodGroup>,
+    /// CompositePodGroups (`v1alpha3`).
+    pub composite_pod_groups: Vec<CompositePodGroup>,
+    /// Workloads (`v1beta1` shape; `v1alpha3` ones converted).
+    pub workloads: Vec<Workload>,
+    /// ResourceClaims.
+    pub resource_claims: Vec<ResourceClaim>,
+    /// ResourceClaimTemplates.
+    pub resource_claim_templates: Vec<ResourceClaimTemplate>,
+    /// ResourceSlices.
+    pub resource_slices: Vec<ResourceSlice>,
+    /// DeviceClasses.
+    pub device_classes: Vec<DeviceClass>,
+    /// DeviceTaintRules.
+    pub device_taint_rules: Vec<DeviceTaintRule>,
+    /// PriorityClasses.
+    pub priority_classes: Vec<PriorityClass>,
+    /// PodDisruptionBudgets.
+    pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
+    /// Jobs.
+    pub jobs: Vec<Job>,
+    /// Namespaces.
+    pub namespaces: Vec<Namespace>,
+    /// Owner objects of kinds wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano).
+    pub foreign: Vec<RawObject>,
+    /// `scheduling.k8s.io` objects in a version 1.37 no longer serves (`v1alpha2`, `v1alpha1`).
+    pub stale: Vec<RawObject>,
+    /// Objects that were read in another served version than the one stored above
+    /// (`kind`, namespace, name) → apiVersion, e.g. a PodGroup read as `v1alpha3`.
+    pub read_as: BTreeMap<(String, String, String), String>,
+    /// Cluster facts: versions, feature gates, served API versions.
+    pub facts: ClusterFacts,
+    /// What could not be loaded, and what was assumed.
+    pub warnings: Vec<Warning>,
+    /// Lookups built once by [`Snapshot::build`].
+    pub index: Index,
+    /// The kubeconfig context's namespace, in live mode.
+    pub default_namespace: Option<String>,
+}
+
+/// The kinds wasctl keeps typed, with their canonical apiVersion.
+pub const TYPED_KINDS: &[(&str, &str)] = &[
+    ("v1", "Node"),
+    ("v1", "Pod"),
+    ("v1", "Namespace"),
+    ("scheduling.k8s.io/v1beta1", "PodGroup"),
+    ("scheduling.k8s.io/v1beta1", "Workload"),
+    ("scheduling.k8s.io/v1alpha3", "CompositePodGroup"),
+    ("scheduling.k8s.io/v1", "PriorityClass"),
+    ("resource.k8s.io/v1", "ResourceClaim"),
+    ("resource.k8s.io/v1", "ResourceClaimTemplate"),
+    ("resource.k8s.io/v1", "ResourceSlice"),
+    ("resource.k8s.io/v1", "DeviceClass"),
+    ("resource.k8s.io/v1", "DeviceTaintRule"),
+    ("policy/v1", "PodDisruptionBudget"),
+    ("batch/v1", "Job"),
+];
+
+/// API groups of owner objects kept untyped so the graph and doctor can name them.
+pub const FOREIGN_GROUPS: &[&str] = &[
+    "jobset.x-k8s.io",
+    "leaderworkerset.x-k8s.io",
+    "kueue.x-k8s.io",
+    "scheduling.volcano.sh",
+    "batch.volcano.sh",
+    "kubeflow.org",
+    "ray.io",
+    "apps",
+];
+
+impl Snapshot {
+    /// Sorts every list by (namespace, name) and builds the indexes. Call once after loading.
+    pub fn build(mut self) -> Self {
+        fn key(m: &ObjectMeta) -> (String, String) {
+            (
+                m.namespace.clone().unwrap_or_default(),
+                m.name.clone().unwrap_or_default(),
+            )
+        }
+        macro_rules! sort {
+            ($($field:ident),*) => {
+                $( self.$field.sort_by_cached_key(|o| key(&o.metadata)); )*
+            };
+        }
+        sort!(
+            nodes,
+            pods,
+            pod_groups,
+            composite_pod_groups,
+            workloads,
+            resource_claims,
+            resource_claim_templates,
+            resource_slices,
+            device_classes,
+            device_taint_rules,
+            priority_classes,
+            pod_disruption_budgets,
+            jobs,
+            namespaces,
+            foreign,
+            stale
+        );
+        self.warnings.sort();
+        self.warnings.dedup();
+        self.facts.infer_from_objects(&self.nodes, &self.pods);
+        self.index = Index::build(&self);
+        self
+    }
+
+    /// Number of objects held (typed, foreign and stale), for progress and summaries.
+    pub fn object_count(&self) -> usize {
+        self.nodes.len()
+            + self.pods.len()
+            + self.pod_groups.len()
+            + self.composite_pod_groups.len()
+            + self.workloads.len()
+            + self.resource_claims.len()
+            + self.resource_claim_templates.len()
+            + self.resource_slices.len()
+            + self.device_classes.len()
+            + self.device_taint_rules.len()
+            + self.priority_classes.len()
+            + self.pod_disruption_budgets.len()
+            + self.jobs.len()
+            + self.namespaces.len()
+            + self.foreign.len()
+            + self.stale.len()
+    }
+
+    /// Every namespace that holds a workload-related object, sorted, for target lookups.
+    pub fn namespaces_in_use(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .pods
+            .iter()
+            .map(|o| &o.metadata)
+            .chain(self.pod_groups.iter().map(|o| &o.metadata))
+            .chain(self.composite_pod_groups.iter().map(|o| &o.metadata))
+            .chain(self.workloads.iter().map(|o| &o.metadata))
+            .chain(self.jobs.iter().map(|o| &o.metadata))
+            .chain(self.resource_claims.iter().map(|o| &o.metadata))
+            .map(|m| namespace_of(m).to_owned())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The PodGroup `namespace/name`, if present.
+    pub fn pod_group(&self, namespace: &str, name: &str) -> Option<&PodGroup> {
+        self.index
+            .pod_groups
+            .get(namespace, name)
+            .map(|i| &self.pod_groups[i])
+    }
+
+    /// The CompositePodGroup `namespace/name`, if present.
+    pub fn composite_pod_group(&self, namespace: &str, name: &str) -> Option<&CompositePodGroup> {
+        self.index
+            .composite_pod_groups
+            .get(namespace, name)
+            .map(|i| &self.composite_pod_groups[i])
+    }
+
+    /// The Workload `namespace/name`, if present.
+    pub fn workload(&self, namespace: &str, name: &str) -> Option<&Workload> {
+        self.index
+            .workloads
+            .get(namespace, name)
+            .map(|i| &self.workloads[i])
+    }
+
+    /// The Pod `namespace/name`, if present.
+    pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
+        self.index.pods.get(namespace, name).map(|i| &self.pods[i])
+    }
+
+    /// The ResourceClaim `namespace/name`, if present.
+    pub fn resource_claim(&self, namespace: &str, name: &str) -> Option<&ResourceClaim> {
+        self.index
+            .resource_claims
+            .get(namespace, name)
+            .map(|i| &self.resource_claims[i])
+    }
+
+    /// The Job `namespace/name`, if present.
+    pub fn job(&self, namespace: &str, name: &str) -> Option<&Job> {
+        self.index.jobs.get(namespace, name).map(|i| &self.jobs[i])
+    }
+
+    /// The Node `name`, if present.
+    pub fn node(&self, name: &str) -> Option<&Node> {
+        self.index.nodes.get("", name).map(|i| &self.nodes[i])
+    }
+}
+
+/// The name of an object (empty when absent, which validation elsewhere reports).
+pub fn name_of(meta: &ObjectMeta) -> &str {
+    meta.name.as_deref().unwrap_or("")
+}
+
+/// The namespace of an object (empty for cluster-scoped objects).
+pub fn namespace_of(meta: &ObjectMeta) -> &str {
+    meta.namespace.as_deref().unwrap_or("")
+}

@@ -1,0 +1,441 @@
+//! Where a [`Snapshot`] comes from: files (`--from`), the embedded demo (`--demo`), or a live
+//! cluster (default).
+//!
+//! Every source hands raw JSON objects to one [`Collector`], which dispatches them by
+//! `apiVersion`/`kind` into the typed lists, converts served alternatives (`v1alpha3`
+//! PodGroup/Workload → `v1beta1`), keeps stale and foreign objects raw, counts unknown kinds
+//! (never silently dropped) and refuses Secrets. The collector is pure.
+
+pub mod demo;
+pub mod files;
+pub mod live;
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::facts::{ClusterFacts, WASCTL_API_VERSION};
+use super::{FOREIGN_GROUPS, RawObject, Snapshot, Warning};
+
+/// Why one object could not be taken into the snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectError {
+    /// `Kind namespace/name` (or what is known of it).
+    pub object: String,
+    /// The JSON path of the offending field (`spec.containers[0].resources`), if any.
+    pub field: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Accumulates objects into a snapshot. Feed it with [`Collector::add`], then [`finish`](Collector::finish).
+#[derive(Debug, Default)]
+pub struct Collector {
+    snapshot: Snapshot,
+    unknown: BTreeMap<String, usize>,
+    secrets: usize,
+    facts_documents: usize,
+}
+
+fn type_of(value: &Value) -> (&str, &str) {
+    let api_version = value
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+    (api_version, kind)
+}
+
+fn describe(value: &Value) -> String {
+    let (_, kind) = type_of(value);
+    let meta = value.get("metadata");
+    let name = meta
+        .and_then(|m| m.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("<unnamed>");
+    match meta
+        .and_then(|m| m.get("namespace"))
+        .and_then(Value::as_str)
+    {
+        Some(ns) => format!("{kind} {ns}/{name}"),
+        None => format!("{kind} {name}"),
+    }
+}
+
+/// Deserializes a typed object, reporting the failing field path.
+fn typed<T: DeserializeOwned>(value: Value, object: &str) -> Result<T, ObjectError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        ObjectError {
+            object: object.to_owned(),
+            field: (path != ".").then_some(path),
+            message: e.into_inner().to_string(),
+        }
+    })
+}
+
+impl Collector {
+    /// A collector with nothing in it.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one object (or a `List` of objects). Returns an error for a known kind whose
+    /// fields do not fit its type, or an object without `apiVersion`, `kind` or name.
+    pub fn add(&mut self, mut value: Value) -> Result<(), ObjectError> {
+        let (api_version, kind) = type_of(&value);
+        let (api_version, kind) = (api_version.to_owned(), kind.to_owned());
+        let (api_version, kind) = (api_version.as_str(), kind.as_str());
+        if api_version.is_empty() || kind.is_empty() {
+            if value.is_null() {
+                return Ok(()); // an empty YAML document
+            }
+            return Err(ObjectError {
+                object: describe(&value),
+                field: Some(
+                    if api_version.is_empty() {
+                        "apiVersion"
+                    } else {
+                        "kind"
+                    }
+                    .to_owned(),
+                ),
+                message: "missing or not a string".to_owned(),
+            });
+        }
+        if kind == "List" || (kind.ends_with("List") && value.get("items").is_some()) {
+            let items = match value.get_mut("items").map(Value::take) {
+                Some(Value::Array(items)) => items,
+                Some(Value::Null) | None => Vec::new(),
+                Some(_) => {
+                    return Err(ObjectError {
+                        object: kind.to_owned(),
+                        field: Some("items".to_owned()),
+                        message: "expected a sequence of objects".to_owned(),
+                    });
+                }
+            };
+            for (i, item) in items.into_iter().enumerate() {
+                self.add(item).map_err(|mut e| {
+                    e.field = Some(match e.field.take() {
+                        Some(f) => format!("items[{i}].{f}"),
+                        None => format!("items[{i}]"),
+                    });
+                    e
+                })?;
+            }
+            return Ok(());
+        }
+        if api_version == WASCTL_API_VERSION && kind == "ClusterFacts" {
+            let facts: ClusterFacts = typed(value, "ClusterFacts")?;
+            self.merge_facts(facts);
+            return Ok(());
+        }
+        let object = describe(&value);
+        let has_name = value
+            .get("metadata")
+            .and_then(|m| m.get("name"))
+            .and_then(Value::as_str)
+            .is_some_and(|n| !n.is_empty());
+        if !has_name {
+            return Err(ObjectError {
+                object,
+                field: Some("metadata.name".to_owned()),
+                message: "missing or empty".to_owned(),
+            });
+        }
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        let s = &mut self.snapshot;
+        match (group, version, kind) {
+            ("", "v1", "Secret") => self.secrets += 1,
+            ("", "v1", "Node") => s.nodes.push(typed(value, &object)?),
+            ("", "v1", "Pod") => s.pods.push(typed(value, &object)?),
+            ("", "v1", "Namespace") => s.namespaces.push(typed(value, &object)?),
+            ("batch", "v1", "Job") => s.jobs.push(typed(value, &object)?),
+            ("policy", "v1", "PodDisruptionBudget") => {
+                s.pod_disruption_budgets.push(typed(value, &object)?);
+            }
+            ("scheduling.k8s.io", "v1", "PriorityClass") => {
+                s.priority_classes.push(typed(value, &object)?);
+            }
+            ("scheduling.k8s.io", "v1beta1" | "v1alpha3", "PodGroup" | "Workload") => {
+                if version != "v1beta1" {
+                    let key = object_key(kind, &value);
+                    s.read_as.insert(key, api_version.to_owned());
+                    value["apiVersion"] = Value::from("scheduling.k8s.io/v1beta1");
+                }
+                if kind == "PodGroup" {
+                    s.pod_groups.push(typed(value, &object)?);
+                } else {
+                    s.workloads.push(typed(value, &object)?);
+                }
+            }
+            ("scheduling.k8s.io", "v1alpha3", "CompositePodGroup") => {
+                s.composite_pod_groups.push(typed(value, &object)?);
+            }
+            ("scheduling.k8s.io", "v1alpha1" | "v1alpha2", _) => s.stale.push(raw(value, &object)?),
+            ("resource.k8s.io", "v1" | "v1beta2", _) if is_dra_kind(kind) => {
+                if version != "v1" {
+                    let key = object_key(kind, &value);
+                    s.read_as.insert(key, api_version.to_owned());
+                    value["apiVersion"] = Value::from("resource.k8s.io/v1");
+                }
+                match kind {
+                    "ResourceClaim" => s.resource_claims.push(typed(value, &object)?),
+                    "ResourceClaimTemplate" => {
+                        s.resource_claim_templates.push(typed(value, &object)?);
+                    }
+                    "ResourceSlice" => s.resource_slices.push(typed(value, &object)?),
+                    "DeviceClass" => s.device_classes.push(typed(value, &object)?),
+                    _ => s.device_taint_rules.push(typed(value, &object)?),
+                }
+            }
+            _ if FOREIGN_GROUPS.contains(&group) => s.foreign.push(raw(value, &object)?),
+            _ => {
+                *self
+                    .unknown
+                    .entry(format!("{api_version}/{kind}"))
+                    .or_default() += 1
+            }
+        }
+        Ok(())
+    }
+
+    /// Merges a `ClusterFacts` document (later documents add to and override earlier ones).
+    pub fn merge_facts(&mut self, facts: ClusterFacts) {
+        self.facts_documents += 1;
+        let mine = &mut self.snapshot.facts;
+        if facts.snapshot_time.is_some() {
+            mine.snapshot_time = facts.snapshot_time;
+        }
+        if facts.server_version.is_some() {
+            mine.server_version = facts.server_version;
+        }
+        mine.served_versions.extend(facts.served_versions);
+        for c in facts.components {
+            mine.components
+                .retain(|m| !(m.component == c.component && m.node == c.node));
+            mine.components.push(c);
+        }
+    }
+
+    /// Records a warning (e.g. a forbidden resource in live mode).
+    pub fn warn(&mut self, warning: Warning) {
+        self.snapshot.warnings.push(warning);
+    }
+
+    /// Turns what was collected into an indexed snapshot, with warnings for unknown kinds,
+    /// skipped Secrets and duplicates.
+    pub fn finish(mut self) -> Snapshot {
+        if !self.unknown.is_empty() {
+            let total: usize = self.unknown.values().sum();
+            let kinds: Vec<String> = self
+                .unknown
+                .iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect();
+            self.snapshot.warnings.push(Warning::new(
+                "UnknownKinds",
+                format!(
+                    "{total} object(s) of kinds wasctl does not model were not loaded: {}",
+                    kinds.join(", ")
+                ),
+            ));
+        }
+        if self.secrets > 0 {
+            self.snapshot.warnings.push(Warning::new(
+                "SecretsSkipped",
+                format!(
+                    "{} Secret(s) in the input were skipped: wasctl never reads Secrets",
+                    self.secrets
+                ),
+            ));
+        }
+        let duplicates = dedup_all(&mut self.snapshot);
+        if duplicates > 0 {
+            self.snapshot.warnings.push(Warning::new(
+                "Duplicates",
+                format!("{duplicates} object(s) appeared more than once; the last copy was kept"),
+            ));
+        }
+        self.snapshot.build()
+    }
+}
+
+fn is_dra_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "ResourceClaim"
+            | "ResourceClaimTemplate"
+            | "ResourceSlice"
+            | "DeviceClass"
+            | "DeviceTaintRule"
+    )
+}
+
+fn object_key(kind: &str, value: &Value) -> (String, String, String) {
+    let meta = value.get("metadata");
+    let field = |f: &str| {
+        meta.and_then(|m| m.get(f))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    (kind.to_owned(), field("namespace"), field("name"))
+}
+
+fn raw(value: Value, object: &str) -> Result<RawObject, ObjectError> {
+    let (api_version, kind) = type_of(&value);
+    let (api_version, kind) = (api_version.to_owned(), kind.to_owned());
+    let metadata: ObjectMeta = match value.get("metadata") {
+        Some(m) => typed(m.clone(), object).map_err(|mut e| {
+            e.field = Some(format!("metadata.{}", e.field.unwrap_or_default()));
+            e
+        })?,
+        None => ObjectMeta::default(),
+    };
+    Ok(RawObject {
+        api_version,
+        kind,
+        metadata,
+        value,
+    })
+}
+
+/// Removes earlier copies of objects that appear twice (same kind, namespace, name), keeping
+/// the last one read. Lists are stable-sorted by key first. Returns how many were removed.
+fn dedup_all(s: &mut Snapshot) -> usize {
+    fn dedup<T>(list: &mut Vec<T>, meta: impl Fn(&T) -> &ObjectMeta) -> usize {
+        let key = |o: &T| {
+            let m = meta(o);
+            (
+                m.namespace.clone().unwrap_or_default(),
+                m.name.clone().unwrap_or_default(),
+            )
+        };
+        list.sort_by_cached_key(&key);
+        let before = list.len();
+        // Keep the last of each run of equal keys: reverse, dedup keeping first, reverse.
+        list.reverse();
+        list.dedup_by(|a, b| key(a) == key(b));
+        list.reverse();
+        before - list.len()
+    }
+    let mut n = 0;
+    n += dedup(&mut s.nodes, |o| &o.metadata);
+    n += dedup(&mut s.pods, |o| &o.metadata);
+    n += dedup(&mut s.pod_groups, |o| &o.metadata);
+    n += dedup(&mut s.composite_pod_groups, |o| &o.metadata);
+    n += dedup(&mut s.workloads, |o| &o.metadata);
+    n += dedup(&mut s.resource_claims, |o| &o.metadata);
+    n += dedup(&mut s.resource_claim_templates, |o| &o.metadata);
+    n += dedup(&mut s.resource_slices, |o| &o.metadata);
+    n += dedup(&mut s.device_classes, |o| &o.metadata);
+    n += dedup(&mut s.device_taint_rules, |o| &o.metadata);
+    n += dedup(&mut s.priority_classes, |o| &o.metadata);
+    n += dedup(&mut s.pod_disruption_budgets, |o| &o.metadata);
+    n += dedup(&mut s.jobs, |o| &o.metadata);
+    n += dedup(&mut s.namespaces, |o| &o.metadata);
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn v1alpha3_podgroup_is_converted_and_remembered() {
+        let mut c = Collector::new();
+        c.add(
+            json!({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "PodGroup",
+            "metadata": {"name": "pg", "namespace": "ml"},
+            "spec": {"schedulingPolicy": {"gang": {"minCount": 2}}}}),
+        )
+        .unwrap();
+        let s = c.finish();
+        assert_eq!(s.pod_groups.len(), 1);
+        assert_eq!(
+            s.read_as
+                .get(&("PodGroup".into(), "ml".into(), "pg".into()))
+                .map(String::as_str),
+            Some("scheduling.k8s.io/v1alpha3")
+        );
+        assert!(s.pod_group("ml", "pg").is_some());
+    }
+
+    #[test]
+    fn stale_foreign_unknown_and_secrets_are_sorted_out() {
+        let mut c = Collector::new();
+        c.add(
+            json!({"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup",
+            "metadata": {"name": "old", "namespace": "ml"}}),
+        )
+        .unwrap();
+        c.add(
+            json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+            "metadata": {"name": "js", "namespace": "ml"}}),
+        )
+        .unwrap();
+        c.add(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}}))
+            .unwrap();
+        c.add(
+            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
+            "data": {"k": "c2VjcmV0"}}),
+        )
+        .unwrap();
+        let s = c.finish();
+        assert_eq!(s.stale.len(), 1);
+        assert_eq!(s.foreign.len(), 1);
+        let codes: Vec<_> = s.warnings.iter().map(|w| w.code.as_str()).collect();
+        assert_eq!(codes, ["SecretsSkipped", "UnknownKinds"]);
+        assert!(s.warnings[1].message.contains("1 v1/ConfigMap"));
+    }
+
+    #[test]
+    fn wrong_field_type_names_the_field_path() {
+        let mut c = Collector::new();
+        let err = c
+            .add(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ml"},
+                "spec": {"containers": [{"name": "c", "ports": "eighty"}]}}))
+            .unwrap_err();
+        assert_eq!(err.object, "Pod ml/p");
+        assert_eq!(err.field.as_deref(), Some("spec.containers[0].ports"));
+    }
+
+    #[test]
+    fn list_items_are_added_and_errors_point_into_items() {
+        let mut c = Collector::new();
+        let err = c
+            .add(json!({"apiVersion": "v1", "kind": "List", "items": [
+                {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}},
+                {"apiVersion": "v1", "kind": "Node", "metadata": {}}]}))
+            .unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("items[1].metadata.name"));
+    }
+
+    #[test]
+    fn duplicates_keep_the_last_copy() {
+        let mut c = Collector::new();
+        for cpu in ["1", "2"] {
+            c.add(
+                json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+                "status": {"allocatable": {"cpu": cpu}}}),
+            )
+            .unwrap();
+        }
+        let s = c.finish();
+        assert_eq!(s.nodes.len(), 1);
+        let cpu = &s.nodes[0]
+            .status
+            .as_ref()
+            .unwrap()
+            .allocatable
+            .as_ref()
+            .unwrap()["cpu"];
+        assert_eq!(cpu.0, "2");
+        assert!(s.warnings.iter().any(|w| w.code == "Duplicates"));
+    }
+}

@@ -1,0 +1,1645 @@
+//! A loopback fake Kubernetes API server for integration tests.
+//!
+//! [`FakeApiServer::start`] binds `127.0.0.1:0` (never another address) and serves plain
+//! HTTP/1.1 from a background thread, one thread per connection. Every response carries a
+//! correct `Content-Length` and `Connection: close`, and the connection is closed after it,
+//! which the hyper client inside kube-rs handles without ever reusing a dead pooled connection.
+//!
+//! What it serves, all read-only:
+//!
+//! - `GET /version`, with `major`/`minor` derived from [`FakeConfig::server_version`];
+//! - `GET /metrics`, Prometheus text with one `kubernetes_feature_enabled` line per gate in
+//!   [`FakeConfig::feature_gates`];
+//! - discovery (`/api`, `/api/v1`, `/apis`, `/apis/{group}`, `/apis/{group}/{version}`) for a
+//!   built-in table of the resources wasctl reads, unioned with the group/version/kinds of the
+//!   given objects;
+//! - lists and single-object `GET`s of the given objects, cluster-wide or per namespace, in a
+//!   stable (namespace, name) order, paginated with `limit` and `continue`.
+//!
+//! Forbidden resources answer 403, missing groups and unknown paths 404, and any method other
+//! than `GET` 405; all with a `Status` body like the real server's. Every request, including the
+//! rejected ones, is recorded and can be read back with [`FakeApiServer::requests`], so a test
+//! can assert what a command did and did not read. Objects of `apiVersion: wasctl.dev/v1alpha1`
+//! (wasctl's own documents) are ignored. The server stops when the [`FakeApiServer`] is dropped.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// `apiVersion` of wasctl's own documents, which the fake never serves.
+const WASCTL_API_VERSION: &str = "wasctl.dev/v1alpha1";
+
+/// Verbs advertised for every resource in discovery.
+const VERBS: [&str; 3] = ["get", "list", "watch"];
+
+/// Kinds that are cluster-scoped when they come from the objects rather than the built-in table.
+const CLUSTER_SCOPED_KINDS: [&str; 7] = [
+    "Node",
+    "Namespace",
+    "PriorityClass",
+    "ResourceSlice",
+    "DeviceClass",
+    "DeviceTaintRule",
+    "ClusterRole",
+];
+
+/// Groups whose preferred version is not simply the highest-priority served version.
+const PREFERRED_VERSIONS: [(&str, &str); 1] = [("scheduling.k8s.io", "v1beta1")];
+
+/// How long a connection may stay silent before its thread gives up on it.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Upper bound on the size of a request line plus headers.
+const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// One row of the built-in discovery table.
+struct BuiltinResource {
+    group: &'static str,
+    version: &'static str,
+    plural: &'static str,
+    singular: &'static str,
+    kind: &'static str,
+    namespaced: bool,
+}
+
+/// Shorthand constructor for [`BUILTIN_RESOURCES`] rows.
+const fn builtin(
+    group: &'static str,
+    version: &'static str,
+    plural: &'static str,
+    singular: &'static str,
+    kind: &'static str,
+    namespaced: bool,
+) -> BuiltinResource {
+    BuiltinResource {
+        group,
+        version,
+        plural,
+        singular,
+        kind,
+        namespaced,
+    }
+}
+
+/// The resources wasctl reads, served in discovery whether or not any object exists.
+const BUILTIN_RESOURCES: &[BuiltinResource] = &[
+    builtin("", "v1", "nodes", "node", "Node", false),
+    builtin("", "v1", "pods", "pod", "Pod", true),
+    builtin("", "v1", "namespaces", "namespace", "Namespace", false),
+    // Served so that a test can prove the client never reads them.
+    builtin("", "v1", "secrets", "secret", "Secret", true),
+    builtin(
+        "scheduling.k8s.io",
+        "v1",
+        "priorityclasses",
+        "priorityclass",
+        "PriorityClass",
+        false,
+    ),
+    builtin(
+        "scheduling.k8s.io",
+        "v1beta1",
+        "workloads",
+        "workload",
+        "Workload",
+        true,
+    ),
+    builtin(
+        "scheduling.k8s.io",
+        "v1beta1",
+        "podgroups",
+        "podgroup",
+        "PodGroup",
+        true,
+    ),
+    builtin(
+        "scheduling.k8s.io",
+        "v1alpha3",
+        "workloads",
+        "workload",
+        "Workload",
+        true,
+    ),
+    builtin(
+        "scheduling.k8s.io",
+        "v1alpha3",
+        "podgroups",
+        "podgroup",
+        "PodGroup",
+        true,
+    ),
+    builtin(
+        "scheduling.k8s.io",
+        "v1alpha3",
+        "compositepodgroups",
+        "compositepodgroup",
+        "CompositePodGroup",
+        true,
+    ),
+    builtin(
+        "resource.k8s.io",
+        "v1",
+        "resourceclaims",
+        "resourceclaim",
+        "ResourceClaim",
+        true,
+    ),
+    builtin(
+        "resource.k8s.io",
+        "v1",
+        "resourceclaimtemplates",
+        "resourceclaimtemplate",
+        "ResourceClaimTemplate",
+        true,
+    ),
+    builtin(
+        "resource.k8s.io",
+        "v1",
+        "resourceslices",
+        "resourceslice",
+        "ResourceSlice",
+        false,
+    ),
+    builtin(
+        "resource.k8s.io",
+        "v1",
+        "deviceclasses",
+        "deviceclass",
+        "DeviceClass",
+        false,
+    ),
+    builtin(
+        "resource.k8s.io",
+        "v1",
+        "devicetaintrules",
+        "devicetaintrule",
+        "DeviceTaintRule",
+        false,
+    ),
+    builtin(
+        "policy",
+        "v1",
+        "poddisruptionbudgets",
+        "poddisruptionbudget",
+        "PodDisruptionBudget",
+        true,
+    ),
+    builtin("batch", "v1", "jobs", "job", "Job", true),
+];
+
+/// Stage labels for the gates wasctl cares about; other gates get `stage=""` (as GA gates do).
+const GATE_STAGES: [(&str, &str); 6] = [
+    ("GenericWorkload", "BETA"),
+    ("CompositePodGroup", "ALPHA"),
+    ("TopologyAwareWorkloadScheduling", "ALPHA"),
+    ("WorkloadWithJob", "ALPHA"),
+    ("PodGroupPreemptionPolicy", "ALPHA"),
+    ("DRAWorkloadResourceClaims", "ALPHA"),
+];
+
+/// How the fake server behaves beyond the objects it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FakeConfig {
+    /// `gitVersion` answered by `/version`, e.g. `v1.37.0`; `major`/`minor` are derived from it.
+    pub server_version: String,
+    /// Feature gates reported by `/metrics` as `kubernetes_feature_enabled` (1 on, 0 off).
+    pub feature_gates: BTreeMap<String, bool>,
+    /// `(group, plural)` pairs (`""` is the core group) that answer 403 on every path.
+    pub forbidden: Vec<(String, String)>,
+    /// API groups absent from `/apis`; every path under `/apis/{group}/` answers 404.
+    pub missing_groups: Vec<String>,
+    /// Server-side page cap: when set, no list page holds more items than this, whatever the
+    /// client's `limit` (also when the client sends none), and a `continue` token is returned.
+    pub page_size: Option<usize>,
+}
+
+impl Default for FakeConfig {
+    fn default() -> Self {
+        Self {
+            server_version: "v1.37.0".to_owned(),
+            feature_gates: BTreeMap::new(),
+            forbidden: Vec::new(),
+            missing_groups: Vec::new(),
+            page_size: None,
+        }
+    }
+}
+
+/// One request as the fake server received it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedRequest {
+    /// HTTP method, e.g. `GET`.
+    pub method: String,
+    /// Request path without the query string, as sent (not percent-decoded).
+    pub path: String,
+    /// Raw query string without the leading `?` (`""` when there is none).
+    pub query: String,
+}
+
+/// A running fake API server; it stops when dropped.
+pub struct FakeApiServer {
+    /// The bound loopback address.
+    addr: SocketAddr,
+    /// Set on drop to make the accept loop exit.
+    shutdown: Arc<AtomicBool>,
+    /// Every request received so far, in arrival order.
+    log: Arc<Mutex<Vec<LoggedRequest>>>,
+    /// The accept loop, joined on drop.
+    accept_thread: Option<JoinHandle<()>>,
+}
+
+impl FakeApiServer {
+    /// Binds `127.0.0.1:0` and starts serving `objects` as configured by `config`.
+    ///
+    /// # Panics
+    ///
+    /// If an object lacks `apiVersion`, `kind` or `metadata.name` (a broken fixture), or if the
+    /// loopback socket or the server thread cannot be created.
+    pub fn start(objects: Vec<Value>, config: FakeConfig) -> Self {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let state = Arc::new(State::new(objects, config, Arc::clone(&log)));
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .expect("fake apiserver: binding 127.0.0.1:0 should succeed");
+        let addr = listener
+            .local_addr()
+            .expect("fake apiserver: a bound socket has an address");
+        let shutdown = Arc::new(AtomicBool::new(false));
+        let accept_thread = {
+            let shutdown = Arc::clone(&shutdown);
+            thread::Builder::new()
+                .name("fake-apiserver".to_owned())
+                .spawn(move || accept_loop(&listener, &shutdown, &state))
+                .expect("fake apiserver: spawning the accept thread should succeed")
+        };
+        Self {
+            addr,
+            shutdown,
+            log,
+            accept_thread: Some(accept_thread),
+        }
+    }
+
+    /// Base URL of the server, `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Every request received so far, in arrival order, including rejected ones.
+    pub fn requests(&self) -> Vec<LoggedRequest> {
+        self.log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Writes `dir/kubeconfig` pointing at this server and returns its path.
+    ///
+    /// The kubeconfig has one cluster (`server` = [`Self::url`]), one user with the dummy token
+    /// `fake-token`, and one context `fake` (namespace `default`) set as `current-context`.
+    ///
+    /// # Panics
+    ///
+    /// If the file cannot be written.
+    pub fn write_kubeconfig(&self, dir: &Path) -> PathBuf {
+        let path = dir.join("kubeconfig");
+        let text = format!(
+            "apiVersion: v1\n\
+             kind: Config\n\
+             clusters:\n\
+             - name: fake\n  \
+               cluster:\n    \
+                 server: {url}\n\
+             users:\n\
+             - name: fake\n  \
+               user:\n    \
+                 token: fake-token\n\
+             contexts:\n\
+             - name: fake\n  \
+               context:\n    \
+                 cluster: fake\n    \
+                 user: fake\n    \
+                 namespace: default\n\
+             current-context: fake\n\
+             preferences: {{}}\n",
+            url = self.url()
+        );
+        std::fs::write(&path, text).unwrap_or_else(|e| {
+            panic!("fake apiserver: writing kubeconfig {}: {e}", path.display())
+        });
+        path
+    }
+}
+
+impl Drop for FakeApiServer {
+    fn drop(&mut self) {
+        self.shutdown.store(true, Ordering::SeqCst);
+        // Wake the accept loop, which then sees the flag and drops the listener. The connection
+        // is accepted by the kernel backlog even before the loop gets to it, so this cannot hang.
+        let woke = TcpStream::connect_timeout(&self.addr, Duration::from_secs(5)).is_ok();
+        // A panicked accept thread has already stopped serving; nothing more to do then.
+        if let Some(handle) = self.accept_thread.take()
+            && woke
+        {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// Accepts connections until `shutdown` is set, handing each to its own thread.
+fn accept_loop(listener: &TcpListener, shutdown: &AtomicBool, state: &Arc<State>) {
+    for conn in listener.incoming() {
+        if shutdown.load(Ordering::SeqCst) {
+            break;
+        }
+        match conn {
+            Ok(stream) => {
+                let state = Arc::clone(state);
+                // If the thread cannot be spawned the stream is dropped and the client sees the
+                // connection closed, which is all a test can usefully learn.
+                let _ = thread::Builder::new()
+                    .name("fake-apiserver-conn".to_owned())
+                    .spawn(move || handle_connection(stream, &state));
+            }
+            // E.g. out of file descriptors: back off instead of spinning.
+            Err(_) => thread::sleep(Duration::from_millis(10)),
+        }
+    }
+}
+
+/// Serves one request on `stream`, then closes it.
+fn handle_connection(mut stream: TcpStream, state: &State) {
+    // Failures here only mean the client went away; there is no one to report them to.
+    let _ = serve_one(&mut stream, state);
+    let _ = stream.shutdown(Shutdown::Write);
+}
+
+/// Reads one request (including any body, so that closing does not reset the connection),
+/// logs it, and writes the response.
+fn serve_one(stream: &mut TcpStream, state: &State) -> io::Result<()> {
+    stream.set_read_timeout(Some(READ_TIMEOUT))?;
+    stream.set_nodelay(true)?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let Some(head) = read_head(&mut reader)? else {
+        // Closed without a request, like the wake-up connection on drop.
+        return Ok(());
+    };
+    if head
+        .header("expect")
+        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"))
+    {
+        stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
+    }
+    discard_body(&mut reader, &head)?;
+
+    let (path, query) = head
+        .target
+        .split_once('?')
+        .unwrap_or((head.target.as_str(), ""));
+    state
+        .log
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(LoggedRequest {
+            method: head.method.clone(),
+            path: path.to_owned(),
+            query: query.to_owned(),
+        });
+
+    let response = if head.method == "GET" || head.method == "HEAD" {
+        state.get(path, &Query::parse(query))
+    } else {
+        Response::status(
+            405,
+            "MethodNotAllowed",
+            &format!(
+                "the fake apiserver is read-only: method {} is not allowed",
+                head.method
+            ),
+        )
+    };
+    write_response(stream, &response, head.method == "HEAD")
+}
+
+/// Request line and headers of one HTTP request.
+struct RequestHead {
+    method: String,
+    target: String,
+    /// Header names lowercased.
+    headers: Vec<(String, String)>,
+}
+
+impl RequestHead {
+    /// The first value of header `name` (lowercase).
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads the request line and headers; `None` when the peer closes before sending a request.
+fn read_head(reader: &mut impl BufRead) -> io::Result<Option<RequestHead>> {
+    let mut total = 0;
+    let mut request_line = String::new();
+    // RFC 9112 §2.2: ignore empty lines before the request line.
+    while request_line.trim().is_empty() {
+        request_line.clear();
+        let n = reader.read_line(&mut request_line)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        total += n;
+        check_head_size(total)?;
+    }
+    let mut parts = request_line.split_whitespace();
+    let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
+        return Err(invalid("malformed request line"));
+    };
+    let (method, target) = (method.to_owned(), target.to_owned());
+
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        let n = reader.read_line(&mut line)?;
+        if n == 0 {
+            return Err(invalid("connection closed inside the request head"));
+        }
+        total += n;
+        check_head_size(total)?;
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+        }
+    }
+    Ok(Some(RequestHead {
+        method,
+        target,
+        headers,
+    }))
+}
+
+/// Fails once the request head exceeds [`MAX_HEAD_BYTES`].
+fn check_head_size(total: usize) -> io::Result<()> {
+    if total > MAX_HEAD_BYTES {
+        Err(invalid("request head too large"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Reads and drops the request body, whether sized by `Content-Length` or chunked.
+fn discard_body(reader: &mut impl BufRead, head: &RequestHead) -> io::Result<()> {
+    let chunked = head
+        .header("transfer-encoding")
+        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
+    if chunked {
+        loop {
+            let mut size_line = String::new();
+            if reader.read_line(&mut size_line)? == 0 {
+                return Err(invalid("connection closed inside a chunked body"));
+            }
+            let size = size_line.split(';').next().unwrap_or_default().trim();
+            let size =
+                u64::from_str_radix(size, 16).map_err(|_| invalid("malformed chunk size"))?;
+            if size == 0 {
+                // Trailers, up to the empty line.
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+                        return Ok(());
+                    }
+                }
+            }
+            // The chunk and its trailing CRLF.
+            skip(reader, size + 2)?;
+        }
+    }
+    let length = match head.header("content-length") {
+        Some(v) => v
+            .parse::<u64>()
+            .map_err(|_| invalid("malformed Content-Length"))?,
+        None => 0,
+    };
+    skip(reader, length)
+}
+
+/// Reads and drops exactly `n` bytes.
+fn skip(reader: &mut impl Read, n: u64) -> io::Result<()> {
+    let copied = io::copy(&mut reader.take(n), &mut io::sink())?;
+    if copied == n {
+        Ok(())
+    } else {
+        Err(invalid("connection closed inside the request body"))
+    }
+}
+
+/// An `InvalidData` error with `message`.
+fn invalid(message: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message.to_owned())
+}
+
+/// A response ready to be written.
+struct Response {
+    code: u16,
+    content_type: &'static str,
+    body: String,
+}
+
+impl Response {
+    /// A 200 response with a JSON body.
+    fn json(value: &Value) -> Self {
+        Self {
+            code: 200,
+            content_type: "application/json",
+            body: value.to_string(),
+        }
+    }
+
+    /// An error response with a Kubernetes `Status` body.
+    fn status(code: u16, reason: &str, message: &str) -> Self {
+        Self::status_with_details(code, reason, message, None)
+    }
+
+    /// An error response with a Kubernetes `Status` body carrying `details`.
+    fn status_with_details(code: u16, reason: &str, message: &str, details: Option<Value>) -> Self {
+        let mut status = json!({
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Failure",
+            "message": message,
+            "reason": reason,
+            "code": code,
+        });
+        if let Some(details) = details {
+            status["details"] = details;
+        }
+        Self {
+            code,
+            content_type: "application/json",
+            body: status.to_string(),
+        }
+    }
+
+    /// The Kubernetes 404 for a path nothing is served at.
+    fn not_found() -> Self {
+        Self::status(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+        )
+    }
+}
+
+/// Writes `response` with a correct `Content-Length` and `Connection: close`.
+fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) -> io::Result<()> {
+    let reason = match response.code {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        _ => "Unknown",
+    };
+    let allow = if response.code == 405 {
+        "Allow: GET, HEAD\r\n"
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{allow}\
+         Cache-Control: no-cache, private\r\nConnection: close\r\n\r\n",
+        response.code,
+        response.content_type,
+        response.body.len(),
+    )
+    .into_bytes();
+    if !head_only {
+        out.extend_from_slice(response.body.as_bytes());
+    }
+    stream.write_all(&out)?;
+    stream.flush()
+}
+
+/// The query parameters the fake understands; the rest (selectors, `resourceVersion`,
+/// `watch`, …) are ignored but still appear in the request log.
+#[derive(Debug, Default)]
+struct Query {
+    /// `limit`; absent, `0` or unparsable means no limit.
+    limit: Option<usize>,
+    /// `continue`, percent-decoded.
+    continue_token: Option<String>,
+}
+
+impl Query {
+    /// Parses a raw query string (tolerating empty pieces such as kube-rs's leading `&`).
+    fn parse(raw: &str) -> Self {
+        let mut query = Self::default();
+        for piece in raw.split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = piece.split_once('=').unwrap_or((piece, ""));
+            match key {
+                "limit" => query.limit = value.parse().ok().filter(|&n: &usize| n > 0),
+                "continue" if !value.is_empty() => {
+                    query.continue_token = Some(percent_decode(value));
+                }
+                _ => {}
+            }
+        }
+        query
+    }
+}
+
+/// Decodes `%XX` escapes and `+` (space) in a query value; malformed escapes are kept as is.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = s
+                    .get(i + 1..i + 3)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                if let Some(byte) = hex {
+                    out.push(byte);
+                    i += 2;
+                } else {
+                    out.push(b'%');
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Prefix of decoded continue tokens, so that foreign tokens are rejected.
+const CONTINUE_PREFIX: &str = "fake-apiserver-offset:";
+
+/// Encodes a list offset as an opaque continue token (hex, so it needs no URL escaping).
+fn encode_continue(offset: usize) -> String {
+    format!("{CONTINUE_PREFIX}{offset}")
+        .bytes()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Decodes a token made by [`encode_continue`].
+fn decode_continue(token: &str) -> Option<usize> {
+    if !token.len().is_multiple_of(2) || !token.is_ascii() {
+        return None;
+    }
+    let bytes = (0..token.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&token[i..i + 2], 16).ok())
+        .collect::<Option<Vec<u8>>>()?;
+    String::from_utf8(bytes)
+        .ok()?
+        .strip_prefix(CONTINUE_PREFIX)?
+        .parse()
+        .ok()
+}
+
+/// A resource as served in discovery.
+#[derive(Debug, Clone)]
+struct ResourceDef {
+    plural: String,
+    singular: String,
+    kind: String,
+    namespaced: bool,
+}
+
+/// One object the server holds.
+#[derive(Debug)]
+struct StoredObject {
+    group: String,
+    version: String,
+    kind: String,
+    /// `""` for cluster-scoped objects.
+    namespace: String,
+    name: String,
+    value: Value,
+}
+
+/// `(group, version)`; the core group is `""`.
+type GroupVersion = (String, String);
+
+/// Everything the connection threads share.
+struct State {
+    config: FakeConfig,
+    /// Served resources by group/version, then by plural.
+    resources: BTreeMap<GroupVersion, BTreeMap<String, ResourceDef>>,
+    /// Objects sorted by (namespace, name).
+    objects: Vec<StoredObject>,
+    log: Arc<Mutex<Vec<LoggedRequest>>>,
+}
+
+/// Splits an `apiVersion` into (group, version).
+fn split_api_version(api_version: &str) -> GroupVersion {
+    match api_version.split_once('/') {
+        Some((group, version)) => (group.to_owned(), version.to_owned()),
+        None => (String::new(), api_version.to_owned()),
+    }
+}
+
+/// Joins a group and version into an `apiVersion`.
+fn api_version(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_owned()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
+/// Sort key putting Kubernetes versions in priority order: GA, then beta, then alpha, higher
+/// numbers first; versions that do not look like Kubernetes versions last, alphabetically.
+fn version_priority(version: &str) -> (u8, std::cmp::Reverse<u32>, std::cmp::Reverse<u32>, String) {
+    use std::cmp::Reverse;
+    let parsed = version.strip_prefix('v').and_then(|rest| {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let major: u32 = rest[..digits].parse().ok()?;
+        let tail = &rest[digits..];
+        if tail.is_empty() {
+            return Some((0, major, 0));
+        }
+        let (rank, minor) = if let Some(n) = tail.strip_prefix("beta") {
+            (1, n)
+        } else if let Some(n) = tail.strip_prefix("alpha") {
+            (2, n)
+        } else {
+            return None;
+        };
+        Some((rank, major, minor.parse().ok()?))
+    });
+    match parsed {
+        Some((rank, major, minor)) => (rank, Reverse(major), Reverse(minor), String::new()),
+        None => (3, Reverse(0), Reverse(0), version.to_owned()),
+    }
+}
+
+impl State {
+    /// Indexes `objects` and builds the discovery table.
+    fn new(objects: Vec<Value>, config: FakeConfig, log: Arc<Mutex<Vec<LoggedRequest>>>) -> Self {
+        let mut resources: BTreeMap<GroupVersion, BTreeMap<String, ResourceDef>> = BTreeMap::new();
+        for r in BUILTIN_RESOURCES {
+            resources
+                .entry((r.group.to_owned(), r.version.to_owned()))
+                .or_default()
+                .insert(
+                    r.plural.to_owned(),
+                    ResourceDef {
+                        plural: r.plural.to_owned(),
+                        singular: r.singular.to_owned(),
+                        kind: r.kind.to_owned(),
+                        namespaced: r.namespaced,
+                    },
+                );
+        }
+
+        let mut stored = Vec::new();
+        for value in objects {
+            let field = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
+            let api_version = field("/apiVersion")
+                .unwrap_or_else(|| panic!("fake apiserver: object without apiVersion: {value}"));
+            if api_version == WASCTL_API_VERSION {
+                continue;
+            }
+            let kind = field("/kind")
+                .unwrap_or_else(|| panic!("fake apiserver: object without kind: {value}"));
+            let name = field("/metadata/name")
+                .unwrap_or_else(|| panic!("fake apiserver: object without metadata.name: {value}"));
+            let (group, version) = split_api_version(api_version);
+            let object = StoredObject {
+                kind: kind.to_owned(),
+                namespace: field("/metadata/namespace").unwrap_or_default().to_owned(),
+                name: name.to_owned(),
+                group: group.clone(),
+                version: version.clone(),
+                value: value.clone(),
+            };
+            let served = resources.entry((group, version)).or_default();
+            if !served.values().any(|r| r.kind == object.kind) {
+                let singular = object.kind.to_ascii_lowercase();
+                let plural = if singular.ends_with('s') {
+                    format!("{singular}es")
+                } else {
+                    format!("{singular}s")
+                };
+                let namespaced = !CLUSTER_SCOPED_KINDS.contains(&object.kind.as_str());
+                served.insert(
+                    plural.clone(),
+                    ResourceDef {
+                        plural,
+                        singular,
+                        kind: object.kind.clone(),
+                        namespaced,
+                    },
+                );
+            }
+            stored.push(object);
+        }
+        stored.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+
+        // A missing group is gone entirely, whatever the table or the objects say.
+        resources.retain(|(group, _), _| !config.missing_groups.contains(group));
+        stored.retain(|o| !config.missing_groups.contains(&o.group));
+        Self {
+            config,
+            resources,
+            objects: stored,
+            log,
+        }
+    }
+
+    /// Answers a `GET` of `path`.
+    fn get(&self, path: &str, query: &Query) -> Response {
+        let trimmed = path.trim_end_matches('/');
+        let segments: Vec<&str> = trimmed.split('/').skip(1).collect();
+        match segments.as_slice() {
+            ["version"] => self.version(),
+            ["metrics"] => self.metrics(),
+            ["api"] => Response::json(&json!({
+                "kind": "APIVersions",
+                "versions": self.versions_of(""),
+                "serverAddressByClientCIDRs": [],
+            })),
+            ["api", version, rest @ ..] => self.group_version_path("", version, rest, query),
+            ["apis"] => self.group_list(),
+            ["apis", group, ..] if self.config.missing_groups.iter().any(|g| g == group) => {
+                Response::not_found()
+            }
+            ["apis", group] => match self.group(group) {
+                Some(mut group) => {
+                    group["kind"] = json!("APIGroup");
+                    group["apiVersion"] = json!("v1");
+                    Response::json(&group)
+                }
+                None => Response::not_found(),
+            },
+            ["apis", group, version, rest @ ..] => {
+                self.group_version_path(group, version, rest, query)
+            }
+            _ => Response::not_found(),
+        }
+    }
+
+    /// `/version`.
+    fn version(&self) -> Response {
+        let git_version = &self.config.server_version;
+        let mut numbers = git_version.trim_start_matches('v').split('.');
+        let major = numbers.next().unwrap_or_default();
+        let minor: String = numbers
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        Response::json(&json!({
+            "major": major,
+            "minor": minor,
+            "gitVersion": git_version,
+            "gitCommit": "fake",
+            "gitTreeState": "clean",
+            "buildDate": "2026-09-01T00:00:00Z",
+            "goVersion": "go1.25",
+            "compiler": "gc",
+            "platform": "linux/amd64",
+        }))
+    }
+
+    /// `/metrics`: the feature-gate gauge plus a couple of unrelated series.
+    fn metrics(&self) -> Response {
+        let mut text = String::from(
+            "# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that \
+             have been requested.\n\
+             # TYPE apiserver_requested_deprecated_apis gauge\n\
+             # HELP kubernetes_feature_enabled [BETA] This metric records the data about the \
+             stage and enablement of a k8s feature.\n\
+             # TYPE kubernetes_feature_enabled gauge\n",
+        );
+        for (name, enabled) in &self.config.feature_gates {
+            let stage = GATE_STAGES
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or("", |(_, s)| s);
+            let value = u8::from(*enabled);
+            text.push_str(&format!(
+                "kubernetes_feature_enabled{{name=\"{name}\",stage=\"{stage}\"}} {value}\n"
+            ));
+        }
+        text.push_str(
+            "# HELP process_start_time_seconds [ALPHA] Start time of the process since unix \
+             epoch in seconds.\n\
+             # TYPE process_start_time_seconds gauge\n\
+             process_start_time_seconds 1.7880192e+09\n\
+             # HELP apiserver_storage_objects [STABLE] Number of stored objects.\n\
+             # TYPE apiserver_storage_objects gauge\n\
+             apiserver_storage_objects{resource=\"pods\"} 3\n",
+        );
+        Response {
+            code: 200,
+            content_type: "text/plain; version=0.0.4; charset=utf-8",
+            body: text,
+        }
+    }
+
+    /// Served versions of `group`, in priority order.
+    fn versions_of(&self, group: &str) -> Vec<String> {
+        let mut versions: Vec<String> = self
+            .resources
+            .keys()
+            .filter(|(g, _)| g == group)
+            .map(|(_, v)| v.clone())
+            .collect();
+        versions.sort_by_cached_key(|v| version_priority(v));
+        versions
+    }
+
+    /// The `APIGroup` entry for `group`, or `None` if it is not served.
+    fn group(&self, group: &str) -> Option<Value> {
+        let versions = self.versions_of(group);
+        let first = versions.first()?;
+        let preferred = PREFERRED_VERSIONS
+            .iter()
+            .find(|(g, v)| *g == group && versions.iter().any(|served| served == v))
+            .map_or(first.as_str(), |(_, v)| v);
+        let entry = |v: &str| json!({"groupVersion": api_version(group, v), "version": v});
+        Some(json!({
+            "name": group,
+            "versions": versions.iter().map(|v| entry(v)).collect::<Vec<_>>(),
+            "preferredVersion": entry(preferred),
+        }))
+    }
+
+    /// `/apis`.
+    fn group_list(&self) -> Response {
+        let mut names: Vec<&str> = self.resources.keys().map(|(g, _)| g.as_str()).collect();
+        names.dedup();
+        let groups: Vec<Value> = names
+            .into_iter()
+            .filter(|g| !g.is_empty())
+            .filter_map(|g| self.group(g))
+            .collect();
+        Response::json(&json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}))
+    }
+
+    /// Paths under `/api/{version}` (group `""`) or `/apis/{group}/{version}`.
+    fn group_version_path(
+        &self,
+        group: &str,
+        version: &str,
+        rest: &[&str],
+        query: &Query,
+    ) -> Response {
+        let key = (group.to_owned(), version.to_owned());
+        let (namespace, plural, name) = match rest {
+            [] => {
+                return match self.resources.get(&key) {
+                    Some(served) => self.resource_list(group, version, served),
+                    None => Response::not_found(),
+                };
+            }
+            ["namespaces", ns, plural] => (Some(*ns), *plural, None),
+            ["namespaces", ns, plural, name] => (Some(*ns), *plural, Some(*name)),
+            [plural] => (None, *plural, None),
+            [plural, name] => (None, *plural, Some(*name)),
+            _ => return Response::not_found(),
+        };
+        if self
+            .config
+            .forbidden
+            .iter()
+            .any(|(g, p)| g == group && p == plural)
+        {
+            return forbidden(group, plural, namespace, name);
+        }
+        let Some(resource) = self
+            .resources
+            .get(&key)
+            .and_then(|served| served.get(plural))
+        else {
+            return Response::not_found();
+        };
+        match (namespace.is_some(), resource.namespaced, name) {
+            // A namespaced path for a cluster-scoped resource.
+            (true, false, _) => Response::not_found(),
+            // `GET /…/pods/NAME` without a namespace is not a thing.
+            (false, true, Some(_)) => Response::not_found(),
+            (_, _, Some(name)) => self.get_object(group, version, resource, namespace, name),
+            (_, _, None) => self.list_objects(group, version, resource, namespace, query),
+        }
+    }
+
+    /// `APIResourceList` for one group/version.
+    fn resource_list(
+        &self,
+        group: &str,
+        version: &str,
+        served: &BTreeMap<String, ResourceDef>,
+    ) -> Response {
+        let resources: Vec<Value> = served
+            .values()
+            .map(|r| {
+                json!({
+                    "name": r.plural,
+                    "singularName": r.singular,
+                    "namespaced": r.namespaced,
+                    "kind": r.kind,
+                    "verbs": VERBS,
+                })
+            })
+            .collect();
+        Response::json(&json!({
+            "kind": "APIResourceList",
+            "apiVersion": "v1",
+            "groupVersion": api_version(group, version),
+            "resources": resources,
+        }))
+    }
+
+    /// The objects of `resource` at exactly `group`/`version`, optionally in one namespace.
+    fn matching<'a>(
+        &'a self,
+        group: &'a str,
+        version: &'a str,
+        resource: &'a ResourceDef,
+        namespace: Option<&'a str>,
+    ) -> impl Iterator<Item = &'a StoredObject> + 'a {
+        self.objects.iter().filter(move |o| {
+            o.group == group
+                && o.version == version
+                && o.kind == resource.kind
+                && namespace.is_none_or(|ns| o.namespace == ns)
+        })
+    }
+
+    /// A single object, or a 404 `Status` naming it.
+    fn get_object(
+        &self,
+        group: &str,
+        version: &str,
+        resource: &ResourceDef,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Response {
+        match self
+            .matching(group, version, resource, namespace)
+            .find(|o| o.name == name)
+        {
+            Some(object) => Response::json(&served_item(object, group, version)),
+            None => {
+                let qualified = if group.is_empty() {
+                    resource.plural.clone()
+                } else {
+                    format!("{}.{group}", resource.plural)
+                };
+                Response::status_with_details(
+                    404,
+                    "NotFound",
+                    &format!("{qualified} \"{name}\" not found"),
+                    Some(json!({"name": name, "group": group, "kind": resource.plural})),
+                )
+            }
+        }
+    }
+
+    /// One page of a list.
+    fn list_objects(
+        &self,
+        group: &str,
+        version: &str,
+        resource: &ResourceDef,
+        namespace: Option<&str>,
+        query: &Query,
+    ) -> Response {
+        let all: Vec<&StoredObject> = self.matching(group, version, resource, namespace).collect();
+        let start = match &query.continue_token {
+            None => 0,
+            Some(token) => match decode_continue(token) {
+                Some(offset) if offset <= all.len() => offset,
+                _ => {
+                    return Response::status(
+                        400,
+                        "BadRequest",
+                        "continue key is not valid: the fake apiserver did not issue it",
+                    );
+                }
+            },
+        };
+        let page = match (query.limit, self.config.page_size) {
+            (Some(limit), Some(cap)) => Some(limit.min(cap)),
+            (limit, cap) => limit.or(cap),
+        };
+        // A page of zero items would never make progress.
+        let end = page.map_or(all.len(), |p| start.saturating_add(p.max(1)).min(all.len()));
+        let items: Vec<Value> = all[start..end]
+            .iter()
+            .map(|o| served_item(o, group, version))
+            .collect();
+        let mut metadata = json!({"resourceVersion": "1"});
+        if end < all.len() {
+            metadata["continue"] = json!(encode_continue(end));
+            metadata["remainingItemCount"] = json!(all.len() - end);
+        }
+        Response::json(&json!({
+            "kind": format!("{}List", resource.kind),
+            "apiVersion": api_version(group, version),
+            "metadata": metadata,
+            "items": items,
+        }))
+    }
+}
+
+/// The object as served at `group`/`version`.
+fn served_item(object: &StoredObject, group: &str, version: &str) -> Value {
+    let mut value = object.value.clone();
+    value["apiVersion"] = json!(api_version(group, version));
+    value
+}
+
+/// The 403 the real server gives when RBAC denies a read.
+fn forbidden(group: &str, plural: &str, namespace: Option<&str>, name: Option<&str>) -> Response {
+    let verb = if name.is_some() { "get" } else { "list" };
+    let scope = match namespace {
+        Some(ns) => format!("in the namespace \"{ns}\""),
+        None => "at the cluster scope".to_owned(),
+    };
+    let subject = match name {
+        Some(name) => format!("{plural} \"{name}\""),
+        None => plural.to_owned(),
+    };
+    let mut details = json!({"group": group, "kind": plural});
+    if let Some(name) = name {
+        details["name"] = json!(name);
+    }
+    Response::status_with_details(
+        403,
+        "Forbidden",
+        &format!(
+            "{subject} is forbidden: User \"fake\" cannot {verb} resource \"{plural}\" in API \
+             group \"{group}\" {scope}"
+        ),
+        Some(details),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests: raw HTTP over std::net, so that the fake is checked independently of any client.
+// ---------------------------------------------------------------------------------------------
+
+/// Sends `GET path` and returns (status code, headers block, body).
+fn raw_get(server: &FakeApiServer, path: &str) -> (u16, String, String) {
+    raw_request(server, "GET", path, "")
+}
+
+/// Sends one raw HTTP/1.1 request and reads the whole response (the server closes after it).
+fn raw_request(
+    server: &FakeApiServer,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String, String) {
+    let addr = server.url().trim_start_matches("http://").to_owned();
+    let mut stream = TcpStream::connect(&addr).expect("connect to the fake apiserver");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("set a read timeout");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .expect("send the request");
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .expect("read the response");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a response head");
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("a status line with a code");
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length: "))
+        .and_then(|l| l.parse().ok())
+        .expect("a Content-Length header");
+    assert_eq!(length, body.len(), "Content-Length must match the body");
+    (code, head.to_owned(), body.to_owned())
+}
+
+/// Sends `GET path` and parses the JSON body, asserting the status code.
+fn get_json(server: &FakeApiServer, path: &str, expected_code: u16) -> Value {
+    let (code, _, body) = raw_get(server, path);
+    assert_eq!(code, expected_code, "GET {path}: {body}");
+    serde_json::from_str(&body).expect("a JSON body")
+}
+
+/// A namespaced pod fixture.
+fn pod(namespace: &str, name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": namespace}})
+}
+
+/// A namespaced Workload fixture at `scheduling.k8s.io/{version}`.
+fn workload(version: &str, namespace: &str, name: &str) -> Value {
+    json!({
+        "apiVersion": format!("scheduling.k8s.io/{version}"),
+        "kind": "Workload",
+        "metadata": {"name": name, "namespace": namespace},
+    })
+}
+
+/// Names of the items of a list body.
+fn item_names(list: &Value) -> Vec<String> {
+    list["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| i["metadata"]["name"].as_str().expect("a name").to_owned())
+        .collect()
+}
+
+#[test]
+fn discovery_lists_builtin_and_object_groups() {
+    let objects = vec![
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+               "metadata": {"name": "d", "namespace": "default"}}),
+        json!({"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "g"}}),
+        json!({"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts",
+               "metadata": {"name": "facts"}}),
+    ];
+    let server = FakeApiServer::start(objects, FakeConfig::default());
+
+    let api = get_json(&server, "/api", 200);
+    assert_eq!(api["kind"], "APIVersions");
+    assert_eq!(api["versions"], json!(["v1"]));
+
+    let groups = get_json(&server, "/apis", 200);
+    assert_eq!(groups["kind"], "APIGroupList");
+    let names: Vec<&str> = groups["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .filter_map(|g| g["name"].as_str())
+        .collect();
+    for expected in [
+        "scheduling.k8s.io",
+        "resource.k8s.io",
+        "policy",
+        "batch",
+        "apps",
+        "example.com",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    assert!(
+        !names.contains(&"wasctl.dev"),
+        "wasctl documents are not served"
+    );
+    let scheduling = groups["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .find(|g| g["name"] == "scheduling.k8s.io")
+        .expect("scheduling group");
+    let versions: Vec<&str> = scheduling["versions"]
+        .as_array()
+        .expect("versions")
+        .iter()
+        .filter_map(|v| v["version"].as_str())
+        .collect();
+    assert_eq!(versions, ["v1", "v1beta1", "v1alpha3"]);
+    assert_eq!(
+        scheduling["preferredVersion"]["groupVersion"],
+        "scheduling.k8s.io/v1beta1"
+    );
+
+    let core = get_json(&server, "/api/v1", 200);
+    assert_eq!(core["kind"], "APIResourceList");
+    assert_eq!(core["groupVersion"], "v1");
+    let secrets = core["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .find(|r| r["name"] == "secrets")
+        .expect("secrets are served in discovery");
+    assert_eq!(secrets["namespaced"], true);
+    assert_eq!(secrets["verbs"], json!(["get", "list", "watch"]));
+
+    let alpha = get_json(&server, "/apis/scheduling.k8s.io/v1alpha3", 200);
+    let plurals: Vec<&str> = alpha["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    assert_eq!(plurals, ["compositepodgroups", "podgroups", "workloads"]);
+
+    let gadgets = get_json(&server, "/apis/example.com/v1", 200);
+    assert_eq!(gadgets["resources"][0]["name"], "gadgets");
+    assert_eq!(gadgets["resources"][0]["kind"], "Gadget");
+    assert_eq!(gadgets["resources"][0]["namespaced"], true);
+
+    let group = get_json(&server, "/apis/apps", 200);
+    assert_eq!(group["kind"], "APIGroup");
+    assert_eq!(group["preferredVersion"]["version"], "v1");
+
+    get_json(&server, "/apis/wasctl.dev/v1alpha1", 404);
+    get_json(&server, "/apis/nope.example/v1", 404);
+}
+
+#[test]
+fn pagination_returns_pages_with_continue_token() {
+    let objects = vec![
+        pod("default", "c"),
+        pod("default", "a"),
+        pod("default", "b"),
+    ];
+    let server = FakeApiServer::start(objects, FakeConfig::default());
+
+    let first = get_json(&server, "/api/v1/namespaces/default/pods?limit=2", 200);
+    assert_eq!(first["kind"], "PodList");
+    assert_eq!(first["apiVersion"], "v1");
+    assert_eq!(item_names(&first), ["a", "b"]);
+    assert_eq!(first["metadata"]["resourceVersion"], "1");
+    let token = first["metadata"]["continue"]
+        .as_str()
+        .expect("a continue token");
+    assert!(!token.is_empty());
+
+    let second = get_json(
+        &server,
+        &format!("/api/v1/namespaces/default/pods?limit=2&continue={token}"),
+        200,
+    );
+    assert_eq!(item_names(&second), ["c"]);
+    assert!(
+        second["metadata"].get("continue").is_none(),
+        "last page has no continue token"
+    );
+
+    // kube-rs starts queries with `&`; a forged token is rejected.
+    assert_eq!(
+        item_names(&get_json(&server, "/api/v1/pods?&limit=500", 200)),
+        ["a", "b", "c"]
+    );
+    get_json(&server, "/api/v1/pods?continue=bogus", 400);
+}
+
+#[test]
+fn page_size_caps_pages_even_when_the_client_asks_for_more() {
+    let objects = vec![
+        pod("default", "a"),
+        pod("default", "b"),
+        pod("default", "c"),
+    ];
+    let config = FakeConfig {
+        page_size: Some(1),
+        ..FakeConfig::default()
+    };
+    let server = FakeApiServer::start(objects, config);
+    let mut names = Vec::new();
+    let mut path = "/api/v1/pods?limit=500".to_owned();
+    let mut pages = 0;
+    loop {
+        let page = get_json(&server, &path, 200);
+        pages += 1;
+        names.extend(item_names(&page));
+        match page["metadata"]["continue"].as_str() {
+            Some(token) => path = format!("/api/v1/pods?limit=500&continue={token}"),
+            None => break,
+        }
+    }
+    assert_eq!(pages, 3);
+    assert_eq!(names, ["a", "b", "c"]);
+}
+
+#[test]
+fn lists_filter_by_namespace_and_version_and_get_single_objects() {
+    let objects = vec![
+        pod("b-ns", "p1"),
+        pod("a-ns", "p2"),
+        json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}}),
+        workload("v1alpha3", "default", "old"),
+        workload("v1beta1", "default", "new"),
+    ];
+    let server = FakeApiServer::start(objects, FakeConfig::default());
+
+    let all = get_json(&server, "/api/v1/pods", 200);
+    assert_eq!(
+        item_names(&all),
+        ["p2", "p1"],
+        "ordered by (namespace, name)"
+    );
+    assert_eq!(
+        item_names(&get_json(&server, "/api/v1/namespaces/b-ns/pods", 200)),
+        ["p1"]
+    );
+
+    let alpha = get_json(&server, "/apis/scheduling.k8s.io/v1alpha3/workloads", 200);
+    assert_eq!(item_names(&alpha), ["old"]);
+    assert_eq!(
+        alpha["items"][0]["apiVersion"],
+        "scheduling.k8s.io/v1alpha3"
+    );
+    assert_eq!(alpha["kind"], "WorkloadList");
+    let beta = get_json(
+        &server,
+        "/apis/scheduling.k8s.io/v1beta1/namespaces/default/workloads",
+        200,
+    );
+    assert_eq!(item_names(&beta), ["new"]);
+
+    let node = get_json(&server, "/api/v1/nodes/n1", 200);
+    assert_eq!(node["metadata"]["name"], "n1");
+    let p1 = get_json(&server, "/api/v1/namespaces/b-ns/pods/p1", 200);
+    assert_eq!(p1["kind"], "Pod");
+    let missing = get_json(&server, "/api/v1/namespaces/a-ns/pods/p1", 404);
+    assert_eq!(missing["kind"], "Status");
+    assert_eq!(missing["reason"], "NotFound");
+    get_json(&server, "/api/v1/namespaces/default/nodes", 404);
+    get_json(&server, "/api/v1/widgets", 404);
+    get_json(&server, "/nothing/here", 404);
+}
+
+#[test]
+fn forbidden_resource_gives_403() {
+    let config = FakeConfig {
+        forbidden: vec![(String::new(), "secrets".to_owned())],
+        ..FakeConfig::default()
+    };
+    let server = FakeApiServer::start(vec![], config);
+    for path in [
+        "/api/v1/secrets",
+        "/api/v1/namespaces/default/secrets",
+        "/api/v1/namespaces/x/secrets/s",
+    ] {
+        let status = get_json(&server, path, 403);
+        assert_eq!(status["kind"], "Status");
+        assert_eq!(status["reason"], "Forbidden");
+        assert_eq!(status["code"], 403);
+    }
+    get_json(&server, "/api/v1/pods", 200);
+}
+
+#[test]
+fn missing_group_gives_404() {
+    let config = FakeConfig {
+        missing_groups: vec!["scheduling.k8s.io".to_owned()],
+        ..FakeConfig::default()
+    };
+    let server = FakeApiServer::start(vec![workload("v1beta1", "default", "w")], config);
+    let groups = get_json(&server, "/apis", 200);
+    assert!(
+        groups["groups"]
+            .as_array()
+            .expect("groups")
+            .iter()
+            .all(|g| g["name"] != "scheduling.k8s.io"),
+        "{groups}"
+    );
+    for path in [
+        "/apis/scheduling.k8s.io",
+        "/apis/scheduling.k8s.io/v1beta1",
+        "/apis/scheduling.k8s.io/v1beta1/workloads",
+        "/apis/scheduling.k8s.io/v1beta1/namespaces/default/workloads/w",
+    ] {
+        let status = get_json(&server, path, 404);
+        assert_eq!(
+            status,
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                   "reason": "NotFound", "code": 404,
+                   "message": "the server could not find the requested resource"})
+        );
+    }
+    get_json(&server, "/apis/resource.k8s.io/v1", 200);
+}
+
+#[test]
+fn version_and_metrics() {
+    let config = FakeConfig {
+        server_version: "v1.37.2".to_owned(),
+        feature_gates: BTreeMap::from([
+            ("GenericWorkload".to_owned(), true),
+            ("CompositePodGroup".to_owned(), false),
+            ("SomethingElse".to_owned(), true),
+        ]),
+        ..FakeConfig::default()
+    };
+    let server = FakeApiServer::start(vec![], config);
+
+    let version = get_json(&server, "/version", 200);
+    assert_eq!(version["major"], "1");
+    assert_eq!(version["minor"], "37");
+    assert_eq!(version["gitVersion"], "v1.37.2");
+    assert_eq!(version["platform"], "linux/amd64");
+
+    let (code, head, text) = raw_get(&server, "/metrics");
+    assert_eq!(code, 200);
+    assert!(head.contains("Content-Type: text/plain"), "{head}");
+    for line in [
+        "# HELP kubernetes_feature_enabled ",
+        "# TYPE kubernetes_feature_enabled gauge\n",
+        "kubernetes_feature_enabled{name=\"GenericWorkload\",stage=\"BETA\"} 1\n",
+        "kubernetes_feature_enabled{name=\"CompositePodGroup\",stage=\"ALPHA\"} 0\n",
+        "kubernetes_feature_enabled{name=\"SomethingElse\",stage=\"\"} 1\n",
+        "apiserver_storage_objects{resource=\"pods\"} 3\n",
+    ] {
+        assert!(text.contains(line), "{line:?} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn request_log_records_method_path_and_query() {
+    let server = FakeApiServer::start(vec![pod("default", "a")], FakeConfig::default());
+    raw_get(
+        &server,
+        "/api/v1/namespaces/default/pods?labelSelector=app%3Dx&limit=1",
+    );
+    raw_get(&server, "/version");
+    let (code, head, _) = raw_request(
+        &server,
+        "DELETE",
+        "/api/v1/namespaces/default/pods/a",
+        "{\"kind\":\"DeleteOptions\"}",
+    );
+    assert_eq!(code, 405);
+    assert!(head.contains("Connection: close"), "{head}");
+    let (code, _, _) = raw_request(&server, "PATCH", "/api/v1/nodes/n1", "{}");
+    assert_eq!(code, 405);
+
+    let log = server.requests();
+    let expected = [
+        (
+            "GET",
+            "/api/v1/namespaces/default/pods",
+            "labelSelector=app%3Dx&limit=1",
+        ),
+        ("GET", "/version", ""),
+        ("DELETE", "/api/v1/namespaces/default/pods/a", ""),
+        ("PATCH", "/api/v1/nodes/n1", ""),
+    ];
+    let expected: Vec<LoggedRequest> = expected
+        .iter()
+        .map(|(method, path, query)| LoggedRequest {
+            method: (*method).to_owned(),
+            path: (*path).to_owned(),
+            query: (*query).to_owned(),
+        })
+        .collect();
+    assert_eq!(log, expected);
+}
+
+#[test]
+fn kubeconfig_points_at_the_server() {
+    let server = FakeApiServer::start(vec![], FakeConfig::default());
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = server.write_kubeconfig(dir.path());
+    let text = std::fs::read_to_string(&path).expect("kubeconfig written");
+    assert!(
+        server.url().starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url()
+    );
+    for needle in [
+        &format!("server: {}\n", server.url()),
+        "token: fake-token\n",
+        "current-context: fake\n",
+        "namespace: default\n",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn dropping_the_server_stops_it() {
+    let server = FakeApiServer::start(vec![], FakeConfig::default());
+    let addr = server.url().trim_start_matches("http://").to_owned();
+    get_json(&server, "/version", 200);
+    drop(server);
+    assert!(
+        TcpStream::connect(&addr).is_err(),
+        "{addr} still accepts connections after drop"
+    );
+}

@@ -1,0 +1,3 @@
+//! Integration tests of the `kubectl-wasctl` binary.
+
+mod fake_apiserver;

@@ -378,13 +378,13 @@ impl TreeBuilder<'_> {
         n.status = Some(group_status(conds, scheduled, pods.len()));
         // Group claims first, then member pods by name.
         for e in self.g.outgoing(r, Some(EdgeKind::GroupClaim)) {
-            if e.state == EdgeState::Resolved {
-                if let Some(mut c) = self.node(&e.to) {
-                    if let Some(label) = &e.label {
-                        c.notes.insert(0, format!("group claim `{label}`"));
-                    }
-                    n.children.push(c);
+            if e.state == EdgeState::Resolved
+                && let Some(mut c) = self.node(&e.to)
+            {
+                if let Some(label) = &e.label {
+                    c.notes.insert(0, format!("group claim `{label}`"));
                 }
+                n.children.push(c);
             }
         }
         let mut members: Vec<&Pod> = pods.iter().map(|i| &self.s.pods[*i]).collect();
@@ -567,18 +567,34 @@ fn group_status(conds: Option<&[Condition]>, scheduled: usize, total: usize) -> 
     }
 }
 
-/// kubectl-style age: `45s`, `12m`, `3h12m`, `5d`, `2y`.
+/// kubectl-style age (k8s.io/apimachinery `duration.HumanDuration`): `45s`, `5m`, `5m30s`,
+/// `2h30m`, `36h`, `5d`, `5d4h`, `2y`.
 pub fn age(created: &Time, now: Timestamp) -> String {
     let secs = now.as_second().saturating_sub(created.0.as_second()).max(0);
+    let minutes = secs / 60;
+    let hours = secs / 3600;
     match secs {
         s if s < 120 => format!("{s}s"),
-        s if s < 600 => format!("{}m{}s", s / 60, s % 60),
-        s if s < 3 * 3600 => format!("{}m", s / 60),
-        s if s < 8 * 3600 => format!("{}h{}m", s / 3600, (s % 3600) / 60),
-        s if s < 48 * 3600 => format!("{}h", s / 3600),
-        s if s < 8 * 86400 => format!("{}d{}h", s / 86400, (s % 86400) / 3600),
-        s if s < 365 * 86400 * 2 => format!("{}d", s / 86400),
-        s => format!("{}y", s / (365 * 86400)),
+        s if s < 600 => match s % 60 {
+            0 => format!("{minutes}m"),
+            rest => format!("{minutes}m{rest}s"),
+        },
+        s if s < 3 * 3600 => format!("{minutes}m"),
+        s if s < 8 * 3600 => match minutes % 60 {
+            0 => format!("{hours}h"),
+            rest => format!("{hours}h{rest}m"),
+        },
+        s if s < 48 * 3600 => format!("{hours}h"),
+        s if s < 8 * 86400 => match hours % 24 {
+            0 => format!("{}d", hours / 24),
+            rest => format!("{}d{rest}h", hours / 24),
+        },
+        s if s < 2 * 365 * 86400 => format!("{}d", hours / 24),
+        s if s < 8 * 365 * 86400 => match (hours / 24) % 365 {
+            0 => format!("{}y", hours / 24 / 365),
+            rest => format!("{}y{rest}d", hours / 24 / 365),
+        },
+        _ => format!("{}y", hours / 24 / 365),
     }
 }
 
@@ -591,10 +607,13 @@ mod tests {
         let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
         let at = |s: &str| Time(s.parse().unwrap());
         assert_eq!(age(&at("2026-11-20T11:59:30Z"), now), "30s");
-        assert_eq!(age(&at("2026-11-20T11:55:00Z"), now), "5m0s");
-        assert_eq!(age(&at("2026-11-20T09:30:00Z"), now), "2h30m");
+        assert_eq!(age(&at("2026-11-20T11:55:00Z"), now), "5m");
+        assert_eq!(age(&at("2026-11-20T11:54:30Z"), now), "5m30s");
+        assert_eq!(age(&at("2026-11-20T09:30:00Z"), now), "150m");
+        assert_eq!(age(&at("2026-11-20T07:30:00Z"), now), "4h30m");
         assert_eq!(age(&at("2026-11-19T00:00:00Z"), now), "36h");
-        assert_eq!(age(&at("2026-11-15T12:00:00Z"), now), "5d0h");
+        assert_eq!(age(&at("2026-11-15T12:00:00Z"), now), "5d");
+        assert_eq!(age(&at("2026-11-15T08:00:00Z"), now), "5d4h");
         assert_eq!(age(&at("2026-12-01T00:00:00Z"), now), "0s");
     }
 }

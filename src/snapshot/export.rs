@@ -139,10 +139,10 @@ fn redact_var(var: &mut Value) {
     }
     if let Some(Value::Object(from)) = map.get_mut("valueFrom") {
         for r in ["secretKeyRef", "configMapKeyRef"] {
-            if let Some(Value::Object(refmap)) = from.get_mut(r) {
-                if refmap.contains_key("key") {
-                    refmap.insert("key".to_owned(), Value::from(REDACTED));
-                }
+            if let Some(Value::Object(refmap)) = from.get_mut(r)
+                && refmap.contains_key("key")
+            {
+                refmap.insert("key".to_owned(), Value::from(REDACTED));
             }
         }
     }

@@ -278,10 +278,10 @@ pub fn feature_gates_from_args<'a>(
         if let Some(value) = value {
             // A malformed flag would stop the component from starting; keep what parses.
             for part in value.split(',') {
-                if let Some((k, v)) = part.split_once('=') {
-                    if let Ok(v) = v.trim().parse::<bool>() {
-                        out.insert(k.trim().to_owned(), v);
-                    }
+                if let Some((k, v)) = part.split_once('=')
+                    && let Ok(v) = v.trim().parse::<bool>()
+                {
+                    out.insert(k.trim().to_owned(), v);
                 }
             }
         }
@@ -548,8 +548,8 @@ mod tests {
             apiserver_request_total{code=\"200\"} 5\n";
         let gates = parse_feature_metrics(text);
         assert_eq!(gates.len(), 2);
-        assert_eq!(gates["GenericWorkload"], true);
-        assert_eq!(gates["CompositePodGroup"], false);
+        assert!(gates["GenericWorkload"]);
+        assert!(!gates["CompositePodGroup"]);
     }
 
     #[test]

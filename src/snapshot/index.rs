@@ -1,4 +1,4 @@
-//! Lookups over a [`Snapshot`](super::Snapshot), built once after loading.
+//! Lookups over a [`Snapshot`], built once after loading.
 //!
 //! Every map holds positions into the snapshot's sorted lists, so lookups never clone
 //! objects. Cost is linear in the number of objects; nothing here grows with pods².

@@ -1,3 +1,14 @@
-//! Integration tests of the `kubectl-wasctl` binary.
+//! Integration tests of the `kubectl-wasctl` binary: one test binary, one module per command
+//! (ripgrep/ruff layout). `support` runs the binary; `fake_apiserver` serves a cluster on
+//! 127.0.0.1 for live-mode tests.
 
+#![allow(clippy::unwrap_used, reason = "test helpers panic on broken fixtures by design")]
+
+mod bad_input;
 mod fake_apiserver;
+mod live;
+mod plugin;
+mod snapshot;
+mod support;
+mod tree;
+mod version;

@@ -89,7 +89,7 @@ impl LoadError {
                 Some("check the file with `kubectl apply --dry-run=client -f FILE`".to_owned())
             }
             Self::Object { .. } => Some(
-                "fix the field, or remove the object; `kubectl wasctl snapshot` writes a file that always loads"
+                "fix the field or remove the object; `kubectl explain <kind>.<field>` shows the expected type"
                     .to_owned(),
             ),
             Self::Empty { .. } => Some("point `--from` at a file, a directory of manifests, or `-`".to_owned()),

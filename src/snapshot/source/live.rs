@@ -200,6 +200,8 @@ const WANTED: &[Wanted] = &[
     ),
     optional("kueue.x-k8s.io", "", "workloads", "Workload"),
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
+    // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains.
+    optional("apps", "v1", "statefulsets", "StatefulSet"),
 ];
 
 /// Groups whose served versions are recorded in the facts.

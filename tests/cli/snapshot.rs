@@ -1,0 +1,91 @@
+//! `snapshot`: round trip through `--from`, JSON and YAML, and redaction.
+
+use crate::support::run;
+
+#[test]
+fn yaml_round_trip_reproduces_the_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.yaml");
+    let r = run(&["snapshot", "--demo", "--file", first.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let again = run(&["snapshot", "--from", first.to_str().unwrap()]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&first).unwrap(),
+        again.stdout,
+        "export → load → export is stable"
+    );
+    let tree_demo = run(&["tree", "-A", "--demo", "-o", "json"]);
+    let tree_back = run(&[
+        "tree",
+        "-A",
+        "--from",
+        first.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(tree_demo.stdout, tree_back.stdout);
+}
+
+#[test]
+fn json_round_trip_matches_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    assert_eq!(
+        run(&[
+            "snapshot",
+            "--demo",
+            "-o",
+            "json",
+            "--file",
+            json.to_str().unwrap()
+        ])
+        .code,
+        0
+    );
+    let from_json = run(&["snapshot", "--from", json.to_str().unwrap()]);
+    let from_demo = run(&["snapshot", "--demo"]);
+    assert_eq!(from_json.stdout, from_demo.stdout);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["kind"], "List");
+    assert_eq!(v["items"][0]["kind"], "ClusterFacts");
+}
+
+#[test]
+fn snapshot_keeps_stale_objects_and_their_versions() {
+    let r = run(&["snapshot", "--demo"]);
+    assert!(
+        r.stdout.contains("apiVersion: scheduling.k8s.io/v1alpha2"),
+        "stale objects are exported"
+    );
+    assert!(r.stdout.contains("kind: ClusterFacts"));
+}
+
+#[test]
+fn secrets_and_env_values_never_leave_in_a_snapshot() {
+    let demo = std::fs::read_to_string(crate::support::root().join("testdata/clusters/demo.yaml"))
+        .unwrap();
+    assert!(
+        demo.contains("kubectl.kubernetes.io/last-applied-configuration"),
+        "the demo has something to redact"
+    );
+    let r = run(&["snapshot", "--demo"]);
+    assert!(!r.stdout.contains("last-applied-configuration"));
+    assert!(r.stdout.contains("<redacted>"));
+    for value in [
+        "jt-3f9c2a7d1b8e4c60a5d7",
+        "hf_DemoOnlyNotARealToken0123456789",
+        "secret-access-key",
+    ] {
+        assert!(demo.contains(value), "the demo still carries `{value}`");
+        assert!(
+            !r.stdout.contains(value),
+            "`{value}` leaked into the snapshot"
+        );
+    }
+    assert!(
+        r.stdout.contains("name: s3-creds"),
+        "Secret names stay, only keys are redacted"
+    );
+}

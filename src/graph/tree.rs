@@ -428,6 +428,27 @@ impl TreeBuilder<'_> {
         let group = spec
             .and_then(|s| s.scheduling_group.as_ref())
             .and_then(|g| g.pod_group_name.as_deref());
+        // An entry with the PodGroup's entry name but another source takes the per-pod path
+        // (semantics §1.6: name, resourceClaimName and resourceClaimTemplateName must all match).
+        if let Some(pg) = group.and_then(|g| self.s.pod_group(&r.namespace, g)) {
+            for entry in spec.and_then(|s| s.resource_claims.as_ref()).into_iter().flatten() {
+                let (claim, template) =
+                    (entry.resource_claim_name.as_deref(), entry.resource_claim_template_name.as_deref());
+                let shared = crate::graph::is_group_claim_entry(pg, &entry.name, claim, template);
+                let theirs = pg.spec.resource_claims.iter().flatten().find(|e| e.name == entry.name);
+                if let (false, Some(theirs)) = (shared, theirs) {
+                    n.notes.push(format!(
+                        "claim entry `{}` differs from the PodGroup's ({} vs {}): not the shared claim",
+                        entry.name,
+                        claim_source(claim, template),
+                        claim_source(
+                            theirs.resource_claim_name.as_deref(),
+                            theirs.resource_claim_template_name.as_deref()
+                        ),
+                    ));
+                }
+            }
+        }
         let group_claims: Vec<String> = group
             .map(|g| ObjRef::new("PodGroup", &r.namespace, g))
             .map(|g| {
@@ -477,6 +498,14 @@ impl TreeBuilder<'_> {
             (false, _) => "Pending".to_owned(),
         });
         n
+    }
+}
+
+fn claim_source(claim: Option<&str>, template: Option<&str>) -> String {
+    match (claim, template) {
+        (Some(c), _) => format!("claim `{c}`"),
+        (None, Some(t)) => format!("template `{t}`"),
+        (None, None) => "no source".to_owned(),
     }
 }
 

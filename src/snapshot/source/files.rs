@@ -649,3 +649,68 @@ mod tests {
         );
     }
 }
+
+/// Property and corpus tests: no input makes the loader panic. The same property is fuzzed by
+/// `fuzz/fuzz_targets/load_files.rs` (cargo-fuzz, nightly); these run in every `cargo test`.
+#[cfg(test)]
+mod no_panic {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::snapshot::source::demo::DEMO_YAML;
+
+    fn load_any(text: &str, path: &str) {
+        let mut c = Collector::new();
+        if load_str(text, path, &mut c).is_ok() {
+            let s = c.finish();
+            let graph = crate::graph::Graph::build(&s);
+            let _ = crate::graph::tree::build(
+                &s,
+                &graph,
+                &crate::graph::tree::TreeScope::default(),
+                k8s_openapi::jiff::Timestamp::UNIX_EPOCH,
+                Vec::new(),
+            );
+        }
+    }
+
+    /// A window of the demo cluster, cut at line boundaries, as a realistic seed.
+    fn demo_window(start: usize, len: usize) -> String {
+        let lines: Vec<&str> = DEMO_YAML.lines().collect();
+        let start = start % lines.len();
+        lines[start..(start + len).min(lines.len())].join("\n")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,400}") {
+            load_any(&text, "x.yaml");
+            load_any(&text, "x.json");
+        }
+
+        #[test]
+        fn yamlish_text_never_panics(text in "([a-zA-Z]{1,6}: (\\[|\\{|&a |\\*a |!!str |\"|'|-|[0-9]{1,3}|\\n  |\\n- ){0,3}\\n?){0,40}") {
+            load_any(&text, "x.yaml");
+        }
+
+        #[test]
+        fn mutated_demo_never_panics(start in 0usize..5000, len in 1usize..150, cut in 0usize..4000, insert in "\\PC{0,3}") {
+            let mut text = demo_window(start, len);
+            let at = text.char_indices().map(|(i, _)| i).nth(cut % text.len().max(1)).unwrap_or(0);
+            text.insert_str(at, &insert);
+            load_any(&text, "demo.yaml");
+        }
+    }
+
+    #[test]
+    fn every_bad_fixture_fails_without_panicking() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/manifests/bad");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let mut c = Collector::new();
+            assert!(load_path(&path, &mut c).is_err(), "{} must fail", path.display());
+        }
+    }
+}

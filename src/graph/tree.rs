@@ -431,11 +431,22 @@ impl TreeBuilder<'_> {
         // An entry with the PodGroup's entry name but another source takes the per-pod path
         // (semantics §1.6: name, resourceClaimName and resourceClaimTemplateName must all match).
         if let Some(pg) = group.and_then(|g| self.s.pod_group(&r.namespace, g)) {
-            for entry in spec.and_then(|s| s.resource_claims.as_ref()).into_iter().flatten() {
-                let (claim, template) =
-                    (entry.resource_claim_name.as_deref(), entry.resource_claim_template_name.as_deref());
+            for entry in spec
+                .and_then(|s| s.resource_claims.as_ref())
+                .into_iter()
+                .flatten()
+            {
+                let (claim, template) = (
+                    entry.resource_claim_name.as_deref(),
+                    entry.resource_claim_template_name.as_deref(),
+                );
                 let shared = crate::graph::is_group_claim_entry(pg, &entry.name, claim, template);
-                let theirs = pg.spec.resource_claims.iter().flatten().find(|e| e.name == entry.name);
+                let theirs = pg
+                    .spec
+                    .resource_claims
+                    .iter()
+                    .flatten()
+                    .find(|e| e.name == entry.name);
                 if let (false, Some(theirs)) = (shared, theirs) {
                     n.notes.push(format!(
                         "claim entry `{}` differs from the PodGroup's ({} vs {}): not the shared claim",

@@ -2,7 +2,10 @@
 //! (ripgrep/ruff layout). `support` runs the binary; `fake_apiserver` serves a cluster on
 //! 127.0.0.1 for live-mode tests.
 
-#![allow(clippy::unwrap_used, reason = "test helpers panic on broken fixtures by design")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers panic on broken fixtures by design"
+)]
 
 mod bad_input;
 mod fake_apiserver;

@@ -710,7 +710,11 @@ mod no_panic {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let mut c = Collector::new();
-            assert!(load_path(&path, &mut c).is_err(), "{} must fail", path.display());
+            assert!(
+                load_path(&path, &mut c).is_err(),
+                "{} must fail",
+                path.display()
+            );
         }
     }
 }

@@ -14,4 +14,5 @@ pub mod cli;
 pub mod error;
 pub mod graph;
 pub mod render;
+pub mod sched;
 pub mod snapshot;

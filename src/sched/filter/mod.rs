@@ -1,0 +1,105 @@
+//! Filter plugins of the default profile, in upstream order, with upstream reason strings.
+//!
+//! Upstream: `pkg/scheduler/framework/plugins/*` (v1.37) and `framework/runtime` (a node's
+//! filters run in profile order and stop at the first rejection). Each plugin module holds its
+//! reason strings as `const`s so tests assert the exact text.
+
+pub mod inter_pod_affinity;
+pub mod node_affinity;
+pub mod node_name;
+pub mod node_ports;
+pub mod node_resources_fit;
+pub mod node_unschedulable;
+pub mod pod_topology_spread;
+pub mod taint_toleration;
+
+use std::borrow::Cow;
+
+use super::node_state::{ClusterState, NodeId};
+use super::pod_req::PodReq;
+use super::resources::ResourceTable;
+
+/// Why a node was rejected, as a histogram key. Rendered with [`Reason::text`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reason {
+    /// A fixed upstream message.
+    Static(&'static str),
+    /// `Insufficient <resource>`.
+    Insufficient(u16),
+}
+
+impl Reason {
+    /// The upstream text.
+    pub fn text(self, table: &ResourceTable) -> Cow<'static, str> {
+        match self {
+            Self::Static(s) => Cow::Borrowed(s),
+            Self::Insufficient(id) => Cow::Owned(format!("Insufficient {}", table.name(id))),
+        }
+    }
+}
+
+/// Upstream status codes that matter to the simulator (and to preemption later).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// Might fit after preemption.
+    Unschedulable,
+    /// Preemption cannot help on this node.
+    UnschedulableAndUnresolvable,
+}
+
+/// A node's rejection by one plugin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// The plugin's upstream name.
+    pub plugin: &'static str,
+    /// The code.
+    pub code: Code,
+    /// One or more reasons (NodeResourcesFit reports every short resource).
+    pub reasons: Vec<Reason>,
+}
+
+impl Rejection {
+    /// A rejection with one static reason.
+    pub fn new(plugin: &'static str, code: Code, reason: &'static str) -> Self {
+        Self {
+            plugin,
+            code,
+            reasons: vec![Reason::Static(reason)],
+        }
+    }
+}
+
+/// Per-pod precomputation (upstream PreFilter) for the plugins that need it.
+#[derive(Debug, Default)]
+pub struct PreFilterState {
+    /// PodTopologySpread.
+    pub spread: pod_topology_spread::PreFilterState,
+    /// InterPodAffinity.
+    pub affinity: inter_pod_affinity::PreFilterState,
+}
+
+/// Runs the PreFilter step for `pod`.
+pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
+    PreFilterState {
+        spread: pod_topology_spread::pre_filter(state, pod),
+        affinity: inter_pod_affinity::pre_filter(state, pod),
+    }
+}
+
+/// Runs every filter on `node` in profile order; the first rejection wins.
+pub fn run_filters(
+    state: &ClusterState,
+    pod: &PodReq,
+    pre: &PreFilterState,
+    node: NodeId,
+) -> Option<Rejection> {
+    let n = &state.nodes[node];
+    node_unschedulable::filter(pod, n)
+        .or_else(|| node_name::filter(pod, n))
+        .or_else(|| taint_toleration::filter(pod, n))
+        .or_else(|| node_affinity::filter(pod, n))
+        .or_else(|| node_ports::filter(pod, n))
+        .or_else(|| node_resources_fit::filter(pod, n))
+        .or_else(|| pod_topology_spread::filter(state, pod, &pre.spread, node))
+        .or_else(|| inter_pod_affinity::filter(state, pod, &pre.affinity, node))
+}

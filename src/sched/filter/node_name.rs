@@ -1,0 +1,55 @@
+//! NodeName: a pod with `spec.nodeName` fits only that node.
+//! Upstream: `pkg/scheduler/framework/plugins/nodename/node_name.go`.
+
+use super::{Code, Rejection};
+use crate::sched::node_state::NodeState;
+use crate::sched::pod_req::PodReq;
+
+/// Plugin name.
+pub const NAME: &str = "NodeName";
+/// Reason text.
+pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
+
+/// The filter.
+pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+    match pod.node_name.as_deref() {
+        Some(name) if name != node.name => Some(Rejection::new(
+            NAME,
+            Code::UnschedulableAndUnresolvable,
+            ERR_REASON,
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_named_node_fits() {
+        let pod = PodReq {
+            node_name: Some("n1".into()),
+            ..PodReq::default()
+        };
+        assert!(
+            filter(
+                &pod,
+                &NodeState {
+                    name: "n1".into(),
+                    ..NodeState::default()
+                }
+            )
+            .is_none()
+        );
+        let r = filter(
+            &pod,
+            &NodeState {
+                name: "n2".into(),
+                ..NodeState::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.reasons[0], super::super::Reason::Static(ERR_REASON));
+    }
+}

@@ -1,0 +1,178 @@
+//! NodeResourcesFit: requests must fit the node's free allocatable resources.
+//! Upstream: `pkg/scheduler/framework/plugins/noderesources/fit.go` (`fitsRequest`): "Too many
+//! pods" first, then one "Insufficient <resource>" per short resource; the code is
+//! UnschedulableAndUnresolvable when a request exceeds the node's allocatable outright
+//! (preemption cannot help). Scores: LeastAllocated (cpu, memory; weight 1 each) and
+//! BalancedAllocation.
+
+use super::{Code, Reason, Rejection};
+use crate::sched::node_state::NodeState;
+use crate::sched::pod_req::PodReq;
+use crate::sched::resources::{CPU, MEMORY, PODS};
+
+/// Plugin name.
+pub const NAME: &str = "NodeResourcesFit";
+/// "Too many pods".
+pub const ERR_TOO_MANY_PODS: &str = "Too many pods";
+
+/// The filter.
+pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+    let mut reasons = Vec::new();
+    let mut unresolvable = false;
+    if node.free(PODS) < 1 {
+        reasons.push(Reason::Static(ERR_TOO_MANY_PODS));
+        unresolvable |= node.allocatable(PODS) < 1;
+    }
+    for (id, want) in &pod.requests {
+        if *want > 0 && *want > node.free(*id) {
+            reasons.push(Reason::Insufficient(*id));
+            unresolvable |= *want > node.allocatable(*id);
+        }
+    }
+    if reasons.is_empty() {
+        return None;
+    }
+    let code = if unresolvable {
+        Code::UnschedulableAndUnresolvable
+    } else {
+        Code::Unschedulable
+    };
+    Some(Rejection {
+        plugin: NAME,
+        code,
+        reasons,
+    })
+}
+
+/// LeastAllocated score (0–100): the mean over cpu and memory of free share after placing.
+/// Upstream: `noderesources/least_allocated.go`, with non-zero request defaults.
+pub fn least_allocated(pod: &PodReq, node: &NodeState) -> i64 {
+    let part = |requested: i64, capacity: i64| {
+        if capacity <= 0 || requested > capacity {
+            0
+        } else {
+            (capacity - requested) * 100 / capacity
+        }
+    };
+    let cpu = part(node.score_cpu + pod.score_cpu, node.allocatable(CPU));
+    let mem = part(
+        node.score_memory + pod.score_memory,
+        node.allocatable(MEMORY),
+    );
+    (cpu + mem) / 2
+}
+
+/// BalancedAllocation score (0–100): `(1 - std) * 100` of the cpu and memory fractions.
+/// Upstream: `noderesources/balanced_allocation.go`.
+pub fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
+    let frac = |requested: i64, capacity: i64| {
+        if capacity <= 0 {
+            1.0
+        } else {
+            (requested as f64 / capacity as f64).min(1.0)
+        }
+    };
+    let cpu = frac(
+        node.requested.get(usize::from(CPU)).copied().unwrap_or(0) + pod.request(CPU),
+        node.allocatable(CPU),
+    );
+    let mem = frac(
+        node.requested
+            .get(usize::from(MEMORY))
+            .copied()
+            .unwrap_or(0)
+            + pod.request(MEMORY),
+        node.allocatable(MEMORY),
+    );
+    let std = (cpu - mem).abs() / 2.0;
+    ((1.0 - std) * 100.0) as i64
+}
+
+/// Most-allocated share (0–100) of cpu and memory over a set of nodes: the bin-packing score
+/// of a placement (semantics §5.2, §11.4: NodeResourcesFit as a PlacementScore plugin is
+/// documented as most-allocated over the placement's nodes).
+pub fn most_allocated_over<'a>(nodes: impl Iterator<Item = &'a NodeState>) -> i64 {
+    let (mut rc, mut ac, mut rm, mut am) = (0i128, 0i128, 0i128, 0i128);
+    for n in nodes {
+        rc += i128::from(n.score_cpu);
+        ac += i128::from(n.allocatable(CPU));
+        rm += i128::from(n.score_memory);
+        am += i128::from(n.allocatable(MEMORY));
+    }
+    let part = |r: i128, a: i128| {
+        if a <= 0 {
+            0
+        } else {
+            (r.min(a) * 100 / a) as i64
+        }
+    };
+    (part(rc, ac) + part(rm, am)) / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(cpu: i64, mem: i64, pods: i64, gpu: i64) -> NodeState {
+        NodeState {
+            allocatable: vec![cpu, mem, 0, pods, gpu],
+            requested: vec![0; 5],
+            ..NodeState::default()
+        }
+    }
+
+    #[test]
+    fn reports_every_short_resource() {
+        let n = node(1000, 1 << 30, 110, 0);
+        let pod = PodReq {
+            requests: vec![(CPU, 2000), (MEMORY, 2 << 30), (4, 1)],
+            ..PodReq::default()
+        };
+        let r = filter(&pod, &n).unwrap();
+        assert_eq!(
+            r.reasons,
+            vec![
+                Reason::Insufficient(CPU),
+                Reason::Insufficient(MEMORY),
+                Reason::Insufficient(4)
+            ]
+        );
+        assert_eq!(
+            r.code,
+            Code::UnschedulableAndUnresolvable,
+            "requests exceed allocatable outright"
+        );
+    }
+
+    #[test]
+    fn too_many_pods_and_resolvable_when_pods_could_be_evicted() {
+        let mut n = node(4000, 1 << 30, 1, 8);
+        n.requested[usize::from(PODS)] = 1;
+        n.requested[4] = 6;
+        let pod = PodReq {
+            requests: vec![(4, 4)],
+            ..PodReq::default()
+        };
+        let r = filter(&pod, &n).unwrap();
+        assert_eq!(
+            r.reasons,
+            vec![Reason::Static(ERR_TOO_MANY_PODS), Reason::Insufficient(4)]
+        );
+        assert_eq!(r.code, Code::Unschedulable);
+    }
+
+    #[test]
+    fn least_allocated_prefers_emptier_nodes() {
+        let pod = PodReq {
+            score_cpu: 1000,
+            score_memory: 1 << 30,
+            ..PodReq::default()
+        };
+        let empty = node(4000, 4 << 30, 110, 0);
+        let mut busy = empty.clone();
+        busy.score_cpu = 2000;
+        busy.score_memory = 2 << 30;
+        assert_eq!(least_allocated(&pod, &empty), 75);
+        assert_eq!(least_allocated(&pod, &busy), 25);
+    }
+}

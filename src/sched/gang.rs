@@ -1,0 +1,488 @@
+//! The pod-group scheduling cycle: gang quorum, CompositePodGroup recursion and
+//! topology-aware placement (semantics §3.3–3.4, §4.2, §5).
+//!
+//! Upstream: `pkg/scheduler/schedule_one_podgroup.go`, `framework/plugins/gangscheduling`
+//! (PlacementFeasible), `framework/plugins/topologyaware/topology_placement.go`
+//! (TopologyPlacementGenerator), `framework/plugins/podgrouppodscount` (PlacementScore).
+//!
+//! Members are placed one by one, each assumed so later members see it; already-scheduled
+//! members count toward minCount; PlacementFeasible runs before the first member and after
+//! each; any failure rolls back every reservation of the cycle; success needs at least one
+//! newly placed pod. A CompositePodGroup applies the same rule to its children; the tree is
+//! all-or-nothing at the root. A group with a topology constraint runs the whole algorithm in
+//! each domain of its key (pinned to the domain of already running members), rolls each back,
+//! scores the feasible ones, and assumes the best again.
+//!
+//! Trace-only departure: after the first Unschedulable PlacementFeasible result the remaining
+//! members are still tried (then rolled back with the rest), so the trace can say how many
+//! members fit. The outcome and message are those of the first failure, as upstream's.
+
+use std::collections::BTreeMap;
+
+use super::filter::node_resources_fit::most_allocated_over;
+use super::node_state::{ClusterState, NodeId, PodId};
+use super::plan::{DomainTrace, PodTrace, UnitTrace};
+use super::queue::{GroupKind, GroupNode};
+use super::schedule_one::{Mode, Sampler, fit_error, schedule_pod};
+
+/// PlacementFeasible result (semantics §3.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Feasibility {
+    /// Quorum met.
+    Success,
+    /// Quorum can still be met.
+    Wait(String),
+    /// Quorum can no longer be met.
+    Unschedulable(String),
+}
+
+/// Upstream PlacementFeasible: `min` against scheduled and remaining members (or children).
+pub fn placement_feasible(min: u32, scheduled: u32, remaining: u32) -> Feasibility {
+    if remaining + scheduled < min {
+        Feasibility::Unschedulable(format!(
+            "minCount ({min}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
+        ))
+    } else if scheduled < min {
+        Feasibility::Wait(format!(
+            "minCount ({min}) is not yet satisfied: {scheduled} scheduled, {remaining} remaining"
+        ))
+    } else {
+        Feasibility::Success
+    }
+}
+
+/// Message when a cycle placed no new pod although quorum holds (semantics §3.3 d).
+pub const MSG_POD_GROUP_UNSCHEDULABLE: &str = "pod group is unschedulable";
+
+/// Whether a group run succeeded, could not place, or hit a scheduler error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Placed.
+    Success,
+    /// No placement.
+    Unschedulable,
+    /// Upstream would report an error status.
+    Error,
+}
+
+/// The result of running the algorithm for one group node.
+#[derive(Debug, Clone)]
+pub struct GroupRun {
+    /// Status.
+    pub status: Status,
+    /// Message (upstream text first).
+    pub message: String,
+    /// Pods assumed by this run, in order, with their nodes (rolled back on failure).
+    pub placed: Vec<(PodId, NodeId)>,
+    /// Members that fit (all members tried), for the trace.
+    pub placeable: u32,
+}
+
+/// Runs the algorithm for a group tree; the caller keeps `placed` assumed on success.
+pub struct Cycle<'a> {
+    /// The cluster (assumptions are applied to it).
+    pub state: &'a mut ClusterState,
+    /// Filtering mode.
+    pub mode: Mode,
+    /// Compat-mode sampler.
+    pub sampler: &'a mut Sampler,
+    /// Where the trace goes.
+    pub trace: &'a mut UnitTrace,
+    /// The domain being tried, for pod traces (`key=value`).
+    placement_label: Option<String>,
+    /// Inside a CompositePodGroup tree (trace entries then name their group).
+    in_tree: bool,
+}
+
+fn feasibility_label(prefix: &str, f: &Feasibility) -> String {
+    let word = match f {
+        Feasibility::Success => "Success",
+        Feasibility::Wait(_) => "Wait",
+        Feasibility::Unschedulable(_) => "Unschedulable",
+    };
+    format!("{prefix}{word}")
+}
+
+impl<'a> Cycle<'a> {
+    /// A cycle over `state`.
+    pub fn new(
+        state: &'a mut ClusterState,
+        mode: Mode,
+        sampler: &'a mut Sampler,
+        trace: &'a mut UnitTrace,
+    ) -> Self {
+        Self {
+            state,
+            mode,
+            sampler,
+            trace,
+            placement_label: None,
+            in_tree: false,
+        }
+    }
+
+    fn rollback(&mut self, placed: &[(PodId, NodeId)]) {
+        for (pod, _) in placed.iter().rev() {
+            self.state.forget(*pod);
+        }
+    }
+
+    /// Runs `group` on `candidates` (sorted node ids).
+    pub fn run(&mut self, group: &GroupNode, candidates: &[NodeId], is_root: bool) -> GroupRun {
+        match &group.topology_key {
+            Some(key) => self.run_topology(group, key, candidates, is_root),
+            None => self.run_plain(group, candidates, is_root),
+        }
+    }
+
+    fn run_plain(&mut self, group: &GroupNode, candidates: &[NodeId], is_root: bool) -> GroupRun {
+        match group.kind {
+            GroupKind::PodGroup => self.run_leaf(group, candidates),
+            GroupKind::CompositePodGroup => self.run_composite(group, candidates, is_root),
+        }
+    }
+
+    fn run_leaf(&mut self, group: &GroupNode, candidates: &[NodeId]) -> GroupRun {
+        let prefix = if self.trace_tree() {
+            format!("PodGroup/{}: ", group.name)
+        } else {
+            String::new()
+        };
+        let mut scheduled = u32::try_from(group.bound.len()).unwrap_or(u32::MAX);
+        let mut remaining = u32::try_from(group.pending.len()).unwrap_or(u32::MAX);
+        let initial = placement_feasible(group.min, scheduled, remaining);
+        self.trace
+            .placement_feasible
+            .push(feasibility_label(&prefix, &initial));
+        if let Feasibility::Unschedulable(msg) = initial {
+            return GroupRun {
+                status: Status::Unschedulable,
+                message: msg,
+                placed: Vec::new(),
+                placeable: 0,
+            };
+        }
+        let mut placed = Vec::new();
+        let mut failure: Option<String> = None;
+        let mut first_pod_error: Option<String> = None;
+        for &pod in &group.pending {
+            let attempt = schedule_pod(self.state, pod, candidates, self.mode, self.sampler);
+            let name = self.state.pods[pod].name.clone();
+            self.trace.pods.push(PodTrace {
+                pod: name.clone(),
+                node: attempt.node.map(|n| self.state.nodes[n].name.clone()),
+                evaluated: attempt.diagnosis.evaluated,
+                feasible: attempt.diagnosis.feasible,
+                unresolvable: attempt.diagnosis.unresolvable,
+                node_reasons: attempt
+                    .diagnosis
+                    .reasons
+                    .iter()
+                    .map(|(r, n)| (r.text(&self.state.table).into_owned(), *n))
+                    .collect(),
+                placement: self.placement_label.clone(),
+            });
+            match attempt.node {
+                Some(node) => {
+                    self.state.assume(pod, node);
+                    placed.push((pod, node));
+                    scheduled += 1;
+                }
+                None if first_pod_error.is_none() => {
+                    first_pod_error = Some(format!(
+                        "{name}: {}",
+                        fit_error(candidates.len(), &attempt.diagnosis, &self.state.table)
+                    ));
+                }
+                None => {}
+            }
+            remaining -= 1;
+            if failure.is_none() {
+                let f = placement_feasible(group.min, scheduled, remaining);
+                self.trace
+                    .placement_feasible
+                    .push(feasibility_label(&prefix, &f));
+                if let Feasibility::Unschedulable(msg) = f {
+                    failure = Some(msg);
+                }
+            }
+        }
+        let placeable = u32::try_from(placed.len()).unwrap_or(u32::MAX);
+        let with_detail = |msg: String| match &first_pod_error {
+            Some(detail) => format!("{msg}; {detail}"),
+            None => msg,
+        };
+        if let Some(msg) = failure {
+            self.rollback(&placed);
+            return GroupRun {
+                status: Status::Unschedulable,
+                message: with_detail(msg),
+                placed: Vec::new(),
+                placeable,
+            };
+        }
+        if placed.is_empty() {
+            return GroupRun {
+                status: Status::Unschedulable,
+                message: with_detail(MSG_POD_GROUP_UNSCHEDULABLE.to_owned()),
+                placed,
+                placeable,
+            };
+        }
+        GroupRun {
+            status: Status::Success,
+            message: String::new(),
+            placed,
+            placeable,
+        }
+    }
+
+    fn trace_tree(&self) -> bool {
+        self.in_tree
+    }
+
+    fn run_composite(
+        &mut self,
+        group: &GroupNode,
+        candidates: &[NodeId],
+        is_root: bool,
+    ) -> GroupRun {
+        let was_in_tree = self.in_tree;
+        self.in_tree = true;
+        let prefix = format!("CompositePodGroup/{}: ", group.name);
+        let (done, to_try): (Vec<&GroupNode>, Vec<&GroupNode>) = group
+            .children
+            .iter()
+            .partition(|c| c.satisfied() && !c.has_pending());
+        let mut scheduled = u32::try_from(done.len()).unwrap_or(u32::MAX);
+        let mut remaining = u32::try_from(to_try.len()).unwrap_or(u32::MAX);
+        let initial = placement_feasible(group.min, scheduled, remaining);
+        self.trace
+            .placement_feasible
+            .push(feasibility_label(&prefix, &initial));
+        let mut run = GroupRun {
+            status: Status::Success,
+            message: String::new(),
+            placed: Vec::new(),
+            placeable: 0,
+        };
+        if let Feasibility::Unschedulable(msg) = initial {
+            self.in_tree = was_in_tree;
+            run.status = Status::Unschedulable;
+            run.message = format!("{prefix}{msg}");
+            return run;
+        }
+        let mut failure: Option<(Status, String)> = None;
+        let mut child_errors = Vec::new();
+        for child in to_try {
+            let r = self.run(child, candidates, false);
+            run.placeable += r.placeable;
+            match r.status {
+                Status::Success => {
+                    run.placed.extend(r.placed);
+                    scheduled += 1;
+                }
+                Status::Error => {
+                    failure.get_or_insert((Status::Error, r.message.clone()));
+                }
+                Status::Unschedulable => child_errors.push(format!(
+                    "{}/{}: {}",
+                    child.kind.as_str(),
+                    child.name,
+                    r.message
+                )),
+            }
+            remaining -= 1;
+            if failure.is_none() {
+                let f = placement_feasible(group.min, scheduled, remaining);
+                self.trace
+                    .placement_feasible
+                    .push(feasibility_label(&prefix, &f));
+                if let Feasibility::Unschedulable(msg) = f {
+                    failure = Some((Status::Unschedulable, format!("{prefix}{msg}")));
+                }
+            }
+        }
+        self.in_tree = was_in_tree;
+        let detail = |msg: String| {
+            if child_errors.is_empty() {
+                msg
+            } else {
+                format!("{msg}; {}", child_errors.join("; "))
+            }
+        };
+        if let Some((status, msg)) = failure {
+            let placed = std::mem::take(&mut run.placed);
+            self.rollback(&placed);
+            run.status = status;
+            run.message = detail(msg);
+            return run;
+        }
+        if is_root && run.placed.is_empty() {
+            run.status = Status::Unschedulable;
+            run.message = detail(MSG_POD_GROUP_UNSCHEDULABLE.to_owned());
+        }
+        run
+    }
+
+    /// Topology-aware placement (semantics §5).
+    fn run_topology(
+        &mut self,
+        group: &GroupNode,
+        key: &str,
+        candidates: &[NodeId],
+        is_root: bool,
+    ) -> GroupRun {
+        let label = format!("{}/{}", group.kind.as_str(), group.name);
+        let error = |message: String| GroupRun {
+            status: Status::Error,
+            message,
+            placed: Vec::new(),
+            placeable: 0,
+        };
+        // Domains already taken by running members pin the group.
+        let mut bound = Vec::new();
+        group.bound_pods(&mut bound);
+        let mut pinned: Option<String> = None;
+        for pod in bound {
+            let Some(node) = self.state.placement[pod] else {
+                continue;
+            };
+            let n = &self.state.nodes[node];
+            let Some(value) = n.labels.get(key) else {
+                let p = &self.state.pods[pod];
+                return error(format!(
+                    "cannot determine domain for already scheduled pods: no topology domain found for pod {}/{}",
+                    p.namespace, p.name
+                ));
+            };
+            match &pinned {
+                Some(v) if v != value => {
+                    return error(format!(
+                        "cannot determine domain for already scheduled pods: more than 1 domain found for pod group: {label}"
+                    ));
+                }
+                _ => pinned = Some(value.clone()),
+            }
+        }
+        let mut domains: BTreeMap<String, Vec<NodeId>> = BTreeMap::new();
+        if let Some(v) = &pinned {
+            domains.insert(v.clone(), Vec::new());
+        }
+        for &node in candidates {
+            if let Some(v) = self.state.nodes[node].labels.get(key) {
+                if pinned.as_ref().is_none_or(|p| p == v) {
+                    domains.entry(v.clone()).or_default().push(node);
+                }
+            }
+        }
+        let total = domains.len();
+        let mut feasible: Vec<(usize, Vec<(PodId, NodeId)>, i64, i64)> = Vec::new();
+        let mut first_status: Option<String> = None;
+        let first_trace = self.trace.domains.len();
+        let outer_label = self.placement_label.take();
+        for (value, nodes) in &domains {
+            self.placement_label = Some(format!("{key}={value}"));
+            let r = self.run_plain(group, nodes, is_root);
+            let mut trace = DomainTrace {
+                group: label.clone(),
+                key: key.to_owned(),
+                value: value.clone(),
+                nodes: u32::try_from(nodes.len()).unwrap_or(u32::MAX),
+                placeable: r.placeable,
+                feasible: r.status == Status::Success,
+                message: String::new(),
+                score: None,
+                chosen: false,
+            };
+            if r.status == Status::Success {
+                // PodGroupPodsCount: the group's pods already in the domain plus the proposed ones.
+                let mut bound = Vec::new();
+                group.bound_pods(&mut bound);
+                let already = bound
+                    .iter()
+                    .filter(|p| self.state.placement[**p].is_some_and(|n| nodes.contains(&n)))
+                    .count();
+                let pods = i64::try_from(already + r.placed.len()).unwrap_or(i64::MAX);
+                let fit = most_allocated_over(nodes.iter().map(|n| &self.state.nodes[*n]));
+                self.rollback(&r.placed);
+                feasible.push((self.trace.domains.len(), r.placed, pods, fit));
+            } else {
+                trace.message.clone_from(&r.message);
+                first_status.get_or_insert(r.message);
+            }
+            self.trace.domains.push(trace);
+        }
+        self.placement_label = outer_label;
+        if feasible.is_empty() {
+            let msg = match first_status {
+                Some(s) => {
+                    format!("0/{total} placements are available, first placement status: {s}")
+                }
+                None => format!("0/{total} placements are available"),
+            };
+            return GroupRun {
+                status: Status::Unschedulable,
+                message: msg,
+                placed: Vec::new(),
+                placeable: 0,
+            };
+        }
+        let max_pods = feasible.iter().map(|f| f.2).max().unwrap_or(0);
+        if max_pods == 0 {
+            return error(
+                "no pods from pod group are assigned to any of the candidate placements".to_owned(),
+            );
+        }
+        // Weighted sum, weight 1 each; ties go to the first domain in name order (upstream: random).
+        let mut best = 0;
+        let mut best_score = i64::MIN;
+        for (i, f) in feasible.iter().enumerate() {
+            let score = f.2 * 100 / max_pods + f.3;
+            self.trace.domains[f.0].score = Some(score);
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        let (trace_index, placed, _, _) = feasible.swap_remove(best);
+        self.trace.domains[trace_index].chosen = true;
+        debug_assert!(trace_index >= first_trace);
+        for (pod, node) in &placed {
+            self.state.assume(*pod, *node);
+        }
+        let placeable = u32::try_from(placed.len()).unwrap_or(u32::MAX);
+        GroupRun {
+            status: Status::Success,
+            message: String::new(),
+            placed,
+            placeable,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // semantics §10 B: PlacementFeasible sequences.
+    #[test]
+    fn placement_feasible_follows_upstream() {
+        assert_eq!(
+            placement_feasible(3, 0, 2),
+            Feasibility::Unschedulable(
+                "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining".into()
+            )
+        );
+        assert_eq!(
+            placement_feasible(2, 1, 1),
+            Feasibility::Wait("minCount (2) is not yet satisfied: 1 scheduled, 1 remaining".into())
+        );
+        assert_eq!(placement_feasible(2, 2, 0), Feasibility::Success);
+        assert_eq!(
+            placement_feasible(1, 1, 0),
+            Feasibility::Success,
+            "basic with one running member"
+        );
+    }
+}

@@ -1,0 +1,218 @@
+//! The scheduler simulator: a dry run of kube-scheduler 1.37's default profile plus the
+//! workload-aware plugins (gang scheduling, CompositePodGroup trees, topology-aware
+//! placement) over a [`Snapshot`].
+//!
+//! Pure: no IO, no printing. [`simulate`] takes a snapshot and [`Options`] and returns a
+//! [`Plan`]: every pending unit in queue order, each placement updating the state the next
+//! unit sees. Semantics: `../shared/design/semantics.md` §3–5, §8; module docs cite upstream.
+//!
+//! Not simulated yet, and said so in every plan's `settings.notes`: DRA allocation (the
+//! DynamicResources filter; units with pending pods that use ResourceClaims end as `Error`
+//! with that message) and preemption (PostFilter; unschedulable units are not retried with
+//! victims).
+
+pub mod filter;
+pub mod gang;
+pub mod node_state;
+pub mod plan;
+pub mod pod_req;
+pub mod queue;
+pub mod resources;
+pub mod schedule_one;
+pub mod score;
+pub mod selector;
+pub mod whatif;
+
+use std::collections::BTreeMap;
+
+use node_state::ClusterState;
+use plan::{Outcome, Placement, Plan, PodTrace, Settings, Summary, UnitResult, UnitTrace};
+use queue::{Unit, UnitBody};
+use schedule_one::{Mode, Sampler, fit_error, schedule_pod};
+
+use crate::snapshot::Snapshot;
+use crate::snapshot::facts::{ASSUMED_WAS_GATES, Component};
+
+/// How to simulate.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Exhaustive or compat filtering.
+    pub mode: Mode,
+    /// `--feature-gates` overrides.
+    pub gate_overrides: BTreeMap<String, bool>,
+    /// Only this unit (`Kind`, namespace, name); the rest of the queue is ignored.
+    pub only: Option<(String, String, String)>,
+    /// What-ifs already applied to the snapshot, for the report.
+    pub what_if: Vec<String>,
+}
+
+/// Notes every plan carries about deliberate departures and what is not modelled yet.
+pub const NOTES: &[&str] = &[
+    "ties between equally scored nodes and placements are broken by name (upstream picks at random)",
+    "ImageLocality scoring is not modelled",
+    "DRA allocation is not simulated yet: units whose pending pods use ResourceClaims end as Error",
+    "preemption is not simulated yet: unschedulable units are not retried with victims",
+];
+
+/// Message for units whose pending pods need DRA allocation.
+pub const MSG_DRA_NOT_SIMULATED: &str = "not simulated: pending pods use ResourceClaims and DRA allocation (DynamicResources) is not simulated yet";
+
+/// Runs the simulation.
+pub fn simulate(snapshot: &Snapshot, options: &Options) -> Plan {
+    let gates = snapshot
+        .facts
+        .gates_for(Component::KubeScheduler, &options.gate_overrides);
+    let mut state = ClusterState::build(snapshot);
+    let mut units = queue::build(snapshot, &state, &gates);
+    if let Some((kind, ns, name)) = &options.only {
+        units.retain(|u| u.kind == kind && &u.namespace == ns && &u.name == name);
+    }
+    let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
+    let mut sampler = Sampler::default();
+    let mut results = Vec::with_capacity(units.len());
+    for unit in units {
+        results.push(run_unit(
+            &mut state,
+            unit,
+            &all_nodes,
+            options.mode,
+            &mut sampler,
+        ));
+    }
+    let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
+    for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
+        feature_gates.insert((*g).to_owned(), gates.enabled(g));
+    }
+    Plan {
+        settings: Settings {
+            mode: options.mode,
+            feature_gates,
+            assumed: gates.assumed,
+            notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
+            what_if: options.what_if.clone(),
+        },
+        warnings: snapshot.warnings.clone(),
+        summary: Summary::of(&results),
+        units: results,
+    }
+}
+
+fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement> {
+    placed
+        .iter()
+        .map(|(p, n)| Placement {
+            pod: state.pods[*p].name.clone(),
+            node: state.nodes[*n].name.clone(),
+            devices: Vec::new(),
+        })
+        .collect()
+}
+
+fn run_unit(
+    state: &mut ClusterState,
+    unit: Unit,
+    all_nodes: &[usize],
+    mode: Mode,
+    sampler: &mut Sampler,
+) -> UnitResult {
+    let mut result = UnitResult {
+        kind: unit.kind.to_owned(),
+        namespace: unit.namespace,
+        name: unit.name,
+        outcome: Outcome::Waiting,
+        message: String::new(),
+        placements: Vec::new(),
+        victims: Vec::new(),
+        min_count: None,
+        scheduled_before: 0,
+        pending: 0,
+        priority: unit.priority,
+        trace: UnitTrace::default(),
+    };
+    match unit.body {
+        UnitBody::Held {
+            error,
+            message,
+            pods,
+        } => {
+            result.outcome = if error {
+                Outcome::Error
+            } else {
+                Outcome::Waiting
+            };
+            result.message = message;
+            result.pending = u32::try_from(pods.len()).unwrap_or(u32::MAX);
+        }
+        UnitBody::Pod(pod) => {
+            result.pending = 1;
+            if state.pods[pod].has_claims {
+                result.outcome = Outcome::Error;
+                result.message = MSG_DRA_NOT_SIMULATED.to_owned();
+                return result;
+            }
+            let attempt = schedule_pod(state, pod, all_nodes, mode, sampler);
+            result.trace.pods.push(PodTrace {
+                pod: state.pods[pod].name.clone(),
+                node: attempt.node.map(|n| state.nodes[n].name.clone()),
+                evaluated: attempt.diagnosis.evaluated,
+                feasible: attempt.diagnosis.feasible,
+                unresolvable: attempt.diagnosis.unresolvable,
+                node_reasons: attempt
+                    .diagnosis
+                    .reasons
+                    .iter()
+                    .map(|(r, n)| (r.text(&state.table).into_owned(), *n))
+                    .collect(),
+                placement: None,
+            });
+            match attempt.node {
+                Some(node) => {
+                    state.assume(pod, node);
+                    result.outcome = Outcome::Scheduled;
+                    result.placements = placements(state, &[(pod, node)]);
+                }
+                None => {
+                    result.outcome = Outcome::Unschedulable;
+                    result.message = fit_error(all_nodes.len(), &attempt.diagnosis, &state.table);
+                }
+            }
+        }
+        UnitBody::Group(tree) => {
+            let mut pending = Vec::new();
+            tree.pending_pods(&mut pending);
+            let mut bound = Vec::new();
+            tree.bound_pods(&mut bound);
+            result.pending = u32::try_from(pending.len()).unwrap_or(u32::MAX);
+            result.scheduled_before = u32::try_from(bound.len()).unwrap_or(u32::MAX);
+            result.min_count = Some(tree.min);
+            if pending.iter().any(|p| state.pods[*p].has_claims) {
+                result.outcome = Outcome::Error;
+                result.message = MSG_DRA_NOT_SIMULATED.to_owned();
+                return result;
+            }
+            let mut trace = UnitTrace::default();
+            let run =
+                gang::Cycle::new(state, mode, sampler, &mut trace).run(&tree, all_nodes, true);
+            result.trace = trace;
+            match run.status {
+                gang::Status::Success => {
+                    result.outcome = Outcome::Scheduled;
+                    result.placements = placements(state, &run.placed);
+                    let left = pending.len() - run.placed.len();
+                    if left > 0 {
+                        result.message = format!("{left} member(s) found no node and stay pending");
+                    }
+                }
+                gang::Status::Unschedulable => {
+                    result.outcome = Outcome::Unschedulable;
+                    result.message = run.message;
+                }
+                gang::Status::Error => {
+                    result.outcome = Outcome::Error;
+                    result.message = run.message;
+                }
+            }
+        }
+    }
+    result
+}

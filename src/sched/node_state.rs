@@ -1,0 +1,222 @@
+//! [`ClusterState`]: nodes with allocatable and requested resources as integer vectors, the
+//! pods on them, and assume/forget for the scheduling cycle. Built once from a snapshot;
+//! what-ifs change a clone, never the snapshot.
+
+use std::collections::HashMap;
+
+use super::pod_req::PodReq;
+use super::resources::{PODS, ResourceId, ResourceTable};
+use super::selector::{Labels, NodeTaint};
+use crate::snapshot::{Snapshot, name_of};
+
+/// Index of a pod in [`ClusterState::pods`].
+pub type PodId = usize;
+/// Index of a node in [`ClusterState::nodes`] (nodes are sorted by name).
+pub type NodeId = usize;
+
+/// One node as the scheduler's cache sees it.
+#[derive(Debug, Clone, Default)]
+pub struct NodeState {
+    /// Name.
+    pub name: String,
+    /// Labels.
+    pub labels: Labels,
+    /// `spec.unschedulable` (cordoned).
+    pub unschedulable: bool,
+    /// Taints.
+    pub taints: Vec<NodeTaint>,
+    /// Allocatable per resource id.
+    pub allocatable: Vec<i64>,
+    /// Requested per resource id (pods bound or assumed here; pods count included).
+    pub requested: Vec<i64>,
+    /// Sum of scoring CPU (non-zero defaults).
+    pub score_cpu: i64,
+    /// Sum of scoring memory (non-zero defaults).
+    pub score_memory: i64,
+    /// Pods bound or assumed here.
+    pub pods: Vec<PodId>,
+    /// Host ports in use: (protocol, port, hostIP).
+    pub used_ports: Vec<(String, i32, String)>,
+}
+
+impl NodeState {
+    /// Free amount of resource `id`.
+    pub fn free(&self, id: ResourceId) -> i64 {
+        let i = usize::from(id);
+        self.allocatable.get(i).copied().unwrap_or(0) - self.requested.get(i).copied().unwrap_or(0)
+    }
+
+    /// Allocatable amount of resource `id`.
+    pub fn allocatable(&self, id: ResourceId) -> i64 {
+        self.allocatable.get(usize::from(id)).copied().unwrap_or(0)
+    }
+}
+
+/// Every node and pod of a snapshot, ready for simulation.
+#[derive(Debug, Clone, Default)]
+pub struct ClusterState {
+    /// Interned resource names.
+    pub table: ResourceTable,
+    /// Nodes sorted by name.
+    pub nodes: Vec<NodeState>,
+    /// Node name → id.
+    pub node_ids: HashMap<String, NodeId>,
+    /// Every pod of the snapshot (and pods added by what-ifs).
+    pub pods: Vec<PodReq>,
+    /// Where each pod is bound or assumed.
+    pub placement: Vec<Option<NodeId>>,
+    /// (namespace, name) → pod id.
+    pub pod_ids: HashMap<(String, String), PodId>,
+    /// Namespace labels, for affinity `namespaceSelector`.
+    pub namespace_labels: HashMap<String, Labels>,
+}
+
+fn is_terminal(pod: &k8s_openapi::api::core::v1::Pod) -> bool {
+    matches!(
+        pod.status.as_ref().and_then(|s| s.phase.as_deref()),
+        Some("Succeeded" | "Failed")
+    )
+}
+
+impl ClusterState {
+    /// Builds the state: compiles every non-terminal pod and every node; pods with
+    /// `spec.nodeName` of a known node count as bound there.
+    pub fn build(s: &Snapshot) -> Self {
+        let mut st = Self::default();
+        for pod in s.pods.iter().filter(|p| !is_terminal(p)) {
+            let compiled = PodReq::compile(pod, &mut st.table);
+            st.add_pod(compiled);
+        }
+        let mut nodes: Vec<NodeState> = s
+            .nodes
+            .iter()
+            .map(|n| {
+                let status = n.status.as_ref();
+                let alloc = status.and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()));
+                let mut allocatable = Vec::new();
+                for (name, q) in alloc.into_iter().flatten() {
+                    if let Some(v) = ResourceTable::parse(name, &q.0) {
+                        let id = usize::from(st.table.intern(name));
+                        if allocatable.len() <= id {
+                            allocatable.resize(id + 1, 0);
+                        }
+                        allocatable[id] = v;
+                    }
+                }
+                let spec = n.spec.as_ref();
+                NodeState {
+                    name: name_of(&n.metadata).to_owned(),
+                    labels: n.metadata.labels.clone().unwrap_or_default(),
+                    unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
+                    taints: spec
+                        .and_then(|s| s.taints.as_ref())
+                        .into_iter()
+                        .flatten()
+                        .map(NodeTaint::compile)
+                        .collect(),
+                    allocatable,
+                    ..NodeState::default()
+                }
+            })
+            .collect();
+        nodes.sort_by(|a, b| a.name.cmp(&b.name));
+        st.nodes = nodes;
+        st.reindex_nodes();
+        for ns in &s.namespaces {
+            st.namespace_labels.insert(
+                name_of(&ns.metadata).to_owned(),
+                ns.metadata.labels.clone().unwrap_or_default(),
+            );
+        }
+        // Bind pods that name a node.
+        for id in 0..st.pods.len() {
+            if let Some(node) = st.pods[id]
+                .node_name
+                .as_deref()
+                .and_then(|n| st.node_ids.get(n))
+                .copied()
+            {
+                st.assume(id, node);
+            }
+        }
+        st
+    }
+
+    /// Rebuilds the name index and pads resource vectors after nodes or resources changed.
+    pub fn reindex_nodes(&mut self) {
+        self.node_ids = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name.clone(), i))
+            .collect();
+        let len = self.table.len();
+        for n in &mut self.nodes {
+            n.allocatable.resize(len.max(n.allocatable.len()), 0);
+            n.requested.resize(len.max(n.requested.len()), 0);
+        }
+    }
+
+    /// Adds a pod (not placed); returns its id.
+    pub fn add_pod(&mut self, pod: PodReq) -> PodId {
+        let id = self.pods.len();
+        self.pod_ids
+            .insert((pod.namespace.clone(), pod.name.clone()), id);
+        self.pods.push(pod);
+        self.placement.push(None);
+        id
+    }
+
+    /// Places `pod` on `node` (bound or assumed): its requests, ports and membership count there.
+    pub fn assume(&mut self, pod: PodId, node: NodeId) {
+        if self.placement[pod].is_some() {
+            return;
+        }
+        let len = self.table.len();
+        let p = &self.pods[pod];
+        let n = &mut self.nodes[node];
+        if n.requested.len() < len {
+            n.requested.resize(len, 0);
+            n.allocatable.resize(len, 0);
+        }
+        for (id, v) in &p.requests {
+            n.requested[usize::from(*id)] += v;
+        }
+        n.requested[usize::from(PODS)] += 1;
+        n.score_cpu += p.score_cpu;
+        n.score_memory += p.score_memory;
+        n.pods.push(pod);
+        n.used_ports.extend(p.host_ports.iter().cloned());
+        self.placement[pod] = Some(node);
+    }
+
+    /// Undoes [`assume`](Self::assume).
+    pub fn forget(&mut self, pod: PodId) {
+        let Some(node) = self.placement[pod].take() else {
+            return;
+        };
+        let p = &self.pods[pod];
+        let n = &mut self.nodes[node];
+        for (id, v) in &p.requests {
+            n.requested[usize::from(*id)] -= v;
+        }
+        n.requested[usize::from(PODS)] -= 1;
+        n.score_cpu -= p.score_cpu;
+        n.score_memory -= p.score_memory;
+        if let Some(i) = n.pods.iter().rposition(|x| *x == pod) {
+            n.pods.swap_remove(i);
+        }
+        for port in &p.host_ports {
+            if let Some(i) = n.used_ports.iter().position(|x| x == port) {
+                n.used_ports.swap_remove(i);
+            }
+        }
+    }
+
+    /// The pod `namespace/name`.
+    pub fn pod_id(&self, namespace: &str, name: &str) -> Option<PodId> {
+        self.pod_ids
+            .get(&(namespace.to_owned(), name.to_owned()))
+            .copied()
+    }
+}

@@ -1,0 +1,196 @@
+//! The simulator's output: a [`Plan`] with one [`UnitResult`] per queueing unit tried, in
+//! order, and a trace that explain and the TUI read (they never re-run the algorithm).
+//!
+//! Serialized as `kind: SimulationReport` (README "JSON output"); keys are a stable contract.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::schedule_one::Mode;
+
+/// What happened to a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Outcome {
+    /// Placed (bound in the simulation).
+    Scheduled,
+    /// Tried, no placement.
+    Unschedulable,
+    /// Held before scheduling (PreEnqueue): quorum, missing PodGroup, scheduling gates.
+    Waiting,
+    /// Would preempt victims and then be placed.
+    Preempting,
+    /// The scheduler would report an error (invalid group, topology domain conflicts).
+    Error,
+}
+
+/// One pod placed on one node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Placement {
+    /// The pod's name (same namespace as the unit).
+    pub pod: String,
+    /// The node.
+    pub node: String,
+    /// DRA devices allocated for the pod (`claim`, `request`, `driver`, `pool`, `device`).
+    pub devices: Vec<serde_json::Value>,
+}
+
+/// Why one member pod fit or did not (aggregated: reasons with node counts).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodTrace {
+    /// Pod name.
+    pub pod: String,
+    /// Chosen node, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Nodes evaluated.
+    pub evaluated: u32,
+    /// Nodes that passed every filter.
+    pub feasible: u32,
+    /// Nodes where preemption cannot help (UnschedulableAndUnresolvable).
+    pub unresolvable: u32,
+    /// Filter reason → node count.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_reasons: BTreeMap<String, u32>,
+    /// Which placement (topology domain) this attempt belongs to, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<String>,
+}
+
+/// One topology domain tried for a group.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomainTrace {
+    /// The group the domain was generated for (`PodGroup/x` or `CompositePodGroup/x`).
+    pub group: String,
+    /// Topology key.
+    pub key: String,
+    /// Domain value.
+    pub value: String,
+    /// Nodes in the domain.
+    pub nodes: u32,
+    /// Members that fit in it (trying every member, not stopping at the first failure).
+    pub placeable: u32,
+    /// Whether the group algorithm succeeded in it.
+    pub feasible: bool,
+    /// Its status message when not feasible.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// Placement score (PodGroupPodsCount + NodeResourcesFit), when feasible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+    /// Whether it was chosen.
+    pub chosen: bool,
+}
+
+/// The trace of one unit.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnitTrace {
+    /// PlacementFeasible results in order: `Success`, `Wait`, `Unschedulable` (one group level
+    /// each entry, prefixed with the group when the unit is a tree).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placement_feasible: Vec<String>,
+    /// Member attempts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pods: Vec<PodTrace>,
+    /// Topology domains tried.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<DomainTrace>,
+}
+
+/// The result for one queueing unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnitResult {
+    /// `PodGroup`, `CompositePodGroup` or `Pod`.
+    pub kind: String,
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Outcome.
+    pub outcome: Outcome,
+    /// Upstream's message (FitError, PlacementFeasible, PreEnqueue) or wasctl's.
+    pub message: String,
+    /// Pods placed in this simulation.
+    pub placements: Vec<Placement>,
+    /// Victims (preemption).
+    pub victims: Vec<serde_json::Value>,
+    /// Gang `minCount` (PodGroup) or `minGroupCount` (CompositePodGroup); 1 for basic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_count: Option<u32>,
+    /// Members already scheduled before this unit ran.
+    pub scheduled_before: u32,
+    /// Members pending in this unit.
+    pub pending: u32,
+    /// Group priority (pod priority for pod units).
+    pub priority: i32,
+    /// Why.
+    pub trace: UnitTrace,
+}
+
+/// Settings the simulation ran with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// `exhaustive` or `compat`.
+    pub mode: Mode,
+    /// The kube-scheduler feature gates used (WAS-relevant ones).
+    pub feature_gates: BTreeMap<String, bool>,
+    /// What had to be assumed.
+    pub assumed: Vec<String>,
+    /// Where wasctl departs from upstream on purpose, and what it does not model yet.
+    pub notes: Vec<String>,
+    /// What-ifs applied before simulating.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub what_if: Vec<String>,
+}
+
+/// Counts per outcome.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Scheduled units.
+    pub scheduled: u32,
+    /// Unschedulable units.
+    pub unschedulable: u32,
+    /// Waiting units.
+    pub waiting: u32,
+    /// Preempting units.
+    pub preempting: u32,
+    /// Error units.
+    pub error: u32,
+}
+
+/// The simulation report (`kind: SimulationReport`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// Settings.
+    pub settings: Settings,
+    /// Loader warnings.
+    pub warnings: Vec<crate::snapshot::Warning>,
+    /// Every unit tried, in queue order.
+    pub units: Vec<UnitResult>,
+    /// Counts.
+    pub summary: Summary,
+}
+
+impl Summary {
+    /// Counts the outcomes of `units`.
+    pub fn of(units: &[UnitResult]) -> Self {
+        let mut s = Self::default();
+        for u in units {
+            match u.outcome {
+                Outcome::Scheduled => s.scheduled += 1,
+                Outcome::Unschedulable => s.unschedulable += 1,
+                Outcome::Waiting => s.waiting += 1,
+                Outcome::Preempting => s.preempting += 1,
+                Outcome::Error => s.error += 1,
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,444 @@
+//! [`PodReq`]: a compact, precomputed view of one pod for the simulator's hot loops.
+//!
+//! Requests follow upstream `resourcehelper.PodRequests`
+//! (`k8s.io/component-helpers/resource/helpers.go`, v1.37): containers summed; restartable
+//! init containers (sidecars) add to the steady state and to every later init container; the
+//! pod needs the max of the steady state and each init container's peak; pod-level
+//! `spec.resources.requests` replace cpu/memory when set; `spec.overhead` is added. A container
+//! with limits but no requests gets requests = limits (API defaulting), so files that skipped
+//! defaulting behave as the cluster would.
+
+use k8s_openapi::api::core::v1::{Container, Pod, PodAffinityTerm};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+
+use super::resources::{CPU, MEMORY, Requests, ResourceTable, add_into, max_into};
+use super::selector::{LabelSelector, Labels, NodeTerm, Tol};
+use crate::snapshot::{name_of, namespace_of};
+
+/// Scoring defaults for containers that request nothing (upstream `schedutil.DefaultMilliCPURequest`
+/// and `DefaultMemoryRequest`).
+pub const DEFAULT_MILLI_CPU: i64 = 100;
+/// 200 MiB.
+pub const DEFAULT_MEMORY: i64 = 200 * 1024 * 1024;
+
+/// A topology spread constraint, compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpreadConstraint {
+    /// `maxSkew`.
+    pub max_skew: i32,
+    /// `topologyKey`.
+    pub topology_key: String,
+    /// `whenUnsatisfiable: DoNotSchedule` (hard) vs `ScheduleAnyway` (soft).
+    pub hard: bool,
+    /// `labelSelector` with `matchLabelKeys` folded in.
+    pub selector: LabelSelector,
+    /// `minDomains` (hard constraints only).
+    pub min_domains: Option<i32>,
+    /// `nodeAffinityPolicy: Honor` (the default).
+    pub honor_node_affinity: bool,
+    /// `nodeTaintsPolicy: Honor` (default Ignore).
+    pub honor_node_taints: bool,
+}
+
+/// Which namespaces an affinity term selects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamespaceScope {
+    /// Explicit names (the pod's own namespace when both lists are empty).
+    pub names: Vec<String>,
+    /// `namespaceSelector` (empty selector = all namespaces).
+    pub selector: Option<LabelSelector>,
+}
+
+/// A pod (anti-)affinity term, compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AffinityTerm {
+    /// Pods the term is about.
+    pub selector: LabelSelector,
+    /// Namespaces those pods may be in.
+    pub namespaces: NamespaceScope,
+    /// `topologyKey`.
+    pub topology_key: String,
+    /// Weight for preferred terms (required terms: 0).
+    pub weight: i32,
+}
+
+/// One pod, ready for filtering and scoring.
+#[derive(Debug, Clone, Default)]
+pub struct PodReq {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Labels.
+    pub labels: Labels,
+    /// Effective requests (sparse, interned).
+    pub requests: Requests,
+    /// CPU for scoring (non-zero default applied).
+    pub score_cpu: i64,
+    /// Memory for scoring (non-zero default applied).
+    pub score_memory: i64,
+    /// Tolerations.
+    pub tolerations: Vec<Tol>,
+    /// `spec.nodeSelector`.
+    pub node_selector: Vec<(String, String)>,
+    /// Required node affinity terms (ORed); `None` when unset.
+    pub required_terms: Option<Vec<NodeTerm>>,
+    /// Preferred node affinity terms with weights.
+    pub preferred_terms: Vec<(i32, NodeTerm)>,
+    /// Host ports: (protocol, port, hostIP).
+    pub host_ports: Vec<(String, i32, String)>,
+    /// `spec.nodeName`.
+    pub node_name: Option<String>,
+    /// `spec.priority` (0 when unset).
+    pub priority: i32,
+    /// `spec.preemptionPolicy` is `Never`.
+    pub preempt_never: bool,
+    /// `spec.schedulerName` (default `default-scheduler`).
+    pub scheduler_name: String,
+    /// `spec.schedulingGroup.podGroupName`.
+    pub group: Option<String>,
+    /// Has `spec.schedulingGates`.
+    pub gated: bool,
+    /// Has `spec.resourceClaims`.
+    pub has_claims: bool,
+    /// Topology spread constraints.
+    pub spread: Vec<SpreadConstraint>,
+    /// Required pod affinity terms.
+    pub affinity: Vec<AffinityTerm>,
+    /// Required pod anti-affinity terms.
+    pub anti_affinity: Vec<AffinityTerm>,
+    /// Preferred pod affinity terms.
+    pub preferred_affinity: Vec<AffinityTerm>,
+    /// Preferred pod anti-affinity terms.
+    pub preferred_anti_affinity: Vec<AffinityTerm>,
+    /// Creation time (seconds since the epoch), for queue order.
+    pub created: i64,
+    /// Start time (seconds), for preemption victim order.
+    pub started: Option<i64>,
+    /// Being deleted.
+    pub terminating: bool,
+}
+
+fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
+    let mut out = Requests::new();
+    let res = c.resources.as_ref();
+    let requests = res.and_then(|r| r.requests.as_ref());
+    let limits = res.and_then(|r| r.limits.as_ref());
+    let mut add = |name: &str, q: &Quantity| {
+        if let Some(v) = ResourceTable::parse(name, &q.0) {
+            let id = table.intern(name);
+            if !out.iter().any(|(i, _)| *i == id) {
+                out.push((id, v));
+            }
+        }
+    };
+    for (name, q) in requests.into_iter().flatten() {
+        add(name, q);
+    }
+    // API defaulting: a limit without a request sets the request.
+    for (name, q) in limits.into_iter().flatten() {
+        if requests.is_none_or(|r| !r.contains_key(name)) {
+            add(name, q);
+        }
+    }
+    out
+}
+
+fn sparse_get(r: &Requests, id: u16) -> i64 {
+    r.iter().find(|(i, _)| *i == id).map_or(0, |(_, v)| *v)
+}
+
+fn affinity_term(
+    t: &PodAffinityTerm,
+    own_ns: &str,
+    own_labels: &Labels,
+    weight: i32,
+) -> AffinityTerm {
+    let mut selector = t
+        .label_selector
+        .as_ref()
+        .map(LabelSelector::compile)
+        .unwrap_or_else(|| {
+            // A nil labelSelector matches no pods.
+            LabelSelector {
+                requirements: vec![super::selector::Requirement {
+                    key: String::new(),
+                    op: super::selector::Op::Never,
+                }],
+            }
+        });
+    for key in t.match_label_keys.iter().flatten() {
+        if let Some(v) = own_labels.get(key) {
+            selector = selector.with_equal(key, v);
+        }
+    }
+    for key in t.mismatch_label_keys.iter().flatten() {
+        if let Some(v) = own_labels.get(key) {
+            selector.requirements.push(super::selector::Requirement {
+                key: key.clone(),
+                op: super::selector::Op::NotIn(vec![v.clone()]),
+            });
+        }
+    }
+    let names = t.namespaces.clone().unwrap_or_default();
+    let ns_selector = t.namespace_selector.as_ref().map(LabelSelector::compile);
+    let names = if names.is_empty() && ns_selector.is_none() {
+        vec![own_ns.to_owned()]
+    } else {
+        names
+    };
+    AffinityTerm {
+        selector,
+        namespaces: NamespaceScope {
+            names,
+            selector: ns_selector,
+        },
+        topology_key: t.topology_key.clone(),
+        weight,
+    }
+}
+
+impl PodReq {
+    /// Compiles a pod, interning its resource names into `table`.
+    pub fn compile(pod: &Pod, table: &mut ResourceTable) -> Self {
+        let meta = &pod.metadata;
+        let mut p = Self {
+            namespace: namespace_of(meta).to_owned(),
+            name: name_of(meta).to_owned(),
+            labels: meta.labels.clone().unwrap_or_default(),
+            scheduler_name: "default-scheduler".to_owned(),
+            created: meta
+                .creation_timestamp
+                .as_ref()
+                .map_or(0, |t| t.0.as_second()),
+            terminating: meta.deletion_timestamp.is_some(),
+            started: pod
+                .status
+                .as_ref()
+                .and_then(|s| s.start_time.as_ref())
+                .map(|t| t.0.as_second()),
+            ..Self::default()
+        };
+        let Some(spec) = pod.spec.as_ref() else {
+            return p;
+        };
+        // Requests.
+        let mut steady = Requests::new();
+        for c in &spec.containers {
+            add_into(&mut steady, &requests_of(c, table));
+        }
+        let mut sidecars = Requests::new();
+        let mut init_peak = Requests::new();
+        for c in spec.init_containers.iter().flatten() {
+            let own = requests_of(c, table);
+            let peak = if c.restart_policy.as_deref() == Some("Always") {
+                add_into(&mut steady, &own);
+                add_into(&mut sidecars, &own);
+                sidecars.clone()
+            } else {
+                let mut tmp = own;
+                add_into(&mut tmp, &sidecars);
+                tmp
+            };
+            max_into(&mut init_peak, &peak);
+        }
+        max_into(&mut steady, &init_peak);
+        if let Some(pod_level) = spec.resources.as_ref().and_then(|r| r.requests.as_ref()) {
+            for name in ["cpu", "memory"] {
+                if let Some(v) = pod_level
+                    .get(name)
+                    .and_then(|q| ResourceTable::parse(name, &q.0))
+                {
+                    let id = table.intern(name);
+                    steady.retain(|(i, _)| *i != id);
+                    steady.push((id, v));
+                }
+            }
+        }
+        for (name, q) in spec.overhead.iter().flatten() {
+            if let Some(v) = ResourceTable::parse(name, &q.0) {
+                add_into(&mut steady, &[(table.intern(name), v)]);
+            }
+        }
+        steady.retain(|(_, v)| *v != 0);
+        steady.sort_unstable();
+        let cpu = sparse_get(&steady, CPU);
+        let mem = sparse_get(&steady, MEMORY);
+        p.score_cpu = if cpu == 0 { DEFAULT_MILLI_CPU } else { cpu };
+        p.score_memory = if mem == 0 { DEFAULT_MEMORY } else { mem };
+        p.requests = steady;
+
+        p.tolerations = spec
+            .tolerations
+            .iter()
+            .flatten()
+            .map(Tol::compile)
+            .collect();
+        p.node_selector = spec
+            .node_selector
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if let Some(na) = spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref())
+        {
+            p.required_terms = na
+                .required_during_scheduling_ignored_during_execution
+                .as_ref()
+                .map(|r| {
+                    r.node_selector_terms
+                        .iter()
+                        .map(NodeTerm::compile)
+                        .collect()
+                });
+            p.preferred_terms = na
+                .preferred_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|t| (t.weight, NodeTerm::compile(&t.preference)))
+                .collect();
+        }
+        if let Some(pa) = spec.affinity.as_ref().and_then(|a| a.pod_affinity.as_ref()) {
+            p.affinity = pa
+                .required_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|t| affinity_term(t, &p.namespace, &p.labels, 0))
+                .collect();
+            p.preferred_affinity = pa
+                .preferred_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|w| affinity_term(&w.pod_affinity_term, &p.namespace, &p.labels, w.weight))
+                .collect();
+        }
+        if let Some(pa) = spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.pod_anti_affinity.as_ref())
+        {
+            p.anti_affinity = pa
+                .required_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|t| affinity_term(t, &p.namespace, &p.labels, 0))
+                .collect();
+            p.preferred_anti_affinity = pa
+                .preferred_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|w| affinity_term(&w.pod_affinity_term, &p.namespace, &p.labels, w.weight))
+                .collect();
+        }
+        for c in spec
+            .containers
+            .iter()
+            .chain(spec.init_containers.iter().flatten())
+        {
+            for port in c.ports.iter().flatten() {
+                if let Some(hp) = port.host_port.filter(|p| *p > 0) {
+                    p.host_ports.push((
+                        port.protocol.clone().unwrap_or_else(|| "TCP".to_owned()),
+                        hp,
+                        port.host_ip
+                            .clone()
+                            .filter(|ip| !ip.is_empty())
+                            .unwrap_or_else(|| "0.0.0.0".to_owned()),
+                    ));
+                }
+            }
+        }
+        for c in spec.topology_spread_constraints.iter().flatten() {
+            let mut selector = c
+                .label_selector
+                .as_ref()
+                .map(LabelSelector::compile)
+                .unwrap_or_default();
+            for key in c.match_label_keys.iter().flatten() {
+                if let Some(v) = p.labels.get(key) {
+                    selector = selector.with_equal(key, v);
+                }
+            }
+            p.spread.push(SpreadConstraint {
+                max_skew: c.max_skew,
+                topology_key: c.topology_key.clone(),
+                hard: c.when_unsatisfiable == "DoNotSchedule",
+                selector,
+                min_domains: c.min_domains,
+                honor_node_affinity: c.node_affinity_policy.as_deref() != Some("Ignore"),
+                honor_node_taints: c.node_taints_policy.as_deref() == Some("Honor"),
+            });
+        }
+        p.node_name = spec.node_name.clone();
+        p.priority = spec.priority.unwrap_or(0);
+        p.preempt_never = spec.preemption_policy.as_deref() == Some("Never");
+        if let Some(s) = spec.scheduler_name.as_ref().filter(|s| !s.is_empty()) {
+            p.scheduler_name = s.clone();
+        }
+        p.group = spec
+            .scheduling_group
+            .as_ref()
+            .and_then(|g| g.pod_group_name.clone());
+        p.gated = spec
+            .scheduling_gates
+            .as_ref()
+            .is_some_and(|g| !g.is_empty());
+        p.has_claims = spec.resource_claims.as_ref().is_some_and(|c| !c.is_empty());
+        p
+    }
+
+    /// The request for resource `id` (0 when not requested).
+    pub fn request(&self, id: u16) -> i64 {
+        sparse_get(&self.requests, id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sched::resources::PODS;
+    use serde_json::json;
+
+    fn pod(spec: serde_json::Value) -> Pod {
+        serde_json::from_value(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "ml"}, "spec": spec}))
+        .unwrap()
+    }
+
+    #[test]
+    fn init_containers_and_sidecars_follow_upstream() {
+        // Upstream example: sidecar 1 cpu runs alongside; init peak = 2 + 1 = 3 > steady 1 + 1.
+        let p = pod(json!({
+            "initContainers": [
+                {"name": "sidecar", "restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}},
+                {"name": "init", "resources": {"requests": {"cpu": "2"}}}
+            ],
+            "containers": [{"name": "main", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}],
+            "overhead": {"cpu": "100m"}
+        }));
+        let mut t = ResourceTable::default();
+        let r = PodReq::compile(&p, &mut t);
+        assert_eq!(r.request(CPU), 3100);
+        assert_eq!(r.request(MEMORY), 1 << 30);
+        assert_eq!(r.request(PODS), 0);
+    }
+
+    #[test]
+    fn limits_default_requests_and_pod_level_resources_win() {
+        let p = pod(json!({
+            "containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": "2", "cpu": "4"}}}],
+            "resources": {"requests": {"cpu": "6"}}
+        }));
+        let mut t = ResourceTable::default();
+        let r = PodReq::compile(&p, &mut t);
+        assert_eq!(r.request(t.get("nvidia.com/gpu").unwrap()), 2);
+        assert_eq!(r.request(CPU), 6000);
+        assert_eq!(
+            r.score_memory, DEFAULT_MEMORY,
+            "non-zero default for scoring"
+        );
+    }
+}

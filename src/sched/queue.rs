@@ -1,0 +1,493 @@
+//! The queue: pending work grouped into units and ordered as upstream pops them, with
+//! PreEnqueue gating and group validation decided before any node is tried.
+//!
+//! Upstream: `pkg/scheduler/backend/queue/*` (a PodGroup, or the root of a CompositePodGroup
+//! tree, is one queued unit when GenericWorkload is on; PrioritySort: priority desc, then the
+//! initial attempt time), `framework/plugins/gangscheduling/gangscheduling.go` (PreEnqueue,
+//! semantics §3.2, §4.1) and `schedule_one_podgroup.go` (group validation, §3.3 step 3).
+//! The initial attempt time is taken to be the creation time (first attempt); ties by name.
+
+use std::collections::BTreeSet;
+
+use super::node_state::{ClusterState, PodId};
+use crate::snapshot::facts::FeatureGates;
+use crate::snapshot::{Snapshot, name_of};
+
+/// PreEnqueue message for a pod whose PodGroup is unknown (CompositePodGroup gate off).
+pub const MSG_NO_POD_GROUP: &str =
+    "waiting for pod's pod group \"{}\" to appear in scheduling queue";
+/// PreEnqueue message for a gang with fewer known pods than minCount.
+pub const MSG_GANG_QUORUM: &str =
+    "waiting for minCount pods from a gang to appear in scheduling queue";
+/// Message for a pod held by `spec.schedulingGates` (SchedulingGates PreEnqueue plugin).
+pub const MSG_SCHEDULING_GATES: &str = "waiting for scheduling gates: {}";
+
+/// Kind of a group node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GroupKind {
+    /// A PodGroup (leaf).
+    PodGroup,
+    /// A CompositePodGroup (inner node).
+    CompositePodGroup,
+}
+
+impl GroupKind {
+    /// The kind name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PodGroup => "PodGroup",
+            Self::CompositePodGroup => "CompositePodGroup",
+        }
+    }
+}
+
+/// One group in a unit's tree.
+#[derive(Debug, Clone)]
+pub struct GroupNode {
+    /// PodGroup or CompositePodGroup.
+    pub kind: GroupKind,
+    /// Name.
+    pub name: String,
+    /// `gang.minCount` / `gang.minGroupCount`; 1 for basic.
+    pub min: u32,
+    /// Gang policy (else basic).
+    pub gang: bool,
+    /// Topology key (only when TopologyAwareWorkloadScheduling is on).
+    pub topology_key: Option<String>,
+    /// Children (CompositePodGroup).
+    pub children: Vec<GroupNode>,
+    /// Members to place, in queue order (PodGroup).
+    pub pending: Vec<PodId>,
+    /// Members already bound (PodGroup).
+    pub bound: Vec<PodId>,
+    /// Members the scheduler knows (bound, pending and gated), for PreEnqueue quorum.
+    pub known: u32,
+}
+
+impl GroupNode {
+    /// Whether the subtree has any pod to place.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty() || self.children.iter().any(Self::has_pending)
+    }
+
+    /// Every bound pod in the subtree.
+    pub fn bound_pods(&self, out: &mut Vec<PodId>) {
+        out.extend(&self.bound);
+        for c in &self.children {
+            c.bound_pods(out);
+        }
+    }
+
+    /// Every pending pod in the subtree.
+    pub fn pending_pods(&self, out: &mut Vec<PodId>) {
+        out.extend(&self.pending);
+        for c in &self.children {
+            c.pending_pods(out);
+        }
+    }
+
+    /// Queue-time readiness (hierarchy tracker, semantics §4.1).
+    pub fn ready(&self) -> bool {
+        match self.kind {
+            GroupKind::PodGroup => self.known >= self.min,
+            GroupKind::CompositePodGroup => {
+                let ready = self.children.iter().filter(|c| c.ready()).count();
+                u32::try_from(ready).unwrap_or(u32::MAX) >= self.min
+            }
+        }
+    }
+
+    /// Whether the group's quorum is already met by bound members (and it has nothing to place).
+    pub fn satisfied(&self) -> bool {
+        match self.kind {
+            GroupKind::PodGroup => u32::try_from(self.bound.len()).unwrap_or(u32::MAX) >= self.min,
+            GroupKind::CompositePodGroup => {
+                let n = self.children.iter().filter(|c| c.satisfied()).count();
+                u32::try_from(n).unwrap_or(u32::MAX) >= self.min
+            }
+        }
+    }
+}
+
+/// What a unit is.
+#[derive(Debug, Clone)]
+pub enum UnitBody {
+    /// A single pod.
+    Pod(PodId),
+    /// A group tree rooted here.
+    Group(GroupNode),
+    /// Held at PreEnqueue (or invalid), with the message, the pods concerned and the outcome.
+    Held {
+        /// Error (invalid group) rather than Waiting.
+        error: bool,
+        /// Upstream's message.
+        message: String,
+        /// Pending pods concerned.
+        pods: Vec<PodId>,
+    },
+}
+
+/// One queueing unit.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// `Pod`, `PodGroup` or `CompositePodGroup`.
+    pub kind: &'static str,
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Priority used for ordering (group priority for groups).
+    pub priority: i32,
+    /// Creation time (seconds).
+    pub created: i64,
+    /// What to do.
+    pub body: UnitBody,
+}
+
+/// Whether the scheduler would try to place this pod now.
+pub fn is_pending(state: &ClusterState, pod: PodId) -> bool {
+    let p = &state.pods[pod];
+    state.placement[pod].is_none() && !p.terminating && p.scheduler_name == "default-scheduler"
+}
+
+struct Builder<'a> {
+    s: &'a Snapshot,
+    st: &'a ClusterState,
+    gates: &'a FeatureGates,
+}
+
+impl Builder<'_> {
+    fn pod_group_node(&self, ns: &str, name: &str) -> Option<GroupNode> {
+        let pg = self.s.pod_group(ns, name)?;
+        let spec = &pg.spec;
+        let (gang, min) = match &spec.scheduling_policy.gang {
+            Some(g) => (true, u32::try_from(g.min_count.max(1)).unwrap_or(1)),
+            None => (false, 1),
+        };
+        let mut node = GroupNode {
+            kind: GroupKind::PodGroup,
+            name: name.to_owned(),
+            min,
+            gang,
+            topology_key: self.topology(
+                spec.scheduling_constraints
+                    .as_ref()
+                    .and_then(|c| c.topology.as_ref())
+                    .and_then(|t| t.first())
+                    .map(|t| t.key.clone()),
+            ),
+            children: Vec::new(),
+            pending: Vec::new(),
+            bound: Vec::new(),
+            known: 0,
+        };
+        for i in self.s.index.pods_by_group.get(ns, name) {
+            let pod = &self.s.pods[*i];
+            let Some(id) = self.st.pod_id(ns, name_of(&pod.metadata)) else {
+                continue;
+            }; // terminal
+            let p = &self.st.pods[id];
+            if p.terminating {
+                continue;
+            }
+            node.known += 1;
+            if self.st.placement[id].is_some() {
+                node.bound.push(id);
+            } else if !p.gated && is_pending(self.st, id) {
+                node.pending.push(id);
+            }
+        }
+        let pods = &self.st.pods;
+        node.pending.sort_by(|a, b| {
+            let (a, b) = (&pods[*a], &pods[*b]);
+            b.priority
+                .cmp(&a.priority)
+                .then(a.created.cmp(&b.created))
+                .then(a.name.cmp(&b.name))
+        });
+        Some(node)
+    }
+
+    fn topology(&self, key: Option<String>) -> Option<String> {
+        key.filter(|_| self.gates.enabled("TopologyAwareWorkloadScheduling"))
+    }
+
+    fn composite_node(&self, ns: &str, name: &str, depth: usize) -> Result<GroupNode, String> {
+        if depth > 8 {
+            return Err(format!(
+                "CompositePodGroup hierarchy under \"{name}\" is deeper than 4 levels or has a cycle"
+            ));
+        }
+        let cpg = self
+            .s
+            .composite_pod_group(ns, name)
+            .ok_or_else(|| format!("CompositePodGroup \"{name}\" not found"))?;
+        let spec = &cpg.spec;
+        let (gang, min) = match &spec.scheduling_policy.gang {
+            Some(g) => (true, u32::try_from(g.min_group_count.max(1)).unwrap_or(1)),
+            None => (false, 1),
+        };
+        let mut children = Vec::new();
+        for i in self.s.index.composite_pod_groups_by_parent.get(ns, name) {
+            let child = name_of(&self.s.composite_pod_groups[*i].metadata).to_owned();
+            children.push(self.composite_node(ns, &child, depth + 1)?);
+        }
+        for i in self.s.index.pod_groups_by_parent.get(ns, name) {
+            let child = name_of(&self.s.pod_groups[*i].metadata).to_owned();
+            if let Some(n) = self.pod_group_node(ns, &child) {
+                children.push(n);
+            }
+        }
+        children.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(GroupNode {
+            kind: GroupKind::CompositePodGroup,
+            name: name.to_owned(),
+            min,
+            gang,
+            topology_key: self.topology(
+                spec.scheduling_constraints
+                    .as_ref()
+                    .and_then(|c| c.topology.as_ref())
+                    .and_then(|t| t.first())
+                    .map(|t| t.key.clone()),
+            ),
+            children,
+            pending: Vec::new(),
+            bound: Vec::new(),
+            known: 0,
+        })
+    }
+
+    /// The root of the hierarchy `pg` belongs to: (kind, name), following parents while the
+    /// CompositePodGroup gate is on. An error names a missing parent or a cycle.
+    fn root_of(&self, ns: &str, pg: &str) -> Result<(GroupKind, String), String> {
+        if !self.gates.enabled("CompositePodGroup") {
+            return Ok((GroupKind::PodGroup, pg.to_owned()));
+        }
+        let mut parent = self
+            .s
+            .pod_group(ns, pg)
+            .and_then(|p| p.spec.parent_composite_pod_group_name.clone());
+        let mut current = (GroupKind::PodGroup, pg.to_owned());
+        for _ in 0..8 {
+            let Some(p) = parent else { return Ok(current) };
+            let Some(cpg) = self.s.composite_pod_group(ns, &p) else {
+                return Err(format!(
+                    "failed to build hierarchy snapshot: composite pod group object not found in state for compositepodgroup/{ns}/{p}"
+                ));
+            };
+            parent = cpg.spec.parent_composite_pod_group_name.clone();
+            current = (GroupKind::CompositePodGroup, p);
+        }
+        Err(format!(
+            "failed to build hierarchy snapshot: hierarchy above podgroup/{ns}/{pg} is deeper than 4 levels or has a cycle"
+        ))
+    }
+
+    fn group_priority(&self, ns: &str, kind: GroupKind, name: &str) -> (i32, i64) {
+        let meta_spec = match kind {
+            GroupKind::PodGroup => self
+                .s
+                .pod_group(ns, name)
+                .map(|p| (p.spec.priority, &p.metadata)),
+            GroupKind::CompositePodGroup => self
+                .s
+                .composite_pod_group(ns, name)
+                .map(|c| (c.spec.priority, &c.metadata)),
+        };
+        meta_spec.map_or((0, 0), |(prio, meta)| {
+            (
+                prio.unwrap_or(0),
+                meta.creation_timestamp
+                    .as_ref()
+                    .map_or(0, |t| t.0.as_second()),
+            )
+        })
+    }
+
+    /// Group validation (semantics §3.3 step 3). With PodGroupPreemptionPolicy on, a member's
+    /// own preemptionPolicy is not compared: the group's policy wins (§6.1, upstream test
+    /// "PreemptLowerPriority ignores member Never").
+    fn validate(&self, root: &GroupNode, priority: i32) -> Result<(), String> {
+        let mut pods = Vec::new();
+        root.bound_pods(&mut pods);
+        root.pending_pods(&mut pods);
+        let st = self.st;
+        let names: BTreeSet<&str> = pods
+            .iter()
+            .map(|p| st.pods[*p].scheduler_name.as_str())
+            .collect();
+        if names.len() > 1 {
+            return Err(format!(
+                "pods of the group use different schedulerNames: {}",
+                names.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        if let Some(p) = pods
+            .iter()
+            .map(|p| &st.pods[*p])
+            .find(|p| p.priority != priority)
+        {
+            return Err(format!(
+                "pod {} has priority {} but its group's priority is {priority}",
+                p.name, p.priority
+            ));
+        }
+        if !self.gates.enabled("PodGroupPreemptionPolicy") {
+            let policies: BTreeSet<bool> = pods.iter().map(|p| st.pods[*p].preempt_never).collect();
+            if policies.len() > 1 {
+                return Err("pods of the group have different preemptionPolicy values".to_owned());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Builds the units of work in queue order.
+pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit> {
+    let b = Builder { s, st, gates };
+    let generic = gates.enabled("GenericWorkload");
+    let mut units = Vec::new();
+    let mut roots: BTreeSet<(String, GroupKind, String)> = BTreeSet::new();
+    let mut broken_roots: Vec<(String, String, String, Vec<PodId>)> = Vec::new();
+    for id in 0..st.pods.len() {
+        if !is_pending(st, id) {
+            continue;
+        }
+        let p = &st.pods[id];
+        let group = if generic { p.group.as_deref() } else { None };
+        match group {
+            None => {
+                let body = if p.gated {
+                    UnitBody::Held {
+                        error: false,
+                        message: MSG_SCHEDULING_GATES
+                            .replace("{}", "the pod has spec.schedulingGates"),
+                        pods: vec![id],
+                    }
+                } else {
+                    UnitBody::Pod(id)
+                };
+                units.push(Unit {
+                    kind: "Pod",
+                    namespace: p.namespace.clone(),
+                    name: p.name.clone(),
+                    priority: p.priority,
+                    created: p.created,
+                    body,
+                });
+            }
+            Some(g) if s.pod_group(&p.namespace, g).is_none() => {
+                let message = if gates.enabled("CompositePodGroup") {
+                    format!(
+                        "failed to build hierarchy snapshot: pod group object not found in state for podgroup/{}/{g}",
+                        p.namespace
+                    )
+                } else {
+                    MSG_NO_POD_GROUP.replace("{}", g)
+                };
+                units.push(Unit {
+                    kind: "Pod",
+                    namespace: p.namespace.clone(),
+                    name: p.name.clone(),
+                    priority: p.priority,
+                    created: p.created,
+                    body: UnitBody::Held {
+                        error: false,
+                        message,
+                        pods: vec![id],
+                    },
+                });
+            }
+            Some(g) => match b.root_of(&p.namespace, g) {
+                Ok((kind, name)) => {
+                    roots.insert((p.namespace.clone(), kind, name));
+                }
+                Err(message) => {
+                    broken_roots.push((p.namespace.clone(), g.to_owned(), message, vec![id]))
+                }
+            },
+        }
+    }
+    for (ns, pg, message, pods) in broken_roots {
+        let (priority, created) = b.group_priority(&ns, GroupKind::PodGroup, &pg);
+        units.push(Unit {
+            kind: "PodGroup",
+            namespace: ns,
+            name: pg,
+            priority,
+            created,
+            body: UnitBody::Held {
+                error: false,
+                message,
+                pods,
+            },
+        });
+    }
+    for (ns, kind, name) in roots {
+        let (priority, created) = b.group_priority(&ns, kind, &name);
+        let tree = match kind {
+            GroupKind::PodGroup => b
+                .pod_group_node(&ns, &name)
+                .ok_or_else(|| format!("PodGroup \"{name}\" not found")),
+            GroupKind::CompositePodGroup => b.composite_node(&ns, &name, 0),
+        };
+        let body = match tree {
+            Err(message) => UnitBody::Held {
+                error: true,
+                message,
+                pods: Vec::new(),
+            },
+            Ok(tree) => {
+                let mut pending = Vec::new();
+                tree.pending_pods(&mut pending);
+                if !tree.ready() {
+                    let message = match kind {
+                        GroupKind::PodGroup => MSG_GANG_QUORUM.to_owned(),
+                        GroupKind::CompositePodGroup => format!(
+                            "waiting for composite pod group \"{name}\" tree to meet quorum"
+                        ),
+                    };
+                    UnitBody::Held {
+                        error: false,
+                        message,
+                        pods: pending,
+                    }
+                } else if let Err(e) = b.validate(&tree, priority) {
+                    UnitBody::Held {
+                        error: true,
+                        message: e,
+                        pods: pending,
+                    }
+                } else if pending.is_empty() {
+                    // Every pending member is gated: the group cannot place anyone.
+                    let mut gated = Vec::new();
+                    tree.pending_pods(&mut gated);
+                    UnitBody::Held {
+                        error: false,
+                        message: MSG_SCHEDULING_GATES
+                            .replace("{}", "every unscheduled member has spec.schedulingGates"),
+                        pods: gated,
+                    }
+                } else {
+                    UnitBody::Group(tree)
+                }
+            }
+        };
+        units.push(Unit {
+            kind: kind.as_str(),
+            namespace: ns,
+            name,
+            priority,
+            created,
+            body,
+        });
+    }
+    units.sort_by(|a, b| {
+        b.priority
+            .cmp(&a.priority)
+            .then(a.created.cmp(&b.created))
+            .then_with(|| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)))
+    });
+    units
+}

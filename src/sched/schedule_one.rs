@@ -1,0 +1,172 @@
+//! The single-pod algorithm (upstream `pkg/scheduler/schedule_one.go`: `schedulePod`,
+//! `findNodesThatFitPod`, `prioritizeNodes`, `selectHost`): PreFilter, Filter over the
+//! candidate nodes, Score, select the best node.
+//!
+//! Modes: `exhaustive` filters and scores every node (the answer explain needs); `compat`
+//! follows upstream's `percentageOfNodesToScore` sampling with a rotating start index. Ties
+//! between equally scored nodes go to the node whose name sorts first; upstream picks one at
+//! random (reservoir sampling), so reports say "ties broken by node name".
+
+use std::collections::BTreeMap;
+
+use super::filter::{Code, Reason, pre_filter, run_filters};
+use super::node_state::{ClusterState, NodeId, PodId};
+use super::score::score_nodes;
+
+/// How many nodes to filter per pod.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+pub enum Mode {
+    /// Filter and score every node.
+    #[default]
+    Exhaustive,
+    /// Upstream's adaptive `percentageOfNodesToScore` sampling.
+    Compat,
+}
+
+/// State carried between pods in compat mode (upstream `nextStartNodeIndex`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sampler {
+    next_start: usize,
+}
+
+/// Upstream `numFeasibleNodesToFind` with the default `percentageOfNodesToScore` (adaptive).
+pub fn num_feasible_nodes_to_find(all: usize) -> usize {
+    const MIN_FEASIBLE: usize = 100;
+    if all < MIN_FEASIBLE {
+        return all;
+    }
+    let pct = 50usize.saturating_sub(all / 125).max(5);
+    (all * pct / 100).max(MIN_FEASIBLE)
+}
+
+/// Why a pod found no node: node counts per reason, over the nodes evaluated.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// Reason → number of nodes rejected for it.
+    pub reasons: BTreeMap<Reason, u32>,
+    /// Nodes the pod was evaluated against.
+    pub evaluated: u32,
+    /// Nodes that passed every filter.
+    pub feasible: u32,
+    /// Nodes rejected as UnschedulableAndUnresolvable (preemption cannot help there).
+    pub unresolvable: u32,
+}
+
+/// The result of one pod's attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodAttempt {
+    /// The chosen node.
+    pub node: Option<NodeId>,
+    /// Filter outcome counts.
+    pub diagnosis: Diagnosis,
+}
+
+/// Schedules `pod` onto one of `candidates` (the placement's nodes, sorted by name).
+pub fn schedule_pod(
+    state: &ClusterState,
+    pod: PodId,
+    candidates: &[NodeId],
+    mode: Mode,
+    sampler: &mut Sampler,
+) -> PodAttempt {
+    let p = &state.pods[pod];
+    let pre = pre_filter(state, p);
+    let mut diagnosis = Diagnosis::default();
+    let mut feasible = Vec::new();
+    let n = candidates.len();
+    let (start, want) = match mode {
+        Mode::Exhaustive => (0, n),
+        Mode::Compat => (
+            if n == 0 { 0 } else { sampler.next_start % n },
+            num_feasible_nodes_to_find(n),
+        ),
+    };
+    let mut processed = 0;
+    for i in 0..n {
+        if feasible.len() >= want {
+            break;
+        }
+        let node = candidates[(start + i) % n];
+        processed += 1;
+        match run_filters(state, p, &pre, node) {
+            None => feasible.push(node),
+            Some(r) => {
+                if r.code == Code::UnschedulableAndUnresolvable {
+                    diagnosis.unresolvable += 1;
+                }
+                for reason in r.reasons {
+                    *diagnosis.reasons.entry(reason).or_default() += 1;
+                }
+            }
+        }
+    }
+    if mode == Mode::Compat && n > 0 {
+        sampler.next_start = (start + processed) % n;
+    }
+    diagnosis.evaluated = u32::try_from(processed).unwrap_or(u32::MAX);
+    diagnosis.feasible = u32::try_from(feasible.len()).unwrap_or(u32::MAX);
+    let node = match feasible.len() {
+        0 => None,
+        1 => Some(feasible[0]),
+        _ => {
+            // Compat mode visits nodes from a rotating start; sort so ties still go by name.
+            feasible.sort_unstable();
+            let scores = score_nodes(state, p, &feasible);
+            let best = scores.iter().copied().max().unwrap_or(0);
+            feasible
+                .iter()
+                .zip(&scores)
+                .find(|(_, s)| **s == best)
+                .map(|(n, _)| *n)
+        }
+    };
+    PodAttempt { node, diagnosis }
+}
+
+/// Upstream `FitError.Error()`: "0/N nodes are available: <count> <reason>, …." with entries
+/// sorted as strings.
+pub fn fit_error(
+    all_nodes: usize,
+    diagnosis: &Diagnosis,
+    table: &super::resources::ResourceTable,
+) -> String {
+    let mut entries: Vec<String> = diagnosis
+        .reasons
+        .iter()
+        .map(|(r, n)| format!("{n} {}", r.text(table)))
+        .collect();
+    entries.sort();
+    if entries.is_empty() {
+        format!("0/{all_nodes} nodes are available.")
+    } else {
+        format!("0/{all_nodes} nodes are available: {}.", entries.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sampling_matches_upstream_formula() {
+        assert_eq!(num_feasible_nodes_to_find(50), 50);
+        assert_eq!(num_feasible_nodes_to_find(100), 100);
+        assert_eq!(num_feasible_nodes_to_find(1000), 420); // 50 - 8 = 42 %
+        assert_eq!(num_feasible_nodes_to_find(5000), 500); // 50 - 40 = 10 %
+        assert_eq!(num_feasible_nodes_to_find(15000), 750); // floor at 5 %
+    }
+
+    #[test]
+    fn fit_error_sorts_entries_as_strings() {
+        let mut d = Diagnosis::default();
+        d.reasons
+            .insert(Reason::Static("node(s) had untolerated taint(s)"), 2);
+        d.reasons.insert(Reason::Insufficient(0), 1);
+        let table = super::super::resources::ResourceTable::default();
+        assert_eq!(
+            fit_error(3, &d, &table),
+            "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint(s)."
+        );
+    }
+}

@@ -1,0 +1,302 @@
+//! Compiled label selectors, node selector terms and tolerations: matched in hot loops
+//! without touching k8s-openapi structs.
+//!
+//! Upstream: `k8s.io/apimachinery/pkg/labels`, `k8s.io/component-helpers/scheduling/corev1`
+//! (node affinity), `k8s.io/api/core/v1/toleration.go` (`ToleratesTaint`).
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{NodeSelectorRequirement, NodeSelectorTerm, Taint, Toleration};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector as ApiLabelSelector;
+
+/// Labels of an object.
+pub type Labels = BTreeMap<String, String>;
+
+/// A selector operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// Value in the set.
+    In(Vec<String>),
+    /// Value not in the set (or key absent).
+    NotIn(Vec<String>),
+    /// Key present.
+    Exists,
+    /// Key absent.
+    DoesNotExist,
+    /// Integer value greater than (node selectors only).
+    Gt(i64),
+    /// Integer value less than (node selectors only).
+    Lt(i64),
+    /// An operator that can never match (unknown, or a malformed Gt/Lt value).
+    Never,
+}
+
+/// One requirement on one key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requirement {
+    /// The label key (or `metadata.name` for a node field requirement).
+    pub key: String,
+    /// The operator.
+    pub op: Op,
+}
+
+impl Requirement {
+    fn compile(key: &str, operator: &str, values: Option<&Vec<String>>) -> Self {
+        let values = values.cloned().unwrap_or_default();
+        let int = || {
+            values
+                .first()
+                .and_then(|v| v.parse::<i64>().ok())
+                .filter(|_| values.len() == 1)
+        };
+        let op = match operator {
+            "In" => Op::In(values),
+            "NotIn" => Op::NotIn(values),
+            "Exists" => Op::Exists,
+            "DoesNotExist" => Op::DoesNotExist,
+            "Gt" => int().map_or(Op::Never, Op::Gt),
+            "Lt" => int().map_or(Op::Never, Op::Lt),
+            _ => Op::Never,
+        };
+        Self {
+            key: key.to_owned(),
+            op,
+        }
+    }
+
+    /// Whether `value` (the key's value, if present) satisfies the requirement.
+    pub fn matches_value(&self, value: Option<&str>) -> bool {
+        match (&self.op, value) {
+            (Op::In(vs), Some(v)) => vs.iter().any(|x| x == v),
+            (Op::In(_), None) => false,
+            (Op::NotIn(vs), Some(v)) => !vs.iter().any(|x| x == v),
+            (Op::NotIn(_), None) => true,
+            (Op::Exists, v) => v.is_some(),
+            (Op::DoesNotExist, v) => v.is_none(),
+            (Op::Gt(n), Some(v)) => v.parse::<i64>().is_ok_and(|x| x > *n),
+            (Op::Lt(n), Some(v)) => v.parse::<i64>().is_ok_and(|x| x < *n),
+            (Op::Gt(_) | Op::Lt(_), None) | (Op::Never, _) => false,
+        }
+    }
+
+    /// Whether `labels` satisfy the requirement.
+    pub fn matches(&self, labels: &Labels) -> bool {
+        self.matches_value(labels.get(&self.key).map(String::as_str))
+    }
+}
+
+/// A compiled `metav1.LabelSelector`. `None` in the API means "match nothing" where upstream
+/// says so (e.g. PDBs); an empty selector matches everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LabelSelector {
+    /// All must hold.
+    pub requirements: Vec<Requirement>,
+}
+
+impl LabelSelector {
+    /// Compiles an API selector.
+    pub fn compile(s: &ApiLabelSelector) -> Self {
+        let mut requirements: Vec<Requirement> = s
+            .match_labels
+            .iter()
+            .flatten()
+            .map(|(k, v)| Requirement {
+                key: k.clone(),
+                op: Op::In(vec![v.clone()]),
+            })
+            .collect();
+        for e in s.match_expressions.iter().flatten() {
+            requirements.push(Requirement::compile(&e.key, &e.operator, e.values.as_ref()));
+        }
+        Self { requirements }
+    }
+
+    /// Adds `key In [value]` (matchLabelKeys).
+    pub fn with_equal(mut self, key: &str, value: &str) -> Self {
+        self.requirements.push(Requirement {
+            key: key.to_owned(),
+            op: Op::In(vec![value.to_owned()]),
+        });
+        self
+    }
+
+    /// Whether `labels` match.
+    pub fn matches(&self, labels: &Labels) -> bool {
+        self.requirements.iter().all(|r| r.matches(labels))
+    }
+}
+
+/// One node selector term: label requirements AND `metadata.name` field requirements.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeTerm {
+    /// `matchExpressions`.
+    pub labels: Vec<Requirement>,
+    /// `matchFields` (only `metadata.name` is defined).
+    pub fields: Vec<Requirement>,
+}
+
+impl NodeTerm {
+    /// Compiles a term.
+    pub fn compile(t: &NodeSelectorTerm) -> Self {
+        let req = |r: &NodeSelectorRequirement| {
+            Requirement::compile(&r.key, &r.operator, r.values.as_ref())
+        };
+        Self {
+            labels: t.match_expressions.iter().flatten().map(req).collect(),
+            fields: t.match_fields.iter().flatten().map(req).collect(),
+        }
+    }
+
+    /// Whether a node matches. Upstream: an empty term matches no objects.
+    pub fn matches(&self, node_name: &str, labels: &Labels) -> bool {
+        if self.labels.is_empty() && self.fields.is_empty() {
+            return false;
+        }
+        self.labels.iter().all(|r| r.matches(labels))
+            && self
+                .fields
+                .iter()
+                .all(|r| r.key == "metadata.name" && r.matches_value(Some(node_name)))
+    }
+}
+
+/// A compiled toleration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tol {
+    key: String,
+    exists: bool,
+    value: String,
+    effect: String,
+}
+
+impl Tol {
+    /// Compiles a toleration.
+    pub fn compile(t: &Toleration) -> Self {
+        Self {
+            key: t.key.clone().unwrap_or_default(),
+            exists: t.operator.as_deref() == Some("Exists"),
+            value: t.value.clone().unwrap_or_default(),
+            effect: t.effect.clone().unwrap_or_default(),
+        }
+    }
+
+    /// A toleration for `key:effect` with operator Exists.
+    pub fn exists(key: &str, effect: &str) -> Self {
+        Self {
+            key: key.to_owned(),
+            exists: true,
+            value: String::new(),
+            effect: effect.to_owned(),
+        }
+    }
+
+    /// Upstream `Toleration.ToleratesTaint`.
+    pub fn tolerates(&self, key: &str, value: &str, effect: &str) -> bool {
+        if !self.effect.is_empty() && self.effect != effect {
+            return false;
+        }
+        if !self.key.is_empty() && self.key != key {
+            return false;
+        }
+        if self.exists {
+            return true;
+        }
+        // An empty key with operator Equal is invalid in the API; it matches nothing here.
+        !self.key.is_empty() && self.value == value
+    }
+}
+
+/// A node taint, compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeTaint {
+    /// Key.
+    pub key: String,
+    /// Value.
+    pub value: String,
+    /// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+    pub effect: String,
+}
+
+impl NodeTaint {
+    /// Compiles a taint.
+    pub fn compile(t: &Taint) -> Self {
+        Self {
+            key: t.key.clone(),
+            value: t.value.clone().unwrap_or_default(),
+            effect: t.effect.clone(),
+        }
+    }
+
+    /// Whether any of `tolerations` tolerates this taint.
+    pub fn tolerated_by(&self, tolerations: &[Tol]) -> bool {
+        tolerations
+            .iter()
+            .any(|t| t.tolerates(&self.key, &self.value, &self.effect))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(pairs: &[(&str, &str)]) -> Labels {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn requirements_follow_upstream_semantics() {
+        let l = labels(&[("zone", "a"), ("gen", "5")]);
+        let r = |op: &str, vals: &[&str]| {
+            Requirement::compile(
+                "zone",
+                op,
+                Some(&vals.iter().map(|v| (*v).to_owned()).collect()),
+            )
+        };
+        assert!(r("In", &["a", "b"]).matches(&l));
+        assert!(!r("NotIn", &["a"]).matches(&l));
+        assert!(Requirement::compile("missing", "NotIn", None).matches(&l));
+        assert!(Requirement::compile("gen", "Gt", Some(&vec!["4".into()])).matches(&l));
+        assert!(!Requirement::compile("gen", "Lt", Some(&vec!["4".into()])).matches(&l));
+        assert!(!Requirement::compile("gen", "Gt", Some(&vec!["x".into()])).matches(&l));
+        assert!(!Requirement::compile("zone", "Bogus", None).matches(&l));
+    }
+
+    #[test]
+    fn empty_node_term_matches_nothing() {
+        assert!(!NodeTerm::default().matches("n1", &labels(&[])));
+        let t = NodeTerm {
+            labels: vec![],
+            fields: vec![Requirement {
+                key: "metadata.name".into(),
+                op: Op::In(vec!["n1".into()]),
+            }],
+        };
+        assert!(t.matches("n1", &labels(&[])));
+        assert!(!t.matches("n2", &labels(&[])));
+    }
+
+    #[test]
+    fn tolerations_match_like_upstream() {
+        let exists_all = Tol {
+            key: String::new(),
+            exists: true,
+            value: String::new(),
+            effect: String::new(),
+        };
+        assert!(exists_all.tolerates("any", "v", "NoSchedule"));
+        let equal = Tol {
+            key: "gpu".into(),
+            exists: false,
+            value: "true".into(),
+            effect: "NoSchedule".into(),
+        };
+        assert!(equal.tolerates("gpu", "true", "NoSchedule"));
+        assert!(!equal.tolerates("gpu", "false", "NoSchedule"));
+        assert!(!equal.tolerates("gpu", "true", "NoExecute"));
+        assert!(Tol::exists("gpu", "").tolerates("gpu", "x", "NoExecute"));
+    }
+}

@@ -1,0 +1,155 @@
+//! What-ifs: changes applied to a copy of the snapshot before simulating (`--cordon`,
+//! `--drain`, `--add-nodes N --like NODE`, `--add FILE`). The loaded snapshot is never changed.
+//!
+//! `--drain` models `kubectl drain`: the node is cordoned; DaemonSet and static (mirror) pods
+//! stay; pods owned by a controller are recreated by it and become pending again (their node
+//! binding is cleared); bare pods are deleted (kubectl drain needs `--force` for them).
+
+use k8s_openapi::api::core::v1::{Node, Pod, PodStatus};
+
+use crate::snapshot::{Snapshot, name_of};
+
+fn node_mut<'a>(s: &'a mut Snapshot, name: &str) -> Result<&'a mut Node, String> {
+    s.nodes
+        .iter_mut()
+        .find(|n| name_of(&n.metadata) == name)
+        .ok_or_else(|| format!("node `{name}` not found"))
+}
+
+fn reindex(s: &mut Snapshot) {
+    *s = std::mem::take(s).build();
+}
+
+/// Marks a node unschedulable.
+pub fn cordon(s: &mut Snapshot, node: &str) -> Result<(), String> {
+    node_mut(s, node)?
+        .spec
+        .get_or_insert_with(Default::default)
+        .unschedulable = Some(true);
+    reindex(s);
+    Ok(())
+}
+
+fn stays_on_drain(pod: &Pod) -> bool {
+    let owners = pod.metadata.owner_references.iter().flatten();
+    let mirror = pod
+        .metadata
+        .annotations
+        .as_ref()
+        .is_some_and(|a| a.contains_key("kubernetes.io/config.mirror"));
+    mirror || owners.clone().any(|o| o.kind == "DaemonSet")
+}
+
+/// Cordons a node and evicts its pods (see the module docs). Returns how many pods became
+/// pending again and how many were deleted.
+pub fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
+    node_mut(s, node)?
+        .spec
+        .get_or_insert_with(Default::default)
+        .unschedulable = Some(true);
+    let (mut recreated, mut deleted) = (0, 0);
+    s.pods.retain_mut(|pod| {
+        let on_node = pod.spec.as_ref().and_then(|sp| sp.node_name.as_deref()) == Some(node);
+        if !on_node || stays_on_drain(pod) {
+            return true;
+        }
+        if pod
+            .metadata
+            .owner_references
+            .as_ref()
+            .is_none_or(Vec::is_empty)
+        {
+            deleted += 1;
+            return false;
+        }
+        recreated += 1;
+        if let Some(spec) = pod.spec.as_mut() {
+            spec.node_name = None;
+        }
+        pod.status = Some(PodStatus {
+            phase: Some("Pending".to_owned()),
+            ..PodStatus::default()
+        });
+        true
+    });
+    reindex(s);
+    Ok((recreated, deleted))
+}
+
+/// Adds `count` copies of node `like` (same labels, taints and allocatable; no pods), named
+/// `<like>-sim-1` … with their `kubernetes.io/hostname` label set to the new name.
+pub fn add_nodes(s: &mut Snapshot, count: usize, like: &str) -> Result<Vec<String>, String> {
+    let template = node_mut(s, like)?.clone();
+    let mut names = Vec::new();
+    for i in 1..=count {
+        let name = format!("{like}-sim-{i}");
+        let mut n = template.clone();
+        n.metadata.name = Some(name.clone());
+        n.metadata.uid = None;
+        if let Some(labels) = n.metadata.labels.as_mut() {
+            if labels.contains_key("kubernetes.io/hostname") {
+                labels.insert("kubernetes.io/hostname".to_owned(), name.clone());
+            }
+        }
+        if let Some(spec) = n.spec.as_mut() {
+            spec.unschedulable = None;
+        }
+        s.nodes.push(n);
+        names.push(name);
+    }
+    reindex(s);
+    Ok(names)
+}
+
+/// Adds the objects of `extra` (loaded from `--add` files) as new objects; objects with the
+/// same kind, namespace and name replace the snapshot's.
+pub fn add_objects(s: &mut Snapshot, extra: Snapshot) {
+    fn merge<T>(into: &mut Vec<T>, from: Vec<T>, key: impl Fn(&T) -> (String, String)) {
+        for o in from {
+            let k = key(&o);
+            into.retain(|x| key(x) != k);
+            into.push(o);
+        }
+    }
+    let k = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+        (
+            m.namespace.clone().unwrap_or_default(),
+            m.name.clone().unwrap_or_default(),
+        )
+    };
+    merge(&mut s.nodes, extra.nodes, |o| k(&o.metadata));
+    merge(&mut s.pods, extra.pods, |o| k(&o.metadata));
+    merge(&mut s.pod_groups, extra.pod_groups, |o| k(&o.metadata));
+    merge(
+        &mut s.composite_pod_groups,
+        extra.composite_pod_groups,
+        |o| k(&o.metadata),
+    );
+    merge(&mut s.workloads, extra.workloads, |o| k(&o.metadata));
+    merge(&mut s.resource_claims, extra.resource_claims, |o| {
+        k(&o.metadata)
+    });
+    merge(
+        &mut s.resource_claim_templates,
+        extra.resource_claim_templates,
+        |o| k(&o.metadata),
+    );
+    merge(&mut s.resource_slices, extra.resource_slices, |o| {
+        k(&o.metadata)
+    });
+    merge(&mut s.device_classes, extra.device_classes, |o| {
+        k(&o.metadata)
+    });
+    merge(&mut s.priority_classes, extra.priority_classes, |o| {
+        k(&o.metadata)
+    });
+    merge(
+        &mut s.pod_disruption_budgets,
+        extra.pod_disruption_budgets,
+        |o| k(&o.metadata),
+    );
+    merge(&mut s.jobs, extra.jobs, |o| k(&o.metadata));
+    merge(&mut s.namespaces, extra.namespaces, |o| k(&o.metadata));
+    s.warnings.extend(extra.warnings);
+    reindex(s);
+}

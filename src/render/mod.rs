@@ -6,6 +6,7 @@
 
 pub mod color;
 pub mod json;
+pub mod plan;
 pub mod sanitize;
 pub mod tree;
 

@@ -1,0 +1,122 @@
+//! `kubectl wasctl simulate`: run every pending unit through the simulator in queue order.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{Context, ReportFormat, parse_target, resolve_target};
+use crate::error::{Error, ExitStatus};
+use crate::render::json::{Envelope, write_json, write_yaml};
+use crate::render::plan::write_text;
+use crate::sched::plan::Summary;
+use crate::sched::schedule_one::Mode;
+use crate::sched::{Options, simulate, whatif};
+use crate::snapshot::Snapshot;
+use crate::snapshot::source::{Collector, files};
+
+/// `simulate` flags.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Simulate only this unit (`pg/NAME`, `cpg/NAME`, `pod/NAME`); the rest of the queue is ignored.
+    #[arg(long, value_name = "TYPE/NAME")]
+    pub only: Option<String>,
+    /// Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating.
+    #[arg(long, value_name = "FILE")]
+    pub add: Vec<PathBuf>,
+    /// Drain these nodes first (cordon; controller-owned pods become pending again).
+    #[arg(long, value_name = "NODE")]
+    pub drain: Vec<String>,
+    /// Cordon these nodes first.
+    #[arg(long, value_name = "NODE")]
+    pub cordon: Vec<String>,
+    /// Add N copies of the `--like` node.
+    #[arg(long, value_name = "N", requires = "like")]
+    pub add_nodes: Option<usize>,
+    /// The node `--add-nodes` copies.
+    #[arg(long, value_name = "NODE", requires = "add_nodes")]
+    pub like: Option<String>,
+    /// `exhaustive`: filter and score every node; `compat`: upstream's node sampling.
+    #[arg(long, value_enum, default_value_t = Mode::Exhaustive)]
+    pub mode: Mode,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+fn what_if_error(e: String) -> Error {
+    Error::usage(e, "check the node names with `kubectl wasctl tree -A` or `kubectl get nodes`")
+}
+
+/// Applies the what-if flags to `snapshot`; returns their descriptions.
+pub(crate) fn apply_what_ifs(snapshot: &mut Snapshot, args: &SimulateArgs) -> Result<Vec<String>, Error> {
+    let mut applied = Vec::new();
+    if !args.add.is_empty() {
+        let mut collector = Collector::new();
+        for path in &args.add {
+            files::load_path(path, &mut collector)?;
+        }
+        whatif::add_objects(snapshot, collector.finish());
+        applied.push(format!(
+            "added the objects of {}",
+            args.add.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    for node in &args.cordon {
+        whatif::cordon(snapshot, node).map_err(what_if_error)?;
+        applied.push(format!("cordoned node `{node}`"));
+    }
+    for node in &args.drain {
+        let (recreated, deleted) = whatif::drain(snapshot, node).map_err(what_if_error)?;
+        applied.push(format!(
+            "drained node `{node}`: {recreated} pod(s) pending again, {deleted} bare pod(s) deleted"
+        ));
+    }
+    if let (Some(n), Some(like)) = (args.add_nodes, &args.like) {
+        let names = whatif::add_nodes(snapshot, n, like).map_err(what_if_error)?;
+        applied.push(format!("added {} node(s) like `{like}`: {}", names.len(), names.join(", ")));
+    }
+    Ok(applied)
+}
+
+pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Error> {
+    let only = args.only.as_deref().map(parse_target).transpose()?;
+    if let Some((kind, _)) = &only {
+        if !matches!(kind.as_str(), "PodGroup" | "CompositePodGroup" | "Pod") {
+            return Err(Error::usage(
+                format!("`--only` takes a unit: `pg/`, `cpg/` or `pod/`, not `{kind}`"),
+                "name the PodGroup, the root CompositePodGroup, or a pod without a group",
+            ));
+        }
+    }
+    let mut snapshot = ctx.load()?;
+    let what_if = apply_what_ifs(&mut snapshot, args)?;
+    let only = match only {
+        Some((kind, name)) => {
+            let r = resolve_target(ctx, &snapshot, &kind, &name)?;
+            Some((r.kind, r.namespace, r.name))
+        }
+        None => None,
+    };
+    let options = Options { mode: args.mode, gate_overrides: ctx.gate_overrides()?, only: only.clone(), what_if };
+    let mut plan = simulate(&snapshot, &options);
+    if let Some((kind, ns, name)) = &only {
+        if plan.units.is_empty() {
+            return Err(Error::usage(
+                format!("{kind} `{ns}/{name}` is not a pending unit"),
+                "run `kubectl wasctl simulate` to list the units; a PodGroup inside a CompositePodGroup tree is scheduled with its root",
+            ));
+        }
+    }
+    if let Some(ns) = ctx.namespace_scope(&snapshot) {
+        plan.units.retain(|u| u.namespace == ns);
+        plan.summary = Summary::of(&plan.units);
+    }
+    let mut out = Vec::new();
+    match args.output {
+        ReportFormat::Text => write_text(&mut out, &plan, ctx.color.styler())?,
+        ReportFormat::Json => write_json(&mut out, &Envelope::new("SimulationReport", &plan))?,
+        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("SimulationReport", &plan))?,
+    }
+    ctx.stdout(&out)?;
+    Ok(ExitStatus::Success)
+}

@@ -1,6 +1,7 @@
 //! The command line: clap definitions, kubectl-style global flags, and the glue that runs
 //! source → analysis → view for each command. Only this module writes to stdout and stderr.
 
+mod simulate;
 mod snapshot;
 mod tree;
 mod version;
@@ -69,6 +70,8 @@ pub struct GlobalArgs {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land.
+    Simulate(simulate::SimulateArgs),
     /// Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status.
     Tree(tree::TreeArgs),
     /// Write the loaded objects and cluster facts to one file that `--from` reads back.
@@ -93,6 +96,7 @@ pub enum ReportFormat {
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     let ctx = Context::new(cli.global);
     match cli.command {
+        Command::Simulate(args) => simulate::run(&ctx, &args),
         Command::Tree(args) => tree::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),

@@ -44,11 +44,17 @@ pub struct SimulateArgs {
 }
 
 fn what_if_error(e: String) -> Error {
-    Error::usage(e, "check the node names with `kubectl wasctl tree -A` or `kubectl get nodes`")
+    Error::usage(
+        e,
+        "check the node names with `kubectl wasctl tree -A` or `kubectl get nodes`",
+    )
 }
 
 /// Applies the what-if flags to `snapshot`; returns their descriptions.
-pub(crate) fn apply_what_ifs(snapshot: &mut Snapshot, args: &SimulateArgs) -> Result<Vec<String>, Error> {
+pub(crate) fn apply_what_ifs(
+    snapshot: &mut Snapshot,
+    args: &SimulateArgs,
+) -> Result<Vec<String>, Error> {
     let mut applied = Vec::new();
     if !args.add.is_empty() {
         let mut collector = Collector::new();
@@ -58,7 +64,11 @@ pub(crate) fn apply_what_ifs(snapshot: &mut Snapshot, args: &SimulateArgs) -> Re
         whatif::add_objects(snapshot, collector.finish());
         applied.push(format!(
             "added the objects of {}",
-            args.add.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
+            args.add
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     for node in &args.cordon {
@@ -73,20 +83,24 @@ pub(crate) fn apply_what_ifs(snapshot: &mut Snapshot, args: &SimulateArgs) -> Re
     }
     if let (Some(n), Some(like)) = (args.add_nodes, &args.like) {
         let names = whatif::add_nodes(snapshot, n, like).map_err(what_if_error)?;
-        applied.push(format!("added {} node(s) like `{like}`: {}", names.len(), names.join(", ")));
+        applied.push(format!(
+            "added {} node(s) like `{like}`: {}",
+            names.len(),
+            names.join(", ")
+        ));
     }
     Ok(applied)
 }
 
 pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Error> {
     let only = args.only.as_deref().map(parse_target).transpose()?;
-    if let Some((kind, _)) = &only {
-        if !matches!(kind.as_str(), "PodGroup" | "CompositePodGroup" | "Pod") {
-            return Err(Error::usage(
-                format!("`--only` takes a unit: `pg/`, `cpg/` or `pod/`, not `{kind}`"),
-                "name the PodGroup, the root CompositePodGroup, or a pod without a group",
-            ));
-        }
+    if let Some((kind, _)) = &only
+        && !matches!(kind.as_str(), "PodGroup" | "CompositePodGroup" | "Pod")
+    {
+        return Err(Error::usage(
+            format!("`--only` takes a unit: `pg/`, `cpg/` or `pod/`, not `{kind}`"),
+            "name the PodGroup, the root CompositePodGroup, or a pod without a group",
+        ));
     }
     let mut snapshot = ctx.load()?;
     let what_if = apply_what_ifs(&mut snapshot, args)?;
@@ -97,15 +111,20 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         }
         None => None,
     };
-    let options = Options { mode: args.mode, gate_overrides: ctx.gate_overrides()?, only: only.clone(), what_if };
+    let options = Options {
+        mode: args.mode,
+        gate_overrides: ctx.gate_overrides()?,
+        only: only.clone(),
+        what_if,
+    };
     let mut plan = simulate(&snapshot, &options);
-    if let Some((kind, ns, name)) = &only {
-        if plan.units.is_empty() {
-            return Err(Error::usage(
-                format!("{kind} `{ns}/{name}` is not a pending unit"),
-                "run `kubectl wasctl simulate` to list the units; a PodGroup inside a CompositePodGroup tree is scheduled with its root",
-            ));
-        }
+    if let Some((kind, ns, name)) = &only
+        && plan.units.is_empty()
+    {
+        return Err(Error::usage(
+            format!("{kind} `{ns}/{name}` is not a pending unit"),
+            "run `kubectl wasctl simulate` to list the units; a PodGroup inside a CompositePodGroup tree is scheduled with its root",
+        ));
     }
     if let Some(ns) = ctx.namespace_scope(&snapshot) {
         plan.units.retain(|u| u.namespace == ns);

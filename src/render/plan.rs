@@ -30,7 +30,13 @@ fn nodes_text(u: &UnitResult) -> String {
     }
     counts
         .iter()
-        .map(|(n, c)| if *c > 1 { format!("{}×{c}", sanitize(n)) } else { sanitize(n).into_owned() })
+        .map(|(n, c)| {
+            if *c > 1 {
+                format!("{}×{c}", sanitize(n))
+            } else {
+                sanitize(n).into_owned()
+            }
+        })
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -44,19 +50,32 @@ pub fn write_text(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result
         writeln!(out, "Nothing is pending: every pod is bound.")?;
     } else {
         let mut table = Table::new();
-        table.load_preset(NOTHING).set_content_arrangement(ContentArrangement::Disabled);
+        table
+            .load_preset(NOTHING)
+            .set_content_arrangement(ContentArrangement::Disabled);
         table.set_header(vec!["UNIT", "OUTCOME", "PLACED", "MIN", "NODES", "MESSAGE"]);
         for u in &plan.units {
             let placed = if u.scheduled_before > 0 {
-                format!("{}+{}/{}", u.scheduled_before, u.placements.len(), u.pending + u.scheduled_before)
+                format!(
+                    "{}+{}/{}",
+                    u.scheduled_before,
+                    u.placements.len(),
+                    u.pending + u.scheduled_before
+                )
             } else {
                 format!("{}/{}", u.placements.len(), u.pending)
             };
             table.add_row(vec![
-                format!("{}/{}/{}", u.kind, sanitize(&u.namespace), sanitize(&u.name)),
+                format!(
+                    "{}/{}/{}",
+                    u.kind,
+                    sanitize(&u.namespace),
+                    sanitize(&u.name)
+                ),
                 outcome_text(style, u.outcome),
                 placed,
-                u.min_count.map_or_else(|| "-".to_owned(), |m| m.to_string()),
+                u.min_count
+                    .map_or_else(|| "-".to_owned(), |m| m.to_string()),
                 nodes_text(u),
                 sanitize(&u.message).into_owned(),
             ]);
@@ -76,8 +95,20 @@ pub fn write_text(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result
         s.preempting,
         s.error
     )?;
-    let gates: Vec<String> = plan.settings.feature_gates.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    writeln!(out, "{}", style.dim(format!("kube-scheduler feature gates: {}", gates.join(", "))))?;
+    let gates: Vec<String> = plan
+        .settings
+        .feature_gates
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    writeln!(
+        out,
+        "{}",
+        style.dim(format!(
+            "kube-scheduler feature gates: {}",
+            gates.join(", ")
+        ))
+    )?;
     for w in &plan.settings.what_if {
         writeln!(out, "{}", style.dim(format!("what-if: {w}")))?;
     }

@@ -25,6 +25,9 @@ use super::plan::{DomainTrace, PodTrace, UnitTrace};
 use super::queue::{GroupKind, GroupNode};
 use super::schedule_one::{Mode, Sampler, fit_error, schedule_pod};
 
+/// A feasible domain: trace index, assignments, PodGroupPodsCount raw score, fit score.
+type FeasiblePlacement = (usize, Vec<(PodId, NodeId)>, i64, i64);
+
 /// PlacementFeasible result (semantics §3.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Feasibility {
@@ -370,14 +373,15 @@ impl<'a> Cycle<'a> {
             domains.insert(v.clone(), Vec::new());
         }
         for &node in candidates {
-            if let Some(v) = self.state.nodes[node].labels.get(key) {
-                if pinned.as_ref().is_none_or(|p| p == v) {
-                    domains.entry(v.clone()).or_default().push(node);
-                }
+            if let Some(v) = self.state.nodes[node].labels.get(key)
+                && pinned.as_ref().is_none_or(|p| p == v)
+            {
+                domains.entry(v.clone()).or_default().push(node);
             }
         }
         let total = domains.len();
-        let mut feasible: Vec<(usize, Vec<(PodId, NodeId)>, i64, i64)> = Vec::new();
+        // (trace index, assignments, PodGroupPodsCount raw score, NodeResourcesFit score)
+        let mut feasible: Vec<FeasiblePlacement> = Vec::new();
         let mut first_status: Option<String> = None;
         let first_trace = self.trace.domains.len();
         let outer_label = self.placement_label.take();

@@ -200,7 +200,8 @@ fn run_unit(
                     result.placements = placements(state, &run.placed);
                     let left = pending.len() - run.placed.len();
                     if left > 0 {
-                        result.message = format!("{left} member(s) found no node and stay pending");
+                        result.message =
+                            format!("{left} member(s) were not placed and stay pending");
                     }
                 }
                 gang::Status::Unschedulable => {

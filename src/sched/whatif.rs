@@ -86,10 +86,10 @@ pub fn add_nodes(s: &mut Snapshot, count: usize, like: &str) -> Result<Vec<Strin
         let mut n = template.clone();
         n.metadata.name = Some(name.clone());
         n.metadata.uid = None;
-        if let Some(labels) = n.metadata.labels.as_mut() {
-            if labels.contains_key("kubernetes.io/hostname") {
-                labels.insert("kubernetes.io/hostname".to_owned(), name.clone());
-            }
+        if let Some(labels) = n.metadata.labels.as_mut()
+            && labels.contains_key("kubernetes.io/hostname")
+        {
+            labels.insert("kubernetes.io/hostname".to_owned(), name.clone());
         }
         if let Some(spec) = n.spec.as_mut() {
             spec.unschedulable = None;

@@ -11,6 +11,7 @@ mod bad_input;
 mod fake_apiserver;
 mod live;
 mod plugin;
+mod scenarios;
 mod snapshot;
 mod support;
 mod tree;

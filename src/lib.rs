@@ -16,3 +16,5 @@ pub mod graph;
 pub mod render;
 pub mod sched;
 pub mod snapshot;
+#[cfg(any(test, feature = "testutil"))]
+pub mod testutil;

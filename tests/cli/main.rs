@@ -12,6 +12,7 @@ mod fake_apiserver;
 mod live;
 mod plugin;
 mod scenarios;
+mod simulate;
 mod snapshot;
 mod support;
 mod tree;

@@ -1,0 +1,205 @@
+//! Seeded synthetic clusters: nodes in racks and zones, running pods, pending basic pods and
+//! pending gangs, as Kubernetes JSON. Used by the criterion benches (performance.md B1–B4) and
+//! tests; the same seed always yields the same cluster.
+
+use serde_json::{Value, json};
+
+use crate::snapshot::Snapshot;
+use crate::snapshot::source::Collector;
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// Number of nodes (each 64 cpu, 512 GiB, 110 pods, 8 GPUs).
+    pub nodes: usize,
+    /// Nodes per rack (racks are grouped 4 to a zone).
+    pub nodes_per_rack: usize,
+    /// Running pods, spread over the nodes.
+    pub running_pods: usize,
+    /// Pending pods without a group.
+    pub pending_pods: usize,
+    /// Pending gangs: (number of gangs, pods per gang).
+    pub gangs: Vec<(usize, usize)>,
+    /// Gangs get a rack topology constraint.
+    pub rack_constraint: bool,
+}
+
+impl Profile {
+    /// `nodes` nodes, 30 running pods per node, nothing pending.
+    pub fn with_nodes(nodes: usize) -> Self {
+        Self {
+            nodes,
+            nodes_per_rack: 16,
+            running_pods: nodes * 30,
+            pending_pods: 0,
+            gangs: Vec::new(),
+            rack_constraint: false,
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so benches need no extra crates.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// The next value below `n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1)
+    }
+}
+
+const T0: &str = "2026-11-20T00:00:00Z";
+
+fn node(i: usize, per_rack: usize) -> Value {
+    let rack = i / per_rack.max(1);
+    json!({"apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": format!("node-{i:05}"), "labels": {
+            "kubernetes.io/hostname": format!("node-{i:05}"),
+            "topology.kubernetes.io/rack": format!("rack-{rack:04}"),
+            "topology.kubernetes.io/zone": format!("zone-{}", rack / 4),
+            "nvidia.com/gpu.product": if i % 3 == 0 { "A100" } else { "H100" }}},
+        "status": {"allocatable": {"cpu": "64", "memory": "512Gi", "pods": "110", "nvidia.com/gpu": "8"}}})
+}
+
+fn pod(
+    name: &str,
+    ns: &str,
+    cpu: u64,
+    mem_gi: u64,
+    gpu: u64,
+    node: Option<String>,
+    group: Option<&str>,
+    minute: u64,
+) -> Value {
+    let mut requests = json!({"cpu": format!("{cpu}"), "memory": format!("{mem_gi}Gi")});
+    let mut container = json!({"name": "main", "image": "registry.example/train:1"});
+    if gpu > 0 {
+        requests["nvidia.com/gpu"] = json!(gpu.to_string());
+        container["resources"] =
+            json!({"requests": requests, "limits": {"nvidia.com/gpu": gpu.to_string()}});
+    } else {
+        container["resources"] = json!({"requests": requests});
+    }
+    let mut spec = json!({"containers": [container], "priority": 0});
+    if let Some(n) = &node {
+        spec["nodeName"] = json!(n);
+    }
+    if let Some(g) = group {
+        spec["schedulingGroup"] = json!({"podGroupName": g});
+    }
+    json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": ns, "labels": {"app": "synthetic"},
+            "creationTimestamp": format!("2026-11-20T{:02}:{:02}:00Z", (minute / 60) % 24, minute % 60)},
+        "spec": spec,
+        "status": {"phase": if node.is_some() { "Running" } else { "Pending" }}})
+}
+
+/// The cluster's objects as JSON values.
+pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(p.nodes + p.running_pods + p.pending_pods + 1);
+    out.push(json!({"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": T0,
+        "serverVersion": "v1.37.0", "components": [{"component": "kube-scheduler", "version": "v1.37.0",
+        "featureGates": {"GenericWorkload": true, "CompositePodGroup": true, "TopologyAwareWorkloadScheduling": true,
+            "DRAWorkloadResourceClaims": true, "PodGroupPreemptionPolicy": true}}]}));
+    for i in 0..p.nodes {
+        out.push(node(i, p.nodes_per_rack));
+    }
+    for i in 0..p.running_pods {
+        let n = (i % p.nodes.max(1)) + p.nodes * usize::from(p.nodes == 0);
+        out.push(pod(
+            &format!("run-{i:06}"),
+            "default",
+            1 + rng.below(2),
+            1 + rng.below(4),
+            0,
+            Some(format!("node-{n:05}")),
+            None,
+            0,
+        ));
+    }
+    for i in 0..p.pending_pods {
+        out.push(pod(
+            &format!("pend-{i:06}"),
+            "default",
+            1,
+            1 + rng.below(2),
+            0,
+            None,
+            None,
+            1 + rng.below(600),
+        ));
+    }
+    let mut g = 0;
+    for (count, size) in &p.gangs {
+        for _ in 0..*count {
+            let name = format!("gang-{g:05}");
+            let mut spec = json!({"schedulingPolicy": {"gang": {"minCount": size}}, "priority": 0});
+            if p.rack_constraint {
+                spec["schedulingConstraints"] =
+                    json!({"topology": [{"key": "topology.kubernetes.io/rack"}]});
+            }
+            out.push(json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+                "metadata": {"name": name, "namespace": "train", "creationTimestamp": T0}, "spec": spec}));
+            for m in 0..*size {
+                out.push(pod(
+                    &format!("{name}-{m}"),
+                    "train",
+                    4,
+                    16,
+                    1,
+                    None,
+                    Some(&name),
+                    1 + rng.below(600),
+                ));
+            }
+            g += 1;
+        }
+    }
+    out
+}
+
+/// The cluster as one JSON `List` (what `kubectl get -o json` prints), for load benches.
+pub fn json_text(p: &Profile, seed: u64) -> String {
+    json!({"apiVersion": "v1", "kind": "List", "items": objects(p, seed)}).to_string()
+}
+
+/// The cluster as a snapshot.
+pub fn snapshot(p: &Profile, seed: u64) -> Snapshot {
+    let mut c = Collector::new();
+    for o in objects(p, seed) {
+        // Generated objects always fit their types.
+        c.add(o).expect("synthetic objects are valid");
+    }
+    c.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_cluster_and_it_simulates() {
+        let p = Profile {
+            pending_pods: 20,
+            gangs: vec![(3, 3)],
+            rack_constraint: true,
+            ..Profile::with_nodes(32)
+        };
+        assert_eq!(json_text(&p, 7), json_text(&p, 7));
+        let s = snapshot(&p, 7);
+        assert_eq!(s.nodes.len(), 32);
+        assert_eq!(s.pod_groups.len(), 3);
+        let plan = crate::sched::simulate(&s, &crate::sched::Options::default());
+        assert_eq!(plan.summary.scheduled, 23, "{:#?}", plan.summary);
+    }
+}

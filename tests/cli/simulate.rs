@@ -1,0 +1,164 @@
+//! `simulate` on the built binary: the demo's output, the JSON contract, what-ifs and errors.
+
+use crate::support::run;
+
+#[test]
+fn demo_simulation_text_is_snapshotted() {
+    let r = run(&["simulate", "--demo"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!("demo_simulate_text", r.stdout);
+    let on = run(&[
+        "simulate",
+        "--demo",
+        "--feature-gates",
+        "GenericWorkload=true",
+    ]);
+    insta::assert_snapshot!("demo_simulate_gates_on_text", on.stdout);
+}
+
+#[test]
+fn json_report_keeps_the_documented_keys() {
+    let r = run(&[
+        "simulate",
+        "--demo",
+        "--feature-gates",
+        "GenericWorkload=true",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["apiVersion"], "wasctl.dev/v1alpha1");
+    assert_eq!(v["kind"], "SimulationReport");
+    assert_eq!(v["settings"]["mode"], "exhaustive");
+    assert_eq!(v["settings"]["featureGates"]["GenericWorkload"], true);
+    for key in ["scheduled", "unschedulable", "waiting", "preempting"] {
+        assert!(v["summary"][key].is_u64(), "summary.{key}");
+    }
+    let units = v["units"].as_array().unwrap();
+    let big = units
+        .iter()
+        .find(|u| u["name"] == "big-train-workers")
+        .expect("big-train unit");
+    for key in [
+        "kind",
+        "namespace",
+        "name",
+        "outcome",
+        "message",
+        "placements",
+        "victims",
+    ] {
+        assert!(big.get(key).is_some(), "units[].{key}");
+    }
+    assert_eq!(big["outcome"], "Unschedulable");
+    let lost = units
+        .iter()
+        .find(|u| u["name"] == "lost-0")
+        .expect("a pod naming a missing PodGroup is listed");
+    assert_eq!(lost["outcome"], "Waiting");
+}
+
+#[test]
+fn what_ifs_change_the_outcome() {
+    let r = run(&[
+        "simulate",
+        "--demo",
+        "--feature-gates",
+        "GenericWorkload=true",
+        "--add-nodes",
+        "2",
+        "--like",
+        "gpu-b1",
+        "--only",
+        "pg/big-train-workers",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v["units"].as_array().unwrap().len(),
+        1,
+        "--only keeps one unit"
+    );
+    assert_eq!(
+        v["units"][0]["outcome"], "Scheduled",
+        "two more rack-b nodes make room for the gang"
+    );
+    assert_eq!(v["units"][0]["placements"].as_array().unwrap().len(), 6);
+    assert!(
+        v["settings"]["whatIf"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("added 2 node(s) like `gpu-b1`")
+    );
+
+    let drained = run(&["simulate", "--demo", "--drain", "gpu-a1", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&drained.stdout).unwrap();
+    let names: Vec<&str> = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"train-a-0"),
+        "train-a pods on the drained node are pending again: {names:?}"
+    );
+}
+
+#[test]
+fn added_manifests_become_pending_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.yaml");
+    std::fs::write(
+        &path,
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: extra, namespace: ml}\nspec:\n  schedulingPolicy: {gang: {minCount: 1}}\n  priority: 5\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: extra-0, namespace: ml}\nspec:\n  priority: 5\n  schedulingGroup: {podGroupName: extra}\n  containers: [{name: c, image: busybox, resources: {requests: {cpu: '1'}}}]\n",
+    )
+    .unwrap();
+    let r = run(&[
+        "simulate",
+        "--demo",
+        "--feature-gates",
+        "GenericWorkload=true",
+        "--add",
+        path.to_str().unwrap(),
+        "--only",
+        "pg/extra",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("PodGroup/ml/extra  Scheduled"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn bad_what_ifs_and_targets_exit_2() {
+    let r = run(&["simulate", "--demo", "--drain", "no-such-node"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("error: node `no-such-node` not found"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["simulate", "--demo", "--only", "workload/train-a"]);
+    assert_eq!(r.code, 2);
+    let r = run(&["simulate", "--demo", "--only", "pg/train-a-workers"]);
+    assert_eq!(r.code, 2, "a running group is not a pending unit");
+    assert!(r.stderr.contains("is not a pending unit"), "{}", r.stderr);
+    assert_eq!(
+        run(&["simulate", "--demo", "--add-nodes", "2"]).code,
+        2,
+        "--add-nodes needs --like"
+    );
+}
+
+#[test]
+fn compat_mode_runs_and_says_so() {
+    let r = run(&["simulate", "--demo", "--mode", "compat", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["settings"]["mode"], "compat");
+}

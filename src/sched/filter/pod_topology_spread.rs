@@ -1,9 +1,32 @@
-//! PodTopologySpread (being completed: hard-constraint filter and soft-constraint score).
-//! Upstream: `pkg/scheduler/framework/plugins/podtopologyspread/{filtering,scoring,common}.go`.
+//! PodTopologySpread: hard constraints (`whenUnsatisfiable: DoNotSchedule`) filter nodes, soft
+//! constraints (`ScheduleAnyway`) score them.
+//!
+//! Upstream: `pkg/scheduler/framework/plugins/podtopologyspread/{filtering,scoring,common}.go`
+//! (v1.37). Facts followed here:
+//! - `common.go` `countPodsMatchSelector`: only pods in the incoming pod's namespace, without a
+//!   deletion timestamp, whose labels match the constraint's selector are counted.
+//! - `common.go` `matchNodeInclusionPolicies`: `nodeAffinityPolicy: Honor` (default) drops nodes
+//!   failing the pod's nodeSelector/required node affinity; `nodeTaintsPolicy: Honor` (default
+//!   Ignore) drops nodes with an untolerated `NoSchedule`/`NoExecute` taint. Applied per
+//!   constraint.
+//! - `filtering.go` `calPreFilterState`: every node of the snapshot that has ALL the hard
+//!   constraints' topology keys contributes its count to its domain (a domain with 0 matching
+//!   pods still counts as a domain); the global minimum is the minimum over domains, treated as
+//!   0 when there are fewer domains than `minDomains` (default 1).
+//! - `filtering.go` `Filter`: a node missing a key is `UnschedulableAndUnresolvable`; otherwise
+//!   `count(domain) + selfMatch - globalMin > maxSkew` is `Unschedulable`.
+//! - `scoring.go`: domains come from the feasible nodes (nodes missing a soft key are ignored
+//!   and score 0), counts from every node; `kubernetes.io/hostname` is counted per node at Score
+//!   time; weight `ln(domains + 2)`; a node scores `round(Σ cnt·weight + (maxSkew − 1))`;
+//!   NormalizeScore maps `s` to `100·(max + min − s)/max` (100 for all when max is 0).
 
-use super::Rejection;
-use crate::sched::node_state::{ClusterState, NodeId};
-use crate::sched::pod_req::PodReq;
+use std::collections::HashMap;
+
+use super::{Code, Rejection, node_affinity};
+use crate::sched::node_state::{ClusterState, NodeId, NodeState};
+use crate::sched::pod_req::{PodReq, SpreadConstraint};
+use crate::sched::score::MAX_NODE_SCORE;
+use crate::sched::selector::LabelSelector;
 
 /// Plugin name.
 pub const NAME: &str = "PodTopologySpread";
@@ -14,38 +37,578 @@ pub const ERR_REASON_CONSTRAINTS_NOT_MATCH: &str =
 pub const ERR_REASON_NODE_LABEL_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 
-/// PreFilter state: matching-pod counts per topology domain, per hard constraint.
-#[derive(Debug, Default)]
-pub struct PreFilterState {}
+/// `v1.LabelHostname`: counted per node at Score time (upstream `scoring.go`).
+const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
 
-/// PreFilter.
-pub fn pre_filter(_state: &ClusterState, _pod: &PodReq) -> PreFilterState {
-    PreFilterState {}
+/// One hard constraint with its per-domain counts.
+#[derive(Debug)]
+struct HardConstraint {
+    topology_key: String,
+    max_skew: i64,
+    /// Matching pods per topology value (every eligible domain has an entry, possibly 0).
+    counts: HashMap<String, i64>,
+    /// Global minimum, already 0 when there are fewer domains than `minDomains`.
+    global_min: i64,
+    /// 1 when the incoming pod matches the constraint's own selector.
+    self_match: i64,
 }
 
-/// Filter.
+/// PreFilter state: matching-pod counts per topology domain, per hard constraint. Empty (no
+/// allocation) when the pod has no hard constraints.
+#[derive(Debug, Default)]
+pub struct PreFilterState {
+    constraints: Vec<HardConstraint>,
+}
+
+/// Whether the node carries every constraint's topology key (`nodeLabelsMatchSpreadConstraints`).
+fn has_all_keys<'a>(
+    node: &NodeState,
+    mut constraints: impl Iterator<Item = &'a SpreadConstraint>,
+) -> bool {
+    constraints.all(|c| node.labels.contains_key(&c.topology_key))
+}
+
+/// `matchNodeInclusionPolicies` (`common.go`); `affinity_ok` caches the node affinity match.
+fn node_included(
+    c: &SpreadConstraint,
+    pod: &PodReq,
+    node: &NodeState,
+    affinity_ok: &mut Option<bool>,
+) -> bool {
+    if c.honor_node_affinity
+        && !*affinity_ok.get_or_insert_with(|| node_affinity::matches(pod, node))
+    {
+        return false;
+    }
+    if c.honor_node_taints {
+        let untolerated = node
+            .taints
+            .iter()
+            .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+            .any(|t| !t.tolerated_by(&pod.tolerations));
+        if untolerated {
+            return false;
+        }
+    }
+    true
+}
+
+/// `countPodsMatchSelector` (`common.go`): same namespace, not terminating, selector matches.
+fn count_matching(
+    state: &ClusterState,
+    node: &NodeState,
+    selector: &LabelSelector,
+    ns: &str,
+) -> i64 {
+    let n = node
+        .pods
+        .iter()
+        .map(|id| &state.pods[*id])
+        .filter(|p| !p.terminating && p.namespace == ns && selector.matches(&p.labels))
+        .count();
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Adds `n` to the domain `value`, creating it when new.
+fn add_to_domain(counts: &mut HashMap<String, i64>, value: &str, n: i64) {
+    if let Some(c) = counts.get_mut(value) {
+        *c += n;
+    } else {
+        counts.insert(value.to_owned(), n);
+    }
+}
+
+/// PreFilter (`filtering.go` `calPreFilterState`).
+pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
+    if !pod.spread.iter().any(|c| c.hard) {
+        return PreFilterState::default();
+    }
+    let hard: Vec<&SpreadConstraint> = pod.spread.iter().filter(|c| c.hard).collect();
+    let mut counts: Vec<HashMap<String, i64>> = vec![HashMap::new(); hard.len()];
+    for node in &state.nodes {
+        if !has_all_keys(node, hard.iter().copied()) {
+            continue;
+        }
+        let mut affinity_ok = None;
+        for (slot, c) in hard.iter().enumerate() {
+            if !node_included(c, pod, node, &mut affinity_ok) {
+                continue;
+            }
+            let Some(value) = node.labels.get(&c.topology_key) else {
+                continue;
+            };
+            let n = count_matching(state, node, &c.selector, &pod.namespace);
+            add_to_domain(&mut counts[slot], value, n);
+        }
+    }
+    let constraints = hard
+        .into_iter()
+        .zip(counts)
+        .map(|(c, counts)| {
+            // Upstream criticalPaths start at MaxInt32; minMatchNum uses 0 when
+            // domains < minDomains (minDomains defaults to 1).
+            let min = counts
+                .values()
+                .copied()
+                .min()
+                .unwrap_or(i64::from(i32::MAX));
+            let min_domains = i64::from(c.min_domains.unwrap_or(1));
+            let domains = i64::try_from(counts.len()).unwrap_or(i64::MAX);
+            HardConstraint {
+                topology_key: c.topology_key.clone(),
+                max_skew: i64::from(c.max_skew),
+                global_min: if domains < min_domains { 0 } else { min },
+                self_match: i64::from(c.selector.matches(&pod.labels)),
+                counts,
+            }
+        })
+        .collect();
+    PreFilterState { constraints }
+}
+
+/// Filter (`filtering.go` `Filter`).
 pub fn filter(
-    _state: &ClusterState,
+    state: &ClusterState,
     _pod: &PodReq,
-    _pre: &PreFilterState,
-    _node: NodeId,
+    pre: &PreFilterState,
+    node: NodeId,
 ) -> Option<Rejection> {
+    if pre.constraints.is_empty() {
+        return None;
+    }
+    let n = &state.nodes[node];
+    for c in &pre.constraints {
+        let Some(value) = n.labels.get(&c.topology_key) else {
+            return Some(Rejection::new(
+                NAME,
+                Code::UnschedulableAndUnresolvable,
+                ERR_REASON_NODE_LABEL_NOT_MATCH,
+            ));
+        };
+        let matched = c.counts.get(value).copied().unwrap_or(0);
+        if matched + c.self_match - c.global_min > c.max_skew {
+            return Some(Rejection::new(
+                NAME,
+                Code::Unschedulable,
+                ERR_REASON_CONSTRAINTS_NOT_MATCH,
+            ));
+        }
+    }
     None
 }
 
-/// PreScore state for soft constraints.
+/// One soft constraint with its per-domain counts and normalizing weight.
+#[derive(Debug)]
+struct SoftConstraint {
+    /// Index into the pod's `spread`.
+    index: usize,
+    topology_key: String,
+    max_skew: i32,
+    /// Matching pods per topology value of the feasible nodes (empty for hostname).
+    counts: HashMap<String, i64>,
+    /// `topologyNormalizingWeight`: `ln(domains + 2)`.
+    weight: f64,
+}
+
+/// PreScore state for soft constraints. Empty (plugin skipped) when the pod has none.
 #[derive(Debug, Default)]
-pub struct ScoreState {}
-
-/// PreScore over the feasible nodes.
-pub fn pre_score(_state: &ClusterState, _pod: &PodReq, _feasible: &[NodeId]) -> ScoreState {
-    ScoreState {}
+pub struct ScoreState {
+    constraints: Vec<SoftConstraint>,
+    /// Per position in `feasible`: the node lacks a soft constraint's key (upstream
+    /// `IgnoredNodes`), so it scores 0.
+    ignored: Vec<bool>,
 }
 
-/// Raw score of one node.
-pub fn score(_state: &ClusterState, _pod: &PodReq, _s: &ScoreState, _node: NodeId) -> i64 {
-    0
+/// PreScore over the feasible nodes (`scoring.go` `initPreScoreState` + `PreScore`).
+pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> ScoreState {
+    if !pod.spread.iter().any(|c| !c.hard) {
+        return ScoreState::default();
+    }
+    let soft: Vec<(usize, &SpreadConstraint)> = pod
+        .spread
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.hard)
+        .collect();
+    let mut counts: Vec<HashMap<String, i64>> = vec![HashMap::new(); soft.len()];
+    let mut ignored = Vec::with_capacity(feasible.len());
+    for id in feasible {
+        let node = &state.nodes[*id];
+        let skip = !has_all_keys(node, soft.iter().map(|(_, c)| *c));
+        ignored.push(skip);
+        if skip {
+            continue;
+        }
+        for (slot, (_, c)) in soft.iter().enumerate() {
+            if c.topology_key == LABEL_HOSTNAME {
+                continue;
+            }
+            if let Some(value) = node.labels.get(&c.topology_key) {
+                add_to_domain(&mut counts[slot], value, 0);
+            }
+        }
+    }
+    let scored = ignored.iter().filter(|i| !**i).count();
+    // Counts come from every node in the snapshot, for domains present among feasible nodes.
+    for node in &state.nodes {
+        if !has_all_keys(node, soft.iter().map(|(_, c)| *c)) {
+            continue;
+        }
+        let mut affinity_ok = None;
+        for (slot, (_, c)) in soft.iter().enumerate() {
+            if !node_included(c, pod, node, &mut affinity_ok) {
+                continue;
+            }
+            let Some(value) = node.labels.get(&c.topology_key) else {
+                continue;
+            };
+            if let Some(cnt) = counts[slot].get_mut(value.as_str()) {
+                *cnt += count_matching(state, node, &c.selector, &pod.namespace);
+            }
+        }
+    }
+    let constraints = soft
+        .into_iter()
+        .zip(counts)
+        .map(|((index, c), counts)| {
+            let size = if c.topology_key == LABEL_HOSTNAME {
+                scored
+            } else {
+                counts.len()
+            };
+            SoftConstraint {
+                index,
+                topology_key: c.topology_key.clone(),
+                max_skew: c.max_skew,
+                counts,
+                weight: topology_normalizing_weight(size),
+            }
+        })
+        .collect();
+    ScoreState {
+        constraints,
+        ignored,
+    }
 }
 
-/// Normalizes raw scores to 0–100 in place.
-pub fn normalize(_s: &ScoreState, _scores: &mut [i64]) {}
+/// `topologyNormalizingWeight` (`scoring.go`): `ln(size + 2)`.
+fn topology_normalizing_weight(size: usize) -> f64 {
+    (size as f64 + 2.0).ln()
+}
+
+/// Raw score of one node (`scoring.go` `Score`): Σ `cnt·weight + (maxSkew − 1)`, rounded.
+pub fn score(state: &ClusterState, pod: &PodReq, s: &ScoreState, node: NodeId) -> i64 {
+    if s.constraints.is_empty() {
+        return 0;
+    }
+    let n = &state.nodes[node];
+    if !s
+        .constraints
+        .iter()
+        .all(|c| n.labels.contains_key(&c.topology_key))
+    {
+        // An ignored node.
+        return 0;
+    }
+    let mut total = 0.0_f64;
+    for c in &s.constraints {
+        let Some(value) = n.labels.get(&c.topology_key) else {
+            continue;
+        };
+        let cnt = if c.topology_key == LABEL_HOSTNAME {
+            pod.spread.get(c.index).map_or(0, |sc| {
+                count_matching(state, n, &sc.selector, &pod.namespace)
+            })
+        } else {
+            c.counts.get(value).copied().unwrap_or(0)
+        };
+        total += cnt as f64 * c.weight + f64::from(c.max_skew - 1);
+    }
+    total.round() as i64
+}
+
+/// Normalizes raw scores to 0–100 in place (`scoring.go` `NormalizeScore`): fewer matching
+/// pods score higher; ignored nodes get 0.
+pub fn normalize(s: &ScoreState, scores: &mut [i64]) {
+    if s.constraints.is_empty() {
+        return;
+    }
+    let is_ignored = |i: usize| s.ignored.get(i).copied().unwrap_or(false);
+    let mut min = i64::MAX;
+    let mut max = 0_i64;
+    for (i, v) in scores.iter().enumerate() {
+        if is_ignored(i) {
+            continue;
+        }
+        min = min.min(*v);
+        max = max.max(*v);
+    }
+    for (i, v) in scores.iter_mut().enumerate() {
+        if is_ignored(i) {
+            *v = 0;
+        } else if max == 0 {
+            *v = MAX_NODE_SCORE;
+        } else {
+            *v = MAX_NODE_SCORE * (max + min - *v) / max;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Reason;
+    use super::*;
+    use crate::sched::node_state::PodId;
+    use crate::sched::selector::{Labels, NodeTaint, Tol};
+
+    fn labels(pairs: &[(&str, &str)]) -> Labels {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    fn node(name: &str, pairs: &[(&str, &str)]) -> NodeState {
+        NodeState {
+            name: name.to_owned(),
+            labels: labels(pairs),
+            ..NodeState::default()
+        }
+    }
+
+    fn cluster(nodes: Vec<NodeState>) -> ClusterState {
+        let mut st = ClusterState {
+            nodes,
+            ..ClusterState::default()
+        };
+        st.reindex_nodes();
+        st
+    }
+
+    fn pod(ns: &str, name: &str, pairs: &[(&str, &str)]) -> PodReq {
+        PodReq {
+            namespace: ns.to_owned(),
+            name: name.to_owned(),
+            labels: labels(pairs),
+            ..PodReq::default()
+        }
+    }
+
+    fn place(st: &mut ClusterState, p: PodReq, node: &str) -> PodId {
+        let n = st.node_ids[node];
+        let id = st.add_pod(p);
+        st.assume(id, n);
+        id
+    }
+
+    fn web_pods(st: &mut ClusterState, node: &str, count: usize) {
+        for i in 0..count {
+            place(
+                st,
+                pod("ml", &format!("{node}-web-{i}"), &[("app", "web")]),
+                node,
+            );
+        }
+    }
+
+    fn constraint(key: &str, max_skew: i32, hard: bool) -> SpreadConstraint {
+        SpreadConstraint {
+            max_skew,
+            topology_key: key.to_owned(),
+            hard,
+            selector: LabelSelector::default().with_equal("app", "web"),
+            min_domains: None,
+            honor_node_affinity: true,
+            honor_node_taints: false,
+        }
+    }
+
+    fn incoming(c: SpreadConstraint) -> PodReq {
+        let mut p = pod("ml", "new", &[("app", "web")]);
+        p.spread.push(c);
+        p
+    }
+
+    fn run(st: &ClusterState, p: &PodReq, node: &str) -> Option<Rejection> {
+        let pre = pre_filter(st, p);
+        filter(st, p, &pre, st.node_ids[node])
+    }
+
+    fn reason(r: &Option<Rejection>) -> Option<(Code, Reason)> {
+        r.as_ref().map(|r| (r.code, r.reasons[0]))
+    }
+
+    fn zones() -> ClusterState {
+        cluster(vec![
+            node("n1", &[("zone", "a")]),
+            node("n2", &[("zone", "b")]),
+            node("n3", &[]),
+        ])
+    }
+
+    #[test]
+    fn spread_rejects_node_that_would_exceed_max_skew() {
+        let mut st = zones();
+        web_pods(&mut st, "n1", 2);
+        let p = incoming(constraint("zone", 1, true));
+        assert_eq!(
+            reason(&run(&st, &p, "n1")),
+            Some((
+                Code::Unschedulable,
+                Reason::Static(ERR_REASON_CONSTRAINTS_NOT_MATCH)
+            ))
+        );
+        assert!(run(&st, &p, "n2").is_none(), "0 + 1 - 0 <= 1");
+    }
+
+    #[test]
+    fn spread_rejects_node_missing_topology_key_as_unresolvable() {
+        let st = zones();
+        let p = incoming(constraint("zone", 1, true));
+        assert_eq!(
+            reason(&run(&st, &p, "n3")),
+            Some((
+                Code::UnschedulableAndUnresolvable,
+                Reason::Static(ERR_REASON_NODE_LABEL_NOT_MATCH)
+            ))
+        );
+    }
+
+    #[test]
+    fn spread_treats_global_min_as_zero_when_domains_are_fewer_than_min_domains() {
+        let mut st = zones();
+        web_pods(&mut st, "n1", 1);
+        web_pods(&mut st, "n2", 1);
+        let mut c = constraint("zone", 1, true);
+        assert!(
+            run(&st, &incoming(c.clone()), "n1").is_none(),
+            "1 + 1 - 1 <= 1"
+        );
+        c.min_domains = Some(3);
+        assert!(
+            run(&st, &incoming(c), "n1").is_some(),
+            "2 domains < minDomains 3: 1 + 1 - 0 > 1"
+        );
+    }
+
+    #[test]
+    fn spread_node_affinity_policy_honor_leaves_out_nodes_the_pod_cannot_use() {
+        let mut st = cluster(vec![
+            node("n1", &[("zone", "a"), ("pool", "x")]),
+            node("n2", &[("zone", "b"), ("pool", "x")]),
+            node("n3", &[("zone", "c"), ("pool", "y")]),
+        ]);
+        web_pods(&mut st, "n1", 2);
+        web_pods(&mut st, "n2", 2);
+        let mut c = constraint("zone", 1, true);
+        let mut p = incoming(c.clone());
+        p.node_selector = vec![("pool".into(), "x".into())];
+        assert!(run(&st, &p, "n1").is_none(), "zone c left out: min is 2");
+        c.honor_node_affinity = false;
+        p.spread = vec![c];
+        assert!(run(&st, &p, "n1").is_some(), "zone c counted: min is 0");
+    }
+
+    #[test]
+    fn spread_node_taints_policy_honor_leaves_out_untolerated_nodes() {
+        let mut st = zones();
+        st.nodes[1].taints.push(NodeTaint {
+            key: "gpu".into(),
+            value: "true".into(),
+            effect: "NoSchedule".into(),
+        });
+        web_pods(&mut st, "n1", 1);
+        let mut c = constraint("zone", 1, true);
+        assert!(
+            run(&st, &incoming(c.clone()), "n1").is_some(),
+            "Ignore: b has 0"
+        );
+        c.honor_node_taints = true;
+        assert!(
+            run(&st, &incoming(c.clone()), "n1").is_none(),
+            "Honor: b left out, min is 1"
+        );
+        let mut p = incoming(c);
+        p.tolerations.push(Tol::exists("gpu", "NoSchedule"));
+        assert!(run(&st, &p, "n1").is_some(), "tolerated: b counts again");
+    }
+
+    #[test]
+    fn spread_adds_self_match_only_when_the_pod_matches_its_selector() {
+        let mut st = zones();
+        web_pods(&mut st, "n1", 1);
+        let mut p = incoming(constraint("zone", 1, true));
+        assert!(run(&st, &p, "n1").is_some(), "1 + 1 - 0 > 1");
+        p.labels = labels(&[("app", "batch")]);
+        assert!(run(&st, &p, "n1").is_none(), "1 + 0 - 0 <= 1");
+    }
+
+    #[test]
+    fn spread_counts_neither_terminating_pods_nor_other_namespaces() {
+        let mut st = zones();
+        let mut dying = pod("ml", "dying", &[("app", "web")]);
+        dying.terminating = true;
+        place(&mut st, dying, "n1");
+        place(&mut st, pod("other", "web", &[("app", "web")]), "n1");
+        let p = incoming(constraint("zone", 1, true));
+        assert!(run(&st, &p, "n1").is_none());
+    }
+
+    #[test]
+    fn spread_without_hard_constraints_filters_nothing() {
+        let st = zones();
+        let p = incoming(constraint("zone", 1, false));
+        let pre = pre_filter(&st, &p);
+        assert!(pre.constraints.is_empty());
+        assert!(filter(&st, &p, &pre, 2).is_none());
+    }
+
+    fn scores(st: &ClusterState, p: &PodReq) -> Vec<i64> {
+        let feasible: Vec<NodeId> = (0..st.nodes.len()).collect();
+        let s = pre_score(st, p, &feasible);
+        let mut out: Vec<i64> = feasible.iter().map(|n| score(st, p, &s, *n)).collect();
+        normalize(&s, &mut out);
+        out
+    }
+
+    #[test]
+    fn spread_score_prefers_the_zone_with_fewer_matching_pods() {
+        let mut st = zones();
+        web_pods(&mut st, "n1", 2);
+        let p = incoming(constraint("zone", 1, false));
+        let feasible = [0, 1, 2];
+        let s = pre_score(&st, &p, &feasible);
+        // 2 domains: weight ln(4); n1 = round(2 * 1.386) = 3.
+        assert_eq!(score(&st, &p, &s, 0), 3);
+        assert_eq!(score(&st, &p, &s, 1), 0);
+        // Normalized: 100 * (3 + 0 - s) / 3; n3 lacks the key and gets 0.
+        assert_eq!(scores(&st, &p), vec![0, 100, 0]);
+    }
+
+    #[test]
+    fn spread_score_counts_hostname_per_node_and_adds_max_skew_minus_one() {
+        let mut st = cluster(vec![
+            node("n1", &[("kubernetes.io/hostname", "n1")]),
+            node("n2", &[("kubernetes.io/hostname", "n2")]),
+            node("n3", &[("kubernetes.io/hostname", "n3")]),
+        ]);
+        web_pods(&mut st, "n1", 1);
+        web_pods(&mut st, "n2", 3);
+        let p = incoming(constraint("kubernetes.io/hostname", 2, false));
+        let s = pre_score(&st, &p, &[0, 1, 2]);
+        // 3 nodes: weight ln(5) = 1.609; s = cnt * w + 1.
+        assert_eq!(score(&st, &p, &s, 0), 3);
+        assert_eq!(score(&st, &p, &s, 1), 6);
+        assert_eq!(score(&st, &p, &s, 2), 1);
+        // 100 * (6 + 1 - s) / 6.
+        assert_eq!(scores(&st, &p), vec![66, 16, 100]);
+    }
+
+    #[test]
+    fn spread_score_is_skipped_without_soft_constraints() {
+        let mut st = zones();
+        web_pods(&mut st, "n1", 2);
+        let p = incoming(constraint("zone", 1, true));
+        assert_eq!(scores(&st, &p), vec![0, 0, 0]);
+    }
+}

@@ -1,6 +1,7 @@
 //! The command line: clap definitions, kubectl-style global flags, and the glue that runs
 //! source → analysis → view for each command. Only this module writes to stdout and stderr.
 
+mod generate;
 mod simulate;
 mod snapshot;
 mod tree;
@@ -78,6 +79,9 @@ pub enum Command {
     Snapshot(snapshot::SnapshotArgs),
     /// Print the version, commit and supported Kubernetes version.
     Version(version::VersionArgs),
+    /// Write or check the shipped completions and man page (for maintainers).
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 /// `-o` for reports that have a text view.
@@ -100,6 +104,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Tree(args) => tree::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
+        Command::Generate(args) => generate::run(&ctx, &args),
     }
 }
 

@@ -70,7 +70,10 @@ fn node(i: usize, per_rack: usize) -> Value {
         "status": {"allocatable": {"cpu": "64", "memory": "512Gi", "pods": "110", "nvidia.com/gpu": "8"}}})
 }
 
-#[allow(clippy::too_many_arguments, reason = "a flat builder keeps the generator readable")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a flat builder keeps the generator readable"
+)]
 fn pod(
     name: &str,
     ns: &str,

@@ -8,6 +8,7 @@
 )]
 
 mod bad_input;
+mod distribution;
 mod fake_apiserver;
 mod live;
 mod plugin;

@@ -1,0 +1,260 @@
+#compdef kubectl-wasctl
+
+autoload -U is-at-least
+
+_kubectl-wasctl() {
+    typeset -A opt_args
+    typeset -a _arguments_options
+    local ret=1
+
+    if is-at-least 5.2; then
+        _arguments_options=(-s -S -C)
+    else
+        _arguments_options=(-s -C)
+    fi
+
+    local context curcontext="$curcontext" state line
+    _arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+":: :_kubectl-wasctl_commands" \
+"*::: :->kubectl-wasctl" \
+&& ret=0
+    case $state in
+    (kubectl-wasctl)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-wasctl-command-$line[1]:"
+        case $line[1] in
+            (simulate)
+_arguments "${_arguments_options[@]}" : \
+'--only=[Simulate only this unit (\`pg/NAME\`, \`cpg/NAME\`, \`pod/NAME\`); the rest of the queue is ignored]:TYPE/NAME:_default' \
+'*--add=[Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating]:FILE:_files' \
+'*--drain=[Drain these nodes first (cordon; controller-owned pods become pending again)]:NODE:_default' \
+'*--cordon=[Cordon these nodes first]:NODE:_default' \
+'--add-nodes=[Add N copies of the \`--like\` node]:N:_default' \
+'--like=[The node \`--add-nodes\` copies]:NODE:_default' \
+'--mode=[\`exhaustive\`\: filter and score every node; \`compat\`\: upstream'\''s node sampling]:MODE:((exhaustive\:"Filter and score every node"
+compat\:"Upstream'\''s adaptive \`percentageOfNodesToScore\` sampling"))' \
+'-o+[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--output=[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+&& ret=0
+;;
+(tree)
+_arguments "${_arguments_options[@]}" : \
+'-o+[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--output=[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'::target -- Show one object'\''s chain\: `workload/`, `compositepodgroup/` (`cpg/`), `podgroup/` (`pg/`), `pod/`, `job/`, `resourceclaim/` followed by the name:_default' \
+&& ret=0
+;;
+(snapshot)
+_arguments "${_arguments_options[@]}" : \
+'-o+[Output format]:OUTPUT:((yaml\:"A YAML document stream"
+json\:"One JSON \`List\`"))' \
+'--output=[Output format]:OUTPUT:((yaml\:"A YAML document stream"
+json\:"One JSON \`List\`"))' \
+'--file=[Write to this file instead of stdout]:FILE:_files' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+&& ret=0
+;;
+(version)
+_arguments "${_arguments_options[@]}" : \
+'-o+[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--output=[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_kubectl-wasctl__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-wasctl-help-command-$line[1]:"
+        case $line[1] in
+            (simulate)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(tree)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(snapshot)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(version)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+}
+
+(( $+functions[_kubectl-wasctl_commands] )) ||
+_kubectl-wasctl_commands() {
+    local commands; commands=(
+'simulate:Dry-run kube-scheduler 1.37 over the snapshot\: where every pending gang would land' \
+'tree:Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status' \
+'snapshot:Write the loaded objects and cluster facts to one file that \`--from\` reads back' \
+'version:Print the version, commit and supported Kubernetes version' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'kubectl-wasctl commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help_commands] )) ||
+_kubectl-wasctl__subcmd__help_commands() {
+    local commands; commands=(
+'simulate:Dry-run kube-scheduler 1.37 over the snapshot\: where every pending gang would land' \
+'tree:Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status' \
+'snapshot:Write the loaded objects and cluster facts to one file that \`--from\` reads back' \
+'version:Print the version, commit and supported Kubernetes version' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'kubectl-wasctl help commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__help_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help help commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__simulate_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__simulate_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help simulate commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__snapshot_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__snapshot_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help snapshot commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__tree_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__tree_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help tree commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__version_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__version_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help version commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__simulate_commands] )) ||
+_kubectl-wasctl__subcmd__simulate_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl simulate commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__snapshot_commands] )) ||
+_kubectl-wasctl__subcmd__snapshot_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl snapshot commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__tree_commands] )) ||
+_kubectl-wasctl__subcmd__tree_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl tree commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__version_commands] )) ||
+_kubectl-wasctl__subcmd__version_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl version commands' commands "$@"
+}
+
+if [ "$funcstack[1]" = "_kubectl-wasctl" ]; then
+    _kubectl-wasctl "$@"
+else
+    compdef _kubectl-wasctl kubectl-wasctl
+fi

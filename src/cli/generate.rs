@@ -207,7 +207,9 @@ fn flag_values(cmd: &clap::Command, own_only: bool) -> Vec<(String, Vec<String>)
 /// CURRENT` for `kubectl wasctl <TAB>` and reads one candidate per line, then `:DIRECTIVE`
 /// (cobra's `ShellCompDirective`: 0 default, 4 no file completion). The stable clap_complete
 /// API has no dynamic completion (it is behind `unstable-dynamic`), so the helper carries the
-/// subcommand and flag names from the clap definitions and answers from them, in POSIX sh.
+/// subcommand and flag names from the clap definitions and answers from them, in POSIX sh;
+/// object names (`tree TYPE/NAME`, `--only`, `--drain`/`--cordon`/`--like` nodes) come from
+/// the hidden `kubectl-wasctl complete-names`, which reads the same source as the command.
 fn kubectl_helper() -> String {
     let mut cmd = command();
     cmd.build();
@@ -276,12 +278,33 @@ prev=''
 sub=''
 n=$#
 i=0
+demo=''
+from=''
+kubeconfig=''
+context=''
+namespace=''
+all_namespaces=''
 for word in "$@"; do
     i=$((i + 1))
     if [ "$i" -eq "$n" ]; then
         cur=$word
         break
     fi
+    # Remember the source flags, so names come from the same source the command will read.
+    case $prev in
+        --from) from=$word ;;
+        --kubeconfig) kubeconfig=$word ;;
+        --context) context=$word ;;
+        -n | --namespace) namespace=$word ;;
+    esac
+    case $word in
+        --demo) demo=1 ;;
+        -A | --all-namespaces) all_namespaces=1 ;;
+        --from=*) from=${word#--from=} ;;
+        --kubeconfig=*) kubeconfig=${word#--kubeconfig=} ;;
+        --context=*) context=${word#--context=} ;;
+        --namespace=*) namespace=${word#--namespace=} ;;
+    esac
     case $word in
         -*) ;;
         *)
@@ -304,6 +327,38 @@ emit() {
     done
 }
 
+# names KIND: object names from the current source (`targets`: TYPE/NAME, `nodes`: node names),
+# asked of kubectl-wasctl itself; nothing when it is not on PATH or the source cannot be read.
+names() {
+    command -v kubectl-wasctl >/dev/null 2>&1 || return 0
+    set -- complete-names "$1" "$cur"
+    if [ -n "$demo" ]; then set -- "$@" --demo; fi
+    if [ -n "$from" ]; then set -- "$@" --from "$from"; fi
+    if [ -n "$kubeconfig" ]; then set -- "$@" --kubeconfig "$kubeconfig"; fi
+    if [ -n "$context" ]; then set -- "$@" --context "$context"; fi
+    if [ -n "$namespace" ]; then set -- "$@" --namespace "$namespace"; fi
+    if [ -n "$all_namespaces" ]; then set -- "$@" --all-namespaces; fi
+    kubectl-wasctl "$@" 2>/dev/null || true
+}
+
+# A TYPE/NAME (or a type prefix such as `pg/`, which must not get a trailing space).
+complete_targets() {
+    out=$(names targets)
+    if [ -n "$out" ]; then printf '%s\n' "$out"; fi
+    case $cur in */*) echo ':4' ;; *) echo ':6' ;; esac
+    exit 0
+}
+
+case $prev in
+    --only) complete_targets ;;
+    --drain | --cordon | --like)
+        out=$(names nodes)
+        if [ -n "$out" ]; then printf '%s\n' "$out"; fi
+        echo ':4'
+        exit 0
+        ;;
+esac
+
 case $value_flags in
     *" $prev "*)
         vals=$(values_for "$sub" "$prev")
@@ -320,7 +375,13 @@ esac
 
 case $cur in
     -*) emit "$(flags_for "$sub") $global_flags" ;;
-    *) if [ -z "$sub" ]; then emit "$subcommands"; fi ;;
+    *)
+        if [ -z "$sub" ]; then
+            emit "$subcommands"
+        elif [ "$sub" = tree ]; then
+            complete_targets
+        fi
+        ;;
 esac
 echo ':4'
 "#,

@@ -1,6 +1,7 @@
 //! The command line: clap definitions, kubectl-style global flags, and the glue that runs
 //! source → analysis → view for each command. Only this module writes to stdout and stderr.
 
+mod complete;
 mod generate;
 mod simulate;
 mod snapshot;
@@ -82,6 +83,9 @@ pub enum Command {
     /// Write or check the shipped completions and man page (for maintainers).
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
+    /// Print object names for shell completion (used by `kubectl_complete-wasctl`).
+    #[command(hide = true)]
+    CompleteNames(complete::CompleteArgs),
 }
 
 /// `-o` for reports that have a text view.
@@ -105,6 +109,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
+        Command::CompleteNames(args) => complete::run(&ctx, &args),
     }
 }
 

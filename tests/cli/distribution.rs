@@ -154,7 +154,63 @@ fn kubectl_complete_helper_offers_subcommands_flags_and_values() {
         [":0"],
         "file names are the shell's job"
     );
-    assert_eq!(complete(&["tree", ""]), [":4"]);
+    assert_eq!(
+        complete(&["tree", ""]),
+        [":6"],
+        "without kubectl-wasctl on PATH there are no names, and a type prefix takes no space"
+    );
+}
+
+/// The helper with the built binary on `PATH`: names come from the command's own source.
+fn complete_with_binary(words: &[&str]) -> Vec<String> {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_kubectl-wasctl"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let out = Command::new("sh")
+        .arg(root().join("completions/kubectl_complete-wasctl"))
+        .args(words)
+        .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .env_remove("KUBECONFIG")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn kubectl_complete_helper_completes_object_names_from_the_source() {
+    assert_eq!(
+        complete_with_binary(&["tree", "--demo", "c"]),
+        ["cpg/", ":6"]
+    );
+    assert_eq!(
+        complete_with_binary(&["tree", "--demo", "pg/big"]),
+        ["pg/big-train-workers", ":4"]
+    );
+    assert_eq!(
+        complete_with_binary(&["--demo", "-n", "research", "tree", "pod/"]),
+        ["pod/infer-b-0", "pod/infer-b-1", ":4"],
+        "-n limits the names"
+    );
+    assert_eq!(
+        complete_with_binary(&[
+            "simulate",
+            "--from",
+            "testdata/clusters/demo.yaml",
+            "--only",
+            "cpg/p"
+        ]),
+        ["cpg/pipeline", ":4"]
+    );
+    assert_eq!(
+        complete_with_binary(&["simulate", "--demo", "--drain", "gpu-c"]),
+        ["gpu-c1", "gpu-c2", ":4"]
+    );
 }
 
 /// The same through a real kubectl, when one is installed: it finds the helper on `PATH`.

@@ -184,6 +184,7 @@ impl<'a> Cycle<'a> {
                     .map(|(r, n)| (r.text(&self.state.table).into_owned(), *n))
                     .collect(),
                 placement: self.placement_label.clone(),
+                claim_reasons: attempt.diagnosis.claim_reasons.clone(),
             });
             match attempt.node {
                 Some(node) => {

@@ -6,11 +6,11 @@
 //! [`Plan`]: every pending unit in queue order, each placement updating the state the next
 //! unit sees. Semantics: `../shared/design/semantics.md` §3–5, §8; module docs cite upstream.
 //!
-//! Not simulated yet, and said so in every plan's `settings.notes`: DRA allocation (the
-//! DynamicResources filter; units with pending pods that use ResourceClaims end as `Error`
-//! with that message) and preemption (PostFilter; unschedulable units are not retried with
-//! victims).
+//! DRA claims are allocated by the DynamicResources filter ([`dra`]). Not simulated yet, and
+//! said so in every plan's `settings.notes`: preemption (PostFilter; unschedulable units are
+//! not retried with victims).
 
+pub mod dra;
 pub mod filter;
 pub mod gang;
 pub mod node_state;
@@ -50,19 +50,16 @@ pub struct Options {
 pub const NOTES: &[&str] = &[
     "ties between equally scored nodes and placements are broken by name (upstream picks at random)",
     "ImageLocality scoring is not modelled",
-    "DRA allocation is not simulated yet: units whose pending pods use ResourceClaims end as Error",
+    "DRA: consumable capacity (allowMultipleAllocations) is treated as whole devices; list-typed attributes (alpha) are ignored",
     "preemption is not simulated yet: unschedulable units are not retried with victims",
 ];
-
-/// Message for units whose pending pods need DRA allocation.
-pub const MSG_DRA_NOT_SIMULATED: &str = "not simulated: pending pods use ResourceClaims and DRA allocation (DynamicResources) is not simulated yet";
 
 /// Runs the simulation.
 pub fn simulate(snapshot: &Snapshot, options: &Options) -> Plan {
     let gates = snapshot
         .facts
         .gates_for(Component::KubeScheduler, &options.gate_overrides);
-    let mut state = ClusterState::build(snapshot);
+    let mut state = ClusterState::build(snapshot, &gates);
     let mut units = queue::build(snapshot, &state, &gates);
     if let Some((kind, ns, name)) = &options.only {
         units.retain(|u| u.kind == kind && &u.namespace == ns && &u.name == name);
@@ -92,6 +89,22 @@ pub fn simulate(snapshot: &Snapshot, options: &Options) -> Plan {
             what_if: options.what_if.clone(),
         },
         warnings: snapshot.warnings.clone(),
+        stuck_pods: state
+            .dra
+            .stuck
+            .iter()
+            .map(|s| {
+                let p = &state.pods[s.pod];
+                plan::StuckPod {
+                    namespace: p.namespace.clone(),
+                    pod: p.name.clone(),
+                    node: state.placement[s.pod]
+                        .map(|n| state.nodes[n].name.clone())
+                        .unwrap_or_default(),
+                    message: s.message.clone(),
+                }
+            })
+            .collect(),
         summary: Summary::of(&results),
         units: results,
     }
@@ -103,7 +116,7 @@ fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement>
         .map(|(p, n)| Placement {
             pod: state.pods[*p].name.clone(),
             node: state.nodes[*n].name.clone(),
-            devices: Vec::new(),
+            devices: state.dra.devices_of(*p),
         })
         .collect()
 }
@@ -145,11 +158,6 @@ fn run_unit(
         }
         UnitBody::Pod(pod) => {
             result.pending = 1;
-            if state.pods[pod].has_claims {
-                result.outcome = Outcome::Error;
-                result.message = MSG_DRA_NOT_SIMULATED.to_owned();
-                return result;
-            }
             let attempt = schedule_pod(state, pod, all_nodes, mode, sampler);
             result.trace.pods.push(PodTrace {
                 pod: state.pods[pod].name.clone(),
@@ -164,6 +172,7 @@ fn run_unit(
                     .map(|(r, n)| (r.text(&state.table).into_owned(), *n))
                     .collect(),
                 placement: None,
+                claim_reasons: attempt.diagnosis.claim_reasons.clone(),
             });
             match attempt.node {
                 Some(node) => {
@@ -185,11 +194,6 @@ fn run_unit(
             result.pending = u32::try_from(pending.len()).unwrap_or(u32::MAX);
             result.scheduled_before = u32::try_from(bound.len()).unwrap_or(u32::MAX);
             result.min_count = Some(tree.min);
-            if pending.iter().any(|p| state.pods[*p].has_claims) {
-                result.outcome = Outcome::Error;
-                result.message = MSG_DRA_NOT_SIMULATED.to_owned();
-                return result;
-            }
             let mut trace = UnitTrace::default();
             let run =
                 gang::Cycle::new(state, mode, sampler, &mut trace).run(&tree, all_nodes, true);

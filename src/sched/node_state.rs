@@ -4,9 +4,11 @@
 
 use std::collections::HashMap;
 
+use super::dra::DraState;
 use super::pod_req::PodReq;
 use super::resources::{PODS, ResourceId, ResourceTable};
 use super::selector::{Labels, NodeTaint};
+use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, name_of};
 
 /// Index of a pod in [`ClusterState::pods`].
@@ -53,7 +55,7 @@ impl NodeState {
 }
 
 /// Every node and pod of a snapshot, ready for simulation.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct ClusterState {
     /// Interned resource names.
     pub table: ResourceTable,
@@ -69,6 +71,8 @@ pub struct ClusterState {
     pub pod_ids: HashMap<(String, String), PodId>,
     /// Namespace labels, for affinity `namespaceSelector`.
     pub namespace_labels: HashMap<String, Labels>,
+    /// DRA: devices, claims, allocations.
+    pub dra: DraState,
 }
 
 fn is_terminal(pod: &k8s_openapi::api::core::v1::Pod) -> bool {
@@ -80,10 +84,13 @@ fn is_terminal(pod: &k8s_openapi::api::core::v1::Pod) -> bool {
 
 impl ClusterState {
     /// Builds the state: compiles every non-terminal pod and every node; pods with
-    /// `spec.nodeName` of a known node count as bound there.
-    pub fn build(s: &Snapshot) -> Self {
+    /// `spec.nodeName` of a known node count as bound there; then the DRA state (claims that
+    /// pods with `spec.resourceClaims` need, with kube-scheduler's `gates`).
+    pub fn build(s: &Snapshot, gates: &FeatureGates) -> Self {
         let mut st = Self::default();
+        let mut objects = Vec::new();
         for pod in s.pods.iter().filter(|p| !is_terminal(p)) {
+            objects.push(pod);
             let compiled = PodReq::compile(pod, &mut st.table);
             st.add_pod(compiled);
         }
@@ -139,6 +146,16 @@ impl ClusterState {
                 st.assume(id, node);
             }
         }
+        let with_claims: Vec<(PodId, &k8s_openapi::api::core::v1::Pod, &PodReq)> = objects
+            .iter()
+            .enumerate()
+            .filter(|(id, _)| st.pods[*id].has_claims)
+            .map(|(id, pod)| (id, *pod, &st.pods[id]))
+            .collect();
+        if !with_claims.is_empty() {
+            let placement = &st.placement;
+            st.dra = DraState::build(s, &with_claims, gates, &|id| placement[id].is_some());
+        }
         st
     }
 
@@ -188,6 +205,9 @@ impl ClusterState {
         n.pods.push(pod);
         n.used_ports.extend(p.host_ports.iter().cloned());
         self.placement[pod] = Some(node);
+        if p.has_claims {
+            self.dra.reserve(pod, &self.nodes[node]);
+        }
     }
 
     /// Undoes [`assume`](Self::assume).
@@ -195,6 +215,9 @@ impl ClusterState {
         let Some(node) = self.placement[pod].take() else {
             return;
         };
+        if self.pods[pod].has_claims {
+            self.dra.unreserve(pod);
+        }
         let p = &self.pods[pod];
         let n = &mut self.nodes[node];
         for (id, v) in &p.requests {

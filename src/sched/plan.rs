@@ -33,7 +33,7 @@ pub struct Placement {
     /// The node.
     pub node: String,
     /// DRA devices allocated for the pod (`claim`, `request`, `driver`, `pool`, `device`).
-    pub devices: Vec<serde_json::Value>,
+    pub devices: Vec<super::dra::DeviceRef>,
 }
 
 /// Why one member pod fit or did not (aggregated: reasons with node counts).
@@ -54,6 +54,9 @@ pub struct PodTrace {
     /// Filter reason → node count.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub node_reasons: BTreeMap<String, u32>,
+    /// DynamicResources: claim → why no device → node count.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub claim_reasons: BTreeMap<String, BTreeMap<String, u32>>,
     /// Which placement (topology domain) this attempt belongs to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<String>,
@@ -164,6 +167,21 @@ pub struct Summary {
     pub error: u32,
 }
 
+/// A pod bound by `spec.nodeName` whose claims were never allocated (it bypassed the
+/// scheduler; the kubelet will not start it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StuckPod {
+    /// Namespace.
+    pub namespace: String,
+    /// Pod name.
+    pub pod: String,
+    /// Node it is bound to.
+    pub node: String,
+    /// Why it is stuck.
+    pub message: String,
+}
+
 /// The simulation report (`kind: SimulationReport`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -174,6 +192,9 @@ pub struct Plan {
     pub warnings: Vec<crate::snapshot::Warning>,
     /// Every unit tried, in queue order.
     pub units: Vec<UnitResult>,
+    /// Pre-scheduled pods whose claims are not allocated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stuck_pods: Vec<StuckPod>,
     /// Counts.
     pub summary: Summary,
 }

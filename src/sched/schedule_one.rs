@@ -51,6 +51,8 @@ pub struct Diagnosis {
     pub feasible: u32,
     /// Nodes rejected as UnschedulableAndUnresolvable (preemption cannot help there).
     pub unresolvable: u32,
+    /// DynamicResources: claim → why → node count.
+    pub claim_reasons: BTreeMap<String, BTreeMap<String, u32>>,
 }
 
 /// The result of one pod's attempt.
@@ -89,9 +91,17 @@ pub fn schedule_pod(
         }
         let node = candidates[(start + i) % n];
         processed += 1;
-        match run_filters(state, p, &pre, node) {
+        match run_filters(state, pod, &pre, node) {
             None => feasible.push(node),
             Some(r) => {
+                if let Some((claim, why)) = r.detail {
+                    *diagnosis
+                        .claim_reasons
+                        .entry(claim)
+                        .or_default()
+                        .entry(why)
+                        .or_default() += 1;
+                }
                 if r.code == Code::UnschedulableAndUnresolvable {
                     diagnosis.unresolvable += 1;
                 }

@@ -56,6 +56,8 @@ pub struct Rejection {
     pub code: Code,
     /// One or more reasons (NodeResourcesFit reports every short resource).
     pub reasons: Vec<Reason>,
+    /// For DynamicResources: (claim, why), aggregated into the trace's per-claim reasons.
+    pub detail: Option<(String, String)>,
 }
 
 impl Rejection {
@@ -65,6 +67,7 @@ impl Rejection {
             plugin,
             code,
             reasons: vec![Reason::Static(reason)],
+            detail: None,
         }
     }
 }
@@ -87,12 +90,15 @@ pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
 }
 
 /// Runs every filter on `node` in profile order; the first rejection wins.
+///
+/// DynamicResources runs last (the default profile inserts it before DefaultPreemption).
 pub fn run_filters(
     state: &ClusterState,
-    pod: &PodReq,
+    pod_id: usize,
     pre: &PreFilterState,
     node: NodeId,
 ) -> Option<Rejection> {
+    let pod = &state.pods[pod_id];
     let n = &state.nodes[node];
     node_unschedulable::filter(pod, n)
         .or_else(|| node_name::filter(pod, n))
@@ -102,4 +108,11 @@ pub fn run_filters(
         .or_else(|| node_resources_fit::filter(pod, n))
         .or_else(|| pod_topology_spread::filter(state, pod, &pre.spread, node))
         .or_else(|| inter_pod_affinity::filter(state, pod, &pre.affinity, node))
+        .or_else(|| {
+            if pod.has_claims {
+                state.dra.filter(pod_id, n)
+            } else {
+                None
+            }
+        })
 }

@@ -41,6 +41,7 @@ pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
         plugin: NAME,
         code,
         reasons,
+        detail: None,
     })
 }
 

@@ -1,0 +1,628 @@
+//! Structured-parameters allocation for the claims of one pod on one node (semantics §7.3).
+//!
+//! Upstream: `k8s.io/dynamic-resource-allocation/structured/internal/experimental/allocator_experimental.go`.
+//! Claims in order, requests in spec order, devices one by one; `firstAvailable` sub-requests
+//! in listed order; exhaustive depth-first backtracking over combinations (never permutations)
+//! of devices per request; the first complete solution wins (no scoring). Per device: not
+//! allocated (unless `adminAccess`), DeviceClass then request selectors, node scope, taints
+//! tolerated, counters of partitionable devices, then `matchAttribute` / `distinctAttribute`
+//! constraints. `allocationMode: All` takes every matching device and fails on an incomplete or
+//! invalid pool. At most 32 devices per claim.
+//!
+//! Instead of upstream's filter timeout, the search has a deterministic step budget per
+//! (claims, node); when it runs out the verdict says kube-scheduler would likely hit its
+//! DynamicResources filter timeout.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use super::inventory::{AttrValue, DeviceId, Inventory, Scope};
+use super::selector::{ExprId, Selectors};
+use crate::sched::selector::Labels;
+
+/// Upstream `AllocationResultsMaxSize`.
+pub const MAX_DEVICES_PER_CLAIM: u32 = 32;
+/// Devices tried per (pod claims, node) before giving up.
+pub const DEFAULT_STEP_BUDGET: u64 = 200_000;
+
+/// A device toleration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceTol {
+    /// Key (empty with Exists: all keys).
+    pub key: String,
+    /// Operator Exists.
+    pub exists: bool,
+    /// Value for Equal.
+    pub value: String,
+    /// Effect (empty: all).
+    pub effect: String,
+}
+
+impl DeviceTol {
+    fn tolerates(&self, key: &str, value: &str, effect: &str) -> bool {
+        (self.effect.is_empty() || self.effect == effect)
+            && (self.key.is_empty() || self.key == key)
+            && (self.exists || (!self.key.is_empty() && self.value == value))
+    }
+}
+
+/// One way to satisfy a request (the request itself, or one `firstAvailable` sub-request).
+#[derive(Debug, Clone)]
+pub struct Alternative {
+    /// Result name: `request` or `request/subrequest`.
+    pub result_name: String,
+    /// DeviceClass name.
+    pub class: String,
+    /// Class selectors then request selectors.
+    pub exprs: Vec<ExprId>,
+    /// `allocationMode: All`.
+    pub all: bool,
+    /// `count` for ExactCount.
+    pub count: u32,
+    /// `adminAccess`.
+    pub admin: bool,
+    /// Tolerations.
+    pub tolerations: Vec<DeviceTol>,
+}
+
+/// A request of a claim.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Request name.
+    pub name: String,
+    /// Alternatives in order (one for `exactly`).
+    pub alternatives: Vec<Alternative>,
+}
+
+/// A constraint of a claim.
+#[derive(Debug, Clone)]
+pub struct Constraint {
+    /// Requests it applies to (empty: all).
+    pub requests: Vec<String>,
+    /// `matchAttribute` (qualified).
+    pub match_attribute: Option<String>,
+    /// `distinctAttribute` (qualified).
+    pub distinct_attribute: Option<String>,
+}
+
+/// A claim's device requirements, compiled.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimSpec {
+    /// Requests in order.
+    pub requests: Vec<Request>,
+    /// Constraints.
+    pub constraints: Vec<Constraint>,
+    /// A problem that makes the claim unallocatable anywhere (missing DeviceClass, > 32 devices).
+    pub error: Option<String>,
+}
+
+/// One allocated device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Allocated {
+    /// The device.
+    pub device: DeviceId,
+    /// The result name (`request` or `request/subrequest`).
+    pub request: String,
+    /// Admin access (does not make the device unavailable to others).
+    pub admin: bool,
+}
+
+/// Devices and counters in use.
+#[derive(Debug, Clone, Default)]
+pub struct InUse {
+    /// Allocated devices (count of non-admin allocations).
+    pub devices: HashMap<DeviceId, u32>,
+    /// Counters consumed: (pool, set, counter) → amount.
+    pub counters: HashMap<(usize, String, String), i64>,
+}
+
+impl InUse {
+    /// Marks `devices` allocated (or releases them with `sign = -1`).
+    pub fn apply(&mut self, inv: &Inventory, devices: &[Allocated], sign: i64) {
+        for a in devices.iter().filter(|a| !a.admin) {
+            let n = self.devices.entry(a.device).or_default();
+            if sign > 0 {
+                *n += 1;
+            } else {
+                *n = n.saturating_sub(1);
+            }
+            let d = &inv.devices[a.device];
+            for (set, counters) in &d.consumes {
+                for (c, v) in counters {
+                    *self
+                        .counters
+                        .entry((d.pool, set.clone(), c.clone()))
+                        .or_default() += sign * v;
+                }
+            }
+        }
+    }
+
+    fn allocated(&self, d: DeviceId) -> bool {
+        self.devices.get(&d).is_some_and(|n| *n > 0)
+    }
+}
+
+/// Why a claim cannot be allocated on a node (aggregated by explain).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Failure {
+    /// No device on the node matches the class and selectors.
+    NoMatchingDevice,
+    /// Every matching device is already allocated.
+    AllMatchingAllocated,
+    /// Matching free devices are tainted and not tolerated.
+    TaintNotTolerated,
+    /// Partitionable devices' counters are exhausted.
+    CountersExhausted,
+    /// No combination satisfies the constraints.
+    ConstraintUnsatisfiable,
+    /// `All` mode over a pool that is being updated.
+    PoolIncomplete(String),
+    /// `All` mode over an invalid pool, or no result while invalid pools were seen.
+    PoolInvalid(String),
+    /// The step budget ran out.
+    BudgetExceeded,
+    /// A claim-level error (CEL, missing class, too many devices).
+    Error(String),
+}
+
+impl Failure {
+    /// A sentence for reports.
+    pub fn text(&self) -> String {
+        match self {
+            Self::NoMatchingDevice => "no device matches the class and selectors".to_owned(),
+            Self::AllMatchingAllocated => "all matching devices are allocated".to_owned(),
+            Self::TaintNotTolerated => "matching free devices have untolerated taints".to_owned(),
+            Self::CountersExhausted => "the counters of matching partitionable devices are exhausted".to_owned(),
+            Self::ConstraintUnsatisfiable => "no combination of devices satisfies the constraints".to_owned(),
+            Self::PoolIncomplete(p) => format!("asks for all devices, but resource pool {p} is currently being updated"),
+            Self::PoolInvalid(p) => format!("invalid resource pools were encountered: {p}"),
+            Self::BudgetExceeded => "search step budget exceeded: kube-scheduler would likely hit its DynamicResources filter timeout".to_owned(),
+            Self::Error(e) => e.clone(),
+        }
+    }
+}
+
+/// The node a search runs for.
+pub struct NodeView<'a> {
+    /// Node name.
+    pub name: &'a str,
+    /// Node labels.
+    pub labels: &'a Labels,
+}
+
+struct Slot {
+    claim: usize,
+    request: usize,
+    alt: usize,
+}
+
+struct Search<'a> {
+    inv: &'a Inventory,
+    in_use: &'a InUse,
+    claims: &'a [&'a ClaimSpec],
+    /// Candidates per (claim, request, alt), in allocation order.
+    cands: HashMap<(usize, usize, usize), Vec<DeviceId>>,
+    chosen: Vec<(usize, usize, usize, DeviceId)>,
+    counters: HashMap<(usize, String, String), i64>,
+    budget: u64,
+    exhausted: bool,
+}
+
+fn attr<'a>(inv: &'a Inventory, d: DeviceId, name: &str) -> Option<&'a AttrValue> {
+    inv.devices[d].attributes.get(name)
+}
+
+impl Search<'_> {
+    fn taints_ok(&self, d: DeviceId, alt: &Alternative) -> bool {
+        self.inv.devices[d]
+            .taints
+            .iter()
+            .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+            .all(|t| {
+                alt.tolerations
+                    .iter()
+                    .any(|tol| tol.tolerates(&t.key, t.value.as_deref().unwrap_or(""), &t.effect))
+            })
+    }
+
+    fn counters_ok(&self, d: DeviceId) -> bool {
+        let dev = &self.inv.devices[d];
+        let pool = &self.inv.pools[dev.pool];
+        dev.consumes.iter().all(|(set, counters)| {
+            counters.iter().all(|(c, want)| {
+                let cap = pool
+                    .counters
+                    .get(set)
+                    .and_then(|s| s.get(c))
+                    .copied()
+                    .unwrap_or(0);
+                let key = (dev.pool, set.clone(), c.clone());
+                let used = self.in_use.counters.get(&key).copied().unwrap_or(0)
+                    + self.counters.get(&key).copied().unwrap_or(0);
+                used + want <= cap
+            })
+        })
+    }
+
+    fn constraints_ok(&self, claim: usize, request: &str, d: DeviceId) -> bool {
+        let spec = self.claims[claim];
+        spec.constraints.iter().all(|c| {
+            let applies = |r: &str| {
+                c.requests.is_empty()
+                    || c.requests
+                        .iter()
+                        .any(|x| x == r || r.starts_with(&format!("{x}/")))
+            };
+            if !applies(request) {
+                return true;
+            }
+            let others = self.chosen.iter().filter(|(cl, rq, alt, _)| {
+                *cl == claim && applies(&spec.requests[*rq].alternatives[*alt].result_name)
+            });
+            if let Some(a) = &c.match_attribute {
+                let Some(mine) = attr(self.inv, d, a) else {
+                    return false;
+                };
+                if others
+                    .clone()
+                    .any(|(_, _, _, o)| attr(self.inv, *o, a) != Some(mine))
+                {
+                    return false;
+                }
+            }
+            if let Some(a) = &c.distinct_attribute {
+                let Some(mine) = attr(self.inv, d, a) else {
+                    return false;
+                };
+                if others
+                    .clone()
+                    .any(|(_, _, _, o)| attr(self.inv, *o, a) == Some(mine))
+                {
+                    return false;
+                }
+            }
+            true
+        })
+    }
+
+    fn taken(&self, d: DeviceId, admin: bool) -> bool {
+        let by_us = self.chosen.iter().any(|(_, _, _, x)| *x == d);
+        by_us || (!admin && (self.in_use.allocated(d) && !self.inv.devices[d].allow_multiple))
+    }
+
+    /// Depth-first over slots; returns true when every slot is filled.
+    fn fill(&mut self, slots: &[Slot], i: usize, min_index: usize) -> bool {
+        let Some(slot) = slots.get(i) else {
+            return true;
+        };
+        let alt = &self.claims[slot.claim].requests[slot.request].alternatives[slot.alt];
+        let cands = self
+            .cands
+            .get(&(slot.claim, slot.request, slot.alt))
+            .cloned()
+            .unwrap_or_default();
+        for (ci, &d) in cands.iter().enumerate().skip(min_index) {
+            if self.budget == 0 {
+                self.exhausted = true;
+                return false;
+            }
+            self.budget -= 1;
+            if self.taken(d, alt.admin) || !self.taints_ok(d, alt) || !self.counters_ok(d) {
+                continue;
+            }
+            if !self.constraints_ok(slot.claim, &alt.result_name, d) {
+                continue;
+            }
+            self.chosen.push((slot.claim, slot.request, slot.alt, d));
+            for (set, counters) in &self.inv.devices[d].consumes {
+                for (c, v) in counters {
+                    *self
+                        .counters
+                        .entry((self.inv.devices[d].pool, set.clone(), c.clone()))
+                        .or_default() += v;
+                }
+            }
+            // Combinations, not permutations: the next slot of the same request starts after us.
+            let same_request_next = slots.get(i + 1).is_some_and(|n| {
+                n.claim == slot.claim && n.request == slot.request && n.alt == slot.alt
+            });
+            let next_min = if same_request_next { ci + 1 } else { 0 };
+            if self.fill(slots, i + 1, next_min) {
+                return true;
+            }
+            for (set, counters) in &self.inv.devices[d].consumes {
+                for (c, v) in counters {
+                    *self
+                        .counters
+                        .entry((self.inv.devices[d].pool, set.clone(), c.clone()))
+                        .or_default() -= v;
+                }
+            }
+            self.chosen.pop();
+            if self.exhausted {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// Devices of complete, valid pools usable on `node` matching `alt`'s selectors, in order.
+/// A CEL error aborts with [`Failure::Error`].
+fn candidates(
+    inv: &Inventory,
+    sel: &mut Selectors,
+    node: &NodeView<'_>,
+    alt: &Alternative,
+    all_pools: bool,
+) -> Result<Vec<DeviceId>, Failure> {
+    let mut out = Vec::new();
+    for pool in &inv.pools {
+        let usable = all_pools || (pool.complete && pool.invalid.is_none());
+        for &d in &pool.devices {
+            let dev = &inv.devices[d];
+            if !usable || !dev.scope.matches(node.name, node.labels) {
+                continue;
+            }
+            let mut ok = true;
+            for &e in &alt.exprs {
+                match sel.matches(inv, d, e) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        ok = false;
+                        break;
+                    }
+                    Err(err) => {
+                        return Err(Failure::Error(format!("selector `{}`: {err}", sel.text(e))));
+                    }
+                }
+            }
+            if ok {
+                out.push(d);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Allocates every claim in `claims` together on `node`. On failure returns the index of the
+/// claim blamed and why.
+pub fn allocate(
+    inv: &Inventory,
+    sel: &mut Selectors,
+    node: &NodeView<'_>,
+    claims: &[&ClaimSpec],
+    in_use: &InUse,
+    budget: u64,
+) -> Result<Vec<Vec<Allocated>>, (usize, Failure)> {
+    for (i, c) in claims.iter().enumerate() {
+        if let Some(e) = &c.error {
+            return Err((i, Failure::Error(e.clone())));
+        }
+    }
+    // Candidates per alternative; `All` mode checks its pools.
+    let mut cands: HashMap<(usize, usize, usize), Vec<DeviceId>> = HashMap::new();
+    for (ci, c) in claims.iter().enumerate() {
+        for (ri, r) in c.requests.iter().enumerate() {
+            for (ai, alt) in r.alternatives.iter().enumerate() {
+                let list = candidates(inv, sel, node, alt, false).map_err(|f| (ci, f))?;
+                if alt.all {
+                    let every = candidates(inv, sel, node, alt, true).map_err(|f| (ci, f))?;
+                    for d in &every {
+                        let pool = &inv.pools[inv.devices[*d].pool];
+                        let key = format!("{}/{}", pool.driver, pool.name);
+                        if pool.invalid.is_some() {
+                            return Err((ci, Failure::PoolInvalid(key)));
+                        }
+                        if !pool.complete {
+                            return Err((ci, Failure::PoolIncomplete(key)));
+                        }
+                    }
+                }
+                cands.insert((ci, ri, ai), list);
+            }
+        }
+    }
+    // Try alternatives of firstAvailable requests in order: enumerate choices lexicographically.
+    let choice_counts: Vec<Vec<usize>> = claims
+        .iter()
+        .map(|c| {
+            c.requests
+                .iter()
+                .map(|r| r.alternatives.len().max(1))
+                .collect()
+        })
+        .collect();
+    let mut choice: Vec<Vec<usize>> = choice_counts.iter().map(|v| vec![0; v.len()]).collect();
+    let mut search = Search {
+        inv,
+        in_use,
+        claims,
+        cands,
+        chosen: Vec::new(),
+        counters: HashMap::new(),
+        budget,
+        exhausted: false,
+    };
+    loop {
+        let mut slots = Vec::new();
+        let mut bad_all = false;
+        for (ci, c) in claims.iter().enumerate() {
+            let mut total = 0u32;
+            for (ri, _) in c.requests.iter().enumerate() {
+                let ai = choice[ci][ri];
+                let Some(alt) = claims[ci].requests[ri].alternatives.get(ai) else {
+                    continue;
+                };
+                let n = if alt.all {
+                    let all = &search.cands[&(ci, ri, ai)];
+                    if all.is_empty() || all.iter().any(|d| in_use.allocated(*d) && !alt.admin) {
+                        bad_all = true;
+                    }
+                    u32::try_from(all.len()).unwrap_or(u32::MAX)
+                } else {
+                    alt.count
+                };
+                total = total.saturating_add(n);
+                for _ in 0..n {
+                    slots.push(Slot {
+                        claim: ci,
+                        request: ri,
+                        alt: ai,
+                    });
+                }
+            }
+            if total > MAX_DEVICES_PER_CLAIM {
+                return Err((
+                    ci,
+                    Failure::Error(format!(
+                        "number of requested devices {total} exceeds the claim limit of {MAX_DEVICES_PER_CLAIM}"
+                    )),
+                ));
+            }
+        }
+        if !bad_all {
+            search.chosen.clear();
+            search.counters.clear();
+            if search.fill(&slots, 0, 0) {
+                let mut out: Vec<Vec<Allocated>> = vec![Vec::new(); claims.len()];
+                for (ci, ri, ai, d) in &search.chosen {
+                    let alt = &claims[*ci].requests[*ri].alternatives[*ai];
+                    out[*ci].push(Allocated {
+                        device: *d,
+                        request: alt.result_name.clone(),
+                        admin: alt.admin,
+                    });
+                }
+                return Ok(out);
+            }
+            if search.exhausted {
+                return Err((0, Failure::BudgetExceeded));
+            }
+        }
+        // Next combination of alternatives (last request varies fastest).
+        let mut advanced = false;
+        'outer: for ci in (0..claims.len()).rev() {
+            for ri in (0..choice[ci].len()).rev() {
+                if choice[ci][ri] + 1 < choice_counts[ci][ri] {
+                    choice[ci][ri] += 1;
+                    advanced = true;
+                    break 'outer;
+                }
+                choice[ci][ri] = 0;
+            }
+        }
+        if !advanced {
+            break;
+        }
+    }
+    Err(diagnose(inv, sel, node, claims, in_use))
+}
+
+/// Why allocation failed, blaming the first claim that fails on its own.
+fn diagnose(
+    inv: &Inventory,
+    sel: &mut Selectors,
+    node: &NodeView<'_>,
+    claims: &[&ClaimSpec],
+    in_use: &InUse,
+) -> (usize, Failure) {
+    for (ci, c) in claims.iter().enumerate() {
+        for r in &c.requests {
+            let Some(alt) = r.alternatives.first() else {
+                continue;
+            };
+            let Ok(matching) = candidates(inv, sel, node, alt, false) else {
+                continue;
+            };
+            let need = if alt.all { 1 } else { alt.count as usize };
+            if matching.is_empty() {
+                let invalid = inv
+                    .pools
+                    .iter()
+                    .find(|p| p.invalid.is_some())
+                    .map(|p| format!("{}/{}", p.driver, p.name));
+                return (
+                    ci,
+                    invalid.map_or(Failure::NoMatchingDevice, Failure::PoolInvalid),
+                );
+            }
+            let free: Vec<DeviceId> = matching
+                .iter()
+                .copied()
+                .filter(|d| alt.admin || !in_use.allocated(*d) || inv.devices[*d].allow_multiple)
+                .collect();
+            if free.len() < need {
+                return (ci, Failure::AllMatchingAllocated);
+            }
+            let search = Search {
+                inv,
+                in_use,
+                claims,
+                cands: HashMap::new(),
+                chosen: Vec::new(),
+                counters: HashMap::new(),
+                budget: 0,
+                exhausted: false,
+            };
+            let untainted = free.iter().filter(|d| search.taints_ok(**d, alt)).count();
+            if untainted < need {
+                return (ci, Failure::TaintNotTolerated);
+            }
+            if free.iter().filter(|d| search.counters_ok(**d)).count() < need {
+                return (ci, Failure::CountersExhausted);
+            }
+        }
+    }
+    (0, Failure::ConstraintUnsatisfiable)
+}
+
+/// The scope of an allocation: node-local devices pin it to their node.
+pub fn allocation_scope(inv: &Inventory, devices: &[Allocated]) -> Scope {
+    let scopes: Vec<&Scope> = devices
+        .iter()
+        .map(|a| &inv.devices[a.device].scope)
+        .collect();
+    if let Some(Scope::Node(n)) = scopes.iter().find(|s| matches!(s, Scope::Node(_))) {
+        return Scope::Node(n.clone());
+    }
+    if let Some(s) = scopes.iter().find(|s| matches!(s, Scope::Selector(_))) {
+        return (*s).clone();
+    }
+    Scope::AllNodes
+}
+
+/// Distinct result set of a failure histogram key, for tests.
+pub fn unique(devices: &[Allocated]) -> bool {
+    let mut seen = HashSet::new();
+    devices.iter().all(|a| a.admin || seen.insert(a.device))
+}
+
+/// Attribute values of chosen devices, for constraint property tests.
+pub fn attribute_values(
+    inv: &Inventory,
+    devices: &[Allocated],
+    name: &str,
+) -> Vec<Option<AttrValue>> {
+    devices
+        .iter()
+        .map(|a| inv.devices[a.device].attributes.get(name).cloned())
+        .collect()
+}
+
+/// Counter use of a set of devices per (pool, set, counter).
+pub fn counter_use(
+    inv: &Inventory,
+    devices: &[Allocated],
+) -> BTreeMap<(usize, String, String), i64> {
+    let mut out = BTreeMap::new();
+    for a in devices {
+        let d = &inv.devices[a.device];
+        for (set, counters) in &d.consumes {
+            for (c, v) in counters {
+                *out.entry((d.pool, set.clone(), c.clone())).or_default() += v;
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,313 @@
+//! The device inventory: ResourceSlices grouped into pools, with the state upstream's
+//! allocator sees (semantics §7.2).
+//!
+//! Upstream: `k8s.io/dynamic-resource-allocation/structured/internal/*/pools_*.go`. Pools are
+//! keyed by (driver, pool name); only slices of the highest `pool.generation` count; a pool is
+//! complete when that generation's slice count equals `resourceSliceCount`; it is invalid with
+//! duplicate device names, duplicate counter sets, or a device consuming a counter set or
+//! counter the pool lacks. Pools sort by driver, then name, with pools holding devices with
+//! binding conditions last; devices keep slice (name) order.
+
+use std::collections::{BTreeMap, HashMap};
+
+use k8s_openapi::api::core::v1::NodeSelector;
+use k8s_openapi::api::resource::v1::{DeviceTaint, ResourceSlice};
+
+use crate::sched::resources::parse_quantity;
+use crate::sched::selector::{Labels, NodeTerm};
+use crate::snapshot::name_of;
+
+/// Index of a device in [`Inventory::devices`].
+pub type DeviceId = usize;
+
+/// Where a device can be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// One node.
+    Node(String),
+    /// Every node.
+    AllNodes,
+    /// Nodes matching any of these terms.
+    Selector(Vec<NodeTerm>),
+}
+
+impl Scope {
+    fn from_api(
+        node_name: Option<&String>,
+        all: Option<bool>,
+        selector: Option<&NodeSelector>,
+    ) -> Option<Self> {
+        if let Some(n) = node_name {
+            Some(Self::Node(n.clone()))
+        } else if all == Some(true) {
+            Some(Self::AllNodes)
+        } else {
+            selector.map(|s| {
+                Self::Selector(
+                    s.node_selector_terms
+                        .iter()
+                        .map(NodeTerm::compile)
+                        .collect(),
+                )
+            })
+        }
+    }
+
+    /// Whether the node can use the device.
+    pub fn matches(&self, node: &str, labels: &Labels) -> bool {
+        match self {
+            Self::Node(n) => n == node,
+            Self::AllNodes => true,
+            Self::Selector(terms) => terms.iter().any(|t| t.matches(node, labels)),
+        }
+    }
+}
+
+/// A device attribute value.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AttrValue {
+    /// `int`.
+    Int(i64),
+    /// `bool`.
+    Bool(bool),
+    /// `string`.
+    String(String),
+    /// `version` (semver).
+    Version(String),
+}
+
+/// One device.
+#[derive(Debug, Clone)]
+pub struct Device {
+    /// Its pool.
+    pub pool: usize,
+    /// Device name (unique in a valid pool).
+    pub name: String,
+    /// Driver.
+    pub driver: String,
+    /// Fully qualified attributes (`domain/name`).
+    pub attributes: BTreeMap<String, AttrValue>,
+    /// Fully qualified capacities, as written (quantity strings).
+    pub capacity: BTreeMap<String, String>,
+    /// Where it can be used.
+    pub scope: Scope,
+    /// Taints (from the slice and from DeviceTaintRules).
+    pub taints: Vec<DeviceTaint>,
+    /// Counters it consumes: (counter set, counter → amount).
+    pub consumes: Vec<(String, BTreeMap<String, i64>)>,
+    /// `allowMultipleAllocations` (consumable capacity).
+    pub allow_multiple: bool,
+    /// Has binding conditions.
+    pub binding: bool,
+}
+
+/// One pool of devices.
+#[derive(Debug, Clone)]
+pub struct Pool {
+    /// Driver.
+    pub driver: String,
+    /// Pool name.
+    pub name: String,
+    /// All slices of the current generation are present.
+    pub complete: bool,
+    /// Why the pool is invalid, if it is.
+    pub invalid: Option<String>,
+    /// Devices in order.
+    pub devices: Vec<DeviceId>,
+    /// Counter sets: set → counter → capacity.
+    pub counters: BTreeMap<String, BTreeMap<String, i64>>,
+}
+
+/// Every pool and device of a snapshot.
+#[derive(Debug, Clone, Default)]
+pub struct Inventory {
+    /// Pools in allocation order.
+    pub pools: Vec<Pool>,
+    /// Devices.
+    pub devices: Vec<Device>,
+    /// (driver, pool, device) → id.
+    pub ids: HashMap<(String, String, String), DeviceId>,
+}
+
+/// Qualifies an attribute or capacity name with the driver's domain when it has none.
+pub fn qualify(driver: &str, name: &str) -> String {
+    if name.contains('/') {
+        name.to_owned()
+    } else {
+        format!("{driver}/{name}")
+    }
+}
+
+/// A DeviceTaintRule's taint with its device selector: (driver, pool, device), `None` = any.
+pub type ExtraTaint = ((Option<String>, Option<String>, Option<String>), DeviceTaint);
+
+impl Inventory {
+    /// Builds the inventory from the snapshot's slices (and extra taints from
+    /// DeviceTaintRules, matched by `(driver, pool, device)`).
+    pub fn build(
+        slices: &[ResourceSlice],
+        extra_taints: &[ExtraTaint],
+    ) -> Self {
+        // Group by (driver, pool); keep the highest generation.
+        let mut groups: BTreeMap<(String, String), Vec<&ResourceSlice>> = BTreeMap::new();
+        for s in slices {
+            groups
+                .entry((s.spec.driver.clone(), s.spec.pool.name.clone()))
+                .or_default()
+                .push(s);
+        }
+        let mut inv = Self::default();
+        let mut pools: Vec<(bool, Pool, Vec<Device>)> = Vec::new();
+        for ((driver, pool_name), mut group) in groups {
+            let max_gen = group
+                .iter()
+                .map(|s| s.spec.pool.generation)
+                .max()
+                .unwrap_or(0);
+            group.retain(|s| s.spec.pool.generation == max_gen);
+            group.sort_by(|a, b| name_of(&a.metadata).cmp(name_of(&b.metadata)));
+            let expected = group
+                .iter()
+                .map(|s| s.spec.pool.resource_slice_count)
+                .max()
+                .unwrap_or(0);
+            let complete = i64::try_from(group.len()).unwrap_or(i64::MAX) >= expected;
+            let mut pool = Pool {
+                driver: driver.clone(),
+                name: pool_name.clone(),
+                complete,
+                invalid: None,
+                devices: Vec::new(),
+                counters: BTreeMap::new(),
+            };
+            let mut devices = Vec::new();
+            let mut seen = std::collections::BTreeSet::new();
+            for s in &group {
+                for cs in s.spec.shared_counters.iter().flatten() {
+                    let counters = cs
+                        .counters
+                        .iter()
+                        .filter_map(|(k, c)| parse_quantity(&c.value.0).map(|v| (k.clone(), v)))
+                        .collect();
+                    if pool.counters.insert(cs.name.clone(), counters).is_some() {
+                        pool.invalid
+                            .get_or_insert(format!("duplicate counter set `{}`", cs.name));
+                    }
+                }
+                let per_device = s.spec.per_device_node_selection == Some(true);
+                let slice_scope = Scope::from_api(
+                    s.spec.node_name.as_ref(),
+                    s.spec.all_nodes,
+                    s.spec.node_selector.as_ref(),
+                );
+                for d in s.spec.devices.iter().flatten() {
+                    if !seen.insert(d.name.clone()) {
+                        pool.invalid
+                            .get_or_insert(format!("duplicate device name `{}`", d.name));
+                    }
+                    let scope = if per_device {
+                        Scope::from_api(d.node_name.as_ref(), d.all_nodes, d.node_selector.as_ref())
+                    } else {
+                        slice_scope.clone()
+                    };
+                    let attributes = d
+                        .attributes
+                        .iter()
+                        .flatten()
+                        .filter_map(|(k, a)| {
+                            let v = if let Some(i) = a.int {
+                                AttrValue::Int(i)
+                            } else if let Some(b) = a.bool {
+                                AttrValue::Bool(b)
+                            } else if let Some(s) = &a.string {
+                                AttrValue::String(s.clone())
+                            } else if let Some(v) = &a.version {
+                                AttrValue::Version(v.clone())
+                            } else {
+                                return None; // list-typed attributes: alpha, off by default
+                            };
+                            Some((qualify(&driver, k), v))
+                        })
+                        .collect();
+                    let mut taints: Vec<DeviceTaint> = d.taints.clone().unwrap_or_default();
+                    for ((dr, po, de), t) in extra_taints {
+                        let hit = dr.as_ref().is_none_or(|x| *x == driver)
+                            && po.as_ref().is_none_or(|x| *x == pool_name)
+                            && de.as_ref().is_none_or(|x| *x == d.name);
+                        if hit {
+                            taints.push(t.clone());
+                        }
+                    }
+                    devices.push(Device {
+                        pool: 0,
+                        name: d.name.clone(),
+                        driver: driver.clone(),
+                        attributes,
+                        capacity: d
+                            .capacity
+                            .iter()
+                            .flatten()
+                            .map(|(k, c)| (qualify(&driver, k), c.value.0.clone()))
+                            .collect(),
+                        scope: scope.unwrap_or(Scope::Selector(Vec::new())),
+                        taints,
+                        consumes: d
+                            .consumes_counters
+                            .iter()
+                            .flatten()
+                            .map(|c| {
+                                (
+                                    c.counter_set.clone(),
+                                    c.counters
+                                        .iter()
+                                        .filter_map(|(k, v)| {
+                                            parse_quantity(&v.value.0).map(|q| (k.clone(), q))
+                                        })
+                                        .collect(),
+                                )
+                            })
+                            .collect(),
+                        allow_multiple: d.allow_multiple_allocations == Some(true),
+                        binding: d.binding_conditions.as_ref().is_some_and(|b| !b.is_empty()),
+                    });
+                }
+            }
+            for d in &devices {
+                for (set, counters) in &d.consumes {
+                    match pool.counters.get(set) {
+                        None => {
+                            pool.invalid.get_or_insert(format!(
+                                "device `{}` consumes unknown counter set `{set}`",
+                                d.name
+                            ));
+                        }
+                        Some(have) if counters.keys().any(|k| !have.contains_key(k)) => {
+                            pool.invalid.get_or_insert(format!(
+                                "device `{}` consumes an unknown counter of `{set}`",
+                                d.name
+                            ));
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            let binding = devices.iter().any(|d| d.binding);
+            pools.push((binding, pool, devices));
+        }
+        // Pools with binding conditions go last; otherwise (driver, name) order is kept.
+        pools.sort_by_key(|(binding, _, _)| *binding);
+        for (_, mut pool, devices) in pools {
+            let pool_index = inv.pools.len();
+            for mut d in devices {
+                d.pool = pool_index;
+                let id = inv.devices.len();
+                inv.ids
+                    .insert((d.driver.clone(), pool.name.clone(), d.name.clone()), id);
+                pool.devices.push(id);
+                inv.devices.push(d);
+            }
+            inv.pools.push(pool);
+        }
+        inv
+    }
+}

@@ -134,7 +134,7 @@ pub fn schedule_pod(
     PodAttempt { node, diagnosis }
 }
 
-/// Upstream `FitError.Error()`: "0/N nodes are available: <count> <reason>, …." with entries
+/// Upstream `FitError.Error()`: `"0/N nodes are available: <count> <reason>, …."` with entries
 /// sorted as strings.
 pub fn fit_error(
     all_nodes: usize,

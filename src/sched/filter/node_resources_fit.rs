@@ -1,6 +1,6 @@
 //! NodeResourcesFit: requests must fit the node's free allocatable resources.
 //! Upstream: `pkg/scheduler/framework/plugins/noderesources/fit.go` (`fitsRequest`): "Too many
-//! pods" first, then one "Insufficient <resource>" per short resource; the code is
+//! pods" first, then one "Insufficient `<resource>`" per short resource; the code is
 //! UnschedulableAndUnresolvable when a request exceeds the node's allocatable outright
 //! (preemption cannot help). Scores: LeastAllocated (cpu, memory; weight 1 each) and
 //! BalancedAllocation.

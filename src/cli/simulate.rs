@@ -38,6 +38,9 @@ pub struct SimulateArgs {
     /// `exhaustive`: filter and score every node; `compat`: upstream's node sampling.
     #[arg(long, value_enum, default_value_t = Mode::Exhaustive)]
     pub mode: Mode,
+    /// Also show which device goes to which claim, pod and gang (a per-node device map).
+    #[arg(long)]
+    pub devices: bool,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
@@ -115,6 +118,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         mode: args.mode,
         gate_overrides: ctx.gate_overrides()?,
         only: only.clone(),
+        device_map: args.devices,
         what_if,
     };
     let mut plan = simulate(&snapshot, &options);

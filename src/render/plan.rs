@@ -84,6 +84,56 @@ pub fn write_text(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result
             writeln!(out, "{}", line.trim_end().trim_start_matches(' '))?;
         }
     }
+    if !plan.device_map.is_empty() {
+        writeln!(out)?;
+        let mut table = Table::new();
+        table
+            .load_preset(NOTHING)
+            .set_content_arrangement(ContentArrangement::Disabled);
+        table.set_header(vec!["NODE", "DEVICE", "CLAIM", "PODS", "GROUP", "STATE"]);
+        for d in &plan.device_map {
+            let state = match (&d.claim, d.simulated) {
+                (None, _) => style.dim("free"),
+                (Some(_), true) => style.ok("simulated"),
+                (Some(_), false) => "allocated".to_owned(),
+            };
+            table.add_row(vec![
+                sanitize(&d.node).into_owned(),
+                format!(
+                    "{}/{}/{}",
+                    sanitize(&d.driver),
+                    sanitize(&d.pool),
+                    sanitize(&d.device)
+                ),
+                d.claim
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), |c| sanitize(c).into_owned()),
+                if d.pods.is_empty() {
+                    "-".to_owned()
+                } else {
+                    sanitize(&d.pods.join(",")).into_owned()
+                },
+                d.group
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), |g| sanitize(g).into_owned()),
+                state,
+            ]);
+        }
+        for line in table.lines() {
+            writeln!(out, "{}", line.trim_end().trim_start_matches(' '))?;
+        }
+    }
+    for s in &plan.stuck_pods {
+        writeln!(
+            out,
+            "{} pod {}/{} on {}: {}",
+            style.error("stuck:"),
+            sanitize(&s.namespace),
+            sanitize(&s.pod),
+            sanitize(&s.node),
+            sanitize(&s.message)
+        )?;
+    }
     let s = &plan.summary;
     writeln!(
         out,

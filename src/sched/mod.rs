@@ -44,6 +44,8 @@ pub struct Options {
     pub only: Option<(String, String, String)>,
     /// What-ifs already applied to the snapshot, for the report.
     pub what_if: Vec<String>,
+    /// Include the per-device map (`simulate --devices`).
+    pub device_map: bool,
 }
 
 /// Notes every plan carries about deliberate departures and what is not modelled yet.
@@ -89,6 +91,11 @@ pub fn simulate(snapshot: &Snapshot, options: &Options) -> Plan {
             what_if: options.what_if.clone(),
         },
         warnings: snapshot.warnings.clone(),
+        device_map: if options.device_map {
+            device_map(&state)
+        } else {
+            Vec::new()
+        },
         stuck_pods: state
             .dra
             .stuck
@@ -220,4 +227,56 @@ fn run_unit(
         }
     }
     result
+}
+
+/// Every device with the claim, pods and group that hold it after the simulation.
+fn device_map(state: &ClusterState) -> Vec<plan::DeviceUse> {
+    let dra = &state.dra;
+    let inv = &dra.inventory;
+    let mut holder: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (ci, c) in dra.claims.iter().enumerate() {
+        for a in c.allocation.iter().flat_map(|(d, _)| d) {
+            holder.entry(a.device).or_insert(ci);
+        }
+    }
+    let mut consumers: std::collections::HashMap<usize, Vec<String>> =
+        std::collections::HashMap::new();
+    let mut pods: Vec<_> = dra.pod_claims.iter().collect();
+    pods.sort_by_key(|(p, _)| **p);
+    for (pod, pc) in pods {
+        if state.placement[*pod].is_none() {
+            continue;
+        }
+        for (_, ci) in &pc.entries {
+            consumers
+                .entry(*ci)
+                .or_default()
+                .push(state.pods[*pod].name.clone());
+        }
+    }
+    inv.devices
+        .iter()
+        .enumerate()
+        .map(|(id, d)| {
+            let pool = &inv.pools[d.pool];
+            let node = match &d.scope {
+                dra::inventory::Scope::Node(n) => n.clone(),
+                dra::inventory::Scope::AllNodes => "(all nodes)".to_owned(),
+                dra::inventory::Scope::Selector(_) => "(node selector)".to_owned(),
+            };
+            let claim = holder.get(&id).map(|ci| &dra.claims[*ci]);
+            plan::DeviceUse {
+                node,
+                driver: d.driver.clone(),
+                pool: pool.name.clone(),
+                device: d.name.clone(),
+                claim: claim.map(|c| format!("{}/{}", c.namespace, c.name)),
+                simulated: claim.is_some_and(|c| c.hypothetical || dra.reserved_claim(holder[&id])),
+                pods: claim
+                    .and_then(|_| consumers.get(&holder[&id]).cloned())
+                    .unwrap_or_default(),
+                group: claim.and_then(|c| c.group.clone()),
+            }
+        })
+        .collect()
 }

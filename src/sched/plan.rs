@@ -182,6 +182,31 @@ pub struct StuckPod {
     pub message: String,
 }
 
+/// One device and who holds it (`simulate --devices`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceUse {
+    /// The node the device belongs to (or `(all nodes)`).
+    pub node: String,
+    /// Driver.
+    pub driver: String,
+    /// Pool.
+    pub pool: String,
+    /// Device.
+    pub device: String,
+    /// `namespace/claim` holding it, if allocated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<String>,
+    /// Allocated by this simulation (not yet in the cluster).
+    pub simulated: bool,
+    /// Pods using the claim.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pods: Vec<String>,
+    /// The PodGroup sharing the claim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
 /// The simulation report (`kind: SimulationReport`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -192,6 +217,9 @@ pub struct Plan {
     pub warnings: Vec<crate::snapshot::Warning>,
     /// Every unit tried, in queue order.
     pub units: Vec<UnitResult>,
+    /// Every device and who holds it (only with `--devices`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub device_map: Vec<DeviceUse>,
     /// Pre-scheduled pods whose claims are not allocated.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stuck_pods: Vec<StuckPod>,

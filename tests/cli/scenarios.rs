@@ -17,6 +17,8 @@ use crate::support::root;
 struct Expected {
     #[serde(default)]
     what_if: Option<WhatIf>,
+    #[serde(default)]
+    stuck_pods: Vec<String>,
     units: Vec<ExpectedUnit>,
 }
 
@@ -37,6 +39,10 @@ struct ExpectedUnit {
     placement_feasible: Option<Vec<String>>,
     placements: Option<BTreeMap<String, String>>,
     domains: Option<BTreeMap<String, String>>,
+    /// pod → `pool/device` in allocation order.
+    devices: Option<BTreeMap<String, Vec<String>>>,
+    /// A substring of some member's DynamicResources claim reason.
+    claim_reason: Option<String>,
 }
 
 fn check(name: &str, plan: &Plan, expected: &Expected) {
@@ -76,6 +82,31 @@ fn check(name: &str, plan: &Plan, expected: &Expected) {
                 .collect();
             assert_eq!(&got, p, "{ctx}");
         }
+        if let Some(devices) = &e.devices {
+            for (pod, want) in devices {
+                let p = unit
+                    .placements
+                    .iter()
+                    .find(|p| &p.pod == pod)
+                    .unwrap_or_else(|| panic!("{ctx}: no placement for {pod}"));
+                let got: Vec<String> = p
+                    .devices
+                    .iter()
+                    .map(|d| format!("{}/{}", d.pool, d.device))
+                    .collect();
+                assert_eq!(&got, want, "{ctx}");
+            }
+        }
+        if let Some(reason) = &e.claim_reason {
+            let found = unit
+                .trace
+                .pods
+                .iter()
+                .flat_map(|p| p.claim_reasons.values())
+                .flat_map(|m| m.keys())
+                .any(|k| k.contains(reason.as_str()));
+            assert!(found, "{ctx}\nno claim reason contains: {reason}");
+        }
         if let Some(domains) = &e.domains {
             let got: BTreeMap<String, String> = unit
                 .trace
@@ -101,6 +132,8 @@ fn check(name: &str, plan: &Plan, expected: &Expected) {
         "{name}: every unit of the plan is expected: {:#?}",
         plan.units
     );
+    let stuck: Vec<&str> = plan.stuck_pods.iter().map(|s| s.pod.as_str()).collect();
+    assert_eq!(stuck, expected.stuck_pods, "{name}: stuck pods");
 }
 
 #[test]

@@ -527,6 +527,17 @@ fn diagnose(
     claims: &[&ClaimSpec],
     in_use: &InUse,
 ) -> (usize, Failure) {
+    // Upstream reports "invalid resource pools were encountered" whenever no allocation was
+    // found and an invalid pool was seen on the node.
+    let invalid = inv.pools.iter().find(|p| {
+        p.invalid.is_some()
+            && p.devices
+                .iter()
+                .any(|d| inv.devices[*d].scope.matches(node.name, node.labels))
+    });
+    if let Some(p) = invalid {
+        return (0, Failure::PoolInvalid(format!("{}/{}", p.driver, p.name)));
+    }
     for (ci, c) in claims.iter().enumerate() {
         for r in &c.requests {
             let Some(alt) = r.alternatives.first() else {
@@ -546,6 +557,9 @@ fn diagnose(
                     ci,
                     invalid.map_or(Failure::NoMatchingDevice, Failure::PoolInvalid),
                 );
+            }
+            if alt.all && !alt.admin && matching.iter().any(|d| in_use.allocated(*d)) {
+                return (ci, Failure::AllMatchingAllocated);
             }
             let free: Vec<DeviceId> = matching
                 .iter()
@@ -625,4 +639,153 @@ pub fn counter_use(
         }
     }
     out
+}
+
+/// Property tests: the allocator never panics and never returns an allocation that breaks a
+/// selector, a constraint, a counter, device exclusivity or the 32-device limit.
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::sched::dra::inventory::{Device, Pool};
+
+    const DRIVER: &str = "gpu.example.com";
+
+    fn inventory(models: &[u8], counters: &[u8], cap: i64) -> Inventory {
+        let mut inv = Inventory::default();
+        let mut pool = Pool {
+            driver: DRIVER.into(),
+            name: "node1".into(),
+            complete: true,
+            invalid: None,
+            devices: Vec::new(),
+            counters: BTreeMap::from([(
+                "chip".to_owned(),
+                BTreeMap::from([("mem".to_owned(), cap)]),
+            )]),
+        };
+        for (i, m) in models.iter().enumerate() {
+            let mut attributes = BTreeMap::new();
+            attributes.insert(
+                format!("{DRIVER}/model"),
+                AttrValue::String(format!("m{}", m % 3)),
+            );
+            attributes.insert(format!("{DRIVER}/numa"), AttrValue::Int(i64::from(m % 2)));
+            let use_counter = counters.get(i).copied().unwrap_or(0);
+            let consumes = if use_counter > 0 {
+                vec![(
+                    "chip".to_owned(),
+                    BTreeMap::from([("mem".to_owned(), i64::from(use_counter))]),
+                )]
+            } else {
+                Vec::new()
+            };
+            pool.devices.push(inv.devices.len());
+            inv.devices.push(Device {
+                pool: 0,
+                name: format!("d{i}"),
+                driver: DRIVER.into(),
+                attributes,
+                capacity: BTreeMap::new(),
+                scope: Scope::Node("node1".into()),
+                taints: Vec::new(),
+                consumes,
+                allow_multiple: false,
+                binding: false,
+            });
+        }
+        inv.pools.push(pool);
+        inv
+    }
+
+    prop_compose! {
+        fn claim_strategy()(
+            requests in prop::collection::vec((0u8..4, 1u32..4, any::<bool>()), 1..4),
+            constraint in 0u8..3,
+        ) -> (Vec<(u8, u32, bool)>, u8) {
+            (requests, constraint)
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn allocations_respect_every_rule(
+            models in prop::collection::vec(0u8..6, 0..12),
+            counters in prop::collection::vec(0u8..5, 0..12),
+            cap in 0i64..12,
+            taken in prop::collection::vec(0usize..12, 0..4),
+            (requests, constraint) in claim_strategy(),
+        ) {
+            let inv = inventory(&models, &counters, cap);
+            let mut sel = Selectors::default();
+            let mut spec = ClaimSpec::default();
+            for (i, (model, count, all)) in requests.iter().enumerate() {
+                let mut exprs = vec![sel.compile(&format!("device.driver == \"{DRIVER}\""))];
+                if *model < 3 {
+                    exprs.push(sel.compile(&format!("device.attributes[\"{DRIVER}\"].model == \"m{model}\"")));
+                }
+                spec.requests.push(Request {
+                    name: format!("r{i}"),
+                    alternatives: vec![Alternative {
+                        result_name: format!("r{i}"),
+                        class: "c".into(),
+                        exprs,
+                        all: *all && i == 0,
+                        count: *count,
+                        admin: false,
+                        tolerations: Vec::new(),
+                    }],
+                });
+            }
+            match constraint {
+                1 => spec.constraints.push(Constraint { requests: Vec::new(), match_attribute: Some(format!("{DRIVER}/numa")), distinct_attribute: None }),
+                2 => spec.constraints.push(Constraint { requests: Vec::new(), match_attribute: None, distinct_attribute: Some(format!("{DRIVER}/model")) }),
+                _ => {}
+            }
+            let mut in_use = InUse::default();
+            let taken: Vec<Allocated> = taken.iter().filter(|d| **d < inv.devices.len()).map(|d| Allocated { device: *d, request: "x".into(), admin: false }).collect();
+            in_use.apply(&inv, &taken, 1);
+            let labels = Labels::new();
+            let node = NodeView { name: "node1", labels: &labels };
+            let result = allocate(&inv, &mut sel, &node, &[&spec], &in_use, 10_000);
+            if let Ok(out) = result {
+                let devices = &out[0];
+                prop_assert!(u32::try_from(devices.len()).unwrap() <= MAX_DEVICES_PER_CLAIM);
+                prop_assert!(unique(devices), "a device was allocated twice");
+                for a in devices {
+                    prop_assert!(!in_use.allocated(a.device), "an allocated device was reused");
+                    let r = spec.requests.iter().find(|r| r.name == a.request).unwrap();
+                    for e in &r.alternatives[0].exprs {
+                        prop_assert_eq!(sel.matches(&inv, a.device, *e), Ok(true));
+                    }
+                }
+                for r in &spec.requests {
+                    let alt = &r.alternatives[0];
+                    let n = devices.iter().filter(|a| a.request == r.name).count();
+                    if !alt.all {
+                        prop_assert_eq!(n, alt.count as usize, "ExactCount");
+                    }
+                }
+                for c in &spec.constraints {
+                    if let Some(attr) = &c.match_attribute {
+                        let values = attribute_values(&inv, devices, attr);
+                        prop_assert!(values.windows(2).all(|w| w[0] == w[1]), "matchAttribute");
+                    }
+                    if let Some(attr) = &c.distinct_attribute {
+                        let values = attribute_values(&inv, devices, attr);
+                        let distinct: std::collections::BTreeSet<_> = values.iter().collect();
+                        prop_assert_eq!(distinct.len(), values.len(), "distinctAttribute");
+                    }
+                }
+                let before = counter_use(&inv, &taken);
+                for (k, v) in counter_use(&inv, devices) {
+                    let total = before.get(&k).copied().unwrap_or(0) + v;
+                    prop_assert!(v == 0 || total <= cap, "counters exceeded: {} > {}", total, cap);
+                }
+            }
+        }
+    }
 }

@@ -139,15 +139,15 @@ pub fn qualify(driver: &str, name: &str) -> String {
 }
 
 /// A DeviceTaintRule's taint with its device selector: (driver, pool, device), `None` = any.
-pub type ExtraTaint = ((Option<String>, Option<String>, Option<String>), DeviceTaint);
+pub type ExtraTaint = (
+    (Option<String>, Option<String>, Option<String>),
+    DeviceTaint,
+);
 
 impl Inventory {
     /// Builds the inventory from the snapshot's slices (and extra taints from
     /// DeviceTaintRules, matched by `(driver, pool, device)`).
-    pub fn build(
-        slices: &[ResourceSlice],
-        extra_taints: &[ExtraTaint],
-    ) -> Self {
+    pub fn build(slices: &[ResourceSlice], extra_taints: &[ExtraTaint]) -> Self {
         // Group by (driver, pool); keep the highest generation.
         let mut groups: BTreeMap<(String, String), Vec<&ResourceSlice>> = BTreeMap::new();
         for s in slices {

@@ -237,7 +237,13 @@ impl DraState {
                 name: name_of(&c.metadata).to_owned(),
                 namespace: namespace_of(&c.metadata).to_owned(),
                 hypothetical: false,
-                group: None,
+                group: c
+                    .metadata
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .find(|o| o.controller == Some(true) && o.kind == "PodGroup")
+                    .map(|o| o.name.clone()),
                 spec: compile_claim(spec_devices(c.spec.as_ref()), &classes, &mut sel),
                 allocation: None,
             };
@@ -532,6 +538,11 @@ impl DraState {
             }
         }
         out
+    }
+
+    /// Whether claim `index` was allocated by a Reserve in this simulation.
+    pub fn reserved_claim(&self, index: usize) -> bool {
+        self.reserved.values().any(|v| v.contains(&index))
     }
 
     /// Whether `pod` has claims the filter must look at.

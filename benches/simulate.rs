@@ -104,5 +104,35 @@ fn gangs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load_index, basic_pods, gangs);
+/// B5: DRA. 500 nodes × 10 (and × 20) devices filled by pods with one-device claims, and a
+/// pathological claim that ends on the step budget.
+fn dra(c: &mut Criterion) {
+    let mut group = c.benchmark_group("B5_dra");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    for devices in [10, 20] {
+        let pods = 500 * devices;
+        let s = snapshot(
+            &Profile {
+                running_pods: 0,
+                devices_per_node: devices,
+                claim_pods: pods,
+                ..Profile::with_nodes(500)
+            },
+            5,
+        );
+        group.throughput(Throughput::Elements(pods as u64));
+        let compat = Options {
+            mode: Mode::Compat,
+            ..Options::default()
+        };
+        group.bench_function(format!("500_nodes_x_{devices}_devices_compat"), |b| {
+            b.iter(|| black_box(simulate(black_box(&s), &compat)));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, load_index, basic_pods, gangs, dra);
 criterion_main!(benches);

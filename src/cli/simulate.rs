@@ -38,6 +38,9 @@ pub struct SimulateArgs {
     /// `exhaustive`: filter and score every node; `compat`: upstream's node sampling.
     #[arg(long, value_enum, default_value_t = Mode::Exhaustive)]
     pub mode: Mode,
+    /// Do not simulate preemption: unschedulable units stay unschedulable.
+    #[arg(long)]
+    pub no_preemption: bool,
     /// Also show which device goes to which claim, pod and gang (a per-node device map).
     #[arg(long)]
     pub devices: bool,
@@ -119,6 +122,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         gate_overrides: ctx.gate_overrides()?,
         only: only.clone(),
         device_map: args.devices,
+        no_preemption: args.no_preemption,
         what_if,
     };
     let mut plan = simulate(&snapshot, &options);

@@ -123,6 +123,43 @@ pub fn write_text(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result
             writeln!(out, "{}", line.trim_end().trim_start_matches(' '))?;
         }
     }
+    for u in plan.units.iter().filter(|u| !u.victims.is_empty()) {
+        let mut victims: Vec<String> = Vec::new();
+        for v in &u.victims {
+            let name = v
+                .evicted_with
+                .clone()
+                .unwrap_or_else(|| format!("Pod/{}/{}", v.namespace, v.name));
+            if !victims.contains(&name) {
+                victims.push(name);
+            }
+        }
+        let mut line = format!(
+            "{} {}/{}/{} evicts {} pod(s): {}",
+            style.warn("preemption:"),
+            u.kind,
+            sanitize(&u.namespace),
+            sanitize(&u.name),
+            u.victims.len(),
+            sanitize(&victims.join(", "))
+        );
+        if let Some(b) = &u.blast_radius {
+            line.push_str(&format!(
+                "; frees {} GPU(s), loses {} GPU-hours",
+                b.gpus_freed, b.gpu_hours_lost
+            ));
+            if b.whole_group_for_part_of_its_nodes {
+                line.push_str("; a disruptionMode=all group dies whole for part of its nodes");
+            }
+            if b.pdb_violations > 0 {
+                line.push_str(&format!(
+                    "; {} PodDisruptionBudget violation(s)",
+                    b.pdb_violations
+                ));
+            }
+        }
+        writeln!(out, "{line}")?;
+    }
     for s in &plan.stuck_pods {
         writeln!(
             out,

@@ -6,9 +6,10 @@
 //! [`Plan`]: every pending unit in queue order, each placement updating the state the next
 //! unit sees. Semantics: `../shared/design/semantics.md` §3–5, §8; module docs cite upstream.
 //!
-//! DRA claims are allocated by the DynamicResources filter ([`dra`]). Not simulated yet, and
-//! said so in every plan's `settings.notes`: preemption (PostFilter; unschedulable units are
-//! not retried with victims).
+//! DRA claims are allocated by the DynamicResources filter ([`dra`]). A unit that stays
+//! unschedulable goes through preemption ([`preempt`]): workload-aware preemption for group
+//! roots, DefaultPreemption for single pods; the plan then continues as if the victims were
+//! evicted and the preemptor bound.
 
 pub mod dra;
 pub mod filter;
@@ -16,6 +17,7 @@ pub mod gang;
 pub mod node_state;
 pub mod plan;
 pub mod pod_req;
+pub mod preempt;
 pub mod queue;
 pub mod resources;
 pub mod schedule_one;
@@ -46,6 +48,8 @@ pub struct Options {
     pub what_if: Vec<String>,
     /// Include the per-device map (`simulate --devices`).
     pub device_map: bool,
+    /// Do not simulate preemption (`--no-preemption`).
+    pub no_preemption: bool,
 }
 
 /// Notes every plan carries about deliberate departures and what is not modelled yet.
@@ -53,7 +57,7 @@ pub const NOTES: &[&str] = &[
     "ties between equally scored nodes and placements are broken by name (upstream picks at random)",
     "ImageLocality scoring is not modelled",
     "DRA: consumable capacity (allowMultipleAllocations) is treated as whole devices; list-typed attributes (alpha) are ignored",
-    "preemption is not simulated yet: unschedulable units are not retried with victims",
+    "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
 ];
 
 /// Runs the simulation.
@@ -68,10 +72,23 @@ pub fn simulate(snapshot: &Snapshot, options: &Options) -> Plan {
     }
     let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
     let mut sampler = Sampler::default();
+    let victims = preempt::victims::VictimIndex::build(snapshot, &state, &gates);
+    let ctx = UnitContext {
+        snapshot,
+        gates: &gates,
+        victims: &victims,
+        preemption: !options.no_preemption,
+        now: snapshot
+            .facts
+            .snapshot_time
+            .as_ref()
+            .map_or(0, |t| t.0.as_second()),
+    };
     let mut results = Vec::with_capacity(units.len());
     for unit in units {
         results.push(run_unit(
             &mut state,
+            &ctx,
             unit,
             &all_nodes,
             options.mode,
@@ -128,8 +145,65 @@ fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement>
         .collect()
 }
 
+/// What every unit's run needs besides the state.
+struct UnitContext<'a> {
+    snapshot: &'a Snapshot,
+    gates: &'a crate::snapshot::facts::FeatureGates,
+    victims: &'a preempt::victims::VictimIndex,
+    preemption: bool,
+    now: i64,
+}
+
+impl UnitContext<'_> {
+    /// The preemption policy of a group root is Never (semantics §6.1): with
+    /// PodGroupPreemptionPolicy on, the group's own policy; otherwise Never if any member says so.
+    fn group_never(
+        &self,
+        state: &ClusterState,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+        tree: &queue::GroupNode,
+    ) -> bool {
+        if self.gates.enabled("PodGroupPreemptionPolicy") {
+            let policy = match kind {
+                "CompositePodGroup" => self
+                    .snapshot
+                    .composite_pod_group(namespace, name)
+                    .and_then(|c| c.spec.preemption_policy.clone()),
+                _ => self
+                    .snapshot
+                    .pod_group(namespace, name)
+                    .and_then(|p| p.spec.preemption_policy.clone()),
+            };
+            policy.as_deref() == Some("Never")
+        } else {
+            let mut pods = Vec::new();
+            tree.pending_pods(&mut pods);
+            tree.bound_pods(&mut pods);
+            pods.iter().any(|p| state.pods[*p].preempt_never)
+        }
+    }
+}
+
+fn apply_preemption(
+    state: &mut ClusterState,
+    ctx: &UnitContext<'_>,
+    result: &mut UnitResult,
+    p: &preempt::Preemption,
+) {
+    let (victims, blast) = preempt::describe(state, ctx.victims, p, ctx.now);
+    preempt::apply(state, p);
+    result.outcome = Outcome::Preempting;
+    result.placements = placements(state, &p.placements);
+    result.victims = victims;
+    result.blast_radius = Some(blast);
+    result.trace.preemption.clone_from(&p.log);
+}
+
 fn run_unit(
     state: &mut ClusterState,
+    ctx: &UnitContext<'_>,
     unit: Unit,
     all_nodes: &[usize],
     mode: Mode,
@@ -143,6 +217,7 @@ fn run_unit(
         message: String::new(),
         placements: Vec::new(),
         victims: Vec::new(),
+        blast_radius: None,
         min_count: None,
         scheduled_before: 0,
         pending: 0,
@@ -190,6 +265,22 @@ fn run_unit(
                 None => {
                     result.outcome = Outcome::Unschedulable;
                     result.message = fit_error(all_nodes.len(), &attempt.diagnosis, &state.table);
+                    if ctx.preemption {
+                        match preempt::preempt_pod(state, ctx.victims, pod, all_nodes, mode) {
+                            preempt::Verdict::Preempt(p) => {
+                                apply_preemption(state, ctx, &mut result, &p);
+                                result.message = format!(
+                                    "{} preemption: nominated node {}, preempting {} victim(s)",
+                                    result.message,
+                                    result.placements.first().map_or("", |p| p.node.as_str()),
+                                    result.victims.len()
+                                );
+                            }
+                            preempt::Verdict::Refused(why) => {
+                                result.message = format!("{} {why}", result.message);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -218,6 +309,40 @@ fn run_unit(
                 gang::Status::Unschedulable => {
                     result.outcome = Outcome::Unschedulable;
                     result.message = run.message;
+                    if ctx.preemption {
+                        let never = ctx.group_never(
+                            state,
+                            &result.kind,
+                            &result.namespace,
+                            &result.name,
+                            &tree,
+                        );
+                        let topology = ctx.gates.enabled("TopologyAwareWorkloadScheduling");
+                        match preempt::preempt_group(
+                            state,
+                            ctx.victims,
+                            preempt::GroupPreemptor {
+                                tree: &tree,
+                                priority: result.priority,
+                                never,
+                                topology_on: topology,
+                            },
+                            all_nodes,
+                            mode,
+                        ) {
+                            preempt::Verdict::Preempt(p) => {
+                                apply_preemption(state, ctx, &mut result, &p);
+                                result.message = format!(
+                                    "pod group preemption: found a placement for podgroup, preempting {} victims",
+                                    result.victims.len()
+                                );
+                            }
+                            preempt::Verdict::Refused(why) => {
+                                result.message =
+                                    format!("{}; pod group preemption: {why}", result.message);
+                            }
+                        }
+                    }
                 }
                 gang::Status::Error => {
                     result.outcome = Outcome::Error;

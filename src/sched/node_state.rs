@@ -73,6 +73,8 @@ pub struct ClusterState {
     pub namespace_labels: HashMap<String, Labels>,
     /// DRA: devices, claims, allocations.
     pub dra: DraState,
+    /// Where pods removed for a preemption check ran, so a reprieve can put them back.
+    pub(crate) removed_homes: HashMap<PodId, NodeId>,
 }
 
 fn is_terminal(pod: &k8s_openapi::api::core::v1::Pod) -> bool {
@@ -234,6 +236,21 @@ impl ClusterState {
                 n.used_ports.swap_remove(i);
             }
         }
+    }
+
+    /// Remembers where removed pods ran (preemption's reprieve puts them back there).
+    pub fn set_removed_homes(&mut self, pods: &[(PodId, NodeId)]) {
+        self.removed_homes.extend(pods.iter().copied());
+    }
+
+    /// Forgets the homes recorded by [`set_removed_homes`](Self::set_removed_homes).
+    pub fn clear_removed_homes(&mut self) {
+        self.removed_homes.clear();
+    }
+
+    /// Where a removed pod ran.
+    pub fn removed_home(&self, pod: PodId) -> Option<NodeId> {
+        self.removed_homes.get(&pod).copied()
     }
 
     /// The pod `namespace/name`.

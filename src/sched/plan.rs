@@ -102,10 +102,13 @@ pub struct UnitTrace {
     /// Topology domains tried.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub domains: Vec<DomainTrace>,
+    /// Preemption: why each candidate victim was evicted or spared, in reprieve order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preemption: Vec<String>,
 }
 
 /// The result for one queueing unit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UnitResult {
     /// `PodGroup`, `CompositePodGroup` or `Pod`.
@@ -121,7 +124,10 @@ pub struct UnitResult {
     /// Pods placed in this simulation.
     pub placements: Vec<Placement>,
     /// Victims (preemption).
-    pub victims: Vec<serde_json::Value>,
+    pub victims: Vec<super::preempt::Victim>,
+    /// What the preemption costs (only for `Preempting`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blast_radius: Option<super::preempt::BlastRadius>,
     /// Gang `minCount` (PodGroup) or `minGroupCount` (CompositePodGroup); 1 for basic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_count: Option<u32>,
@@ -208,7 +214,7 @@ pub struct DeviceUse {
 }
 
 /// The simulation report (`kind: SimulationReport`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
     /// Settings.

@@ -22,6 +22,10 @@ pub struct Profile {
     pub gangs: Vec<(usize, usize)>,
     /// Gangs get a rack topology constraint.
     pub rack_constraint: bool,
+    /// DRA devices per node (one ResourceSlice per node, driver `gpu.example.com`).
+    pub devices_per_node: usize,
+    /// Pending pods that each need one device through a ResourceClaimTemplate.
+    pub claim_pods: usize,
 }
 
 impl Profile {
@@ -34,6 +38,8 @@ impl Profile {
             pending_pods: 0,
             gangs: Vec::new(),
             rack_constraint: false,
+            devices_per_node: 0,
+            claim_pods: 0,
         }
     }
 }
@@ -143,6 +149,39 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
             1 + rng.below(600),
         ));
     }
+    if p.devices_per_node > 0 {
+        out.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"},
+            "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}));
+        out.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+            "metadata": {"name": "one-gpu", "namespace": "default"},
+            "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com",
+                "selectors": [{"cel": {"expression": "device.attributes[\"gpu.example.com\"].model == \"H100\""}}]}}]}}}}));
+        for i in 0..p.nodes {
+            let devices: Vec<Value> = (0..p.devices_per_node)
+                .map(|d| json!({"name": format!("gpu-{d}"), "attributes": {"model": {"string": "H100"}, "index": {"int": d}},
+                    "capacity": {"memory": {"value": "80Gi"}}}))
+                .collect();
+            out.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                "metadata": {"name": format!("node-{i:05}-gpu")},
+                "spec": {"driver": "gpu.example.com", "nodeName": format!("node-{i:05}"),
+                    "pool": {"name": format!("node-{i:05}"), "generation": 1, "resourceSliceCount": 1}, "devices": devices}}));
+        }
+    }
+    for i in 0..p.claim_pods {
+        let mut v = pod(
+            &format!("claim-{i:06}"),
+            "default",
+            1,
+            1,
+            0,
+            None,
+            None,
+            1 + rng.below(600),
+        );
+        v["spec"]["resourceClaims"] =
+            json!([{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]);
+        out.push(v);
+    }
     let mut g = 0;
     for (count, size) in &p.gangs {
         for _ in 0..*count {
@@ -205,5 +244,34 @@ mod tests {
         assert_eq!(s.pod_groups.len(), 3);
         let plan = crate::sched::simulate(&s, &crate::sched::Options::default());
         assert_eq!(plan.summary.scheduled, 23, "{:#?}", plan.summary);
+    }
+
+    #[test]
+    fn dra_profile_fills_every_device_once() {
+        let p = Profile {
+            running_pods: 0,
+            devices_per_node: 2,
+            claim_pods: 9,
+            ..Profile::with_nodes(4)
+        };
+        let plan = crate::sched::simulate(&snapshot(&p, 1), &crate::sched::Options::default());
+        assert_eq!(
+            plan.summary.scheduled, 8,
+            "4 nodes × 2 devices: {:#?}",
+            plan.summary
+        );
+        assert_eq!(plan.summary.unschedulable, 1);
+        let mut devices: Vec<String> = plan
+            .units
+            .iter()
+            .flat_map(|u| {
+                u.placements
+                    .iter()
+                    .flat_map(|p| p.devices.iter().map(|d| format!("{}/{}", d.pool, d.device)))
+            })
+            .collect();
+        devices.sort();
+        devices.dedup();
+        assert_eq!(devices.len(), 8, "no device is handed out twice");
     }
 }

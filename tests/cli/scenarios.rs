@@ -19,6 +19,8 @@ struct Expected {
     what_if: Option<WhatIf>,
     #[serde(default)]
     stuck_pods: Vec<String>,
+    #[serde(default)]
+    no_preemption: bool,
     units: Vec<ExpectedUnit>,
 }
 
@@ -43,6 +45,13 @@ struct ExpectedUnit {
     devices: Option<BTreeMap<String, Vec<String>>>,
     /// A substring of some member's DynamicResources claim reason.
     claim_reason: Option<String>,
+    message_ends_with: Option<String>,
+    /// Victim pod names (any order).
+    victims: Option<Vec<String>>,
+    /// The blast radius says an `all` group died for part of its nodes.
+    whole_group: Option<bool>,
+    pdb_violations: Option<u32>,
+    gpus_freed: Option<u32>,
 }
 
 fn check(name: &str, plan: &Plan, expected: &Expected) {
@@ -70,6 +79,33 @@ fn check(name: &str, plan: &Plan, expected: &Expected) {
                 unit.message.starts_with(m.as_str()),
                 "{ctx}\nexpected prefix: {m}"
             );
+        }
+        if let Some(m) = &e.message_ends_with {
+            assert!(
+                unit.message.ends_with(m.as_str()),
+                "{ctx}\nexpected suffix: {m}"
+            );
+        }
+        if let Some(v) = &e.victims {
+            let mut got: Vec<&str> = unit.victims.iter().map(|v| v.name.as_str()).collect();
+            got.sort_unstable();
+            let mut want: Vec<&str> = v.iter().map(String::as_str).collect();
+            want.sort_unstable();
+            assert_eq!(got, want, "{ctx}");
+        }
+        let blast = unit.blast_radius.as_ref();
+        if let Some(w) = e.whole_group {
+            assert_eq!(
+                blast.map(|b| b.whole_group_for_part_of_its_nodes),
+                Some(w),
+                "{ctx}"
+            );
+        }
+        if let Some(n) = e.pdb_violations {
+            assert_eq!(blast.map(|b| b.pdb_violations), Some(n), "{ctx}");
+        }
+        if let Some(n) = e.gpus_freed {
+            assert_eq!(blast.map(|b| b.gpus_freed), Some(n), "{ctx}");
         }
         if let Some(seq) = &e.placement_feasible {
             assert_eq!(&unit.trace.placement_feasible, seq, "{ctx}");
@@ -153,7 +189,10 @@ fn every_scenario_matches_its_expected_outcome() {
         let text = std::fs::read_to_string(folder.join("expected.yaml")).unwrap();
         let expected: Expected =
             serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{name}/expected.yaml: {e}"));
-        let mut options = Options::default();
+        let mut options = Options {
+            no_preemption: expected.no_preemption,
+            ..Options::default()
+        };
         if let Some(w) = &expected.what_if {
             whatif::add_nodes(&mut snapshot, w.add_nodes, &w.like).unwrap();
             options

@@ -540,6 +540,54 @@ impl DraState {
         out
     }
 
+    /// Evicting `evicted` deletes the per-pod claims only they use: their devices are freed.
+    /// PodGroup claims stay allocated (they belong to the PodGroup, which is not deleted).
+    /// Returns what was released, for [`restore`](Self::restore).
+    pub fn release(
+        &mut self,
+        evicted: &std::collections::HashSet<PodId>,
+    ) -> Vec<(usize, (Vec<Allocated>, Scope))> {
+        let mut users: BTreeMap<usize, Vec<PodId>> = BTreeMap::new();
+        let mut pods: Vec<(&PodId, &PodClaims)> = self.pod_claims.iter().collect();
+        pods.sort_by_key(|(p, _)| **p);
+        for (pod, pc) in pods {
+            for (_, ci) in &pc.entries {
+                users.entry(*ci).or_default().push(*pod);
+            }
+        }
+        let mut released = Vec::new();
+        for (ci, who) in users {
+            let claim = &mut self.claims[ci];
+            if claim.group.is_none()
+                && who.iter().all(|p| evicted.contains(p))
+                && let Some(a) = claim.allocation.take()
+            {
+                self.in_use.apply(&self.inventory, &a.0, -1);
+                released.push((ci, a));
+            }
+        }
+        released
+    }
+
+    /// Undoes [`release`](Self::release).
+    pub fn restore(&mut self, released: Vec<(usize, (Vec<Allocated>, Scope))>) {
+        for (ci, a) in released {
+            self.in_use.apply(&self.inventory, &a.0, 1);
+            self.claims[ci].allocation = Some(a);
+        }
+    }
+
+    /// Number of devices `pod`'s claims hold.
+    pub fn device_count(&self, pod: PodId) -> usize {
+        self.pod_claims.get(&pod).map_or(0, |pc| {
+            pc.entries
+                .iter()
+                .filter_map(|(_, i)| self.claims[*i].allocation.as_ref())
+                .map(|(d, _)| d.len())
+                .sum()
+        })
+    }
+
     /// Whether claim `index` was allocated by a Reserve in this simulation.
     pub fn reserved_claim(&self, index: usize) -> bool {
         self.reserved.values().any(|v| v.contains(&index))

@@ -39,6 +39,10 @@ pub struct NodeState {
     pub pods: Vec<PodId>,
     /// Host ports in use: (protocol, port, hostIP).
     pub used_ports: Vec<(String, i32, String)>,
+    /// Pods here with any pod (anti-)affinity term (upstream `NodeInfo.PodsWithAffinity`).
+    pub affinity_pods: Vec<PodId>,
+    /// Pods here with required anti-affinity terms (`PodsWithRequiredAntiAffinity`).
+    pub required_anti_pods: Vec<PodId>,
 }
 
 impl NodeState {
@@ -73,6 +77,10 @@ pub struct ClusterState {
     pub namespace_labels: HashMap<String, Labels>,
     /// DRA: devices, claims, allocations.
     pub dra: DraState,
+    /// Placed pods with any pod (anti-)affinity term, cluster-wide.
+    pub affinity_count: usize,
+    /// Placed pods with required anti-affinity terms, cluster-wide.
+    pub required_anti_count: usize,
     /// Where pods removed for a preemption check ran, so a reprieve can put them back.
     pub(crate) removed_homes: HashMap<PodId, NodeId>,
 }
@@ -206,6 +214,14 @@ impl ClusterState {
         n.score_memory += p.score_memory;
         n.pods.push(pod);
         n.used_ports.extend(p.host_ports.iter().cloned());
+        if p.has_affinity_terms() {
+            n.affinity_pods.push(pod);
+            self.affinity_count += 1;
+        }
+        if !p.anti_affinity.is_empty() {
+            n.required_anti_pods.push(pod);
+            self.required_anti_count += 1;
+        }
         self.placement[pod] = Some(node);
         if p.has_claims {
             self.dra.reserve(pod, &self.nodes[node]);
@@ -230,6 +246,14 @@ impl ClusterState {
         n.score_memory -= p.score_memory;
         if let Some(i) = n.pods.iter().rposition(|x| *x == pod) {
             n.pods.swap_remove(i);
+        }
+        if let Some(i) = n.affinity_pods.iter().rposition(|x| *x == pod) {
+            n.affinity_pods.swap_remove(i);
+            self.affinity_count -= 1;
+        }
+        if let Some(i) = n.required_anti_pods.iter().rposition(|x| *x == pod) {
+            n.required_anti_pods.swap_remove(i);
+            self.required_anti_count -= 1;
         }
         for port in &p.host_ports {
             if let Some(i) = n.used_ports.iter().position(|x| x == port) {

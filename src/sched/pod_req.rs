@@ -390,6 +390,14 @@ impl PodReq {
         p
     }
 
+    /// Whether the pod has any pod affinity or anti-affinity term (required or preferred).
+    pub fn has_affinity_terms(&self) -> bool {
+        !self.affinity.is_empty()
+            || !self.anti_affinity.is_empty()
+            || !self.preferred_affinity.is_empty()
+            || !self.preferred_anti_affinity.is_empty()
+    }
+
     /// The request for resource `id` (0 when not requested).
     pub fn request(&self, id: u16) -> i64 {
         sparse_get(&self.requests, id)

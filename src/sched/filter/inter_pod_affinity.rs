@@ -121,17 +121,26 @@ pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
         .get(&pod.namespace)
         .unwrap_or(&NO_LABELS);
     let has_terms = !pod.affinity.is_empty() || !pod.anti_affinity.is_empty();
+    // The common case: no term on the pod and no required anti-affinity anywhere.
+    if !has_terms && state.required_anti_count == 0 {
+        return s;
+    }
     for node in &state.nodes {
-        for id in &node.pods {
+        // Existing pods' required anti-affinity: only pods that have some (upstream keeps
+        // `PodsWithRequiredAntiAffinity` per node for this).
+        for id in &node.required_anti_pods {
             let existing = &state.pods[*id];
             for t in &existing.anti_affinity {
                 if term_matches(t, pod, Some(own_ns_labels)) {
                     add_pair(&mut s.existing_anti, node, &t.topology_key, 1);
                 }
             }
-            if !has_terms {
-                continue;
-            }
+        }
+        if !has_terms {
+            continue;
+        }
+        for id in &node.pods {
+            let existing = &state.pods[*id];
             if matches_all(state, &pod.affinity, existing) {
                 for t in &pod.affinity {
                     add_pair(&mut s.affinity, node, &t.topology_key, 1);
@@ -255,6 +264,9 @@ fn process_term(
 pub fn pre_score(state: &ClusterState, pod: &PodReq, _feasible: &[NodeId]) -> ScoreState {
     let has_constraints =
         !pod.preferred_affinity.is_empty() || !pod.preferred_anti_affinity.is_empty();
+    if !has_constraints && state.affinity_count == 0 {
+        return ScoreState::default();
+    }
     let own_ns_labels = state
         .namespace_labels
         .get(&pod.namespace)
@@ -264,7 +276,13 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, _feasible: &[NodeId]) -> Sc
         if node.labels.is_empty() {
             continue;
         }
-        for id in &node.pods {
+        // Without preferred terms of its own, only pods that have terms can score the pod.
+        let candidates = if has_constraints {
+            &node.pods
+        } else {
+            &node.affinity_pods
+        };
+        for id in candidates {
             let e = &state.pods[*id];
             let e_has_affinity = !e.affinity.is_empty()
                 || !e.anti_affinity.is_empty()

@@ -6,13 +6,16 @@
 //!
 //! - Edges: [`cli`] (commands, flags, writing to stdout/stderr), [`snapshot::source`]
 //!   (kube client, files, demo), [`render`] (text, colors, JSON/YAML envelope).
-//! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`graph`] (references,
+//! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`lint`] (manifest rules), [`graph`] (references,
 //!   dangling edges, the tree report).
 //! - Errors and exit codes: [`error`].
 
 pub mod cli;
+pub mod doctor;
 pub mod error;
+pub mod explain;
 pub mod graph;
+pub mod lint;
 pub mod render;
 pub mod sched;
 pub mod snapshot;

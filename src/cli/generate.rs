@@ -5,7 +5,9 @@
 //! - `generate completions`: bash, zsh, fish, PowerShell and elvish scripts from clap_complete
 //!   in `completions/kubectl-wasctl.{bash,zsh,fish,ps1,elv}`, plus `completions/kubectl_complete-wasctl`,
 //!   the helper kubectl runs for `kubectl wasctl <TAB>`;
-//! - `generate man`: the roff man page `packaging/kubectl-wasctl.1` from clap_mangen.
+//! - `generate man`: the roff man page `packaging/kubectl-wasctl.1` from clap_mangen;
+//! - `generate schemas`: the JSON Schemas of the kinds `lint` checks, `schemas/*.json`, from the
+//!   k8s-openapi `v1_37` types (`crate::lint::schema::KINDS`), plus `schemas/index.json`.
 //!
 //! Paths are relative to the working directory (run it from the repository root) unless `--dir`
 //! says otherwise. The output must not depend on the build (commit, date) or on the terminal, or
@@ -39,6 +41,8 @@ pub enum GenerateCommand {
     Completions(GenerateOptions),
     /// The man page `kubectl-wasctl.1`.
     Man(GenerateOptions),
+    /// JSON Schemas of the kinds `lint` checks (`schemas/`).
+    Schemas(GenerateOptions),
 }
 
 /// Flags shared by the `generate` subcommands.
@@ -63,6 +67,7 @@ pub(crate) fn run(ctx: &Context, args: &GenerateArgs) -> Result<ExitStatus, Erro
     let (subcommand, default_dir, options, files) = match &args.what {
         GenerateCommand::Completions(o) => ("completions", "completions", o, completions()?),
         GenerateCommand::Man(o) => ("man", "packaging", o, man()?),
+        GenerateCommand::Schemas(o) => ("schemas", "schemas", o, schemas()?),
     };
     let dir = options
         .dir
@@ -141,6 +146,39 @@ fn man() -> Result<Vec<Generated>, Error> {
         contents: buf,
         executable: false,
     }])
+}
+
+fn schemas() -> Result<Vec<Generated>, Error> {
+    use crate::lint::schema::KINDS;
+    let json = |value: &serde_json::Value| -> Result<Vec<u8>, Error> {
+        let mut text = serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?;
+        text.push(b'\n');
+        Ok(text)
+    };
+    let mut files = Vec::new();
+    let mut index = Vec::new();
+    for kind in KINDS {
+        files.push(Generated {
+            name: kind.file.to_owned(),
+            contents: json(&(kind.schema)())?,
+            executable: false,
+        });
+        index.push(serde_json::json!({
+            "apiVersion": kind.api_version,
+            "kind": kind.kind,
+            "schema": kind.file,
+        }));
+    }
+    files.push(Generated {
+        name: "index.json".to_owned(),
+        contents: json(&serde_json::json!({
+            "kubernetes": crate::lint::TARGET_VERSION,
+            "generator": "kubectl wasctl generate schemas (k8s-openapi v1_37, schemars)",
+            "schemas": index,
+        }))?,
+        executable: false,
+    });
+    Ok(files)
 }
 
 /// Long and short spellings of the visible flags of `cmd`, and the subset that take a value.

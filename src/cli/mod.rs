@@ -2,7 +2,10 @@
 //! source → analysis → view for each command. Only this module writes to stdout and stderr.
 
 mod complete;
+mod doctor;
+mod explain;
 mod generate;
+mod lint;
 mod simulate;
 mod snapshot;
 mod tree;
@@ -72,10 +75,16 @@ pub struct GlobalArgs {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Say why a gang is (or would be) unschedulable, with the numbers and verified fixes.
+    Explain(explain::ExplainArgs),
     /// Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land.
     Simulate(simulate::SimulateArgs),
+    /// Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`).
+    Doctor(doctor::DoctorArgs),
     /// Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status.
     Tree(tree::TreeArgs),
+    /// Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`).
+    Lint(lint::LintArgs),
     /// Write the loaded objects and cluster facts to one file that `--from` reads back.
     Snapshot(snapshot::SnapshotArgs),
     /// Print the version, commit and supported Kubernetes version.
@@ -104,8 +113,11 @@ pub enum ReportFormat {
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     let ctx = Context::new(cli.global);
     match cli.command {
+        Command::Explain(args) => explain::run(&ctx, &args),
         Command::Simulate(args) => simulate::run(&ctx, &args),
+        Command::Doctor(args) => doctor::run(&ctx, &args),
         Command::Tree(args) => tree::run(&ctx, &args),
+        Command::Lint(args) => lint::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),

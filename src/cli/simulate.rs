@@ -14,12 +14,10 @@ use crate::sched::{Options, simulate, whatif};
 use crate::snapshot::Snapshot;
 use crate::snapshot::source::{Collector, files};
 
-/// `simulate` flags.
+/// The what-if flags `simulate` and `explain` share: changes applied to a copy of the
+/// snapshot before simulating.
 #[derive(Debug, Args)]
-pub struct SimulateArgs {
-    /// Simulate only this unit (`pg/NAME`, `cpg/NAME`, `pod/NAME`); the rest of the queue is ignored.
-    #[arg(long, value_name = "TYPE/NAME")]
-    pub only: Option<String>,
+pub struct WhatIfArgs {
     /// Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating.
     #[arg(long, value_name = "FILE")]
     pub add: Vec<PathBuf>,
@@ -41,6 +39,17 @@ pub struct SimulateArgs {
     /// Do not simulate preemption: unschedulable units stay unschedulable.
     #[arg(long)]
     pub no_preemption: bool,
+}
+
+/// `simulate` flags.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Simulate only this unit (`pg/NAME`, `cpg/NAME`, `pod/NAME`); the rest of the queue is ignored.
+    #[arg(long, value_name = "TYPE/NAME")]
+    pub only: Option<String>,
+    /// What-ifs.
+    #[command(flatten)]
+    pub what_if: WhatIfArgs,
     /// Also show which device goes to which claim, pod and gang (a per-node device map).
     #[arg(long)]
     pub devices: bool,
@@ -59,7 +68,7 @@ fn what_if_error(e: String) -> Error {
 /// Applies the what-if flags to `snapshot`; returns their descriptions.
 pub(crate) fn apply_what_ifs(
     snapshot: &mut Snapshot,
-    args: &SimulateArgs,
+    args: &WhatIfArgs,
 ) -> Result<Vec<String>, Error> {
     let mut applied = Vec::new();
     if !args.add.is_empty() {
@@ -109,7 +118,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         ));
     }
     let mut snapshot = ctx.load()?;
-    let what_if = apply_what_ifs(&mut snapshot, args)?;
+    let what_if = apply_what_ifs(&mut snapshot, &args.what_if)?;
     let only = match only {
         Some((kind, name)) => {
             let r = resolve_target(ctx, &snapshot, &kind, &name)?;
@@ -118,11 +127,11 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         None => None,
     };
     let options = Options {
-        mode: args.mode,
+        mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,
         only: only.clone(),
         device_map: args.devices,
-        no_preemption: args.no_preemption,
+        no_preemption: args.what_if.no_preemption,
         what_if,
     };
     let mut plan = simulate(&snapshot, &options);

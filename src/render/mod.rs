@@ -5,6 +5,7 @@
 //! [`sanitize::sanitize`] before it reaches a terminal.
 
 pub mod color;
+pub mod explain;
 pub mod json;
 pub mod plan;
 pub mod sanitize;

@@ -9,7 +9,10 @@
 
 mod bad_input;
 mod distribution;
+mod doctor;
+mod explain;
 mod fake_apiserver;
+mod lint;
 mod live;
 mod plugin;
 mod scenarios;

@@ -283,7 +283,7 @@ fn object_error(
 
 /// The YAML documents of a stream with the 1-based line each starts on. Documents are split at
 /// `---` and `...` markers in column 1, which YAML reserves for that use.
-fn yaml_documents(text: &str) -> Vec<(usize, &str)> {
+pub(crate) fn yaml_documents(text: &str) -> Vec<(usize, &str)> {
     let mut docs = Vec::new();
     let mut start = 0;
     let mut start_line = 1;

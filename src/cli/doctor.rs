@@ -1,0 +1,112 @@
+//! `kubectl wasctl doctor`: cluster-wide checks (`WASD###`) over the snapshot and its graph.
+
+use clap::Args;
+
+use super::{Context, ReportFormat};
+use crate::doctor::codes::ALL;
+use crate::doctor::render::write_text;
+use crate::doctor::{Check, Options, Selection, Severity, report};
+use crate::error::{Error, ExitStatus};
+use crate::graph::Graph;
+use crate::render::json::{Envelope, write_json, write_yaml};
+
+/// `doctor` flags.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Exit 1 when a finding has this severity or a higher one (default: always exit 0).
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<FailOn>,
+    /// Run only these checks (`WASD001`…); repeatable or comma-separated.
+    #[arg(long, value_name = "ID", value_delimiter = ',', num_args = 1..)]
+    pub only: Vec<String>,
+    /// Skip these checks; repeatable or comma-separated.
+    #[arg(long, value_name = "ID", value_delimiter = ',', num_args = 1..)]
+    pub skip: Vec<String>,
+    /// Print the check table and exit.
+    #[arg(long)]
+    pub list_checks: bool,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+/// `--fail-on`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Exit 1 when an error is found.
+    Error,
+    /// Exit 1 when an error or a warning is found.
+    Warning,
+}
+
+impl From<FailOn> for Severity {
+    fn from(f: FailOn) -> Self {
+        match f {
+            FailOn::Error => Self::Error,
+            FailOn::Warning => Self::Warning,
+        }
+    }
+}
+
+fn parse_ids(ids: &[String]) -> Result<Vec<Check>, Error> {
+    ids.iter()
+        .filter(|id| !id.trim().is_empty())
+        .map(|id| {
+            Check::parse(id).ok_or_else(|| {
+                Error::usage(
+                    format!("unknown check `{id}`"),
+                    "list the checks with `kubectl wasctl doctor --list-checks`",
+                )
+            })
+        })
+        .collect()
+}
+
+fn list_checks() -> String {
+    let mut out = format!("{:<8} {:<8} TITLE\n", "ID", "SEVERITY");
+    for c in ALL {
+        out.push_str(&format!(
+            "{:<8} {:<8} {}\n",
+            c.id(),
+            c.severity().as_str(),
+            c.title()
+        ));
+    }
+    out
+}
+
+pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error> {
+    if args.list_checks {
+        ctx.stdout(list_checks().as_bytes())?;
+        return Ok(ExitStatus::Success);
+    }
+    let only = parse_ids(&args.only)?;
+    let skip = parse_ids(&args.skip)?;
+    let snapshot = ctx.load()?;
+    let graph = Graph::build(&snapshot);
+    let options = Options {
+        now: snapshot
+            .facts
+            .snapshot_time
+            .as_ref()
+            .map_or_else(k8s_openapi::jiff::Timestamp::now, |t| t.0),
+        gate_overrides: ctx.gate_overrides()?,
+    };
+    let selection = Selection {
+        namespace: ctx.namespace_scope(&snapshot),
+        only,
+        skip,
+    };
+    let report = report(&snapshot, &graph, &options, &selection);
+    let mut out = Vec::new();
+    match args.output {
+        ReportFormat::Text => write_text(&mut out, &report, ctx.color.styler())?,
+        ReportFormat::Json => write_json(&mut out, &Envelope::new("DoctorReport", &report))?,
+        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("DoctorReport", &report))?,
+    }
+    ctx.stdout(&out)?;
+    Ok(match args.fail_on {
+        Some(at) if report.fails(at.into()) => ExitStatus::Findings,
+        _ => ExitStatus::Success,
+    })
+}

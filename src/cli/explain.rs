@@ -1,0 +1,113 @@
+//! `kubectl wasctl explain TYPE/NAME`: why a gang is (or would be) unschedulable.
+
+use clap::Args;
+
+use super::simulate::{WhatIfArgs, apply_what_ifs};
+use super::{Context, ReportFormat, parse_target, resolve_target};
+use crate::error::{Error, ExitStatus};
+use crate::explain::{Diagnosis, Target, Verdict, explain, units_of};
+use crate::graph::Graph;
+use crate::render::explain::write_text;
+use crate::render::json::{Envelope, write_json, write_yaml};
+use crate::sched::Options;
+
+/// `explain` flags.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// `pod/`, `podgroup/` (`pg/`), `compositepodgroup/` (`cpg/`), `workload/` (all its
+    /// groups) or `job/` (its group), followed by the name.
+    #[arg(value_name = "TYPE/NAME")]
+    pub target: String,
+    /// Exit with 1 when the target is not schedulable (Waiting, Unschedulable, NeedsPreemption).
+    #[arg(long)]
+    pub exit_code: bool,
+    /// What-ifs, as for `simulate`.
+    #[command(flatten)]
+    pub what_if: WhatIfArgs,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+/// Several diagnoses (a Workload's groups) as one report.
+#[derive(Debug, serde::Serialize)]
+struct Diagnoses<'a> {
+    items: &'a [Diagnosis],
+}
+
+pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error> {
+    let (kind, name) = parse_target(&args.target)?;
+    if kind == "ResourceClaim" {
+        return Err(Error::usage(
+            "`explain` takes a pod, podgroup, compositepodgroup, workload or job",
+            "for a claim, use `kubectl wasctl tree resourceclaim/NAME`",
+        ));
+    }
+    let mut snapshot = ctx.load()?;
+    let what_if = apply_what_ifs(&mut snapshot, &args.what_if)?;
+    let target = resolve_target(ctx, &snapshot, &kind, &name)?;
+    let graph = Graph::build(&snapshot);
+    let t = Target {
+        kind: target.kind.clone(),
+        namespace: target.namespace.clone(),
+        name: target.name.clone(),
+    };
+    let units = units_of(&snapshot, &graph, &t);
+    let options = Options {
+        mode: args.what_if.mode,
+        gate_overrides: ctx.gate_overrides()?,
+        no_preemption: args.what_if.no_preemption,
+        what_if,
+        ..Options::default()
+    };
+    let mut diagnoses: Vec<Diagnosis> = Vec::new();
+    // A pod in a group: explain the group; a pod of its own: the pod.
+    let plan_units = if t.kind == "Pod" && units.len() > 1 {
+        units[1..].to_vec()
+    } else {
+        units
+    };
+    for (k, n) in &plan_units {
+        diagnoses.push(explain(&snapshot, &options, &t.namespace, k, n));
+    }
+    if diagnoses.is_empty() {
+        return Err(Error::usage(
+            format!("{} `{}` has no PodGroup to explain", t.kind, t.name),
+            "explain a PodGroup, or a Workload whose PodGroups exist",
+        ));
+    }
+    let mut out = Vec::new();
+    match args.output {
+        ReportFormat::Text => {
+            for d in &diagnoses {
+                write_text(&mut out, d, ctx.color.styler())?;
+            }
+        }
+        ReportFormat::Json | ReportFormat::Yaml if diagnoses.len() == 1 => {
+            let env = Envelope::new("Diagnosis", &diagnoses[0]);
+            if args.output == ReportFormat::Json {
+                write_json(&mut out, &env)?
+            } else {
+                write_yaml(&mut out, &env)?
+            }
+        }
+        ReportFormat::Json | ReportFormat::Yaml => {
+            let list = Diagnoses { items: &diagnoses };
+            let env = Envelope::new("DiagnosisList", &list);
+            if args.output == ReportFormat::Json {
+                write_json(&mut out, &env)?
+            } else {
+                write_yaml(&mut out, &env)?
+            }
+        }
+    }
+    ctx.stdout(&out)?;
+    let blocked = diagnoses
+        .iter()
+        .any(|d| !matches!(d.verdict, Verdict::Scheduled | Verdict::Schedulable));
+    Ok(if args.exit_code && blocked {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Success
+    })
+}

@@ -1,0 +1,225 @@
+//! `kubectl wasctl lint`: read manifests, run the `WAS###` rules, write the report in one or
+//! more formats, and exit 1 when a finding is at or above `--fail-on`.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::Context;
+use crate::error::{Error, ExitStatus};
+use crate::lint::codes::ALL;
+use crate::lint::output::{LintFormat, github, json, junit, sarif, text};
+use crate::lint::{Config, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_inputs};
+
+/// `lint` flags.
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Files, directories (recursive) or `-` for stdin.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// More files, directories or `-`, as `kubectl apply -f` takes them.
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
+    pub filenames: Vec<PathBuf>,
+    /// Exit 1 when a finding has this severity or a higher one.
+    #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = Severity::Warning)]
+    pub fail_on: Severity,
+    /// Report fields the Kubernetes 1.37 types do not have (`WAS003`).
+    #[arg(long)]
+    pub strict: bool,
+    /// Kinds wasctl does not check are errors (default: "not checked" info findings).
+    #[arg(long)]
+    pub reject_unknown: bool,
+    /// The Kubernetes version to lint for (only `1.37`).
+    #[arg(long, value_name = "VERSION")]
+    pub target_version: Option<String>,
+    /// Rule selection and severities (`lint: {enable, disable, severity, targetVersion}`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Also look objects up in the current kubeconfig context (cluster-aware rules).
+    #[arg(long)]
+    pub cluster: bool,
+    /// Simulate the linted gangs on the cluster's nodes with nothing running (`WAS312`; needs `--from`, `--demo` or `--cluster`).
+    #[arg(long)]
+    pub feasibility: bool,
+    /// Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable.
+    #[arg(short = 'o', long = "output", value_name = "FORMAT[=FILE]", value_parser = parse_output)]
+    pub output: Vec<(LintFormat, Option<PathBuf>)>,
+    /// Print the rule table and exit.
+    #[arg(long, conflicts_with = "explain")]
+    pub list_rules: bool,
+    /// Print the documentation of a rule (`WAS101` or `invalid-object-name`) and exit.
+    #[arg(long, value_name = "RULE")]
+    pub explain: Option<String>,
+}
+
+fn parse_output(s: &str) -> Result<(LintFormat, Option<PathBuf>), String> {
+    use clap::ValueEnum;
+    let (format, file) = match s.split_once('=') {
+        Some((f, p)) if !p.is_empty() => (f, Some(PathBuf::from(p))),
+        Some(_) => return Err(format!("`{s}` names no file after `=`")),
+        None => (s, None),
+    };
+    let format = LintFormat::from_str(format, true).map_err(|_| {
+        format!("unknown format `{format}`; use text, json, sarif, junit or github")
+    })?;
+    Ok((format, file))
+}
+
+fn list_rules() -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<8} {:<38} {:<8} SUMMARY",
+        "CODE", "NAME", "SEVERITY"
+    );
+    for r in ALL {
+        let _ = writeln!(
+            out,
+            "{:<8} {:<38} {:<8} {}",
+            r.code(),
+            r.name(),
+            r.default_severity().as_str(),
+            r.summary()
+        );
+    }
+    out
+}
+
+/// The `--explain` text of a rule.
+pub(crate) fn explain(rule: Rule) -> String {
+    format!(
+        "{} ({}), default severity {}\n\n{}\n\n{}",
+        rule.code(),
+        rule.name(),
+        rule.default_severity().as_str(),
+        rule.summary(),
+        rule.doc()
+    )
+}
+
+fn render(
+    format: LintFormat,
+    report: &LintReport,
+    args: &LintArgs,
+    ctx: &Context,
+    to_file: bool,
+) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    match format {
+        LintFormat::Text => {
+            let style = if to_file {
+                crate::render::ColorChoice::Never.styler()
+            } else {
+                ctx.color.styler()
+            };
+            text::write(&mut out, report, style)?;
+        }
+        LintFormat::Json => json::write(&mut out, report)?,
+        LintFormat::Sarif => sarif::write(&mut out, report)?,
+        LintFormat::Junit => junit::write(&mut out, report, args.fail_on)?,
+        LintFormat::Github => github::write(&mut out, report)?,
+    }
+    Ok(out)
+}
+
+pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
+    if args.list_rules {
+        ctx.stdout(list_rules().as_bytes())?;
+        return Ok(ExitStatus::Success);
+    }
+    if let Some(name) = &args.explain {
+        let rule = Rule::parse(name).ok_or_else(|| {
+            Error::usage(
+                format!("unknown rule `{name}`"),
+                "list the rules with `kubectl wasctl lint --list-rules`",
+            )
+        })?;
+        ctx.stdout(explain(rule).as_bytes())?;
+        return Ok(ExitStatus::Success);
+    }
+    let config = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Error::usage(
+                    format!("cannot read `{}`: {e}", path.display()),
+                    "point `--config` at a `.wasctl.yaml` file",
+                )
+            })?;
+            Config::parse(&text).map_err(|e| {
+                Error::usage(
+                    format!("invalid config `{}`: {e}", path.display()),
+                    "see `lint:` keys `enable`, `disable`, `severity`, `targetVersion` in README",
+                )
+            })?
+        }
+        None => Config::default(),
+    };
+    let target = args
+        .target_version
+        .clone()
+        .or_else(|| config.target_version.clone())
+        .unwrap_or_else(|| TARGET_VERSION.to_owned());
+    if target.trim_start_matches('v') != TARGET_VERSION {
+        return Err(Error::usage(
+            format!("target version `{target}` is not supported"),
+            format!(
+                "wasctl lints for Kubernetes {TARGET_VERSION}; pass `--target-version {TARGET_VERSION}`"
+            ),
+        ));
+    }
+    let paths: Vec<PathBuf> = args.paths.iter().chain(&args.filenames).cloned().collect();
+    if paths.is_empty() {
+        return Err(Error::usage(
+            "no manifests to lint",
+            "pass files or directories: `kubectl wasctl lint deploy/` (or `-` for stdin)",
+        ));
+    }
+    let inputs = read_inputs(&paths)?;
+    if args.feasibility && !(ctx.is_offline() || args.cluster) {
+        return Err(Error::usage(
+            "`--feasibility` needs a cluster to simulate on",
+            "add `--from CLUSTER.yaml`, `--demo` or `--cluster`",
+        ));
+    }
+    let cluster = if ctx.is_offline() || args.cluster {
+        Some(ctx.load()?)
+    } else {
+        None
+    };
+    let options = Options {
+        strict: args.strict,
+        reject_unknown: args.reject_unknown,
+        config,
+        gate_overrides: ctx.gate_overrides()?,
+        feasibility: args.feasibility,
+        default_namespace: ctx
+            .global
+            .namespace
+            .clone()
+            .unwrap_or_else(|| "default".to_owned()),
+    };
+    let report = lint(&inputs, &options, cluster.as_ref());
+    let outputs = if args.output.is_empty() {
+        vec![(LintFormat::Text, None)]
+    } else {
+        args.output.clone()
+    };
+    for (format, file) in &outputs {
+        let bytes = render(*format, &report, args, ctx, file.is_some())?;
+        match file {
+            Some(path) => std::fs::write(path, &bytes).map_err(|e| {
+                Error::usage(
+                    format!("cannot write `{}`: {e}", path.display()),
+                    "check that the directory exists and is writable",
+                )
+            })?,
+            None => ctx.stdout(&bytes)?,
+        }
+    }
+    Ok(if report.fails(args.fail_on) {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Success
+    })
+}

@@ -1,0 +1,169 @@
+//! The one table mapping stable `WASD###` IDs to doctor checks (ruff's `codes.rs`, like lint's).
+//! IDs are never reused: a retired check keeps its number. Families: `WASD0xx` orphans, leaks
+//! and broken references, `WASD1xx` version, feature-gate and API skew, `WASD2xx` gang health,
+//! `WASD3xx` coexistence with other batch schedulers, `WASD4xx` DRA.
+
+use serde::{Serialize, Serializer};
+
+use super::Severity;
+
+macro_rules! checks {
+    ($($id:literal => $variant:ident, $severity:ident, $title:literal, $doc:literal;)*) => {
+        /// A doctor check. [`Check::id`] is its stable identity.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Check {
+            $(
+                #[doc = $title]
+                $variant,
+            )*
+        }
+
+        /// Every check, in ID order.
+        pub const ALL: &[Check] = &[$(Check::$variant),*];
+
+        impl Check {
+            /// The stable ID, e.g. `WASD001`.
+            pub fn id(self) -> &'static str {
+                match self { $(Self::$variant => $id,)* }
+            }
+
+            /// The severity of every finding of this check.
+            pub fn severity(self) -> Severity {
+                match self { $(Self::$variant => Severity::$severity,)* }
+            }
+
+            /// One line: what the check finds.
+            pub fn title(self) -> &'static str {
+                match self { $(Self::$variant => $title,)* }
+            }
+
+            /// Why it matters and how the check decides.
+            pub fn doc(self) -> &'static str {
+                match self { $(Self::$variant => $doc,)* }
+            }
+        }
+    };
+}
+
+checks! {
+    "WASD001" => ClaimReservedForMissingConsumer, Error,
+        "A ResourceClaim is reserved for a Pod or PodGroup that does not exist",
+        "Its devices stay allocated until the reservation is removed; nothing will use them.";
+    "WASD002" => ClaimOwnerGone, Error,
+        "A generated ResourceClaim's owning Pod or PodGroup is gone",
+        "The claim was generated for a consumer that no longer exists; garbage collection did not remove it (finalizer, or the collector is behind).";
+    "WASD003" => ClaimHoldsDevicesWithoutConsumer, Error,
+        "A ResourceClaim holds allocated devices but no Pod or PodGroup uses it",
+        "No pod or PodGroup references the claim and it is reserved for nobody, yet devices stay allocated to it.";
+    "WASD004" => ClaimWithoutConsumer, Info,
+        "A ResourceClaim is not used by any Pod or PodGroup (nothing allocated)",
+        "It holds no devices; it may be waiting for a consumer, or be left over.";
+    "WASD005" => DeletingPodGroupHoldsClaims, Error,
+        "A PodGroup being deleted still holds allocated claims",
+        "A deletion timestamp with a stuck finalizer keeps the PodGroup's claims allocated (operations §10).";
+    "WASD006" => PodGroupWithoutPods, Warning,
+        "A PodGroup has no pods",
+        "No pod names the PodGroup in `spec.schedulingGroup`: the controller did not create them yet, used another name, or the group is left over.";
+    "WASD007" => NoOwner, Info,
+        "A Workload, PodGroup or CompositePodGroup has no owner",
+        "Nothing garbage-collects it (e.g. it was created by hand); it stays after its pods are gone.";
+    "WASD008" => DuplicateGroupsForJob, Warning,
+        "One Job has more than one PodGroup or Workload",
+        "The parent (JobSet) and the Job controller both created the group, or pods of one Job name different PodGroups (operations §6).";
+    "WASD009" => ReservedForNearLimit, Warning,
+        "A ResourceClaim's `reservedFor` is near its limit of 256 entries",
+        "New consumers cannot reserve the claim once the list is full; a PodGroup-level reservation uses one slot for all members.";
+    "WASD010" => MissingWorkloadRef, Warning,
+        "A `workloadRef` names a missing Workload or template",
+        "The group points at intent that does not exist; controllers and tools that follow the reference are misled.";
+    "WASD011" => MissingParent, Error,
+        "A PodGroup or CompositePodGroup names a missing parent CompositePodGroup",
+        "The group belongs to a tree whose root does not exist, so the tree cannot be scheduled.";
+    "WASD012" => MissingPodGroup, Error,
+        "A pod's `schedulingGroup` names a PodGroup that does not exist",
+        "The pod waits at PreEnqueue until the PodGroup exists (operations §1).";
+    "WASD101" => VersionSkew, Warning,
+        "A component's version is outside the supported skew with kube-apiserver",
+        "kube-scheduler and kube-controller-manager may be at most one minor older than kube-apiserver, kubelets three, and none newer.";
+    "WASD102" => GateSkewInUse, Error,
+        "A workload-aware scheduling feature gate differs between components, and objects use it",
+        "Gates are per component: one component accepts the objects and another ignores them (with DRAWorkloadResourceClaims, no claim is generated at all).";
+    "WASD103" => GateSkew, Warning,
+        "A workload-aware scheduling feature gate differs between components (nothing uses it yet)",
+        "The first object that uses the feature will be accepted by one component and ignored by another.";
+    "WASD104" => StaleGateName, Warning,
+        "A component's `--feature-gates` names a gate removed in 1.37",
+        "`GangScheduling` and `WorkloadAwarePreemption` were folded into `GenericWorkload`; a 1.37 component refuses to start with an unknown gate.";
+    "WASD105" => GatedFieldGateOff, Warning,
+        "An object uses a field whose feature gate is off",
+        "The API server drops the field on write, or the component that acts on it ignores it.";
+    "WASD106" => ServedVersionMissing, Warning,
+        "An API version wasctl expects is not served",
+        "`scheduling.k8s.io/v1beta1` (Workload, PodGroup) or `resource.k8s.io/v1` is missing from discovery: the gate is off or the API server is not 1.37.";
+    "WASD107" => LeftoverOldVersion, Warning,
+        "A `scheduling.k8s.io/v1alpha2` or `v1alpha1` object is left over",
+        "1.37 no longer serves these versions; the object is not acted on and must be removed (and re-created in v1beta1) across the 1.36 to 1.37 upgrade.";
+    "WASD201" => RunningBelowMinCount, Error,
+        "A gang was scheduled once, but fewer members than `minCount` run now",
+        "`PodGroupInitiallyScheduled=True` is terminal, not health: members were lost after admission (operations §4).";
+    "WASD202" => CompositeStatusEmpty, Info,
+        "A CompositePodGroup has an empty status",
+        "Expected in 1.37 alpha: the scheduler does not fill CompositePodGroup conditions. Read the leaf PodGroups instead (operations §7).";
+    "WASD203" => PodClaimEntryMismatch, Error,
+        "A pod's claim entry has the name of a PodGroup claim but another source",
+        "Pod and PodGroup entries must match exactly (name, and the same claim or template) to share the group's claim; otherwise the pods wait (operations §5).";
+    "WASD301" => PodsUnderTwoSchedulers, Warning,
+        "Pods of a native gang are also managed by Kueue, Volcano or YuniKorn",
+        "Two systems admit, gang or preempt the same pods.";
+    "WASD302" => NamespaceSharedWithBatchScheduler, Info,
+        "A namespace holds native gangs and objects of another batch scheduler",
+        "Kueue, Volcano or YuniKorn run beside native gang scheduling in this namespace; their quota and preemption do not see each other.";
+    "WASD401" => PreScheduledPodUnallocatedClaim, Error,
+        "A pod with `spec.nodeName` set has a claim that is not allocated",
+        "The pod bypassed the scheduler, so nothing allocates its claim; the kubelet retries forever while the pod holds CPU and memory.";
+    "WASD402" => DeviceAllocatedTwice, Error,
+        "One device is allocated to two claims",
+        "Only shared allocations (consumable capacity, `shareID`) and admin access may repeat a device.";
+    "WASD403" => SliceOfMissingNode, Warning,
+        "A ResourceSlice publishes devices of a node that does not exist",
+        "The driver or its cleanup left the slice behind; device counts overstate capacity.";
+    "WASD404" => IncompletePool, Warning,
+        "A device pool is incomplete",
+        "Not every ResourceSlice of the pool's current generation is present; the scheduler refuses `allocationMode: All` from it.";
+    "WASD405" => InvalidPool, Error,
+        "A device pool is invalid",
+        "Duplicate device names, duplicate counter sets or unknown counters: the scheduler allocates nothing from it.";
+}
+
+impl Serialize for Check {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
+}
+
+impl Check {
+    /// Parses an ID (`WASD001`, case-insensitive).
+    pub fn parse(id: &str) -> Option<Self> {
+        ALL.iter()
+            .copied()
+            .find(|c| c.id().eq_ignore_ascii_case(id.trim()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_sorted_and_parse_back() {
+        let ids: Vec<&str> = ALL.iter().map(|c| c.id()).collect();
+        let mut sorted = ids.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(ids, sorted);
+        for c in ALL {
+            assert_eq!(Check::parse(&c.id().to_lowercase()), Some(*c));
+            assert!(!c.title().ends_with('.'), "{}", c.id());
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Coexistence with other batch schedulers (operations.md, "Coexistence"): Kueue
+//! (`kueue.x-k8s.io/queue-name`, Kueue Workloads), Volcano (`schedulerName: volcano`,
+//! `scheduling.volcano.sh` PodGroups) and YuniKorn (`schedulerName: yunikorn`, its
+//! application labels) beside native gangs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use k8s_openapi::api::core::v1::Pod;
+
+use super::{Check, Checker, list, obj, pod_active};
+use crate::graph::ObjRef;
+use crate::snapshot::{name_of, namespace_of};
+
+/// Kueue's queue label on pods and Jobs.
+pub const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
+
+/// YuniKorn's application label and annotation keys.
+pub const YUNIKORN_KEYS: &[&str] = &["applicationId", "yunikorn.apache.org/app-id"];
+
+/// Which other batch system claims a pod, if one does.
+fn other_scheduler(c: &Checker<'_>, pod: &Pod) -> Option<&'static str> {
+    let meta = &pod.metadata;
+    let labels = meta.labels.as_ref();
+    let has_label = |k: &str| labels.is_some_and(|l| l.contains_key(k));
+    let job_queued = meta.owner_references.iter().flatten().any(|o| {
+        o.kind == "Job"
+            && c.s
+                .job(namespace_of(meta), &o.name)
+                .and_then(|j| j.metadata.labels.as_ref())
+                .is_some_and(|l| l.contains_key(KUEUE_QUEUE_LABEL))
+    });
+    let scheduler = pod.spec.as_ref().and_then(|s| s.scheduler_name.as_deref());
+    if has_label(KUEUE_QUEUE_LABEL) || job_queued {
+        Some("Kueue")
+    } else if scheduler == Some("volcano") {
+        Some("Volcano")
+    } else if scheduler == Some("yunikorn")
+        || YUNIKORN_KEYS.iter().any(|k| {
+            has_label(k)
+                || meta
+                    .annotations
+                    .as_ref()
+                    .is_some_and(|a| a.contains_key(*k))
+        })
+    {
+        Some("YuniKorn")
+    } else {
+        None
+    }
+}
+
+/// Runs the coexistence checks.
+pub fn check(c: &mut Checker<'_>) {
+    let s = c.s;
+    // PodGroup → (system → pods)
+    let mut shared: BTreeMap<ObjRef, BTreeMap<&'static str, Vec<String>>> = BTreeMap::new();
+    // namespace → systems seen
+    let mut systems: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    for pod in s.pods.iter().filter(|p| pod_active(p)) {
+        let Some(system) = other_scheduler(c, pod) else {
+            continue;
+        };
+        let ns = namespace_of(&pod.metadata);
+        systems.entry(ns.to_owned()).or_default().insert(system);
+        let group = pod
+            .spec
+            .as_ref()
+            .and_then(|sp| sp.scheduling_group.as_ref())
+            .and_then(|g| g.pod_group_name.as_deref())
+            .and_then(|g| s.pod_group(ns, g));
+        if let Some(pg) = group {
+            shared
+                .entry(obj("PodGroup", &pg.metadata))
+                .or_default()
+                .entry(system)
+                .or_default()
+                .push(name_of(&pod.metadata).to_owned());
+        }
+    }
+    for o in &s.foreign {
+        let system = match (o.group(), o.kind.as_str()) {
+            ("kueue.x-k8s.io", "Workload") => "Kueue",
+            ("scheduling.volcano.sh", "PodGroup") => "Volcano",
+            _ => continue,
+        };
+        systems
+            .entry(namespace_of(&o.metadata).to_owned())
+            .or_default()
+            .insert(system);
+    }
+    for (pg, by_system) in shared {
+        for (system, pods) in by_system {
+            c.emit(
+                Check::PodsUnderTwoSchedulers,
+                pg.clone(),
+                format!(
+                    "{} member pod(s) ({}) are also managed by {system}: admission, gang semantics and preemption are owned twice",
+                    pods.len(),
+                    list(&pods, 3)
+                ),
+                format!(
+                    "let one system own these pods: drop the {system} marker (queue label or schedulerName) or the pods' `schedulingGroup`"
+                ),
+            );
+        }
+    }
+    for (ns, found) in systems {
+        let native = s
+            .pod_groups
+            .iter()
+            .any(|pg| namespace_of(&pg.metadata) == ns);
+        if !native {
+            continue;
+        }
+        let found: Vec<String> = found.into_iter().map(str::to_owned).collect();
+        c.emit(
+            Check::NamespaceSharedWithBatchScheduler,
+            ObjRef::new("Namespace", "", &ns),
+            format!(
+                "the namespace has native PodGroups and objects of {}",
+                found.join(" and ")
+            ),
+            "keep each batch system in its own namespaces, or make sure their quotas and preemption account for each other",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::ids;
+
+    #[test]
+    fn kueue_labelled_member_of_a_native_gang_is_reported() {
+        let yaml = r#"
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g, namespace: ns, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: u}]}
+spec: {schedulingPolicy: {gang: {minCount: 1}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
+spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: g}}
+"#;
+        assert_eq!(ids(yaml), ["WASD301", "WASD302"]);
+    }
+
+    #[test]
+    fn volcano_pods_beside_native_gangs_are_info() {
+        let yaml = r#"
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g, namespace: ns, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: u}]}
+spec: {schedulingPolicy: {gang: {minCount: 1}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a, namespace: ns}
+spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: g}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: v, namespace: ns}
+spec: {containers: [{name: c, image: i}], schedulerName: volcano}
+"#;
+        assert_eq!(ids(yaml), ["WASD302"]);
+    }
+}

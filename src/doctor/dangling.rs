@@ -1,0 +1,102 @@
+//! Broken references along Workload → CompositePodGroup → PodGroup → Pod: a `workloadRef` to a
+//! missing Workload or template, a missing parent CompositePodGroup, and pods whose
+//! `schedulingGroup` names no PodGroup. Reads the graph's dangling edges.
+
+use super::{Check, Checker, pod_active};
+use crate::graph::{EdgeKind, EdgeState};
+
+/// Runs the dangling-reference checks.
+pub fn check(c: &mut Checker<'_>) {
+    let (s, g) = (c.s, c.g);
+    for e in g.dangling() {
+        let EdgeState::Dangling { missing } = &e.state else {
+            continue;
+        };
+        match e.kind {
+            EdgeKind::WorkloadRef => c.emit(
+                Check::MissingWorkloadRef,
+                e.from.clone(),
+                format!("`spec.workloadRef` names {missing}, which does not exist"),
+                "fix `spec.workloadRef` (workloadName and templateName), or re-create the Workload; the group keeps its own copy of the policy and still schedules",
+            ),
+            EdgeKind::Parent => c.emit(
+                Check::MissingParent,
+                e.from.clone(),
+                format!(
+                    "`spec.parentCompositePodGroupName` names {missing}, which does not exist: the tree cannot be scheduled"
+                ),
+                "create the parent CompositePodGroup (its controller normally does), or fix the name",
+            ),
+            EdgeKind::SchedulingGroup => {
+                let pod = s.pod(&e.from.namespace, &e.from.name);
+                if pod.is_some_and(|p| !pod_active(p)) {
+                    continue;
+                }
+                let scheduled = pod
+                    .and_then(|p| p.spec.as_ref())
+                    .is_some_and(|sp| sp.node_name.is_some());
+                let age = pod
+                    .and_then(|p| c.age(&p.metadata))
+                    .unwrap_or_else(|| "?".to_owned());
+                c.emit(
+                    Check::MissingPodGroup,
+                    e.from.clone(),
+                    if scheduled {
+                        format!("`spec.schedulingGroup.podGroupName` names {missing}, which does not exist (the pod already runs; its group is gone)")
+                    } else {
+                        format!("`spec.schedulingGroup.podGroupName` names {missing}, which does not exist: the pod waits at PreEnqueue (age {age})")
+                    },
+                    "create the PodGroup, or fix `podGroupName` in the pod template (pods are immutable: re-create them)",
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::run;
+
+    #[test]
+    fn references_to_missing_objects_are_reported_once_each() {
+        let yaml = r#"
+apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata: {name: w, namespace: ns, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: u}]}
+spec: {podGroupTemplates: [{name: workers, schedulingPolicy: {gang: {minCount: 1}}}]}
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: pg, namespace: ns, ownerReferences: [{apiVersion: scheduling.k8s.io/v1beta1, kind: Workload, name: w, uid: u}]}
+spec:
+  schedulingPolicy: {gang: {minCount: 1}}
+  workloadRef: {workloadName: w, templateName: wrong}
+  parentCompositePodGroupName: no-such-cpg
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: pg}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: lost, namespace: ns}
+spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: nope}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done, namespace: ns}
+spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: nope}}
+status: {phase: Succeeded}
+"#;
+        let mut found = run(yaml);
+        found.sort();
+        let expected: Vec<(String, String)> =
+            [("WASD010", "pg"), ("WASD011", "pg"), ("WASD012", "lost")]
+                .iter()
+                .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+                .collect();
+        assert_eq!(found, expected);
+    }
+}

@@ -1,0 +1,205 @@
+//! DRA: pre-scheduled pods whose claims are not allocated, devices allocated to two claims,
+//! ResourceSlices of nodes that no longer exist, and pools that are incomplete or invalid
+//! (operations.md, "DRA facts that change verdicts").
+
+use std::collections::BTreeMap;
+
+use super::{Check, Checker, claim_allocated, list, obj, pod_active};
+use crate::graph::{EdgeKind, EdgeState, ObjRef};
+use crate::sched::dra::inventory::Inventory;
+use crate::snapshot::name_of;
+
+/// Runs the DRA checks.
+pub fn check(c: &mut Checker<'_>) {
+    pre_scheduled(c);
+    double_allocation(c);
+    slices_of_missing_nodes(c);
+    pools(c);
+}
+
+fn pre_scheduled(c: &mut Checker<'_>) {
+    let (s, g) = (c.s, c.g);
+    for pod in &s.pods {
+        let Some(node) = pod.spec.as_ref().and_then(|sp| sp.node_name.as_deref()) else {
+            continue;
+        };
+        if !pod_active(pod) {
+            continue;
+        }
+        let me = obj("Pod", &pod.metadata);
+        let mut unallocated = Vec::new();
+        for e in g.outgoing(&me, Some(EdgeKind::PodClaim)) {
+            let entry = e.label.clone().unwrap_or_default();
+            match &e.state {
+                EdgeState::Resolved => {
+                    if s.resource_claim(&e.to.namespace, &e.to.name)
+                        .is_some_and(|cl| !claim_allocated(cl))
+                    {
+                        unallocated
+                            .push(format!("`{entry}` (claim `{}` not allocated)", e.to.name));
+                    }
+                }
+                EdgeState::Dangling { .. } | EdgeState::Pending { .. } => {
+                    unallocated.push(format!("`{entry}` (no claim yet)"));
+                }
+                EdgeState::Unchecked => {}
+            }
+        }
+        if unallocated.is_empty() {
+            continue;
+        }
+        c.emit(
+            Check::PreScheduledPodUnallocatedClaim,
+            me,
+            format!(
+                "the pod is bound to node `{node}` but claim entries {} have no allocated device: the kubelet retries forever while the pod holds its CPU and memory",
+                unallocated.join(", ")
+            ),
+            "do not set `spec.nodeName` on pods with claims; delete the pod and let the scheduler place it (use node affinity to pin it)",
+        );
+    }
+}
+
+fn double_allocation(c: &mut Checker<'_>) {
+    let s = c.s;
+    let mut users: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for claim in &s.resource_claims {
+        let results = claim
+            .status
+            .as_ref()
+            .and_then(|st| st.allocation.as_ref())
+            .and_then(|a| a.devices.as_ref())
+            .and_then(|d| d.results.as_ref());
+        for r in results.into_iter().flatten() {
+            if r.share_id.is_some() || r.admin_access == Some(true) {
+                continue;
+            }
+            users
+                .entry(format!("{}/{}/{}", r.driver, r.pool, r.device))
+                .or_default()
+                .push((
+                    crate::snapshot::namespace_of(&claim.metadata).to_owned(),
+                    name_of(&claim.metadata).to_owned(),
+                ));
+        }
+    }
+    for (device, mut claims) in users {
+        claims.sort();
+        claims.dedup();
+        if claims.len() < 2 {
+            continue;
+        }
+        let names: Vec<String> = claims.iter().map(|(ns, n)| format!("{ns}/{n}")).collect();
+        let (ns, first) = &claims[0];
+        c.emit(
+            Check::DeviceAllocatedTwice,
+            ObjRef::new("ResourceClaim", ns, first),
+            format!("device `{device}` is allocated to {} claims: {}", claims.len(), list(&names, 4)),
+            "deallocate one of the claims (delete it or its consumer) and check the DRA driver and scheduler versions: only shared or admin-access allocations may repeat a device",
+        );
+    }
+}
+
+fn slices_of_missing_nodes(c: &mut Checker<'_>) {
+    let s = c.s;
+    let mut found = Vec::new();
+    for slice in &s.resource_slices {
+        let Some(node) = slice.spec.node_name.as_deref() else {
+            continue;
+        };
+        if s.node(node).is_none() {
+            found.push((
+                obj("ResourceSlice", &slice.metadata),
+                node.to_owned(),
+                slice.spec.driver.clone(),
+            ));
+        }
+    }
+    if s.nodes.is_empty() {
+        return; // nodes were not loaded (e.g. a manifest-only snapshot): nothing to compare
+    }
+    for (o, node, driver) in found {
+        c.emit(
+            Check::SliceOfMissingNode,
+            o,
+            format!("driver `{driver}` publishes devices of node `{node}`, which does not exist"),
+            "delete the ResourceSlice, and check that the DRA driver cleans up after removed nodes",
+        );
+    }
+}
+
+fn pools(c: &mut Checker<'_>) {
+    let inv = Inventory::build(&c.s.resource_slices, &[]);
+    for pool in &inv.pools {
+        let o = ObjRef::new(
+            "ResourcePool",
+            "",
+            &format!("{}/{}", pool.driver, pool.name),
+        );
+        if let Some(why) = &pool.invalid {
+            c.emit(
+                Check::InvalidPool,
+                o,
+                format!("pool `{}` of driver `{}` is invalid: {why}; nothing is allocated from it", pool.name, pool.driver),
+                "fix the driver's ResourceSlices (unique device names and counter sets, counters that exist)",
+            );
+        } else if !pool.complete {
+            c.emit(
+                Check::IncompletePool,
+                o,
+                format!(
+                    "pool `{}` of driver `{}` is missing slices of its current generation: `allocationMode: All` cannot use it",
+                    pool.name, pool.driver
+                ),
+                "check the DRA driver on that node: it publishes fewer slices than `resourceSliceCount`",
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{ids, run};
+
+    const NODE: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n";
+
+    fn slice(name: &str, node: &str, count: i64, devices: &str) -> String {
+        format!(
+            "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: {name}}}\nspec: {{driver: d, nodeName: {node}, pool: {{name: {node}, generation: 1, resourceSliceCount: {count}}}, devices: [{devices}]}}\n"
+        )
+    }
+
+    #[test]
+    fn pool_checks() {
+        let ok = format!("{NODE}{}", slice("s1", "n1", 1, "{name: gpu-0}"));
+        assert!(ids(&ok).is_empty());
+        let incomplete = format!("{NODE}{}", slice("s1", "n1", 2, "{name: gpu-0}"));
+        assert_eq!(ids(&incomplete), ["WASD404"]);
+        let invalid = format!(
+            "{NODE}{}",
+            slice("s1", "n1", 1, "{name: gpu-0}, {name: gpu-0}")
+        );
+        assert_eq!(ids(&invalid), ["WASD405"]);
+        let gone = format!("{NODE}{}", slice("s2", "n2", 1, "{name: gpu-0}"));
+        assert_eq!(run(&gone), vec![("WASD403".to_owned(), "s2".to_owned())]);
+    }
+
+    #[test]
+    fn device_in_two_claims_and_pre_scheduled_pod() {
+        let claim = |name: &str, alloc: bool| {
+            let status = if alloc {
+                "status: {allocation: {devices: {results: [{device: gpu-0, driver: d, pool: n1, request: r}]}}, reservedFor: [{name: p, resource: pods, uid: u}]}"
+            } else {
+                ""
+            };
+            format!(
+                "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: {name}, namespace: ns}}\nspec: {{devices: {{requests: []}}}}\n{status}\n"
+            )
+        };
+        let pod = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {containers: [{name: c, image: i}], nodeName: n1, resourceClaims: [{name: a, resourceClaimName: a}, {name: b, resourceClaimName: b}]}\n";
+        let twice = format!("{NODE}{pod}{}{}", claim("a", true), claim("b", true));
+        assert_eq!(ids(&twice), ["WASD402"]);
+        let pending = format!("{NODE}{pod}{}{}", claim("a", true), claim("b", false));
+        assert_eq!(run(&pending), vec![("WASD401".to_owned(), "p".to_owned())]);
+    }
+}

@@ -1,0 +1,318 @@
+//! `doctor`: cluster-wide checks over a snapshot and its reference graph.
+//!
+//! Input: a [`Snapshot`], its [`Graph`] and [`Options`]. Output: a [`DoctorReport`] of
+//! [`Finding`]s, each with a stable `WASD###` ID from [`codes`], a severity, the object, a
+//! message and a fix. One file per family of checks. Findings are values, never errors
+//! (style §3.3); severity is honest: `error` = broken or leaking now, `warning` = will break or
+//! mislead, `info` = worth knowing. Pure: no IO, the clock is injected.
+
+pub mod api_versions;
+pub mod codes;
+pub mod coexistence;
+pub mod dangling;
+pub mod dra;
+pub mod gangs;
+pub mod orphans;
+pub mod render;
+pub mod skew;
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::resource::v1::ResourceClaim;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use k8s_openapi::jiff::Timestamp;
+use serde::Serialize;
+
+pub use codes::Check;
+
+use crate::graph::{Graph, ObjRef};
+use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
+
+/// How bad a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Will break or mislead.
+    Warning,
+    /// Broken or leaking now.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Info => "info",
+            Self::Warning => "warning",
+            Self::Error => "error",
+        }
+    }
+}
+
+/// One problem found in the cluster.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// The check's stable ID, e.g. `WASD001`.
+    pub id: Check,
+    /// The check's severity.
+    pub severity: Severity,
+    /// The object the finding is about.
+    pub object: ObjRef,
+    /// What is wrong, values in backticks.
+    pub message: String,
+    /// What to do about it.
+    pub fix: String,
+}
+
+/// What the checks need besides the snapshot.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The instant ages are relative to (the snapshot time, or now).
+    pub now: Timestamp,
+    /// `--feature-gates` overrides.
+    pub gate_overrides: BTreeMap<String, bool>,
+}
+
+/// Which findings to keep.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Keep namespaced findings of this namespace only (cluster-scoped ones are always kept).
+    pub namespace: Option<String>,
+    /// Keep only these checks (empty: all).
+    pub only: Vec<Check>,
+    /// Drop these checks.
+    pub skip: Vec<Check>,
+}
+
+impl Selection {
+    fn keeps(&self, f: &Finding) -> bool {
+        (self.only.is_empty() || self.only.contains(&f.id))
+            && !self.skip.contains(&f.id)
+            && self
+                .namespace
+                .as_ref()
+                .is_none_or(|ns| f.object.namespace.is_empty() || f.object.namespace == *ns)
+    }
+}
+
+/// Counts per severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Findings of severity `error`.
+    pub error: usize,
+    /// Findings of severity `warning`.
+    pub warning: usize,
+    /// Findings of severity `info`.
+    pub info: usize,
+}
+
+/// The result of `doctor`: `kind: DoctorReport` in `-o json|yaml`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DoctorReport {
+    /// Counts per severity.
+    pub summary: Summary,
+    /// Findings, most severe first, then by ID and object.
+    pub findings: Vec<Finding>,
+    /// What had to be assumed about the cluster.
+    pub assumed: Vec<String>,
+    /// Loader warnings (forbidden or missing APIs, unknown kinds).
+    pub warnings: Vec<Warning>,
+}
+
+impl DoctorReport {
+    /// True when a finding has `at` severity or a higher one.
+    pub fn fails(&self, at: Severity) -> bool {
+        self.findings.iter().any(|f| f.severity >= at)
+    }
+}
+
+/// Shared state of one doctor run: the inputs, and the findings so far.
+pub struct Checker<'a> {
+    /// The snapshot.
+    pub s: &'a Snapshot,
+    /// Its reference graph.
+    pub g: &'a Graph,
+    /// Options.
+    pub options: &'a Options,
+    /// Assumptions made, for the report.
+    pub assumed: Vec<String>,
+    findings: Vec<Finding>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker with no findings yet.
+    pub fn new(s: &'a Snapshot, g: &'a Graph, options: &'a Options) -> Self {
+        Self {
+            s,
+            g,
+            options,
+            assumed: Vec::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// Records a finding of `check` about `object`.
+    pub fn emit(
+        &mut self,
+        check: Check,
+        object: ObjRef,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        self.findings.push(Finding {
+            id: check,
+            severity: check.severity(),
+            object,
+            message: message.into(),
+            fix: fix.into(),
+        });
+    }
+
+    /// The findings so far, sorted and deduplicated.
+    pub fn finish(mut self) -> (Vec<Finding>, Vec<String>) {
+        self.findings.sort_by(|a, b| {
+            b.severity
+                .cmp(&a.severity)
+                .then_with(|| (a.id, &a.object, &a.message).cmp(&(b.id, &b.object, &b.message)))
+        });
+        self.findings.dedup();
+        self.assumed.dedup();
+        (self.findings, self.assumed)
+    }
+
+    /// The age of an object, kubectl-style, if it has a creation timestamp.
+    pub fn age(&self, meta: &ObjectMeta) -> Option<String> {
+        meta.creation_timestamp
+            .as_ref()
+            .map(|t| crate::graph::tree::age(t, self.options.now))
+    }
+}
+
+/// Runs every check.
+pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<String>) {
+    let mut c = Checker::new(s, g, options);
+    orphans::check(&mut c);
+    dangling::check(&mut c);
+    skew::check(&mut c);
+    api_versions::check(&mut c);
+    gangs::check(&mut c);
+    coexistence::check(&mut c);
+    dra::check(&mut c);
+    c.finish()
+}
+
+/// Runs every check and keeps the selected findings.
+pub fn report(s: &Snapshot, g: &Graph, options: &Options, selection: &Selection) -> DoctorReport {
+    let (mut findings, assumed) = check(s, g, options);
+    findings.retain(|f| selection.keeps(f));
+    let mut summary = Summary::default();
+    for f in &findings {
+        match f.severity {
+            Severity::Error => summary.error += 1,
+            Severity::Warning => summary.warning += 1,
+            Severity::Info => summary.info += 1,
+        }
+    }
+    DoctorReport {
+        summary,
+        findings,
+        assumed,
+        warnings: s.warnings.clone(),
+    }
+}
+
+/// A reference to a namespaced or cluster-scoped object.
+pub fn obj(kind: &str, meta: &ObjectMeta) -> ObjRef {
+    ObjRef::new(kind, namespace_of(meta), name_of(meta))
+}
+
+/// True when the pod has not finished and is not being deleted.
+pub fn pod_active(pod: &Pod) -> bool {
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+    !matches!(phase, Some("Succeeded" | "Failed")) && pod.metadata.deletion_timestamp.is_none()
+}
+
+/// True when the pod is bound and running.
+pub fn pod_running(pod: &Pod) -> bool {
+    pod.metadata.deletion_timestamp.is_none()
+        && pod.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
+}
+
+/// The devices allocated to a claim, as `driver/pool/device`.
+pub fn claim_devices(claim: &ResourceClaim) -> Vec<String> {
+    claim
+        .status
+        .as_ref()
+        .and_then(|s| s.allocation.as_ref())
+        .and_then(|a| a.devices.as_ref())
+        .and_then(|d| d.results.as_ref())
+        .map(|results| {
+            results
+                .iter()
+                .map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// True when the claim has an allocation.
+pub fn claim_allocated(claim: &ResourceClaim) -> bool {
+    claim
+        .status
+        .as_ref()
+        .is_some_and(|s| s.allocation.is_some())
+}
+
+/// Up to `max` items in backticks, comma-separated, with "and N more".
+pub fn list(items: &[String], max: usize) -> String {
+    let shown: Vec<String> = items.iter().take(max).map(|i| format!("`{i}`")).collect();
+    let mut out = shown.join(", ");
+    if items.len() > max {
+        out.push_str(&format!(" and {} more", items.len() - max));
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+    use crate::snapshot::source::{Collector, files::load_str};
+
+    /// The snapshot time of the test clusters.
+    pub const NOW: &str = "2026-11-20T12:00:00Z";
+
+    /// Loads YAML documents into an indexed snapshot.
+    pub fn snapshot(yaml: &str) -> Snapshot {
+        let mut c = Collector::new();
+        load_str(yaml, "<test>", &mut c).expect("test YAML loads");
+        c.finish()
+    }
+
+    /// Runs every check over `yaml` and returns the IDs found, with the object names.
+    pub fn run(yaml: &str) -> Vec<(String, String)> {
+        let s = snapshot(yaml);
+        let g = Graph::build(&s);
+        let options = Options {
+            now: NOW.parse().expect("valid time"),
+            gate_overrides: BTreeMap::new(),
+        };
+        check(&s, &g, &options)
+            .0
+            .into_iter()
+            .map(|f| (f.id.id().to_owned(), f.object.name))
+            .collect()
+    }
+
+    /// The IDs found in `yaml`, sorted and deduplicated.
+    pub fn ids(yaml: &str) -> Vec<String> {
+        let mut ids: Vec<String> = run(yaml).into_iter().map(|(id, _)| id).collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+}

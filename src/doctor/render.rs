@@ -1,0 +1,121 @@
+//! The text view of a [`DoctorReport`]: findings grouped by severity, most severe first, then
+//! the summary, assumptions and loader warnings. Writes to a writer it is given; every string
+//! from the cluster passes [`sanitize()`](crate::render::sanitize::sanitize).
+
+use std::io::{self, Write};
+
+use super::{DoctorReport, Severity};
+use crate::render::color::Styler;
+use crate::render::sanitize;
+
+/// Writes the report as text.
+pub fn write_text(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> io::Result<()> {
+    for w in &report.warnings {
+        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
+    }
+    for severity in [Severity::Error, Severity::Warning, Severity::Info] {
+        let findings: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .collect();
+        if findings.is_empty() {
+            continue;
+        }
+        let header = format!("{} ({})", heading(severity), findings.len());
+        writeln!(out, "{}", paint(style, severity, &header))?;
+        for f in findings {
+            writeln!(
+                out,
+                "  {}  {}",
+                paint(style, severity, f.id.id()),
+                style.bold(sanitize(&f.object.to_string()))
+            )?;
+            writeln!(out, "      {}", sanitize(&f.message))?;
+            writeln!(out, "      {} {}", style.dim("fix:"), sanitize(&f.fix))?;
+        }
+        writeln!(out)?;
+    }
+    let s = &report.summary;
+    if s.error + s.warning + s.info == 0 {
+        writeln!(out, "{}", style.ok("no findings"))?;
+    } else {
+        writeln!(
+            out,
+            "{} error(s), {} warning(s), {} info",
+            s.error, s.warning, s.info
+        )?;
+    }
+    for a in &report.assumed {
+        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
+    }
+    Ok(())
+}
+
+fn heading(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "Errors",
+        Severity::Warning => "Warnings",
+        Severity::Info => "Info",
+    }
+}
+
+fn paint(style: Styler, severity: Severity, s: &str) -> String {
+    match severity {
+        Severity::Error => style.error(s),
+        Severity::Warning => style.warn(s),
+        Severity::Info => style.dim(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doctor::{Check, Finding, Summary};
+    use crate::graph::ObjRef;
+    use crate::render::ColorChoice;
+
+    #[test]
+    fn text_groups_by_severity_and_sanitizes() {
+        let report = DoctorReport {
+            summary: Summary {
+                error: 1,
+                warning: 0,
+                info: 1,
+            },
+            findings: vec![
+                Finding {
+                    id: Check::MissingPodGroup,
+                    severity: Severity::Error,
+                    object: ObjRef::new("Pod", "ns", "evil\u{1b}[2J"),
+                    message: "m".into(),
+                    fix: "f".into(),
+                },
+                Finding {
+                    id: Check::NoOwner,
+                    severity: Severity::Info,
+                    object: ObjRef::new("PodGroup", "ns", "pg"),
+                    message: "m2".into(),
+                    fix: "f2".into(),
+                },
+            ],
+            assumed: vec![],
+            warnings: vec![],
+        };
+        let mut out = Vec::new();
+        write_text(&mut out, &report, ColorChoice::Never.styler()).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
+        Errors (1)
+          WASD012  Pod/ns/evil\x1b[2J
+              m
+              fix: f
+
+        Info (1)
+          WASD007  PodGroup/ns/pg
+              m2
+              fix: f2
+
+        1 error(s), 0 warning(s), 1 info
+        ");
+    }
+}

@@ -1,0 +1,144 @@
+//! The one table mapping stable `WAS###` codes to rules (ruff's `codes.rs`). Codes are never
+//! reused: a retired rule keeps its number. Families: `WAS0xx` input, `WAS1xx` names and
+//! limits, `WAS2xx` unions and structure, `WAS3xx` cross-object references, `WAS4xx` versions
+//! and feature gates. Each rule's documentation lives next to its check in `rules/<family>.rs`.
+
+use super::Severity;
+use super::rules::{input, limits, references, structure, versions};
+
+macro_rules! rules {
+    ($($code:literal => $variant:ident, $name:literal, $severity:ident, $summary:literal, $doc:path;)*) => {
+        /// A lint rule. [`Rule::code`] is its stable identity.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Rule {
+            $(
+                #[doc = $summary]
+                $variant,
+            )*
+        }
+
+        /// Every rule, in code order.
+        pub const ALL: &[Rule] = &[$(Rule::$variant),*];
+
+        impl Rule {
+            /// The stable code, e.g. `WAS101`.
+            pub fn code(self) -> &'static str {
+                match self { $(Self::$variant => $code,)* }
+            }
+
+            /// The kebab-case name, e.g. `invalid-object-name`.
+            pub fn name(self) -> &'static str {
+                match self { $(Self::$variant => $name,)* }
+            }
+
+            /// The severity unless `--config` changes it.
+            pub fn default_severity(self) -> Severity {
+                match self { $(Self::$variant => Severity::$severity,)* }
+            }
+
+            /// One line: what the rule checks.
+            pub fn summary(self) -> &'static str {
+                match self { $(Self::$variant => $summary,)* }
+            }
+
+            /// The full documentation (What it does / Why is this bad? / Example / Use instead / References).
+            pub fn doc(self) -> &'static str {
+                match self { $(Self::$variant => $doc,)* }
+            }
+        }
+    };
+}
+
+rules! {
+    "WAS001" => SyntaxError, "syntax-error", Error, "The document is not valid YAML or JSON", input::WAS001;
+    "WAS002" => UnknownKind, "unknown-kind", Info, "The kind is not one wasctl checks, so it was not checked", input::WAS002;
+    "WAS003" => UnknownField, "unknown-field", Warning, "A field the Kubernetes 1.37 type does not have (`--strict`)", input::WAS003;
+    "WAS004" => InvalidObject, "invalid-object", Error, "`apiVersion`, `kind` or `metadata.name` is missing, or the object does not match its 1.37 schema", input::WAS004;
+    "WAS101" => InvalidObjectName, "invalid-object-name", Error, "A Workload, PodGroup or CompositePodGroup name is not a DNS subdomain", limits::WAS101;
+    "WAS102" => InvalidTemplateName, "invalid-template-name", Error, "A template name is missing or not a DNS label", limits::WAS102;
+    "WAS103" => InvalidReferenceName, "invalid-reference-name", Error, "A reference (workloadRef, parent, claim, schedulingGroup, controllerRef) has an invalid name", limits::WAS103;
+    "WAS104" => TooManyTemplates, "too-many-templates", Error, "More than 8 PodGroup or CompositePodGroup templates in one list", limits::WAS104;
+    "WAS105" => TemplateTreeTooDeep, "template-tree-too-deep", Error, "The template hierarchy is deeper than 4", limits::WAS105;
+    "WAS106" => TooManyTopologyConstraints, "too-many-topology-constraints", Error, "`schedulingConstraints.topology` has more than 1 entry", limits::WAS106;
+    "WAS107" => InvalidTopologyKey, "invalid-topology-key", Error, "A topology constraint key is missing or not a label key", limits::WAS107;
+    "WAS108" => TooManyResourceClaims, "too-many-resource-claims", Error, "More than 4 resourceClaims or resourceClaimStatuses", limits::WAS108;
+    "WAS109" => PriorityOutOfRange, "priority-out-of-range", Error, "`priority` is above 1,000,000,000", limits::WAS109;
+    "WAS110" => MinCountBelowOne, "min-count-below-one", Error, "`gang.minCount` or `gang.minGroupCount` is missing or below 1", limits::WAS110;
+    "WAS201" => TemplateListUnion, "template-list-union", Error, "A Workload sets both or neither of podGroupTemplates and compositePodGroupTemplates", structure::WAS201;
+    "WAS202" => SchedulingPolicyUnion, "scheduling-policy-union", Error, "`schedulingPolicy` sets both or neither of `basic` and `gang`", structure::WAS202;
+    "WAS203" => DisruptionModeUnion, "disruption-mode-union", Error, "`disruptionMode` sets both or neither of `single` and `all`", structure::WAS203;
+    "WAS204" => ClaimSourceUnion, "claim-source-union", Error, "A resourceClaims entry sets both or neither of resourceClaimName and resourceClaimTemplateName", structure::WAS204;
+    "WAS205" => CompositeWithoutChildren, "composite-template-without-children", Error, "A composite template has no child template", structure::WAS205;
+    "WAS206" => DuplicateTemplateName, "duplicate-template-name", Error, "Two templates in one Workload tree share a name", structure::WAS206;
+    "WAS207" => MixedTemplatePriorities, "mixed-template-priorities", Error, "Templates of one Workload differ in priority or priorityClassName", structure::WAS207;
+    "WAS208" => MissingWorkloadRef, "missing-workload-ref", Error, "A CompositePodGroup, or a PodGroup with a parent, has no workloadRef", structure::WAS208;
+    "WAS209" => ClaimStatusNameMismatch, "claim-status-name-mismatch", Error, "A status.resourceClaimStatuses name is not in spec.resourceClaims, or repeats", structure::WAS209;
+    "WAS210" => JobGangExceedsParallelism, "job-gang-exceeds-parallelism", Error, "A Job's gang minCount is larger than its parallelism", structure::WAS210;
+    "WAS301" => MissingPodGroup, "missing-pod-group", Warning, "A pod's schedulingGroup names a PodGroup that does not exist", references::WAS301;
+    "WAS302" => PodClaimMismatch, "pod-claim-mismatch", Warning, "A pod claim has the name of a PodGroup claim but another source", references::WAS302;
+    "WAS303" => MissingWorkload, "missing-workload", Warning, "A workloadRef names a Workload that does not exist", references::WAS303;
+    "WAS304" => MissingTemplate, "missing-template", Warning, "A workloadRef names a template the Workload does not have", references::WAS304;
+    "WAS305" => PolicyMismatch, "policy-mismatch", Warning, "A PodGroup's schedulingPolicy differs from its template's", references::WAS305;
+    "WAS306" => MissingParentComposite, "missing-parent-composite", Warning, "parentCompositePodGroupName names a CompositePodGroup that does not exist", references::WAS306;
+    "WAS307" => MissingGroupTemplate, "missing-group-template", Warning, "A Job's group-template-name annotation names no template of its owner's Workload", references::WAS307;
+    "WAS308" => MissingPriorityClass, "missing-priority-class", Warning, "priorityClassName names a PriorityClass the cluster does not have", references::WAS308;
+    "WAS309" => MissingDeviceClass, "missing-device-class", Warning, "A claim request names a DeviceClass the cluster does not have", references::WAS309;
+    "WAS310" => UnknownTopologyKey, "unknown-topology-key", Warning, "A topology key is not a label of any node in the cluster", references::WAS310;
+    "WAS311" => ImmutableFieldChanged, "immutable-field-changed", Error, "An immutable field differs from the object in the cluster", references::WAS311;
+    "WAS312" => GangCannotFit, "gang-cannot-fit", Error, "With `--feasibility`: a linted gang cannot be placed even on the empty cluster", references::WAS312;
+    "WAS401" => RemovedApiVersion, "removed-api-version", Error, "`scheduling.k8s.io/v1alpha1` or `v1alpha2` is not served by 1.37", versions::WAS401;
+    "WAS402" => RenamedDisruptionMode, "renamed-disruption-mode", Error, "`disruptionMode` uses the 1.36 string form", versions::WAS402;
+    "WAS403" => AlphaFeatureGate, "alpha-feature-gate", Info, "A field or kind needs an alpha feature gate that is off by default", versions::WAS403;
+    "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "An older served version where a newer one exists (v1alpha3 → v1beta1, resource v1beta* → v1)", versions::WAS404;
+}
+
+impl Rule {
+    /// Finds a rule by code (`WAS101`, case-insensitive) or name (`invalid-object-name`).
+    pub fn parse(s: &str) -> Option<Self> {
+        ALL.iter()
+            .copied()
+            .find(|r| r.code().eq_ignore_ascii_case(s) || r.name() == s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut codes: Vec<&str> = ALL.iter().map(|r| r.code()).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), ALL.len());
+        for r in ALL {
+            assert!(r.code().starts_with("WAS") && r.code().len() == 6, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn every_doc_follows_the_template() {
+        for r in ALL {
+            let doc = r.doc();
+            for heading in [
+                "## What it does",
+                "## Why is this bad?",
+                "## Example",
+                "Use instead:",
+                "## References",
+            ] {
+                assert!(doc.contains(heading), "{} lacks `{heading}`", r.code());
+            }
+        }
+    }
+
+    #[test]
+    fn parse_accepts_code_and_name() {
+        assert_eq!(Rule::parse("was101"), Some(Rule::InvalidObjectName));
+        assert_eq!(
+            Rule::parse("invalid-object-name"),
+            Some(Rule::InvalidObjectName)
+        );
+        assert_eq!(Rule::parse("WAS999"), None);
+    }
+}

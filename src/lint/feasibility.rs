@@ -1,0 +1,107 @@
+//! `lint --feasibility` (`WAS312`): runs the simulator on the cluster's nodes and devices with
+//! nothing running, plus the linted objects, and reports every gang among the linted files that
+//! cannot be placed even there. Pure: builds a snapshot and calls [`crate::sched::simulate`].
+//!
+//! Only gangs whose pods are among the linted files are tried; a PodGroup whose pods a
+//! controller creates later waits for its quorum in the simulation and is not reported.
+
+use serde_json::Value;
+
+use super::{Emitter, Object, Rule};
+use crate::sched::plan::Outcome;
+use crate::sched::{Options, simulate};
+use crate::snapshot::Snapshot;
+use crate::snapshot::source::Collector;
+
+/// The gates the feasibility check turns on unless `--feature-gates` says otherwise: the
+/// question is whether the gang fits, not whether this cluster's scheduler would try.
+const GATES_ON: &[&str] = &[
+    "GenericWorkload",
+    "TopologyAwareWorkloadScheduling",
+    "CompositePodGroup",
+    "DRAWorkloadResourceClaims",
+];
+
+/// The kinds of linted objects the simulation takes.
+const SIMULATED: &[&str] = &[
+    "Pod",
+    "PodGroup",
+    "CompositePodGroup",
+    "Workload",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "DeviceClass",
+    "PriorityClass",
+];
+
+fn values<T: serde::Serialize>(items: &[T]) -> impl Iterator<Item = Value> + '_ {
+    items.iter().filter_map(|i| serde_json::to_value(i).ok())
+}
+
+/// The empty cluster: nodes, devices and classes of `cluster`, its facts, and the linted objects.
+fn empty_cluster(objects: &[Object], cluster: &Snapshot) -> Snapshot {
+    let mut c = Collector::new();
+    let infrastructure = values(&cluster.nodes)
+        .chain(values(&cluster.resource_slices))
+        .chain(values(&cluster.device_classes))
+        .chain(values(&cluster.priority_classes));
+    for v in infrastructure {
+        let _ = c.add(v);
+    }
+    for obj in objects {
+        let pending_pod = obj.kind != "Pod" || obj.value.pointer("/spec/nodeName").is_none();
+        if SIMULATED.contains(&obj.kind.as_str()) && pending_pod {
+            let mut value = obj.value.clone();
+            if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.entry("namespace")
+                    .or_insert_with(|| Value::String(obj.namespace.clone()));
+            }
+            // A broken object is reported by the other rules; it is simply not simulated.
+            let _ = c.add(value);
+        }
+    }
+    c.merge_facts(cluster.facts.clone());
+    c.finish()
+}
+
+/// Reports linted gangs that cannot be placed on the empty cluster.
+pub fn check(
+    objects: &[Object],
+    cluster: &Snapshot,
+    gate_overrides: &std::collections::BTreeMap<String, bool>,
+    em: &mut Emitter<'_>,
+) {
+    let snapshot = empty_cluster(objects, cluster);
+    let mut overrides = gate_overrides.clone();
+    for gate in GATES_ON {
+        overrides.entry((*gate).to_owned()).or_insert(true);
+    }
+    let options = Options {
+        gate_overrides: overrides,
+        no_preemption: true,
+        ..Options::default()
+    };
+    let plan = simulate(&snapshot, &options);
+    for unit in &plan.units {
+        if unit.outcome != Outcome::Unschedulable
+            || !matches!(unit.kind.as_str(), "PodGroup" | "CompositePodGroup")
+        {
+            continue;
+        }
+        let Some(obj) = objects.iter().find(|o| {
+            o.kind == unit.kind && o.namespace == unit.namespace && o.id.name == unit.name
+        }) else {
+            continue;
+        };
+        em.emit(
+            Rule::GangCannotFit,
+            obj,
+            "spec.schedulingPolicy",
+            format!(
+                "{} `{}/{}` cannot be placed even on the empty cluster: {}",
+                unit.kind, unit.namespace, unit.name, unit.message
+            ),
+            "lower `minCount` or the pods' requests, relax the topology constraint, or add capacity",
+        );
+    }
+}

@@ -1,0 +1,472 @@
+//! One bad fixture per rule with the exact positions it must report, good fixtures that must
+//! lint clean, and the demo cluster's planted findings (style §3.5: folders of fixtures are
+//! the test list; ruff's `#[test_case(Rule, fixture)]` rows).
+
+use std::path::{Path, PathBuf};
+
+use super::codes::ALL;
+use super::{Input, LintReport, Options, Severity, lint, read_inputs};
+use crate::snapshot::source::{Collector, files};
+
+fn dir(kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/manifests/lint")
+        .join(kind)
+}
+
+/// Which cluster snapshot a fixture is linted against.
+#[derive(Clone, Copy)]
+enum Cluster {
+    /// No cluster: only the linted set.
+    None,
+    /// The fixture's own objects.
+    Own,
+    /// The embedded demo cluster.
+    Demo,
+    /// The demo cluster, with `--feasibility`.
+    DemoFeasibility,
+}
+
+fn lint_file(path: &Path, strict: bool, cluster: Cluster) -> LintReport {
+    let cluster_kind = cluster;
+    let inputs = read_inputs(&[path.to_path_buf()]).unwrap();
+    let cluster = match cluster {
+        Cluster::None => None,
+        Cluster::Own => {
+            let mut c = Collector::new();
+            files::load_path(path, &mut c).unwrap();
+            Some(c.finish())
+        }
+        Cluster::Demo | Cluster::DemoFeasibility => {
+            Some(crate::snapshot::source::demo::load().unwrap())
+        }
+    };
+    let options = Options {
+        strict,
+        feasibility: matches!(cluster_kind, Cluster::DemoFeasibility),
+        default_namespace: "default".to_owned(),
+        ..Options::default()
+    };
+    lint(&inputs, &options, cluster.as_ref())
+}
+
+/// (fixture, `--strict`, the cluster, expected `RULE@line:col`).
+const BAD: &[(&str, bool, Cluster, &str)] = &[
+    (
+        "WAS001-syntax-error.yaml",
+        false,
+        Cluster::None,
+        "WAS001@3:7 WAS110@13:7",
+    ),
+    (
+        "WAS002-unknown-kind.yaml",
+        false,
+        Cluster::None,
+        "WAS002@2:1",
+    ),
+    (
+        "WAS003-unknown-field.yaml",
+        true,
+        Cluster::None,
+        "WAS003@11:7",
+    ),
+    (
+        "WAS004-invalid-object.yaml",
+        false,
+        Cluster::None,
+        "WAS004@9:7 WAS004@11:1",
+    ),
+    (
+        "WAS101-invalid-object-name.yaml",
+        false,
+        Cluster::None,
+        "WAS101@4:9",
+    ),
+    (
+        "WAS102-invalid-template-name.yaml",
+        false,
+        Cluster::None,
+        "WAS102@8:5 WAS102@11:5",
+    ),
+    (
+        "WAS103-invalid-reference-name.yaml",
+        false,
+        Cluster::None,
+        "WAS103@8:5 WAS301@8:5 WAS103@21:5 WAS304@21:5 WAS103@31:3",
+    ),
+    (
+        "WAS104-too-many-templates.yaml",
+        false,
+        Cluster::None,
+        "WAS104@32:5",
+    ),
+    (
+        "WAS105-template-tree-too-deep.yaml",
+        false,
+        Cluster::None,
+        "WAS105@17:11",
+    ),
+    (
+        "WAS106-too-many-topology-constraints.yaml",
+        false,
+        Cluster::None,
+        "WAS106@13:7",
+    ),
+    (
+        "WAS107-invalid-topology-key.yaml",
+        false,
+        Cluster::None,
+        "WAS107@12:7",
+    ),
+    (
+        "WAS108-too-many-resource-claims.yaml",
+        false,
+        Cluster::None,
+        "WAS108@14:5",
+    ),
+    (
+        "WAS109-priority-out-of-range.yaml",
+        false,
+        Cluster::None,
+        "WAS109@9:3",
+    ),
+    (
+        "WAS110-min-count-below-one.yaml",
+        false,
+        Cluster::None,
+        "WAS110@9:7 WAS303@17:17 WAS110@19:5",
+    ),
+    (
+        "WAS201-template-list-union.yaml",
+        false,
+        Cluster::None,
+        "WAS201@10:3",
+    ),
+    (
+        "WAS202-scheduling-policy-union.yaml",
+        false,
+        Cluster::None,
+        "WAS202@7:3",
+    ),
+    (
+        "WAS203-disruption-mode-union.yaml",
+        false,
+        Cluster::None,
+        "WAS203@9:3",
+    ),
+    (
+        "WAS204-claim-source-union.yaml",
+        false,
+        Cluster::None,
+        "WAS204@10:5",
+    ),
+    (
+        "WAS205-composite-template-without-children.yaml",
+        false,
+        Cluster::None,
+        "WAS205@8:5",
+    ),
+    (
+        "WAS206-duplicate-template-name.yaml",
+        false,
+        Cluster::None,
+        "WAS206@16:7",
+    ),
+    (
+        "WAS207-mixed-template-priorities.yaml",
+        false,
+        Cluster::None,
+        "WAS207@13:5",
+    ),
+    (
+        "WAS208-missing-workload-ref.yaml",
+        false,
+        Cluster::None,
+        "WAS208@7:3 WAS208@16:1",
+    ),
+    (
+        "WAS209-claim-status-name-mismatch.yaml",
+        false,
+        Cluster::None,
+        "WAS209@14:5",
+    ),
+    (
+        "WAS210-job-gang-exceeds-parallelism.yaml",
+        false,
+        Cluster::None,
+        "WAS210@11:9",
+    ),
+    (
+        "WAS301-missing-pod-group.yaml",
+        false,
+        Cluster::None,
+        "WAS301@8:5",
+    ),
+    (
+        "WAS302-pod-claim-mismatch.yaml",
+        false,
+        Cluster::None,
+        "WAS302@23:5",
+    ),
+    (
+        "WAS303-missing-workload.yaml",
+        false,
+        Cluster::None,
+        "WAS303@8:5",
+    ),
+    (
+        "WAS304-missing-template.yaml",
+        false,
+        Cluster::None,
+        "WAS304@19:5",
+    ),
+    (
+        "WAS305-policy-mismatch.yaml",
+        false,
+        Cluster::None,
+        "WAS305@22:5",
+    ),
+    (
+        "WAS306-missing-parent-composite.yaml",
+        false,
+        Cluster::None,
+        "WAS306@23:3",
+    ),
+    (
+        "WAS307-missing-group-template.yaml",
+        false,
+        Cluster::None,
+        "WAS307@21:44",
+    ),
+    (
+        "WAS308-missing-priority-class.yaml",
+        false,
+        Cluster::None,
+        "WAS308@13:3",
+    ),
+    (
+        "WAS309-missing-device-class.yaml",
+        false,
+        Cluster::None,
+        "WAS309@21:28",
+    ),
+    (
+        "WAS310-unknown-topology-key.yaml",
+        false,
+        Cluster::Own,
+        "WAS310@20:7",
+    ),
+    (
+        "WAS311-immutable-field-changed.yaml",
+        false,
+        Cluster::Demo,
+        "WAS311@9:5 WAS311@10:3",
+    ),
+    (
+        "WAS312-gang-cannot-fit.yaml",
+        false,
+        Cluster::DemoFeasibility,
+        "WAS312@8:3",
+    ),
+    (
+        "WAS401-removed-api-version.yaml",
+        false,
+        Cluster::None,
+        "WAS401@1:13",
+    ),
+    (
+        "WAS402-renamed-disruption-mode.yaml",
+        false,
+        Cluster::None,
+        "WAS402@9:19",
+    ),
+    (
+        "WAS403-alpha-feature-gate.yaml",
+        false,
+        Cluster::None,
+        "WAS403@18:3 WAS403@19:3",
+    ),
+    (
+        "WAS404-prefer-stable-version.yaml",
+        false,
+        Cluster::None,
+        "WAS404@1:13",
+    ),
+];
+
+#[test]
+fn every_bad_fixture_reports_its_rule_at_the_exact_position() {
+    let mut failures = Vec::new();
+    for (file, strict, cluster, expected) in BAD {
+        let code = &file[..6];
+        let report = lint_file(&dir("bad").join(file), *strict, *cluster);
+        // The gate notes (WAS403) accompany many fixtures; they are asserted in their own.
+        let got: Vec<String> = report
+            .findings
+            .iter()
+            .filter(|f| f.rule != "WAS403" || code == "WAS403")
+            .map(|f| format!("{}@{}:{}", f.rule, f.line, f.column))
+            .collect();
+        if got.join(" ") != *expected {
+            failures.push(format!(
+                "{file}: expected `{expected}`, got `{}`",
+                got.join(" ")
+            ));
+        }
+        assert!(expected.contains(code), "{file} must expect its own rule");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_rule_has_a_bad_fixture_and_every_fixture_is_listed() {
+    for rule in ALL {
+        assert!(
+            BAD.iter().any(|(f, ..)| f.starts_with(rule.code())),
+            "{} has no bad fixture",
+            rule.code()
+        );
+    }
+    let mut on_disk: Vec<String> = std::fs::read_dir(dir("bad"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let listed: Vec<String> = BAD.iter().map(|(f, ..)| (*f).to_owned()).collect();
+    assert_eq!(on_disk, listed);
+}
+
+#[test]
+fn good_fixtures_have_no_warning_or_error() {
+    let report = lint_file(&dir("good"), true, Cluster::None);
+    assert!(report.summary.objects > 10, "{:?}", report.summary);
+    let bad: Vec<String> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warning || f.rule == "WAS002")
+        .map(|f| {
+            format!(
+                "{}:{}:{} {} {}",
+                f.file, f.line, f.column, f.rule, f.message
+            )
+        })
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn demo_cluster_reports_exactly_its_planted_findings() {
+    let text = crate::snapshot::source::demo::DEMO_YAML;
+    let inputs = [Input {
+        name: "demo.yaml".to_owned(),
+        text: Ok(text.to_owned()),
+    }];
+    let options = Options {
+        default_namespace: "default".to_owned(),
+        ..Options::default()
+    };
+    let report = lint(&inputs, &options, None);
+    // Linted against itself as the cluster, nothing is immutable-changed or new.
+    let against_itself = lint(
+        &inputs,
+        &options,
+        Some(&crate::snapshot::source::demo::load().unwrap()),
+    );
+    assert_eq!(
+        against_itself
+            .findings
+            .iter()
+            .filter(|f| f.severity >= Severity::Warning)
+            .count(),
+        4,
+        "{:?}",
+        against_itself
+            .findings
+            .iter()
+            .filter(|f| f.rule != "WAS403")
+            .collect::<Vec<_>>()
+    );
+    let planted: Vec<String> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warning)
+        .map(|f| format!("{} {}", f.rule, f.object))
+        .collect();
+    // old-group is a stale v1alpha2 object, lost-0 names a missing PodGroup, and the infer-b
+    // pods' claim entry differs from the PodGroup's (demo.yaml header).
+    assert_eq!(
+        planted,
+        [
+            "WAS302 Pod research/infer-b-0",
+            "WAS302 Pod research/infer-b-1",
+            "WAS301 Pod ml/lost-0",
+            "WAS401 PodGroup ml/old-group",
+        ]
+    );
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| f.severity >= Severity::Warning || f.rule == "WAS403")
+    );
+}
+
+#[test]
+fn many_objects_are_linted_in_parallel_with_the_same_findings() {
+    let text = crate::snapshot::source::demo::DEMO_YAML;
+    let options = Options {
+        default_namespace: "default".to_owned(),
+        ..Options::default()
+    };
+    let one = lint(
+        &[Input {
+            name: "demo.yaml".to_owned(),
+            text: Ok(text.to_owned()),
+        }],
+        &options,
+        None,
+    );
+    let inputs: Vec<Input> = (0..4)
+        .map(|i| Input {
+            name: format!("demo-{i}.yaml"),
+            text: Ok(text.to_owned()),
+        })
+        .collect();
+    let four = lint(&inputs, &options, None);
+    assert!(four.summary.objects >= 4 * 64, "{:?}", four.summary);
+    assert_eq!(four.summary.objects, 4 * one.summary.objects);
+    let key = |r: &LintReport, file: &str| -> Vec<String> {
+        r.findings
+            .iter()
+            .filter(|f| f.file == file)
+            .map(|f| format!("{}@{}:{} {}", f.rule, f.line, f.column, f.message))
+            .collect()
+    };
+    for i in 0..4 {
+        assert_eq!(
+            key(&four, &format!("demo-{i}.yaml")),
+            key(&one, "demo.yaml")
+        );
+    }
+}
+
+#[test]
+fn gate_findings_are_warnings_when_the_facts_say_off_and_info_when_unknown() {
+    let report = lint_file(
+        &dir("bad").join("WAS403-alpha-feature-gate.yaml"),
+        false,
+        Cluster::None,
+    );
+    let got: Vec<(usize, Severity)> = report
+        .findings
+        .iter()
+        .map(|f| (f.line, f.severity))
+        .collect();
+    // preemptionPolicy: off on kube-scheduler (ClusterFacts); schedulingConstraints: unknown.
+    assert_eq!(got, [(18, Severity::Warning), (19, Severity::Info)]);
+    assert!(
+        report.findings[0].message.contains("off on kube-scheduler"),
+        "{}",
+        report.findings[0].message
+    );
+}

@@ -1,0 +1,727 @@
+//! `kubectl wasctl lint`: checks manifests against the 1.37 Workload-Aware Scheduling
+//! validation rules (semantics §2), cross-object references, and version/gate facts.
+//!
+//! Input: file texts ([`Input`]) and, optionally, a cluster [`Snapshot`] for cluster-aware
+//! rules. Output: a [`LintReport`] of [`Finding`]s, each with file, line, column, object,
+//! rule, severity, message and fix. Pure: no IO here except [`read_inputs`]; nothing prints.
+//! A bad document never stops the run: syntax errors are findings (`WAS001`).
+//!
+//! Layout (style §3.1): [`codes`] maps stable `WAS###` codes to rules, [`rules`] holds one file
+//! per family, [`output`] one writer per format, [`schema`] the JSON Schemas of the checked
+//! kinds, [`span`] the positioned YAML tree.
+
+pub mod codes;
+pub mod config;
+pub mod feasibility;
+pub mod output;
+pub mod rules;
+pub mod schema;
+pub mod span;
+
+#[cfg(test)]
+mod fixture_tests;
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::snapshot::Snapshot;
+use crate::snapshot::facts::{ClusterFacts, Component, ComponentFacts};
+use crate::snapshot::source::files::{LoadError, MAX_INPUT_BYTES, yaml_documents};
+
+pub use codes::Rule;
+pub use config::Config;
+use span::{Segment, SpanNode, parse_path};
+
+/// The only Kubernetes version wasctl lints for.
+pub const TARGET_VERSION: &str = "1.37";
+
+/// How bad a finding is. Ordered: `Info < Warning < Error`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; never fails CI unless `--fail-on info`.
+    Info,
+    /// Probably wrong: the object is accepted but will not behave as intended.
+    Warning,
+    /// The API server rejects it, or it can never work.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Info => "info",
+            Self::Warning => "warning",
+            Self::Error => "error",
+        }
+    }
+}
+
+/// The object a finding is about.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ObjectId {
+    /// Kind, e.g. `PodGroup` (empty when the document could not be read).
+    pub kind: String,
+    /// Namespace, when the manifest sets one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// Name (empty when missing).
+    pub name: String,
+}
+
+impl std::fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = if self.kind.is_empty() {
+            "document"
+        } else {
+            &self.kind
+        };
+        match (&self.namespace, self.name.is_empty()) {
+            (_, true) => write!(f, "{kind}"),
+            (Some(ns), false) => write!(f, "{kind} {ns}/{}", self.name),
+            (None, false) => write!(f, "{kind} {}", self.name),
+        }
+    }
+}
+
+/// One problem found in one object.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Stable code, e.g. `WAS101`.
+    pub rule: &'static str,
+    /// Severity after `--config` overrides.
+    pub severity: Severity,
+    /// The file as given on the command line (`<stdin>` for `-`).
+    pub file: String,
+    /// 1-based line of the offending field.
+    pub line: usize,
+    /// 1-based column of the offending field.
+    pub column: usize,
+    /// The object.
+    pub object: ObjectId,
+    /// What is wrong, values in backticks.
+    pub message: String,
+    /// What to do about it.
+    pub fix: String,
+}
+
+/// An object that was linted, with where it starts (JUnit has one testcase per object).
+#[derive(Debug, Clone, Serialize)]
+pub struct LintedObject {
+    /// The file.
+    pub file: String,
+    /// 1-based line where the object starts.
+    pub line: usize,
+    /// The object.
+    pub object: ObjectId,
+}
+
+/// Counts for the summary line and the JSON contract.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// Files read.
+    pub files: usize,
+    /// Objects linted.
+    pub objects: usize,
+    /// Findings with severity `error`.
+    pub errors: usize,
+    /// Findings with severity `warning`.
+    pub warnings: usize,
+    /// Findings with severity `info`.
+    pub info: usize,
+}
+
+/// The result of a lint run (`kind: LintReport` in JSON).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintReport {
+    /// The Kubernetes version the rules describe.
+    pub target_version: String,
+    /// Counts.
+    pub summary: Summary,
+    /// Findings, sorted by file, line, column, rule.
+    pub findings: Vec<Finding>,
+    /// Every linted object (not serialized; JUnit uses it).
+    #[serde(skip)]
+    pub objects: Vec<LintedObject>,
+    /// Source text per file, for excerpts in the text output (not serialized).
+    #[serde(skip)]
+    pub sources: BTreeMap<String, String>,
+}
+
+impl LintReport {
+    /// True when some finding is at or above `threshold`.
+    pub fn fails(&self, threshold: Severity) -> bool {
+        self.findings.iter().any(|f| f.severity >= threshold)
+    }
+}
+
+/// One file's text and the name shown in findings.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The path as given (`<stdin>` for `-`).
+    pub name: String,
+    /// The text, or why it is not text (not UTF-8: line, column).
+    pub text: Result<String, (usize, usize)>,
+}
+
+/// What a lint run is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Report fields the 1.37 types do not have (`WAS003`).
+    pub strict: bool,
+    /// Unknown kinds are errors instead of "not checked" info findings.
+    pub reject_unknown: bool,
+    /// Rule selection and severities.
+    pub config: Config,
+    /// The namespace of objects that set none (`-n`, else `default`).
+    pub default_namespace: String,
+    /// `--feature-gates` overrides, for the gate rule (`WAS403`).
+    pub gate_overrides: BTreeMap<String, bool>,
+    /// Simulate the linted gangs on the empty cluster (`--feasibility`, `WAS312`).
+    pub feasibility: bool,
+}
+
+/// What is known of feature gates per component: from `--feature-gates`, `ClusterFacts`
+/// documents among the linted files, and the cluster snapshot's facts.
+#[derive(Debug, Clone, Default)]
+pub struct GateView {
+    overrides: BTreeMap<String, bool>,
+    components: Vec<ComponentFacts>,
+}
+
+impl GateView {
+    /// `Some(true)` when `gate` is known on for every instance of `component`, `Some(false)`
+    /// when some instance has it off, `None` when nothing is known.
+    pub fn state(&self, gate: &str, component: Component) -> Option<bool> {
+        if let Some(v) = self.overrides.get(gate) {
+            return Some(*v);
+        }
+        let known: Vec<bool> = self
+            .components
+            .iter()
+            .filter(|c| c.component == component)
+            .filter_map(|c| c.feature_gates.get(gate).copied())
+            .collect();
+        if known.is_empty() {
+            None
+        } else {
+            Some(known.iter().all(|v| *v))
+        }
+    }
+}
+
+/// Reads files, directories (recursively: `.yaml`, `.yml`, `.json`, hidden entries skipped)
+/// and `-` (stdin), in order. Unreadable or missing paths are input errors.
+pub fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, LoadError> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .take(MAX_INPUT_BYTES + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|source| LoadError::Io {
+                    path: "<stdin>".to_owned(),
+                    source,
+                })?;
+            inputs.push(decode("<stdin>".to_owned(), bytes)?);
+            continue;
+        }
+        let display = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
+            path: display.clone(),
+            source,
+        })?;
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk(path, &mut files, 0)?;
+            if files.is_empty() {
+                return Err(LoadError::Empty { path: display });
+            }
+            for file in files {
+                inputs.push(read_file(&file)?);
+            }
+        } else {
+            inputs.push(read_file(path)?);
+        }
+    }
+    Ok(inputs)
+}
+
+fn read_file(path: &Path) -> Result<Input, LoadError> {
+    let display = path.display().to_string();
+    let io = |source| LoadError::Io {
+        path: display.clone(),
+        source,
+    };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > MAX_INPUT_BYTES {
+        return Err(LoadError::TooLarge {
+            path: display,
+            size,
+            limit: MAX_INPUT_BYTES,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    decode(display, bytes)
+}
+
+fn decode(name: String, bytes: Vec<u8>) -> Result<Input, LoadError> {
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(LoadError::TooLarge {
+            path: name,
+            size: bytes.len() as u64,
+            limit: MAX_INPUT_BYTES,
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+        (line, column)
+    });
+    Ok(Input { name, text })
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), LoadError> {
+    const MAX_DIR_DEPTH: usize = 32;
+    if depth > MAX_DIR_DEPTH {
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|source| LoadError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for entry in entries {
+        let hidden = entry
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'));
+        let Ok(meta) = std::fs::metadata(&entry) else {
+            continue;
+        };
+        if hidden {
+            continue;
+        }
+        if meta.is_dir() {
+            walk(&entry, out, depth + 1)?;
+        } else if matches!(
+            entry.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml" | "json")
+        ) {
+            out.push(entry);
+        }
+    }
+    Ok(())
+}
+
+/// A parsed document with positions.
+#[derive(Debug)]
+pub struct Document {
+    /// The file.
+    pub file: String,
+    /// 1-based line of the document's first line in the file.
+    pub line: usize,
+    /// The positioned tree.
+    pub tree: SpanNode,
+}
+
+/// One object of the linted set, as plain JSON plus where to find it.
+#[derive(Debug)]
+pub struct Object {
+    /// Index into the run's documents.
+    pub doc: usize,
+    /// Path of the object inside its document (`items[3]` in a List).
+    pub prefix: Vec<Segment>,
+    /// The object.
+    pub value: Value,
+    /// `apiVersion`.
+    pub api_version: String,
+    /// `kind`.
+    pub kind: String,
+    /// Kind, namespace, name.
+    pub id: ObjectId,
+    /// The namespace the object lands in (its own, else the default).
+    pub namespace: String,
+}
+
+impl Object {
+    /// The API group (`""` for core).
+    pub fn group(&self) -> &str {
+        self.api_version.rsplit_once('/').map_or("", |(g, _)| g)
+    }
+
+    /// The version part of `apiVersion`.
+    pub fn version(&self) -> &str {
+        self.api_version
+            .rsplit_once('/')
+            .map_or(self.api_version.as_str(), |(_, v)| v)
+    }
+
+    /// The object's name.
+    pub fn name(&self) -> &str {
+        &self.id.name
+    }
+}
+
+/// Collects findings and applies the configuration (disabled rules, severities).
+pub struct Emitter<'a> {
+    docs: &'a [Document],
+    config: &'a Config,
+    findings: Vec<Finding>,
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter over `docs`.
+    pub fn new(docs: &'a [Document], config: &'a Config) -> Self {
+        Self {
+            docs,
+            config,
+            findings: Vec::new(),
+        }
+    }
+
+    /// True when `rule` runs under the configuration.
+    pub fn enabled(&self, rule: Rule) -> bool {
+        self.config.enabled(rule)
+    }
+
+    /// Reports `rule` on `obj` at the field `path` (`spec.podGroupTemplates[2].name`).
+    pub fn emit(
+        &mut self,
+        rule: Rule,
+        obj: &Object,
+        path: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        self.emit_with(rule, None, obj, path, message, fix);
+    }
+
+    /// Like [`emit`](Self::emit) with an explicit severity (e.g. `--reject-unknown`).
+    pub fn emit_with(
+        &mut self,
+        rule: Rule,
+        severity: Option<Severity>,
+        obj: &Object,
+        path: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        if !self.enabled(rule) {
+            return;
+        }
+        let doc = &self.docs[obj.doc];
+        let mut full = obj.prefix.clone();
+        full.extend(parse_path(path));
+        let (line, column) = doc.tree.locate(&full);
+        self.findings.push(Finding {
+            rule: rule.code(),
+            severity: severity.unwrap_or_else(|| self.config.severity(rule)),
+            file: doc.file.clone(),
+            line: doc.line + line - 1,
+            column,
+            object: obj.id.clone(),
+            message: message.into(),
+            fix: fix.into(),
+        });
+    }
+
+    /// Reports `rule` at the value (not the key) of `path`, e.g. the `apiVersion` string.
+    pub fn emit_at_value(
+        &mut self,
+        rule: Rule,
+        obj: &Object,
+        path: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        let before = self.findings.len();
+        self.emit(rule, obj, path, message, fix);
+        if let Some(f) = self.findings.get_mut(before) {
+            let doc = &self.docs[obj.doc];
+            let mut full = obj.prefix.clone();
+            full.extend(parse_path(path));
+            if let Some((line, column)) = doc.tree.value_at(&full) {
+                f.line = doc.line + line - 1;
+                f.column = column;
+            }
+        }
+    }
+
+    /// Reports a finding with an explicit position (syntax errors).
+    fn push(&mut self, rule: Rule, file: &str, at: (usize, usize), message: String, fix: &str) {
+        if !self.enabled(rule) {
+            return;
+        }
+        self.findings.push(Finding {
+            rule: rule.code(),
+            severity: self.config.severity(rule),
+            file: file.to_owned(),
+            line: at.0,
+            column: at.1,
+            object: ObjectId::default(),
+            message,
+            fix: fix.to_owned(),
+        });
+    }
+}
+
+/// True when a document has something besides comments, markers and directives.
+fn has_content(doc: &str) -> bool {
+    doc.lines().any(|l| {
+        let t = l.trim();
+        !(t.is_empty() || t.starts_with('#') || t == "---" || t == "..." || t.starts_with('%'))
+    })
+}
+
+fn str_at<'v>(v: &'v Value, path: &[&str]) -> Option<&'v str> {
+    let mut v = v;
+    for k in path {
+        v = v.get(k)?;
+    }
+    v.as_str()
+}
+
+/// Runs `f` over chunks of `items` on up to `available_parallelism` threads (two on the
+/// project's machines) and concatenates the results in order. Small inputs stay on one thread.
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> Vec<R> + Sync) -> Vec<R> {
+    const MIN_PER_THREAD: usize = 64;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(items.len() / MIN_PER_THREAD)
+        .min(16);
+    if threads < 2 {
+        return f(items);
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| {
+                let f = &f;
+                scope.spawn(move || f(c))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// A parsed document and its plain value, or a syntax error (file, position, message).
+type Parsed = Result<(Document, Value), (String, (usize, usize), String)>;
+
+/// Lints `inputs`; `cluster` enables the cluster-aware lookups.
+pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> LintReport {
+    let mut chunks: Vec<(&str, usize, &str)> = Vec::new();
+    let mut syntax = Vec::new();
+    let mut sources = BTreeMap::new();
+    for input in inputs {
+        let text = match &input.text {
+            Ok(text) => text,
+            Err(at) => {
+                syntax.push((
+                    input.name.clone(),
+                    *at,
+                    "the file is not valid UTF-8".to_owned(),
+                ));
+                continue;
+            }
+        };
+        sources.insert(input.name.clone(), text.clone());
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let first = text.trim_start().chars().next();
+        let json = input.name.ends_with(".json") || matches!(first, Some('{' | '['));
+        if json {
+            chunks.push((&input.name, 1, text));
+        } else {
+            for (line, chunk) in yaml_documents(text) {
+                if has_content(chunk) {
+                    chunks.push((&input.name, line, chunk));
+                }
+            }
+        }
+    }
+    let parsed: Vec<Parsed> = parallel(&chunks, |part| {
+        part.iter()
+            .map(|(file, line, chunk)| match span::parse_document(chunk) {
+                Ok(tree) => {
+                    let value = tree.to_value();
+                    Ok((
+                        Document {
+                            file: (*file).to_owned(),
+                            line: *line,
+                            tree,
+                        },
+                        value,
+                    ))
+                }
+                Err(e) => Err(((*file).to_owned(), (line + e.at.0 - 1, e.at.1), e.message)),
+            })
+            .collect()
+    });
+    let mut docs = Vec::new();
+    let mut objects = Vec::new();
+    for p in parsed {
+        match p {
+            Ok((doc, value)) => {
+                collect_objects(
+                    docs.len(),
+                    Vec::new(),
+                    value,
+                    &options.default_namespace,
+                    &mut objects,
+                );
+                docs.push(doc);
+            }
+            Err(e) => syntax.push(e),
+        }
+    }
+    let mut em = Emitter::new(&docs, &options.config);
+    for (file, at, message) in syntax {
+        em.push(
+            Rule::SyntaxError,
+            &file,
+            at,
+            format!("invalid YAML or JSON: {message}"),
+            "fix the syntax; the rest of the file was still linted",
+        );
+    }
+    let mut gates = GateView {
+        overrides: options.gate_overrides.clone(),
+        components: cluster
+            .map(|c| c.facts.components.clone())
+            .unwrap_or_default(),
+    };
+    for obj in &objects {
+        if obj.api_version == crate::snapshot::facts::WASCTL_API_VERSION
+            && obj.kind == "ClusterFacts"
+            && let Ok(facts) = serde_json::from_value::<ClusterFacts>(obj.value.clone())
+        {
+            gates.components.extend(facts.components);
+        }
+    }
+    let per_object = parallel(&objects, |part| {
+        let mut em = Emitter::new(&docs, &options.config);
+        for obj in part {
+            rules::check_object(obj, options, &gates, &mut em);
+        }
+        em.findings
+    });
+    rules::references::check(&objects, cluster, &mut em);
+    if options.feasibility
+        && let Some(cluster) = cluster
+    {
+        feasibility::check(&objects, cluster, &options.gate_overrides, &mut em);
+    }
+    let mut findings = em.findings;
+    findings.extend(per_object);
+    findings.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.rule).cmp(&(&b.file, b.line, b.column, b.rule))
+    });
+    // A schema mismatch (WAS004) at the exact spot of a specific rule's finding says less than
+    // that finding (a template without `name` is WAS102's), so it is dropped.
+    let specific: std::collections::BTreeSet<(String, usize, usize)> = findings
+        .iter()
+        .filter(|f| f.rule != Rule::InvalidObject.code() && f.severity == Severity::Error)
+        .map(|f| (f.file.clone(), f.line, f.column))
+        .collect();
+    findings.retain(|f| {
+        f.rule != Rule::InvalidObject.code()
+            || !specific.contains(&(f.file.clone(), f.line, f.column))
+    });
+    findings.dedup_by(|a, b| {
+        (&a.file, a.line, a.column, a.rule, &a.message)
+            == (&b.file, b.line, b.column, b.rule, &b.message)
+    });
+    let linted: Vec<LintedObject> = objects
+        .iter()
+        .map(|o| {
+            let doc = &docs[o.doc];
+            let (line, _) = doc.tree.locate(&o.prefix);
+            LintedObject {
+                file: doc.file.clone(),
+                line: doc.line + line - 1,
+                object: o.id.clone(),
+            }
+        })
+        .collect();
+    let count = |s| findings.iter().filter(|f| f.severity == s).count();
+    LintReport {
+        target_version: TARGET_VERSION.to_owned(),
+        summary: Summary {
+            files: inputs.len(),
+            objects: linted.len(),
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+            info: count(Severity::Info),
+        },
+        findings,
+        objects: linted,
+        sources,
+    }
+}
+
+fn collect_objects(
+    doc: usize,
+    prefix: Vec<Segment>,
+    value: Value,
+    default_namespace: &str,
+    out: &mut Vec<Object>,
+) {
+    if value.is_null() {
+        return;
+    }
+    if let Value::Array(items) = value {
+        for (i, item) in items.into_iter().enumerate() {
+            let mut p = prefix.clone();
+            p.push(Segment::Index(i));
+            collect_objects(doc, p, item, default_namespace, out);
+        }
+        return;
+    }
+    let api_version = str_at(&value, &["apiVersion"]).unwrap_or("").to_owned();
+    let kind = str_at(&value, &["kind"]).unwrap_or("").to_owned();
+    if (kind == "List" || kind.ends_with("List"))
+        && let Some(Value::Array(items)) = value.get("items")
+    {
+        for (i, item) in items.iter().enumerate() {
+            let mut p = prefix.clone();
+            p.push(Segment::Key("items".to_owned()));
+            p.push(Segment::Index(i));
+            collect_objects(doc, p, item.clone(), default_namespace, out);
+        }
+        return;
+    }
+    let namespace = str_at(&value, &["metadata", "namespace"]).map(str::to_owned);
+    let id = ObjectId {
+        kind: kind.clone(),
+        namespace: namespace.clone(),
+        name: str_at(&value, &["metadata", "name"])
+            .unwrap_or("")
+            .to_owned(),
+    };
+    out.push(Object {
+        doc,
+        prefix,
+        value,
+        api_version,
+        kind,
+        id,
+        namespace: namespace.unwrap_or_else(|| default_namespace.to_owned()),
+    });
+}

@@ -1,0 +1,328 @@
+//! `WAS4xx`: API versions and feature gates. `v1alpha1`/`v1alpha2` scheduling objects are not
+//! served by 1.37 (peers §2, k/k#140184); the 1.36 `disruptionMode` strings were renamed; and
+//! alpha fields need gates that are off by default (semantics §9, kept as data in [`GATED`]).
+
+use serde_json::Value;
+
+use super::super::{Emitter, GateView, Object, Rule, Severity};
+use super::{WasKind, get, templates, was_kind};
+use crate::snapshot::facts::Component;
+
+/// `WAS401` documentation.
+pub const WAS401: &str = "## What it does
+Reports `scheduling.k8s.io/v1alpha1` and `v1alpha2` objects, with the migration: `v1beta1` for
+Workload and PodGroup, `v1alpha3` for CompositePodGroup.
+
+## Why is this bad?
+Kubernetes 1.37 does not serve these versions: `kubectl apply` fails, and objects left in etcd
+from 1.36 must be removed before the upgrade. The shapes changed too (1.35 `spec.podGroups`
+became PodGroup objects; `disruptionMode` strings became `{single: {}}` / `{all: {}}`).
+
+## Example
+```yaml
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+spec:
+  disruptionMode: PodGroup
+```
+
+Use instead:
+```yaml
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+spec:
+  disruptionMode:
+    all: {}
+```
+
+## References
+- KEP-4671 upgrade notes; kubernetes/kubernetes#140184 (remove v1alpha2 objects before upgrading)
+";
+
+/// `WAS402` documentation.
+pub const WAS402: &str = "## What it does
+Reports a `disruptionMode` written as a 1.36 string (`PodGroup`, `Pod`, `all`, `single`).
+
+## Why is this bad?
+In 1.37 `disruptionMode` is a union object; a string is rejected. The 1.36 value `PodGroup` is
+now `{all: {}}`, and `Pod` is now `{single: {}}`.
+
+## Example
+```yaml
+disruptionMode: PodGroup
+```
+
+Use instead:
+```yaml
+disruptionMode:
+  all: {}
+```
+
+## References
+- `k8s.io/api/scheduling/v1beta1/types.go` (`DisruptionMode`); 1.37 release notes
+";
+
+/// `WAS403` documentation.
+pub const WAS403: &str = "## What it does
+Reports a kind or field that needs an alpha feature gate, off by default in 1.37, and names the
+gate and the components that need it: CompositePodGroup (`CompositePodGroup`),
+`schedulingConstraints` (`TopologyAwareWorkloadScheduling`), `preemptionPolicy`
+(`PodGroupPreemptionPolicy`), Job `spec.scheduling` (`WorkloadWithJob`). What is known of the
+gates decides the severity: `--feature-gates`, a `ClusterFacts` document among the linted
+files, or the facts of the cluster source. Known on for every component: no finding; known off
+on one: a warning naming it; unknown: info.
+
+## Why is this bad?
+With the gate off, the API server drops the field on create (or refuses the kind), and the
+object silently behaves as if it were not there.
+
+## Example
+```yaml
+schedulingConstraints:
+  topology: [{key: example.com/rack}]
+```
+
+Use instead:
+```text
+Enable TopologyAwareWorkloadScheduling=true on kube-apiserver and kube-scheduler,
+or remove the field.
+```
+
+## References
+- `pkg/features/kube_features.go` (1.37); semantics §9
+";
+
+/// `WAS404` documentation.
+pub const WAS404: &str = "## What it does
+Reports an object in an older served version when a newer one exists: `scheduling.k8s.io/v1alpha3`
+Workload or PodGroup (use `v1beta1`), `resource.k8s.io/v1beta1`/`v1beta2` (use `v1`).
+
+## Why is this bad?
+Alpha and beta versions are removed in later releases; v1alpha3 has no conversion back.
+
+## Example
+```yaml
+apiVersion: scheduling.k8s.io/v1alpha3
+kind: PodGroup
+```
+
+Use instead:
+```yaml
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+```
+
+## References
+- Kubernetes deprecation policy; `k8s.io/api/scheduling/v1beta1/register.go`
+";
+
+/// A gate-protected field: where it is, the gate, and the components that need the gate.
+pub struct Gated {
+    /// The field name inside a scheduling holder.
+    pub field: &'static str,
+    /// The feature gate.
+    pub gate: &'static str,
+    /// The components that need the gate.
+    pub components: &'static [Component],
+}
+
+const A_S: &[Component] = &[Component::KubeApiserver, Component::KubeScheduler];
+const A_S_C: &[Component] = &[
+    Component::KubeApiserver,
+    Component::KubeScheduler,
+    Component::KubeControllerManager,
+];
+const A_C: &[Component] = &[Component::KubeApiserver, Component::KubeControllerManager];
+
+/// The alpha gates of 1.37 that protect WAS fields (semantics §9).
+pub const GATED: &[Gated] = &[
+    Gated {
+        field: "schedulingConstraints",
+        gate: "TopologyAwareWorkloadScheduling",
+        components: A_S,
+    },
+    Gated {
+        field: "preemptionPolicy",
+        gate: "PodGroupPreemptionPolicy",
+        components: A_S,
+    },
+    Gated {
+        field: "parentCompositePodGroupName",
+        gate: "CompositePodGroup",
+        components: A_S_C,
+    },
+    Gated {
+        field: "compositePodGroupTemplates",
+        gate: "CompositePodGroup",
+        components: A_S_C,
+    },
+];
+
+fn names(components: &[Component]) -> String {
+    let names: Vec<&str> = components.iter().map(|c| c.as_str()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Reports a gated kind or field: nothing when the facts say the gate is on for every
+/// component, a warning naming the components that have it off, info when nothing is known.
+fn gated(
+    em: &mut Emitter<'_>,
+    gates: &GateView,
+    obj: &Object,
+    path: &str,
+    what: &str,
+    gate: &str,
+    components: &[Component],
+) {
+    let states: Vec<(Component, Option<bool>)> = components
+        .iter()
+        .map(|c| (*c, gates.state(gate, *c)))
+        .collect();
+    let off: Vec<Component> = states
+        .iter()
+        .filter(|(_, s)| *s == Some(false))
+        .map(|(c, _)| *c)
+        .collect();
+    if off.is_empty() && states.iter().all(|(_, s)| *s == Some(true)) {
+        return;
+    }
+    let fix = format!(
+        "enable `{gate}=true` on {}, or the field is dropped on create",
+        names(components)
+    );
+    if off.is_empty() {
+        em.emit(
+            Rule::AlphaFeatureGate,
+            obj,
+            path,
+            format!(
+                "{what} needs the alpha feature gate `{gate}` (off by default in 1.37) on {}",
+                names(components)
+            ),
+            fix,
+        );
+    } else {
+        em.emit_with(
+            Rule::AlphaFeatureGate,
+            Some(Severity::Warning),
+            obj,
+            path,
+            format!(
+                "{what} needs the alpha feature gate `{gate}`, which is off on {}",
+                names(&off)
+            ),
+            fix,
+        );
+    }
+}
+
+/// Runs the `WAS4xx` rules; returns true when the object is in a removed version (no other
+/// rule applies to its old shape).
+pub fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
+    let (group, version) = (obj.group(), obj.version());
+    if group == "scheduling.k8s.io" && matches!(version, "v1alpha1" | "v1alpha2") {
+        let target = if obj.kind == "CompositePodGroup" {
+            "v1alpha3"
+        } else {
+            "v1beta1"
+        };
+        em.emit_at_value(
+            Rule::RemovedApiVersion,
+            obj,
+            "apiVersion",
+            format!("`{}` is not served by Kubernetes 1.37", obj.api_version),
+            format!(
+                "migrate the {} to `scheduling.k8s.io/{target}` (Workload and PodGroup: v1beta1, CompositePodGroup: v1alpha3); the shape changed, e.g. `disruptionMode: PodGroup` is now `{{all: {{}}}}`; delete old objects before upgrading",
+                obj.kind
+            ),
+        );
+        return true;
+    }
+    if (group == "scheduling.k8s.io"
+        && version == "v1alpha3"
+        && matches!(obj.kind.as_str(), "Workload" | "PodGroup"))
+        || (group == "resource.k8s.io" && matches!(version, "v1beta1" | "v1beta2"))
+    {
+        let target = if group == "resource.k8s.io" {
+            "v1"
+        } else {
+            "v1beta1"
+        };
+        em.emit_at_value(
+            Rule::PreferStableVersion,
+            obj,
+            "apiVersion",
+            format!(
+                "`{}` is served, but `{group}/{target}` is the 1.37 version",
+                obj.api_version
+            ),
+            format!("change `apiVersion` to `{group}/{target}`"),
+        );
+    }
+    if obj.group() == "batch" && obj.kind == "Job" && get(&obj.value, "spec.scheduling").is_some() {
+        gated(
+            em,
+            gates,
+            obj,
+            "spec.scheduling",
+            "`spec.scheduling`",
+            "WorkloadWithJob",
+            A_C,
+        );
+    }
+    let Some(kind) = was_kind(obj) else {
+        return false;
+    };
+    if kind == WasKind::CompositePodGroup {
+        gated(
+            em,
+            gates,
+            obj,
+            "kind",
+            "`CompositePodGroup`",
+            "CompositePodGroup",
+            A_S_C,
+        );
+    }
+    let mut holders: Vec<(String, &Value)> = Vec::new();
+    if let Some(spec) = obj.value.get("spec") {
+        holders.push(("spec".to_owned(), spec));
+    }
+    if kind == WasKind::Workload {
+        holders.extend(templates(&obj.value).into_iter().map(|t| (t.path, t.value)));
+    }
+    for (base, holder) in holders {
+        for g in GATED {
+            if holder.get(g.field).is_some_and(|v| !v.is_null()) {
+                let path = format!("{base}.{}", g.field);
+                gated(
+                    em,
+                    gates,
+                    obj,
+                    &path,
+                    &format!("`{path}`"),
+                    g.gate,
+                    g.components,
+                );
+            }
+        }
+        if let Some(mode) = holder.get("disruptionMode").and_then(Value::as_str) {
+            let now = match mode {
+                "PodGroup" | "all" | "All" => "{all: {}}",
+                _ => "{single: {}}",
+            };
+            em.emit_at_value(
+                Rule::RenamedDisruptionMode,
+                obj,
+                &format!("{base}.disruptionMode"),
+                format!("`disruptionMode: {mode}` is the 1.36 string form; 1.37 takes `{now}`"),
+                format!("write `disruptionMode: {now}`"),
+            );
+        }
+    }
+    false
+}

@@ -1,0 +1,155 @@
+//! `explain`: verdicts, findings with numbers, verified fixes, the JSON contract and exit codes.
+
+use crate::support::run;
+
+const ON: [&str; 2] = ["--feature-gates", "GenericWorkload=true"];
+
+#[test]
+fn demo_explanations_are_snapshotted() {
+    for target in [
+        "pg/big-train-workers",
+        "pg/urgent",
+        "pod/lost-0",
+        "pg/infer-b",
+        "pg/train-a-workers",
+    ] {
+        let r = run(&["explain", "--demo", target, ON[0], ON[1]]);
+        assert_eq!(r.code, 0, "{target}: {}", r.stderr);
+        insta::assert_snapshot!(format!("explain_{}", target.replace('/', "_")), r.stdout);
+    }
+    let off = run(&["explain", "--demo", "pg/big-train-workers"]);
+    insta::assert_snapshot!("explain_pg_big-train-workers_gate_off", off.stdout);
+}
+
+#[test]
+fn topology_gang_gets_domain_numbers_and_verified_fixes() {
+    let r = run(&[
+        "explain",
+        "--demo",
+        "pg/big-train-workers",
+        ON[0],
+        ON[1],
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["apiVersion"], "wasctl.dev/v1alpha1");
+    assert_eq!(v["kind"], "Diagnosis");
+    assert_eq!(v["target"], "PodGroup/ml/big-train-workers");
+    assert_eq!(v["verdict"], "Unschedulable");
+    assert_eq!(v["fit"]["minCount"], 6);
+    assert_eq!(v["fit"]["placeable"], 4);
+    let domains = v["fit"]["domains"].as_array().unwrap();
+    assert_eq!(domains.len(), 3);
+    for d in domains {
+        assert!(d["key"].is_string() && d["value"].is_string() && d["placeable"].is_u64());
+    }
+    assert_eq!(v["nodeReasons"]["Insufficient nvidia.com/gpu"], 2);
+    let f = &v["findings"][0];
+    for key in ["id", "severity", "title", "detail"] {
+        assert!(f.get(key).is_some(), "findings[].{key}");
+    }
+    let fixes: Vec<&str> = v["fixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(
+        fixes.contains(&"lower minCount of PodGroup big-train-workers to 4"),
+        "{fixes:?}"
+    );
+    assert!(
+        fixes
+            .iter()
+            .any(|f| f.starts_with("add 1 node(s) like gpu-b")),
+        "{fixes:?}"
+    );
+
+    // The fixes really work: apply one with simulate's what-ifs.
+    let sim = run(&[
+        "simulate",
+        "--demo",
+        ON[0],
+        ON[1],
+        "--add-nodes",
+        "1",
+        "--like",
+        "gpu-b1",
+        "--only",
+        "pg/big-train-workers",
+        "-o",
+        "json",
+    ]);
+    let s: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    assert_eq!(s["units"][0]["outcome"], "Scheduled");
+}
+
+#[test]
+fn preemption_verdict_carries_the_blast_radius() {
+    let r = run(&["explain", "--demo", "pg/urgent", ON[0], ON[1], "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "NeedsPreemption");
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "WASE030")
+        .expect("preemption finding");
+    assert_eq!(f["evidence"]["gpusFreed"], 16);
+    assert!(
+        f["detail"]
+            .as_str()
+            .unwrap()
+            .contains("batch-low-0 on gpu-c1")
+    );
+}
+
+#[test]
+fn exit_code_flag_and_targets_of_every_kind() {
+    assert_eq!(
+        run(&[
+            "explain",
+            "--demo",
+            "pg/urgent",
+            ON[0],
+            ON[1],
+            "--exit-code"
+        ])
+        .code,
+        1
+    );
+    assert_eq!(
+        run(&[
+            "explain",
+            "--demo",
+            "pg/infer-b",
+            ON[0],
+            ON[1],
+            "--exit-code"
+        ])
+        .code,
+        0
+    );
+    assert_eq!(
+        run(&["explain", "--demo", "pg/urgent", ON[0], ON[1]]).code,
+        0,
+        "without --exit-code"
+    );
+    for target in [
+        "workload/big-train",
+        "job/big-train",
+        "pod/big-train-0",
+        "cpg/pipeline",
+    ] {
+        let r = run(&["explain", "--demo", target, ON[0], ON[1], "-o", "json"]);
+        assert_eq!(r.code, 0, "{target}: {}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(
+            v["kind"] == "Diagnosis" || v["kind"] == "DiagnosisList",
+            "{target}"
+        );
+    }
+    let r = run(&["explain", "--demo", "resourceclaim/stale-claim"]);
+    assert_eq!(r.code, 2);
+}

@@ -1,0 +1,458 @@
+//! `lint` on the built binary: exit codes, formats (several at once), rule listing and docs,
+//! config, stdin, input errors; and the files in `plugins/` (k9s `TestValidatePluginDir`).
+
+use std::io::Write;
+use std::process::Stdio;
+
+use crate::support::{files_in, root, run, wasctl};
+
+const BAD: &str = "testdata/manifests/lint/bad";
+const GOOD: &str = "testdata/manifests/lint/good";
+
+#[test]
+fn clean_manifests_exit_0_and_say_so() {
+    let r = run(&["lint", GOOD]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains("0 error(s), 0 warning(s)"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn findings_at_or_above_fail_on_exit_1() {
+    let file = format!("{BAD}/WAS301-missing-pod-group.yaml");
+    insta::assert_snapshot!(
+        "lint_missing_pod_group_text",
+        run(&["lint", &file]).transcript()
+    );
+    assert_eq!(run(&["lint", "--fail-on", "error", &file]).code, 0);
+    assert_eq!(
+        run(&[
+            "lint",
+            "--fail-on",
+            "info",
+            &format!("{BAD}/WAS404-prefer-stable-version.yaml")
+        ])
+        .code,
+        1
+    );
+    assert_eq!(
+        run(&["lint", &format!("{BAD}/WAS404-prefer-stable-version.yaml")]).code,
+        0
+    );
+}
+
+#[test]
+fn syntax_errors_are_findings_and_the_rest_is_still_linted() {
+    let r = run(&[
+        "lint",
+        "-f",
+        &format!("{BAD}/WAS001-syntax-error.yaml"),
+        "-o",
+        "github",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    insta::assert_snapshot!("lint_syntax_error_github", r.stdout);
+}
+
+#[test]
+fn demo_cluster_lints_to_its_planted_findings() {
+    let r = run(&["lint", "testdata/clusters/demo.yaml", "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["apiVersion"], "wasctl.dev/v1alpha1");
+    assert_eq!(v["kind"], "LintReport");
+    let mut serious: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .map(|f| {
+            format!(
+                "{} {}:{} {}",
+                f["rule"].as_str().unwrap(),
+                f["line"],
+                f["column"],
+                f["object"]["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    serious.sort();
+    assert_eq!(
+        serious,
+        [
+            "WAS301 4410:5 lost-0",
+            "WAS302 2631:5 infer-b-0",
+            "WAS302 2678:5 infer-b-1",
+            "WAS401 4420:13 old-group",
+        ]
+    );
+    for f in v["findings"].as_array().unwrap() {
+        for key in [
+            "rule", "severity", "file", "line", "column", "object", "message", "fix",
+        ] {
+            assert!(!f[key].is_null(), "finding lacks `{key}`: {f}");
+        }
+    }
+}
+
+#[test]
+fn several_outputs_at_once_write_files_and_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("out.sarif");
+    let junit = dir.path().join("out.xml");
+    let r = run(&[
+        "lint",
+        &format!("{BAD}/WAS302-pod-claim-mismatch.yaml"),
+        "-o",
+        &format!("sarif={}", sarif.display()),
+        "-o",
+        &format!("junit={}", junit.display()),
+        "-o",
+        "text",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    assert!(r.stdout.contains("WAS302 warning"), "{}", r.stdout);
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    // The SARIF 2.1.0 shape GitHub code scanning requires.
+    assert_eq!(log["version"], "2.1.0");
+    let run0 = &log["runs"][0];
+    assert_eq!(run0["tool"]["driver"]["name"], "wasctl");
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    let result = &run0["results"][0];
+    assert_eq!(result["ruleId"], "WAS302");
+    let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
+    assert_eq!(rules[index]["id"], "WAS302");
+    assert_eq!(result["level"], "warning");
+    let region = &result["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(23), Some(5))
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"<testcase name="Pod research/infer-0""#),
+        "{xml}"
+    );
+    assert!(xml.contains("<failure"), "{xml}");
+}
+
+#[test]
+fn stdin_is_read_with_a_dash() {
+    let mut child = wasctl()
+        .args(["lint", "-", "-o", "github"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"apiVersion: scheduling.k8s.io/v1alpha2\nkind: Workload\nmetadata: {name: w, namespace: ml}\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("lint_stdin_github", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn unknown_kinds_are_reported_and_rejected_on_request() {
+    let file = format!("{BAD}/WAS002-unknown-kind.yaml");
+    let r = run(&["lint", &file, "-o", "github"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with("::notice "), "{}", r.stdout);
+    let r = run(&["lint", &file, "--reject-unknown", "-o", "github"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.starts_with("::error "), "{}", r.stdout);
+}
+
+#[test]
+fn strict_reports_unknown_fields() {
+    let file = format!("{BAD}/WAS003-unknown-field.yaml");
+    assert_eq!(run(&["lint", &file]).code, 0);
+    let r = run(&["lint", "--strict", &file, "-o", "github"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("WAS003"), "{}", r.stdout);
+}
+
+#[test]
+fn config_disables_rules_and_changes_severities() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join(".wasctl.yaml");
+    let file = format!("{BAD}/WAS301-missing-pod-group.yaml");
+    std::fs::write(&config, "lint:\n  disable: [missing-pod-group]\n").unwrap();
+    assert_eq!(
+        run(&["lint", "--config", config.to_str().unwrap(), &file]).code,
+        0
+    );
+    std::fs::write(&config, "lint:\n  severity: {WAS301: error}\n").unwrap();
+    let r = run(&[
+        "lint",
+        "--config",
+        config.to_str().unwrap(),
+        "--fail-on",
+        "error",
+        &file,
+    ]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    std::fs::write(&config, "lint:\n  disable: [WAS999]\n").unwrap();
+    let r = run(&["lint", "--config", config.to_str().unwrap(), &file]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown rule `WAS999`"), "{}", r.stderr);
+}
+
+#[test]
+fn cluster_source_enables_cluster_aware_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let pod = dir.path().join("pod.yaml");
+    std::fs::write(
+        &pod,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: research}\nspec:\n  priorityClassName: hihg\n  schedulingGroup: {podGroupName: infer-b}\n  containers: [{name: c, image: busybox}]\n",
+    )
+    .unwrap();
+    let alone = run(&["lint", pod.to_str().unwrap(), "-o", "github"]);
+    assert!(alone.stdout.contains("WAS301"), "{}", alone.stdout);
+    assert!(!alone.stdout.contains("WAS308"), "{}", alone.stdout);
+    let with_demo = run(&["lint", "--demo", pod.to_str().unwrap(), "-o", "github"]);
+    assert!(
+        !with_demo.stdout.contains("WAS301"),
+        "infer-b exists in the demo: {}",
+        with_demo.stdout
+    );
+    assert!(with_demo.stdout.contains("WAS308"), "{}", with_demo.stdout);
+}
+
+#[test]
+fn feasibility_simulates_linted_gangs_on_the_empty_demo_cluster() {
+    let file = format!("{BAD}/WAS312-gang-cannot-fit.yaml");
+    let r = run(&["lint", "--demo", "--feasibility", &file, "-o", "github"]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    assert!(r.stdout.contains("WAS312"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Insufficient nvidia.com/gpu"),
+        "{}",
+        r.stdout
+    );
+    let without = run(&["lint", "--demo", &file, "-o", "github"]);
+    assert!(!without.stdout.contains("WAS312"), "{}", without.stdout);
+}
+
+#[test]
+fn list_rules_and_explain() {
+    let r = run(&["lint", "--list-rules"]);
+    assert_eq!(r.code, 0);
+    insta::assert_snapshot!("lint_list_rules", r.stdout);
+    let r = run(&["lint", "--explain", "WAS302"]);
+    assert_eq!(r.code, 0);
+    for heading in [
+        "## What it does",
+        "## Why is this bad?",
+        "## Example",
+        "Use instead:",
+        "## References",
+    ] {
+        assert!(r.stdout.contains(heading), "{}", r.stdout);
+    }
+    let r = run(&["lint", "--explain", "WAS999"]);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn readme_rule_table_matches_the_code_table() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let listed = run(&["lint", "--list-rules"]).stdout;
+    for line in listed.lines().skip(1) {
+        let mut parts = line.split_whitespace();
+        let (code, name, severity) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
+        let summary = parts.collect::<Vec<_>>().join(" ");
+        let row = format!("| {code} | `{name}` | {severity} | {summary} |");
+        assert!(readme.contains(&row), "README lacks the row\n{row}");
+    }
+}
+
+#[test]
+fn input_errors_exit_2() {
+    insta::assert_snapshot!(
+        "lint_missing_file",
+        run(&["lint", "no/such/file.yaml"]).transcript()
+    );
+    assert_eq!(run(&["lint"]).code, 2);
+    assert_eq!(run(&["lint", GOOD, "--target-version", "1.36"]).code, 2);
+    assert_eq!(run(&["lint", GOOD, "-o", "xml"]).code, 2);
+    let r = run(&["lint", GOOD, "--feasibility"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr.contains("`--feasibility` needs a cluster"),
+        "{}",
+        r.stderr
+    );
+}
+
+fn yaml(path: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn every_plugin_file_parses_and_has_its_required_keys() {
+    let plugins = root().join("plugins");
+    let mut checked = 0;
+    // pre-commit: a list of hooks with id, name, entry, language; the root copy is identical.
+    let hooks_path = plugins.join("pre-commit/.pre-commit-hooks.yaml");
+    let hooks = yaml(&hooks_path);
+    for hook in hooks.as_array().unwrap() {
+        for key in ["id", "name", "entry", "language"] {
+            assert!(
+                hook[key].is_string(),
+                "pre-commit hook lacks `{key}`: {hook}"
+            );
+        }
+        assert!(
+            hook["entry"]
+                .as_str()
+                .unwrap()
+                .starts_with("kubectl-wasctl lint")
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&hooks_path).unwrap(),
+        std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap()
+    );
+    checked += 1;
+    // GitHub Action: name, description, runs; runs lint and uploads SARIF.
+    let action = yaml(&plugins.join("github-action/action.yml"));
+    for key in ["name", "description", "inputs", "runs"] {
+        assert!(!action[key].is_null(), "action.yml lacks `{key}`");
+    }
+    assert_eq!(action["runs"]["using"], "composite");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    assert!(steps.iter().any(|s| {
+        s["run"]
+            .as_str()
+            .is_some_and(|r| r.contains("kubectl-wasctl lint") && r.contains("sarif="))
+    }));
+    assert!(steps.iter().any(|s| {
+        s["uses"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("github/codeql-action/upload-sarif@"))
+    }));
+    checked += 1;
+    // k9s: every plugin has shortCut, description, scopes, command, args; scopes for WAS and
+    // DRA kinds are fully qualified; the args parse as a wasctl command line.
+    let k9s = yaml(&plugins.join("k9s/plugins.yaml"));
+    let entries = k9s["plugins"].as_object().unwrap();
+    let mut scopes = std::collections::BTreeSet::new();
+    for (name, p) in entries {
+        for key in ["shortCut", "description", "scopes", "command", "args"] {
+            assert!(!p[key].is_null(), "k9s plugin {name} lacks `{key}`");
+        }
+        assert_eq!(p["command"], "kubectl");
+        for s in p["scopes"].as_array().unwrap() {
+            let s = s.as_str().unwrap();
+            assert!(
+                s == "pods" || s.ends_with(".k8s.io"),
+                "{name}: scope `{s}` is not fully qualified"
+            );
+            scopes.insert(s.to_owned());
+        }
+        let args: Vec<String> = p["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                a.as_str()
+                    .unwrap()
+                    .replace("$NAME", "x")
+                    .replace("$NAMESPACE", "ml")
+                    .replace("$CONTEXT", "c")
+            })
+            .collect();
+        assert_eq!(args[0], "wasctl");
+        let mut help: Vec<&str> = args[1..].iter().map(String::as_str).collect();
+        help.retain(|a| *a != "--context" && *a != "c");
+        help.push("--help");
+        let r = run(&help);
+        assert_eq!(
+            r.code,
+            0,
+            "k9s plugin {name}: `{}` does not parse: {}",
+            help.join(" "),
+            r.stderr
+        );
+    }
+    assert_eq!(
+        scopes.into_iter().collect::<Vec<_>>(),
+        [
+            "podgroups.scheduling.k8s.io",
+            "pods",
+            "resourceclaims.resource.k8s.io"
+        ]
+    );
+    checked += 1;
+    // Nothing in plugins/ goes unchecked.
+    let mut files = Vec::new();
+    for sub in ["pre-commit", "github-action", "k9s"] {
+        files.extend(files_in(&plugins.join(sub), &["yaml", "yml"]));
+    }
+    assert_eq!(files.len(), checked, "unvalidated plugin files: {files:?}");
+}
+
+#[test]
+fn committed_schemas_match_the_types() {
+    let r = run(&["generate", "schemas", "--check"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+}
+
+#[test]
+fn good_manifests_validate_against_the_committed_schemas() {
+    let schemas = root().join("schemas");
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schemas.join("index.json")).unwrap())
+            .unwrap();
+    let mut validated = 0;
+    for file in files_in(&root().join(GOOD), &["yaml", "yml", "json"]) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut objects = Vec::new();
+        for doc in text.split("\n---") {
+            let value: serde_json::Value = serde_saphyr::from_str(doc).unwrap();
+            match value.get("items").and_then(|i| i.as_array()) {
+                Some(items) => objects.extend(items.iter().cloned()),
+                None => objects.push(value),
+            }
+        }
+        for object in objects {
+            let entry =
+                index["schemas"].as_array().unwrap().iter().find(|e| {
+                    e["apiVersion"] == object["apiVersion"] && e["kind"] == object["kind"]
+                });
+            let Some(entry) = entry else {
+                panic!(
+                    "{}: no schema for {} {}",
+                    file.display(),
+                    object["apiVersion"],
+                    object["kind"]
+                );
+            };
+            let schema: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(schemas.join(entry["schema"].as_str().unwrap())).unwrap(),
+            )
+            .unwrap();
+            let validator = jsonschema::validator_for(&schema).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&object)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", file.display());
+            validated += 1;
+        }
+    }
+    assert!(validated >= 12, "only {validated} objects validated");
+}

@@ -257,20 +257,7 @@ pub fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, LoadError> {
 }
 
 fn read_file(path: &Path) -> Result<Input, LoadError> {
-    let display = path.display().to_string();
-    let io = |source| LoadError::Io {
-        path: display.clone(),
-        source,
-    };
-    let size = std::fs::metadata(path).map_err(io)?.len();
-    if size > MAX_INPUT_BYTES {
-        return Err(LoadError::TooLarge {
-            path: display,
-            size,
-            limit: MAX_INPUT_BYTES,
-        });
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let (display, bytes) = crate::snapshot::source::files::read_limited(path)?;
     decode(display, bytes)
 }
 

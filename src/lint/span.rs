@@ -8,7 +8,9 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use serde_saphyr::Spanned;
 
-use crate::snapshot::source::files::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_NODES_PER_DOCUMENT};
+use crate::snapshot::source::files::{
+    KeyString, MAX_DEPTH, MAX_INPUT_BYTES, MAX_NODES_PER_DOCUMENT,
+};
 
 /// One step of a field path: a map key or a sequence index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -267,40 +269,6 @@ impl<'de> Deserialize<'de> for Raw {
                     entries.push(entry);
                 }
                 Ok(Raw::Map(entries))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// A map key of any scalar type, as text.
-struct KeyString(String);
-
-impl<'de> Deserialize<'de> for KeyString {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = KeyString;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a scalar key")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_owned()))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
-            }
-            fn visit_unit<E>(self) -> Result<KeyString, E> {
-                Ok(KeyString("null".to_owned()))
             }
         }
         d.deserialize_any(V)

@@ -176,7 +176,8 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(),
     Ok(())
 }
 
-fn load_file(path: &Path, collector: &mut Collector) -> Result<(), LoadError> {
+/// Reads a file within [`MAX_INPUT_BYTES`]; returns its display name and bytes.
+pub(crate) fn read_limited(path: &Path) -> Result<(String, Vec<u8>), LoadError> {
     let display = path.display().to_string();
     let io = |source| LoadError::Io {
         path: display.clone(),
@@ -191,6 +192,11 @@ fn load_file(path: &Path, collector: &mut Collector) -> Result<(), LoadError> {
         });
     }
     let bytes = std::fs::read(path).map_err(io)?;
+    Ok((display, bytes))
+}
+
+fn load_file(path: &Path, collector: &mut Collector) -> Result<(), LoadError> {
+    let (display, bytes) = read_limited(path)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_col(e.as_bytes(), e.utf8_error().valid_up_to());
         LoadError::Syntax {
@@ -490,8 +496,8 @@ impl<'de> serde::Deserialize<'de> for Node {
     }
 }
 
-/// A map key of any scalar type, as text.
-struct KeyString(String);
+/// A map key of any scalar type, as text (also used by lint's span tree).
+pub(crate) struct KeyString(pub(crate) String);
 
 impl<'de> serde::Deserialize<'de> for KeyString {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -584,7 +584,10 @@ fn capacity_findings(
     out: &mut Vec<Finding>,
 ) {
     if !fit.domains.is_empty() {
-        let best = fit.domains.iter().max_by_key(|d| d.placeable);
+        let best = fit
+            .domains
+            .iter()
+            .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)));
         let total: u32 =
             fit.domains.iter().map(|d| d.placeable).sum::<u32>() + unit.scheduled_before;
         out.push(Finding {
@@ -779,7 +782,7 @@ fn verified_fixes(
                 let domain = fit
                     .domains
                     .iter()
-                    .max_by_key(|d| d.placeable)
+                    .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
                     .map(|d| {
                         format!(
                             " (in {}={}, which already fits {} of {})",
@@ -870,7 +873,11 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<Stri
 /// A node to copy: one in the domain that fits most members, else one the members could use
 /// had it room (rejected only for resources).
 fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<String> {
-    if let Some(best) = fit.domains.iter().max_by_key(|d| d.placeable) {
+    if let Some(best) = fit
+        .domains
+        .iter()
+        .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
+    {
         return s
             .nodes
             .iter()

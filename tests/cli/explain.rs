@@ -153,3 +153,80 @@ fn exit_code_flag_and_targets_of_every_kind() {
     let r = run(&["explain", "--demo", "resourceclaim/stale-claim"]);
     assert_eq!(r.code, 2);
 }
+
+/// One fixture per failure mode of operations.md: `testdata/explain/<mode>/` holds
+/// `cluster.yaml` and `expected.yaml` (`target`, `verdict`, the finding IDs that must appear,
+/// optional severities and fix substrings).
+#[test]
+fn every_failure_mode_fixture_explains_as_expected() {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Expected {
+        target: String,
+        verdict: String,
+        findings: Vec<String>,
+        #[serde(default)]
+        severity: std::collections::BTreeMap<String, String>,
+        #[serde(default)]
+        fixes_contain: Vec<String>,
+    }
+    let dir = crate::support::root().join("testdata/explain");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8);
+    for folder in names {
+        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+        let e: Expected =
+            serde_saphyr::from_str(&std::fs::read_to_string(folder.join("expected.yaml")).unwrap())
+                .unwrap();
+        let cluster = folder.join("cluster.yaml");
+        let r = run(&[
+            "explain",
+            "--from",
+            cluster.to_str().unwrap(),
+            &e.target,
+            "-o",
+            "json",
+        ]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(v["verdict"], e.verdict.as_str(), "{name}: {:#}", v);
+        let ids: Vec<&str> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["id"].as_str().unwrap())
+            .collect();
+        for want in &e.findings {
+            assert!(
+                ids.contains(&want.as_str()),
+                "{name}: finding {want} missing from {ids:?}\n{:#}",
+                v
+            );
+        }
+        for (id, sev) in &e.severity {
+            let f = v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["id"] == id.as_str())
+                .unwrap();
+            assert_eq!(f["severity"], sev.as_str(), "{name}: {id}");
+        }
+        let fixes: Vec<&str> = v["fixes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        for want in &e.fixes_contain {
+            assert!(
+                fixes.iter().any(|f| f.contains(want.as_str())),
+                "{name}: no fix contains {want:?}: {fixes:?}"
+            );
+        }
+    }
+}

@@ -39,10 +39,9 @@ pub fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Resu
     out.write_all(b"\n")
 }
 
-/// Writes `value` as one YAML document.
+/// Writes `value` as one YAML document, fields in the same order and with the same names as
+/// `-o json` (`apiVersion` and `kind` first).
 pub fn write_yaml<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
-    // Going through serde_json::Value keeps field order and the JSON names identical to -o json.
-    let value = serde_json::to_value(value).map_err(std::io::Error::other)?;
-    let text = serde_saphyr::to_string(&value).map_err(std::io::Error::other)?;
+    let text = serde_saphyr::to_string(value).map_err(std::io::Error::other)?;
     out.write_all(text.as_bytes())
 }

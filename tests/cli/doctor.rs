@@ -177,7 +177,8 @@ fn yaml_output_has_the_envelope() {
         r.stdout
     );
     assert!(lines.contains(&"kind: DoctorReport"), "{}", r.stdout);
-    assert!(lines.contains(&"  id: WASD001"), "{}", r.stdout);
+    let v: serde_json::Value = serde_saphyr::from_str(&r.stdout).unwrap();
+    assert_eq!(v["findings"][0]["id"], "WASD001", "{}", r.stdout);
 }
 
 #[test]

@@ -138,3 +138,18 @@ fn control_characters_in_names_are_escaped() {
     assert!(!r.stdout.contains('\u{1b}'), "{:?}", r.stdout);
     assert!(r.stdout.contains("evil\\x1b[2J\\x07"), "{}", r.stdout);
 }
+
+#[test]
+fn yaml_output_is_the_json_report_with_the_envelope_first() {
+    let yaml = run(&["tree", "-A", "--demo", "-o", "yaml"]);
+    assert!(
+        yaml.stdout
+            .starts_with("apiVersion: wasctl.dev/v1alpha1\nkind: Tree\n"),
+        "{}",
+        &yaml.stdout[..80]
+    );
+    let json = run(&["tree", "-A", "--demo", "-o", "json"]);
+    let from_yaml: serde_json::Value = serde_saphyr::from_str(&yaml.stdout).unwrap();
+    let from_json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(from_yaml, from_json);
+}

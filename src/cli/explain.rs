@@ -52,7 +52,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         namespace: target.namespace.clone(),
         name: target.name.clone(),
     };
-    let units = units_of(&snapshot, &graph, &t);
+    let units = units_of(&graph, &t);
     let options = Options {
         mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,

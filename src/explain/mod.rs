@@ -124,7 +124,7 @@ pub struct Target {
 
 /// The units (kind, name) a target stands for, from the graph: a pod → its group's root (or
 /// itself), a Workload or Job → its groups.
-pub fn units_of(s: &Snapshot, g: &Graph, t: &Target) -> Vec<(String, String)> {
+pub fn units_of(g: &Graph, t: &Target) -> Vec<(String, String)> {
     let r = ObjRef::new(&t.kind, &t.namespace, &t.name);
     let up = |r: &ObjRef| -> ObjRef {
         let mut cur = r.clone();
@@ -181,7 +181,6 @@ pub fn units_of(s: &Snapshot, g: &Graph, t: &Target) -> Vec<(String, String)> {
                     out.push((root.kind, root.name));
                 }
             }
-            let _ = s;
             out
         }
         _ => Vec::new(),

@@ -242,7 +242,7 @@ pub fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, LoadError> {
         })?;
         if meta.is_dir() {
             let mut files = Vec::new();
-            walk(path, &mut files, 0)?;
+            crate::snapshot::source::files::collect_files(path, &mut files, 0)?;
             if files.is_empty() {
                 return Err(LoadError::Empty { path: display });
             }
@@ -276,42 +276,6 @@ fn decode(name: String, bytes: Vec<u8>) -> Result<Input, LoadError> {
         (line, column)
     });
     Ok(Input { name, text })
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), LoadError> {
-    const MAX_DIR_DEPTH: usize = 32;
-    if depth > MAX_DIR_DEPTH {
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|source| LoadError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for entry in entries {
-        let hidden = entry
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('.'));
-        let Ok(meta) = std::fs::metadata(&entry) else {
-            continue;
-        };
-        if hidden {
-            continue;
-        }
-        if meta.is_dir() {
-            walk(&entry, out, depth + 1)?;
-        } else if matches!(
-            entry.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        ) {
-            out.push(entry);
-        }
-    }
-    Ok(())
 }
 
 /// A parsed document with positions.

@@ -384,7 +384,6 @@ impl<'a> Cycle<'a> {
         // (trace index, assignments, PodGroupPodsCount raw score, NodeResourcesFit score)
         let mut feasible: Vec<FeasiblePlacement> = Vec::new();
         let mut first_status: Option<String> = None;
-        let first_trace = self.trace.domains.len();
         let outer_label = self.placement_label.take();
         for (value, nodes) in &domains {
             self.placement_label = Some(format!("{key}={value}"));
@@ -452,7 +451,6 @@ impl<'a> Cycle<'a> {
         }
         let (trace_index, placed, _, _) = feasible.swap_remove(best);
         self.trace.domains[trace_index].chosen = true;
-        debug_assert!(trace_index >= first_trace);
         for (pod, node) in &placed {
             self.state.assume(*pod, *node);
         }

@@ -138,7 +138,13 @@ pub fn load_path(path: &Path, collector: &mut Collector) -> Result<(), LoadError
     }
 }
 
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), LoadError> {
+/// Every `.yaml`/`.yml`/`.json` file under `dir`, sorted, hidden entries skipped (also used by
+/// lint).
+pub(crate) fn collect_files(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    depth: usize,
+) -> Result<(), LoadError> {
     const MAX_DIR_DEPTH: usize = 32;
     let io = |source| LoadError::Io {
         path: dir.display().to_string(),

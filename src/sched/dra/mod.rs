@@ -85,6 +85,8 @@ pub struct DraState {
     pub in_use: InUse,
     /// Claims allocated by each pod's Reserve, for Unreserve.
     reserved: HashMap<PodId, Vec<usize>>,
+    /// Pods that use each claim (built once), so eviction only looks at the victims' claims.
+    users: Vec<Vec<PodId>>,
     /// Pre-scheduled pods with unallocated claims.
     pub stuck: Vec<StuckPod>,
     /// Step budget per (pod, node) search.
@@ -407,6 +409,14 @@ impl DraState {
             st.pod_claims.insert(*id, pc);
         }
         st.selectors = RefCell::new(sel);
+        st.users = vec![Vec::new(); st.claims.len()];
+        let mut pods: Vec<(&PodId, &PodClaims)> = st.pod_claims.iter().collect();
+        pods.sort_by_key(|(p, _)| **p);
+        for (pod, pc) in pods {
+            for (_, ci) in &pc.entries {
+                st.users[*ci].push(*pod);
+            }
+        }
         st
     }
 
@@ -547,19 +557,19 @@ impl DraState {
         &mut self,
         evicted: &std::collections::HashSet<PodId>,
     ) -> Vec<(usize, (Vec<Allocated>, Scope))> {
-        let mut users: BTreeMap<usize, Vec<PodId>> = BTreeMap::new();
-        let mut pods: Vec<(&PodId, &PodClaims)> = self.pod_claims.iter().collect();
-        pods.sort_by_key(|(p, _)| **p);
-        for (pod, pc) in pods {
-            for (_, ci) in &pc.entries {
-                users.entry(*ci).or_default().push(*pod);
-            }
-        }
+        // Only the evicted pods' own claims can be freed; sorted for a deterministic order.
+        let mut candidates: Vec<usize> = evicted
+            .iter()
+            .filter_map(|p| self.pod_claims.get(p))
+            .flat_map(|pc| pc.entries.iter().map(|(_, ci)| *ci))
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
         let mut released = Vec::new();
-        for (ci, who) in users {
+        for ci in candidates {
             let claim = &mut self.claims[ci];
             if claim.group.is_none()
-                && who.iter().all(|p| evicted.contains(p))
+                && self.users[ci].iter().all(|p| evicted.contains(p))
                 && let Some(a) = claim.allocation.take()
             {
                 self.in_use.apply(&self.inventory, &a.0, -1);

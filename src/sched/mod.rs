@@ -60,77 +60,130 @@ pub const NOTES: &[&str] = &[
     "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
 ];
 
-/// Runs the simulation.
+/// Runs the simulation: [`prepare`] then [`Prepared::into_plan`].
 pub fn simulate(snapshot: &Snapshot, options: &Options) -> Plan {
+    prepare(snapshot, options).into_plan()
+}
+
+/// A snapshot compiled for simulation: the cluster state (every node and pod as integer
+/// vectors), the queue and the victim index, built once. Cloning is cheaper than building again
+/// (no quantity or selector parsing), so benchmarks and repeated runs start from a clone.
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    snapshot: &'a Snapshot,
+    options: Options,
+    gates: crate::snapshot::facts::FeatureGates,
+    state: ClusterState,
+    units: Vec<Unit>,
+    victims: preempt::victims::VictimIndex,
+}
+
+/// Builds the state, the queue (in upstream order, `--only` applied) and the victim index.
+pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
     let gates = snapshot
         .facts
         .gates_for(Component::KubeScheduler, &options.gate_overrides);
-    let mut state = ClusterState::build(snapshot, &gates);
+    let state = ClusterState::build(snapshot, &gates);
     let mut units = queue::build(snapshot, &state, &gates);
     if let Some((kind, ns, name)) = &options.only {
         units.retain(|u| u.kind == kind && &u.namespace == ns && &u.name == name);
     }
-    let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
-    let mut sampler = Sampler::default();
     let victims = preempt::victims::VictimIndex::build(snapshot, &state, &gates);
-    let ctx = UnitContext {
+    Prepared {
         snapshot,
-        gates: &gates,
-        victims: &victims,
-        preemption: !options.no_preemption,
-        now: snapshot
-            .facts
-            .snapshot_time
-            .as_ref()
-            .map_or(0, |t| t.0.as_second()),
-    };
-    let mut results = Vec::with_capacity(units.len());
-    for unit in units {
-        results.push(run_unit(
-            &mut state,
-            &ctx,
-            unit,
-            &all_nodes,
-            options.mode,
-            &mut sampler,
-        ));
+        options: options.clone(),
+        gates,
+        state,
+        units,
+        victims,
     }
-    let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
-    for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
-        feature_gates.insert((*g).to_owned(), gates.enabled(g));
+}
+
+impl Prepared<'_> {
+    /// Pending units in queue order.
+    pub fn units(&self) -> usize {
+        self.units.len()
     }
-    Plan {
-        settings: Settings {
-            mode: options.mode,
-            feature_gates,
-            assumed: gates.assumed,
-            notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
-            what_if: options.what_if.clone(),
-        },
-        warnings: snapshot.warnings.clone(),
-        device_map: if options.device_map {
-            device_map(&state)
-        } else {
-            Vec::new()
-        },
-        stuck_pods: state
-            .dra
-            .stuck
-            .iter()
-            .map(|s| {
-                let p = &state.pods[s.pod];
-                plan::StuckPod {
-                    namespace: p.namespace.clone(),
-                    pod: p.name.clone(),
-                    node: state.placement[s.pod]
-                        .map(|n| state.nodes[n].name.clone())
-                        .unwrap_or_default(),
-                    message: s.message.clone(),
-                }
-            })
-            .collect(),
-        summary: Summary::of(&results),
-        units: results,
+
+    /// Runs every unit in queue order, each placement updating the state the next one sees.
+    pub fn into_plan(mut self) -> Plan {
+        self.run()
+    }
+
+    /// Runs the queue in place: afterwards the state holds every placement and the queue is
+    /// empty (a second run plans nothing). Lets a caller drop the state outside a timed section.
+    pub fn run(&mut self) -> Plan {
+        let units = std::mem::take(&mut self.units);
+        let Prepared {
+            snapshot,
+            options,
+            gates,
+            state,
+            victims,
+            ..
+        } = self;
+        let (snapshot, gates, victims, options) = (*snapshot, &*gates, &*victims, &*options);
+        let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
+        let mut sampler = Sampler::default();
+        let ctx = UnitContext {
+            snapshot,
+            gates,
+            victims,
+            preemption: !options.no_preemption,
+            now: snapshot
+                .facts
+                .snapshot_time
+                .as_ref()
+                .map_or(0, |t| t.0.as_second()),
+        };
+        let mut results = Vec::with_capacity(units.len());
+        for unit in units {
+            results.push(run_unit(
+                state,
+                &ctx,
+                unit,
+                &all_nodes,
+                options.mode,
+                &mut sampler,
+            ));
+        }
+        let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
+        for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
+            feature_gates.insert((*g).to_owned(), gates.enabled(g));
+        }
+        Plan {
+            settings: Settings {
+                mode: options.mode,
+                feature_gates,
+                assumed: gates.assumed.clone(),
+                notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
+                what_if: options.what_if.clone(),
+            },
+            warnings: snapshot.warnings.clone(),
+            device_map: if options.device_map {
+                device_map(state)
+            } else {
+                Vec::new()
+            },
+            stuck_pods: state
+                .dra
+                .stuck
+                .iter()
+                .map(|s| {
+                    let p = &state.pods[s.pod];
+                    plan::StuckPod {
+                        namespace: p.namespace.clone(),
+                        pod: p.name.clone(),
+                        node: state.placement[s.pod]
+                            .map(|n| state.nodes[n].name.clone())
+                            .unwrap_or_default(),
+                        message: s.message.clone(),
+                    }
+                })
+                .collect(),
+            summary: Summary::of(&results),
+            units: results,
+        }
     }
 }
 

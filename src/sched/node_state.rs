@@ -59,7 +59,7 @@ impl NodeState {
 }
 
 /// Every node and pod of a snapshot, ready for simulation.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ClusterState {
     /// Interned resource names.
     pub table: ResourceTable,

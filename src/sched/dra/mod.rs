@@ -16,6 +16,7 @@ pub mod selector;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::resource::v1::{DeviceClaim, ResourceClaimSpec};
@@ -71,12 +72,13 @@ pub struct StuckPod {
     pub message: String,
 }
 
-/// DRA state of a simulation.
-#[derive(Debug, Default)]
+/// DRA state of a simulation. Clones share the selector cache: results depend only on the
+/// (device, expression) pair, which a clone does not change.
+#[derive(Debug, Clone, Default)]
 pub struct DraState {
     /// Devices.
     pub inventory: Inventory,
-    selectors: RefCell<Selectors>,
+    selectors: Rc<RefCell<Selectors>>,
     /// Every tracked claim.
     pub claims: Vec<ClaimInstance>,
     /// Claims of pods that have any.
@@ -408,7 +410,7 @@ impl DraState {
             }
             st.pod_claims.insert(*id, pc);
         }
-        st.selectors = RefCell::new(sel);
+        st.selectors = Rc::new(RefCell::new(sel));
         st.users = vec![Vec::new(); st.claims.len()];
         let mut pods: Vec<(&PodId, &PodClaims)> = st.pod_claims.iter().collect();
         pods.sort_by_key(|(p, _)| **p);

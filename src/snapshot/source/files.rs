@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::JsonError;
 
 use super::{Collector, ObjectError};
 
@@ -242,22 +245,34 @@ fn load_json(text: &str, path: &str, collector: &mut Collector) -> Result<(), Lo
         column: e.column().max(1),
         message: strip_position(&e.to_string()),
     };
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    // Each top-level value is kept as raw text: objects are deserialized straight into their
+    // typed form (no intermediate `Value` tree for the bulk kinds).
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
     loop {
         let start = stream.byte_offset();
         let Some(value) = stream.next() else { break };
         let value = value.map_err(syntax)?;
         let end = stream.byte_offset();
         let (line, _) = line_col(text.as_bytes(), start + leading_ws(&text[start..end]));
-        let values = match value {
-            Value::Array(items) => items,
-            other => vec![other],
+        let values = if value.get().starts_with('[') {
+            serde_json::from_str::<Vec<&RawValue>>(value.get()).map_err(syntax)?
+        } else {
+            vec![value]
         };
         for value in values {
-            collector.add(value).map_err(|e| {
-                let chunk = &text[start..end];
-                let located = locate_json(chunk, &e);
-                object_error(path, line, located, e)
+            collector.add_json(value.get()).map_err(|e| match e {
+                JsonError::Syntax(e) => LoadError::Syntax {
+                    path: path.to_owned(),
+                    format: "JSON",
+                    line: line + e.line().max(1) - 1,
+                    column: e.column().max(1),
+                    message: strip_position(&e.to_string()),
+                },
+                JsonError::Object(e) => {
+                    let chunk = &text[start..end];
+                    let located = locate_json(chunk, &e);
+                    object_error(path, line, located, e)
+                }
             })?;
         }
     }
@@ -269,7 +284,7 @@ fn leading_ws(s: &str) -> usize {
 }
 
 /// serde_json appends " at line L column C"; the position is shown separately.
-fn strip_position(message: &str) -> String {
+pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_owned(),
         None => message.to_owned(),
@@ -594,6 +609,48 @@ mod tests {
         assert_eq!(object, "Pod ml/p");
         assert_eq!(field.as_deref(), Some("spec.containers[0].ports"));
         assert_eq!((*line, *column), (13, 12), "{err}");
+    }
+
+    #[test]
+    fn json_fast_path_reads_the_same_objects_as_the_value_path() {
+        // The demo as one JSON List: nodes, pods and namespaces take the typed fast path.
+        let yaml = super::super::demo::DEMO_YAML;
+        let docs: Vec<Value> = yaml_documents(yaml)
+            .into_iter()
+            .filter(|(_, d)| has_content(d))
+            .map(|(_, d)| parse_yaml::<Value>(d).unwrap())
+            .collect();
+        let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": docs});
+        let from_json = load(&list.to_string(), "demo.json").unwrap();
+        let from_yaml = load(yaml, "demo.yaml").unwrap();
+        assert!(!from_json.pods.is_empty() && !from_json.nodes.is_empty());
+        let json = |s: &crate::snapshot::Snapshot| {
+            serde_json::json!([s.nodes, s.pods, s.namespaces, s.pod_groups, s.resource_claims])
+        };
+        assert_eq!(json(&from_json), json(&from_yaml));
+    }
+
+    #[test]
+    fn wrong_field_type_in_a_json_list_points_at_the_item_field() {
+        let text = "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n\
+            {\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"n1\"}},\n\
+            {\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"p\", \"namespace\": \"ml\"},\n\
+             \"spec\": {\"containers\": [{\"name\": \"c\", \"ports\": \"eighty\"}]}}]}\n";
+        let err = load(text, "pods.json").unwrap_err();
+        let LoadError::Object {
+            line,
+            object,
+            field,
+            message,
+            ..
+        } = &err
+        else {
+            panic!("{err:?}")
+        };
+        assert_eq!(object, "Pod ml/p");
+        assert_eq!(field.as_deref(), Some("items[1].spec.containers[0].ports"));
+        assert_eq!(*line, 4, "{err}");
+        assert!(!message.contains(" at line "), "{message}");
     }
 
     #[test]

@@ -15,6 +15,8 @@ use std::collections::BTreeMap;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 use super::facts::{ClusterFacts, WASCTL_API_VERSION};
 use super::{FOREIGN_GROUPS, RawObject, Snapshot, Warning};
@@ -76,7 +78,107 @@ fn typed<T: DeserializeOwned>(value: Value, object: &str) -> Result<T, ObjectErr
     })
 }
 
+/// Deserializes a typed object from JSON text, reporting the failing field path.
+fn typed_str<T: DeserializeOwned>(text: &str, object: &str) -> Result<T, ObjectError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        ObjectError {
+            object: object.to_owned(),
+            field: (path != ".").then_some(path),
+            message: files::strip_position(&e.into_inner().to_string()),
+        }
+    })
+}
+
+/// Why [`Collector::add_json`] refused its input.
+#[derive(Debug)]
+pub enum JsonError {
+    /// The text is not JSON the loader accepts (e.g. nested deeper than serde_json's limit).
+    Syntax(serde_json::Error),
+    /// An object that does not fit its type.
+    Object(ObjectError),
+}
+
+impl From<ObjectError> for JsonError {
+    fn from(e: ObjectError) -> Self {
+        Self::Object(e)
+    }
+}
+
+/// What [`Collector::add_json`] reads first: the type, the name, and a List's items as raw text.
+#[derive(serde::Deserialize)]
+struct Head<'a> {
+    #[serde(rename = "apiVersion", borrow)]
+    api_version: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    metadata: Option<HeadMeta<'a>>,
+    #[serde(borrow)]
+    items: Option<Vec<&'a RawValue>>,
+}
+
+#[derive(serde::Deserialize)]
+struct HeadMeta<'a> {
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    namespace: Option<Cow<'a, str>>,
+}
+
 impl Collector {
+    /// Adds one object (or a `List`) given as JSON text. Nodes, pods and namespaces, the bulk of
+    /// any snapshot, are deserialized straight from the text; everything else, and anything
+    /// unusual about the head (missing type or name, non-string fields), takes the
+    /// [`Collector::add`] path, so errors are the same either way.
+    pub fn add_json(&mut self, text: &str) -> Result<(), JsonError> {
+        let slow = |c: &mut Self| match serde_json::from_str::<Value>(text) {
+            Ok(value) => c.add(value).map_err(JsonError::Object),
+            Err(e) => Err(JsonError::Syntax(e)),
+        };
+        let Ok(head) = serde_json::from_str::<Head<'_>>(text) else {
+            return slow(self);
+        };
+        let api_version = head.api_version.as_deref().unwrap_or("");
+        let kind = head.kind.as_deref().unwrap_or("");
+        if kind == "List" || kind.ends_with("List") {
+            let Some(items) = head.items else {
+                return slow(self);
+            };
+            for (i, item) in items.iter().enumerate() {
+                self.add_json(item.get()).map_err(|e| match e {
+                    JsonError::Object(mut e) => {
+                        e.field = Some(match e.field.take() {
+                            Some(f) => format!("items[{i}].{f}"),
+                            None => format!("items[{i}]"),
+                        });
+                        JsonError::Object(e)
+                    }
+                    syntax @ JsonError::Syntax(_) => syntax,
+                })?;
+            }
+            return Ok(());
+        }
+        let meta = head.metadata.as_ref();
+        let name = meta.and_then(|m| m.name.as_deref()).unwrap_or("");
+        if name.is_empty() {
+            return slow(self);
+        }
+        let object = match meta.and_then(|m| m.namespace.as_deref()) {
+            Some(ns) => format!("{kind} {ns}/{name}"),
+            None => format!("{kind} {name}"),
+        };
+        let s = &mut self.snapshot;
+        match (api_version, kind) {
+            ("v1", "Pod") => s.pods.push(typed_str(text, &object)?),
+            ("v1", "Node") => s.nodes.push(typed_str(text, &object)?),
+            ("v1", "Namespace") => s.namespaces.push(typed_str(text, &object)?),
+            _ => return slow(self),
+        }
+        Ok(())
+    }
+
     /// A collector with nothing in it.
     pub fn new() -> Self {
         Self::default()
@@ -319,7 +421,11 @@ fn dedup_all(s: &mut Snapshot) -> usize {
         let before = list.len();
         // Keep the last of each run of equal keys: reverse, dedup keeping first, reverse.
         list.reverse();
-        list.dedup_by(|a, b| key(a) == key(b));
+        list.dedup_by(|a, b| {
+            let (a, b) = (meta(a), meta(b));
+            a.namespace.as_deref().unwrap_or("") == b.namespace.as_deref().unwrap_or("")
+                && a.name.as_deref().unwrap_or("") == b.name.as_deref().unwrap_or("")
+        });
         list.reverse();
         before - list.len()
     }

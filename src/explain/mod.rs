@@ -218,7 +218,7 @@ pub fn explain(
                 .filter_map(|i| find_unit(&plan, "Pod", namespace, name_of(&s.pods[*i].metadata)))
                 .collect();
             if !members.is_empty() {
-                return pod_by_pod(s, &graph, &plan, namespace, name, target, &members);
+                return pod_by_pod(s, options, &graph, &plan, namespace, name, &members);
             }
         }
         return running(s, &plan, namespace, kind, name, target);
@@ -232,6 +232,7 @@ pub fn explain(
     let mut findings = Vec::new();
     links(
         s,
+        options,
         &graph,
         &plan,
         namespace,
@@ -320,13 +321,14 @@ pub fn explain(
 /// A PodGroup whose members the scheduler takes one by one (GenericWorkload off).
 fn pod_by_pod(
     s: &Snapshot,
+    options: &Options,
     g: &Graph,
     plan: &Plan,
     ns: &str,
     name: &str,
-    target: String,
     members: &[&UnitResult],
 ) -> Diagnosis {
+    let target = format!("PodGroup/{ns}/{name}");
     let placed = u32::try_from(
         members
             .iter()
@@ -344,7 +346,17 @@ fn pod_by_pod(
         outcome: Outcome::Scheduled,
         ..(*members[0]).clone()
     };
-    links(s, g, plan, ns, "PodGroup", name, &fake, &mut findings);
+    links(
+        s,
+        options,
+        g,
+        plan,
+        ns,
+        "PodGroup",
+        name,
+        &fake,
+        &mut findings,
+    );
     if placed > 0 && placed < min {
         findings.push(Finding {
             id: "WASE006",
@@ -468,6 +480,7 @@ fn running(
 )]
 fn links(
     s: &Snapshot,
+    options: &Options,
     g: &Graph,
     plan: &Plan,
     ns: &str,
@@ -558,16 +571,39 @@ fn links(
                     && (t.resource_claim_name != entry.resource_claim_name
                         || t.resource_claim_template_name != entry.resource_claim_template_name)
                 {
+                    let source =
+                        |claim: &Option<String>, template: &Option<String>| match (claim, template)
+                        {
+                            (Some(c), _) => format!("claim `{c}`"),
+                            (None, Some(t)) => format!("template `{t}`"),
+                            (None, None) => "no source".to_owned(),
+                        };
+                    let (mine, group) = (
+                        source(
+                            &entry.resource_claim_name,
+                            &entry.resource_claim_template_name,
+                        ),
+                        source(&t.resource_claim_name, &t.resource_claim_template_name),
+                    );
+                    let pod_name = name_of(&pod.metadata);
+                    // Verified: the pods with the PodGroup's source must still be placed, now
+                    // sharing the group's claim.
+                    let mut copy = s.clone();
+                    let verified = set_claim_source(&mut copy, ns, name, &entry.name, t)
+                        && schedulable(&simulate(&copy, options), "PodGroup", ns, name);
                     out.push(Finding {
                         id: "WASE005",
                         severity: Severity::Warning,
-                        title: format!("claim entry `{}` of pod {} differs from the PodGroup's", entry.name, name_of(&pod.metadata)),
+                        title: format!("claim entry `{}` of pod {pod_name} differs from the PodGroup's", entry.name),
                         detail: format!(
-                            "the pod uses {:?}/{:?}, the PodGroup {:?}/{:?}: the pod gets a claim of its own instead of the group's shared claim",
-                            entry.resource_claim_name, entry.resource_claim_template_name, t.resource_claim_name, t.resource_claim_template_name
+                            "the pod uses {mine}, the PodGroup {group}: the pod gets a claim of its own instead of the group's shared claim"
                         ),
-                        evidence: serde_json::Value::Null,
-                        fix: Some(format!("fix claim entry `{}` in the pod template: use the PodGroup's source", entry.name)),
+                        evidence: serde_json::json!({"entry": entry.name, "pod": mine, "podGroup": group}),
+                        fix: Some(if verified {
+                            format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (verified: the group is then placed with the shared claim)", entry.name)
+                        } else {
+                            format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (not enough on its own: the group still would not be placed)", entry.name)
+                        }),
                     });
                     return;
                 }
@@ -795,6 +831,35 @@ fn verified_fixes(
         }
     }
     out
+}
+
+/// Gives every member's claim entry `entry` the PodGroup's source `to`.
+fn set_claim_source(
+    s: &mut Snapshot,
+    ns: &str,
+    group: &str,
+    entry: &str,
+    to: &k8s_openapi::api::scheduling::v1beta1::PodGroupResourceClaim,
+) -> bool {
+    let members = s.index.pods_by_group.get(ns, group).to_vec();
+    let mut changed = false;
+    for i in members {
+        let Some(spec) = s.pods.get_mut(i).and_then(|p| p.spec.as_mut()) else {
+            continue;
+        };
+        for e in spec.resource_claims.iter_mut().flatten() {
+            if e.name == entry {
+                e.resource_claim_name.clone_from(&to.resource_claim_name);
+                e.resource_claim_template_name
+                    .clone_from(&to.resource_claim_template_name);
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        *s = std::mem::take(s).build();
+    }
+    changed
 }
 
 fn set_min_count(s: &mut Snapshot, ns: &str, name: &str, n: u32) -> bool {

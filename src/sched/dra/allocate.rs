@@ -357,29 +357,28 @@ fn candidates(
     all_pools: bool,
 ) -> Result<Vec<DeviceId>, Failure> {
     let mut out = Vec::new();
-    for pool in &inv.pools {
+    for d in inv.devices_near(node.name) {
+        let dev = &inv.devices[d];
+        let pool = &inv.pools[dev.pool];
         let usable = all_pools || (pool.complete && pool.invalid.is_none());
-        for &d in &pool.devices {
-            let dev = &inv.devices[d];
-            if !usable || !dev.scope.matches(node.name, node.labels) {
-                continue;
-            }
-            let mut ok = true;
-            for &e in &alt.exprs {
-                match sel.matches(inv, d, e) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        ok = false;
-                        break;
-                    }
-                    Err(err) => {
-                        return Err(Failure::Error(format!("selector `{}`: {err}", sel.text(e))));
-                    }
+        if !usable || !dev.scope.matches(node.name, node.labels) {
+            continue;
+        }
+        let mut ok = true;
+        for &e in &alt.exprs {
+            match sel.matches(inv, d, e) {
+                Ok(true) => {}
+                Ok(false) => {
+                    ok = false;
+                    break;
+                }
+                Err(err) => {
+                    return Err(Failure::Error(format!("selector `{}`: {err}", sel.text(e))));
                 }
             }
-            if ok {
-                out.push(d);
-            }
+        }
+        if ok {
+            out.push(d);
         }
     }
     Ok(out)
@@ -696,6 +695,7 @@ mod properties {
             });
         }
         inv.pools.push(pool);
+        inv.reindex();
         inv
     }
 

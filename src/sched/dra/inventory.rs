@@ -127,6 +127,10 @@ pub struct Inventory {
     pub devices: Vec<Device>,
     /// (driver, pool, device) → id.
     pub ids: HashMap<(String, String, String), DeviceId>,
+    /// Node-local devices by node name, ascending ids (ids follow pool then device order).
+    pub(crate) node_local: HashMap<String, Vec<DeviceId>>,
+    /// Devices of `allNodes` or `nodeSelector` scope, ascending ids.
+    pub(crate) shared: Vec<DeviceId>,
 }
 
 /// Qualifies an attribute or capacity name with the driver's domain when it has none.
@@ -308,6 +312,53 @@ impl Inventory {
             }
             inv.pools.push(pool);
         }
+        inv.reindex();
         inv
+    }
+
+    /// Rebuilds the per-node device index after `devices` changed.
+    pub(crate) fn reindex(&mut self) {
+        self.node_local.clear();
+        self.shared.clear();
+        for (id, d) in self.devices.iter().enumerate() {
+            match &d.scope {
+                Scope::Node(n) => self.node_local.entry(n.clone()).or_default().push(id),
+                Scope::AllNodes | Scope::Selector(_) => self.shared.push(id),
+            }
+        }
+    }
+
+    /// Devices that may be usable on `node`, in allocation order (pool order, then device order):
+    /// the node's own devices merged with the shared ones. Shared devices still need
+    /// [`Scope::matches`]; looking up the node's list keeps a filter call independent of the
+    /// cluster's device count.
+    pub fn devices_near(&self, node: &str) -> impl Iterator<Item = DeviceId> + '_ {
+        let local = self.node_local.get(node).map_or(&[][..], Vec::as_slice);
+        let (mut a, mut b) = (local.iter().peekable(), self.shared.iter().peekable());
+        std::iter::from_fn(move || match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x < y => a.next().copied(),
+            (Some(_), Some(_)) | (None, Some(_)) => b.next().copied(),
+            (Some(_), None) => a.next().copied(),
+            (None, None) => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_near_merges_local_and_shared_in_allocation_order() {
+        let mut inv = Inventory::default();
+        inv.node_local.insert("n1".to_owned(), vec![0, 3, 4]);
+        inv.node_local.insert("n2".to_owned(), vec![5]);
+        inv.shared = vec![1, 2, 6];
+        assert_eq!(
+            inv.devices_near("n1").collect::<Vec<_>>(),
+            vec![0, 1, 2, 3, 4, 6]
+        );
+        assert_eq!(inv.devices_near("n2").collect::<Vec<_>>(), vec![1, 2, 5, 6]);
+        assert_eq!(inv.devices_near("n3").collect::<Vec<_>>(), vec![1, 2, 6]);
     }
 }

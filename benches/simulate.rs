@@ -7,9 +7,10 @@
 //! the timed section, as scheduler_perf excludes its init pods) and time the queue run.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use wasctl::sched::node_state::ClusterState;
 use wasctl::sched::schedule_one::Mode;
 use wasctl::sched::{Options, Prepared, prepare};
 use wasctl::snapshot::source::Collector;
@@ -135,5 +136,130 @@ fn dra(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load_index, basic_pods, gangs, dra);
+/// B5p: the DynamicResources filter per (claim, node) on the half-filled 500 × 10 cluster: the
+/// mean from criterion, and the p99 over every (pod, node) pair of 100 pods, printed.
+fn dra_filter_p99(c: &mut Criterion) {
+    let s = snapshot(
+        &Profile {
+            running_pods: 0,
+            devices_per_node: 10,
+            claim_pods: 2_600,
+            ..Profile::with_nodes(500)
+        },
+        5,
+    );
+    // Place the first 2,500 claim pods (half the devices), then time the next ones' filters.
+    let mut prepared = prepare(&s, &Options::default());
+    let plan = prepared.run();
+    let gates = s.facts.gates_for(
+        wasctl::snapshot::facts::Component::KubeScheduler,
+        &Default::default(),
+    );
+    let mut state = ClusterState::build(&s, &gates);
+    for unit in plan.units.iter().take(2_500) {
+        for p in &unit.placements {
+            if let (Some(pod), Some(node)) = (
+                state.pod_id(&unit.namespace, &p.pod),
+                state.node_ids.get(&p.node).copied(),
+            ) {
+                state.assume(pod, node);
+            }
+        }
+    }
+    let pods: Vec<usize> = plan.units[2_500..]
+        .iter()
+        .filter_map(|u| state.pod_id(&u.namespace, &u.name))
+        .collect();
+    let mut times: Vec<Duration> = Vec::new();
+    for &pod in &pods {
+        for node in &state.nodes {
+            let t = Instant::now();
+            black_box(state.dra.filter(pod, node));
+            times.push(t.elapsed());
+        }
+    }
+    times.sort_unstable();
+    if let Some(p99) = times.get(times.len() * 99 / 100) {
+        eprintln!(
+            "B5p DynamicResources filter per (claim, node): p99 {:.1} µs over {} calls (target ≤ 50 µs)",
+            p99.as_secs_f64() * 1e6,
+            times.len()
+        );
+    }
+    let mut group = c.benchmark_group("B5p_dra_filter");
+    group.throughput(Throughput::Elements(state.nodes.len() as u64));
+    let pod = pods[0];
+    group.bench_function("one_claim_all_500_nodes", |b| {
+        b.iter(|| {
+            for node in &state.nodes {
+                black_box(state.dra.filter(pod, node));
+            }
+        });
+    });
+    group.finish();
+}
+
+/// B5x: a pathological claim (32 one-device requests under one matchAttribute constraint; 64
+/// devices on the node fall into three attribute groups of at most 22), which has no solution:
+/// the search must end on the step budget, with the budget verdict.
+fn dra_pathological(c: &mut Criterion) {
+    let devices: Vec<serde_json::Value> = (0..64)
+        .map(|d| {
+            serde_json::json!({"name": format!("dev-{d:02}"),
+            "attributes": {"numa": {"int": d % 3}, "index": {"int": d}}})
+        })
+        .collect();
+    let requests: Vec<serde_json::Value> = (0..32)
+        .map(|r| {
+            serde_json::json!({"name": format!("r{r:02}"),
+            "exactly": {"deviceClassName": "dev.example.com"}})
+        })
+        .collect();
+    let objects = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-0",
+            "labels": {"kubernetes.io/hostname": "node-0"}},
+         "status": {"allocatable": {"cpu": "64", "memory": "512Gi", "pods": "110"}}},
+        {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "dev.example.com"},
+         "spec": {"selectors": [{"cel": {"expression": "device.driver == \"dev.example.com\""}}]}},
+        {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "node-0-dev"},
+         "spec": {"driver": "dev.example.com", "nodeName": "node-0",
+                  "pool": {"name": "node-0", "generation": 1, "resourceSliceCount": 1}, "devices": devices}},
+        {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+         "metadata": {"name": "wide", "namespace": "default"},
+         "spec": {"devices": {"requests": requests,
+                  "constraints": [{"matchAttribute": "dev.example.com/numa"}]}}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "wide", "namespace": "default"},
+         "spec": {"containers": [{"name": "c", "image": "x"}],
+                  "resourceClaims": [{"name": "all", "resourceClaimName": "wide"}]},
+         "status": {"phase": "Pending"}}]});
+    let mut collector = Collector::new();
+    load_str(&objects.to_string(), "pathological.json", &mut collector)
+        .expect("pathological cluster loads");
+    let s = collector.finish();
+    let prepared = prepare(&s, &Options::default());
+    let plan = prepared.clone().into_plan();
+    let reasons = plan
+        .units
+        .first()
+        .and_then(|u| u.trace.pods.first())
+        .map(|p| format!("{:?}", p.claim_reasons))
+        .unwrap_or_default();
+    eprintln!("B5x pathological claim verdict: {reasons}");
+    let mut group = c.benchmark_group("B5x_dra_pathological");
+    group.sample_size(10);
+    group.bench_function("32_requests_64_devices_match_attribute", |b| {
+        run(b, &prepared)
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    load_index,
+    basic_pods,
+    gangs,
+    dra,
+    dra_filter_p99,
+    dra_pathological
+);
 criterion_main!(benches);

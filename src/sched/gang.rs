@@ -17,8 +17,6 @@
 //! members are still tried (then rolled back with the rest), so the trace can say how many
 //! members fit. The outcome and message are those of the first failure, as upstream's.
 
-use std::collections::BTreeMap;
-
 use super::filter::node_resources_fit::most_allocated_over;
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::plan::{DomainTrace, PodTrace, UnitTrace};
@@ -369,16 +367,32 @@ impl<'a> Cycle<'a> {
                 _ => pinned = Some(value.clone()),
             }
         }
-        let mut domains: BTreeMap<String, Vec<NodeId>> = BTreeMap::new();
-        if let Some(v) = &pinned {
-            domains.insert(v.clone(), Vec::new());
-        }
-        for &node in candidates {
-            if let Some(v) = self.state.nodes[node].labels.get(key)
-                && pinned.as_ref().is_none_or(|p| p == v)
-            {
-                domains.entry(v.clone()).or_default().push(node);
+        // Domains of the key among the candidates (every node at the root, the parent's domain
+        // when nested), in name order; a pinned group keeps its one domain even when empty.
+        let all = self.state.domains(key);
+        let whole = candidates.len() == self.state.nodes.len();
+        let mut domains: Vec<(String, Vec<NodeId>)> = Vec::new();
+        for (value, nodes) in all.iter() {
+            if pinned.as_ref().is_some_and(|p| p != value) {
+                continue;
             }
+            let inside: Vec<NodeId> = if whole {
+                nodes.clone()
+            } else {
+                nodes
+                    .iter()
+                    .copied()
+                    .filter(|n| candidates.binary_search(n).is_ok())
+                    .collect()
+            };
+            if !inside.is_empty() || pinned.is_some() {
+                domains.push((value.clone(), inside));
+            }
+        }
+        if let Some(v) = &pinned
+            && domains.is_empty()
+        {
+            domains.push((v.clone(), Vec::new()));
         }
         let total = domains.len();
         // (trace index, assignments, PodGroupPodsCount raw score, NodeResourcesFit score)

@@ -14,6 +14,7 @@
 //! DynamicResources filter timeout.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
 use super::inventory::{AttrValue, DeviceId, Inventory, Scope};
 use super::selector::{ExprId, Selectors};
@@ -201,7 +202,7 @@ struct Search<'a> {
     in_use: &'a InUse,
     claims: &'a [&'a ClaimSpec],
     /// Candidates per (claim, request, alt), in allocation order.
-    cands: HashMap<(usize, usize, usize), Vec<DeviceId>>,
+    cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>>,
     chosen: Vec<(usize, usize, usize, DeviceId)>,
     counters: HashMap<(usize, String, String), i64>,
     budget: u64,
@@ -300,7 +301,7 @@ impl Search<'_> {
             .cands
             .get(&(slot.claim, slot.request, slot.alt))
             .cloned()
-            .unwrap_or_default();
+            .unwrap_or_else(|| Rc::from(Vec::new()));
         for (ci, &d) in cands.iter().enumerate().skip(min_index) {
             if self.budget == 0 {
                 self.exhausted = true;
@@ -349,13 +350,20 @@ impl Search<'_> {
 
 /// Devices of complete, valid pools usable on `node` matching `alt`'s selectors, in order.
 /// A CEL error aborts with [`Failure::Error`].
+///
+/// The answer depends only on the node and the selectors (device attributes, pools and scopes do
+/// not change inside a snapshot; what is allocated is checked later), so it is memoised per
+/// (node, selectors, `all_pools`): a filter call on a node seen before costs one lookup.
 fn candidates(
     inv: &Inventory,
     sel: &mut Selectors,
     node: &NodeView<'_>,
     alt: &Alternative,
     all_pools: bool,
-) -> Result<Vec<DeviceId>, Failure> {
+) -> Result<Rc<[DeviceId]>, Failure> {
+    if let Some(hit) = sel.cached_candidates(node.name, &alt.exprs, all_pools) {
+        return Ok(hit);
+    }
     let mut out = Vec::new();
     for d in inv.devices_near(node.name) {
         let dev = &inv.devices[d];
@@ -381,6 +389,8 @@ fn candidates(
             out.push(d);
         }
     }
+    let out: Rc<[DeviceId]> = out.into();
+    sel.store_candidates(node.name, &alt.exprs, all_pools, Rc::clone(&out));
     Ok(out)
 }
 
@@ -400,14 +410,14 @@ pub fn allocate(
         }
     }
     // Candidates per alternative; `All` mode checks its pools.
-    let mut cands: HashMap<(usize, usize, usize), Vec<DeviceId>> = HashMap::new();
+    let mut cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>> = HashMap::new();
     for (ci, c) in claims.iter().enumerate() {
         for (ri, r) in c.requests.iter().enumerate() {
             for (ai, alt) in r.alternatives.iter().enumerate() {
                 let list = candidates(inv, sel, node, alt, false).map_err(|f| (ci, f))?;
                 if alt.all {
                     let every = candidates(inv, sel, node, alt, true).map_err(|f| (ci, f))?;
-                    for d in &every {
+                    for d in every.iter() {
                         let pool = &inv.pools[inv.devices[*d].pool];
                         let key = format!("{}/{}", pool.driver, pool.name);
                         if pool.invalid.is_some() {

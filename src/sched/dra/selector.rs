@@ -9,6 +9,7 @@
 //! change inside a snapshot.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use kube_cel::KubeCelExt as _;
@@ -27,7 +28,11 @@ pub struct Selectors {
     by_text: HashMap<String, ExprId>,
     results: HashMap<(DeviceId, ExprId), Result<bool, String>>,
     devices: HashMap<DeviceId, Value>,
+    /// Node → ((selectors, all pools) → matching devices); see `allocate::candidates`.
+    candidates: HashMap<String, Vec<CandidateEntry>>,
 }
+
+type CandidateEntry = ((Vec<ExprId>, bool), Rc<[DeviceId]>);
 
 impl std::fmt::Debug for Selectors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -46,6 +51,7 @@ impl Default for Selectors {
             by_text: HashMap::new(),
             results: HashMap::new(),
             devices: HashMap::new(),
+            candidates: HashMap::new(),
         }
     }
 }
@@ -150,6 +156,35 @@ impl Selectors {
         let v = map(device);
         self.devices.insert(id, v.clone());
         v
+    }
+
+    /// Memoised candidate devices of `node` for `exprs`.
+    pub fn cached_candidates(
+        &self,
+        node: &str,
+        exprs: &[ExprId],
+        all_pools: bool,
+    ) -> Option<Rc<[DeviceId]>> {
+        self.candidates.get(node).and_then(|entries| {
+            entries
+                .iter()
+                .find(|((e, a), _)| e == exprs && *a == all_pools)
+                .map(|(_, d)| Rc::clone(d))
+        })
+    }
+
+    /// Remembers the candidate devices of `node` for `exprs`.
+    pub fn store_candidates(
+        &mut self,
+        node: &str,
+        exprs: &[ExprId],
+        all_pools: bool,
+        devices: Rc<[DeviceId]>,
+    ) {
+        self.candidates
+            .entry(node.to_owned())
+            .or_default()
+            .push(((exprs.to_vec(), all_pools), devices));
     }
 
     /// Whether device `device` matches expression `expr`: `Err` carries a compile or runtime

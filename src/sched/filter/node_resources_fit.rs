@@ -116,8 +116,8 @@ mod tests {
 
     fn node(cpu: i64, mem: i64, pods: i64, gpu: i64) -> NodeState {
         NodeState {
-            allocatable: vec![cpu, mem, 0, pods, gpu],
-            requested: vec![0; 5],
+            allocatable: vec![cpu, mem, 0, pods, gpu].into(),
+            requested: vec![0; 5].into(),
             ..NodeState::default()
         }
     }

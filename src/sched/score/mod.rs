@@ -30,50 +30,53 @@ pub fn default_normalize(scores: &mut [i64], reverse: bool) {
     }
 }
 
-/// Weighted total score per feasible node (same order as `feasible`).
+/// Weighted total score per feasible node (same order as `feasible`). One scratch vector is
+/// reused across plugins (this runs once per pod over up to every node).
 pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Vec<i64> {
-    let mut total = vec![0i64; feasible.len()];
-    let mut add = |scores: &[i64], weight: i64| {
-        for (t, s) in total.iter_mut().zip(scores) {
+    let nodes = || feasible.iter().map(|n| &state.nodes[*n]);
+    // NodeResourcesFit (LeastAllocated) and BalancedAllocation, weight 1 each, need no
+    // normalisation.
+    let mut total: Vec<i64> = nodes()
+        .map(|n| {
+            node_resources_fit::least_allocated(pod, n)
+                + node_resources_fit::balanced_allocation(pod, n)
+        })
+        .collect();
+    let mut scratch: Vec<i64> = Vec::with_capacity(feasible.len());
+    let mut add = |scratch: &mut Vec<i64>, weight: i64| {
+        for (t, s) in total.iter_mut().zip(scratch.iter()) {
             *t += s * weight;
         }
+        scratch.clear();
     };
-    let nodes = || feasible.iter().map(|n| &state.nodes[*n]);
 
-    let mut taint: Vec<i64> = nodes().map(|n| taint_toleration::score(pod, n)).collect();
-    default_normalize(&mut taint, true);
-    add(&taint, 3);
+    scratch.extend(nodes().map(|n| taint_toleration::score(pod, n)));
+    default_normalize(&mut scratch, true);
+    add(&mut scratch, 3);
 
     if !pod.preferred_terms.is_empty() {
-        let mut aff: Vec<i64> = nodes().map(|n| node_affinity::score(pod, n)).collect();
-        default_normalize(&mut aff, false);
-        add(&aff, 2);
+        scratch.extend(nodes().map(|n| node_affinity::score(pod, n)));
+        default_normalize(&mut scratch, false);
+        add(&mut scratch, 2);
     }
 
-    let fit: Vec<i64> = nodes()
-        .map(|n| node_resources_fit::least_allocated(pod, n))
-        .collect();
-    add(&fit, 1);
-    let balanced: Vec<i64> = nodes()
-        .map(|n| node_resources_fit::balanced_allocation(pod, n))
-        .collect();
-    add(&balanced, 1);
-
     let spread_state = pod_topology_spread::pre_score(state, pod, feasible);
-    let mut spread: Vec<i64> = feasible
-        .iter()
-        .map(|n| pod_topology_spread::score(state, pod, &spread_state, *n))
-        .collect();
-    pod_topology_spread::normalize(&spread_state, &mut spread);
-    add(&spread, 2);
+    scratch.extend(
+        feasible
+            .iter()
+            .map(|n| pod_topology_spread::score(state, pod, &spread_state, *n)),
+    );
+    pod_topology_spread::normalize(&spread_state, &mut scratch);
+    add(&mut scratch, 2);
 
     let affinity_state = inter_pod_affinity::pre_score(state, pod, feasible);
-    let mut affinity: Vec<i64> = feasible
-        .iter()
-        .map(|n| inter_pod_affinity::score(state, pod, &affinity_state, *n))
-        .collect();
-    inter_pod_affinity::normalize(&affinity_state, &mut affinity);
-    add(&affinity, 2);
+    scratch.extend(
+        feasible
+            .iter()
+            .map(|n| inter_pod_affinity::score(state, pod, &affinity_state, *n)),
+    );
+    inter_pod_affinity::normalize(&affinity_state, &mut scratch);
+    add(&mut scratch, 2);
     total
 }
 

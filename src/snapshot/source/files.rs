@@ -251,7 +251,16 @@ fn load_json(text: &str, path: &str, collector: &mut Collector) -> Result<(), Lo
     loop {
         let start = stream.byte_offset();
         let Some(value) = stream.next() else { break };
-        let value = value.map_err(syntax)?;
+        // Skipping raw values words some errors less precisely ("expected value" for a
+        // trailing comma): on error, parse again as values for serde_json's usual message.
+        let value = value.map_err(|e| {
+            syntax(
+                serde_json::Deserializer::from_str(text)
+                    .into_iter::<Value>()
+                    .find_map(Result::err)
+                    .unwrap_or(e),
+            )
+        })?;
         let end = stream.byte_offset();
         let (line, _) = line_col(text.as_bytes(), start + leading_ws(&text[start..end]));
         let values = if value.get().starts_with('[') {
@@ -625,7 +634,13 @@ mod tests {
         let from_yaml = load(yaml, "demo.yaml").unwrap();
         assert!(!from_json.pods.is_empty() && !from_json.nodes.is_empty());
         let json = |s: &crate::snapshot::Snapshot| {
-            serde_json::json!([s.nodes, s.pods, s.namespaces, s.pod_groups, s.resource_claims])
+            serde_json::json!([
+                s.nodes,
+                s.pods,
+                s.namespaces,
+                s.pod_groups,
+                s.resource_claims
+            ])
         };
         assert_eq!(json(&from_json), json(&from_yaml));
     }

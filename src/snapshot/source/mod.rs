@@ -410,6 +410,20 @@ fn raw(value: Value, object: &str) -> Result<RawObject, ObjectError> {
 /// the last one read. Lists are stable-sorted by key first. Returns how many were removed.
 fn dedup_all(s: &mut Snapshot) -> usize {
     fn dedup<T>(list: &mut Vec<T>, meta: impl Fn(&T) -> &ObjectMeta) -> usize {
+        // Lists from the API server come sorted and unique: check that first, without copies.
+        let sorted_unique = list.windows(2).all(|w| {
+            let (a, b) = (meta(&w[0]), meta(&w[1]));
+            (
+                a.namespace.as_deref().unwrap_or(""),
+                a.name.as_deref().unwrap_or(""),
+            ) < (
+                b.namespace.as_deref().unwrap_or(""),
+                b.name.as_deref().unwrap_or(""),
+            )
+        });
+        if sorted_unique {
+            return 0;
+        }
         let key = |o: &T| {
             let m = meta(o);
             (

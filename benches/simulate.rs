@@ -6,6 +6,9 @@
 //! scheduling benches start each iteration from a clone of the prepared state (made outside
 //! the timed section, as scheduler_perf excludes its init pods) and time the queue run.
 
+// Figures criterion cannot report (a p99, a verdict) are printed to stderr.
+#![allow(clippy::print_stderr)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -58,6 +58,7 @@ pub const NOTES: &[&str] = &[
     "ImageLocality scoring is not modelled",
     "DRA: consumable capacity (allowMultipleAllocations) is treated as whole devices; list-typed attributes (alpha) are ignored",
     "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
+    "a pending pod's nominatedNodeName is tried first, but does not reserve room against other pods (upstream also filters with higher-or-equal-priority nominated pods added)",
 ];
 
 /// Runs the simulation: [`prepare`] then [`Prepared::into_plan`].
@@ -243,15 +244,15 @@ fn apply_preemption(
     state: &mut ClusterState,
     ctx: &UnitContext<'_>,
     result: &mut UnitResult,
-    p: &preempt::Preemption,
+    p: preempt::Preemption,
 ) {
-    let (victims, blast) = preempt::describe(state, ctx.victims, p, ctx.now);
-    preempt::apply(state, p);
+    let (victims, blast) = preempt::describe(state, ctx.victims, &p, ctx.now);
+    preempt::apply(state, &p);
     result.outcome = Outcome::Preempting;
     result.placements = placements(state, &p.placements);
     result.victims = victims;
     result.blast_radius = Some(blast);
-    result.trace.preemption.clone_from(&p.log);
+    result.trace.preemption = p.log;
 }
 
 fn run_unit(
@@ -321,7 +322,7 @@ fn run_unit(
                     if ctx.preemption {
                         match preempt::preempt_pod(state, ctx.victims, pod, all_nodes, mode) {
                             preempt::Verdict::Preempt(p) => {
-                                apply_preemption(state, ctx, &mut result, &p);
+                                apply_preemption(state, ctx, &mut result, p);
                                 result.message = format!(
                                     "{} preemption: nominated node {}, preempting {} victim(s)",
                                     result.message,
@@ -332,6 +333,9 @@ fn run_unit(
                             preempt::Verdict::Refused(why) => {
                                 result.message = format!("{} {why}", result.message);
                             }
+                            // Only group preemption reports an ongoing preemption; a pod in
+                            // that state is refused (PodEligibleToPreemptOthers).
+                            preempt::Verdict::Ongoing { .. } => {}
                         }
                     }
                 }
@@ -384,7 +388,7 @@ fn run_unit(
                             mode,
                         ) {
                             preempt::Verdict::Preempt(p) => {
-                                apply_preemption(state, ctx, &mut result, &p);
+                                apply_preemption(state, ctx, &mut result, p);
                                 result.message = format!(
                                     "pod group preemption: found a placement for podgroup, preempting {} victims",
                                     result.victims.len()
@@ -393,6 +397,25 @@ fn run_unit(
                             preempt::Verdict::Refused(why) => {
                                 result.message =
                                     format!("{}; pod group preemption: {why}", result.message);
+                            }
+                            preempt::Verdict::Ongoing { nominations, log } => {
+                                // An earlier preemption is in flight: members keep their
+                                // nominations, nothing is evicted or bound (the state is
+                                // unchanged).
+                                result.outcome = Outcome::Preempting;
+                                result.message =
+                                    format!("pod group preemption: {}", preempt::MSG_ONGOING);
+                                result.placements = nominations
+                                    .iter()
+                                    .filter_map(|(p, n)| {
+                                        n.map(|n| Placement {
+                                            pod: state.pods[*p].name.clone(),
+                                            node: state.nodes[n].name.clone(),
+                                            devices: Vec::new(),
+                                        })
+                                    })
+                                    .collect();
+                                result.trace.preemption = log;
                             }
                         }
                     }

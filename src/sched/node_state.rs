@@ -164,8 +164,6 @@ pub struct ClusterState {
     pub affinity_count: usize,
     /// Placed pods with required anti-affinity terms, cluster-wide.
     pub required_anti_count: usize,
-    /// Where pods removed for a preemption check ran, so a reprieve can put them back.
-    pub(crate) removed_homes: HashMap<PodId, NodeId>,
     /// Topology key → its domains in name order, each with its nodes (ascending ids). Nodes
     /// and labels are fixed once the state is built, so this is computed once per key.
     pub(crate) domains: std::cell::RefCell<HashMap<String, Domains>>,
@@ -374,21 +372,6 @@ impl ClusterState {
                 n.used_ports.swap_remove(i);
             }
         }
-    }
-
-    /// Remembers where removed pods ran (preemption's reprieve puts them back there).
-    pub fn set_removed_homes(&mut self, pods: &[(PodId, NodeId)]) {
-        self.removed_homes.extend(pods.iter().copied());
-    }
-
-    /// Forgets the homes recorded by [`set_removed_homes`](Self::set_removed_homes).
-    pub fn clear_removed_homes(&mut self) {
-        self.removed_homes.clear();
-    }
-
-    /// Where a removed pod ran.
-    pub fn removed_home(&self, pod: PodId) -> Option<NodeId> {
-        self.removed_homes.get(&pod).copied()
     }
 
     /// The pod `namespace/name`.

@@ -117,6 +117,12 @@ pub struct PodReq {
     pub started: Option<i64>,
     /// Being deleted.
     pub terminating: bool,
+    /// `status.nominatedNodeName` (empty = none): where an earlier preemption nominated it.
+    pub nominated_node: Option<String>,
+    /// Being deleted by a scheduler preemption (upstream `PodTerminatingByPreemption`): a
+    /// deletion timestamp, and the first `DisruptionTarget` condition is `True` with reason
+    /// `PreemptionByScheduler`.
+    pub terminating_by_preemption: bool,
 }
 
 fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
@@ -142,6 +148,25 @@ fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
         }
     }
     out
+}
+
+/// Upstream reason of the `DisruptionTarget` condition the scheduler sets on its victims.
+pub const REASON_PREEMPTION_BY_SCHEDULER: &str = "PreemptionByScheduler";
+
+/// Upstream `PodTerminatingByPreemption` (`framework/preemption/util.go`): the pod has a
+/// deletion timestamp and its **first** `DisruptionTarget` condition is `True` with reason
+/// `PreemptionByScheduler`.
+fn terminating_by_preemption(pod: &Pod) -> bool {
+    if pod.metadata.deletion_timestamp.is_none() {
+        return false;
+    }
+    pod.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|cs| cs.iter().find(|c| c.type_ == "DisruptionTarget"))
+        .is_some_and(|c| {
+            c.status == "True" && c.reason.as_deref() == Some(REASON_PREEMPTION_BY_SCHEDULER)
+        })
 }
 
 fn sparse_get(r: &Requests, id: u16) -> i64 {
@@ -217,6 +242,13 @@ impl PodReq {
                 .as_ref()
                 .and_then(|s| s.start_time.as_ref())
                 .map(|t| t.0.as_second()),
+            nominated_node: pod
+                .status
+                .as_ref()
+                .and_then(|s| s.nominated_node_name.as_ref())
+                .filter(|n| !n.is_empty())
+                .cloned(),
+            terminating_by_preemption: terminating_by_preemption(pod),
             ..Self::default()
         };
         let Some(spec) = pod.spec.as_ref() else {
@@ -432,6 +464,62 @@ mod tests {
         assert_eq!(r.request(CPU), 3100);
         assert_eq!(r.request(MEMORY), 1 << 30);
         assert_eq!(r.request(PODS), 0);
+    }
+
+    fn pod_with(metadata: serde_json::Value, status: serde_json::Value) -> PodReq {
+        let p: Pod = serde_json::from_value(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": metadata, "spec": {"containers": [{"name": "main"}]}, "status": status}))
+        .unwrap();
+        PodReq::compile(&p, &mut ResourceTable::default())
+    }
+
+    #[test]
+    fn nominated_node_is_read_and_empty_means_none() {
+        let meta = json!({"name": "p", "namespace": "ml"});
+        let p = pod_with(meta.clone(), json!({"nominatedNodeName": "n1"}));
+        assert_eq!(p.nominated_node.as_deref(), Some("n1"));
+        assert_eq!(
+            pod_with(meta.clone(), json!({"nominatedNodeName": ""})).nominated_node,
+            None
+        );
+        assert_eq!(pod_with(meta, json!({})).nominated_node, None);
+    }
+
+    #[test]
+    fn terminating_by_preemption_follows_upstream() {
+        let deleting = json!({"name": "p", "namespace": "ml",
+            "deletionTimestamp": "2026-11-20T12:00:00Z"});
+        let cond = |status: &str, reason: &str| json!({"type": "DisruptionTarget", "status": status, "reason": reason});
+        let ready = json!({"type": "Ready", "status": "True"});
+        // Deletion timestamp and the condition: terminating by preemption.
+        let yes = pod_with(
+            deleting.clone(),
+            json!({"conditions": [ready.clone(), cond("True", "PreemptionByScheduler")]}),
+        );
+        assert!(yes.terminating && yes.terminating_by_preemption);
+        // No deletion timestamp: not terminating at all.
+        let no_deletion = pod_with(
+            json!({"name": "p", "namespace": "ml"}),
+            json!({"conditions": [cond("True", "PreemptionByScheduler")]}),
+        );
+        assert!(!no_deletion.terminating_by_preemption);
+        // Other reason, status False, or no condition: deleted for another cause.
+        for status in [
+            json!({"conditions": [cond("True", "EvictionByEvictionAPI")]}),
+            json!({"conditions": [cond("False", "PreemptionByScheduler")]}),
+            json!({"conditions": [ready]}),
+            json!({}),
+        ] {
+            let p = pod_with(deleting.clone(), status);
+            assert!(p.terminating && !p.terminating_by_preemption);
+        }
+        // Only the first DisruptionTarget condition counts.
+        let first = pod_with(
+            deleting,
+            json!({"conditions": [cond("True", "DeletionByTaintManager"),
+                cond("True", "PreemptionByScheduler")]}),
+        );
+        assert!(!first.terminating_by_preemption);
     }
 
     #[test]

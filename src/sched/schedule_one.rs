@@ -74,6 +74,27 @@ pub fn schedule_pod(
 ) -> PodAttempt {
     let p = &state.pods[pod];
     let pre = pre_filter(state, p);
+    // Upstream `evaluateNominatedNode` (algorithm.go, 1.37; no feature gate): a pod with
+    // `status.nominatedNodeName` tries that node first and, if it passes every filter, takes it
+    // without scanning or scoring other nodes (and without advancing the sampling start). A
+    // nominated node outside the candidates (another placement) counts as not feasible.
+    if let Some(nominated) = p
+        .nominated_node
+        .as_deref()
+        .and_then(|n| state.node_ids.get(n))
+        .copied()
+        .filter(|n| candidates.contains(n))
+        && run_filters(state, pod, &pre, nominated).is_none()
+    {
+        return PodAttempt {
+            node: Some(nominated),
+            diagnosis: Diagnosis {
+                evaluated: 1,
+                feasible: 1,
+                ..Diagnosis::default()
+            },
+        };
+    }
     let mut diagnosis = Diagnosis::default();
     let mut feasible = Vec::new();
     let n = candidates.len();

@@ -1,6 +1,6 @@
 //! Seeded synthetic clusters: nodes in racks and zones, running pods, pending basic pods and
-//! pending gangs, as Kubernetes JSON. Used by the criterion benches (performance.md B1–B4) and
-//! tests; the same seed always yields the same cluster.
+//! pending gangs, and high-priority preemptors, as Kubernetes JSON. Used by the criterion
+//! benches (performance.md B1–B6) and tests; the same seed always yields the same cluster.
 
 use serde_json::{Value, json};
 
@@ -26,6 +26,18 @@ pub struct Profile {
     pub devices_per_node: usize,
     /// Pending pods that each need one device through a ResourceClaimTemplate.
     pub claim_pods: usize,
+    /// `spec.priority` of the running pods.
+    pub running_priority: i32,
+    /// Pending pods without a group, at `preemptor_priority`, each requesting
+    /// `preemptor_cpu` cpu (more than a node with running pods has free: they need preemption).
+    pub preemptor_pods: usize,
+    /// Pending gangs at `preemptor_priority`: (number of gangs, pods per gang); every member
+    /// requests `preemptor_cpu` cpu and the gang's minCount is its size.
+    pub preemptor_gangs: Vec<(usize, usize)>,
+    /// Priority of the preemptor pods and gangs.
+    pub preemptor_priority: i32,
+    /// CPU each preemptor pod requests (nodes have 64).
+    pub preemptor_cpu: u64,
 }
 
 impl Profile {
@@ -40,6 +52,11 @@ impl Profile {
             rack_constraint: false,
             devices_per_node: 0,
             claim_pods: 0,
+            running_priority: 0,
+            preemptor_pods: 0,
+            preemptor_gangs: Vec::new(),
+            preemptor_priority: 1000,
+            preemptor_cpu: 62,
         }
     }
 }
@@ -126,7 +143,7 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
     }
     for i in 0..p.running_pods {
         let n = (i % p.nodes.max(1)) + p.nodes * usize::from(p.nodes == 0);
-        out.push(pod(
+        let mut v = pod(
             &format!("run-{i:06}"),
             "default",
             1 + rng.below(2),
@@ -135,7 +152,11 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
             Some(format!("node-{n:05}")),
             None,
             0,
-        ));
+        );
+        if p.running_priority != 0 {
+            v["spec"]["priority"] = json!(p.running_priority);
+        }
+        out.push(v);
     }
     for i in 0..p.pending_pods {
         out.push(pod(
@@ -208,6 +229,45 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
             g += 1;
         }
     }
+    // Preemptors come last so the objects above do not depend on them.
+    for i in 0..p.preemptor_pods {
+        let mut v = pod(
+            &format!("preemptor-{i:06}"),
+            "default",
+            p.preemptor_cpu,
+            1,
+            0,
+            None,
+            None,
+            1 + rng.below(600),
+        );
+        v["spec"]["priority"] = json!(p.preemptor_priority);
+        out.push(v);
+    }
+    let mut g = 0;
+    for (count, size) in &p.preemptor_gangs {
+        for _ in 0..*count {
+            let name = format!("urgent-{g:05}");
+            out.push(json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+                "metadata": {"name": name, "namespace": "train", "creationTimestamp": T0},
+                "spec": {"schedulingPolicy": {"gang": {"minCount": size}}, "priority": p.preemptor_priority}}));
+            for m in 0..*size {
+                let mut v = pod(
+                    &format!("{name}-{m}"),
+                    "train",
+                    p.preemptor_cpu,
+                    1,
+                    0,
+                    None,
+                    Some(&name),
+                    1 + rng.below(600),
+                );
+                v["spec"]["priority"] = json!(p.preemptor_priority);
+                out.push(v);
+            }
+            g += 1;
+        }
+    }
     out
 }
 
@@ -244,6 +304,20 @@ mod tests {
         assert_eq!(s.pod_groups.len(), 3);
         let plan = crate::sched::simulate(&s, &crate::sched::Options::default());
         assert_eq!(plan.summary.scheduled, 23, "{:#?}", plan.summary);
+    }
+
+    #[test]
+    fn preemptor_profile_needs_preemption() {
+        let p = Profile {
+            running_pods: 32,
+            running_priority: 10,
+            preemptor_pods: 1,
+            preemptor_gangs: vec![(1, 3)],
+            ..Profile::with_nodes(8)
+        };
+        let plan = crate::sched::simulate(&snapshot(&p, 1), &crate::sched::Options::default());
+        assert_eq!(plan.summary.preempting, 2, "{:#?}", plan.units);
+        assert!(plan.units.iter().all(|u| !u.victims.is_empty()));
     }
 
     #[test]

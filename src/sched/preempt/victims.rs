@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use k8s_openapi::api::scheduling::v1beta1::DisruptionMode;
 
-use crate::sched::node_state::{ClusterState, PodId};
+use crate::sched::node_state::{ClusterState, NodeId, PodId};
 use crate::sched::selector::LabelSelector;
 use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, name_of, namespace_of};
@@ -160,24 +160,23 @@ impl VictimIndex {
         idx
     }
 
-    /// The pods evicted together with `pod`.
-    pub fn unit_members(&self, pod: PodId) -> Vec<PodId> {
-        match &self.pods[pod].unit {
-            Some(u) => self.units.get(u).cloned().unwrap_or_else(|| vec![pod]),
-            None => vec![pod],
-        }
-    }
-
     /// Upstream PDB accounting: for each budget matching a pod (namespace and labels), its
     /// allowance is decremented per matching victim not already disrupted; going below 0 is a
-    /// violation. Returns, per victim unit (in order), whether it violates a budget.
-    pub fn pdb_violations(&self, st: &ClusterState, victims: &[Vec<PodId>]) -> Vec<bool> {
+    /// violation. Returns, per victim unit (its pods with their nodes, in order), whether it
+    /// violates a budget.
+    pub fn pdb_violations<'a>(
+        &self,
+        st: &ClusterState,
+        victims: impl ExactSizeIterator<Item = &'a [(PodId, NodeId)]>,
+    ) -> Vec<bool> {
+        if self.budgets.is_empty() {
+            return vec![false; victims.len()];
+        }
         let mut allowed: Vec<i32> = self.budgets.iter().map(|b| b.allowed).collect();
         victims
-            .iter()
             .map(|unit| {
                 let mut violates = false;
-                for &pod in unit {
+                for &(pod, _) in unit {
                     let p = &st.pods[pod];
                     for (i, b) in self.budgets.iter().enumerate() {
                         let matches = b.namespace == p.namespace

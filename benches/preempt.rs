@@ -1,0 +1,121 @@
+//! Criterion benches for preemption what-ifs (shared/design/performance.md B6 and B6g) on seeded
+//! synthetic clusters. Run with `cargo bench --features testutil --bench preempt`; no test
+//! asserts on timing.
+//!
+//! Every iteration starts from a clone of the prepared state (made outside the timed section)
+//! and times the whole queue run: the preemptor's failing scheduling attempt, then the
+//! preemption. The `*_no_preemption` benches time the same run with `--no-preemption`, so the
+//! difference is the preemption itself.
+
+use std::hash::{Hash, Hasher};
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use wasctl::sched::plan::Outcome;
+use wasctl::sched::schedule_one::Mode;
+use wasctl::sched::{Options, Prepared, prepare};
+use wasctl::snapshot::Snapshot;
+use wasctl::testutil::synthetic::{Profile, snapshot};
+
+/// Times the queue run of a fresh clone of `prepared`; cloning and dropping stay untimed.
+fn run(b: &mut criterion::Bencher<'_>, prepared: &Prepared<'_>) {
+    b.iter_batched_ref(|| prepared.clone(), Prepared::run, BatchSize::LargeInput);
+}
+
+fn options(no_preemption: bool) -> Options {
+    Options {
+        mode: Mode::Compat,
+        no_preemption,
+        ..Options::default()
+    }
+}
+
+/// Benches `name` (with preemption) and `name_no_preemption` on `s`, after checking once that
+/// the single unit really preempts.
+#[allow(
+    clippy::print_stderr,
+    reason = "the victim count goes next to criterion's figures"
+)]
+fn bench_pair(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    s: &Snapshot,
+) {
+    let prepared = prepare(s, &options(false));
+    let plan = prepared.clone().run();
+    let unit = plan.units.first().expect("one pending unit");
+    assert_eq!(
+        unit.outcome,
+        Outcome::Preempting,
+        "{name}: {}",
+        unit.message
+    );
+    // A digest of the whole plan, to compare before and after an optimisation.
+    let mut hasher = std::hash::DefaultHasher::new();
+    serde_json::to_string(&plan)
+        .expect("plans serialize")
+        .hash(&mut hasher);
+    eprintln!(
+        "{name}: {} victim(s), {} preemptor pod(s) placed, plan digest {:016x}",
+        unit.victims.len(),
+        unit.placements.len(),
+        hasher.finish()
+    );
+    group.bench_function(name, |b| run(b, &prepared));
+    let baseline = prepare(s, &options(true));
+    group.bench_function(format!("{name}_no_preemption"), |b| run(b, &baseline));
+}
+
+/// B6: one high-priority pod (62 cpu) on 5,000 nodes that run 20,000 low-priority pods (4 a
+/// node, 4–8 cpu in use): it fits nowhere, every node is a candidate (compat samples 500).
+fn single_pod(c: &mut Criterion) {
+    let s = snapshot(
+        &Profile {
+            running_pods: 20_000,
+            running_priority: 10,
+            preemptor_pods: 1,
+            ..Profile::with_nodes(5_000)
+        },
+        6,
+    );
+    let mut group = c.benchmark_group("B6_pod_preemption");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    bench_pair(&mut group, "5k_nodes_20k_victims", &s);
+    group.finish();
+}
+
+/// B6g: a high-priority gang (every member 62 cpu, minCount = size) that needs preemption on
+/// every node it lands on. 100 nodes × 10 low-priority pods with a 100-pod gang; 5,000 nodes ×
+/// 30 low-priority pods (150,000) with a 256-pod gang.
+fn gang(c: &mut Criterion) {
+    let mut group = c.benchmark_group("B6g_gang_preemption");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    let small = snapshot(
+        &Profile {
+            running_pods: 1_000,
+            running_priority: 10,
+            preemptor_gangs: vec![(1, 100)],
+            ..Profile::with_nodes(100)
+        },
+        7,
+    );
+    bench_pair(&mut group, "100_nodes_1k_victims", &small);
+    let large = snapshot(
+        &Profile {
+            running_pods: 150_000,
+            running_priority: 10,
+            preemptor_gangs: vec![(1, 256)],
+            ..Profile::with_nodes(5_000)
+        },
+        8,
+    );
+    bench_pair(&mut group, "5k_nodes_150k_pods", &large);
+    group.finish();
+}
+
+criterion_group!(benches, single_pod, gang);
+criterion_main!(benches);

@@ -819,8 +819,14 @@ fn verified_fixes(
                     .iter()
                     .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
                     .map(|d| {
+                        let missing = fit.min_count.saturating_sub(d.placeable);
+                        let more = shortfall(s, unit, missing)
+                            .map(|(amount, resource)| {
+                                format!("; the {missing} member(s) left need {amount} {resource} more there")
+                            })
+                            .unwrap_or_default();
                         format!(
-                            " (in {}={}, which already fits {} of {})",
+                            " (in {}={}, which already fits {} of {}{more})",
                             d.key, d.value, d.placeable, fit.min_count
                         )
                     })
@@ -932,6 +938,36 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<Stri
     }
     *s = std::mem::take(s).build();
     Some(format!("{}:{}", taint.key, taint.effect))
+}
+
+/// The resource the unplaced members ran short of first, and how much `missing` members need
+/// of it: (amount as Kubernetes writes it, resource name).
+fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, String)> {
+    let member = unit.trace.pods.iter().find(|p| p.node.is_none())?;
+    let resource = member
+        .node_reasons
+        .keys()
+        .find_map(|r| r.strip_prefix("Insufficient "))?
+        .to_owned();
+    let pod = s.pods.iter().find(|p| {
+        p.metadata.namespace.as_deref() == Some(unit.namespace.as_str())
+            && name_of(&p.metadata) == member.pod
+    })?;
+    let mut table = crate::sched::resources::ResourceTable::default();
+    let req = crate::sched::pod_req::PodReq::compile(pod, &mut table);
+    let each = req.request(table.get(&resource)?);
+    if each <= 0 || missing == 0 {
+        return None;
+    }
+    let total = each.saturating_mul(i64::from(missing));
+    let amount = match resource.as_str() {
+        "cpu" if total % 1000 != 0 => format!("{total}m"),
+        "cpu" => (total / 1000).to_string(),
+        "memory" | "ephemeral-storage" if total % (1 << 30) == 0 => format!("{}Gi", total >> 30),
+        "memory" | "ephemeral-storage" if total % (1 << 20) == 0 => format!("{}Mi", total >> 20),
+        _ => total.to_string(),
+    };
+    Some((amount, resource))
 }
 
 /// A node to copy: one in the domain that fits most members, else one the members could use

@@ -234,6 +234,13 @@ pub struct ScoreState {
     topology_score: BTreeMap<String, HashMap<String, i64>>,
 }
 
+impl ScoreState {
+    /// No term scores anywhere: every node scores 0 and normalisation leaves it so.
+    pub fn is_empty(&self) -> bool {
+        self.topology_score.is_empty()
+    }
+}
+
 /// `scoreMap.processTerm`.
 fn process_term(
     m: &mut BTreeMap<String, HashMap<String, i64>>,

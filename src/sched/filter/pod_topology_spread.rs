@@ -219,6 +219,13 @@ pub struct ScoreState {
     ignored: Vec<bool>,
 }
 
+impl ScoreState {
+    /// No soft constraint: every node scores 0 and normalisation leaves it so.
+    pub fn is_empty(&self) -> bool {
+        self.constraints.is_empty()
+    }
+}
+
 /// PreScore over the feasible nodes (`scoring.go` `initPreScoreState` + `PreScore`).
 pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> ScoreState {
     if !pod.spread.iter().any(|c| !c.hard) {

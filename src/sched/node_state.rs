@@ -18,7 +18,7 @@ pub type NodeId = usize;
 
 /// Resources kept inline in [`Amounts`]: cpu, memory, ephemeral-storage, pods and the first
 /// extended resources a snapshot names.
-const INLINE: usize = 8;
+pub const INLINE: usize = 8;
 
 /// Per-resource amounts indexed by [`ResourceId`]. The first [`INLINE`] live inside the node
 /// record, so NodeResourcesFit on a node touches one record instead of two heap vectors (the

@@ -101,11 +101,6 @@ pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
 }
 
 impl Prepared<'_> {
-    /// Pending units in queue order.
-    pub fn units(&self) -> usize {
-        self.units.len()
-    }
-
     /// Runs every unit in queue order, each placement updating the state the next one sees.
     pub fn into_plan(mut self) -> Plan {
         self.run()

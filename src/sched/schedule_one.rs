@@ -83,7 +83,7 @@ pub fn schedule_pod(
         .as_deref()
         .and_then(|n| state.node_ids.get(n))
         .copied()
-        .filter(|n| candidates.contains(n))
+        .filter(|n| candidates.binary_search(n).is_ok())
         && run_filters(state, pod, &pre, nominated).is_none()
     {
         return PodAttempt {

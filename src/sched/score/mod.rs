@@ -30,14 +30,6 @@ pub fn default_normalize(scores: &mut [i64], reverse: bool) {
     }
 }
 
-/// InterPodAffinity's PreScore would be empty: no preferred terms on the pod and no placed pod
-/// with any term (its `pre_score` returns early on the same test).
-fn affinity_inactive(state: &ClusterState, pod: &PodReq) -> bool {
-    pod.preferred_affinity.is_empty()
-        && pod.preferred_anti_affinity.is_empty()
-        && state.affinity_count == 0
-}
-
 /// Weighted total score per feasible node (same order as `feasible`). One scratch vector is
 /// reused across plugins (this runs once per pod over up to every node).
 pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Vec<i64> {
@@ -71,21 +63,20 @@ pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> V
     // PodTopologySpread and InterPodAffinity contribute exactly 0 to every node when their
     // PreScore state is empty (the common case): skip their per-node loops.
     let spread_state = pod_topology_spread::pre_score(state, pod, feasible);
-    if spread_state.is_empty() && affinity_inactive(state, pod) {
-        return total;
-    }
-    scratch.extend(
-        feasible
-            .iter()
-            .map(|n| pod_topology_spread::score(state, pod, &spread_state, *n)),
-    );
-    pod_topology_spread::normalize(&spread_state, &mut scratch);
-    add(&mut scratch, 2);
-    if affinity_inactive(state, pod) {
-        return total;
+    if !spread_state.is_empty() {
+        scratch.extend(
+            feasible
+                .iter()
+                .map(|n| pod_topology_spread::score(state, pod, &spread_state, *n)),
+        );
+        pod_topology_spread::normalize(&spread_state, &mut scratch);
+        add(&mut scratch, 2);
     }
 
     let affinity_state = inter_pod_affinity::pre_score(state, pod, feasible);
+    if affinity_state.is_empty() {
+        return total;
+    }
     scratch.extend(
         feasible
             .iter()

@@ -68,27 +68,24 @@ fn describe(value: &Value) -> String {
 
 /// Deserializes a typed object, reporting the failing field path.
 fn typed<T: DeserializeOwned>(value: Value, object: &str) -> Result<T, ObjectError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        ObjectError {
-            object: object.to_owned(),
-            field: (path != ".").then_some(path),
-            message: e.into_inner().to_string(),
-        }
-    })
+    serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))
 }
 
 /// Deserializes a typed object from JSON text, reporting the failing field path.
 fn typed_str<T: DeserializeOwned>(text: &str, object: &str) -> Result<T, ObjectError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        ObjectError {
-            object: object.to_owned(),
-            field: (path != ".").then_some(path),
-            message: files::strip_position(&e.into_inner().to_string()),
-        }
-    })
+    serde_path_to_error::deserialize(&mut de).map_err(|e| field_error(e, object))
+}
+
+/// An [`ObjectError`] naming the failing field (the position serde_json appends is dropped:
+/// the loader reports its own).
+fn field_error(e: serde_path_to_error::Error<serde_json::Error>, object: &str) -> ObjectError {
+    let path = e.path().to_string();
+    ObjectError {
+        object: object.to_owned(),
+        field: (path != ".").then_some(path),
+        message: files::strip_position(&e.into_inner().to_string()),
+    }
 }
 
 /// Why [`Collector::add_json`] refused its input.

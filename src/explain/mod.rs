@@ -921,7 +921,7 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<Stri
                 && !t.key.starts_with("node.kubernetes.io/")
         })?
         .clone();
-    let names: Vec<&str> = unit.trace.pods.iter().map(|p| p.pod.as_str()).collect();
+    let names: Vec<&str> = unit.trace.pods.iter().map(|p| &*p.pod).collect();
     for pod in s.pods.iter_mut().filter(|p| {
         p.metadata.namespace.as_deref() == Some(ns) && names.contains(&name_of(&p.metadata))
     }) {
@@ -951,7 +951,7 @@ fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, S
         .to_owned();
     let pod = s.pods.iter().find(|p| {
         p.metadata.namespace.as_deref() == Some(unit.namespace.as_str())
-            && name_of(&p.metadata) == member.pod
+            && name_of(&p.metadata) == &*member.pod
     })?;
     let mut table = crate::sched::resources::ResourceTable::default();
     let req = crate::sched::pod_req::PodReq::compile(pod, &mut table);
@@ -1018,5 +1018,5 @@ fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<Strin
                 .cmp(&b.allocatable(id))
                 .then(b.name.cmp(&a.name))
         })
-        .map(|n| n.name.clone())
+        .map(|n| n.name.to_string())
 }

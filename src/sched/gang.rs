@@ -17,6 +17,9 @@
 //! members are still tried (then rolled back with the rest), so the trace can say how many
 //! members fit. The outcome and message are those of the first failure, as upstream's.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use super::filter::node_resources_fit::most_allocated_over;
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::plan::{DomainTrace, PodTrace, UnitTrace};
@@ -26,27 +29,64 @@ use super::schedule_one::{Mode, Sampler, fit_error, schedule_pod};
 /// A feasible domain: trace index, assignments, PodGroupPodsCount raw score, fit score.
 type FeasiblePlacement = (usize, Vec<(PodId, NodeId)>, i64, i64);
 
-/// PlacementFeasible result (semantics §3.4).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Members (or children) counted by PlacementFeasible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quorum {
+    /// `minCount` / `minGroupCount`.
+    pub min: u32,
+    /// Scheduled so far (running and assumed).
+    pub scheduled: u32,
+    /// Still to try.
+    pub remaining: u32,
+}
+
+/// PlacementFeasible result (semantics §3.4). Messages are formatted only when asked for: a
+/// topology-aware group evaluates PlacementFeasible several times in each of hundreds of
+/// domains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Feasibility {
     /// Quorum met.
     Success,
     /// Quorum can still be met.
-    Wait(String),
+    Wait(Quorum),
     /// Quorum can no longer be met.
-    Unschedulable(String),
+    Unschedulable(Quorum),
+}
+
+impl Feasibility {
+    /// Upstream's status message (empty for Success).
+    pub fn message(&self) -> String {
+        match self {
+            Self::Success => String::new(),
+            Self::Wait(Quorum {
+                min,
+                scheduled,
+                remaining,
+            }) => format!(
+                "minCount ({min}) is not yet satisfied: {scheduled} scheduled, {remaining} remaining"
+            ),
+            Self::Unschedulable(Quorum {
+                min,
+                scheduled,
+                remaining,
+            }) => format!(
+                "minCount ({min}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
+            ),
+        }
+    }
 }
 
 /// Upstream PlacementFeasible: `min` against scheduled and remaining members (or children).
 pub fn placement_feasible(min: u32, scheduled: u32, remaining: u32) -> Feasibility {
+    let q = Quorum {
+        min,
+        scheduled,
+        remaining,
+    };
     if remaining + scheduled < min {
-        Feasibility::Unschedulable(format!(
-            "minCount ({min}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
-        ))
+        Feasibility::Unschedulable(q)
     } else if scheduled < min {
-        Feasibility::Wait(format!(
-            "minCount ({min}) is not yet satisfied: {scheduled} scheduled, {remaining} remaining"
-        ))
+        Feasibility::Wait(q)
     } else {
         Feasibility::Success
     }
@@ -90,18 +130,22 @@ pub struct Cycle<'a> {
     /// Where the trace goes.
     pub trace: &'a mut UnitTrace,
     /// The domain being tried, for pod traces (`key=value`).
-    placement_label: Option<String>,
+    placement_label: Option<Arc<str>>,
     /// Inside a CompositePodGroup tree (trace entries then name their group).
     in_tree: bool,
 }
 
-fn feasibility_label(prefix: &str, f: &Feasibility) -> String {
+fn feasibility_label(prefix: &str, f: &Feasibility) -> Cow<'static, str> {
     let word = match f {
         Feasibility::Success => "Success",
         Feasibility::Wait(_) => "Wait",
         Feasibility::Unschedulable(_) => "Unschedulable",
     };
-    format!("{prefix}{word}")
+    if prefix.is_empty() {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(format!("{prefix}{word}"))
+    }
 }
 
 impl<'a> Cycle<'a> {
@@ -155,7 +199,8 @@ impl<'a> Cycle<'a> {
         self.trace
             .placement_feasible
             .push(feasibility_label(&prefix, &initial));
-        if let Feasibility::Unschedulable(msg) = initial {
+        if let f @ Feasibility::Unschedulable(_) = initial {
+            let msg = f.message();
             return GroupRun {
                 status: Status::Unschedulable,
                 message: msg,
@@ -204,7 +249,8 @@ impl<'a> Cycle<'a> {
                 self.trace
                     .placement_feasible
                     .push(feasibility_label(&prefix, &f));
-                if let Feasibility::Unschedulable(msg) = f {
+                if let Feasibility::Unschedulable(_) = f {
+                    let msg = f.message();
                     failure = Some(msg);
                 }
             }
@@ -268,7 +314,8 @@ impl<'a> Cycle<'a> {
             placed: Vec::new(),
             placeable: 0,
         };
-        if let Feasibility::Unschedulable(msg) = initial {
+        if let f @ Feasibility::Unschedulable(_) = initial {
+            let msg = f.message();
             self.in_tree = was_in_tree;
             run.status = Status::Unschedulable;
             run.message = format!("{prefix}{msg}");
@@ -300,7 +347,8 @@ impl<'a> Cycle<'a> {
                 self.trace
                     .placement_feasible
                     .push(feasibility_label(&prefix, &f));
-                if let Feasibility::Unschedulable(msg) = f {
+                if let Feasibility::Unschedulable(_) = f {
+                    let msg = f.message();
                     failure = Some((Status::Unschedulable, format!("{prefix}{msg}")));
                 }
             }
@@ -400,7 +448,7 @@ impl<'a> Cycle<'a> {
         let mut first_status: Option<String> = None;
         let outer_label = self.placement_label.take();
         for (value, nodes) in &domains {
-            self.placement_label = Some(format!("{key}={value}"));
+            self.placement_label = Some(format!("{key}={value}").into());
             let r = self.run_plain(group, nodes, is_root);
             let mut trace = DomainTrace {
                 group: label.clone(),
@@ -486,15 +534,18 @@ mod tests {
     #[test]
     fn placement_feasible_follows_upstream() {
         assert_eq!(
+            placement_feasible(3, 0, 2).message(),
+            "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+        );
+        assert!(matches!(
             placement_feasible(3, 0, 2),
-            Feasibility::Unschedulable(
-                "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining".into()
-            )
-        );
+            Feasibility::Unschedulable(_)
+        ));
         assert_eq!(
-            placement_feasible(2, 1, 1),
-            Feasibility::Wait("minCount (2) is not yet satisfied: 1 scheduled, 1 remaining".into())
+            placement_feasible(2, 1, 1).message(),
+            "minCount (2) is not yet satisfied: 1 scheduled, 1 remaining"
         );
+        assert!(matches!(placement_feasible(2, 1, 1), Feasibility::Wait(_)));
         assert_eq!(placement_feasible(2, 2, 0), Feasibility::Success);
         assert_eq!(
             placement_feasible(1, 1, 0),

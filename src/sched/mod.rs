@@ -169,9 +169,9 @@ impl Prepared<'_> {
                     let p = &state.pods[s.pod];
                     plan::StuckPod {
                         namespace: p.namespace.clone(),
-                        pod: p.name.clone(),
+                        pod: p.name.to_string(),
                         node: state.placement[s.pod]
-                            .map(|n| state.nodes[n].name.clone())
+                            .map(|n| state.nodes[n].name.to_string())
                             .unwrap_or_default(),
                         message: s.message.clone(),
                     }
@@ -187,8 +187,8 @@ fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement>
     placed
         .iter()
         .map(|(p, n)| Placement {
-            pod: state.pods[*p].name.clone(),
-            node: state.nodes[*n].name.clone(),
+            pod: state.pods[*p].name.to_string(),
+            node: state.nodes[*n].name.to_string(),
             devices: state.dra.devices_of(*p),
         })
         .collect()
@@ -404,8 +404,8 @@ fn run_unit(
                                     .iter()
                                     .filter_map(|(p, n)| {
                                         n.map(|n| Placement {
-                                            pod: state.pods[*p].name.clone(),
-                                            node: state.nodes[n].name.clone(),
+                                            pod: state.pods[*p].name.to_string(),
+                                            node: state.nodes[n].name.to_string(),
                                             devices: Vec::new(),
                                         })
                                     })
@@ -425,14 +425,20 @@ fn run_unit(
     result
 }
 
-/// Every device with the claim, pods and group that hold it after the simulation.
+/// Every device with the claim, pods and group that hold it after the simulation: one row per
+/// (device, claim), so a shared device (`allowMultipleAllocations`) lists every claim holding a
+/// share; a free device has one row without a claim.
 fn device_map(state: &ClusterState) -> Vec<plan::DeviceUse> {
     let dra = &state.dra;
     let inv = &dra.inventory;
-    let mut holder: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut holders: std::collections::HashMap<usize, Vec<usize>> =
+        std::collections::HashMap::new();
     for (ci, c) in dra.claims.iter().enumerate() {
         for a in c.allocation.iter().flat_map(|(d, _)| d) {
-            holder.entry(a.device).or_insert(ci);
+            let list = holders.entry(a.device).or_default();
+            if !list.contains(&ci) {
+                list.push(ci);
+            }
         }
     }
     let mut consumers: std::collections::HashMap<usize, Vec<String>> =
@@ -447,32 +453,37 @@ fn device_map(state: &ClusterState) -> Vec<plan::DeviceUse> {
             consumers
                 .entry(*ci)
                 .or_default()
-                .push(state.pods[*pod].name.clone());
+                .push(state.pods[*pod].name.to_string());
         }
     }
-    inv.devices
-        .iter()
-        .enumerate()
-        .map(|(id, d)| {
-            let pool = &inv.pools[d.pool];
-            let node = match &d.scope {
-                dra::inventory::Scope::Node(n) => n.clone(),
-                dra::inventory::Scope::AllNodes => "(all nodes)".to_owned(),
-                dra::inventory::Scope::Selector(_) => "(node selector)".to_owned(),
-            };
-            let claim = holder.get(&id).map(|ci| &dra.claims[*ci]);
+    let mut rows = Vec::with_capacity(inv.devices.len());
+    for (id, d) in inv.devices.iter().enumerate() {
+        let pool = &inv.pools[d.pool];
+        let node = match &d.scope {
+            dra::inventory::Scope::Node(n) => n.clone(),
+            dra::inventory::Scope::AllNodes => "(all nodes)".to_owned(),
+            dra::inventory::Scope::Selector(_) => "(node selector)".to_owned(),
+        };
+        let row = |claim: Option<usize>| {
+            let c = claim.map(|ci| &dra.claims[ci]);
             plan::DeviceUse {
-                node,
+                node: node.clone(),
                 driver: d.driver.clone(),
                 pool: pool.name.clone(),
                 device: d.name.clone(),
-                claim: claim.map(|c| format!("{}/{}", c.namespace, c.name)),
-                simulated: claim.is_some_and(|c| c.hypothetical || dra.reserved_claim(holder[&id])),
+                claim: c.map(|c| format!("{}/{}", c.namespace, c.name)),
+                simulated: claim
+                    .is_some_and(|ci| dra.claims[ci].hypothetical || dra.reserved_claim(ci)),
                 pods: claim
-                    .and_then(|_| consumers.get(&holder[&id]).cloned())
+                    .and_then(|ci| consumers.get(&ci).cloned())
                     .unwrap_or_default(),
-                group: claim.and_then(|c| c.group.clone()),
+                group: c.and_then(|c| c.group.clone()),
             }
-        })
-        .collect()
+        };
+        match holders.get(&id) {
+            Some(list) => rows.extend(list.iter().map(|ci| row(Some(*ci)))),
+            None => rows.push(row(None)),
+        }
+    }
+    rows
 }

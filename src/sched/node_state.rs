@@ -3,6 +3,7 @@
 //! what-ifs change a clone, never the snapshot.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::dra::DraState;
 use super::pod_req::PodReq;
@@ -102,8 +103,8 @@ impl std::ops::IndexMut<usize> for Amounts {
 /// One node as the scheduler's cache sees it.
 #[derive(Debug, Clone, Default)]
 pub struct NodeState {
-    /// Name.
-    pub name: String,
+    /// Name (shared: traces and placements copy it by reference count).
+    pub name: Arc<str>,
     /// Labels.
     pub labels: Labels,
     /// `spec.unschedulable` (cordoned).
@@ -209,7 +210,7 @@ impl ClusterState {
                 }
                 let spec = n.spec.as_ref();
                 NodeState {
-                    name: name_of(&n.metadata).to_owned(),
+                    name: name_of(&n.metadata).into(),
                     labels: n.metadata.labels.clone().unwrap_or_default(),
                     unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
                     taints: spec
@@ -287,7 +288,7 @@ impl ClusterState {
             .nodes
             .iter()
             .enumerate()
-            .map(|(i, n)| (n.name.clone(), i))
+            .map(|(i, n)| (n.name.to_string(), i))
             .collect();
         let len = self.table.len();
         for n in &mut self.nodes {
@@ -300,7 +301,7 @@ impl ClusterState {
     pub fn add_pod(&mut self, pod: PodReq) -> PodId {
         let id = self.pods.len();
         self.pod_ids
-            .insert((pod.namespace.clone(), pod.name.clone()), id);
+            .insert((pod.namespace.clone(), pod.name.to_string()), id);
         self.pods.push(pod);
         self.placement.push(None);
         id

@@ -3,7 +3,9 @@
 //!
 //! Serialized as `kind: SimulationReport` (README "JSON output"); keys are a stable contract.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -41,10 +43,10 @@ pub struct Placement {
 #[serde(rename_all = "camelCase")]
 pub struct PodTrace {
     /// Pod name.
-    pub pod: String,
+    pub pod: Arc<str>,
     /// Chosen node, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub node: Option<String>,
+    pub node: Option<Arc<str>>,
     /// Nodes evaluated.
     pub evaluated: u32,
     /// Nodes that passed every filter.
@@ -59,7 +61,7 @@ pub struct PodTrace {
     pub claim_reasons: BTreeMap<String, BTreeMap<String, u32>>,
     /// Which placement (topology domain) this attempt belongs to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub placement: Option<String>,
+    pub placement: Option<Arc<str>>,
 }
 
 /// One topology domain tried for a group.
@@ -95,7 +97,7 @@ pub struct UnitTrace {
     /// PlacementFeasible results in order: `Success`, `Wait`, `Unschedulable` (one group level
     /// each entry, prefixed with the group when the unit is a tree).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub placement_feasible: Vec<String>,
+    pub placement_feasible: Vec<Cow<'static, str>>,
     /// Member attempts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pods: Vec<PodTrace>,

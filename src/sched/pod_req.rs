@@ -8,6 +8,8 @@
 //! with limits but no requests gets requests = limits (API defaulting), so files that skipped
 //! defaulting behave as the cluster would.
 
+use std::sync::Arc;
+
 use k8s_openapi::api::core::v1::{Container, Pod, PodAffinityTerm};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
@@ -67,8 +69,8 @@ pub struct AffinityTerm {
 pub struct PodReq {
     /// Namespace.
     pub namespace: String,
-    /// Name.
-    pub name: String,
+    /// Name (shared: traces and victims copy it by reference count).
+    pub name: Arc<str>,
     /// Labels.
     pub labels: Labels,
     /// Effective requests (sparse, interned).
@@ -229,7 +231,7 @@ impl PodReq {
         let meta = &pod.metadata;
         let mut p = Self {
             namespace: namespace_of(meta).to_owned(),
-            name: name_of(meta).to_owned(),
+            name: name_of(meta).into(),
             labels: meta.labels.clone().unwrap_or_default(),
             scheduler_name: "default-scheduler".to_owned(),
             created: meta

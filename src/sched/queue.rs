@@ -371,7 +371,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                 units.push(Unit {
                     kind: "Pod",
                     namespace: p.namespace.clone(),
-                    name: p.name.clone(),
+                    name: p.name.to_string(),
                     priority: p.priority,
                     created: p.created,
                     body,
@@ -389,7 +389,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                 units.push(Unit {
                     kind: "Pod",
                     namespace: p.namespace.clone(),
-                    name: p.name.clone(),
+                    name: p.name.to_string(),
                     priority: p.priority,
                     created: p.created,
                     body: UnitBody::Held {

@@ -96,7 +96,6 @@ pub fn schedule_pod(
         };
     }
     let mut diagnosis = Diagnosis::default();
-    let mut feasible = Vec::new();
     let n = candidates.len();
     let (start, want) = match mode {
         Mode::Exhaustive => (0, n),
@@ -105,6 +104,9 @@ pub fn schedule_pod(
             num_feasible_nodes_to_find(n),
         ),
     };
+    // Sized up front: growing it node by node costs more than the filters on small candidate
+    // sets (one topology domain) and copies it a dozen times on 5,000 nodes.
+    let mut feasible = Vec::with_capacity(want.min(n));
     let mut processed = 0;
     for i in 0..n {
         if feasible.len() >= want {

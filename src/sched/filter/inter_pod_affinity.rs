@@ -370,7 +370,7 @@ mod tests {
 
     fn node(name: &str, pairs: &[(&str, &str)]) -> NodeState {
         NodeState {
-            name: name.to_owned(),
+            name: name.into(),
             labels: labels(pairs),
             ..NodeState::default()
         }
@@ -394,7 +394,7 @@ mod tests {
     fn pod(ns: &str, name: &str, app: &str) -> PodReq {
         PodReq {
             namespace: ns.to_owned(),
-            name: name.to_owned(),
+            name: name.into(),
             labels: labels(&[("app", app)]),
             ..PodReq::default()
         }

@@ -13,7 +13,7 @@ pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
 /// The filter.
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     match pod.node_name.as_deref() {
-        Some(name) if name != node.name => Some(Rejection::new(
+        Some(name) if name != &*node.name => Some(Rejection::new(
             NAME,
             Code::UnschedulableAndUnresolvable,
             ERR_REASON,

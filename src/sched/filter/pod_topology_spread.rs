@@ -377,7 +377,7 @@ mod tests {
 
     fn node(name: &str, pairs: &[(&str, &str)]) -> NodeState {
         NodeState {
-            name: name.to_owned(),
+            name: name.into(),
             labels: labels(pairs),
             ..NodeState::default()
         }
@@ -395,7 +395,7 @@ mod tests {
     fn pod(ns: &str, name: &str, pairs: &[(&str, &str)]) -> PodReq {
         PodReq {
             namespace: ns.to_owned(),
-            name: name.to_owned(),
+            name: name.into(),
             labels: labels(pairs),
             ..PodReq::default()
         }

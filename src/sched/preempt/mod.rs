@@ -731,7 +731,7 @@ pub fn describe(
     let mut whole_for_part = false;
     for (v, home) in &p.victims {
         let pod = &st.pods[*v];
-        let node = st.nodes[*home].name.clone();
+        let node = st.nodes[*home].name.to_string();
         let g = gpus_of(st, *v);
         gpus += g;
         if let Some(started) = pod.started {
@@ -750,7 +750,7 @@ pub fn describe(
         victims.push(Victim {
             kind: "Pod".to_owned(),
             namespace: pod.namespace.clone(),
-            name: pod.name.clone(),
+            name: pod.name.to_string(),
             node,
             group: idx.pods[*v].group.clone(),
             evicted_with: idx.pods[*v].unit.clone(),
@@ -868,8 +868,8 @@ mod tests {
             .enumerate()
             .map(|(i, p)| {
                 (
-                    p.name.clone(),
-                    st.placement[i].map(|n| st.nodes[n].name.clone()),
+                    p.name.to_string(),
+                    st.placement[i].map(|n| st.nodes[n].name.to_string()),
                 )
             })
             .collect();

@@ -181,7 +181,7 @@ impl VictimIndex {
                     for (i, b) in self.budgets.iter().enumerate() {
                         let matches = b.namespace == p.namespace
                             && b.selector.as_ref().is_some_and(|s| s.matches(&p.labels));
-                        if matches && !b.disrupted.contains(&p.name) {
+                        if matches && !b.disrupted.iter().any(|d| **d == *p.name) {
                             allowed[i] -= 1;
                             if allowed[i] < 0 {
                                 violates = true;

@@ -56,7 +56,7 @@ pub struct Options {
 pub const NOTES: &[&str] = &[
     "ties between equally scored nodes and placements are broken by name (upstream picks at random)",
     "ImageLocality scoring is not modelled",
-    "DRA: consumable capacity (allowMultipleAllocations) is treated as whole devices; list-typed attributes (alpha) are ignored",
+    "DRA: shareIDs of shared devices (allowMultipleAllocations) are deterministic stand-ins for upstream's random UIDs",
     "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
     "a pending pod's nominatedNodeName is tried first, but does not reserve room against other pods (upstream also filters with higher-or-equal-priority nominated pods added)",
 ];

@@ -162,3 +162,43 @@ fn compat_mode_runs_and_says_so() {
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["settings"]["mode"], "compat");
 }
+
+#[test]
+fn device_map_lists_every_claim_sharing_a_device() {
+    let r = run(&[
+        "simulate",
+        "--from",
+        "testdata/scenarios/x06-consumable-capacity-shares-one-gpu/cluster.yaml",
+        "--devices",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows: Vec<(&str, &str, bool)> = v["deviceMap"]
+        .as_array()
+        .expect("deviceMap")
+        .iter()
+        .map(|d| {
+            (
+                d["device"].as_str().unwrap_or_default(),
+                d["claim"].as_str().unwrap_or_default(),
+                d["simulated"].as_bool().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("gpu-0", "default/running-gpu", false),
+            ("gpu-0", "default/a-gpu", true),
+            ("gpu-0", "default/b-gpu", true),
+        ],
+        "one row per share of the shared GPU"
+    );
+    let placed = &v["units"][0]["placements"][0]["devices"][0];
+    assert!(
+        placed["shareID"].is_string() && placed["consumedCapacity"].is_object(),
+        "{placed}"
+    );
+}

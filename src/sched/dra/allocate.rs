@@ -5,9 +5,21 @@
 //! in listed order; exhaustive depth-first backtracking over combinations (never permutations)
 //! of devices per request; the first complete solution wins (no scoring). Per device: not
 //! allocated (unless `adminAccess`), DeviceClass then request selectors, node scope, taints
-//! tolerated, counters of partitionable devices, then `matchAttribute` / `distinctAttribute`
-//! constraints. `allocationMode: All` takes every matching device and fails on an incomplete or
-//! invalid pool. At most 32 devices per claim.
+//! tolerated, counters of partitionable devices, consumable capacity ([`capacity`]), then
+//! `matchAttribute` / `distinctAttribute` constraints (set semantics: with list-typed
+//! attributes, a non-empty intersection across the devices / pairwise disjoint sets).
+//! `allocationMode: All` takes every matching device and fails on an incomplete or invalid
+//! pool. At most 32 devices per claim.
+//!
+//! Consumable capacity (gate DRAConsumableCapacity): every device's capacities are checked
+//! against the request (a capacity the request names but the device lacks skips the device;
+//! the rounded amount must satisfy the policy and fit what existing and pending allocations
+//! left). A device with `allowMultipleAllocations` is not exclusive: it stays available to other
+//! claims and requests — the same claim, even the same request, may pick it again, as upstream
+//! does — and each allocation records its consumed capacity and gets a share. It is only
+//! unavailable when an existing allocation holds it without a share. Its counters (if it is also
+//! partitionable) are checked and consumed by its first share only; existing shares consume no
+//! counters, since upstream's allocated state subtracts them for exclusive allocations only.
 //!
 //! Instead of upstream's filter timeout, the search has a deterministic step budget per
 //! (claims, node); when it runs out the verdict says kube-scheduler would likely hit its
@@ -16,9 +28,49 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
-use super::inventory::{AttrValue, DeviceId, Inventory, Scope};
+use super::capacity::{self, Amount, Consumed, Totals};
+use super::inventory::{AttrValue, DeviceId, Inventory, Scope, qualify};
 use super::selector::{ExprId, Selectors};
 use crate::sched::selector::Labels;
+use crate::snapshot::facts::FeatureGates;
+
+/// The DRA feature gates the allocator looks at (1.37 defaults in [`Default`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Features {
+    /// DRAConsumableCapacity (beta, on).
+    pub consumable_capacity: bool,
+    /// DRAFractionalCapacityRange (beta, on): milli-unit range arithmetic.
+    pub fractional_capacity: bool,
+    /// DRAListTypeAttributes (alpha, off).
+    pub list_attributes: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Self {
+            consumable_capacity: true,
+            fractional_capacity: true,
+            list_attributes: false,
+        }
+    }
+}
+
+impl Features {
+    /// Reads the gates.
+    pub fn from_gates(gates: &FeatureGates) -> Self {
+        Self {
+            consumable_capacity: gates.enabled("DRAConsumableCapacity"),
+            fractional_capacity: gates.enabled("DRAFractionalCapacityRange"),
+            list_attributes: gates.enabled("DRAListTypeAttributes"),
+        }
+    }
+
+    /// Whether device `d` may be allocated several times (`allowMultipleAllocations`, honoured
+    /// only with DRAConsumableCapacity).
+    pub fn multi(&self, inv: &Inventory, d: DeviceId) -> bool {
+        self.consumable_capacity && inv.devices[d].allow_multiple
+    }
+}
 
 /// Upstream `AllocationResultsMaxSize`.
 pub const MAX_DEVICES_PER_CLAIM: u32 = 32;
@@ -63,6 +115,8 @@ pub struct Alternative {
     pub admin: bool,
     /// Tolerations.
     pub tolerations: Vec<DeviceTol>,
+    /// `capacity.requests` by name as written (`None` without a `capacity` field).
+    pub capacity: Option<BTreeMap<String, Amount>>,
 }
 
 /// A request of a claim.
@@ -96,6 +150,15 @@ pub struct ClaimSpec {
     pub error: Option<String>,
 }
 
+/// One share of a device that allows multiple allocations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Share {
+    /// `shareID` (empty until Reserve assigns one to a new allocation).
+    pub id: String,
+    /// Consumed capacity by qualified capacity name.
+    pub consumed: Consumed,
+}
+
 /// One allocated device.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Allocated {
@@ -105,21 +168,47 @@ pub struct Allocated {
     pub request: String,
     /// Admin access (does not make the device unavailable to others).
     pub admin: bool,
+    /// A share of a multi-allocatable device (`None`: the device is held exclusively).
+    pub share: Option<Share>,
 }
 
-/// Devices and counters in use.
+/// Devices, counters and capacity in use.
 #[derive(Debug, Clone, Default)]
 pub struct InUse {
-    /// Allocated devices (count of non-admin allocations).
+    /// Exclusively allocated devices (count of non-admin allocations without a share).
     pub devices: HashMap<DeviceId, u32>,
     /// Counters consumed: (pool, set, counter) → amount.
     pub counters: HashMap<(usize, String, String), i64>,
+    /// Capacity consumed by shared allocations (non-admin, with a share), per device.
+    pub capacity: HashMap<DeviceId, Totals>,
+    /// Number of shared allocations per device.
+    pub shares: HashMap<DeviceId, u32>,
 }
 
 impl InUse {
-    /// Marks `devices` allocated (or releases them with `sign = -1`).
+    /// Marks `devices` allocated (or releases them with `sign = -1`). Admin-access results
+    /// do not count (upstream's allocated state skips them). Results with a share consume
+    /// capacity instead of holding the device, and no counters: upstream's allocated state
+    /// subtracts counters for exclusively allocated devices only.
     pub fn apply(&mut self, inv: &Inventory, devices: &[Allocated], sign: i64) {
         for a in devices.iter().filter(|a| !a.admin) {
+            if let Some(share) = &a.share {
+                let totals = self.capacity.entry(a.device).or_default();
+                capacity::add_into(totals, &share.consumed, i128::from(sign.signum()));
+                if totals.values().all(|v| *v == 0) {
+                    self.capacity.remove(&a.device);
+                }
+                let n = self.shares.entry(a.device).or_default();
+                *n = if sign > 0 {
+                    *n + 1
+                } else {
+                    n.saturating_sub(1)
+                };
+                if *n == 0 {
+                    self.shares.remove(&a.device);
+                }
+                continue;
+            }
             let n = self.devices.entry(a.device).or_default();
             if sign > 0 {
                 *n += 1;
@@ -154,6 +243,9 @@ pub enum Failure {
     TaintNotTolerated,
     /// Partitionable devices' counters are exhausted.
     CountersExhausted,
+    /// The remaining capacity of matching devices is too small, or the rounded request breaks
+    /// their `requestPolicy`, or they lack a requested capacity.
+    CapacityExhausted,
     /// No combination satisfies the constraints.
     ConstraintUnsatisfiable,
     /// `All` mode over a pool that is being updated.
@@ -174,6 +266,7 @@ impl Failure {
             Self::AllMatchingAllocated => "all matching devices are allocated".to_owned(),
             Self::TaintNotTolerated => "matching free devices have untolerated taints".to_owned(),
             Self::CountersExhausted => "the counters of matching partitionable devices are exhausted".to_owned(),
+            Self::CapacityExhausted => "the requested capacity does not fit the remaining capacity of matching devices or breaks their requestPolicy".to_owned(),
             Self::ConstraintUnsatisfiable => "no combination of devices satisfies the constraints".to_owned(),
             Self::PoolIncomplete(p) => format!("asks for all devices, but resource pool {p} is currently being updated"),
             Self::PoolInvalid(p) => format!("invalid resource pools were encountered: {p}"),
@@ -197,20 +290,97 @@ struct Slot {
     alt: usize,
 }
 
+/// A device picked for a slot.
+struct Pick {
+    claim: usize,
+    request: usize,
+    alt: usize,
+    device: DeviceId,
+    /// Consumed capacity, for multi-allocatable devices.
+    consumed: Option<Consumed>,
+    /// Whether this pick consumed the device's counters.
+    counted: bool,
+}
+
 struct Search<'a> {
     inv: &'a Inventory,
     in_use: &'a InUse,
     claims: &'a [&'a ClaimSpec],
+    features: Features,
     /// Candidates per (claim, request, alt), in allocation order.
     cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>>,
-    chosen: Vec<(usize, usize, usize, DeviceId)>,
+    chosen: Vec<Pick>,
     counters: HashMap<(usize, String, String), i64>,
+    /// Capacity consumed by pending picks of multi-allocatable devices.
+    capacity: HashMap<DeviceId, Totals>,
     budget: u64,
     exhausted: bool,
+    /// An error that aborts the allocation (upstream returns it from Allocate): (claim, text).
+    error: Option<(usize, String)>,
 }
 
 fn attr<'a>(inv: &'a Inventory, d: DeviceId, name: &str) -> Option<&'a AttrValue> {
     inv.devices[d].attributes.get(name)
+}
+
+/// Upstream's `CmpRequestOverCapacity` for device `d` and `alt`, with what existing
+/// (`in_use`) and pending (`pending`) allocations consumed: `Ok(Some(consumed))` when the
+/// device fits (consumed capacity by qualified name), `Ok(None)` when it must be skipped,
+/// `Err` when the allocation must abort (a capacity requested under two spellings).
+/// Without DRAConsumableCapacity nothing is checked.
+fn capacity_fit(
+    inv: &Inventory,
+    in_use: &InUse,
+    pending: &HashMap<DeviceId, Totals>,
+    features: Features,
+    d: DeviceId,
+    alt: &Alternative,
+) -> Result<Option<Consumed>, String> {
+    if !features.consumable_capacity {
+        return Ok(Some(Consumed::new()));
+    }
+    let dev = &inv.devices[d];
+    let multi = features.multi(inv, d);
+    if alt.capacity.is_none() && !multi && dev.capacities.values().all(|c| c.policy.is_none()) {
+        // Each capacity is consumed whole and nothing else holds a share: always fits.
+        return Ok(Some(Consumed::new()));
+    }
+    let mut requested: BTreeMap<String, &Amount> = BTreeMap::new();
+    for (name, amount) in alt.capacity.iter().flatten() {
+        // An unqualified name means the driver's domain, in either spelling.
+        let key = qualify(&dev.driver, name);
+        if !dev.capacities.contains_key(&key) {
+            return Ok(None);
+        }
+        if requested.insert(key.clone(), amount).is_some() {
+            return Err(format!(
+                "request {}: capacity {key} is requested under two names",
+                alt.result_name
+            ));
+        }
+    }
+    let existing = in_use.capacity.get(&d);
+    let pending = pending.get(&d);
+    let mut consumed = Consumed::new();
+    for (key, cap) in &dev.capacities {
+        let amount = capacity::consumed(
+            requested.get(key).copied(),
+            cap,
+            features.fractional_capacity,
+        );
+        if capacity::violates(&amount, cap.policy.as_ref(), features.fractional_capacity) {
+            return Ok(None);
+        }
+        let used = |t: Option<&Totals>| t.and_then(|t| t.get(key)).copied().unwrap_or(0);
+        let total = used(existing)
+            .saturating_add(used(pending))
+            .saturating_add(amount.milli);
+        if total > cap.value.milli {
+            return Ok(None);
+        }
+        consumed.insert(key.clone(), amount);
+    }
+    Ok(Some(consumed))
 }
 
 impl Search<'_> {
@@ -245,6 +415,10 @@ impl Search<'_> {
         })
     }
 
+    fn capacity_fit(&self, d: DeviceId, alt: &Alternative) -> Result<Option<Consumed>, String> {
+        capacity_fit(self.inv, self.in_use, &self.capacity, self.features, d, alt)
+    }
+
     fn constraints_ok(&self, claim: usize, request: &str, d: DeviceId) -> bool {
         let spec = self.claims[claim];
         spec.constraints.iter().all(|c| {
@@ -257,17 +431,21 @@ impl Search<'_> {
             if !applies(request) {
                 return true;
             }
-            let others = self.chosen.iter().filter(|(cl, rq, alt, _)| {
-                *cl == claim && applies(&spec.requests[*rq].alternatives[*alt].result_name)
+            let others = self.chosen.iter().filter(|p| {
+                p.claim == claim
+                    && applies(&spec.requests[p.request].alternatives[p.alt].result_name)
             });
             if let Some(a) = &c.match_attribute {
                 let Some(mine) = attr(self.inv, d, a) else {
                     return false;
                 };
-                if others
-                    .clone()
-                    .any(|(_, _, _, o)| attr(self.inv, *o, a) != Some(mine))
-                {
+                // Values the devices have in common (scalars are singletons).
+                let mut common: Vec<&AttrValue> = mine.elements().iter().collect();
+                for o in others.clone() {
+                    let theirs = attr(self.inv, o.device, a).map_or(&[][..], AttrValue::elements);
+                    common.retain(|v| theirs.contains(v));
+                }
+                if common.is_empty() {
                     return false;
                 }
             }
@@ -275,10 +453,14 @@ impl Search<'_> {
                 let Some(mine) = attr(self.inv, d, a) else {
                     return false;
                 };
-                if others
-                    .clone()
-                    .any(|(_, _, _, o)| attr(self.inv, *o, a) == Some(mine))
-                {
+                let clash = others.clone().any(|o| {
+                    attr(self.inv, o.device, a).is_some_and(|theirs| {
+                        mine.elements()
+                            .iter()
+                            .any(|v| theirs.elements().contains(v))
+                    })
+                });
+                if clash {
                     return false;
                 }
             }
@@ -286,9 +468,35 @@ impl Search<'_> {
         })
     }
 
+    /// Whether picking `d` checks and consumes its counters. A multi-allocatable device that
+    /// already has a share (existing or picked in this search) skips both (upstream's
+    /// `skipCounterCheck`): its counters are consumed once, by its first share.
+    fn counts_counters(&self, d: DeviceId) -> bool {
+        !(self.features.multi(self.inv, d)
+            && (self.in_use.shares.contains_key(&d) || self.chosen.iter().any(|p| p.device == d)))
+    }
+
+    /// Whether `d` cannot be picked: a multi-allocatable device only when an existing
+    /// allocation holds it exclusively (upstream's `deviceInUse`; admin access ignores that);
+    /// any other device when picked already in this search or allocated (unless admin access).
     fn taken(&self, d: DeviceId, admin: bool) -> bool {
-        let by_us = self.chosen.iter().any(|(_, _, _, x)| *x == d);
-        by_us || (!admin && (self.in_use.allocated(d) && !self.inv.devices[d].allow_multiple))
+        if self.features.multi(self.inv, d) {
+            return !admin && self.in_use.allocated(d);
+        }
+        let by_us = self.chosen.iter().any(|p| p.device == d);
+        by_us || (!admin && self.in_use.allocated(d))
+    }
+
+    fn add_counters(&mut self, d: DeviceId, sign: i64) {
+        let dev = &self.inv.devices[d];
+        for (set, counters) in &dev.consumes {
+            for (c, v) in counters {
+                *self
+                    .counters
+                    .entry((dev.pool, set.clone(), c.clone()))
+                    .or_default() += sign * v;
+            }
+        }
     }
 
     /// Depth-first over slots; returns true when every slot is filled.
@@ -308,39 +516,65 @@ impl Search<'_> {
                 return false;
             }
             self.budget -= 1;
-            if self.taken(d, alt.admin) || !self.taints_ok(d, alt) || !self.counters_ok(d) {
+            let counted = self.counts_counters(d);
+            if self.taken(d, alt.admin)
+                || !self.taints_ok(d, alt)
+                || (counted && !self.counters_ok(d))
+            {
                 continue;
             }
+            let consumed = match self.capacity_fit(d, alt) {
+                Ok(Some(c)) => c,
+                Ok(None) => continue,
+                Err(e) => {
+                    self.error = Some((slot.claim, e));
+                    return false;
+                }
+            };
             if !self.constraints_ok(slot.claim, &alt.result_name, d) {
                 continue;
             }
-            self.chosen.push((slot.claim, slot.request, slot.alt, d));
-            for (set, counters) in &self.inv.devices[d].consumes {
-                for (c, v) in counters {
-                    *self
-                        .counters
-                        .entry((self.inv.devices[d].pool, set.clone(), c.clone()))
-                        .or_default() += v;
-                }
+            let multi = self.features.multi(self.inv, d);
+            let consumed = multi.then_some(consumed);
+            if let Some(c) = &consumed {
+                capacity::add_into(self.capacity.entry(d).or_default(), c, 1);
             }
-            // Combinations, not permutations: the next slot of the same request starts after us.
+            if counted {
+                self.add_counters(d, 1);
+            }
+            self.chosen.push(Pick {
+                claim: slot.claim,
+                request: slot.request,
+                alt: slot.alt,
+                device: d,
+                consumed,
+                counted,
+            });
+            // Combinations, not permutations: the next slot of the same request starts after us
+            // — at us for a multi-allocatable device, which the request may pick again (not in
+            // `All` mode, where each matching device is taken once).
             let same_request_next = slots.get(i + 1).is_some_and(|n| {
                 n.claim == slot.claim && n.request == slot.request && n.alt == slot.alt
             });
-            let next_min = if same_request_next { ci + 1 } else { 0 };
+            let next_min = match (same_request_next, multi && !alt.all) {
+                (false, _) => 0,
+                (true, true) => ci,
+                (true, false) => ci + 1,
+            };
             if self.fill(slots, i + 1, next_min) {
                 return true;
             }
-            for (set, counters) in &self.inv.devices[d].consumes {
-                for (c, v) in counters {
-                    *self
-                        .counters
-                        .entry((self.inv.devices[d].pool, set.clone(), c.clone()))
-                        .or_default() -= v;
+            if let Some(p) = self.chosen.pop() {
+                if p.counted {
+                    self.add_counters(d, -1);
+                }
+                if let Some(c) = p.consumed
+                    && let Some(t) = self.capacity.get_mut(&d)
+                {
+                    capacity::add_into(t, &c, -1);
                 }
             }
-            self.chosen.pop();
-            if self.exhausted {
+            if self.exhausted || self.error.is_some() {
                 return false;
             }
         }
@@ -395,13 +629,14 @@ fn candidates(
 }
 
 /// Allocates every claim in `claims` together on `node`. On failure returns the index of the
-/// claim blamed and why.
+/// claim blamed and why. New shares come back with an empty `shareID` (Reserve names them).
 pub fn allocate(
     inv: &Inventory,
     sel: &mut Selectors,
     node: &NodeView<'_>,
     claims: &[&ClaimSpec],
     in_use: &InUse,
+    features: Features,
     budget: u64,
 ) -> Result<Vec<Vec<Allocated>>, (usize, Failure)> {
     for (i, c) in claims.iter().enumerate() {
@@ -414,7 +649,7 @@ pub fn allocate(
     for (ci, c) in claims.iter().enumerate() {
         for (ri, r) in c.requests.iter().enumerate() {
             for (ai, alt) in r.alternatives.iter().enumerate() {
-                let list = candidates(inv, sel, node, alt, false).map_err(|f| (ci, f))?;
+                let mut list = candidates(inv, sel, node, alt, false).map_err(|f| (ci, f))?;
                 if alt.all {
                     let every = candidates(inv, sel, node, alt, true).map_err(|f| (ci, f))?;
                     for d in every.iter() {
@@ -425,6 +660,22 @@ pub fn allocate(
                         }
                         if !pool.complete {
                             return Err((ci, Failure::PoolIncomplete(key)));
+                        }
+                    }
+                    // "All" means every matching device whose capacity admits the request
+                    // (checked against existing allocations only, as upstream does up front).
+                    if features.consumable_capacity {
+                        let none = HashMap::new();
+                        let mut kept = Vec::with_capacity(list.len());
+                        for &d in list.iter() {
+                            match capacity_fit(inv, in_use, &none, features, d, alt) {
+                                Ok(Some(_)) => kept.push(d),
+                                Ok(None) => {}
+                                Err(e) => return Err((ci, Failure::Error(e))),
+                            }
+                        }
+                        if kept.len() != list.len() {
+                            list = kept.into();
                         }
                     }
                 }
@@ -447,11 +698,14 @@ pub fn allocate(
         inv,
         in_use,
         claims,
+        features,
         cands,
         chosen: Vec::new(),
         counters: HashMap::new(),
+        capacity: HashMap::new(),
         budget,
         exhausted: false,
+        error: None,
     };
     loop {
         let mut slots = Vec::new();
@@ -493,17 +747,25 @@ pub fn allocate(
         if !bad_all {
             search.chosen.clear();
             search.counters.clear();
+            search.capacity.clear();
             if search.fill(&slots, 0, 0) {
                 let mut out: Vec<Vec<Allocated>> = vec![Vec::new(); claims.len()];
-                for (ci, ri, ai, d) in &search.chosen {
-                    let alt = &claims[*ci].requests[*ri].alternatives[*ai];
-                    out[*ci].push(Allocated {
-                        device: *d,
+                for p in search.chosen.drain(..) {
+                    let alt = &claims[p.claim].requests[p.request].alternatives[p.alt];
+                    out[p.claim].push(Allocated {
+                        device: p.device,
                         request: alt.result_name.clone(),
                         admin: alt.admin,
+                        share: p.consumed.map(|consumed| Share {
+                            id: String::new(),
+                            consumed,
+                        }),
                     });
                 }
                 return Ok(out);
+            }
+            if let Some((ci, e)) = search.error.take() {
+                return Err((ci, Failure::Error(e)));
             }
             if search.exhausted {
                 return Err((0, Failure::BudgetExceeded));
@@ -525,7 +787,7 @@ pub fn allocate(
             break;
         }
     }
-    Err(diagnose(inv, sel, node, claims, in_use))
+    Err(diagnose(inv, sel, node, claims, in_use, features))
 }
 
 /// Why allocation failed, blaming the first claim that fails on its own.
@@ -535,6 +797,7 @@ fn diagnose(
     node: &NodeView<'_>,
     claims: &[&ClaimSpec],
     in_use: &InUse,
+    features: Features,
 ) -> (usize, Failure) {
     // Upstream reports "invalid resource pools were encountered" whenever no allocation was
     // found and an invalid pool was seen on the node.
@@ -570,30 +833,43 @@ fn diagnose(
             if alt.all && !alt.admin && matching.iter().any(|d| in_use.allocated(*d)) {
                 return (ci, Failure::AllMatchingAllocated);
             }
+            // A multi-allocatable device may serve every device of the request.
+            let serves = |ds: &mut dyn Iterator<Item = &DeviceId>| -> usize {
+                ds.map(|d| if features.multi(inv, *d) { need } else { 1 })
+                    .sum()
+            };
             let free: Vec<DeviceId> = matching
                 .iter()
                 .copied()
-                .filter(|d| alt.admin || !in_use.allocated(*d) || inv.devices[*d].allow_multiple)
+                .filter(|d| alt.admin || !in_use.allocated(*d))
                 .collect();
-            if free.len() < need {
+            if serves(&mut free.iter()) < need {
                 return (ci, Failure::AllMatchingAllocated);
             }
             let search = Search {
                 inv,
                 in_use,
                 claims,
+                features,
                 cands: HashMap::new(),
                 chosen: Vec::new(),
                 counters: HashMap::new(),
+                capacity: HashMap::new(),
                 budget: 0,
                 exhausted: false,
+                error: None,
             };
-            let untainted = free.iter().filter(|d| search.taints_ok(**d, alt)).count();
-            if untainted < need {
+            if serves(&mut free.iter().filter(|d| search.taints_ok(**d, alt))) < need {
                 return (ci, Failure::TaintNotTolerated);
             }
-            if free.iter().filter(|d| search.counters_ok(**d)).count() < need {
+            let counters_ok =
+                |d: &&DeviceId| !search.counts_counters(**d) || search.counters_ok(**d);
+            if serves(&mut free.iter().filter(counters_ok)) < need {
                 return (ci, Failure::CountersExhausted);
+            }
+            let fits = |d: &&DeviceId| matches!(search.capacity_fit(**d, alt), Ok(Some(_)));
+            if serves(&mut free.iter().filter(fits)) < need {
+                return (ci, Failure::CapacityExhausted);
             }
         }
     }
@@ -615,10 +891,12 @@ pub fn allocation_scope(inv: &Inventory, devices: &[Allocated]) -> Scope {
     Scope::AllNodes
 }
 
-/// Distinct result set of a failure histogram key, for tests.
+/// Whether no exclusively held device appears twice (admin access and shares may repeat).
 pub fn unique(devices: &[Allocated]) -> bool {
     let mut seen = HashSet::new();
-    devices.iter().all(|a| a.admin || seen.insert(a.device))
+    devices
+        .iter()
+        .all(|a| a.admin || a.share.is_some() || seen.insert(a.device))
 }
 
 /// Attribute values of chosen devices, for constraint property tests.
@@ -651,17 +929,27 @@ pub fn counter_use(
 }
 
 /// Property tests: the allocator never panics and never returns an allocation that breaks a
-/// selector, a constraint, a counter, device exclusivity or the 32-device limit.
+/// selector, a constraint, a counter, a device's capacity, device exclusivity or the 32-device
+/// limit.
 #[cfg(test)]
 mod properties {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::sched::dra::capacity::{CapacityDef, RequestPolicy, ValidRange};
     use crate::sched::dra::inventory::{Device, Pool};
 
     const DRIVER: &str = "gpu.example.com";
+    const BW: &str = "gpu.example.com/bw";
 
-    fn inventory(models: &[u8], counters: &[u8], cap: i64) -> Inventory {
+    fn units(n: u8) -> Amount {
+        Amount::from_milli(i128::from(n) * 1000, false)
+    }
+
+    /// Devices: model and numa from `models`, counters from `counters`, and from `bw` a
+    /// capacity `bw` (0: none; odd: the device allows multiple allocations; above 4: a
+    /// `validRange{min: 1, step: 2}` policy).
+    fn inventory(models: &[u8], counters: &[u8], cap: i64, bw: &[u8]) -> Inventory {
         let mut inv = Inventory::default();
         let mut pool = Pool {
             driver: DRIVER.into(),
@@ -690,6 +978,28 @@ mod properties {
             } else {
                 Vec::new()
             };
+            let b = bw.get(i).copied().unwrap_or(0);
+            let capacities = if b == 0 {
+                BTreeMap::new()
+            } else {
+                let policy = (b > 4).then(|| RequestPolicy {
+                    default: Some(units(1)),
+                    valid_range: Some(ValidRange {
+                        min: units(1),
+                        max: None,
+                        step: Some(units(2)),
+                    }),
+                    valid_values: None,
+                });
+                BTreeMap::from([(
+                    BW.to_owned(),
+                    CapacityDef {
+                        name: "bw".into(),
+                        value: units(b),
+                        policy,
+                    },
+                )])
+            };
             pool.devices.push(inv.devices.len());
             inv.devices.push(Device {
                 pool: 0,
@@ -697,10 +1007,11 @@ mod properties {
                 driver: DRIVER.into(),
                 attributes,
                 capacity: BTreeMap::new(),
+                capacities,
                 scope: Scope::Node("node1".into()),
                 taints: Vec::new(),
                 consumes,
-                allow_multiple: false,
+                allow_multiple: b % 2 == 1,
                 binding: false,
             });
         }
@@ -711,11 +1022,18 @@ mod properties {
 
     prop_compose! {
         fn claim_strategy()(
-            requests in prop::collection::vec((0u8..4, 1u32..4, any::<bool>()), 1..4),
+            requests in prop::collection::vec((0u8..4, 1u32..4, any::<bool>(), 0u8..4), 1..4),
             constraint in 0u8..3,
-        ) -> (Vec<(u8, u32, bool)>, u8) {
+        ) -> (Vec<(u8, u32, bool, u8)>, u8) {
             (requests, constraint)
         }
+    }
+
+    fn bw_of(a: &Allocated) -> i128 {
+        a.share
+            .as_ref()
+            .and_then(|s| s.consumed.get(BW))
+            .map_or(0, |x| x.milli)
     }
 
     proptest! {
@@ -726,13 +1044,16 @@ mod properties {
             models in prop::collection::vec(0u8..6, 0..12),
             counters in prop::collection::vec(0u8..5, 0..12),
             cap in 0i64..12,
+            bw in prop::collection::vec(0u8..9, 0..12),
             taken in prop::collection::vec(0usize..12, 0..4),
+            shared in prop::collection::vec((0usize..12, 1u8..5), 0..4),
             (requests, constraint) in claim_strategy(),
         ) {
-            let inv = inventory(&models, &counters, cap);
+            let inv = inventory(&models, &counters, cap, &bw);
+            let features = Features::default();
             let mut sel = Selectors::default();
             let mut spec = ClaimSpec::default();
-            for (i, (model, count, all)) in requests.iter().enumerate() {
+            for (i, (model, count, all, want_bw)) in requests.iter().enumerate() {
                 let mut exprs = vec![sel.compile(&format!("device.driver == \"{DRIVER}\""))];
                 if *model < 3 {
                     exprs.push(sel.compile(&format!("device.attributes[\"{DRIVER}\"].model == \"m{model}\"")));
@@ -747,6 +1068,7 @@ mod properties {
                         count: *count,
                         admin: false,
                         tolerations: Vec::new(),
+                        capacity: (*want_bw > 0).then(|| BTreeMap::from([("bw".to_owned(), units(*want_bw))])),
                     }],
                 });
             }
@@ -756,21 +1078,53 @@ mod properties {
                 _ => {}
             }
             let mut in_use = InUse::default();
-            let taken: Vec<Allocated> = taken.iter().filter(|d| **d < inv.devices.len()).map(|d| Allocated { device: *d, request: "x".into(), admin: false }).collect();
+            let exclusive = |d: &usize| *d < inv.devices.len() && !features.multi(&inv, *d);
+            let taken: Vec<Allocated> = taken.iter().filter(|d| exclusive(d)).map(|d| Allocated { device: *d, request: "x".into(), admin: false, share: None }).collect();
             in_use.apply(&inv, &taken, 1);
+            // Existing shares of multi-allocatable devices, kept within their capacity.
+            let mut existing: BTreeMap<usize, i128> = BTreeMap::new();
+            let mut shares = Vec::new();
+            for (d, amount) in &shared {
+                if *d >= inv.devices.len() || !features.multi(&inv, *d) {
+                    continue;
+                }
+                let value = inv.devices[*d].capacities.get(BW).map_or(0, |c| c.value.milli);
+                let a = units(*amount);
+                let used = existing.entry(*d).or_default();
+                if *used + a.milli <= value {
+                    *used += a.milli;
+                    shares.push(Allocated { device: *d, request: "y".into(), admin: false, share: Some(Share { id: "s".into(), consumed: BTreeMap::from([(BW.to_owned(), a)]) }) });
+                }
+            }
+            in_use.apply(&inv, &shares, 1);
             let labels = Labels::new();
             let node = NodeView { name: "node1", labels: &labels };
-            let result = allocate(&inv, &mut sel, &node, &[&spec], &in_use, 10_000);
+            let result = allocate(&inv, &mut sel, &node, &[&spec], &in_use, features, 10_000);
             if let Ok(out) = result {
                 let devices = &out[0];
                 prop_assert!(u32::try_from(devices.len()).unwrap() <= MAX_DEVICES_PER_CLAIM);
-                prop_assert!(unique(devices), "a device was allocated twice");
+                prop_assert!(unique(devices), "an exclusive device was allocated twice");
                 for a in devices {
                     prop_assert!(!in_use.allocated(a.device), "an allocated device was reused");
+                    prop_assert_eq!(a.share.is_some(), features.multi(&inv, a.device), "shares exactly for multi-allocatable devices");
                     let r = spec.requests.iter().find(|r| r.name == a.request).unwrap();
-                    for e in &r.alternatives[0].exprs {
+                    let alt = &r.alternatives[0];
+                    for e in &alt.exprs {
                         prop_assert_eq!(sel.matches(&inv, a.device, *e), Ok(true));
                     }
+                    let value = inv.devices[a.device].capacities.get(BW).map(|c| c.value.milli);
+                    if let Some(want) = alt.capacity.as_ref().and_then(|c| c.get("bw")) {
+                        prop_assert!(value.is_some_and(|v| want.milli <= v), "a device lacking the requested capacity was used");
+                        if a.share.is_some() {
+                            prop_assert!(bw_of(a) >= want.milli, "consumed less than requested");
+                        }
+                    }
+                }
+                for (d, dev) in inv.devices.iter().enumerate() {
+                    let Some(c) = dev.capacities.get(BW) else { continue };
+                    let total = existing.get(&d).copied().unwrap_or(0)
+                        + devices.iter().filter(|a| a.device == d).map(bw_of).sum::<i128>();
+                    prop_assert!(total <= c.value.milli, "capacity exceeded on d{}: {} > {}", d, total, c.value.milli);
                 }
                 for r in &spec.requests {
                     let alt = &r.alternatives[0];
@@ -790,8 +1144,16 @@ mod properties {
                         prop_assert_eq!(distinct.len(), values.len(), "distinctAttribute");
                     }
                 }
+                // Shares consume no counters in the allocated state; a new share consumes the
+                // device's counters once, unless the device already had a share.
                 let before = counter_use(&inv, &taken);
-                for (k, v) in counter_use(&inv, devices) {
+                let mut counted = std::collections::BTreeSet::new();
+                let charged: Vec<Allocated> = devices
+                    .iter()
+                    .filter(|a| a.share.is_none() || (!in_use.shares.contains_key(&a.device) && counted.insert(a.device)))
+                    .cloned()
+                    .collect();
+                for (k, v) in counter_use(&inv, &charged) {
                     let total = before.get(&k).copied().unwrap_or(0) + v;
                     prop_assert!(v == 0 || total <= cap, "counters exceeded: {} > {}", total, cap);
                 }

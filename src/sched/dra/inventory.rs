@@ -7,11 +7,18 @@
 //! duplicate device names, duplicate counter sets, or a device consuming a counter set or
 //! counter the pool lacks. Pools sort by driver, then name, with pools holding devices with
 //! binding conditions last; devices keep slice (name) order.
+//!
+//! Each device keeps its capacities twice: as written, for CEL, and compiled for consumable
+//! capacity ([`CapacityDef`], by qualified name). List-typed attributes (`ints`, `strings`, …;
+//! alpha gate DRAListTypeAttributes) are read only with the gate on and become
+//! [`AttrValue::List`].
 
 use std::collections::{BTreeMap, HashMap};
 
 use k8s_openapi::api::core::v1::NodeSelector;
-use k8s_openapi::api::resource::v1::{DeviceTaint, ResourceSlice};
+use k8s_openapi::api::resource::v1::{DeviceAttribute, DeviceCapacity, DeviceTaint, ResourceSlice};
+
+use super::capacity::CapacityDef;
 
 use crate::sched::resources::parse_quantity;
 use crate::sched::selector::{Labels, NodeTerm};
@@ -74,6 +81,57 @@ pub enum AttrValue {
     String(String),
     /// `version` (semver).
     Version(String),
+    /// `ints`, `bools`, `strings` or `versions` (alpha, gate DRAListTypeAttributes; only built
+    /// with the gate on). Elements are scalars.
+    List(Vec<AttrValue>),
+}
+
+impl AttrValue {
+    /// The value as a set for constraints: a list's elements, a scalar as a singleton
+    /// (upstream's set semantics with DRAListTypeAttributes; for scalars the same as equality).
+    pub fn elements(&self) -> &[Self] {
+        match self {
+            Self::List(items) => items,
+            scalar => std::slice::from_ref(scalar),
+        }
+    }
+}
+
+/// Converts an API attribute. Lists are only read with `lists` (gate DRAListTypeAttributes)
+/// and, as upstream's CEL conversion does, take precedence over scalars; without the gate a
+/// list-only attribute is dropped.
+fn attr_value(a: &DeviceAttribute, lists: bool) -> Option<AttrValue> {
+    if lists {
+        if let Some(v) = &a.ints {
+            return Some(AttrValue::List(
+                v.iter().copied().map(AttrValue::Int).collect(),
+            ));
+        }
+        if let Some(v) = &a.bools {
+            return Some(AttrValue::List(
+                v.iter().copied().map(AttrValue::Bool).collect(),
+            ));
+        }
+        if let Some(v) = &a.strings {
+            return Some(AttrValue::List(
+                v.iter().cloned().map(AttrValue::String).collect(),
+            ));
+        }
+        if let Some(v) = &a.versions {
+            return Some(AttrValue::List(
+                v.iter().cloned().map(AttrValue::Version).collect(),
+            ));
+        }
+    }
+    if let Some(i) = a.int {
+        Some(AttrValue::Int(i))
+    } else if let Some(b) = a.bool {
+        Some(AttrValue::Bool(b))
+    } else if let Some(s) = &a.string {
+        Some(AttrValue::String(s.clone()))
+    } else {
+        a.version.clone().map(AttrValue::Version)
+    }
 }
 
 /// One device.
@@ -89,6 +147,9 @@ pub struct Device {
     pub attributes: BTreeMap<String, AttrValue>,
     /// Fully qualified capacities, as written (quantity strings).
     pub capacity: BTreeMap<String, String>,
+    /// Capacities for consumable-capacity accounting, by qualified name (an entry written
+    /// with the driver's domain wins over the same name written without one).
+    pub capacities: BTreeMap<String, CapacityDef>,
     /// Where it can be used.
     pub scope: Scope,
     /// Taints (from the slice and from DeviceTaintRules).
@@ -148,10 +209,47 @@ pub type ExtraTaint = (
     DeviceTaint,
 );
 
+/// Consumable capacities of a device by qualified name. Upstream resolves a device's
+/// capacities once: an entry qualified with the driver's own domain takes precedence over an
+/// unqualified entry with the same identifier.
+fn capacities(
+    driver: &str,
+    raw: Option<&BTreeMap<String, DeviceCapacity>>,
+) -> BTreeMap<String, CapacityDef> {
+    let mut out = BTreeMap::new();
+    let prefix = format!("{driver}/");
+    let entries = raw.into_iter().flatten();
+    for (name, c) in entries.clone().filter(|(n, _)| n.starts_with(&prefix)) {
+        if let Some(def) = CapacityDef::from_api(name, c) {
+            out.insert(name.clone(), def);
+        }
+    }
+    for (name, c) in entries.filter(|(n, _)| !n.starts_with(&prefix)) {
+        let key = qualify(driver, name);
+        if !out.contains_key(&key)
+            && let Some(def) = CapacityDef::from_api(name, c)
+        {
+            out.insert(key, def);
+        }
+    }
+    out
+}
+
 impl Inventory {
     /// Builds the inventory from the snapshot's slices (and extra taints from
-    /// DeviceTaintRules, matched by `(driver, pool, device)`).
+    /// DeviceTaintRules, matched by `(driver, pool, device)`), with list-typed attributes
+    /// ignored (DRAListTypeAttributes is off by default).
     pub fn build(slices: &[ResourceSlice], extra_taints: &[ExtraTaint]) -> Self {
+        Self::build_with(slices, extra_taints, false)
+    }
+
+    /// [`build`](Self::build), reading list-typed attributes when `list_attributes` (gate
+    /// DRAListTypeAttributes) is on.
+    pub fn build_with(
+        slices: &[ResourceSlice],
+        extra_taints: &[ExtraTaint],
+        list_attributes: bool,
+    ) -> Self {
         // Group by (driver, pool); keep the highest generation.
         let mut groups: BTreeMap<(String, String), Vec<&ResourceSlice>> = BTreeMap::new();
         for s in slices {
@@ -219,18 +317,7 @@ impl Inventory {
                         .iter()
                         .flatten()
                         .filter_map(|(k, a)| {
-                            let v = if let Some(i) = a.int {
-                                AttrValue::Int(i)
-                            } else if let Some(b) = a.bool {
-                                AttrValue::Bool(b)
-                            } else if let Some(s) = &a.string {
-                                AttrValue::String(s.clone())
-                            } else if let Some(v) = &a.version {
-                                AttrValue::Version(v.clone())
-                            } else {
-                                return None; // list-typed attributes: alpha, off by default
-                            };
-                            Some((qualify(&driver, k), v))
+                            attr_value(a, list_attributes).map(|v| (qualify(&driver, k), v))
                         })
                         .collect();
                     let mut taints: Vec<DeviceTaint> = d.taints.clone().unwrap_or_default();
@@ -253,6 +340,7 @@ impl Inventory {
                             .flatten()
                             .map(|(k, c)| (qualify(&driver, k), c.value.0.clone()))
                             .collect(),
+                        capacities: capacities(&driver, d.capacity.as_ref()),
                         scope: scope.unwrap_or(Scope::Selector(Vec::new())),
                         taints,
                         consumes: d
@@ -347,6 +435,67 @@ impl Inventory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn slice(devices: &str) -> ResourceSlice {
+        serde_json::from_str(&format!(
+            r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {{"name": "s"}}, "spec": {{"driver": "d.example.com", "nodeName": "n1", "pool": {{"name": "p", "generation": 1, "resourceSliceCount": 1}}, "devices": {devices}}}}}"#
+        ))
+        .expect("test slice")
+    }
+
+    #[test]
+    fn list_attributes_need_the_gate_and_win_over_scalars() {
+        let s = slice(
+            r#"[{"name": "x", "attributes": {"roots": {"strings": ["a", "b"]}, "both": {"int": 1, "ints": [2, 3]}, "n": {"int": 7}}}]"#,
+        );
+        let off = Inventory::build(std::slice::from_ref(&s), &[]);
+        let attrs = &off.devices[0].attributes;
+        assert_eq!(attrs.get("d.example.com/roots"), None);
+        assert_eq!(attrs.get("d.example.com/both"), Some(&AttrValue::Int(1)));
+        let on = Inventory::build_with(&[s], &[], true);
+        let attrs = &on.devices[0].attributes;
+        assert_eq!(
+            attrs.get("d.example.com/roots"),
+            Some(&AttrValue::List(vec![
+                AttrValue::String("a".into()),
+                AttrValue::String("b".into())
+            ]))
+        );
+        assert_eq!(
+            attrs.get("d.example.com/both").map(AttrValue::elements),
+            Some(&[AttrValue::Int(2), AttrValue::Int(3)][..])
+        );
+        assert_eq!(
+            attrs.get("d.example.com/n").map(AttrValue::elements),
+            Some(&[AttrValue::Int(7)][..])
+        );
+    }
+
+    #[test]
+    fn capacities_qualified_with_the_driver_win_and_keep_their_written_names() {
+        let s = slice(
+            r#"[{"name": "x", "capacity": {"mem": {"value": "1Gi"}, "d.example.com/mem": {"value": "2Gi"}, "other.io/bw": {"value": "10G"}, "cores": {"value": "4", "requestPolicy": {"default": "1", "validRange": {"min": "1", "step": "1"}}}, "bad": {"value": "lots"}}}]"#,
+        );
+        let inv = Inventory::build(&[s], &[]);
+        let caps = &inv.devices[0].capacities;
+        let names: Vec<(&str, &str, i128)> = caps
+            .iter()
+            .map(|(k, c)| (k.as_str(), c.name.as_str(), c.value.milli))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("d.example.com/cores", "cores", 4000),
+                ("d.example.com/mem", "d.example.com/mem", 2000i128 << 30),
+                ("other.io/bw", "other.io/bw", 10_000_000_000_000),
+            ]
+        );
+        let policy = caps["d.example.com/cores"].policy.as_ref();
+        assert_eq!(
+            policy.and_then(|p| p.default.as_ref()).map(|d| d.milli),
+            Some(1000)
+        );
+    }
 
     #[test]
     fn devices_near_merges_local_and_shared_in_allocation_order() {

@@ -9,8 +9,13 @@
 //! pod's unallocated claims on each node ([`allocate`]); Reserve (assume) records the
 //! allocation so later pods see it, Unreserve (forget) drops it. A PodGroup claim is
 //! allocated once, on the first member's node, and later members must fit its node scope.
+//!
+//! Devices with `allowMultipleAllocations` (DRAConsumableCapacity) are shared: each allocation
+//! is a share with a `shareID` and the capacity it consumed ([`capacity`]); Reserve names new
+//! shares deterministically, releasing a claim gives its capacity back.
 
 pub mod allocate;
+pub mod capacity;
 pub mod inventory;
 pub mod selector;
 
@@ -19,9 +24,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::api::resource::v1::{DeviceClaim, ResourceClaimSpec};
+use k8s_openapi::api::resource::v1::{CapacityRequirements, DeviceClaim, ResourceClaimSpec};
 
-use self::allocate::{Allocated, Alternative, ClaimSpec, Constraint, DeviceTol, InUse, Request};
+use self::allocate::{
+    Allocated, Alternative, ClaimSpec, Constraint, DeviceTol, Features, InUse, Request, Share,
+};
+use self::capacity::Amount;
 use self::inventory::{Inventory, Scope, qualify};
 use self::selector::{ExprId, Selectors};
 use super::filter::{Code, Reason, Rejection};
@@ -93,79 +101,133 @@ pub struct DraState {
     pub stuck: Vec<StuckPod>,
     /// Step budget per (pod, node) search.
     pub budget: u64,
+    /// The DRA gates the allocator follows.
+    pub features: Features,
+    /// Shares named so far by Reserve (for deterministic `shareID`s).
+    shares_named: u64,
+}
+
+/// A request's `capacity.requests` (`None` without a `capacity` field); unparsable
+/// quantities are an error.
+fn compile_capacity(
+    capacity: Option<&CapacityRequirements>,
+) -> Result<Option<BTreeMap<String, Amount>>, String> {
+    let Some(c) = capacity else {
+        return Ok(None);
+    };
+    let mut out = BTreeMap::new();
+    for (name, q) in c.requests.iter().flatten() {
+        let amount = Amount::parse(&q.0)
+            .ok_or_else(|| format!("capacity request {name}: `{}` is not a quantity", q.0))?;
+        out.insert(name.clone(), amount);
+    }
+    Ok(Some(out))
+}
+
+/// One request or sub-request, as the API spells it.
+struct RequestFields<'a> {
+    class: &'a str,
+    selectors: Option<&'a Vec<k8s_openapi::api::resource::v1::DeviceSelector>>,
+    mode: Option<&'a String>,
+    count: Option<i64>,
+    admin: Option<bool>,
+    tolerations: Option<&'a Vec<k8s_openapi::api::resource::v1::DeviceToleration>>,
+    capacity: Option<&'a CapacityRequirements>,
 }
 
 fn compile_claim(
     spec: Option<&DeviceClaim>,
     classes: &HashMap<String, Vec<ExprId>>,
     sel: &mut Selectors,
+    features: Features,
 ) -> ClaimSpec {
     let mut out = ClaimSpec::default();
     let Some(spec) = spec else { return out };
     let mut error = None;
-    let mut alt =
-        |result_name: String,
-         class: &str,
-         selectors: Option<&Vec<k8s_openapi::api::resource::v1::DeviceSelector>>,
-         mode: Option<&String>,
-         count: Option<i64>,
-         admin: Option<bool>,
-         tolerations: Option<&Vec<k8s_openapi::api::resource::v1::DeviceToleration>>| {
-            let mut exprs = match classes.get(class) {
-                Some(e) => e.clone(),
-                None => {
-                    error.get_or_insert(format!("device class {class} not found"));
-                    Vec::new()
-                }
-            };
-            exprs.extend(
-                selectors
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|s| s.cel.as_ref())
-                    .map(|c| sel.compile(&c.expression)),
-            );
-            Alternative {
-                result_name,
-                class: class.to_owned(),
-                exprs,
-                all: mode.map(String::as_str) == Some("All"),
-                count: u32::try_from(count.unwrap_or(1).max(0)).unwrap_or(u32::MAX),
-                admin: admin == Some(true),
-                tolerations: tolerations
-                    .into_iter()
-                    .flatten()
-                    .map(|t| DeviceTol {
-                        key: t.key.clone().unwrap_or_default(),
-                        exists: t.operator.as_deref() == Some("Exists"),
-                        value: t.value.clone().unwrap_or_default(),
-                        effect: t.effect.clone().unwrap_or_default(),
-                    })
-                    .collect(),
+    let mut alt = |request: &str, result_name: String, f: RequestFields<'_>| {
+        let RequestFields {
+            class,
+            selectors,
+            mode,
+            count,
+            admin,
+            tolerations,
+            capacity,
+        } = f;
+        // Upstream checks the gate before anything else of the request.
+        if capacity.is_some() && !features.consumable_capacity {
+            error.get_or_insert(format!(
+                "request {request}: has capacity requests, but the DRAConsumableCapacity feature is disabled"
+            ));
+        }
+        let capacity = compile_capacity(capacity).unwrap_or_else(|e| {
+            error.get_or_insert(format!("request {request}: {e}"));
+            None
+        });
+        let mut exprs = match classes.get(class) {
+            Some(e) => e.clone(),
+            None => {
+                error.get_or_insert(format!("device class {class} not found"));
+                Vec::new()
             }
         };
+        exprs.extend(
+            selectors
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.cel.as_ref())
+                .map(|c| sel.compile(&c.expression)),
+        );
+        Alternative {
+            result_name,
+            class: class.to_owned(),
+            exprs,
+            all: mode.map(String::as_str) == Some("All"),
+            count: u32::try_from(count.unwrap_or(1).max(0)).unwrap_or(u32::MAX),
+            admin: admin == Some(true),
+            tolerations: tolerations
+                .into_iter()
+                .flatten()
+                .map(|t| DeviceTol {
+                    key: t.key.clone().unwrap_or_default(),
+                    exists: t.operator.as_deref() == Some("Exists"),
+                    value: t.value.clone().unwrap_or_default(),
+                    effect: t.effect.clone().unwrap_or_default(),
+                })
+                .collect(),
+            capacity,
+        }
+    };
     for r in spec.requests.iter().flatten() {
         let mut alternatives = Vec::new();
         if let Some(e) = &r.exactly {
             alternatives.push(alt(
+                &r.name,
                 r.name.clone(),
-                &e.device_class_name,
-                e.selectors.as_ref(),
-                e.allocation_mode.as_ref(),
-                e.count,
-                e.admin_access,
-                e.tolerations.as_ref(),
+                RequestFields {
+                    class: &e.device_class_name,
+                    selectors: e.selectors.as_ref(),
+                    mode: e.allocation_mode.as_ref(),
+                    count: e.count,
+                    admin: e.admin_access,
+                    tolerations: e.tolerations.as_ref(),
+                    capacity: e.capacity.as_ref(),
+                },
             ));
         }
         for s in r.first_available.iter().flatten() {
             alternatives.push(alt(
+                &r.name,
                 format!("{}/{}", r.name, s.name),
-                &s.device_class_name,
-                s.selectors.as_ref(),
-                s.allocation_mode.as_ref(),
-                s.count,
-                None,
-                s.tolerations.as_ref(),
+                RequestFields {
+                    class: &s.device_class_name,
+                    selectors: s.selectors.as_ref(),
+                    mode: s.allocation_mode.as_ref(),
+                    count: s.count,
+                    admin: None,
+                    tolerations: s.tolerations.as_ref(),
+                    capacity: s.capacity.as_ref(),
+                },
             ));
         }
         out.requests.push(Request {
@@ -212,7 +274,9 @@ impl DraState {
                 )
             })
             .collect();
-        let inventory = Inventory::build(&s.resource_slices, &extra_taints);
+        let features = Features::from_gates(gates);
+        let inventory =
+            Inventory::build_with(&s.resource_slices, &extra_taints, features.list_attributes);
         let mut sel = Selectors::default();
         let classes: HashMap<String, Vec<ExprId>> = s
             .device_classes
@@ -233,6 +297,7 @@ impl DraState {
         let mut st = Self {
             inventory,
             budget: allocate::DEFAULT_STEP_BUDGET,
+            features,
             ..Self::default()
         };
         let mut by_name: HashMap<(String, String), usize> = HashMap::new();
@@ -248,7 +313,7 @@ impl DraState {
                     .flatten()
                     .find(|o| o.controller == Some(true) && o.kind == "PodGroup")
                     .map(|o| o.name.clone()),
-                spec: compile_claim(spec_devices(c.spec.as_ref()), &classes, &mut sel),
+                spec: compile_claim(spec_devices(c.spec.as_ref()), &classes, &mut sel, features),
                 allocation: None,
             };
             if let Some(a) = c.status.as_ref().and_then(|st| st.allocation.as_ref()) {
@@ -264,6 +329,24 @@ impl DraState {
                                 device: *id,
                                 request: r.request.clone(),
                                 admin: r.admin_access == Some(true),
+                                // A result with a shareID is a share of the device (upstream's
+                                // allocated state, with DRAConsumableCapacity on).
+                                share: r
+                                    .share_id
+                                    .as_ref()
+                                    .filter(|_| features.consumable_capacity)
+                                    .map(|id| Share {
+                                        id: id.clone(),
+                                        consumed: r
+                                            .consumed_capacity
+                                            .iter()
+                                            .flatten()
+                                            .filter_map(|(k, q)| {
+                                                Amount::parse(&q.0)
+                                                    .map(|a| (qualify(&r.driver, k), a))
+                                            })
+                                            .collect(),
+                                    }),
                             })
                     })
                     .collect();
@@ -342,7 +425,9 @@ impl DraState {
                                             namespace: req.namespace.clone(),
                                             hypothetical: true,
                                             group: Some(pg_name.clone()),
-                                            spec: compile_claim(devices, &classes, &mut sel),
+                                            spec: compile_claim(
+                                                devices, &classes, &mut sel, features,
+                                            ),
                                             allocation: None,
                                         });
                                         st.claims.len() - 1
@@ -366,7 +451,7 @@ impl DraState {
                                         namespace: req.namespace.clone(),
                                         hypothetical: true,
                                         group: None,
-                                        spec: compile_claim(devices, &classes, &mut sel),
+                                        spec: compile_claim(devices, &classes, &mut sel, features),
                                         allocation: None,
                                     });
                                     Ok(st.claims.len() - 1)
@@ -498,6 +583,7 @@ impl DraState {
             &view,
             &specs,
             &self.in_use,
+            self.features,
             self.budget,
         )
     }
@@ -509,7 +595,11 @@ impl DraState {
             return;
         }
         if let Ok(results) = self.try_allocate(&todo, node) {
-            for (i, devices) in todo.iter().zip(results) {
+            for (i, mut devices) in todo.iter().zip(results) {
+                for share in devices.iter_mut().filter_map(|a| a.share.as_mut()) {
+                    self.shares_named += 1;
+                    share.id = simulated_share_id(self.shares_named);
+                }
                 self.in_use.apply(&self.inventory, &devices, 1);
                 let scope = allocate::allocation_scope(&self.inventory, &devices);
                 self.claims[*i].allocation = Some((devices, scope));
@@ -540,12 +630,23 @@ impl DraState {
             for a in c.allocation.iter().flat_map(|(d, _)| d) {
                 let d = &self.inventory.devices[a.device];
                 let pool = &self.inventory.pools[d.pool];
+                let share = a.share.as_ref();
                 out.push(DeviceRef {
                     claim: c.name.clone(),
                     request: a.request.clone(),
                     driver: d.driver.clone(),
                     pool: pool.name.clone(),
                     device: d.name.clone(),
+                    // Keys as the ResourceSlice wrote them, as upstream records them.
+                    consumed_capacity: share
+                        .into_iter()
+                        .flat_map(|s| &s.consumed)
+                        .map(|(k, v)| {
+                            let name = d.capacities.get(k).map_or(k, |c| &c.name);
+                            (name.clone(), v.text.clone())
+                        })
+                        .collect(),
+                    share_id: share.map(|s| s.id.clone()).filter(|id| !id.is_empty()),
                 });
             }
         }
@@ -624,6 +725,23 @@ pub struct DeviceRef {
     pub pool: String,
     /// Device.
     pub device: String,
+    /// Capacity this share consumed (devices with `allowMultipleAllocations`): capacity name →
+    /// quantity, rounded up per the capacity's `requestPolicy`.
+    #[serde(
+        rename = "consumedCapacity",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub consumed_capacity: BTreeMap<String, String>,
+    /// The share of a device with `allowMultipleAllocations` (a simulated, deterministic UID
+    /// for allocations this simulation made; upstream generates a random one).
+    #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
+    pub share_id: Option<String>,
+}
+
+/// The `shareID` of the `n`th share this simulation allocates: a UID-shaped, deterministic
+/// stand-in for upstream's random one.
+fn simulated_share_id(n: u64) -> String {
+    format!("00000000-0000-4000-8000-{n:012x}")
 }
 
 /// Unqualified attribute names in constraints are qualified with nothing upstream: they must
@@ -634,3 +752,347 @@ pub fn qualified(driver: &str, name: &str) -> String {
 
 /// Per-claim, per-reason node counts, for traces.
 pub type ClaimReasons = BTreeMap<String, BTreeMap<String, u32>>;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashSet};
+
+    use super::*;
+    use crate::sched::node_state::ClusterState;
+    use crate::snapshot::facts::Component;
+    use crate::snapshot::source::{Collector, files::load_str};
+
+    const NODE: &str = r#"{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node1"}, "status": {"allocatable": {"cpu": "8", "pods": "110"}}}"#;
+    const CLASS: &str = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}"#;
+    /// One GPU with 80Gi of memory, shared (`allowMultipleAllocations`).
+    const SHARED_GPU: &str = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "gpu.example.com", "nodeName": "node1", "pool": {"name": "node1", "generation": 1, "resourceSliceCount": 1}, "devices": [{"name": "gpu-0", "allowMultipleAllocations": true, "capacity": {"memory": {"value": "80Gi"}}}]}}"#;
+
+    /// A ClusterFacts document setting kube-scheduler gates.
+    fn facts(gates: &str) -> String {
+        format!(
+            r#"{{"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": "2026-11-20T12:00:00Z", "serverVersion": "v1.37.0", "components": [{{"component": "kube-scheduler", "version": "v1.37.0", "featureGates": {{{gates}}}}}]}}"#
+        )
+    }
+
+    /// A pending pod with one claim from template `template`.
+    fn pod(name: &str, template: &str) -> String {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "default"}}, "spec": {{"containers": [{{"name": "c", "image": "x"}}], "resourceClaims": [{{"name": "gpu", "resourceClaimTemplateName": "{template}"}}]}}, "status": {{"phase": "Pending"}}}}"#
+        )
+    }
+
+    /// A template `name` with one request: `exactly` fields given as JSON members.
+    fn template(name: &str, exactly: &str) -> String {
+        format!(
+            r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {{"name": "{name}", "namespace": "default"}}, "spec": {{"spec": {{"devices": {{"requests": [{{"name": "gpu", "exactly": {{"deviceClassName": "gpu"{exactly}}}}}]}}}}}}}}"#
+        )
+    }
+
+    fn mem(amount: &str) -> String {
+        format!(r#", "capacity": {{"requests": {{"memory": "{amount}"}}}}"#)
+    }
+
+    fn state(docs: &[String]) -> ClusterState {
+        let mut c = Collector::new();
+        let text = format!("---\n{}", docs.join("\n---\n"));
+        load_str(&text, "<test>", &mut c).expect("test YAML loads");
+        let s = c.finish();
+        let gates = s
+            .facts
+            .gates_for(Component::KubeScheduler, &BTreeMap::new());
+        ClusterState::build(&s, &gates)
+    }
+
+    fn id(st: &ClusterState, name: &str) -> PodId {
+        st.pod_ids[&("default".to_owned(), name.to_owned())]
+    }
+
+    /// Filter then Reserve `name` on node1; the rejection text if the filter fails.
+    fn place(st: &mut ClusterState, name: &str) -> Result<(), String> {
+        let p = id(st, name);
+        let node = st.nodes[0].clone();
+        if let Some(r) = st.dra.filter(p, &node) {
+            return Err(r.detail.map(|(_, d)| d).unwrap_or_default());
+        }
+        st.dra.reserve(p, &node);
+        Ok(())
+    }
+
+    fn base(extra: &[String]) -> Vec<String> {
+        let mut docs = vec![NODE.to_owned(), CLASS.to_owned(), SHARED_GPU.to_owned()];
+        docs.extend_from_slice(extra);
+        docs
+    }
+
+    fn used(st: &ClusterState) -> i128 {
+        st.dra
+            .in_use
+            .capacity
+            .get(&0)
+            .and_then(|t| t.get("gpu.example.com/memory"))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    const GI: i128 = 1 << 30;
+
+    #[test]
+    fn two_claims_share_one_device_until_its_capacity_is_used() {
+        let mut st = state(&base(&[
+            template("t30", &mem("30Gi")),
+            pod("a", "t30"),
+            pod("b", "t30"),
+            pod("c", "t30"),
+        ]));
+        assert_eq!(place(&mut st, "a"), Ok(()));
+        assert_eq!(place(&mut st, "b"), Ok(()));
+        assert_eq!(used(&st), 60 * GI * 1000);
+        let a = st.dra.devices_of(id(&st, "a"));
+        let b = st.dra.devices_of(id(&st, "b"));
+        assert_eq!(
+            (a[0].device.as_str(), b[0].device.as_str()),
+            ("gpu-0", "gpu-0")
+        );
+        assert_eq!(
+            a[0].consumed_capacity,
+            BTreeMap::from([("memory".to_owned(), "30Gi".to_owned())])
+        );
+        assert_ne!(a[0].share_id, b[0].share_id);
+        assert!(a[0].share_id.is_some());
+        assert_eq!(
+            place(&mut st, "c"),
+            Err(allocate::Failure::CapacityExhausted.text())
+        );
+    }
+
+    #[test]
+    fn release_gives_the_capacity_back_and_restore_takes_it_again() {
+        let mut st = state(&base(&[
+            template("t50", &mem("50Gi")),
+            pod("a", "t50"),
+            pod("b", "t50"),
+        ]));
+        assert_eq!(place(&mut st, "a"), Ok(()));
+        let b = id(&st, "b");
+        let node = st.nodes[0].clone();
+        assert!(
+            st.dra.filter(b, &node).is_some(),
+            "80Gi cannot hold 2 × 50Gi"
+        );
+        let released = st.dra.release(&HashSet::from([id(&st, "a")]));
+        assert_eq!(used(&st), 0);
+        assert!(st.dra.filter(b, &node).is_none());
+        st.dra.restore(released);
+        assert_eq!(used(&st), 50 * GI * 1000);
+        assert!(st.dra.filter(b, &node).is_some());
+        st.dra.unreserve(id(&st, "a"));
+        assert_eq!(used(&st), 0);
+        assert!(st.dra.filter(b, &node).is_none());
+    }
+
+    #[test]
+    fn over_capacity_requests_and_unknown_capacities_find_no_device() {
+        let mut st = state(&base(&[
+            template("big", &mem("81Gi")),
+            template("other", r#", "capacity": {"requests": {"cores": "1"}}"#),
+            pod("a", "big"),
+            pod("b", "other"),
+        ]));
+        let want = Err(allocate::Failure::CapacityExhausted.text());
+        assert_eq!(place(&mut st, "a"), want);
+        assert_eq!(place(&mut st, "b"), want);
+    }
+
+    #[test]
+    fn existing_shares_in_the_snapshot_consume_capacity() {
+        let existing = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "old", "namespace": "default"}, "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu", "capacity": {"requests": {"memory": "60Gi"}}}}]}}, "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "node1", "device": "gpu-0", "shareID": "6f1c2a8e-0000-4000-8000-000000000001", "consumedCapacity": {"memory": "60Gi"}}]}}}}"#;
+        let mut st = state(&base(&[
+            existing.to_owned(),
+            template("t30", &mem("30Gi")),
+            template("t20", &mem("20Gi")),
+            pod("a", "t30"),
+            pod("b", "t20"),
+        ]));
+        assert_eq!(used(&st), 60 * GI * 1000);
+        assert!(place(&mut st, "a").is_err(), "60Gi + 30Gi > 80Gi");
+        assert_eq!(place(&mut st, "b"), Ok(()));
+    }
+
+    #[test]
+    fn an_exclusive_existing_allocation_holds_even_a_shareable_device() {
+        // A result without a shareID holds the device exclusively (upstream: AllocatedDevices).
+        let existing = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "old", "namespace": "default"}, "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}, "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "node1", "device": "gpu-0"}]}}}}"#;
+        let mut st = state(&base(&[
+            existing.to_owned(),
+            template("t1", &mem("1Gi")),
+            pod("a", "t1"),
+        ]));
+        assert_eq!(
+            place(&mut st, "a"),
+            Err(allocate::Failure::AllMatchingAllocated.text())
+        );
+    }
+
+    #[test]
+    fn one_request_may_pick_the_same_shared_device_twice() {
+        let mut st = state(&base(&[
+            template("two", &format!(r#", "count": 2{}"#, mem("40Gi"))),
+            pod("a", "two"),
+        ]));
+        assert_eq!(place(&mut st, "a"), Ok(()));
+        let devices = st.dra.devices_of(id(&st, "a"));
+        assert_eq!(devices.len(), 2);
+        assert!(devices.iter().all(|d| d.device == "gpu-0"));
+        assert_ne!(devices[0].share_id, devices[1].share_id);
+        assert_eq!(used(&st), 80 * GI * 1000);
+    }
+
+    #[test]
+    fn a_shared_device_consumes_its_counters_once() {
+        // Upstream's skipCounterCheck: a second share of the same device neither checks nor
+        // consumes the counters again (2 × 50 of 80 would not fit otherwise).
+        let slice = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "gpu.example.com", "nodeName": "node1", "pool": {"name": "node1", "generation": 1, "resourceSliceCount": 1}, "sharedCounters": [{"name": "chip", "counters": {"mem": {"value": "80"}}}], "devices": [{"name": "gpu-0", "allowMultipleAllocations": true, "capacity": {"memory": {"value": "80Gi"}}, "consumesCounters": [{"counterSet": "chip", "counters": {"mem": {"value": "50"}}}]}]}}"#;
+        let mut st = state(&[
+            NODE.to_owned(),
+            CLASS.to_owned(),
+            slice.to_owned(),
+            template("two", &format!(r#", "count": 2{}"#, mem("10Gi"))),
+            pod("a", "two"),
+        ]);
+        assert_eq!(place(&mut st, "a"), Ok(()));
+        assert_eq!(picked(&st, "a"), ["gpu-0", "gpu-0"]);
+    }
+
+    #[test]
+    fn without_a_request_a_share_consumes_the_whole_capacity() {
+        let mut st = state(&base(&[
+            template("plain", ""),
+            pod("a", "plain"),
+            pod("b", "plain"),
+        ]));
+        assert_eq!(place(&mut st, "a"), Ok(()));
+        assert_eq!(used(&st), 80 * GI * 1000);
+        assert!(place(&mut st, "b").is_err());
+    }
+
+    #[test]
+    fn capacity_requests_with_the_gate_off_are_an_error_and_devices_are_exclusive() {
+        let docs = |t: &str| {
+            let mut d = base(&[template("t", t), pod("a", "t"), pod("b", "t")]);
+            d.insert(0, facts(r#""DRAConsumableCapacity": false"#));
+            d
+        };
+        let mut st = state(&docs(&mem("1Gi")));
+        let err = place(&mut st, "a").unwrap_err();
+        assert!(
+            err.contains(
+                "has capacity requests, but the DRAConsumableCapacity feature is disabled"
+            ),
+            "{err}"
+        );
+        let mut st = state(&docs(""));
+        assert_eq!(place(&mut st, "a"), Ok(()));
+        assert!(st.dra.devices_of(id(&st, "a"))[0].share_id.is_none());
+        assert_eq!(
+            place(&mut st, "b"),
+            Err(allocate::Failure::AllMatchingAllocated.text())
+        );
+    }
+
+    /// Devices with list-typed `pcieRoot` attributes, and a claim matching a GPU and a NIC on
+    /// it.
+    fn list_docs(gates: &str, constraint: &str) -> Vec<String> {
+        let slice = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "gpu.example.com", "nodeName": "node1", "pool": {"name": "node1", "generation": 1, "resourceSliceCount": 1}, "devices": [
+            {"name": "gpu-0", "attributes": {"type": {"string": "gpu"}, "pcieRoot": {"strings": ["a", "b"]}}},
+            {"name": "nic-0", "attributes": {"type": {"string": "nic"}, "pcieRoot": {"strings": ["b", "c"]}}},
+            {"name": "nic-1", "attributes": {"type": {"string": "nic"}, "pcieRoot": {"strings": ["c", "d"]}}},
+            {"name": "nic-2", "attributes": {"type": {"string": "nic"}, "pcieRoot": {"string": "d"}}}]}}"#;
+        let claim = format!(
+            r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {{"name": "pair", "namespace": "default"}}, "spec": {{"spec": {{"devices": {{"requests": [
+                {{"name": "gpu", "exactly": {{"deviceClassName": "gpu", "selectors": [{{"cel": {{"expression": "device.attributes[\"gpu.example.com\"].type == \"gpu\""}}}}]}}}},
+                {{"name": "nic", "exactly": {{"deviceClassName": "gpu", "selectors": [{{"cel": {{"expression": "device.attributes[\"gpu.example.com\"].type.includes(\"nic\")"}}}}]}}}}],
+                "constraints": [{constraint}]}}}}}}}}"#
+        );
+        vec![
+            facts(gates),
+            NODE.to_owned(),
+            CLASS.to_owned(),
+            slice.to_owned(),
+            claim,
+            pod("p", "pair"),
+        ]
+    }
+
+    fn picked(st: &ClusterState, name: &str) -> Vec<String> {
+        st.dra
+            .devices_of(id(st, name))
+            .into_iter()
+            .map(|d| d.device)
+            .collect()
+    }
+
+    #[test]
+    fn match_attribute_over_lists_needs_a_common_element() {
+        let mut st = state(&list_docs(
+            r#""DRAListTypeAttributes": true"#,
+            r#"{"matchAttribute": "gpu.example.com/pcieRoot"}"#,
+        ));
+        assert_eq!(place(&mut st, "p"), Ok(()));
+        assert_eq!(picked(&st, "p"), ["gpu-0", "nic-0"]);
+    }
+
+    #[test]
+    fn distinct_attribute_over_lists_needs_disjoint_sets() {
+        let mut st = state(&list_docs(
+            r#""DRAListTypeAttributes": true"#,
+            r#"{"distinctAttribute": "gpu.example.com/pcieRoot"}"#,
+        ));
+        assert_eq!(place(&mut st, "p"), Ok(()));
+        assert_eq!(picked(&st, "p"), ["gpu-0", "nic-1"]);
+    }
+
+    #[test]
+    fn list_attributes_are_ignored_with_the_gate_off() {
+        // gpu-0's pcieRoot is list-only: without the gate it has no such attribute, so the
+        // constraint cannot hold.
+        let mut st = state(&list_docs(
+            r#""DRAListTypeAttributes": false"#,
+            r#"{"matchAttribute": "gpu.example.com/pcieRoot"}"#,
+        ));
+        assert_eq!(
+            place(&mut st, "p"),
+            Err(allocate::Failure::ConstraintUnsatisfiable.text())
+        );
+    }
+
+    #[test]
+    fn cel_sees_list_attributes_as_lists() {
+        let inv = Inventory::build_with(
+            &[serde_json::from_str(
+                r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "d.example.com", "allNodes": true, "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1}, "devices": [{"name": "x", "attributes": {"roots": {"ints": [3, 5]}, "v": {"versions": ["1.2.3"]}}}]}}"#,
+            )
+            .expect("test slice")],
+            &[],
+            true,
+        );
+        let mut sel = Selectors::default();
+        for (expr, want) in [
+            (r#"5 in device.attributes["d.example.com"].roots"#, true),
+            (
+                r#"device.attributes["d.example.com"].roots.includes(4)"#,
+                false,
+            ),
+            (
+                r#"device.attributes["d.example.com"].roots.size() == 2"#,
+                true,
+            ),
+            (
+                r#"device.attributes["d.example.com"].v.exists(x, x.isGreaterThan(semver("1.0.0")))"#,
+                true,
+            ),
+        ] {
+            let e = sel.compile(expr);
+            assert_eq!(sel.matches(&inv, 0, e), Ok(want), "{expr}");
+        }
+    }
+}

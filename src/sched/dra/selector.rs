@@ -3,18 +3,22 @@
 //!
 //! The device environment follows upstream `k8s.io/dynamic-resource-allocation/cel`:
 //! `device.driver`, `device.attributes["domain"].name`, `device.capacity["domain"].name`
-//! (quantities), `device.allowMultipleAllocations`. Each expression is compiled once (only
-//! `device` may be referenced: anything else is upstream's compile error "undeclared
-//! reference"); each (device, expression) result is cached, since device attributes do not
-//! change inside a snapshot.
+//! (quantities), `device.allowMultipleAllocations`. List-typed attributes (only present with
+//! DRAListTypeAttributes) are CEL lists, and upstream's DRA `includes` member function is
+//! available (`<scalar or list>.includes(<value>)`: list membership, or equality for a scalar).
+//! Each expression is compiled once (only `device` may be referenced: anything else is
+//! upstream's compile error "undeclared reference"); each (device, expression) result is
+//! cached, since device attributes do not change inside a snapshot.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use kube_cel::KubeCelExt as _;
+use kube_cel::cel::common::ast::{EntryExpr, Expr, IdedEntryExpr, IdedExpr};
+use kube_cel::cel::extractors::{Arguments, This};
 use kube_cel::cel::objects::{Key, Map};
-use kube_cel::cel::{Context, Program, Value};
+use kube_cel::cel::{Context, ExecutionError, Program, ResolveResult, Value};
 
 use super::inventory::{AttrValue, Device, DeviceId, Inventory};
 
@@ -43,10 +47,27 @@ impl std::fmt::Debug for Selectors {
     }
 }
 
+/// Upstream's `includes` (`k8s.io/dynamic-resource-allocation/cel`, `includesFunc`): whether a
+/// list contains the argument, or a scalar equals it.
+fn includes(This(this): This<Value>, Arguments(args): Arguments) -> ResolveResult {
+    let [arg] = args.as_slice() else {
+        return Err(ExecutionError::function_error(
+            "includes",
+            "expects exactly one argument",
+        ));
+    };
+    Ok(Value::Bool(match &this {
+        Value::List(items) => items.iter().any(|v| v == arg),
+        scalar => scalar == arg,
+    }))
+}
+
 impl Default for Selectors {
     fn default() -> Self {
+        let mut context = Context::default().with_all();
+        context.add_function("includes", includes);
         Self {
-            context: Context::default().with_all(),
+            context,
             exprs: Vec::new(),
             by_text: HashMap::new(),
             results: HashMap::new(),
@@ -64,6 +85,60 @@ fn map(entries: HashMap<String, Value>) -> Value {
     Value::Map(Map::from(m))
 }
 
+/// Collects the variables `e` references that no enclosing comprehension (`all`, `exists`,
+/// `map`, `filter`, …) binds: only `device` is declared.
+fn free_variables<'a>(e: &'a IdedExpr, bound: &mut Vec<&'a str>, out: &mut Vec<String>) {
+    let entries = |entries: &'a [IdedEntryExpr]| {
+        entries.iter().flat_map(|entry| match &entry.expr {
+            EntryExpr::MapEntry(m) => vec![&m.key, &m.value],
+            EntryExpr::StructField(f) => vec![&f.value],
+        })
+    };
+    match &e.expr {
+        Expr::Ident(name) => {
+            if !bound.contains(&name.as_str()) {
+                out.push(name.clone());
+            }
+        }
+        Expr::Call(c) => {
+            for x in c.target.iter().map(AsRef::as_ref).chain(&c.args) {
+                free_variables(x, bound, out);
+            }
+        }
+        Expr::Comprehension(c) => {
+            free_variables(&c.iter_range, bound, out);
+            free_variables(&c.accu_init, bound, out);
+            let depth = bound.len();
+            bound.push(&c.iter_var);
+            if let Some(v) = &c.iter_var2 {
+                bound.push(v);
+            }
+            bound.push(&c.accu_var);
+            for x in [&c.loop_cond, &c.loop_step, &c.result] {
+                free_variables(x, bound, out);
+            }
+            bound.truncate(depth);
+        }
+        Expr::List(l) => {
+            for x in &l.elements {
+                free_variables(x, bound, out);
+            }
+        }
+        Expr::Map(m) => {
+            for x in entries(&m.entries) {
+                free_variables(x, bound, out);
+            }
+        }
+        Expr::Struct(st) => {
+            for x in entries(&st.entries) {
+                free_variables(x, bound, out);
+            }
+        }
+        Expr::Select(sel) => free_variables(&sel.operand, bound, out),
+        Expr::Literal(_) | Expr::Unspecified => {}
+    }
+}
+
 impl Selectors {
     /// Compiles `expression` (once); returns its id.
     pub fn compile(&mut self, expression: &str) -> ExprId {
@@ -73,8 +148,9 @@ impl Selectors {
         let program = Program::compile(expression)
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                let refs = p.references();
-                match refs.variables().into_iter().find(|v| *v != "device") {
+                let mut free = Vec::new();
+                free_variables(p.expression(), &mut Vec::new(), &mut free);
+                match free.into_iter().find(|v| v != "device") {
                     Some(other) => Err(format!("undeclared reference to '{other}'")),
                     None => Ok(p),
                 }
@@ -105,6 +181,20 @@ impl Selectors {
         program.execute(&ctx).ok()
     }
 
+    fn attr_value(&self, v: &AttrValue) -> Value {
+        match v {
+            AttrValue::Int(i) => Value::Int(*i),
+            AttrValue::Bool(b) => Value::Bool(*b),
+            AttrValue::String(s) => Value::String(Arc::new(s.clone())),
+            AttrValue::Version(s) => self
+                .eval_opaque("semver", s)
+                .unwrap_or_else(|| Value::String(Arc::new(s.clone()))),
+            AttrValue::List(items) => {
+                Value::List(Arc::new(items.iter().map(|i| self.attr_value(i)).collect()))
+            }
+        }
+    }
+
     fn device_value(&mut self, inv: &Inventory, id: DeviceId) -> Value {
         if let Some(v) = self.devices.get(&id) {
             return v.clone();
@@ -113,14 +203,7 @@ impl Selectors {
         let mut attrs: HashMap<String, HashMap<String, Value>> = HashMap::new();
         for (k, v) in &d.attributes {
             let (domain, name) = k.rsplit_once('/').unwrap_or(("", k));
-            let value = match v {
-                AttrValue::Int(i) => Value::Int(*i),
-                AttrValue::Bool(b) => Value::Bool(*b),
-                AttrValue::String(s) => Value::String(Arc::new(s.clone())),
-                AttrValue::Version(s) => self
-                    .eval_opaque("semver", s)
-                    .unwrap_or_else(|| Value::String(Arc::new(s.clone()))),
-            };
+            let value = self.attr_value(v);
             attrs
                 .entry(domain.to_owned())
                 .or_default()
@@ -241,6 +324,7 @@ mod tests {
                 driver: "gpu.example.com".into(),
                 attributes,
                 capacity,
+                capacities: BTreeMap::new(),
                 scope: Scope::AllNodes,
                 taints: vec![],
                 consumes: vec![],
@@ -274,6 +358,14 @@ mod tests {
                 true,
             ),
             ("device.allowMultipleAllocations", false),
+            (
+                "device.attributes[\"gpu.example.com\"].model.includes(\"H100\")",
+                true,
+            ),
+            (
+                "device.attributes[\"gpu.example.com\"].all(k, k != \"\")",
+                true,
+            ),
         ] {
             let id = s.compile(expr);
             assert_eq!(s.matches(&inv, 0, id), Ok(want), "{expr}");
@@ -290,6 +382,9 @@ mod tests {
                 .is_some_and(|e| e.contains("undeclared reference"))
         );
         assert!(s.matches(&inv, 0, id).is_err());
+        // Comprehension variables are bound; anything else stays undeclared.
+        let id = s.compile("device.attributes[\"gpu.example.com\"].exists(k, k == other)");
+        assert_eq!(s.compile_error(id), Some("undeclared reference to 'other'"));
         let id = s.compile("device.attributes[\"other.example.com\"].x == 1");
         assert!(
             s.matches(&inv, 0, id)

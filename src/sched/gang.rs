@@ -24,7 +24,7 @@ use super::filter::node_resources_fit::most_allocated_over;
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::plan::{DomainTrace, PodTrace, UnitTrace};
 use super::queue::{GroupKind, GroupNode};
-use super::schedule_one::{Mode, Sampler, fit_error, schedule_pod};
+use super::schedule_one::{Mode, PodAttempt, Sampler, fit_error, schedule_pod};
 
 /// A feasible domain: trace index, assignments, PodGroupPodsCount raw score, fit score.
 type FeasiblePlacement = (usize, Vec<(PodId, NodeId)>, i64, i64);
@@ -211,8 +211,22 @@ impl<'a> Cycle<'a> {
         let mut placed = Vec::new();
         let mut failure: Option<String> = None;
         let mut first_pod_error: Option<String> = None;
+        // The last member that fit nowhere, while nothing has been assumed since: a member with
+        // the same filter inputs fails the same way on the unchanged state (and a failed
+        // attempt leaves the compat sampler where it was: it visited every node), so its
+        // attempt is reused instead of filtering every node again.
+        let mut last_failure: Option<(PodId, PodAttempt)> = None;
         for &pod in &group.pending {
-            let attempt = schedule_pod(self.state, pod, candidates, self.mode, self.sampler);
+            let reused = last_failure.as_ref().and_then(|(prev, attempt)| {
+                let (a, b) = (&self.state.pods[*prev], &self.state.pods[pod]);
+                let labels_matter = self.state.required_anti_count > 0
+                    || a.labels_matter_to_own_filters()
+                    || b.labels_matter_to_own_filters();
+                a.same_filter_inputs(b, labels_matter).then(|| attempt.clone())
+            });
+            let attempt = reused.unwrap_or_else(|| {
+                schedule_pod(self.state, pod, candidates, self.mode, self.sampler)
+            });
             let name = self.state.pods[pod].name.clone();
             self.trace.pods.push(PodTrace {
                 pod: name.clone(),
@@ -234,14 +248,17 @@ impl<'a> Cycle<'a> {
                     self.state.assume(pod, node);
                     placed.push((pod, node));
                     scheduled += 1;
+                    last_failure = None;
                 }
-                None if first_pod_error.is_none() => {
-                    first_pod_error = Some(format!(
-                        "{name}: {}",
-                        fit_error(candidates.len(), &attempt.diagnosis, &self.state.table)
-                    ));
+                None => {
+                    if first_pod_error.is_none() {
+                        first_pod_error = Some(format!(
+                            "{name}: {}",
+                            fit_error(candidates.len(), &attempt.diagnosis, &self.state.table)
+                        ));
+                    }
+                    last_failure = Some((pod, attempt));
                 }
-                None => {}
             }
             remaining -= 1;
             if failure.is_none() {

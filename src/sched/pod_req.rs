@@ -127,6 +127,72 @@ pub struct PodReq {
     pub terminating_by_preemption: bool,
 }
 
+impl PodReq {
+    /// Whether the Filter plugins would give `other` exactly the answers they give `self` on
+    /// the same cluster state: every field a filter or PreFilter reads is equal. Labels count
+    /// only when `labels_matter` (some term or constraint could select the pod: its own spread
+    /// constraints and affinity terms, or existing pods' required anti-affinity). Pods with
+    /// claims never compare equal (each has its own claims).
+    ///
+    /// Written as an exhaustive destructuring so that a new field fails to compile here until
+    /// someone decides whether filters read it.
+    pub fn same_filter_inputs(&self, other: &Self, labels_matter: bool) -> bool {
+        let Self {
+            namespace,
+            name: _,
+            labels,
+            requests,
+            score_cpu: _,
+            score_memory: _,
+            tolerations,
+            node_selector,
+            required_terms,
+            preferred_terms: _,
+            host_ports,
+            node_name,
+            priority,
+            preempt_never: _,
+            scheduler_name,
+            group: _,
+            gated: _,
+            has_claims,
+            spread,
+            affinity,
+            anti_affinity,
+            preferred_affinity: _,
+            preferred_anti_affinity: _,
+            created: _,
+            started: _,
+            terminating: _,
+            nominated_node,
+            terminating_by_preemption: _,
+        } = self;
+        !*has_claims
+            && !other.has_claims
+            && *namespace == other.namespace
+            && *requests == other.requests
+            && *tolerations == other.tolerations
+            && *node_selector == other.node_selector
+            && *required_terms == other.required_terms
+            && *host_ports == other.host_ports
+            && *node_name == other.node_name
+            && *priority == other.priority
+            && *scheduler_name == other.scheduler_name
+            && *spread == other.spread
+            && *affinity == other.affinity
+            && *anti_affinity == other.anti_affinity
+            && *nominated_node == other.nominated_node
+            && (!labels_matter || *labels == other.labels)
+    }
+
+    /// Whether this pod's labels can change a filter's answer for it: its own spread
+    /// constraints and required (anti-)affinity terms select pods by label and count the pod
+    /// itself.
+    pub fn labels_matter_to_own_filters(&self) -> bool {
+        !self.spread.is_empty() || !self.affinity.is_empty() || !self.anti_affinity.is_empty()
+    }
+}
+
 fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
     let mut out = Requests::new();
     let res = c.resources.as_ref();
@@ -443,6 +509,34 @@ mod tests {
     use super::*;
     use crate::sched::resources::PODS;
     use serde_json::json;
+
+    #[test]
+    fn filter_inputs_ignore_names_and_compare_labels_only_when_they_matter() {
+        let a = PodReq {
+            name: "a".into(),
+            labels: Labels::from([("index".to_owned(), "0".to_owned())]),
+            requests: vec![(CPU, 1000)],
+            ..PodReq::default()
+        };
+        let b = PodReq {
+            name: "b".into(),
+            labels: Labels::from([("index".to_owned(), "1".to_owned())]),
+            ..a.clone()
+        };
+        assert!(a.same_filter_inputs(&b, false));
+        assert!(!a.same_filter_inputs(&b, true), "labels differ");
+        let bigger = PodReq {
+            requests: vec![(CPU, 2000)],
+            ..a.clone()
+        };
+        assert!(!a.same_filter_inputs(&bigger, false));
+        let with_claims = PodReq {
+            has_claims: true,
+            ..a.clone()
+        };
+        assert!(!with_claims.same_filter_inputs(&with_claims, false), "own claims");
+        assert!(!a.labels_matter_to_own_filters());
+    }
 
     fn pod(spec: serde_json::Value) -> Pod {
         serde_json::from_value(json!({"apiVersion": "v1", "kind": "Pod",

@@ -222,7 +222,8 @@ impl<'a> Cycle<'a> {
                 let labels_matter = self.state.required_anti_count > 0
                     || a.labels_matter_to_own_filters()
                     || b.labels_matter_to_own_filters();
-                a.same_filter_inputs(b, labels_matter).then(|| attempt.clone())
+                a.same_filter_inputs(b, labels_matter)
+                    .then(|| attempt.clone())
             });
             let attempt = reused.unwrap_or_else(|| {
                 schedule_pod(self.state, pod, candidates, self.mode, self.sampler)

@@ -58,7 +58,7 @@ pub const NOTES: &[&str] = &[
     "ImageLocality scoring is not modelled",
     "DRA: shareIDs of shared devices (allowMultipleAllocations) are deterministic stand-ins for upstream's random UIDs",
     "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
-    "a pending pod's nominatedNodeName is tried first, but does not reserve room against other pods (upstream also filters with higher-or-equal-priority nominated pods added)",
+    "preemption's victim checks do not add other pods' nominations (upstream filters with higher-or-equal-priority nominated pods added there too)",
 ];
 
 /// Runs the simulation: [`prepare`] then [`Prepared::into_plan`].
@@ -132,6 +132,22 @@ impl Prepared<'_> {
                 .as_ref()
                 .map_or(0, |t| t.0.as_second()),
         };
+        // Pods held at PreEnqueue never reach kube-scheduler's active queue, so they are not
+        // in its nominator (scheduling_queue.go: AddNominatedPod runs when a pod moves to
+        // activeQ on add/update) and their nominations hold no room.
+        let held: std::collections::HashSet<usize> = units
+            .iter()
+            .filter_map(|u| match &u.body {
+                UnitBody::Held {
+                    error: false, pods, ..
+                } => Some(pods.iter().copied()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        if !held.is_empty() {
+            state.nominated.retain(|p| !held.contains(p));
+        }
         let mut results = Vec::with_capacity(units.len());
         for unit in units {
             results.push(run_unit(

@@ -168,6 +168,9 @@ pub struct ClusterState {
     /// Topology key → its domains in name order, each with its nodes (ascending ids). Nodes
     /// and labels are fixed once the state is built, so this is computed once per key.
     pub(crate) domains: std::cell::RefCell<HashMap<String, Domains>>,
+    /// Pods with `status.nominatedNodeName` (placed or not), for upstream's
+    /// `addGENominatedPods`.
+    pub nominated: Vec<PodId>,
 }
 
 /// The domains of one topology key: (value, nodes), values in name order.
@@ -302,6 +305,9 @@ impl ClusterState {
         let id = self.pods.len();
         self.pod_ids
             .insert((pod.namespace.clone(), pod.name.to_string()), id);
+        if pod.nominated_node.is_some() {
+            self.nominated.push(id);
+        }
         self.pods.push(pod);
         self.placement.push(None);
         id
@@ -309,6 +315,17 @@ impl ClusterState {
 
     /// Places `pod` on `node` (bound or assumed): its requests, ports and membership count there.
     pub fn assume(&mut self, pod: PodId, node: NodeId) {
+        self.assume_inner(pod, node, true);
+    }
+
+    /// Places `pod` on `node` for the filters of another pod only (upstream
+    /// `addGENominatedPods` adds nominated pods to a copy of the node; their claims are not
+    /// allocated). Undo with [`forget`](Self::forget).
+    pub fn assume_nominated(&mut self, pod: PodId, node: NodeId) {
+        self.assume_inner(pod, node, false);
+    }
+
+    fn assume_inner(&mut self, pod: PodId, node: NodeId, claims: bool) {
         if self.placement[pod].is_some() {
             return;
         }
@@ -336,7 +353,7 @@ impl ClusterState {
             self.required_anti_count += 1;
         }
         self.placement[pod] = Some(node);
-        if p.has_claims {
+        if claims && p.has_claims {
             self.dra.reserve(pod, &self.nodes[node]);
         }
     }

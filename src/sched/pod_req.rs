@@ -534,7 +534,10 @@ mod tests {
             has_claims: true,
             ..a.clone()
         };
-        assert!(!with_claims.same_filter_inputs(&with_claims, false), "own claims");
+        assert!(
+            !with_claims.same_filter_inputs(&with_claims, false),
+            "own claims"
+        );
         assert!(!a.labels_matter_to_own_filters());
     }
 

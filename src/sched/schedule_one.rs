@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::filter::{Code, Reason, pre_filter, run_filters};
+use super::filter::{Code, PreFilterState, Reason, pre_filter, run_filters};
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::score::score_nodes;
 
@@ -66,28 +66,28 @@ pub struct PodAttempt {
 
 /// Schedules `pod` onto one of `candidates` (the placement's nodes, sorted by name).
 pub fn schedule_pod(
-    state: &ClusterState,
+    state: &mut ClusterState,
     pod: PodId,
     candidates: &[NodeId],
     mode: Mode,
     sampler: &mut Sampler,
 ) -> PodAttempt {
-    let p = &state.pods[pod];
-    let pre = pre_filter(state, p);
+    let pre = pre_filter(state, &state.pods[pod]);
+    let nominated = nominated_pods_for(state, pod);
     // Upstream `evaluateNominatedNode` (algorithm.go, 1.37; no feature gate): a pod with
     // `status.nominatedNodeName` tries that node first and, if it passes every filter, takes it
     // without scanning or scoring other nodes (and without advancing the sampling start). A
     // nominated node outside the candidates (another placement) counts as not feasible.
-    if let Some(nominated) = p
+    if let Some(own) = state.pods[pod]
         .nominated_node
         .as_deref()
         .and_then(|n| state.node_ids.get(n))
         .copied()
         .filter(|n| candidates.binary_search(n).is_ok())
-        && run_filters(state, pod, &pre, nominated).is_none()
+        && filter_node(state, pod, &pre, own, &nominated).is_none()
     {
         return PodAttempt {
-            node: Some(nominated),
+            node: Some(own),
             diagnosis: Diagnosis {
                 evaluated: 1,
                 feasible: 1,
@@ -114,7 +114,7 @@ pub fn schedule_pod(
         }
         let node = candidates[(start + i) % n];
         processed += 1;
-        match run_filters(state, pod, &pre, node) {
+        match filter_node(state, pod, &pre, node, &nominated) {
             None => feasible.push(node),
             Some(r) => {
                 if let Some((claim, why)) = r.detail {
@@ -145,7 +145,7 @@ pub fn schedule_pod(
         _ => {
             // Compat mode visits nodes from a rotating start; sort so ties still go by name.
             feasible.sort_unstable();
-            let scores = score_nodes(state, p, &feasible);
+            let scores = score_nodes(state, &state.pods[pod], &feasible);
             let best = scores.iter().copied().max().unwrap_or(0);
             feasible
                 .iter()
@@ -155,6 +155,71 @@ pub fn schedule_pod(
         }
     };
     PodAttempt { node, diagnosis }
+}
+
+/// Upstream `addGENominatedPods`' choice: pending pods nominated to a node (an earlier
+/// preemption's `status.nominatedNodeName`) whose priority is at least `pod`'s, other than
+/// `pod` itself, as (node, pod) sorted by node. They hold their room on that node against
+/// `pod`. Only pods kube-scheduler's queue holds count: default scheduler, not gated, not
+/// being deleted, not yet placed in this simulation.
+pub fn nominated_pods_for(state: &ClusterState, pod: PodId) -> Vec<(NodeId, PodId)> {
+    if state.nominated.is_empty() {
+        return Vec::new();
+    }
+    let priority = state.pods[pod].priority;
+    let mut out: Vec<(NodeId, PodId)> = state
+        .nominated
+        .iter()
+        .copied()
+        .filter(|q| *q != pod && state.placement[*q].is_none())
+        .filter_map(|q| {
+            let other = &state.pods[q];
+            let eligible = !other.terminating
+                && !other.gated
+                && other.priority >= priority
+                && other.scheduler_name == "default-scheduler";
+            let node = other.nominated_node.as_deref()?;
+            eligible
+                .then(|| state.node_ids.get(node).map(|n| (*n, q)))
+                .flatten()
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// Upstream `RunFilterPluginsWithNominatedPods`: when pods are nominated to `node` (see
+/// [`nominated_pods_for`]), the filters run first with them added (PreFilter state
+/// recomputed, as upstream's AddPod extensions update it) and, only if that passes, again
+/// without them; both must pass. Otherwise the filters run once.
+pub fn filter_node(
+    state: &mut ClusterState,
+    pod: PodId,
+    pre: &PreFilterState,
+    node: NodeId,
+    nominated: &[(NodeId, PodId)],
+) -> Option<super::filter::Rejection> {
+    if nominated.is_empty() {
+        return run_filters(state, pod, pre, node);
+    }
+    let start = nominated.partition_point(|(n, _)| *n < node);
+    let here: Vec<PodId> = nominated[start..]
+        .iter()
+        .take_while(|(n, _)| *n == node)
+        .map(|(_, q)| *q)
+        .collect();
+    if here.is_empty() {
+        return run_filters(state, pod, pre, node);
+    }
+    for q in &here {
+        state.assume_nominated(*q, node);
+    }
+    let with = pre_filter(state, &state.pods[pod]);
+    let r = run_filters(state, pod, &with, node);
+    for q in here.iter().rev() {
+        state.forget(*q);
+    }
+    r.or_else(|| run_filters(state, pod, pre, node))
 }
 
 /// Upstream `FitError.Error()`: `"0/N nodes are available: <count> <reason>, …."` with entries

@@ -53,6 +53,12 @@ impl Amounts {
         self.len == 0
     }
 
+    /// Sets every slot to 0 (length unchanged).
+    pub fn clear_values(&mut self) {
+        self.inline = [0; INLINE];
+        self.rest.iter_mut().for_each(|v| *v = 0);
+    }
+
     /// Grows or shrinks to `n` slots; new slots hold `value`.
     pub fn resize(&mut self, n: usize, value: i64) {
         for slot in self.inline.iter_mut().take(n.min(INLINE)).skip(self.len) {
@@ -140,6 +146,28 @@ impl NodeState {
     pub fn allocatable(&self, id: ResourceId) -> i64 {
         self.allocatable.get(usize::from(id)).copied().unwrap_or(0)
     }
+}
+
+/// What [`ClusterState::remove_pods`] took away.
+#[derive(Debug, Default)]
+pub struct Removal {
+    /// The removed pods and where they ran, in removal order.
+    pub pods: Vec<(PodId, NodeId)>,
+    nodes: Vec<(NodeId, SavedNode)>,
+    affinity_count: usize,
+    required_anti_count: usize,
+}
+
+/// The mutable part of a node, saved.
+#[derive(Debug)]
+struct SavedNode {
+    requested: Amounts,
+    score_cpu: i64,
+    score_memory: i64,
+    pods: Vec<PodId>,
+    used_ports: Vec<(String, i32, String)>,
+    affinity_pods: Vec<PodId>,
+    required_anti_pods: Vec<PodId>,
 }
 
 /// Every node and pod of a snapshot, ready for simulation.
@@ -329,6 +357,16 @@ impl ClusterState {
         if self.placement[pod].is_some() {
             return;
         }
+        self.add_to_node(pod, node);
+        self.placement[pod] = Some(node);
+        if claims && self.pods[pod].has_claims {
+            self.dra.reserve(pod, &self.nodes[node]);
+        }
+    }
+
+    /// The node-side half of [`assume`](Self::assume): requests, ports, membership lists and
+    /// the cluster-wide affinity counters.
+    fn add_to_node(&mut self, pod: PodId, node: NodeId) {
         let len = self.table.len();
         let p = &self.pods[pod];
         let n = &mut self.nodes[node];
@@ -352,9 +390,78 @@ impl ClusterState {
             n.required_anti_pods.push(pod);
             self.required_anti_count += 1;
         }
-        self.placement[pod] = Some(node);
-        if claims && p.has_claims {
-            self.dra.reserve(pod, &self.nodes[node]);
+    }
+
+    /// Removes many placed pods at once and remembers how to put the state back exactly
+    /// ([`restore`](Self::restore)). Each node that loses pods is saved whole and rebuilt from
+    /// the pods it keeps, so the cost is one pass over those nodes' pods instead of one
+    /// [`forget`](Self::forget) per pod (a group preemption removes every lower-priority pod of
+    /// the cluster). Claims of simulated reservations are unreserved as `forget` does.
+    pub fn remove_pods(&mut self, pods: impl Iterator<Item = PodId>) -> Removal {
+        let mut removal = Removal {
+            affinity_count: self.affinity_count,
+            required_anti_count: self.required_anti_count,
+            ..Removal::default()
+        };
+        for pod in pods {
+            let Some(node) = self.placement[pod].take() else {
+                continue;
+            };
+            if self.pods[pod].has_claims {
+                self.dra.unreserve(pod);
+            }
+            removal.pods.push((pod, node));
+        }
+        let mut nodes: Vec<NodeId> = removal.pods.iter().map(|(_, n)| *n).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        for node in nodes {
+            let n = &mut self.nodes[node];
+            let saved = SavedNode {
+                requested: n.requested.clone(),
+                score_cpu: n.score_cpu,
+                score_memory: n.score_memory,
+                pods: std::mem::take(&mut n.pods),
+                used_ports: std::mem::take(&mut n.used_ports),
+                affinity_pods: std::mem::take(&mut n.affinity_pods),
+                required_anti_pods: std::mem::take(&mut n.required_anti_pods),
+            };
+            n.requested.clear_values();
+            n.score_cpu = 0;
+            n.score_memory = 0;
+            self.affinity_count -= saved.affinity_pods.len();
+            self.required_anti_count -= saved.required_anti_pods.len();
+            for &kept in &saved.pods {
+                if self.placement[kept] == Some(node) {
+                    self.add_to_node(kept, node);
+                }
+            }
+            removal.nodes.push((node, saved));
+        }
+        removal
+    }
+
+    /// Undoes [`remove_pods`](Self::remove_pods): the saved nodes come back as they were (pod
+    /// order included) and the removed pods are placed again. Every other change made since
+    /// must have been undone first.
+    pub fn restore(&mut self, removal: Removal) {
+        for (node, saved) in removal.nodes {
+            let n = &mut self.nodes[node];
+            n.requested = saved.requested;
+            n.score_cpu = saved.score_cpu;
+            n.score_memory = saved.score_memory;
+            n.pods = saved.pods;
+            n.used_ports = saved.used_ports;
+            n.affinity_pods = saved.affinity_pods;
+            n.required_anti_pods = saved.required_anti_pods;
+        }
+        self.affinity_count = removal.affinity_count;
+        self.required_anti_count = removal.required_anti_count;
+        for (pod, node) in removal.pods {
+            self.placement[pod] = Some(node);
+            if self.pods[pod].has_claims {
+                self.dra.reserve(pod, &self.nodes[node]);
+            }
         }
     }
 
@@ -419,5 +526,99 @@ mod amounts_tests {
         a.resize(12, 7);
         assert_eq!((a[1], a[2], a[9], a[11]), (10, 7, 7, 7));
         assert_eq!(Amounts::from(vec![1, 2]).get(1), Some(&2));
+    }
+}
+
+#[cfg(test)]
+mod removal_tests {
+    use super::*;
+    use crate::sched::pod_req::AffinityTerm;
+    use crate::sched::resources::{CPU, MEMORY};
+
+    fn state() -> ClusterState {
+        let mut st = ClusterState::default();
+        st.table.intern("cpu");
+        st.table.intern("memory");
+        st.table.intern("ephemeral-storage");
+        st.table.intern("pods");
+        for name in ["n1", "n2"] {
+            st.nodes.push(NodeState {
+                name: name.into(),
+                allocatable: vec![8000, 1 << 34, 0, 110].into(),
+                ..NodeState::default()
+            });
+        }
+        st.reindex_nodes();
+        for i in 0..6i64 {
+            let anti = if i == 2 {
+                vec![AffinityTerm {
+                    namespaces: crate::sched::pod_req::NamespaceScope {
+                        names: Vec::new(),
+                        selector: None,
+                    },
+                    selector: Default::default(),
+                    topology_key: "kubernetes.io/hostname".into(),
+                    weight: 0,
+                }]
+            } else {
+                Vec::new()
+            };
+            let id = st.add_pod(PodReq {
+                namespace: "ns".into(),
+                name: format!("p{i}").into(),
+                requests: vec![(CPU, 100 * (i + 1)), (MEMORY, 1 << 20)],
+                score_cpu: 100 * (i + 1),
+                host_ports: if i == 4 {
+                    vec![("TCP".into(), 8080, String::new())]
+                } else {
+                    Vec::new()
+                },
+                anti_affinity: anti,
+                ..PodReq::default()
+            });
+            st.assume(id, usize::try_from(i % 2).unwrap_or(0));
+        }
+        st
+    }
+
+    fn mutable(st: &ClusterState) -> Vec<(Amounts, i64, Vec<PodId>, usize, usize)> {
+        st.nodes
+            .iter()
+            .map(|n| {
+                let mut pods = n.pods.clone();
+                pods.sort_unstable();
+                (
+                    n.requested.clone(),
+                    n.score_cpu,
+                    pods,
+                    n.used_ports.len(),
+                    n.required_anti_pods.len(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bulk_removal_matches_forgetting_one_by_one_and_restores_exactly() {
+        let original = state();
+        let victims = [0, 2, 4, 5];
+        let mut one_by_one = original.clone();
+        for v in victims {
+            one_by_one.forget(v);
+        }
+        let mut bulk = original.clone();
+        let removal = bulk.remove_pods(victims.into_iter());
+        assert_eq!(mutable(&bulk), mutable(&one_by_one));
+        assert_eq!(bulk.placement, one_by_one.placement);
+        assert_eq!(bulk.required_anti_count, one_by_one.required_anti_count);
+        assert_eq!(removal.pods.len(), 4);
+        // Changes made in between (a pod put back and removed again) are discarded.
+        bulk.assume(2, 1);
+        bulk.forget(2);
+        bulk.restore(removal);
+        assert_eq!(mutable(&bulk), mutable(&original));
+        assert_eq!(bulk.nodes[0].pods, original.nodes[0].pods, "pod order kept");
+        assert_eq!(bulk.placement, original.placement);
+        assert_eq!(bulk.required_anti_count, original.required_anti_count);
     }
 }

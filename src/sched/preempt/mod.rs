@@ -19,7 +19,7 @@ use serde::Serialize;
 use self::victims::VictimIndex;
 use super::filter::{Code, pre_filter, run_filters};
 use super::gang::{Cycle, Status};
-use super::node_state::{ClusterState, NodeId, PodId};
+use super::node_state::{ClusterState, NodeId, PodId, Removal};
 use super::plan::UnitTrace;
 use super::queue::GroupNode;
 use super::schedule_one::{Mode, Sampler};
@@ -221,27 +221,23 @@ type Released = Vec<(
     ),
 )>;
 
-/// Removes every pod of `units` from the state; returns the DRA allocations released (claims
-/// only the removed pods used), for [`DraState::restore`](super::dra::DraState::restore).
-fn remove(st: &mut ClusterState, units: &Units) -> Released {
-    let mut claims = false;
-    for (p, _) in &units.pods {
-        claims |= st.pods[*p].has_claims;
-        st.forget(*p);
+/// Removes every pod of `units` from the state at once ([`ClusterState::remove_pods`]) and
+/// releases the DRA allocations of claims only the removed pods used; [`put_back`] undoes both.
+fn remove(st: &mut ClusterState, units: &Units) -> (Removal, Released) {
+    let removal = st.remove_pods(units.pods.iter().map(|(p, _)| *p));
+    if !removal.pods.iter().any(|(p, _)| st.pods[*p].has_claims) {
+        return (removal, Vec::new());
     }
-    if !claims {
-        return Vec::new();
-    }
-    let evicted: HashSet<PodId> = units.pods.iter().map(|(p, _)| *p).collect();
-    st.dra.release(&evicted)
+    let evicted: HashSet<PodId> = removal.pods.iter().map(|(p, _)| *p).collect();
+    let released = st.dra.release(&evicted);
+    (removal, released)
 }
 
-/// Puts every pod of `units` back where it ran, after [`remove`].
-fn put_back(st: &mut ClusterState, units: &Units, released: Released) {
+/// Puts the state back as it was before [`remove`] (every change made since on the removed
+/// pods' nodes is discarded; the caller has undone any other).
+fn put_back(st: &mut ClusterState, removal: Removal, released: Released) {
     st.dra.restore(released);
-    for (p, n) in &units.pods {
-        st.assume(*p, *n);
-    }
+    st.restore(removal);
 }
 
 fn fits(st: &ClusterState, pod: PodId, node: NodeId) -> bool {
@@ -343,8 +339,9 @@ trait Reprieval {
     fn still_fits(&mut self, st: &mut ClusterState, unit: &[(PodId, NodeId)]) -> bool;
 
     /// Whether `unit` is spared without a check: putting it back cannot change any answer of
-    /// [`still_fits`](Self::still_fits), for this unit or any later one. Such units are put
-    /// back after the others and summarised in one log line.
+    /// [`still_fits`](Self::still_fits), for this unit or any later one. Such units are not put
+    /// back during the reprieve (the caller restores the state) and are summarised in one log
+    /// line.
     fn untouched(&self, _st: &ClusterState, _unit: &[(PodId, NodeId)]) -> bool {
         false
     }
@@ -409,8 +406,9 @@ fn log_line(
 
 /// Reprieve (semantics §6.3 step 5): PDB-violating units first, then the rest, each in
 /// importance order; a unit is put back when the check holds with it present. Units the check
-/// calls untouched are spared without a check, put back at the end, and logged as one summary
-/// line (at 5,000 nodes a group preemption has ~150,000 of them).
+/// calls untouched are spared without a check and without being put back (the caller restores
+/// the whole state with [`put_back`] afterwards), and are logged as one summary line (at 5,000
+/// nodes a group preemption has ~150,000 of them).
 fn reprieve(
     st: &mut ClusterState,
     idx: &VictimIndex,
@@ -472,10 +470,7 @@ fn reprieve(
         for span in &untouched {
             let unit = units.get(*span);
             pods += unit.len();
-            for (p, n) in unit {
-                nodes.insert(*n);
-                st.assume(*p, *n);
-            }
+            nodes.extend(unit.iter().map(|(_, n)| *n));
         }
         const NAMED: usize = 5;
         let names: Vec<String> = untouched
@@ -543,12 +538,12 @@ pub fn preempt_group(
     if units.is_empty() {
         return Verdict::Refused(MSG_NO_VICTIMS_GROUP.to_owned());
     }
-    let released = remove(st, &units);
+    let (removal, released) = remove(st, &units);
     let mut trace = UnitTrace::default();
     let mut sampler = Sampler::default();
     let run = Cycle::new(st, mode, &mut sampler, &mut trace).run(tree, all_nodes, true);
     if run.status != Status::Success {
-        put_back(st, &units, released);
+        put_back(st, removal, released);
         return Verdict::Refused(format!("preemption cannot help: {}", run.message));
     }
     let proposed = run.placed;
@@ -561,10 +556,7 @@ pub fn preempt_group(
     let mut check = GroupCheck::new(st, &proposed);
     let (victims, violating) = reprieve(st, idx, &units, &mut log, &mut check);
     // Leave the state as it was; `apply` evicts.
-    st.dra.restore(released);
-    for (p, n) in &victims {
-        st.assume(*p, *n);
-    }
+    put_back(st, removal, released);
     Verdict::Preempt(Preemption {
         victims,
         placements: proposed,
@@ -694,21 +686,16 @@ pub fn preempt_pod(
             *histogram.entry(MSG_NO_VICTIMS_POD).or_default() += 1;
             continue;
         }
-        let released = remove(st, &units);
+        let (removal, released) = remove(st, &units);
         if !fits(st, pod, node) {
-            put_back(st, &units, released);
+            put_back(st, removal, released);
             *histogram.entry(MSG_NOT_HELPFUL).or_default() += 1;
             continue;
         }
         let mut log = Vec::new();
         let (kept, violating) = reprieve(st, idx, &units, &mut log, &mut PodCheck { pod, node });
-        // Restore everything (in removal order); the chosen candidate is applied later.
-        st.dra.restore(released);
-        for (p, n) in &units.pods {
-            if kept.iter().any(|(k, _)| k == p) {
-                st.assume(*p, *n);
-            }
-        }
+        // Restore everything; the chosen candidate is applied later.
+        put_back(st, removal, released);
         candidates.push(Candidate {
             node,
             victims: kept,

@@ -114,7 +114,12 @@ pub fn schedule_pod(
         }
         let node = candidates[(start + i) % n];
         processed += 1;
-        match filter_node(state, pod, &pre, node, &nominated) {
+        let rejection = if nominated.is_empty() {
+            run_filters(state, pod, &pre, node)
+        } else {
+            filter_node(state, pod, &pre, node, &nominated)
+        };
+        match rejection {
             None => feasible.push(node),
             Some(r) => {
                 if let Some((claim, why)) = r.detail {

@@ -194,6 +194,7 @@ fn satisfies_existing_anti_affinity(pre: &PreFilterState, node: &NodeState) -> b
 }
 
 /// Filter.
+#[inline]
 pub fn filter(
     state: &ClusterState,
     pod: &PodReq,

@@ -25,6 +25,7 @@ pub fn matches(pod: &PodReq, node: &NodeState) -> bool {
 }
 
 /// The filter.
+#[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     (!matches(pod, node))
         .then(|| Rejection::new(NAME, Code::UnschedulableAndUnresolvable, ERR_REASON_POD))

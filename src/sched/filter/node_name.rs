@@ -11,6 +11,7 @@ pub const NAME: &str = "NodeName";
 pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
 
 /// The filter.
+#[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     match pod.node_name.as_deref() {
         Some(name) if name != &*node.name => Some(Rejection::new(

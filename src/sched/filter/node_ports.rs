@@ -16,6 +16,7 @@ fn conflicts(a: &(String, i32, String), b: &(String, i32, String)) -> bool {
 }
 
 /// The filter.
+#[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     let clash = pod
         .host_ports

@@ -16,6 +16,7 @@ pub const NAME: &str = "NodeResourcesFit";
 pub const ERR_TOO_MANY_PODS: &str = "Too many pods";
 
 /// The filter.
+#[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     let mut reasons = Vec::new();
     let mut unresolvable = false;
@@ -47,6 +48,7 @@ pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
 
 /// LeastAllocated score (0–100): the mean over cpu and memory of free share after placing.
 /// Upstream: `noderesources/least_allocated.go`, with non-zero request defaults.
+#[inline]
 pub fn least_allocated(pod: &PodReq, node: &NodeState) -> i64 {
     let part = |requested: i64, capacity: i64| {
         if capacity <= 0 || requested > capacity {
@@ -65,6 +67,7 @@ pub fn least_allocated(pod: &PodReq, node: &NodeState) -> i64 {
 
 /// BalancedAllocation score (0–100): `(1 - std) * 100` of the cpu and memory fractions.
 /// Upstream: `noderesources/balanced_allocation.go`.
+#[inline]
 pub fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
     let frac = |requested: i64, capacity: i64| {
         if capacity <= 0 {

@@ -14,6 +14,7 @@ pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
 pub const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
 
 /// The filter.
+#[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     if !node.unschedulable {
         return None;

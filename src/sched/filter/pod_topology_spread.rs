@@ -167,6 +167,7 @@ pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
 }
 
 /// Filter (`filtering.go` `Filter`).
+#[inline]
 pub fn filter(
     state: &ClusterState,
     _pod: &PodReq,

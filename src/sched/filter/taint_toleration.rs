@@ -12,6 +12,7 @@ pub const NAME: &str = "TaintToleration";
 pub const ERR_REASON_NOT_MATCH: &str = "node(s) had untolerated taint(s)";
 
 /// The filter.
+#[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     let untolerated = node
         .taints

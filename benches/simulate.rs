@@ -18,6 +18,7 @@ use wasctl::sched::preempt::victims::VictimIndex;
 use wasctl::sched::queue;
 use wasctl::sched::schedule_one::Mode;
 use wasctl::sched::{Options, Prepared, prepare};
+use wasctl::snapshot::Snapshot;
 use wasctl::snapshot::facts::Component;
 use wasctl::snapshot::source::Collector;
 use wasctl::snapshot::source::files::load_str;
@@ -211,10 +212,10 @@ fn dra_filter_p99(c: &mut Criterion) {
     group.finish();
 }
 
-/// B5x: a pathological claim (32 one-device requests under one matchAttribute constraint; 64
-/// devices on the node fall into three attribute groups of at most 22), which has no solution:
-/// the search must end on the step budget, with the budget verdict.
-fn dra_pathological(c: &mut Criterion) {
+/// A cluster of `nodes` identical nodes, each with its own slice of 64 devices in three
+/// attribute groups of at most 22, and one pod whose claim has 32 one-device requests under one
+/// matchAttribute constraint: no solution anywhere.
+fn pathological(nodes: usize) -> Snapshot {
     let devices: Vec<serde_json::Value> = (0..64)
         .map(|d| {
             serde_json::json!({"name": format!("dev-{d:02}"),
@@ -227,41 +228,58 @@ fn dra_pathological(c: &mut Criterion) {
             "exactly": {"deviceClassName": "dev.example.com"}})
         })
         .collect();
-    let objects = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [
-        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-0",
-            "labels": {"kubernetes.io/hostname": "node-0"}},
-         "status": {"allocatable": {"cpu": "64", "memory": "512Gi", "pods": "110"}}},
-        {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "dev.example.com"},
-         "spec": {"selectors": [{"cel": {"expression": "device.driver == \"dev.example.com\""}}]}},
-        {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "node-0-dev"},
-         "spec": {"driver": "dev.example.com", "nodeName": "node-0",
-                  "pool": {"name": "node-0", "generation": 1, "resourceSliceCount": 1}, "devices": devices}},
-        {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+    let mut items = vec![
+        serde_json::json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "dev.example.com"},
+         "spec": {"selectors": [{"cel": {"expression": "device.driver == \"dev.example.com\""}}]}}),
+        serde_json::json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
          "metadata": {"name": "wide", "namespace": "default"},
          "spec": {"devices": {"requests": requests,
-                  "constraints": [{"matchAttribute": "dev.example.com/numa"}]}}},
-        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "wide", "namespace": "default"},
+                  "constraints": [{"matchAttribute": "dev.example.com/numa"}]}}}),
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "wide", "namespace": "default"},
          "spec": {"containers": [{"name": "c", "image": "x"}],
                   "resourceClaims": [{"name": "all", "resourceClaimName": "wide"}]},
-         "status": {"phase": "Pending"}}]});
+         "status": {"phase": "Pending"}}),
+    ];
+    for n in 0..nodes {
+        let name = format!("node-{n:04}");
+        items.push(
+            serde_json::json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name,
+            "labels": {"kubernetes.io/hostname": name}},
+         "status": {"allocatable": {"cpu": "64", "memory": "512Gi", "pods": "110"}}}),
+        );
+        items.push(serde_json::json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": format!("{name}-dev")},
+         "spec": {"driver": "dev.example.com", "nodeName": name,
+                  "pool": {"name": name, "generation": 1, "resourceSliceCount": 1}, "devices": devices}}));
+    }
+    let objects = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
     let mut collector = Collector::new();
     load_str(&objects.to_string(), "pathological.json", &mut collector)
         .expect("pathological cluster loads");
-    let s = collector.finish();
-    let prepared = prepare(&s, &Options::default());
-    let plan = prepared.clone().into_plan();
-    let reasons = plan
-        .units
-        .first()
-        .and_then(|u| u.trace.pods.first())
-        .map(|p| format!("{:?}", p.claim_reasons))
-        .unwrap_or_default();
-    eprintln!("B5x pathological claim verdict: {reasons}");
+    collector.finish()
+}
+
+/// B5x: the pathological claim on one node must end on the step budget, with the budget
+/// verdict; on 5,000 identical nodes node equivalence answers all but the first node's filter
+/// without searching again.
+fn dra_pathological(c: &mut Criterion) {
     let mut group = c.benchmark_group("B5x_dra_pathological");
     group.sample_size(10);
-    group.bench_function("32_requests_64_devices_match_attribute", |b| {
-        run(b, &prepared)
-    });
+    for (nodes, name) in [
+        (1, "32_requests_64_devices_match_attribute"),
+        (5_000, "same_claim_5000_identical_nodes"),
+    ] {
+        let s = pathological(nodes);
+        let prepared = prepare(&s, &Options::default());
+        let plan = prepared.clone().into_plan();
+        let reasons = plan
+            .units
+            .first()
+            .and_then(|u| u.trace.pods.first())
+            .map(|p| format!("{:?}", p.claim_reasons))
+            .unwrap_or_default();
+        eprintln!("B5x pathological claim on {nodes} node(s), verdict: {reasons}");
+        group.bench_function(name, |b| run(b, &prepared));
+    }
     group.finish();
 }
 

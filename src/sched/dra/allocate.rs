@@ -183,6 +183,11 @@ pub struct InUse {
     pub capacity: HashMap<DeviceId, Totals>,
     /// Number of shared allocations per device.
     pub shares: HashMap<DeviceId, u32>,
+    /// Net allocations per pool (exclusive and shared), so a pool nothing is allocated from
+    /// is recognised without looking at its devices.
+    pub pools: HashMap<usize, i64>,
+    /// Bumped by every change.
+    pub version: u64,
 }
 
 impl InUse {
@@ -191,7 +196,15 @@ impl InUse {
     /// capacity instead of holding the device, and no counters: upstream's allocated state
     /// subtracts counters for exclusively allocated devices only.
     pub fn apply(&mut self, inv: &Inventory, devices: &[Allocated], sign: i64) {
+        self.version += 1;
         for a in devices.iter().filter(|a| !a.admin) {
+            if let Some(d) = inv.devices.get(a.device) {
+                let n = self.pools.entry(d.pool).or_default();
+                *n += sign.signum();
+                if *n == 0 {
+                    self.pools.remove(&d.pool);
+                }
+            }
             if let Some(share) = &a.share {
                 let totals = self.capacity.entry(a.device).or_default();
                 capacity::add_into(totals, &share.consumed, i128::from(sign.signum()));

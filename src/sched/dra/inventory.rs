@@ -192,6 +192,12 @@ pub struct Inventory {
     pub(crate) node_local: HashMap<String, Vec<DeviceId>>,
     /// Devices of `allNodes` or `nodeSelector` scope, ascending ids.
     pub(crate) shared: Vec<DeviceId>,
+    /// Per device, an id of everything the allocator reads about it apart from its name, its
+    /// pool's name and which node it is on: driver, attributes, capacities, taints, counters
+    /// consumed (with the counter sets' sizes), `allowMultipleAllocations`, binding
+    /// conditions, and whether its pool is complete and valid. Two devices with the same
+    /// shape on two nodes are interchangeable for the search (node equivalence).
+    pub(crate) shapes: Vec<u32>,
 }
 
 /// Qualifies an attribute or capacity name with the driver's domain when it has none.
@@ -414,6 +420,36 @@ impl Inventory {
                 Scope::AllNodes | Scope::Selector(_) => self.shared.push(id),
             }
         }
+        // Shapes are interned from an exact rendering of the fields (no hash collisions).
+        let mut interned: HashMap<String, u32> = HashMap::new();
+        self.shapes = self
+            .devices
+            .iter()
+            .map(|d| {
+                let pool = &self.pools[d.pool];
+                let sets: Vec<Option<&BTreeMap<String, i64>>> = d
+                    .consumes
+                    .iter()
+                    .map(|(set, _)| pool.counters.get(set))
+                    .collect();
+                let key = format!(
+                    "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{}|{}|{}",
+                    d.driver,
+                    d.attributes,
+                    d.capacity,
+                    d.capacities,
+                    d.taints,
+                    d.consumes,
+                    sets,
+                    d.allow_multiple,
+                    d.binding,
+                    pool.complete,
+                    pool.invalid.is_some()
+                );
+                let next = u32::try_from(interned.len()).unwrap_or(u32::MAX);
+                *interned.entry(key).or_insert(next)
+            })
+            .collect();
     }
 
     /// Devices that may be usable on `node`, in allocation order (pool order, then device order):

@@ -105,6 +105,31 @@ pub struct DraState {
     pub features: Features,
     /// Shares named so far by Reserve (for deterministic `shareID`s).
     shares_named: u64,
+    /// Node equivalence for the filter (see [`FilterMemo`]).
+    memo: RefCell<FilterMemo>,
+}
+
+/// A node's equivalence class and its own pools.
+type NodeClass = (u32, Rc<[usize]>);
+
+/// Node equivalence for the DynamicResources filter: two nodes whose usable devices form the
+/// same sequence (same shapes, pool by pool, in allocation order, and the same shared devices)
+/// and from whose own pools nothing is allocated give the same filter answer for the same
+/// claims and the same in-use state, so 5,000 identical, still empty GPU nodes cost one search.
+/// Results are kept for one (claims, in-use version) at a time; a node with an incomplete or
+/// invalid pool of its own is always searched (its failure text names the pool).
+#[derive(Debug, Clone, Default)]
+struct FilterMemo {
+    /// Node name → (its class, its own pools); `None`: not memoised.
+    classes: HashMap<String, Option<NodeClass>>,
+    /// Device sequence → class.
+    interned: HashMap<Vec<u64>, u32>,
+    /// The claims and in-use version `results` belong to.
+    key: Option<(Vec<usize>, u64)>,
+    /// Class → the filter's search answer.
+    results: HashMap<u32, Result<(), (usize, allocate::Failure)>>,
+    /// Searches answered from `results` (for tests and benches).
+    hits: u64,
 }
 
 /// A request's `capacity.requests` (`None` without a `capacity` field); unparsable
@@ -553,8 +578,8 @@ impl DraState {
         if todo.is_empty() {
             return None;
         }
-        match self.try_allocate(&todo, node) {
-            Ok(_) => None,
+        match self.search_for_filter(&todo, node) {
+            Ok(()) => None,
             Err((ci, failure)) => Some(Rejection {
                 plugin: NAME,
                 code: Code::Unschedulable,
@@ -565,6 +590,89 @@ impl DraState {
                 )),
             }),
         }
+    }
+
+    /// The node's equivalence class and its own pools (cached per node name).
+    fn node_class(&self, memo: &mut FilterMemo, node: &NodeState) -> Option<NodeClass> {
+        if let Some(c) = memo.classes.get(&*node.name) {
+            return c.clone();
+        }
+        let inv = &self.inventory;
+        let mut seq = Vec::new();
+        let mut pools: Vec<usize> = Vec::new();
+        let mut class = Some(());
+        for d in inv.devices_near(&node.name) {
+            let dev = &inv.devices[d];
+            if let Scope::Node(_) = dev.scope {
+                let pool = &inv.pools[dev.pool];
+                if !pool.complete || pool.invalid.is_some() {
+                    class = None;
+                    break;
+                }
+                let local = match pools.iter().position(|p| *p == dev.pool) {
+                    Some(i) => i,
+                    None => {
+                        pools.push(dev.pool);
+                        pools.len() - 1
+                    }
+                };
+                // No shape (an inventory built without `reindex`): never equivalent.
+                let Some(shape) = inv.shapes.get(d) else {
+                    class = None;
+                    break;
+                };
+                seq.push((1 << 63) | ((local as u64) << 32) | u64::from(*shape));
+            } else if dev.scope.matches(&node.name, &node.labels) {
+                seq.push(d as u64);
+            }
+        }
+        let result = class.map(|()| {
+            let next = u32::try_from(memo.interned.len()).unwrap_or(u32::MAX);
+            let id = *memo.interned.entry(seq).or_insert(next);
+            (id, Rc::from(pools))
+        });
+        memo.classes.insert(node.name.to_string(), result.clone());
+        result
+    }
+
+    /// The filter's search: whether `todo` can be allocated on `node`, answered from an
+    /// equivalent node's search when there is one (see [`FilterMemo`]).
+    fn search_for_filter(
+        &self,
+        todo: &[usize],
+        node: &NodeState,
+    ) -> Result<(), (usize, allocate::Failure)> {
+        let mut memo = self.memo.borrow_mut();
+        let class = self
+            .node_class(&mut memo, node)
+            .filter(|(_, pools)| pools.iter().all(|p| !self.in_use.pools.contains_key(p)))
+            .map(|(c, _)| c);
+        let Some(class) = class else {
+            drop(memo);
+            return self.try_allocate(todo, node).map(|_| ());
+        };
+        let current = memo
+            .key
+            .as_ref()
+            .is_some_and(|(t, v)| t == todo && *v == self.in_use.version);
+        if !current {
+            memo.key = Some((todo.to_vec(), self.in_use.version));
+            memo.results.clear();
+        }
+        if let Some(r) = memo.results.get(&class) {
+            let r = r.clone();
+            memo.hits += 1;
+            return r;
+        }
+        drop(memo);
+        let r = self.try_allocate(todo, node).map(|_| ());
+        self.memo.borrow_mut().results.insert(class, r.clone());
+        r
+    }
+
+    /// Filter searches answered by node equivalence so far.
+    pub fn memo_hits(&self) -> u64 {
+        self.memo.borrow().hits
     }
 
     fn try_allocate(
@@ -835,6 +943,100 @@ mod tests {
     }
 
     const GI: i128 = 1 << 30;
+
+    /// Node `name` with its own pool of two GPUs of `model`.
+    fn gpu_node(name: &str, model: &str) -> [String; 2] {
+        [
+            format!(
+                r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{name}", "labels": {{"kubernetes.io/hostname": "{name}"}}}}, "status": {{"allocatable": {{"cpu": "8", "pods": "110"}}}}}}"#
+            ),
+            format!(
+                r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {{"name": "{name}-gpus"}}, "spec": {{"driver": "gpu.example.com", "nodeName": "{name}", "pool": {{"name": "{name}", "generation": 1, "resourceSliceCount": 1}}, "devices": [{{"name": "gpu-0", "attributes": {{"model": {{"string": "{model}"}}}}}}, {{"name": "gpu-1", "attributes": {{"model": {{"string": "{model}"}}}}}}]}}}}"#
+            ),
+        ]
+    }
+
+    /// Every node's filter answer for `pod`, straight from the search.
+    fn searched(st: &ClusterState, pod: PodId) -> Vec<Result<(), String>> {
+        let todo = st.dra.unallocated(pod);
+        st.nodes
+            .iter()
+            .map(|n| {
+                st.dra
+                    .try_allocate(&todo, n)
+                    .map(|_| ())
+                    .map_err(|(_, f)| f.text())
+            })
+            .collect()
+    }
+
+    fn filtered(st: &ClusterState, pod: PodId) -> Vec<Result<(), String>> {
+        st.nodes
+            .iter()
+            .map(|n| match st.dra.filter(pod, n) {
+                None => Ok(()),
+                Some(r) => Err(r.detail.map(|(_, d)| d).unwrap_or_default()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn equivalent_untouched_nodes_share_one_search_and_agree_with_it() {
+        let mut docs = vec![CLASS.to_owned()];
+        for (name, model) in [
+            ("n1", "a100"),
+            ("n2", "a100"),
+            ("n3", "a100"),
+            ("n4", "h100"),
+        ] {
+            docs.extend(gpu_node(name, model));
+        }
+        docs.extend([
+            template("one", ""),
+            template("two", r#", "count": 2"#),
+            template("three", r#", "count": 3"#),
+            template(
+                "h100",
+                r#", "selectors": [{"cel": {"expression": "device.attributes[\"gpu.example.com\"].model == \"h100\""}}]"#,
+            ),
+            pod("first", "one"),
+            pod("pair", "two"),
+            pod("too-many", "three"),
+            pod("h", "h100"),
+        ]);
+        let mut st = state(&docs);
+        // n1..n3 are one class, n4 (another model) its own.
+        let too_many = id(&st, "too-many");
+        assert_eq!(filtered(&st, too_many), searched(&st, too_many));
+        assert_eq!(st.dra.memo_hits(), 2, "n2 and n3 answered by n1's search");
+        let h = id(&st, "h");
+        assert_eq!(filtered(&st, h), searched(&st, h));
+        assert_eq!(
+            filtered(&st, h),
+            vec![
+                Err(allocate::Failure::NoMatchingDevice.text()),
+                Err(allocate::Failure::NoMatchingDevice.text()),
+                Err(allocate::Failure::NoMatchingDevice.text()),
+                Ok(())
+            ]
+        );
+        // A device allocated on n1 takes n1 out of its class; n2 and n3 still share.
+        let first = id(&st, "first");
+        let n1 = st.nodes[0].clone();
+        st.dra.reserve(first, &n1);
+        let before = st.dra.memo_hits();
+        let pair = id(&st, "pair");
+        assert_eq!(filtered(&st, pair), searched(&st, pair));
+        assert_eq!(
+            filtered(&st, pair)[..3],
+            [
+                Err(allocate::Failure::AllMatchingAllocated.text()),
+                Ok(()),
+                Ok(())
+            ]
+        );
+        assert!(st.dra.memo_hits() > before);
+    }
 
     #[test]
     fn two_claims_share_one_device_until_its_capacity_is_used() {

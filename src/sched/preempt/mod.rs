@@ -236,6 +236,13 @@ fn remove(st: &mut ClusterState, units: &Units) -> (Removal, Released) {
 /// Puts the state back as it was before [`remove`] (every change made since on the removed
 /// pods' nodes is discarded; the caller has undone any other).
 fn put_back(st: &mut ClusterState, removal: Removal, released: Released) {
+    // A removed pod put back in between (a spared victim) re-reserved its released claims;
+    // undo that first, or the restored allocation would count its devices twice.
+    for (p, _) in &removal.pods {
+        if st.pods[*p].has_claims {
+            st.dra.unreserve(*p);
+        }
+    }
     st.dra.restore(released);
     st.restore(removal);
 }
@@ -551,8 +558,8 @@ pub fn preempt_group(
         st.forget(*p);
     }
     let mut log = Vec::new();
-    // Reprieved units are put back with their pods only; claims released for the check stay
-    // released until the end, a simplification that can only make reprieve more generous.
+    // A unit put back re-reserves the claims released for it (devices may differ from the ones
+    // it held); `put_back` restores the original allocations at the end.
     let mut check = GroupCheck::new(st, &proposed);
     let (victims, violating) = reprieve(st, idx, &units, &mut log, &mut check);
     // Leave the state as it was; `apply` evicts.
@@ -944,6 +951,55 @@ mod tests {
             .collect();
         v.sort_unstable();
         v
+    }
+
+    // A spared victim that holds a device gets its claim back once: the reprieve puts it back
+    // (re-reserving its released claim) and the state is then restored; the device must not
+    // end up counted twice.
+    #[test]
+    fn spared_victim_with_a_device_keeps_it_counted_once() {
+        let objects = vec![
+            node("n1", 4),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+                "metadata": {"name": "gpu"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                "metadata": {"name": "n1-gpus"}, "spec": {"driver": "gpu.example.com", "nodeName": "n1",
+                "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1},
+                "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}]}}),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": "keep-gpu", "namespace": "default"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+                "status": {"allocation": {"devices": {"results": [{"request": "gpu",
+                    "driver": "gpu.example.com", "pool": "n1", "device": "gpu-0"}]}},
+                    "reservedFor": [{"resource": "pods", "name": "keep", "uid": "u-keep"}]}}),
+            {
+                let mut p = pod("keep", 1, LOW, Some("n1"));
+                p["spec"]["resourceClaims"] =
+                    json!([{"name": "gpu", "resourceClaimName": "keep-gpu"}]);
+                p
+            },
+            pod("evict", 3, LOW, Some("n1")),
+            group("pre", 1, HIGH, "single"),
+            in_group(pod("p1", 3, HIGH, None), "pre"),
+        ];
+        let s = snapshot(objects);
+        let mut prepared = prepare(&s, &Options::default());
+        let plan = prepared.run();
+        assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
+        assert_eq!(victims(&plan), ["evict"]);
+        let st = &prepared.state;
+        let gpu0 = st.dra.inventory.ids[&(
+            "gpu.example.com".to_owned(),
+            "n1".to_owned(),
+            "gpu-0".to_owned(),
+        )];
+        let held: u32 = st.dra.in_use.devices.values().sum();
+        assert_eq!(
+            (st.dra.in_use.devices.get(&gpu0).copied(), held),
+            (Some(1), 1),
+            "{:?}",
+            st.dra.in_use.devices
+        );
     }
 
     // §10 D33 (upstream T1): the nominated node hosts a lower-priority pod that an earlier

@@ -175,8 +175,9 @@ pub struct Allocated {
 /// Devices, counters and capacity in use.
 #[derive(Debug, Clone, Default)]
 pub struct InUse {
-    /// Exclusively allocated devices (count of non-admin allocations without a share).
-    pub devices: HashMap<DeviceId, u32>,
+    /// Exclusively allocated devices: count of non-admin allocations without a share, by
+    /// device id (a vector: the search asks once per device tried).
+    pub devices: Vec<u32>,
     /// Counters consumed: (pool, set, counter) → amount.
     pub counters: HashMap<(usize, String, String), i64>,
     /// Capacity consumed by shared allocations (non-admin, with a share), per device.
@@ -222,7 +223,10 @@ impl InUse {
                 }
                 continue;
             }
-            let n = self.devices.entry(a.device).or_default();
+            if self.devices.len() <= a.device {
+                self.devices.resize(a.device + 1, 0);
+            }
+            let n = &mut self.devices[a.device];
             if sign > 0 {
                 *n += 1;
             } else {
@@ -241,7 +245,7 @@ impl InUse {
     }
 
     fn allocated(&self, d: DeviceId) -> bool {
-        self.devices.get(&d).is_some_and(|n| *n > 0)
+        self.devices.get(d).is_some_and(|n| *n > 0)
     }
 }
 
@@ -452,14 +456,26 @@ impl Search<'_> {
                 let Some(mine) = attr(self.inv, d, a) else {
                     return false;
                 };
-                // Values the devices have in common (scalars are singletons).
-                let mut common: Vec<&AttrValue> = mine.elements().iter().collect();
-                for o in others.clone() {
-                    let theirs = attr(self.inv, o.device, a).map_or(&[][..], AttrValue::elements);
-                    common.retain(|v| theirs.contains(v));
-                }
-                if common.is_empty() {
-                    return false;
+                // The devices chosen so far have a value in common. If one of them has a
+                // scalar, that value is the only common one, so comparing with it decides.
+                let scalar = others.clone().find_map(|o| {
+                    attr(self.inv, o.device, a).filter(|v| !matches!(v, AttrValue::List(_)))
+                });
+                if let Some(s) = scalar {
+                    if !mine.elements().contains(s) {
+                        return false;
+                    }
+                } else {
+                    // Values the devices have in common (scalars are singletons).
+                    let mut common: Vec<&AttrValue> = mine.elements().iter().collect();
+                    for o in others.clone() {
+                        let theirs =
+                            attr(self.inv, o.device, a).map_or(&[][..], AttrValue::elements);
+                        common.retain(|v| theirs.contains(v));
+                    }
+                    if common.is_empty() {
+                        return false;
+                    }
                 }
             }
             if let Some(a) = &c.distinct_attribute {

@@ -109,6 +109,34 @@ pub struct DraState {
     memo: RefCell<FilterMemo>,
 }
 
+/// A fast, non-cryptographic hasher (the rustc/Firefox "Fx" multiply-rotate scheme) for maps
+/// keyed by node names that the filter looks up once per (pod, node): SipHash cost more than
+/// the lookups it guarded. Keys come from the snapshot, and a collision only costs time.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        for b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(K);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A `HashMap` with [`FxHasher`].
+pub(crate) type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+
 /// A node's equivalence class and its own pools.
 type NodeClass = (u32, Rc<[usize]>);
 
@@ -121,7 +149,7 @@ type NodeClass = (u32, Rc<[usize]>);
 #[derive(Debug, Clone, Default)]
 struct FilterMemo {
     /// Node name → (its class, its own pools); `None`: not memoised.
-    classes: HashMap<String, Option<NodeClass>>,
+    classes: FxMap<String, Option<NodeClass>>,
     /// Device sequence → class.
     interned: HashMap<Vec<u64>, u32>,
     /// The claims and in-use version `results` belong to.

@@ -33,7 +33,7 @@ pub struct Selectors {
     results: HashMap<(DeviceId, ExprId), Result<bool, String>>,
     devices: HashMap<DeviceId, Value>,
     /// Node → ((selectors, all pools) → matching devices); see `allocate::candidates`.
-    candidates: HashMap<String, Vec<CandidateEntry>>,
+    candidates: super::FxMap<String, Vec<CandidateEntry>>,
 }
 
 type CandidateEntry = ((Vec<ExprId>, bool), Rc<[DeviceId]>);
@@ -72,7 +72,7 @@ impl Default for Selectors {
             by_text: HashMap::new(),
             results: HashMap::new(),
             devices: HashMap::new(),
-            candidates: HashMap::new(),
+            candidates: super::FxMap::default(),
         }
     }
 }

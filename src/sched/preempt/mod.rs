@@ -993,9 +993,9 @@ mod tests {
             "n1".to_owned(),
             "gpu-0".to_owned(),
         )];
-        let held: u32 = st.dra.in_use.devices.values().sum();
+        let held: u32 = st.dra.in_use.devices.iter().sum();
         assert_eq!(
-            (st.dra.in_use.devices.get(&gpu0).copied(), held),
+            (st.dra.in_use.devices.get(gpu0).copied(), held),
             (Some(1), 1),
             "{:?}",
             st.dra.in_use.devices

@@ -295,8 +295,8 @@ impl Failure {
 
 /// The node a search runs for.
 pub struct NodeView<'a> {
-    /// Node name.
-    pub name: &'a str,
+    /// Node name (the state's shared string: per-node memos key on its address).
+    pub name: &'a std::sync::Arc<str>,
     /// Node labels.
     pub labels: &'a Labels,
 }
@@ -1127,7 +1127,8 @@ mod properties {
             }
             in_use.apply(&inv, &shares, 1);
             let labels = Labels::new();
-            let node = NodeView { name: "node1", labels: &labels };
+            let name: std::sync::Arc<str> = "node1".into();
+            let node = NodeView { name: &name, labels: &labels };
             let result = allocate(&inv, &mut sel, &node, &[&spec], &in_use, features, 10_000);
             if let Ok(out) = result {
                 let devices = &out[0];

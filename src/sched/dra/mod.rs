@@ -90,7 +90,7 @@ pub struct DraState {
     /// Every tracked claim.
     pub claims: Vec<ClaimInstance>,
     /// Claims of pods that have any.
-    pub pod_claims: HashMap<PodId, PodClaims>,
+    pub pod_claims: FxMap<PodId, PodClaims>,
     /// Devices and counters in use.
     pub in_use: InUse,
     /// Claims allocated by each pod's Reserve, for Unreserve.
@@ -113,7 +113,7 @@ pub struct DraState {
 /// keyed by node names that the filter looks up once per (pod, node): SipHash cost more than
 /// the lookups it guarded. Keys come from the snapshot, and a collision only costs time.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct FxHasher(u64);
+pub struct FxHasher(u64);
 
 impl std::hash::Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -134,8 +134,16 @@ impl std::hash::Hasher for FxHasher {
     }
 }
 
+/// A per-node memo key: the address of the node's shared name. Maps keyed by it keep a clone
+/// of the `Arc` in the value, so the address cannot be reused by another string while the
+/// entry lives; two states cloned from one share names (and memo entries), a rebuilt state
+/// only misses.
+pub(crate) fn node_key(name: &std::sync::Arc<str>) -> usize {
+    std::sync::Arc::as_ptr(name).cast::<u8>() as usize
+}
+
 /// A `HashMap` with [`FxHasher`].
-pub(crate) type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// A node's equivalence class and its own pools.
 type NodeClass = (u32, Rc<[usize]>);
@@ -149,7 +157,7 @@ type NodeClass = (u32, Rc<[usize]>);
 #[derive(Debug, Clone, Default)]
 struct FilterMemo {
     /// Node name → (its class, its own pools); `None`: not memoised.
-    classes: FxMap<String, Option<NodeClass>>,
+    classes: FxMap<usize, (std::sync::Arc<str>, Option<NodeClass>)>,
     /// Device sequence → class.
     interned: HashMap<Vec<u64>, u32>,
     /// The claims and in-use version `results` belong to.
@@ -622,7 +630,7 @@ impl DraState {
 
     /// The node's equivalence class and its own pools (cached per node name).
     fn node_class(&self, memo: &mut FilterMemo, node: &NodeState) -> Option<NodeClass> {
-        if let Some(c) = memo.classes.get(&*node.name) {
+        if let Some((_, c)) = memo.classes.get(&node_key(&node.name)) {
             return c.clone();
         }
         let inv = &self.inventory;
@@ -659,7 +667,10 @@ impl DraState {
             let id = *memo.interned.entry(seq).or_insert(next);
             (id, Rc::from(pools))
         });
-        memo.classes.insert(node.name.to_string(), result.clone());
+        memo.classes.insert(
+            node_key(&node.name),
+            (std::sync::Arc::clone(&node.name), result.clone()),
+        );
         result
     }
 

@@ -33,7 +33,8 @@ pub struct Selectors {
     results: HashMap<(DeviceId, ExprId), Result<bool, String>>,
     devices: HashMap<DeviceId, Value>,
     /// Node → ((selectors, all pools) → matching devices); see `allocate::candidates`.
-    candidates: super::FxMap<String, Vec<CandidateEntry>>,
+    /// Node (by name pointer, see [`super::node_key`]) → candidates per (selectors, all pools).
+    candidates: super::FxMap<usize, (std::sync::Arc<str>, Vec<CandidateEntry>)>,
 }
 
 type CandidateEntry = ((Vec<ExprId>, bool), Rc<[DeviceId]>);
@@ -244,29 +245,32 @@ impl Selectors {
     /// Memoised candidate devices of `node` for `exprs`.
     pub fn cached_candidates(
         &self,
-        node: &str,
+        node: &std::sync::Arc<str>,
         exprs: &[ExprId],
         all_pools: bool,
     ) -> Option<Rc<[DeviceId]>> {
-        self.candidates.get(node).and_then(|entries| {
-            entries
-                .iter()
-                .find(|((e, a), _)| e == exprs && *a == all_pools)
-                .map(|(_, d)| Rc::clone(d))
-        })
+        self.candidates
+            .get(&super::node_key(node))
+            .and_then(|(_, entries)| {
+                entries
+                    .iter()
+                    .find(|((e, a), _)| e == exprs && *a == all_pools)
+                    .map(|(_, d)| Rc::clone(d))
+            })
     }
 
     /// Remembers the candidate devices of `node` for `exprs`.
     pub fn store_candidates(
         &mut self,
-        node: &str,
+        node: &std::sync::Arc<str>,
         exprs: &[ExprId],
         all_pools: bool,
         devices: Rc<[DeviceId]>,
     ) {
         self.candidates
-            .entry(node.to_owned())
-            .or_default()
+            .entry(super::node_key(node))
+            .or_insert_with(|| (std::sync::Arc::clone(node), Vec::new()))
+            .1
             .push(((exprs.to_vec(), all_pools), devices));
     }
 

@@ -315,29 +315,6 @@ impl<'a> GroupCheck<'a> {
             scratch: Vec::new(),
         }
     }
-
-    fn still_fits(&mut self, st: &mut ClusterState, unit: &[(PodId, NodeId)]) -> bool {
-        let Some(by_node) = &self.by_node else {
-            return assignments_fit(st, self.proposed.iter());
-        };
-        if unit
-            .iter()
-            .any(|(p, _)| !st.pods[*p].anti_affinity.is_empty())
-        {
-            return assignments_fit(st, self.proposed.iter());
-        }
-        self.scratch.clear();
-        for (_, n) in unit {
-            self.scratch.extend(&by_node[*n]);
-        }
-        if self.scratch.is_empty() {
-            return true;
-        }
-        self.scratch.sort_unstable();
-        self.scratch.dedup();
-        let proposed = self.proposed;
-        assignments_fit(st, self.scratch.iter().map(|i| &proposed[*i]))
-    }
 }
 
 /// The reprieve check of one preemption.
@@ -368,14 +345,31 @@ impl Reprieval for PodCheck {
 
 impl Reprieval for GroupCheck<'_> {
     fn still_fits(&mut self, st: &mut ClusterState, unit: &[(PodId, NodeId)]) -> bool {
-        GroupCheck::still_fits(self, st, unit)
+        let Some(by_node) = &self.by_node else {
+            return assignments_fit(st, self.proposed.iter());
+        };
+        if unit
+            .iter()
+            .any(|(p, _)| !st.pods[*p].anti_affinity.is_empty())
+        {
+            return assignments_fit(st, self.proposed.iter());
+        }
+        self.scratch.clear();
+        for (_, n) in unit {
+            self.scratch.extend(&by_node[*n]);
+        }
+        self.scratch.sort_unstable();
+        self.scratch.dedup();
+        let proposed = self.proposed;
+        assignments_fit(st, self.scratch.iter().map(|i| &proposed[*i]))
     }
 
     /// On the fast path, a unit without required anti-affinity whose nodes hold no proposed
     /// assignment: its check re-runs nothing and answers "fits", and later checks re-run only
     /// assignments on their own units' nodes (or, for a unit with anti-affinity, every
     /// assignment, whose filters read only the assigned nodes and existing pods'
-    /// anti-affinity, which this unit has none of). So deferring its put-back is exact.
+    /// anti-affinity, which this unit has none of). So leaving it out until the caller restores
+    /// the state is exact.
     fn untouched(&self, st: &ClusterState, unit: &[(PodId, NodeId)]) -> bool {
         let Some(by_node) = &self.by_node else {
             return false;
@@ -387,7 +381,7 @@ impl Reprieval for GroupCheck<'_> {
 
 /// One reprieve log line: `{prefix}{unit}{suffix}`, the unit named `Kind/ns/name (n pods)` for
 /// an atomic unit and `Pod/ns/name` for a single pod. Built by hand: a group preemption writes a
-/// line per candidate victim (150,000 at 5,000 nodes), and `format!` cost more than the check.
+/// line per checked candidate (thousands at 5,000 nodes), and `format!` cost more than the check.
 fn log_line(
     st: &ClusterState,
     idx: &VictimIndex,

@@ -180,7 +180,9 @@ impl Context {
             for path in &g.from {
                 files::load_path(path, &mut collector)?;
             }
-            return Ok(collector.finish());
+            let mut snapshot = collector.finish();
+            snapshot.mark_kinds_not_in_input();
+            return Ok(snapshot);
         }
         let options = live::LiveOptions {
             kubeconfig: g.kubeconfig.clone(),

@@ -22,7 +22,15 @@ const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 /// Every object of the snapshot as redacted JSON values, facts document first.
 pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
     let mut docs = Vec::with_capacity(s.object_count() + 1);
-    let mut facts = serde_json::to_value(&s.facts).map_err(io::Error::other)?;
+    // Record every typed kind's coverage, so that a kind read completely with no objects
+    // is not taken for a kind missing from the input when the file is read back.
+    let mut full = s.facts.clone();
+    for (_, kind) in super::TYPED_KINDS {
+        full.coverage
+            .entry((*kind).to_owned())
+            .or_insert_with(|| s.coverage(kind));
+    }
+    let mut facts = serde_json::to_value(&full).map_err(io::Error::other)?;
     if let Value::Object(map) = &mut facts {
         let mut head = Map::new();
         head.insert("apiVersion".to_owned(), Value::from(WASCTL_API_VERSION));

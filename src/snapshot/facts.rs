@@ -91,6 +91,55 @@ pub struct ClusterFacts {
     /// Component instances.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub components: Vec<ComponentFacts>,
+    /// Kind (e.g. `PodGroup`) → how completely it was read. A kind not listed here was read
+    /// completely (live) or, for files, is judged by [`crate::snapshot::Snapshot::coverage`].
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coverage: BTreeMap<String, KindCoverage>,
+}
+
+/// How completely one kind was read. Analyses never conclude that an object does not exist
+/// unless its kind is [`KindCoverage::Complete`] (or covers the object's namespace).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "read")]
+pub enum KindCoverage {
+    /// Every object of the kind was read: one that is not in the snapshot does not exist.
+    Complete,
+    /// Only one namespace could be read (a cluster-wide list was forbidden).
+    #[serde(rename_all = "camelCase")]
+    Namespace {
+        /// The namespace that was read.
+        namespace: String,
+    },
+    /// The input files hold no object of this kind: nothing is known about such objects.
+    NotInInput,
+    /// The kind could not be read (forbidden, failed, malformed response): nothing is known.
+    #[serde(rename_all = "camelCase")]
+    Unreadable {
+        /// Why, in a few words (`forbidden`, `HTTP 500`, …).
+        reason: String,
+    },
+}
+
+impl KindCoverage {
+    /// True when objects of this kind in `namespace` (`None`: cluster-scoped or all) were all
+    /// read, so a missing one is really missing.
+    pub fn covers(&self, namespace: Option<&str>) -> bool {
+        match self {
+            Self::Complete => true,
+            Self::Namespace { namespace: read } => namespace == Some(read.as_str()),
+            Self::NotInInput | Self::Unreadable { .. } => false,
+        }
+    }
+
+    /// A short phrase for reports: `not in the input`, `unreadable (forbidden)`, ….
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Complete => "read".to_owned(),
+            Self::Namespace { namespace } => format!("read in namespace `{namespace}` only"),
+            Self::NotInInput => "not in the input".to_owned(),
+            Self::Unreadable { reason } => format!("unreadable ({reason})"),
+        }
+    }
 }
 
 /// A feature gate wasctl knows, with its 1.37 stage and default (semantics §9).

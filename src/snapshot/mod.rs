@@ -27,7 +27,7 @@ use k8s_openapi::api::scheduling::v1beta1::{PodGroup, Workload};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
 
-pub use facts::{ClusterFacts, FeatureGates};
+pub use facts::{ClusterFacts, FeatureGates, KindCoverage};
 pub use index::Index;
 
 /// An object wasctl has no Rust type for, kept whole (JSON) with its metadata parsed.
@@ -270,6 +270,56 @@ impl Snapshot {
     /// The Node `name`, if present.
     pub fn node(&self, name: &str) -> Option<&Node> {
         self.index.nodes.get("", name).map(|i| &self.nodes[i])
+    }
+
+    /// How completely `kind` was read (see [`KindCoverage`]); a kind the facts say nothing
+    /// about was read completely.
+    pub fn coverage(&self, kind: &str) -> KindCoverage {
+        self.facts
+            .coverage
+            .get(kind)
+            .cloned()
+            .unwrap_or(KindCoverage::Complete)
+    }
+
+    /// True when every object of `kind` in `namespace` was read, so one that is not in the
+    /// snapshot does not exist. Checks that report a missing object must ask this first.
+    pub fn knows_all(&self, kind: &str, namespace: Option<&str>) -> bool {
+        self.coverage(kind).covers(namespace)
+    }
+
+    /// Number of objects of a typed kind (see [`TYPED_KINDS`]); `None` for other kinds.
+    pub fn count_of(&self, kind: &str) -> Option<usize> {
+        Some(match kind {
+            "Node" => self.nodes.len(),
+            "Pod" => self.pods.len(),
+            "Namespace" => self.namespaces.len(),
+            "PodGroup" => self.pod_groups.len(),
+            "Workload" => self.workloads.len(),
+            "CompositePodGroup" => self.composite_pod_groups.len(),
+            "PriorityClass" => self.priority_classes.len(),
+            "ResourceClaim" => self.resource_claims.len(),
+            "ResourceClaimTemplate" => self.resource_claim_templates.len(),
+            "ResourceSlice" => self.resource_slices.len(),
+            "DeviceClass" => self.device_classes.len(),
+            "DeviceTaintRule" => self.device_taint_rules.len(),
+            "PodDisruptionBudget" => self.pod_disruption_budgets.len(),
+            "Job" => self.jobs.len(),
+            _ => return None,
+        })
+    }
+
+    /// For a snapshot read from files: every typed kind the input holds no object of (and
+    /// that no `ClusterFacts` document describes) becomes [`KindCoverage::NotInInput`]. A
+    /// `kubectl get` dump holds the kinds it was asked for; nothing is known of the others.
+    pub fn mark_kinds_not_in_input(&mut self) {
+        for (_, kind) in TYPED_KINDS {
+            if self.count_of(kind) == Some(0) && !self.facts.coverage.contains_key(*kind) {
+                self.facts
+                    .coverage
+                    .insert((*kind).to_owned(), KindCoverage::NotInInput);
+            }
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::Collector;
 use crate::snapshot::facts::{Component, ComponentFacts, parse_feature_metrics};
-use crate::snapshot::{Snapshot, Warning};
+use crate::snapshot::{KindCoverage, Snapshot, Warning};
 
 /// Page size of list requests (kubectl uses 500 too).
 pub const PAGE_SIZE: usize = 500;
@@ -390,10 +390,24 @@ async fn load_async(
                     .map(|l| l.resources.into_iter().map(|r| r.name).collect()),
             );
         }
-        let has_plural = resource_lists
-            .get(&gv)
-            .and_then(Option::as_ref)
-            .is_some_and(|names| names.iter().any(|n| n == w.plural));
+        let Some(names) = resource_lists.get(&gv).and_then(Option::as_ref) else {
+            // Discovery of the group version failed: whether the kind exists is unknown.
+            facts.coverage.insert(
+                w.kind.to_owned(),
+                KindCoverage::Unreadable {
+                    reason: format!("discovery of `{gv}` failed"),
+                },
+            );
+            warnings.push(Warning::new(
+                "ListFailed",
+                format!(
+                    "cannot read the resources of `{gv}`: no `{}` were read",
+                    w.plural
+                ),
+            ));
+            continue;
+        };
+        let has_plural = names.iter().any(|n| n == w.plural);
         if !has_plural {
             if !w.optional {
                 warnings.push(Warning::new(
@@ -443,8 +457,11 @@ async fn load_async(
     for (job, result) in jobs.iter().zip(results) {
         match result {
             Ok((items, note)) => {
-                if let Some(note) = note {
+                if let Some((note, namespace)) = note {
                     warnings.push(note);
+                    facts
+                        .coverage
+                        .insert(job.kind.clone(), KindCoverage::Namespace { namespace });
                 }
                 for item in items {
                     if let Err(e) = collector.add(item) {
@@ -462,7 +479,17 @@ async fn load_async(
                     }
                 }
             }
-            Err(e) => warnings.push(list_warning(job, &e)),
+            Err(e) => {
+                let reason = match status_code(&e) {
+                    Some(403) => "forbidden".to_owned(),
+                    Some(code) => format!("HTTP {code}"),
+                    None => "the list failed".to_owned(),
+                };
+                facts
+                    .coverage
+                    .insert(job.kind.clone(), KindCoverage::Unreadable { reason });
+                warnings.push(list_warning(job, &e));
+            }
         }
     }
 
@@ -552,7 +579,7 @@ async fn list_all(
     job: &ListJob,
     namespace: Option<&str>,
     progress: &(dyn Fn(&str) + Sync),
-) -> Result<(Vec<Value>, Option<Warning>), kube::Error> {
+) -> Result<(Vec<Value>, Option<(Warning, String)>), kube::Error> {
     match list_pages(client, job, None, progress).await {
         Ok(items) => Ok((items, None)),
         Err(e) if status_code(&e) == Some(403) && job.namespaced && namespace.is_some() => {
@@ -565,7 +592,7 @@ async fn list_all(
                     job.display()
                 ),
             );
-            Ok((items, Some(note)))
+            Ok((items, Some((note, ns.to_owned()))))
         }
         Err(e) => Err(e),
     }

@@ -313,6 +313,7 @@ impl Collector {
             mine.server_version = facts.server_version;
         }
         mine.served_versions.extend(facts.served_versions);
+        mine.coverage.extend(facts.coverage);
         for c in facts.components {
             mine.components
                 .retain(|m| !(m.component == c.component && m.node == c.node));

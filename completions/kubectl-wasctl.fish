@@ -28,7 +28,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l kubeconfi
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
@@ -58,7 +58,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
@@ -82,7 +82,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
@@ -102,7 +102,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
@@ -117,7 +117,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l k
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
@@ -136,7 +136,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l k
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
@@ -155,7 +155,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
@@ -169,7 +169,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l feature-gates -d 'Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"

@@ -20,7 +20,7 @@ _kubectl-wasctl() {
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
@@ -60,7 +60,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
@@ -95,7 +95,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
@@ -125,7 +125,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
@@ -150,7 +150,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
@@ -179,7 +179,7 @@ error\:"The API server rejects it, or it can never work"))' \
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
@@ -208,7 +208,7 @@ json\:"One JSON \`List\`"))' \
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
@@ -232,7 +232,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
 '(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
-'--feature-gates=[Override feature gates, e.g. \`GenericWorkload=true,CompositePodGroup=false\`]:GATES:_default' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \

@@ -85,11 +85,7 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
     let snapshot = ctx.load()?;
     let graph = Graph::build(&snapshot);
     let options = Options {
-        now: snapshot
-            .facts
-            .snapshot_time
-            .as_ref()
-            .map_or_else(k8s_openapi::jiff::Timestamp::now, |t| t.0),
+        now: snapshot.now(),
         gate_overrides: ctx.gate_overrides()?,
     };
     let selection = Selection {

@@ -21,7 +21,8 @@ use crate::error::{Error, ExitStatus};
 use crate::graph::ObjRef;
 use crate::render::color::{ColorChoice, ColorFlag};
 use crate::snapshot::Snapshot;
-use crate::snapshot::facts::parse_feature_gates;
+use crate::snapshot::completeness::missing_kinds;
+use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
 use crate::snapshot::source::{Collector, demo, files, live};
 
 /// kubectl wasctl: see, simulate and explain Workload-Aware Scheduling on Kubernetes 1.37.
@@ -64,9 +65,10 @@ pub struct GlobalArgs {
     /// Use the embedded demo cluster.
     #[arg(long, global = true)]
     pub demo: bool,
-    /// Override feature gates, e.g. `GenericWorkload=true,CompositePodGroup=false`.
+    /// Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false`
+    /// (may be repeated; later values win).
     #[arg(long, global = true, value_name = "GATES")]
-    pub feature_gates: Option<String>,
+    pub feature_gates: Vec<String>,
     /// When to use colors.
     #[arg(long, global = true, value_enum, default_value_t = ColorFlag::Auto)]
     pub color: ColorFlag,
@@ -153,15 +155,23 @@ impl Context {
 
     /// `--feature-gates`, parsed.
     pub fn gate_overrides(&self) -> Result<BTreeMap<String, bool>, Error> {
-        match &self.global.feature_gates {
-            Some(spec) => parse_feature_gates(spec).map_err(|e| {
+        let mut out = BTreeMap::new();
+        for spec in &self.global.feature_gates {
+            let gates = parse_feature_gates(spec).map_err(|e| {
                 Error::usage(
                     format!("invalid `--feature-gates`: {e}"),
                     "write `--feature-gates A=true,B=false`",
                 )
-            }),
-            None => Ok(BTreeMap::new()),
+            })?;
+            check_gate_names(&gates).map_err(|e| {
+                Error::usage(
+                    e,
+                    "gate names are case-sensitive; `kubectl wasctl version -o json` lists the 1.37 gates wasctl knows",
+                )
+            })?;
+            out.extend(gates);
         }
+        Ok(out)
     }
 
     /// True when the source is files or the demo (no kubeconfig namespace applies).
@@ -180,8 +190,13 @@ impl Context {
             for path in &g.from {
                 files::load_path(path, &mut collector)?;
             }
+            // A `kubectl get … -o yaml` dump holds only the kinds it was asked for; a
+            // `wasctl snapshot` file says what it holds in its ClusterFacts document.
+            let partial = !collector.has_facts_document();
             let mut snapshot = collector.finish();
-            snapshot.mark_kinds_not_in_input();
+            snapshot.facts.from_files = partial;
+            snapshot.stamp_time(k8s_openapi::jiff::Timestamp::now());
+            snapshot.warnings.extend(missing_kinds(&snapshot));
             return Ok(snapshot);
         }
         let options = live::LiveOptions {
@@ -201,7 +216,9 @@ impl Context {
         if show {
             let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
         }
-        Ok(result?)
+        let mut snapshot = result?;
+        snapshot.warnings.extend(missing_kinds(&snapshot));
+        Ok(snapshot)
     }
 
     /// The namespace to show: `None` for all (`-A`, or files/demo without `-n`).

@@ -34,15 +34,13 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         namespace: ctx.namespace_scope(&snapshot),
         target,
     };
-    let now = snapshot
-        .facts
-        .snapshot_time
-        .as_ref()
-        .map_or_else(k8s_openapi::jiff::Timestamp::now, |t| t.0);
+    let now = snapshot.now();
     let gates = snapshot
         .facts
         .gates_for(Component::KubeScheduler, &ctx.gate_overrides()?);
-    let report = build(&snapshot, &graph, &scope, now, gates.assumed);
+    let mut assumed = gates.assumed;
+    assumed.extend(snapshot.facts.assumed.iter().cloned());
+    let report = build(&snapshot, &graph, &scope, now, assumed);
     let mut out = Vec::new();
     match args.output {
         ReportFormat::Text => write_text(&mut out, &report, ctx.color.styler())?,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::{Context, ReportFormat};
 use crate::error::{Error, ExitStatus};
 use crate::render::json::{Envelope, write_json, write_yaml};
-use crate::snapshot::facts::SUPPORTED_KUBERNETES;
+use crate::snapshot::facts::{GATES, SUPPORTED_KUBERNETES};
 
 /// `--version` text.
 pub const SHORT: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("WASCTL_COMMIT"), ")");
@@ -33,6 +33,21 @@ pub struct VersionReport {
     pub target: &'static str,
     /// The Kubernetes minor version whose scheduler wasctl models.
     pub kubernetes: &'static str,
+    /// The feature gates wasctl knows (the names `--feature-gates` accepts), with their
+    /// stage and default in that version.
+    pub feature_gates: Vec<GateReport>,
+}
+
+/// One known feature gate.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateReport {
+    /// Gate name.
+    pub name: &'static str,
+    /// `Alpha`, `Beta`, `GA` or `Removed`.
+    pub stage: &'static str,
+    /// Upstream default.
+    pub default: bool,
 }
 
 /// The report for this build.
@@ -43,6 +58,14 @@ pub fn report() -> VersionReport {
         build_date: env!("WASCTL_BUILD_DATE"),
         target: env!("WASCTL_TARGET"),
         kubernetes: SUPPORTED_KUBERNETES,
+        feature_gates: GATES
+            .iter()
+            .map(|g| GateReport {
+                name: g.name,
+                stage: g.stage,
+                default: g.default,
+            })
+            .collect(),
     }
 }
 

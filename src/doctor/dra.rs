@@ -42,7 +42,7 @@ fn pre_scheduled(c: &mut Checker<'_>) {
                 EdgeState::Dangling { .. } | EdgeState::Pending { .. } => {
                     unallocated.push(format!("`{entry}` (no claim yet)"));
                 }
-                EdgeState::Unchecked => {}
+                EdgeState::Unchecked | EdgeState::Unknown { .. } => {}
             }
         }
         if unallocated.is_empty() {

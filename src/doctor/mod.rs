@@ -151,7 +151,7 @@ impl<'a> Checker<'a> {
             s,
             g,
             options,
-            assumed: Vec::new(),
+            assumed: s.facts.assumed.clone(),
             findings: Vec::new(),
         }
     }

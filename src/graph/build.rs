@@ -23,15 +23,28 @@ struct Builder<'a> {
     edges: Vec<Edge>,
 }
 
-fn state(found: bool, missing: impl FnOnce() -> String) -> EdgeState {
-    if found {
-        EdgeState::Resolved
-    } else {
-        EdgeState::Dangling { missing: missing() }
-    }
-}
-
 impl Builder<'_> {
+    /// Resolved when found; when not, dangling only if every object of `kind` in `namespace`
+    /// was read: a kind missing from the input or unreadable proves nothing.
+    fn state(
+        &self,
+        kind: &str,
+        namespace: &str,
+        found: bool,
+        missing: impl FnOnce() -> String,
+    ) -> EdgeState {
+        if found {
+            return EdgeState::Resolved;
+        }
+        let ns = (!namespace.is_empty()).then_some(namespace);
+        match self.s.coverage(kind) {
+            c if c.covers(ns) => EdgeState::Dangling { missing: missing() },
+            c => EdgeState::Unknown {
+                reason: format!("{kind} objects {}", c.describe()),
+            },
+        }
+    }
+
     fn push(
         &mut self,
         from: &ObjRef,
@@ -75,7 +88,10 @@ impl Builder<'_> {
         let ns = if kind == "Node" { "" } else { namespace };
         let to = ObjRef::new(&to_kind, ns, name);
         match found {
-            Some(found) => (to, state(found, missing)),
+            Some(found) => {
+                let state = self.state(kind, ns, found, missing);
+                (to, state)
+            }
             None => (to, EdgeState::Unchecked),
         }
     }
@@ -103,9 +119,9 @@ impl Builder<'_> {
     fn workload_ref(&mut self, from: &ObjRef, workload: &str, template: &str) {
         let to = ObjRef::new("Workload", &from.namespace, workload);
         let state = match self.s.workload(&from.namespace, workload) {
-            None => EdgeState::Dangling {
-                missing: format!("Workload `{workload}`"),
-            },
+            None => self.state("Workload", &from.namespace, false, || {
+                format!("Workload `{workload}`")
+            }),
             Some(w) if !has_template(w, template) => EdgeState::Dangling {
                 missing: format!("template `{template}` in Workload `{workload}`"),
             },
@@ -120,13 +136,10 @@ impl Builder<'_> {
             .composite_pod_group(&from.namespace, parent)
             .is_some();
         let to = ObjRef::new("CompositePodGroup", &from.namespace, parent);
-        self.push(
-            from,
-            to,
-            EdgeKind::Parent,
-            None,
-            state(found, || format!("CompositePodGroup `{parent}`")),
-        );
+        let state = self.state("CompositePodGroup", &from.namespace, found, || {
+            format!("CompositePodGroup `{parent}`")
+        });
+        self.push(from, to, EdgeKind::Parent, None, state);
     }
 
     fn template(&mut self, from: &ObjRef, entry: &str, template: &str) {
@@ -137,25 +150,19 @@ impl Builder<'_> {
             .get(&from.namespace, template)
             .is_some();
         let to = ObjRef::new("ResourceClaimTemplate", &from.namespace, template);
-        self.push(
-            from,
-            to,
-            EdgeKind::ClaimTemplate,
-            Some(entry),
-            state(found, || format!("ResourceClaimTemplate `{template}`")),
-        );
+        let state = self.state("ResourceClaimTemplate", &from.namespace, found, || {
+            format!("ResourceClaimTemplate `{template}`")
+        });
+        self.push(from, to, EdgeKind::ClaimTemplate, Some(entry), state);
     }
 
     fn claim(&mut self, from: &ObjRef, kind: EdgeKind, entry: &str, claim: &str) {
         let found = self.s.resource_claim(&from.namespace, claim).is_some();
         let to = ObjRef::new("ResourceClaim", &from.namespace, claim);
-        self.push(
-            from,
-            to,
-            kind,
-            Some(entry),
-            state(found, || format!("ResourceClaim `{claim}`")),
-        );
+        let state = self.state("ResourceClaim", &from.namespace, found, || {
+            format!("ResourceClaim `{claim}`")
+        });
+        self.push(from, to, kind, Some(entry), state);
     }
 
     fn pod_groups(&mut self) {
@@ -229,13 +236,10 @@ impl Builder<'_> {
             let group = group_name.and_then(|g| self.s.pod_group(&from.namespace, g));
             if let Some(g) = group_name {
                 let to = ObjRef::new("PodGroup", &from.namespace, g);
-                self.push(
-                    &from,
-                    to,
-                    EdgeKind::SchedulingGroup,
-                    None,
-                    state(group.is_some(), || format!("PodGroup `{g}`")),
-                );
+                let state = self.state("PodGroup", &from.namespace, group.is_some(), || {
+                    format!("PodGroup `{g}`")
+                });
+                self.push(&from, to, EdgeKind::SchedulingGroup, None, state);
             }
             for entry in spec.resource_claims.iter().flatten() {
                 if let Some(claim) = entry.resource_claim_name.as_deref() {

@@ -3,8 +3,10 @@
 //!
 //! Input: a [`Snapshot`]. Output: a [`Graph`] of typed edges, each [`EdgeState::Resolved`],
 //! [`EdgeState::Dangling`] (the target is missing: doctor and tree show the break),
-//! [`EdgeState::Pending`] (not created yet, which is normal for a pending pod) or
-//! [`EdgeState::Unchecked`] (an owner of a kind wasctl does not load). Pure; no IO.
+//! [`EdgeState::Pending`] (not created yet, which is normal for a pending pod),
+//! [`EdgeState::Unchecked`] (an owner of a kind wasctl does not load) or
+//! [`EdgeState::Unknown`] (not found, but its kind was not read completely: missing from the
+//! input files, forbidden or failed; never reported as dangling). Pure; no IO.
 
 mod build;
 pub mod tree;
@@ -95,6 +97,12 @@ pub enum EdgeState {
     },
     /// The target is of a kind wasctl does not load.
     Unchecked,
+    /// The target was not found, but its kind was not read completely (not in the input
+    /// files, forbidden, a failed list): whether it exists is unknown.
+    Unknown {
+        /// Why, e.g. "ResourceClaimTemplate objects not in the input".
+        reason: String,
+    },
 }
 
 /// One reference from `from` to `to`.

@@ -325,6 +325,10 @@ impl TreeBuilder<'_> {
             match &e.state {
                 EdgeState::Dangling { missing } => n.missing.push(missing_text(e.kind, missing)),
                 EdgeState::Pending { note } => n.notes.push(note.clone()),
+                EdgeState::Unknown { reason } => n.notes.push(format!(
+                    "{} `{}` not checked: {reason}",
+                    e.to.kind, e.to.name
+                )),
                 EdgeState::Resolved | EdgeState::Unchecked => {}
             }
         }

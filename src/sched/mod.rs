@@ -126,11 +126,7 @@ impl Prepared<'_> {
             gates,
             victims,
             preemption: !options.no_preemption,
-            now: snapshot
-                .facts
-                .snapshot_time
-                .as_ref()
-                .map_or(0, |t| t.0.as_second()),
+            now: snapshot.now().as_second(),
         };
         // Pods held at PreEnqueue never reach kube-scheduler's active queue, so they are not
         // in its nominator (scheduling_queue.go: AddNominatedPod runs when a pod moves to
@@ -167,7 +163,12 @@ impl Prepared<'_> {
             settings: Settings {
                 mode: options.mode,
                 feature_gates,
-                assumed: gates.assumed.clone(),
+                assumed: gates
+                    .assumed
+                    .iter()
+                    .chain(&snapshot.facts.assumed)
+                    .cloned()
+                    .collect(),
                 notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
                 what_if: options.what_if.clone(),
             },

@@ -95,6 +95,19 @@ pub struct ClusterFacts {
     /// completely (live) or, for files, is judged by [`crate::snapshot::Snapshot::coverage`].
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub coverage: BTreeMap<String, KindCoverage>,
+    /// kube-apiserver gates the objects prove on (gate → evidence), computed when the
+    /// snapshot is built (see [`crate::snapshot::evidence`]); never read from a document.
+    #[serde(skip)]
+    pub inferred_gates: BTreeMap<String, String>,
+    /// What the loader had to assume about the cluster (e.g. the clock), for every report's
+    /// `assumed` list; never read from a document.
+    #[serde(skip)]
+    pub assumed: Vec<String>,
+    /// True for input from files without a `ClusterFacts` document (a `kubectl get` dump): a
+    /// kind with no object in them and no `coverage` entry was not in the input
+    /// ([`KindCoverage::NotInInput`]), rather than read and empty.
+    #[serde(skip)]
+    pub from_files: bool,
 }
 
 /// How completely one kind was read. Analyses never conclude that an object does not exist
@@ -439,11 +452,22 @@ impl ClusterFacts {
             .find(|g| !g.is_empty())
     }
 
+    /// True when some control-plane component's feature gates are known (from a document,
+    /// `/metrics` or a static pod's `--feature-gates`). Kubelet versions from node status say
+    /// nothing about gates and do not count.
+    pub fn knows_any_gate(&self) -> bool {
+        self.components
+            .iter()
+            .any(|c| c.component != Component::Kubelet && !c.feature_gates.is_empty())
+    }
+
     /// Resolves the gates `component` runs with.
     ///
     /// Order, per gate: `overrides` (the `--feature-gates` flag) → the component's own known
-    /// value → kube-apiserver's value (assumed equal, and said so) → with no facts at all, the
-    /// WAS gates on (said so) → the upstream 1.37 default (said so when the gate matters).
+    /// value → kube-apiserver's known value → kube-apiserver's value inferred from the objects
+    /// (an object that exists only with the gate on; see [`crate::snapshot::evidence`]) → when
+    /// no control-plane gate is known at all, the WAS gates on → the upstream 1.37 default.
+    /// Every step after the component's own value is said in `assumed`.
     pub fn gates_for(
         &self,
         component: Component,
@@ -451,8 +475,12 @@ impl ClusterFacts {
     ) -> FeatureGates {
         let own = self.explicit_gates(component);
         let apiserver = self.explicit_gates(Component::KubeApiserver);
+        let knows_any = self.knows_any_gate();
+        let is_apiserver = component == Component::KubeApiserver;
         let mut out = FeatureGates::default();
         let mut from_apiserver = Vec::new();
+        let mut inferred: Vec<(&str, &str)> = Vec::new();
+        let mut assumed_on = Vec::new();
         let mut from_default = Vec::new();
         for info in GATES {
             let name = info.name;
@@ -463,7 +491,13 @@ impl ClusterFacts {
             } else if let Some(v) = apiserver.and_then(|g| g.get(name)) {
                 from_apiserver.push(name);
                 *v
-            } else if self.is_empty() {
+            } else if let Some(why) = self.inferred_gates.get(name) {
+                inferred.push((name, why));
+                true
+            } else if !knows_any {
+                if info.assumed_without_facts && ASSUMED_WAS_GATES.contains(&name) {
+                    assumed_on.push(name);
+                }
                 info.assumed_without_facts
             } else {
                 if info.stage != "Removed" && info.components.contains(&component) {
@@ -476,21 +510,23 @@ impl ClusterFacts {
         for (name, value) in overrides {
             out.values.insert(name.clone(), *value);
         }
-        if self.is_empty() {
+        let who = component.as_str();
+        for (name, why) in &inferred {
+            out.assumed.push(if is_apiserver {
+                format!("kube-apiserver {name} on: {why}")
+            } else {
+                format!("{who} {name} on: assumed equal to kube-apiserver's, which is {why}")
+            });
+        }
+        if !assumed_on.is_empty() {
             out.assumed.push(format!(
-                "no cluster facts: assumed a Kubernetes {SUPPORTED_KUBERNETES} cluster with {} on",
-                ASSUMED_WAS_GATES
-                    .iter()
-                    .filter(|g| !overrides.contains_key(**g))
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "no feature-gate facts: assumed a Kubernetes {SUPPORTED_KUBERNETES} cluster with {} on",
+                assumed_on.join(", ")
             ));
         }
-        if !from_apiserver.is_empty() && component != Component::KubeApiserver {
+        if !from_apiserver.is_empty() && !is_apiserver {
             out.assumed.push(format!(
-                "{} feature gates unknown: assumed equal to kube-apiserver's for {}",
-                component.as_str(),
+                "{who} feature gates unknown: assumed equal to kube-apiserver's for {}",
                 from_apiserver.join(", ")
             ));
         }
@@ -501,13 +537,91 @@ impl ClusterFacts {
             .collect();
         if !was_defaulted.is_empty() {
             out.assumed.push(format!(
-                "{} feature gates unknown: assumed the {SUPPORTED_KUBERNETES} defaults (off) for {}",
-                component.as_str(),
+                "{who} feature gates unknown: assumed the {SUPPORTED_KUBERNETES} defaults (off) for {}",
                 was_defaulted.join(", ")
             ));
         }
         out
     }
+
+    /// Where `component`'s value of `gate` comes from, in words: `known`, `set by
+    /// --feature-gates`, or the assumption (for the one-line "gangs are scheduled pod by pod"
+    /// warning).
+    pub fn gate_source(
+        &self,
+        component: Component,
+        gate: &str,
+        overrides: &BTreeMap<String, bool>,
+    ) -> String {
+        if overrides.contains_key(gate) {
+            return "set by --feature-gates".to_owned();
+        }
+        let known = |c: Component| {
+            self.components
+                .iter()
+                .filter(|f| f.component == c)
+                .find(|f| f.feature_gates.contains_key(gate))
+                .map(|f| f.source.clone().unwrap_or_else(|| "facts".to_owned()))
+        };
+        if let Some(src) = known(component) {
+            return format!("known from {src}");
+        }
+        if let Some(src) = known(Component::KubeApiserver) {
+            return format!("assumed equal to kube-apiserver's, known from {src}");
+        }
+        if let Some(why) = self.inferred_gates.get(gate) {
+            return format!("assumed equal to kube-apiserver's, {why}");
+        }
+        if !self.knows_any_gate() {
+            return "assumed: no feature-gate facts".to_owned();
+        }
+        format!("assumed: the {SUPPORTED_KUBERNETES} default")
+    }
+}
+
+/// Checks `--feature-gates` names against the 1.37 gate table; an unknown name is an error
+/// that suggests the closest known one (`genericworkload` → `GenericWorkload`).
+pub fn check_gate_names(gates: &BTreeMap<String, bool>) -> Result<(), String> {
+    for name in gates.keys() {
+        if gate_info(name).is_some() {
+            continue;
+        }
+        let suggestion = closest_gate(name);
+        return Err(match suggestion {
+            Some(s) => format!("unknown feature gate `{name}`; did you mean `{s}`?"),
+            None => format!("unknown feature gate `{name}`"),
+        });
+    }
+    Ok(())
+}
+
+/// The known gate closest to `name`: equal ignoring case, else within a small edit distance.
+fn closest_gate(name: &str) -> Option<&'static str> {
+    if let Some(g) = GATES.iter().find(|g| g.name.eq_ignore_ascii_case(name)) {
+        return Some(g.name);
+    }
+    let lower = name.to_ascii_lowercase();
+    GATES
+        .iter()
+        .map(|g| (edit_distance(&lower, &g.name.to_ascii_lowercase()), g.name))
+        .filter(|(d, g)| *d <= 3.max(g.len() / 5))
+        .min()
+        .map(|(_, g)| g)
+}
+
+/// Levenshtein distance over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -523,6 +637,7 @@ mod tests {
         assert!(!gates.enabled("WorkloadWithJob"));
         assert_eq!(gates.assumed.len(), 1);
         assert!(gates.assumed[0].contains("GenericWorkload, CompositePodGroup"));
+        assert!(gates.assumed[0].starts_with("no feature-gate facts"));
     }
 
     #[test]
@@ -565,6 +680,84 @@ mod tests {
                 .iter()
                 .any(|a| a.contains("defaults (off) for CompositePodGroup"))
         );
+    }
+
+    #[test]
+    fn kubelet_versions_do_not_turn_the_was_gates_off() {
+        // A `kubectl get nodes,pods,podgroups -o yaml` dump: node status names kubelet
+        // versions, nothing names a gate. The WAS gates stay assumed on.
+        let mut facts = ClusterFacts::default();
+        facts.components.push(ComponentFacts {
+            component: Component::Kubelet,
+            node: Some("n1".into()),
+            version: Some("v1.37.0".into()),
+            feature_gates: BTreeMap::new(),
+            source: Some("node-status".into()),
+        });
+        let gates = facts.gates_for(Component::KubeScheduler, &BTreeMap::new());
+        assert!(gates.enabled("GenericWorkload"));
+    }
+
+    #[test]
+    fn inferred_apiserver_gates_reach_the_scheduler_and_say_why() {
+        let mut facts = ClusterFacts::default();
+        facts.components.push(ComponentFacts {
+            component: Component::KubeControllerManager,
+            node: None,
+            version: None,
+            feature_gates: BTreeMap::from([("WorkloadWithJob".to_owned(), false)]),
+            source: Some("static-pod".into()),
+        });
+        facts.inferred_gates.insert(
+            "GenericWorkload".into(),
+            "inferred from 12 PodGroups in scheduling.k8s.io/v1beta1".into(),
+        );
+        let gates = facts.gates_for(Component::KubeScheduler, &BTreeMap::new());
+        assert!(gates.enabled("GenericWorkload"));
+        // Some gate is known, so the others fall back to the defaults, and say so.
+        assert!(!gates.enabled("CompositePodGroup"));
+        assert!(gates.assumed.iter().any(|a| a
+            == "kube-scheduler GenericWorkload on: assumed equal to kube-apiserver's, which is inferred from 12 PodGroups in scheduling.k8s.io/v1beta1"));
+        // A known value beats the evidence.
+        facts.components.push(ComponentFacts {
+            component: Component::KubeScheduler,
+            node: None,
+            version: None,
+            feature_gates: BTreeMap::from([("GenericWorkload".to_owned(), false)]),
+            source: Some("static-pod".into()),
+        });
+        let gates = facts.gates_for(Component::KubeScheduler, &BTreeMap::new());
+        assert!(!gates.enabled("GenericWorkload"));
+        assert_eq!(
+            facts.gate_source(
+                Component::KubeScheduler,
+                "GenericWorkload",
+                &BTreeMap::new()
+            ),
+            "known from static-pod"
+        );
+    }
+
+    #[test]
+    fn unknown_gate_names_are_rejected_with_a_suggestion() {
+        let bad = BTreeMap::from([("genericworkload".to_owned(), true)]);
+        assert_eq!(
+            check_gate_names(&bad).unwrap_err(),
+            "unknown feature gate `genericworkload`; did you mean `GenericWorkload`?"
+        );
+        let typo = BTreeMap::from([("CompositePodGrup".to_owned(), true)]);
+        assert!(
+            check_gate_names(&typo)
+                .unwrap_err()
+                .contains("`CompositePodGroup`")
+        );
+        let nonsense = BTreeMap::from([("Banana".to_owned(), true)]);
+        assert_eq!(
+            check_gate_names(&nonsense).unwrap_err(),
+            "unknown feature gate `Banana`"
+        );
+        let good = BTreeMap::from([("GenericWorkload".to_owned(), false)]);
+        assert!(check_gate_names(&good).is_ok());
     }
 
     #[test]

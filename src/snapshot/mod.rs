@@ -8,6 +8,8 @@
 //! Owner objects wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano) are kept
 //! as [`RawObject`]s so the graph can name them. Nothing here does IO.
 
+pub mod completeness;
+pub mod evidence;
 pub mod export;
 pub mod facts;
 pub mod index;
@@ -183,6 +185,7 @@ impl Snapshot {
         self.warnings.sort();
         self.warnings.dedup();
         self.facts.infer_from_objects(&self.nodes, &self.pods);
+        self.facts.inferred_gates = evidence::apiserver_gates(&self);
         self.index = Index::build(&self);
         self
     }
@@ -272,14 +275,46 @@ impl Snapshot {
         self.index.nodes.get("", name).map(|i| &self.nodes[i])
     }
 
-    /// How completely `kind` was read (see [`KindCoverage`]); a kind the facts say nothing
-    /// about was read completely.
-    pub fn coverage(&self, kind: &str) -> KindCoverage {
+    /// "Now" for every age, GPU-hour and time-based check: the snapshot's time
+    /// (`ClusterFacts.snapshotTime`, the server's clock at listing in live mode, or the wall
+    /// clock at loading for files without one — see [`Snapshot::stamp_time`]).
+    pub fn now(&self) -> k8s_openapi::jiff::Timestamp {
         self.facts
-            .coverage
-            .get(kind)
-            .cloned()
-            .unwrap_or(KindCoverage::Complete)
+            .snapshot_time
+            .as_ref()
+            .map_or(k8s_openapi::jiff::Timestamp::UNIX_EPOCH, |t| t.0)
+    }
+
+    /// Gives a snapshot without a time the wall clock `now`, and says so in `assumed`.
+    pub fn stamp_time(&mut self, now: k8s_openapi::jiff::Timestamp) {
+        if self.facts.snapshot_time.is_none() {
+            self.facts.snapshot_time =
+                Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
+            self.facts.assumed.push(format!(
+                "no snapshot time in the input: ages are relative to the wall clock ({})",
+                now.strftime("%Y-%m-%dT%H:%M:%SZ")
+            ));
+        }
+    }
+
+    /// How completely `kind` (`PodGroup`, or a foreign kind such as `JobSet`) was read (see
+    /// [`KindCoverage`]). Live: what the loader recorded, else complete. Files: what a
+    /// `ClusterFacts` document says, else complete when the input holds objects of the kind
+    /// and [`KindCoverage::NotInInput`] when it holds none.
+    pub fn coverage(&self, kind: &str) -> KindCoverage {
+        if let Some(c) = self.facts.coverage.get(kind) {
+            return c.clone();
+        }
+        if self.facts.from_files {
+            let present = match self.count_of(kind) {
+                Some(n) => n > 0,
+                None => self.foreign.iter().any(|o| o.kind == kind),
+            };
+            if !present {
+                return KindCoverage::NotInInput;
+            }
+        }
+        KindCoverage::Complete
     }
 
     /// True when every object of `kind` in `namespace` was read, so one that is not in the
@@ -307,19 +342,6 @@ impl Snapshot {
             "Job" => self.jobs.len(),
             _ => return None,
         })
-    }
-
-    /// For a snapshot read from files: every typed kind the input holds no object of (and
-    /// that no `ClusterFacts` document describes) becomes [`KindCoverage::NotInInput`]. A
-    /// `kubectl get` dump holds the kinds it was asked for; nothing is known of the others.
-    pub fn mark_kinds_not_in_input(&mut self) {
-        for (_, kind) in TYPED_KINDS {
-            if self.count_of(kind) == Some(0) && !self.facts.coverage.contains_key(*kind) {
-                self.facts
-                    .coverage
-                    .insert((*kind).to_owned(), KindCoverage::NotInInput);
-            }
-        }
     }
 }
 

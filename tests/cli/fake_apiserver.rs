@@ -602,6 +602,9 @@ impl Response {
     }
 }
 
+/// The fake server's clock, sent as `Date` on every answer: wasctl takes "now" from it.
+pub const SERVER_DATE: &str = "Sun, 29 Nov 2026 12:00:00 GMT";
+
 /// Writes `response` with a correct `Content-Length` and `Connection: close`.
 fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) -> io::Result<()> {
     let reason = match response.code {
@@ -619,7 +622,7 @@ fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) 
     };
     let mut out = format!(
         "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{allow}\
-         Cache-Control: no-cache, private\r\nConnection: close\r\n\r\n",
+         Cache-Control: no-cache, private\r\nDate: {SERVER_DATE}\r\nConnection: close\r\n\r\n",
         response.code,
         response.content_type,
         response.body.len(),

@@ -536,9 +536,21 @@ async fn load_async(
         },
         Err(e) => warnings.push(Warning::new("MetricsUnavailable", e.to_string())),
     }
-    facts.snapshot_time = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
-        k8s_openapi::jiff::Timestamp::now(),
-    ));
+    // "Now" is the server's clock (the `Date` of its answer), so that ages agree with what
+    // the cluster sees; the local clock only when the server sends no usable `Date`.
+    match server_time(&client).await {
+        Some(t) => {
+            facts.snapshot_time = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(t));
+        }
+        None => {
+            let now = k8s_openapi::jiff::Timestamp::now();
+            facts.snapshot_time = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
+            facts.assumed.push(format!(
+                "the server sent no `Date` header: ages are relative to the local clock ({})",
+                now.strftime("%Y-%m-%dT%H:%M:%SZ")
+            ));
+        }
+    }
     collector.merge_facts(facts);
     for w in warnings {
         collector.warn(w);
@@ -546,6 +558,19 @@ async fn load_async(
     let mut snapshot = collector.finish();
     snapshot.default_namespace = Some(default_namespace);
     Ok(snapshot)
+}
+
+/// The server's clock: the `Date` header of a `/version` answer (RFC 9110 IMF-fixdate, which
+/// RFC 2822 parsing accepts).
+async fn server_time(client: &Client) -> Option<k8s_openapi::jiff::Timestamp> {
+    let request = http::Request::get("/version")
+        .body(kube::client::Body::from(Vec::new()))
+        .ok()?;
+    let response = client.send(request).await.ok()?;
+    let date = response.headers().get(http::header::DATE)?.to_str().ok()?;
+    k8s_openapi::jiff::fmt::rfc2822::DateTimeParser::new()
+        .parse_timestamp(date)
+        .ok()
 }
 
 fn display_group(group: &str) -> &str {

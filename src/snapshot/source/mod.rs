@@ -314,11 +314,19 @@ impl Collector {
         }
         mine.served_versions.extend(facts.served_versions);
         mine.coverage.extend(facts.coverage);
+        mine.assumed.extend(facts.assumed);
         for c in facts.components {
             mine.components
                 .retain(|m| !(m.component == c.component && m.node == c.node));
             mine.components.push(c);
         }
+    }
+
+    /// True when a `ClusterFacts` document was read (a `wasctl snapshot` file, or a fixture
+    /// that describes its cluster): such a file vouches for its kinds being complete unless
+    /// its `coverage` says otherwise.
+    pub fn has_facts_document(&self) -> bool {
+        self.facts_documents > 0
     }
 
     /// Records a warning (e.g. a forbidden resource in live mode).

@@ -484,11 +484,11 @@ _kubectl__wasctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text wide name json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text wide name json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

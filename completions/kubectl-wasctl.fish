@@ -75,7 +75,9 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l like -d 'The node `--add-nodes` copies' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l mode -d '`exhaustive`: filter and score every node; `compat`: upstream\'s node sampling' -r -f -a "exhaustive\t'Filter and score every node'
 compat\t'Upstream\'s adaptive `percentageOfNodesToScore` sampling'"
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "text\t'Human-readable text'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "text\t'A table'
+wide\t'A table with more columns'
+name\t'One `kind.group/name` per line'
 json\t'JSON (`apiVersion: wasctl.dev/v1alpha1`)'
 yaml\t'YAML, the same data as JSON'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l kubeconfig -d 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)' -r -F

@@ -84,10 +84,14 @@ _arguments "${_arguments_options[@]}" : \
 '--like=[The node \`--add-nodes\` copies]:NODE:_default' \
 '--mode=[\`exhaustive\`\: filter and score every node; \`compat\`\: upstream'\''s node sampling]:MODE:((exhaustive\:"Filter and score every node"
 compat\:"Upstream'\''s adaptive \`percentageOfNodesToScore\` sampling"))' \
-'-o+[Output format]:OUTPUT:((text\:"Human-readable text"
+'-o+[Output format]:OUTPUT:((text\:"A table"
+wide\:"A table with more columns"
+name\:"One \`kind.group/name\` per line"
 json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
 yaml\:"YAML, the same data as JSON"))' \
-'--output=[Output format]:OUTPUT:((text\:"Human-readable text"
+'--output=[Output format]:OUTPUT:((text\:"A table"
+wide\:"A table with more columns"
+name\:"One \`kind.group/name\` per line"
 json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
 yaml\:"YAML, the same data as JSON"))' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \

@@ -111,6 +111,22 @@ pub enum ReportFormat {
     Yaml,
 }
 
+/// `-o` for reports shown as a table, as kubectl's `get` offers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum TableFormat {
+    /// A table.
+    #[default]
+    Text,
+    /// A table with more columns.
+    Wide,
+    /// One `kind.group/name` per line.
+    Name,
+    /// JSON (`apiVersion: wasctl.dev/v1alpha1`).
+    Json,
+    /// YAML, the same data as JSON.
+    Yaml,
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     let ctx = Context::new(cli.global);
@@ -131,6 +147,8 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
 pub(crate) struct Context {
     pub global: GlobalArgs,
     pub color: ColorChoice,
+    /// The color decision for stderr (a terminal of its own, or not).
+    pub err_color: ColorChoice,
     stderr_is_terminal: bool,
 }
 
@@ -138,11 +156,28 @@ impl Context {
     fn new(global: GlobalArgs) -> Self {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = ColorChoice::decide(global.color, std::io::stdout().is_terminal(), no_color);
+        let stderr_is_terminal = std::io::stderr().is_terminal();
+        let err_color = ColorChoice::decide(global.color, stderr_is_terminal, no_color);
         Self {
             global,
             color,
-            stderr_is_terminal: std::io::stderr().is_terminal(),
+            err_color,
+            stderr_is_terminal,
         }
+    }
+
+    /// Writes `bytes` to stderr (warnings, assumptions and notes in text mode).
+    pub fn stderr(&self, bytes: &[u8]) -> Result<(), Error> {
+        let mut err = std::io::stderr().lock();
+        err.write_all(bytes)?;
+        err.flush()?;
+        Ok(())
+    }
+
+    /// True when `-n` (and not `-A`) narrows the report to one namespace: tables hide the
+    /// NAMESPACE column, as kubectl does.
+    pub fn one_namespace(&self, snapshot: &Snapshot) -> bool {
+        !self.global.all_namespaces && self.namespace_scope(snapshot).is_some()
     }
 
     /// Writes `bytes` to stdout.

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{Context, ReportFormat, parse_target, resolve_target};
+use super::{Context, TableFormat, parse_target, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::render::json::{Envelope, write_json, write_yaml};
-use crate::render::plan::write_text;
+use crate::render::plan::{TextOptions, write_names, write_notes, write_text};
 use crate::sched::plan::Summary;
 use crate::sched::schedule_one::Mode;
 use crate::sched::{Options, simulate, whatif};
@@ -54,8 +54,8 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub devices: bool,
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = TableFormat::Text)]
+    pub output: TableFormat,
 }
 
 fn what_if_error(e: String) -> Error {
@@ -148,10 +148,21 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         plan.summary = Summary::of(&plan.units);
     }
     let mut out = Vec::new();
+    let text = |wide| TextOptions {
+        wide,
+        hide_namespace: ctx.one_namespace(&snapshot),
+    };
     match args.output {
-        ReportFormat::Text => write_text(&mut out, &plan, ctx.color.styler())?,
-        ReportFormat::Json => write_json(&mut out, &Envelope::new("SimulationReport", &plan))?,
-        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("SimulationReport", &plan))?,
+        TableFormat::Text => write_text(&mut out, &plan, ctx.color.styler(), text(false))?,
+        TableFormat::Wide => write_text(&mut out, &plan, ctx.color.styler(), text(true))?,
+        TableFormat::Name => write_names(&mut out, &plan)?,
+        TableFormat::Json => write_json(&mut out, &Envelope::new("SimulationReport", &plan))?,
+        TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("SimulationReport", &plan))?,
+    }
+    if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
+        let mut err = Vec::new();
+        write_notes(&mut err, &plan, ctx.err_color.styler())?;
+        ctx.stderr(&err)?;
     }
     ctx.stdout(&out)?;
     Ok(ExitStatus::Success)

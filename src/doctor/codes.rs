@@ -111,7 +111,7 @@ checks! {
         "Expected in 1.37 alpha: the scheduler does not fill CompositePodGroup conditions. Read the leaf PodGroups instead (operations §7).";
     "WASD203" => PodClaimEntryMismatch, Error,
         "A pod's claim entry has the name of a PodGroup claim but another source",
-        "Pod and PodGroup entries must match exactly (name, and the same claim or template) to share the group's claim; otherwise the pods wait (operations §5).";
+        "Pod and PodGroup entries must match exactly (name, and the same claim or template) to share the group's claim; otherwise the resourceclaim controller gives each pod a claim of its own (its per-pod branch, as with DRAWorkloadResourceClaims off) and the pods schedule without sharing the group's devices.";
     "WASD301" => PodsUnderTwoSchedulers, Warning,
         "Pods of a native gang are also managed by Kueue, Volcano or YuniKorn",
         "Two systems admit, gang or preempt the same pods.";

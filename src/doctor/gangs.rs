@@ -141,7 +141,7 @@ fn claim_entry_mismatch(c: &mut Checker<'_>) {
                 Check::PodClaimEntryMismatch,
                 obj("PodGroup", &pg.metadata),
                 format!(
-                    "{} member pod(s) ({}) do not use the group's shared claim ({example}): the pods wait",
+                    "{} member pod(s) ({}) do not use the group's shared claim ({example}): each gets a claim of its own from its own entry and does not share the group's devices",
                     bad_pods.len(),
                     super::list(&bad_pods, 3)
                 ),

@@ -9,6 +9,7 @@ pub mod explain;
 pub mod json;
 pub mod plan;
 pub mod sanitize;
+pub mod table;
 pub mod tree;
 
 pub use color::ColorChoice;

@@ -1,23 +1,30 @@
-//! Text view of a simulation [`Plan`]: one row per unit in queue order, then a summary and
-//! the settings (gates, assumptions, notes) the run used.
+//! Text view of a simulation [`Plan`]: the gates it used, one row per unit in queue order, then
+//! a summary; warnings, assumptions and notes separately ([`write_notes`], stderr in text mode).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use comfy_table::presets::NOTHING;
-use comfy_table::{ContentArrangement, Table};
-
 use super::color::Styler;
 use super::sanitize;
+use super::table::{Cell, Paint, Table};
 use crate::sched::plan::{Outcome, Plan, UnitResult};
 
-fn outcome_text(style: Styler, o: Outcome) -> String {
-    let s = format!("{o:?}");
-    match o {
-        Outcome::Scheduled => style.ok(s),
-        Outcome::Unschedulable | Outcome::Error => style.error(s),
-        Outcome::Waiting | Outcome::Preempting => style.warn(s),
-    }
+/// Options of the text view.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    /// `-o wide`: more columns (priority, victims).
+    pub wide: bool,
+    /// `-n`: one namespace, so the NAMESPACE column is hidden, as kubectl does.
+    pub hide_namespace: bool,
+}
+
+fn outcome_cell(o: Outcome) -> Cell {
+    let paint = match o {
+        Outcome::Scheduled => Paint::Ok,
+        Outcome::Unschedulable | Outcome::Error => Paint::Error,
+        Outcome::Waiting | Outcome::Preempting => Paint::Warn,
+    };
+    Cell::painted(format!("{o:?}"), paint)
 }
 
 fn nodes_text(u: &UnitResult) -> String {
@@ -41,19 +48,107 @@ fn nodes_text(u: &UnitResult) -> String {
         .join(",")
 }
 
-/// Writes the plan as a table with a summary.
-pub fn write_text(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
+/// For a placed unit without a message: the claims its pods were given, e.g. "claim
+/// `infer-a-gpu` shared by 2 pods: gpu.example.com/gpu-b2/gpu-1, gpu-2".
+fn claims_text(u: &UnitResult) -> String {
+    let mut claims: BTreeMap<&str, (Vec<String>, usize)> = BTreeMap::new();
+    for p in &u.placements {
+        let mut seen: Vec<&str> = Vec::new();
+        for d in &p.devices {
+            let e = claims.entry(d.claim.as_str()).or_default();
+            let dev = format!("{}/{}/{}", d.driver, d.pool, d.device);
+            if !e.0.contains(&dev) {
+                e.0.push(dev);
+            }
+            if !seen.contains(&d.claim.as_str()) {
+                seen.push(d.claim.as_str());
+                e.1 += 1;
+            }
+        }
+    }
+    claims
+        .iter()
+        .map(|(claim, (devices, pods))| {
+            let users = if *pods > 1 {
+                format!(" shared by {pods} pods")
+            } else {
+                String::new()
+            };
+            format!(
+                "claim `{}`{users}: {}",
+                sanitize(claim),
+                sanitize(&devices.join(", "))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `kube-scheduler gates: GenericWorkload=on …`: the gates a report used, for its header.
+pub fn gates_line(component: &str, gates: &BTreeMap<String, bool>) -> String {
+    let list: Vec<String> = gates
+        .iter()
+        .map(|(k, v)| format!("{k}={}", if *v { "on" } else { "off" }))
+        .collect();
+    format!("{component} feature gates: {}", list.join(" "))
+}
+
+/// `-o name`: one `kind.group/name` per unit, as `kubectl get -o name` prints them.
+pub fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+    for u in &plan.units {
+        let kind = match u.kind.as_str() {
+            "PodGroup" => "podgroup.scheduling.k8s.io",
+            "CompositePodGroup" => "compositepodgroup.scheduling.k8s.io",
+            _ => "pod",
+        };
+        writeln!(out, "{kind}/{}", sanitize(&u.name))?;
+    }
+    Ok(())
+}
+
+/// Writes the loader warnings, assumptions and notes of a plan (text mode sends them to
+/// stderr, so stdout carries only the report).
+pub fn write_notes(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
     for w in &plan.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
+    }
+    for a in &plan.settings.assumed {
+        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
+    }
+    for n in &plan.settings.notes {
+        writeln!(out, "{}", style.dim(format!("note: {n}")))?;
+    }
+    Ok(())
+}
+
+/// Writes the plan: the gates it used, then (when gangs are taken pod by pod) why, then a
+/// table of units, the device map, preemptions, stuck pods and a summary.
+pub fn write_text(
+    out: &mut dyn Write,
+    plan: &Plan,
+    style: Styler,
+    opts: TextOptions,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{}",
+        style.dim(gates_line("kube-scheduler", &plan.settings.feature_gates))
+    )?;
+    for w in &plan.settings.what_if {
+        writeln!(out, "{}", style.dim(format!("what-if: {}", sanitize(w))))?;
+    }
+    if let Some(line) = &plan.settings.pod_by_pod {
+        writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
     }
     if plan.units.is_empty() {
         writeln!(out, "Nothing is pending: every pod is bound.")?;
     } else {
-        let mut table = Table::new();
-        table
-            .load_preset(NOTHING)
-            .set_content_arrangement(ContentArrangement::Disabled);
-        table.set_header(vec!["UNIT", "OUTCOME", "PLACED", "MIN", "NODES", "MESSAGE"]);
+        let mut headers = vec!["NAMESPACE", "NAME", "OUTCOME", "PLACED", "MIN", "NODES"];
+        if opts.wide {
+            headers.extend(["PRIORITY", "VICTIMS"]);
+        }
+        headers.push("MESSAGE");
+        let mut table = Table::new(headers);
         for u in &plan.units {
             let placed = if u.scheduled_before > 0 {
                 format!(
@@ -65,63 +160,69 @@ pub fn write_text(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result
             } else {
                 format!("{}/{}", u.placements.len(), u.pending)
             };
-            table.add_row(vec![
-                format!(
-                    "{}/{}/{}",
-                    u.kind,
-                    sanitize(&u.namespace),
-                    sanitize(&u.name)
-                ),
-                outcome_text(style, u.outcome),
-                placed,
+            let message = if u.message.is_empty() {
+                claims_text(u)
+            } else {
+                sanitize(&u.message).into_owned()
+            };
+            let mut row: Vec<Cell> = vec![
+                sanitize(&u.namespace).into_owned().into(),
+                format!("{}/{}", u.kind, sanitize(&u.name)).into(),
+                outcome_cell(u.outcome),
+                placed.into(),
                 u.min_count
-                    .map_or_else(|| "-".to_owned(), |m| m.to_string()),
-                nodes_text(u),
-                sanitize(&u.message).into_owned(),
-            ]);
+                    .map_or_else(|| "-".to_owned(), |m| m.to_string())
+                    .into(),
+                nodes_text(u).into(),
+            ];
+            if opts.wide {
+                row.push(u.priority.to_string().into());
+                row.push(u.victims.len().to_string().into());
+            }
+            row.push(message.into());
+            table.row(row);
         }
-        for line in table.lines() {
-            writeln!(out, "{}", line.trim_end().trim_start_matches(' '))?;
+        if opts.hide_namespace {
+            table.hide("NAMESPACE");
         }
+        table.write(out, style)?;
     }
     if !plan.device_map.is_empty() {
         writeln!(out)?;
-        let mut table = Table::new();
-        table
-            .load_preset(NOTHING)
-            .set_content_arrangement(ContentArrangement::Disabled);
-        table.set_header(vec!["NODE", "DEVICE", "CLAIM", "PODS", "GROUP", "STATE"]);
+        let mut table = Table::new(["NODE", "DEVICE", "CLAIM", "PODS", "GROUP", "STATE"]);
         for d in &plan.device_map {
             let state = match (&d.claim, d.simulated) {
-                (None, _) => style.dim("free"),
-                (Some(_), true) => style.ok("simulated"),
-                (Some(_), false) => "allocated".to_owned(),
+                (None, _) => Cell::painted("free", Paint::Dim),
+                (Some(_), true) => Cell::painted("simulated", Paint::Ok),
+                (Some(_), false) => Cell::from("allocated"),
             };
-            table.add_row(vec![
-                sanitize(&d.node).into_owned(),
+            table.row([
+                sanitize(&d.node).into_owned().into(),
                 format!(
                     "{}/{}/{}",
                     sanitize(&d.driver),
                     sanitize(&d.pool),
                     sanitize(&d.device)
-                ),
+                )
+                .into(),
                 d.claim
                     .as_deref()
-                    .map_or_else(|| "-".to_owned(), |c| sanitize(c).into_owned()),
+                    .map_or_else(|| "-".to_owned(), |c| sanitize(c).into_owned())
+                    .into(),
                 if d.pods.is_empty() {
                     "-".to_owned()
                 } else {
                     sanitize(&d.pods.join(",")).into_owned()
-                },
+                }
+                .into(),
                 d.group
                     .as_deref()
-                    .map_or_else(|| "-".to_owned(), |g| sanitize(g).into_owned()),
+                    .map_or_else(|| "-".to_owned(), |g| sanitize(g).into_owned())
+                    .into(),
                 state,
             ]);
         }
-        for line in table.lines() {
-            writeln!(out, "{}", line.trim_end().trim_start_matches(' '))?;
-        }
+        table.write(out, style)?;
     }
     for u in plan.units.iter().filter(|u| !u.victims.is_empty()) {
         let mut victims: Vec<String> = Vec::new();
@@ -182,28 +283,5 @@ pub fn write_text(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result
         s.preempting,
         s.error
     )?;
-    let gates: Vec<String> = plan
-        .settings
-        .feature_gates
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    writeln!(
-        out,
-        "{}",
-        style.dim(format!(
-            "kube-scheduler feature gates: {}",
-            gates.join(", ")
-        ))
-    )?;
-    for w in &plan.settings.what_if {
-        writeln!(out, "{}", style.dim(format!("what-if: {w}")))?;
-    }
-    for a in &plan.settings.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {a}")))?;
-    }
-    for n in &plan.settings.notes {
-        writeln!(out, "{}", style.dim(format!("note: {n}")))?;
-    }
     Ok(())
 }

@@ -61,6 +61,34 @@ pub const NOTES: &[&str] = &[
     "preemption's victim checks do not add other pods' nominations (upstream filters with higher-or-equal-priority nominated pods added there too)",
 ];
 
+/// The "gangs are scheduled pod by pod" sentence, when pending pods name a PodGroup and
+/// kube-scheduler's `GenericWorkload` is off.
+fn pod_by_pod(
+    snapshot: &Snapshot,
+    gates: &crate::snapshot::facts::FeatureGates,
+    options: &Options,
+) -> Option<String> {
+    if gates.enabled("GenericWorkload") {
+        return None;
+    }
+    let grouped = snapshot
+        .pods
+        .iter()
+        .filter_map(|p| p.spec.as_ref())
+        .filter(|s| s.node_name.is_none() && s.scheduling_group.is_some())
+        .count();
+    (grouped > 0).then(|| {
+        format!(
+            "gangs are scheduled pod by pod: kube-scheduler runs with GenericWorkload off ({}), so {grouped} pending pod(s) naming a PodGroup are placed one at a time, all-or-nothing is not enforced",
+            snapshot.facts.gate_source(
+                Component::KubeScheduler,
+                "GenericWorkload",
+                &options.gate_overrides
+            )
+        )
+    })
+}
+
 /// Runs the simulation: [`prepare`] then [`Prepared::into_plan`].
 pub fn simulate(snapshot: &Snapshot, options: &Options) -> Plan {
     prepare(snapshot, options).into_plan()
@@ -171,6 +199,7 @@ impl Prepared<'_> {
                     .collect(),
                 notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
                 what_if: options.what_if.clone(),
+                pod_by_pod: pod_by_pod(snapshot, gates, options),
             },
             warnings: snapshot.warnings.clone(),
             device_map: if options.device_map {

@@ -158,6 +158,11 @@ pub struct Settings {
     /// What-ifs applied before simulating.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub what_if: Vec<String>,
+    /// When pending pods name a PodGroup but kube-scheduler's `GenericWorkload` is off: the
+    /// sentence saying that these gangs are scheduled pod by pod, and why (which component,
+    /// known or assumed). Reports say it first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_by_pod: Option<String>,
 }
 
 /// Counts per outcome.
@@ -233,6 +238,95 @@ pub struct Plan {
     pub stuck_pods: Vec<StuckPod>,
     /// Counts.
     pub summary: Summary,
+}
+
+impl Outcome {
+    /// The outcome of several pod units taken together (the members of a PodGroup that the
+    /// scheduler takes pod by pod): the worst of them, in the order Error, Unschedulable,
+    /// Waiting, Preempting, Scheduled. `None` for no units.
+    pub fn combine(outcomes: impl IntoIterator<Item = Outcome>) -> Option<Outcome> {
+        let rank = |o: &Outcome| match o {
+            Outcome::Error => 0,
+            Outcome::Unschedulable => 1,
+            Outcome::Waiting => 2,
+            Outcome::Preempting => 3,
+            Outcome::Scheduled => 4,
+        };
+        outcomes.into_iter().min_by_key(rank)
+    }
+}
+
+impl Plan {
+    /// The unit `kind`/`namespace`/`name`, if it was tried.
+    pub fn unit(&self, kind: &str, namespace: &str, name: &str) -> Option<&UnitResult> {
+        self.units
+            .iter()
+            .find(|u| u.kind == kind && u.namespace == namespace && u.name == name)
+    }
+
+    /// The simulated outcome of a Pod, PodGroup or CompositePodGroup: its own unit's; for a
+    /// group inside a CompositePodGroup tree, its root's; for a pod in a group, its group's;
+    /// for a PodGroup whose members were tried pod by pod (GenericWorkload off), its members'
+    /// combined ([`Outcome::combine`]). `None` when nothing of it was pending. The one
+    /// answer that simulate, explain, tree and the TUI give for an object.
+    pub fn outcome_of(
+        &self,
+        s: &crate::snapshot::Snapshot,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Option<Outcome> {
+        if let Some(u) = self.unit(kind, namespace, name) {
+            return Some(u.outcome);
+        }
+        match kind {
+            "Pod" => {
+                let group = s
+                    .pod(namespace, name)?
+                    .spec
+                    .as_ref()?
+                    .scheduling_group
+                    .as_ref()?
+                    .pod_group_name
+                    .clone()?;
+                self.outcome_of(s, "PodGroup", namespace, &group)
+            }
+            "PodGroup" | "CompositePodGroup" => {
+                // Up the parent chain to a unit (bounded: a cycle of parents ends here).
+                let mut parent = match kind {
+                    "PodGroup" => s
+                        .pod_group(namespace, name)
+                        .and_then(|p| p.spec.parent_composite_pod_group_name.clone()),
+                    _ => s
+                        .composite_pod_group(namespace, name)
+                        .and_then(|c| c.spec.parent_composite_pod_group_name.clone()),
+                };
+                for _ in 0..16 {
+                    let Some(p) = parent else { break };
+                    if let Some(u) = self.unit("CompositePodGroup", namespace, &p) {
+                        return Some(u.outcome);
+                    }
+                    parent = s
+                        .composite_pod_group(namespace, &p)
+                        .and_then(|c| c.spec.parent_composite_pod_group_name.clone());
+                }
+                if kind != "PodGroup" {
+                    return None;
+                }
+                Outcome::combine(
+                    s.index
+                        .pods_by_group
+                        .get(namespace, name)
+                        .iter()
+                        .filter_map(|i| {
+                            let pod = crate::snapshot::name_of(&s.pods[*i].metadata);
+                            self.unit("Pod", namespace, pod).map(|u| u.outcome)
+                        }),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Summary {

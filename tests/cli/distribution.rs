@@ -194,7 +194,13 @@ fn kubectl_complete_helper_completes_object_names_from_the_source() {
     );
     assert_eq!(
         complete_with_binary(&["--demo", "-n", "research", "tree", "pod/"]),
-        ["pod/infer-b-0", "pod/infer-b-1", ":4"],
+        [
+            "pod/infer-a-0",
+            "pod/infer-a-1",
+            "pod/infer-b-0",
+            "pod/infer-b-1",
+            ":4"
+        ],
         "-n limits the names"
     );
     assert_eq!(

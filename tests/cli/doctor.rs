@@ -78,10 +78,12 @@ fn demo_produces_exactly_its_planted_findings() {
         [
             "WASD001 ResourceClaim/ml/stale-claim",
             "WASD007 PodGroup/ml/notebook",
+            "WASD007 PodGroup/research/infer-a",
             "WASD007 PodGroup/research/infer-b",
             "WASD007 Workload/ml/pipeline",
             "WASD012 Pod/ml/lost-0",
-            "WASD102 Component/kube-scheduler",
+            "WASD101 Node/gpu-c2",
+            "WASD103 Component/kube-controller-manager",
             "WASD107 PodGroup/ml/old-group",
             "WASD202 CompositePodGroup/ml/pipeline",
             "WASD203 PodGroup/research/infer-b",
@@ -159,8 +161,10 @@ fn namespace_scopes_namespaced_findings_and_keeps_cluster_ones() {
     assert_eq!(
         findings(&r.stdout),
         [
+            "WASD007 PodGroup/research/infer-a",
             "WASD007 PodGroup/research/infer-b",
-            "WASD102 Component/kube-scheduler",
+            "WASD101 Node/gpu-c2",
+            "WASD103 Component/kube-controller-manager",
             "WASD203 PodGroup/research/infer-b",
         ]
     );

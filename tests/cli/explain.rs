@@ -17,7 +17,13 @@ fn demo_explanations_are_snapshotted() {
         assert_eq!(r.code, 0, "{target}: {}", r.stderr);
         insta::assert_snapshot!(format!("explain_{}", target.replace('/', "_")), r.stdout);
     }
-    let off = run(&["explain", "--demo", "pg/big-train-workers"]);
+    let off = run(&[
+        "explain",
+        "--demo",
+        "pg/big-train-workers",
+        "--feature-gates",
+        "GenericWorkload=false",
+    ]);
     insta::assert_snapshot!("explain_pg_big-train-workers_gate_off", off.stdout);
 }
 

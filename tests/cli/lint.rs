@@ -83,10 +83,10 @@ fn demo_cluster_lints_to_its_planted_findings() {
     assert_eq!(
         serious,
         [
-            "WAS301 4410:5 lost-0",
-            "WAS302 2631:5 infer-b-0",
-            "WAS302 2678:5 infer-b-1",
-            "WAS401 4420:13 old-group",
+            "WAS301 4540:5 lost-0",
+            "WAS302 2637:5 infer-b-0",
+            "WAS302 2684:5 infer-b-1",
+            "WAS401 4550:13 old-group",
         ]
     );
     for f in v["findings"].as_array().unwrap() {

@@ -146,7 +146,9 @@ fn live_snapshot_records_facts_from_version_and_metrics() {
         .find(|c| c["component"] == "kube-scheduler")
         .unwrap();
     assert_eq!(scheduler["source"], "static-pod");
-    assert_eq!(scheduler["featureGates"]["GenericWorkload"], false);
+    assert_eq!(scheduler["featureGates"]["GenericWorkload"], true);
+    // "Now" is the server's clock (its Date header), not this machine's.
+    assert_eq!(facts["snapshotTime"], "2026-11-29T12:00:00Z");
 }
 
 #[test]

@@ -7,13 +7,22 @@ fn demo_simulation_text_is_snapshotted() {
     let r = run(&["simulate", "--demo"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     insta::assert_snapshot!("demo_simulate_text", r.stdout);
-    let on = run(&[
+    // With the scheduler's GenericWorkload off, the gangs are taken pod by pod, and the
+    // report says so first, above the table.
+    let off = run(&[
         "simulate",
         "--demo",
         "--feature-gates",
-        "GenericWorkload=true",
+        "GenericWorkload=false",
     ]);
-    insta::assert_snapshot!("demo_simulate_gates_on_text", on.stdout);
+    assert!(
+        off.stdout.lines().nth(1).is_some_and(|l| l.starts_with(
+            "warning: gangs are scheduled pod by pod: kube-scheduler runs with GenericWorkload off (set by --feature-gates)"
+        )),
+        "{}",
+        off.stdout
+    );
+    insta::assert_snapshot!("demo_simulate_gates_off_text", off.stdout);
 }
 
 #[test]
@@ -103,8 +112,8 @@ fn what_ifs_change_the_outcome() {
         .map(|u| u["name"].as_str().unwrap())
         .collect();
     assert!(
-        names.contains(&"train-a-0"),
-        "train-a pods on the drained node are pending again: {names:?}"
+        names.contains(&"train-a-workers"),
+        "train-a's gang on the drained node is pending again: {names:?}"
     );
 }
 
@@ -129,7 +138,7 @@ fn added_manifests_become_pending_units() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("PodGroup/ml/extra  Scheduled"),
+        r.stdout.contains("ml         PodGroup/extra  Scheduled"),
         "{}",
         r.stdout
     );

@@ -47,7 +47,8 @@ Checks that a pod claim entry with the same `name` as one of its PodGroup's
 
 ## Why is this bad?
 A pod uses the group's shared claim only if name and source are all equal. Same name with
-another source is the classic mistake: the pod gets no shared claim and waits.
+another source is the classic mistake: the pod gets a claim of its own (the resourceclaim
+controller's per-pod branch) and schedules without sharing the group's devices.
 
 ## Example
 ```yaml

@@ -1,0 +1,330 @@
+//! Findings: broken links, capacity, claims and preemption, each with its numbers.
+
+use std::collections::BTreeMap;
+
+use super::fixes::set_claim_source;
+use super::{Finding, Fit, Severity, schedulable};
+use crate::graph::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::sched::plan::{Outcome, Plan, UnitResult};
+use crate::sched::{Options, simulate};
+use crate::snapshot::{Snapshot, name_of};
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one call site; the parts are independent views of the same unit"
+)]
+pub(super) fn links(
+    s: &Snapshot,
+    options: &Options,
+    g: &Graph,
+    plan: &Plan,
+    ns: &str,
+    kind: &str,
+    name: &str,
+    unit: &UnitResult,
+    out: &mut Vec<Finding>,
+) {
+    let gates = &plan.settings.feature_gates;
+    if gates.get("GenericWorkload") == Some(&false) {
+        out.push(Finding {
+            id: "WASE001",
+            severity: Severity::Error,
+            title: "kube-scheduler runs with GenericWorkload off: gangs are scheduled pod by pod".to_owned(),
+            detail: "schedulingGroup is ignored, so a gang can start partially and hold resources while it waits for the rest".to_owned(),
+            evidence: serde_json::json!({"featureGates": gates}),
+            fix: Some("enable GenericWorkload in kube-scheduler (and kube-apiserver, kube-controller-manager)".to_owned()),
+        });
+    }
+    // Broken references along Workload → PodGroup → Pod.
+    let mut refs = vec![ObjRef::new(kind, ns, name)];
+    if kind == "PodGroup" {
+        refs.extend(
+            s.index
+                .pods_by_group
+                .get(ns, name)
+                .iter()
+                .map(|i| ObjRef::new("Pod", ns, name_of(&s.pods[*i].metadata))),
+        );
+    }
+    for r in &refs {
+        for e in g.outgoing(r, None) {
+            if let EdgeState::Dangling { missing } = &e.state {
+                let id = if e.kind == EdgeKind::SchedulingGroup {
+                    "WASE002"
+                } else {
+                    "WASE003"
+                };
+                // Only references the scheduler follows can block the unit, and only when it
+                // is in fact not placed; a missing owner or Workload is a warning (doctor's
+                // WASD010: the group still schedules).
+                let blocks = matches!(
+                    e.kind,
+                    EdgeKind::SchedulingGroup
+                        | EdgeKind::Parent
+                        | EdgeKind::PodClaim
+                        | EdgeKind::GroupClaim
+                        | EdgeKind::ClaimTemplate
+                ) && unit.outcome != Outcome::Scheduled;
+                out.push(Finding {
+                    id,
+                    severity: if blocks {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    },
+                    title: format!("{} names a missing {missing}", r),
+                    detail: format!(
+                        "the {:?} reference of {r} points at an object that does not exist",
+                        e.kind
+                    ),
+                    evidence: serde_json::Value::Null,
+                    fix: Some(format!("create {missing}, or fix the name in {r}")),
+                });
+                break;
+            }
+        }
+    }
+    if unit.outcome == Outcome::Waiting {
+        let min = unit
+            .min_count
+            .or_else(|| super::min_count_of(s, kind, ns, name));
+        out.push(Finding {
+            id: "WASE004",
+            severity: Severity::Error,
+            title: "held before scheduling (PreEnqueue)".to_owned(),
+            detail: unit.message.clone(),
+            evidence: serde_json::json!({"pending": unit.pending, "minCount": min}),
+            fix: match min {
+                Some(min) if unit.message.contains("minCount pods") => Some(format!(
+                    "create the missing members: the gang waits until minCount ({min}) pods exist, {} do",
+                    unit.pending + unit.scheduled_before
+                )),
+                _ => None,
+            },
+        });
+    }
+    // Claim entries that almost match the PodGroup's.
+    if kind == "PodGroup"
+        && let Some(pg) = s.pod_group(ns, name)
+    {
+        for i in s.index.pods_by_group.get(ns, name) {
+            let pod = &s.pods[*i];
+            for entry in pod
+                .spec
+                .iter()
+                .flat_map(|sp| sp.resource_claims.iter().flatten())
+            {
+                let theirs = pg
+                    .spec
+                    .resource_claims
+                    .iter()
+                    .flatten()
+                    .find(|e| e.name == entry.name);
+                if let Some(t) = theirs
+                    && (t.resource_claim_name != entry.resource_claim_name
+                        || t.resource_claim_template_name != entry.resource_claim_template_name)
+                {
+                    let source =
+                        |claim: &Option<String>, template: &Option<String>| match (claim, template)
+                        {
+                            (Some(c), _) => format!("claim `{c}`"),
+                            (None, Some(t)) => format!("template `{t}`"),
+                            (None, None) => "no source".to_owned(),
+                        };
+                    let (mine, group) = (
+                        source(
+                            &entry.resource_claim_name,
+                            &entry.resource_claim_template_name,
+                        ),
+                        source(&t.resource_claim_name, &t.resource_claim_template_name),
+                    );
+                    let pod_name = name_of(&pod.metadata);
+                    // Verified: the pods with the PodGroup's source must still be placed, now
+                    // sharing the group's claim.
+                    let mut copy = s.clone();
+                    let verified = set_claim_source(&mut copy, ns, name, &entry.name, t)
+                        && schedulable(&simulate(&copy, options), "PodGroup", ns, name);
+                    out.push(Finding {
+                        id: "WASE005",
+                        severity: Severity::Warning,
+                        title: format!("claim entry `{}` of pod {pod_name} differs from the PodGroup's", entry.name),
+                        detail: format!(
+                            "the pod uses {mine}, the PodGroup {group}: the pod gets a claim of its own instead of the group's shared claim"
+                        ),
+                        evidence: serde_json::json!({"entry": entry.name, "pod": mine, "podGroup": group}),
+                        fix: Some(if verified {
+                            format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (verified: the group is then placed with the shared claim)", entry.name)
+                        } else {
+                            format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (not enough on its own: the group still would not be placed)", entry.name)
+                        }),
+                    });
+                    return;
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn capacity_findings(
+    unit: &UnitResult,
+    fit: &Fit,
+    reasons: &BTreeMap<String, u32>,
+    out: &mut Vec<Finding>,
+) {
+    if !fit.domains.is_empty() {
+        let best = fit
+            .domains
+            .iter()
+            .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)));
+        let total: u32 =
+            fit.domains.iter().map(|d| d.placeable).sum::<u32>() + unit.scheduled_before;
+        let best_name = best.map_or(String::new(), |d| d.value.clone());
+        // A CompositePodGroup counts child groups (minGroupCount); the domains count pods.
+        // Never put the two in one "N of M".
+        let title = if unit.kind == "CompositePodGroup" {
+            format!(
+                "no {} domain holds the gang tree: at most {} pod(s) fit in one ({best_name}), and the tree needs {} child group(s) placed together",
+                fit.domains[0].key, fit.placeable, fit.min_count
+            )
+        } else {
+            format!(
+                "no {} domain holds the gang: at most {} of {} members fit in one ({best_name})",
+                fit.domains[0].key, fit.placeable, fit.min_count
+            )
+        };
+        out.push(Finding {
+            id: "WASE020",
+            severity: Severity::Error,
+            title,
+            detail: format!(
+                "members that fit per domain: {}; {} in all domains together — free capacity spread across domains is not gang capacity",
+                fit.domains.iter().map(|d| format!("{}={}", d.value, d.placeable)).collect::<Vec<_>>().join(", "),
+                total
+            ),
+            evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
+            fix: None,
+        });
+    } else if unit.kind == "CompositePodGroup" && unit.outcome != Outcome::Scheduled {
+        out.push(Finding {
+            id: "WASE021",
+            severity: Severity::Error,
+            title: format!(
+                "{} of {} pod(s) fit at once; the tree needs {} child group(s) (minGroupCount) placed together",
+                fit.placeable,
+                unit.pending + unit.scheduled_before,
+                fit.min_count
+            ),
+            detail: unit.message.clone(),
+            evidence: serde_json::json!({"placeablePods": fit.placeable, "minGroupCount": fit.min_count}),
+            fix: None,
+        });
+    } else if unit.kind != "CompositePodGroup" && fit.placeable < fit.min_count {
+        out.push(Finding {
+            id: "WASE021",
+            severity: Severity::Error,
+            title: format!(
+                "{} of {} members fit at once (minCount {})",
+                fit.placeable,
+                unit.pending + unit.scheduled_before,
+                fit.min_count
+            ),
+            detail: unit.message.clone(),
+            evidence: serde_json::json!({"placeable": fit.placeable, "minCount": fit.min_count}),
+            fix: None,
+        });
+    }
+    if !reasons.is_empty() {
+        let text: Vec<String> = reasons
+            .iter()
+            .map(|(r, n)| format!("{n} node(s): {r}"))
+            .collect();
+        out.push(Finding {
+            id: "WASE022",
+            severity: Severity::Info,
+            title: "why the nodes were rejected".to_owned(),
+            detail: text.join("; "),
+            evidence: serde_json::to_value(reasons).unwrap_or_default(),
+            fix: None,
+        });
+    }
+    let mut claims: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for p in &unit.trace.pods {
+        for (c, rs) in &p.claim_reasons {
+            for (r, n) in rs {
+                let e = claims
+                    .entry(c.clone())
+                    .or_default()
+                    .entry(r.clone())
+                    .or_default();
+                *e = (*e).max(*n);
+            }
+        }
+    }
+    for (claim, rs) in claims {
+        out.push(Finding {
+            id: "WASE023",
+            severity: Severity::Error,
+            title: format!("claim `{claim}` cannot be allocated"),
+            detail: rs
+                .iter()
+                .map(|(r, n)| format!("{n} node(s): {r}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+            evidence: serde_json::to_value(&rs).unwrap_or_default(),
+            fix: None,
+        });
+    }
+}
+
+pub(super) fn preemption_findings(unit: &UnitResult, out: &mut Vec<Finding>) {
+    if let Some(b) = &unit.blast_radius {
+        out.push(Finding {
+            id: "WASE030",
+            severity: Severity::Warning,
+            title: format!(
+                "preemption would evict {} pod(s) to make room",
+                b.victim_pods
+            ),
+            detail: format!(
+                "victims: {}; groups: {}; frees {} GPU(s); loses {} GPU-hours of work{}{}",
+                unit.victims
+                    .iter()
+                    .map(|v| format!("{}/{} on {}", v.namespace, v.name, v.node))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if b.victim_groups.is_empty() {
+                    "none".to_owned()
+                } else {
+                    b.victim_groups.join(", ")
+                },
+                b.gpus_freed,
+                b.gpu_hours_lost,
+                if b.whole_group_for_part_of_its_nodes {
+                    "; a disruptionMode=all group dies whole for part of its nodes"
+                } else {
+                    ""
+                },
+                if b.pdb_violations > 0 {
+                    format!("; {} PDB violation(s)", b.pdb_violations)
+                } else {
+                    String::new()
+                }
+            ),
+            evidence: serde_json::to_value(b).unwrap_or_default(),
+            fix: None,
+        });
+    } else if let Some((_, why)) = unit
+        .message
+        .split_once("preemption: ")
+        .filter(|_| unit.outcome == Outcome::Unschedulable)
+    {
+        out.push(Finding {
+            id: "WASE031",
+            severity: Severity::Info,
+            title: "preemption would not help".to_owned(),
+            detail: why.to_owned(),
+            evidence: serde_json::Value::Null,
+            fix: None,
+        });
+    }
+}

@@ -1,0 +1,276 @@
+//! Verified fixes: each candidate change is applied to a copy of the snapshot and the
+//! simulation is run again; only the changes that make the unit schedulable are reported.
+
+use std::collections::BTreeMap;
+
+use super::{Fit, schedulable};
+use crate::sched::plan::{Plan, UnitResult};
+use crate::sched::{Options, simulate, whatif};
+use crate::snapshot::{Snapshot, name_of};
+
+/// Tries candidate changes on copies of the snapshot and keeps those that make the unit
+/// schedulable (outcome Scheduled, not only Preempting).
+pub(super) fn verified_fixes(
+    s: &Snapshot,
+    options: &Options,
+    unit: &UnitResult,
+    fit: &Fit,
+    reasons: &BTreeMap<String, u32>,
+    plan: &Plan,
+) -> Vec<String> {
+    let (kind, ns, name) = (
+        unit.kind.as_str(),
+        unit.namespace.as_str(),
+        unit.name.as_str(),
+    );
+    let mut out = Vec::new();
+    let works =
+        |snap: &Snapshot, opts: &Options| schedulable(&simulate(snap, opts), kind, ns, name);
+    // Turn GenericWorkload on.
+    if plan.settings.feature_gates.get("GenericWorkload") == Some(&false) {
+        let mut o = options.clone();
+        o.gate_overrides.insert("GenericWorkload".to_owned(), true);
+        if works(s, &o) {
+            out.push("enable GenericWorkload in kube-scheduler".to_owned());
+        }
+    }
+    // Lower minCount to what fits.
+    if kind == "PodGroup" && fit.placeable >= 1 && fit.placeable < fit.min_count {
+        let mut copy = s.clone();
+        if set_min_count(&mut copy, ns, name, fit.placeable) && works(&copy, options) {
+            out.push(format!(
+                "lower minCount of PodGroup {name} to {}",
+                fit.placeable
+            ));
+        }
+    }
+    // Drop the topology constraint.
+    if !fit.domains.is_empty() {
+        let mut copy = s.clone();
+        if drop_topology(&mut copy, ns, kind, name) && works(&copy, options) {
+            out.push(format!(
+                "drop the `{}` topology constraint of {kind} {name}",
+                fit.domains[0].key
+            ));
+        }
+    }
+    // Tolerate the taint that rejected nodes.
+    if reasons.keys().any(|r| r.contains("untolerated taint")) {
+        let mut copy = s.clone();
+        if let Some(taint) = tolerate_taints(&mut copy, ns, unit)
+            && works(&copy, options)
+        {
+            out.push(format!("add a toleration for taint `{taint}` to the pods"));
+        }
+    }
+    // Add nodes like the best node of the best domain (or any node the pods could use).
+    if let Some(like) = best_node_to_copy(s, unit, fit) {
+        for n in 1..=8 {
+            let mut copy = s.clone();
+            if whatif::add_nodes(&mut copy, n, &like).is_ok() && works(&copy, options) {
+                let domain = fit
+                    .domains
+                    .iter()
+                    .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
+                    .map(|d| {
+                        let missing = fit.min_count.saturating_sub(d.placeable);
+                        let more = shortfall(s, unit, missing)
+                            .map(|(amount, resource)| {
+                                format!("; the {missing} member(s) left need {amount} {resource} more there")
+                            })
+                            .unwrap_or_default();
+                        format!(
+                            " (in {}={}, which already fits {} of {}{more})",
+                            d.key, d.value, d.placeable, fit.min_count
+                        )
+                    })
+                    .unwrap_or_default();
+                out.push(format!("add {n} node(s) like {like}{domain}"));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Gives every member's claim entry `entry` the PodGroup's source `to`.
+pub(super) fn set_claim_source(
+    s: &mut Snapshot,
+    ns: &str,
+    group: &str,
+    entry: &str,
+    to: &k8s_openapi::api::scheduling::v1beta1::PodGroupResourceClaim,
+) -> bool {
+    let members = s.index.pods_by_group.get(ns, group).to_vec();
+    let mut changed = false;
+    for i in members {
+        let Some(spec) = s.pods.get_mut(i).and_then(|p| p.spec.as_mut()) else {
+            continue;
+        };
+        for e in spec.resource_claims.iter_mut().flatten() {
+            if e.name == entry {
+                e.resource_claim_name.clone_from(&to.resource_claim_name);
+                e.resource_claim_template_name
+                    .clone_from(&to.resource_claim_template_name);
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        *s = std::mem::take(s).build();
+    }
+    changed
+}
+
+fn set_min_count(s: &mut Snapshot, ns: &str, name: &str, n: u32) -> bool {
+    let Some(pg) = s.pod_groups.iter_mut().find(|p| {
+        p.metadata.namespace.as_deref() == Some(ns) && p.metadata.name.as_deref() == Some(name)
+    }) else {
+        return false;
+    };
+    let Some(g) = pg.spec.scheduling_policy.gang.as_mut() else {
+        return false;
+    };
+    g.min_count = i32::try_from(n).unwrap_or(i32::MAX);
+    *s = std::mem::take(s).build();
+    true
+}
+
+fn drop_topology(s: &mut Snapshot, ns: &str, kind: &str, name: &str) -> bool {
+    let hit = match kind {
+        "PodGroup" => s
+            .pod_groups
+            .iter_mut()
+            .find(|p| {
+                p.metadata.namespace.as_deref() == Some(ns)
+                    && p.metadata.name.as_deref() == Some(name)
+            })
+            .map(|p| p.spec.scheduling_constraints = None)
+            .is_some(),
+        _ => s
+            .composite_pod_groups
+            .iter_mut()
+            .find(|p| {
+                p.metadata.namespace.as_deref() == Some(ns)
+                    && p.metadata.name.as_deref() == Some(name)
+            })
+            .map(|p| p.spec.scheduling_constraints = None)
+            .is_some(),
+    };
+    if hit {
+        *s = std::mem::take(s).build();
+    }
+    hit
+}
+
+fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<String> {
+    // The NoSchedule/NoExecute taints of nodes that are otherwise usable.
+    let taint = s
+        .nodes
+        .iter()
+        .flat_map(|n| n.spec.iter().flat_map(|sp| sp.taints.iter().flatten()))
+        .find(|t| {
+            t.effect != "PreferNoSchedule"
+                && !t.key.starts_with("node-role.kubernetes.io/")
+                && !t.key.starts_with("node.kubernetes.io/")
+        })?
+        .clone();
+    let names: Vec<&str> = unit.trace.pods.iter().map(|p| &*p.pod).collect();
+    for pod in s.pods.iter_mut().filter(|p| {
+        p.metadata.namespace.as_deref() == Some(ns) && names.contains(&name_of(&p.metadata))
+    }) {
+        if let Some(spec) = pod.spec.as_mut() {
+            spec.tolerations.get_or_insert_with(Vec::new).push(
+                k8s_openapi::api::core::v1::Toleration {
+                    key: Some(taint.key.clone()),
+                    operator: Some("Exists".to_owned()),
+                    effect: Some(taint.effect.clone()),
+                    ..Default::default()
+                },
+            );
+        }
+    }
+    *s = std::mem::take(s).build();
+    Some(format!("{}:{}", taint.key, taint.effect))
+}
+
+/// The resource the unplaced members ran short of first, and how much `missing` members need
+/// of it: (amount as Kubernetes writes it, resource name).
+fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, String)> {
+    let member = unit.trace.pods.iter().find(|p| p.node.is_none())?;
+    let resource = member
+        .node_reasons
+        .keys()
+        .find_map(|r| r.strip_prefix("Insufficient "))?
+        .to_owned();
+    let pod = s.pods.iter().find(|p| {
+        p.metadata.namespace.as_deref() == Some(unit.namespace.as_str())
+            && name_of(&p.metadata) == &*member.pod
+    })?;
+    let mut table = crate::sched::resources::ResourceTable::default();
+    let req = crate::sched::pod_req::PodReq::compile(pod, &mut table);
+    let each = req.request(table.get(&resource)?);
+    if each <= 0 || missing == 0 {
+        return None;
+    }
+    let total = each.saturating_mul(i64::from(missing));
+    let amount = match resource.as_str() {
+        "cpu" if total % 1000 != 0 => format!("{total}m"),
+        "cpu" => (total / 1000).to_string(),
+        "memory" | "ephemeral-storage" if total % (1 << 30) == 0 => format!("{}Gi", total >> 30),
+        "memory" | "ephemeral-storage" if total % (1 << 20) == 0 => format!("{}Mi", total >> 20),
+        _ => total.to_string(),
+    };
+    Some((amount, resource))
+}
+
+/// A node to copy: one in the domain that fits most members, else one the members could use
+/// had it room (rejected only for resources).
+fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<String> {
+    if let Some(best) = fit
+        .domains
+        .iter()
+        .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
+    {
+        return s
+            .nodes
+            .iter()
+            .find(|n| {
+                n.metadata.labels.as_ref().and_then(|l| l.get(&best.key)) == Some(&best.value)
+            })
+            .map(|n| name_of(&n.metadata).to_owned());
+    }
+    // The node with the most of the first resource members ran short of, among the nodes the
+    // first unplaced member could use but for resources (not cordoned, taints tolerated,
+    // selector and affinity met).
+    let short = unit
+        .trace
+        .pods
+        .iter()
+        .filter(|p| p.node.is_none())
+        .flat_map(|p| p.node_reasons.keys())
+        .find_map(|r| r.strip_prefix("Insufficient "))?
+        .to_owned();
+    let gates = s.facts.gates_for(
+        crate::snapshot::facts::Component::KubeScheduler,
+        &BTreeMap::new(),
+    );
+    let st = crate::sched::node_state::ClusterState::build(s, &gates);
+    let member = unit.trace.pods.iter().find(|p| p.node.is_none())?;
+    let pod = &st.pods[st.pod_id(&unit.namespace, &member.pod)?];
+    let id = st.table.get(&short)?;
+    st.nodes
+        .iter()
+        .filter(|n| {
+            use crate::sched::filter::{node_affinity, node_unschedulable, taint_toleration};
+            node_unschedulable::filter(pod, n).is_none()
+                && taint_toleration::filter(pod, n).is_none()
+                && node_affinity::filter(pod, n).is_none()
+        })
+        .max_by(|a, b| {
+            a.allocatable(id)
+                .cmp(&b.allocatable(id))
+                .then(b.name.cmp(&a.name))
+        })
+        .map(|n| n.name.to_string())
+}

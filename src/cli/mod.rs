@@ -9,6 +9,7 @@ mod lint;
 mod simulate;
 mod snapshot;
 mod tree;
+mod tui;
 mod version;
 
 use std::collections::BTreeMap;
@@ -89,6 +90,8 @@ pub enum Command {
     Lint(lint::LintArgs),
     /// Write the loaded objects and cluster facts to one file that `--from` reads back.
     Snapshot(snapshot::SnapshotArgs),
+    /// Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI.
+    Tui(tui::TuiArgs),
     /// Print the version, commit and supported Kubernetes version.
     Version(version::VersionArgs),
     /// Write or check the shipped completions and man page (for maintainers).
@@ -137,6 +140,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Tree(args) => tree::run(&ctx, &args),
         Command::Lint(args) => lint::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
+        Command::Tui(args) => tui::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
         Command::CompleteNames(args) => complete::run(&ctx, &args),

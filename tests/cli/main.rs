@@ -20,4 +20,5 @@ mod simulate;
 mod snapshot;
 mod support;
 mod tree;
+mod tui;
 mod version;

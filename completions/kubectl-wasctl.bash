@@ -37,6 +37,9 @@ _kubectl__wasctl() {
             kubectl__wasctl,tree)
                 cmd="kubectl__wasctl__subcmd__tree"
                 ;;
+            kubectl__wasctl,tui)
+                cmd="kubectl__wasctl__subcmd__tui"
+                ;;
             kubectl__wasctl,version)
                 cmd="kubectl__wasctl__subcmd__version"
                 ;;
@@ -61,6 +64,9 @@ _kubectl__wasctl() {
             kubectl__wasctl__subcmd__help,tree)
                 cmd="kubectl__wasctl__subcmd__help__subcmd__tree"
                 ;;
+            kubectl__wasctl__subcmd__help,tui)
+                cmd="kubectl__wasctl__subcmd__help__subcmd__tui"
+                ;;
             kubectl__wasctl__subcmd__help,version)
                 cmd="kubectl__wasctl__subcmd__help__subcmd__version"
                 ;;
@@ -71,7 +77,7 @@ _kubectl__wasctl() {
 
     case "${cmd}" in
         kubectl__wasctl)
-            opts="-n -A -h -V --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help --version explain simulate doctor tree lint snapshot version help"
+            opts="-n -A -h -V --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help --version explain simulate doctor tree lint snapshot tui version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -249,7 +255,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__help)
-            opts="explain simulate doctor tree lint snapshot version help"
+            opts="explain simulate doctor tree lint snapshot tui version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -347,6 +353,20 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__help__subcmd__tree)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__wasctl__subcmd__help__subcmd__tui)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -593,6 +613,56 @@ _kubectl__wasctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --feature-gates)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__wasctl__subcmd__tui)
+            opts="-n -A -h --refresh --select --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --refresh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --select)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
             cand tree 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
             cand lint 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
             cand snapshot 'Write the loaded objects and cluster facts to one file that `--from` reads back'
+            cand tui 'Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI'
             cand version 'Print the version, commit and supported Kubernetes version'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -170,6 +171,22 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'kubectl-wasctl;tui'= {
+            cand --refresh 'Re-list the cluster in the background every SECONDS (live mode; default: off). The cursor stays on the same object across reloads'
+            cand --select 'Open with the cursor on this object: `workload/`, `cpg/`, `pg/`, `pod/`, `job/` or `resourceclaim/` followed by the name (with `-n` when the name is in several namespaces)'
+            cand --kubeconfig 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)'
+            cand --context 'The kubeconfig context to use'
+            cand -n 'The namespace to show (live default: the context''s namespace)'
+            cand --namespace 'The namespace to show (live default: the context''s namespace)'
+            cand --from 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)'
+            cand --feature-gates 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)'
+            cand --color 'When to use colors'
+            cand -A 'Show every namespace'
+            cand --all-namespaces 'Show every namespace'
+            cand --demo 'Use the embedded demo cluster'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'kubectl-wasctl;version'= {
             cand -o 'Output format'
             cand --output 'Output format'
@@ -193,6 +210,7 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
             cand tree 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
             cand lint 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
             cand snapshot 'Write the loaded objects and cluster facts to one file that `--from` reads back'
+            cand tui 'Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI'
             cand version 'Print the version, commit and supported Kubernetes version'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -207,6 +225,8 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
         &'kubectl-wasctl;help;lint'= {
         }
         &'kubectl-wasctl;help;snapshot'= {
+        }
+        &'kubectl-wasctl;help;tui'= {
         }
         &'kubectl-wasctl;help;version'= {
         }

@@ -42,6 +42,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "docto
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "tree" -d 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "lint" -d 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "snapshot" -d 'Write the loaded objects and cluster facts to one file that `--from` reads back'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "tui" -d 'Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "version" -d 'Print the version, commit and supported Kubernetes version'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l add -d 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating' -r -F
@@ -164,6 +165,19 @@ never\t'Never color'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l refresh -d 'Re-list the cluster in the background every SECONDS (live mode; default: off). The cursor stays on the same object across reloads' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l select -d 'Open with the cursor on this object: `workload/`, `cpg/`, `pg/`, `pod/`, `job/` or `resourceclaim/` followed by the name (with `-n` when the name is in several namespaces)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l kubeconfig -d 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
+always\t'Always color'
+never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -s A -l all-namespaces -d 'Show every namespace'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -l demo -d 'Use the embedded demo cluster'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tui" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s o -l output -d 'Output format' -r -f -a "text\t'Human-readable text'
 json\t'JSON (`apiVersion: wasctl.dev/v1alpha1`)'
 yaml\t'YAML, the same data as JSON'"
@@ -178,11 +192,12 @@ never\t'Never color'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "explain" -d 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "simulate" -d 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "doctor" -d 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "tree" -d 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "lint" -d 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "snapshot" -d 'Write the loaded objects and cluster facts to one file that `--from` reads back'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "version" -d 'Print the version, commit and supported Kubernetes version'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "explain" -d 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "simulate" -d 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "doctor" -d 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "tree" -d 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "lint" -d 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "snapshot" -d 'Write the loaded objects and cluster facts to one file that `--from` reads back'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "tui" -d 'Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "version" -d 'Print the version, commit and supported Kubernetes version'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot tui version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the loaded objects and cluster facts to one file that `--from` reads back')
+            [CompletionResult]::new('tui', 'tui', [CompletionResultType]::ParameterValue, 'Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version, commit and supported Kubernetes version')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -180,6 +181,23 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'kubectl-wasctl;tui' {
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Re-list the cluster in the background every SECONDS (live mode; default: off). The cursor stays on the same object across reloads')
+            [CompletionResult]::new('--select', '--select', [CompletionResultType]::ParameterName, 'Open with the cursor on this object: `workload/`, `cpg/`, `pg/`, `pod/`, `job/` or `resourceclaim/` followed by the name (with `-n` when the name is in several namespaces)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace to show (live default: the context''s namespace)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace to show (live default: the context''s namespace)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show every namespace')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Show every namespace')
+            [CompletionResult]::new('--demo', '--demo', [CompletionResultType]::ParameterName, 'Use the embedded demo cluster')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'kubectl-wasctl;version' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
@@ -204,6 +222,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Write the loaded objects and cluster facts to one file that `--from` reads back')
+            [CompletionResult]::new('tui', 'tui', [CompletionResultType]::ParameterValue, 'Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version, commit and supported Kubernetes version')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -224,6 +243,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
             break
         }
         'kubectl-wasctl;help;snapshot' {
+            break
+        }
+        'kubectl-wasctl;help;tui' {
             break
         }
         'kubectl-wasctl;help;version' {

@@ -223,6 +223,26 @@ never\:"Never color"))' \
 '--help[Print help (see more with '\''--help'\'')]' \
 && ret=0
 ;;
+(tui)
+_arguments "${_arguments_options[@]}" : \
+'--refresh=[Re-list the cluster in the background every SECONDS (live mode; default\: off). The cursor stays on the same object across reloads]:SECONDS:_default' \
+'--select=[Open with the cursor on this object\: \`workload/\`, \`cpg/\`, \`pg/\`, \`pod/\`, \`job/\` or \`resourceclaim/\` followed by the name (with \`-n\` when the name is in several namespaces)]:TYPE/NAME:_default' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+&& ret=0
+;;
 (version)
 _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:((text\:"Human-readable text"
@@ -283,6 +303,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(tui)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (version)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -309,6 +333,7 @@ _kubectl-wasctl_commands() {
 'tree:Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status' \
 'lint:Check manifests against the 1.37 WAS validation and cross-object rules (\`WAS###\`)' \
 'snapshot:Write the loaded objects and cluster facts to one file that \`--from\` reads back' \
+'tui:Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI' \
 'version:Print the version, commit and supported Kubernetes version' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -333,6 +358,7 @@ _kubectl-wasctl__subcmd__help_commands() {
 'tree:Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status' \
 'lint:Check manifests against the 1.37 WAS validation and cross-object rules (\`WAS###\`)' \
 'snapshot:Write the loaded objects and cluster facts to one file that \`--from\` reads back' \
+'tui:Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI' \
 'version:Print the version, commit and supported Kubernetes version' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -373,6 +399,11 @@ _kubectl-wasctl__subcmd__help__subcmd__tree_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-wasctl help tree commands' commands "$@"
 }
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__tui_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__tui_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help tui commands' commands "$@"
+}
 (( $+functions[_kubectl-wasctl__subcmd__help__subcmd__version_commands] )) ||
 _kubectl-wasctl__subcmd__help__subcmd__version_commands() {
     local commands; commands=()
@@ -397,6 +428,11 @@ _kubectl-wasctl__subcmd__snapshot_commands() {
 _kubectl-wasctl__subcmd__tree_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-wasctl tree commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__tui_commands] )) ||
+_kubectl-wasctl__subcmd__tui_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl tui commands' commands "$@"
 }
 (( $+functions[_kubectl-wasctl__subcmd__version_commands] )) ||
 _kubectl-wasctl__subcmd__version_commands() {

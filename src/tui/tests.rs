@@ -411,3 +411,19 @@ fn quit_keys() {
     )));
     assert!(h.app.should_quit());
 }
+
+#[test]
+fn yaml_view() {
+    let mut h = Harness::with(
+        Config {
+            color: true,
+            source: "demo".to_owned(),
+            select: Some(ObjRef::new("PodGroup", "ml", "big-train-workers")),
+            ..Config::default()
+        },
+        100,
+        24,
+    );
+    h.keys("y");
+    insta::assert_snapshot!(h.draw());
+}

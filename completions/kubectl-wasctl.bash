@@ -71,7 +71,7 @@ _kubectl__wasctl() {
 
     case "${cmd}" in
         kubectl__wasctl)
-            opts="-n -A -h -V --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help --version explain simulate doctor tree lint snapshot version help"
+            opts="-n -A -h -V --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help --version explain simulate doctor tree lint snapshot version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -105,6 +105,22 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -113,7 +129,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__doctor)
-            opts="-o -n -A -h --fail-on --only --skip --list-checks --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-l -o -n -A -h --fail-on --only --skip --list-checks --selector --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,6 +144,14 @@ _kubectl__wasctl() {
                     return 0
                     ;;
                 --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -167,6 +191,22 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -175,7 +215,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__explain)
-            opts="-o -n -A -h --exit-code --add --drain --cordon --add-nodes --like --mode --no-preemption --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --exit-code --add --drain --cordon --add-nodes --like --mode --no-preemption --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -239,6 +279,22 @@ _kubectl__wasctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -375,7 +431,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__lint)
-            opts="-f -o -n -A -h --filename --fail-on --strict --reject-unknown --target-version --config --cluster --feasibility --output --list-rules --explain --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-f -o -n -A -h --filename --fail-on --strict --reject-unknown --target-version --config --cluster --feasibility --output --list-rules --explain --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,6 +497,22 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -449,13 +521,21 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__simulate)
-            opts="-o -n -A -h --only --add --drain --cordon --add-nodes --like --mode --no-preemption --devices --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-l -o -n -A -h --only --selector --add --drain --cordon --add-nodes --like --mode --no-preemption --devices --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --only)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -519,6 +599,22 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -527,7 +623,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__snapshot)
-            opts="-o -n -A -h --output --file --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --output --file --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,6 +669,22 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -581,18 +693,26 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__tree)
-            opts="-o -n -A -h --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-l -o -n -A -h --selector --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text wide name json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text wide name json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)
@@ -621,6 +741,22 @@ _kubectl__wasctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -631,7 +767,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__version)
-            opts="-o -n -A -h --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --server --token --as --as-group --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -671,6 +807,22 @@ _kubectl__wasctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

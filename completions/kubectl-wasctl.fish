@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_wasctl_global_optspecs
-    string join \n kubeconfig= context= n/namespace= A/all-namespaces from= demo feature-gates= color= h/help V/version
+    string join \n kubeconfig= context= n/namespace= A/all-namespaces from= demo feature-gates= color= server= token= as= as-group= h/help V/version
 end
 
 function __fish_kubectl_wasctl_needs_command
@@ -32,6 +32,10 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l feature-g
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -62,12 +66,17 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l exit-code -d 'Exit with 1 when the target is not schedulable (Waiting, Unschedulable, NeedsPreemption)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l no-preemption -d 'Do not simulate preemption: unschedulable units stay unschedulable'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l only -d 'Simulate only this unit (`pg/NAME`, `cpg/NAME`, `pod/NAME`); the rest of the queue is ignored' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s l -l selector -d 'Only objects whose labels match (kubectl syntax: `app=train,tier!=cpu`, `team in (a,b)`, `!canary`)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l add -d 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating' -r -F
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l drain -d 'Drain these nodes first (cordon; controller-owned pods become pending again)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l cordon -d 'Cordon these nodes first' -r
@@ -88,6 +97,10 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l no-preemption -d 'Do not simulate preemption: unschedulable units stay unschedulable'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l devices -d 'Also show which device goes to which claim, pod and gang (a per-node device map)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s A -l all-namespaces -d 'Show every namespace'
@@ -97,6 +110,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l
 warning\t'Exit 1 when an error or a warning is found'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l only -d 'Run only these checks (`WASD001`…); repeatable or comma-separated' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l skip -d 'Skip these checks; repeatable or comma-separated' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -s l -l selector -d 'Only objects whose labels match (kubectl syntax: `app=train,tier!=cpu`, `team in (a,b)`, `!canary`)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -s o -l output -d 'Output format' -r -f -a "text\t'Human-readable text'
 json\t'JSON (`apiVersion: wasctl.dev/v1alpha1`)'
 yaml\t'YAML, the same data as JSON'"
@@ -108,11 +122,18 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l list-checks -d 'Print the check table and exit'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s o -l output -d 'Output format' -r -f -a "text\t'Human-readable text'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s l -l selector -d 'Only objects whose labels match (kubectl syntax: `app=train,tier!=cpu`, `team in (a,b)`, `!canary`)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s o -l output -d 'Output format' -r -f -a "text\t'A table'
+wide\t'A table with more columns'
+name\t'One `kind.group/name` per line'
 json\t'JSON (`apiVersion: wasctl.dev/v1alpha1`)'
 yaml\t'YAML, the same data as JSON'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l kubeconfig -d 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)' -r -F
@@ -123,6 +144,10 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l f
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -142,6 +167,10 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l f
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l strict -d 'Report fields the Kubernetes 1.37 types do not have (`WAS003`)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l reject-unknown -d 'Kinds wasctl does not check are errors (default: "not checked" info findings)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l cluster -d 'Also look objects up in the current kubeconfig context (cluster-aware rules)'
@@ -161,6 +190,10 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -175,6 +208,10 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l server -d 'The address of the Kubernetes API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l token -d 'Bearer token for authentication to the API server (instead of the kubeconfig\'s)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l as-group -d 'Group to impersonate for the operation; repeatable' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -24,6 +24,10 @@ _kubectl-wasctl() {
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \
@@ -64,6 +68,10 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '--exit-code[Exit with 1 when the target is not schedulable (Waiting, Unschedulable, NeedsPreemption)]' \
 '--no-preemption[Do not simulate preemption\: unschedulable units stay unschedulable]' \
 '-A[Show every namespace]' \
@@ -71,12 +79,14 @@ never\:"Never color"))' \
 '--demo[Use the embedded demo cluster]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
-':target -- `pod/`, `podgroup/` (`pg/`), `compositepodgroup/` (`cpg/`), `workload/` (all its groups) or `job/` (its group), followed by the name:_default' \
+'*::target -- `pod/`, `podgroup/` (`pg/`), `compositepodgroup/` (`cpg/`), `workload/` (all its groups) or `job/` (its group), followed by the name:_default' \
 && ret=0
 ;;
 (simulate)
 _arguments "${_arguments_options[@]}" : \
 '--only=[Simulate only this unit (\`pg/NAME\`, \`cpg/NAME\`, \`pod/NAME\`); the rest of the queue is ignored]:TYPE/NAME:_default' \
+'-l+[Only objects whose labels match (kubectl syntax\: \`app=train,tier!=cpu\`, \`team in (a,b)\`, \`!canary\`)]:SELECTOR:_default' \
+'--selector=[Only objects whose labels match (kubectl syntax\: \`app=train,tier!=cpu\`, \`team in (a,b)\`, \`!canary\`)]:SELECTOR:_default' \
 '*--add=[Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating]:FILE:_files' \
 '*--drain=[Drain these nodes first (cordon; controller-owned pods become pending again)]:NODE:_default' \
 '*--cordon=[Cordon these nodes first]:NODE:_default' \
@@ -103,6 +113,10 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '--no-preemption[Do not simulate preemption\: unschedulable units stay unschedulable]' \
 '--devices[Also show which device goes to which claim, pod and gang (a per-node device map)]' \
 '-A[Show every namespace]' \
@@ -118,6 +132,8 @@ _arguments "${_arguments_options[@]}" : \
 warning\:"Exit 1 when an error or a warning is found"))' \
 '*--only=[Run only these checks (\`WASD001\`…); repeatable or comma-separated]:ID:_default' \
 '*--skip=[Skip these checks; repeatable or comma-separated]:ID:_default' \
+'-l+[Only objects whose labels match (kubectl syntax\: \`app=train,tier!=cpu\`, \`team in (a,b)\`, \`!canary\`)]:SELECTOR:_default' \
+'--selector=[Only objects whose labels match (kubectl syntax\: \`app=train,tier!=cpu\`, \`team in (a,b)\`, \`!canary\`)]:SELECTOR:_default' \
 '-o+[Output format]:OUTPUT:((text\:"Human-readable text"
 json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
 yaml\:"YAML, the same data as JSON"))' \
@@ -133,6 +149,10 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '--list-checks[Print the check table and exit]' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
@@ -143,10 +163,16 @@ never\:"Never color"))' \
 ;;
 (tree)
 _arguments "${_arguments_options[@]}" : \
-'-o+[Output format]:OUTPUT:((text\:"Human-readable text"
+'-l+[Only objects whose labels match (kubectl syntax\: \`app=train,tier!=cpu\`, \`team in (a,b)\`, \`!canary\`)]:SELECTOR:_default' \
+'--selector=[Only objects whose labels match (kubectl syntax\: \`app=train,tier!=cpu\`, \`team in (a,b)\`, \`!canary\`)]:SELECTOR:_default' \
+'-o+[Output format]:OUTPUT:((text\:"A table"
+wide\:"A table with more columns"
+name\:"One \`kind.group/name\` per line"
 json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
 yaml\:"YAML, the same data as JSON"))' \
-'--output=[Output format]:OUTPUT:((text\:"Human-readable text"
+'--output=[Output format]:OUTPUT:((text\:"A table"
+wide\:"A table with more columns"
+name\:"One \`kind.group/name\` per line"
 json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
 yaml\:"YAML, the same data as JSON"))' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
@@ -158,12 +184,16 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
-'::target -- Show one object'\''s chain\: `workload/`, `compositepodgroup/` (`cpg/`), `podgroup/` (`pg/`), `pod/`, `job/`, `resourceclaim/` followed by the name:_default' \
+'*::target -- Show one object'\''s chain\: `workload/`, `compositepodgroup/` (`cpg/`), `podgroup/` (`pg/`), `pod/`, `job/`, `resourceclaim/` followed by the name (or `TYPE NAME`); or `node/NAME`\: what runs on a node, by gang and claim:_default' \
 && ret=0
 ;;
 (lint)
@@ -187,6 +217,10 @@ error\:"The API server rejects it, or it can never work"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '--strict[Report fields the Kubernetes 1.37 types do not have (\`WAS003\`)]' \
 '--reject-unknown[Kinds wasctl does not check are errors (default\: "not checked" info findings)]' \
 '--cluster[Also look objects up in the current kubeconfig context (cluster-aware rules)]' \
@@ -216,6 +250,10 @@ json\:"One JSON \`List\`"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \
@@ -240,6 +278,10 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--server=[The address of the Kubernetes API server (instead of the kubeconfig'\''s)]:URL:_default' \
+'--token=[Bearer token for authentication to the API server (instead of the kubeconfig'\''s)]:TOKEN:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation; repeatable]:GROUP:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \

@@ -20,6 +20,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::error::{Error, ExitStatus};
 use crate::graph::ObjRef;
 use crate::render::color::{ColorChoice, ColorFlag};
+use crate::sched::selector::LabelSelector;
 use crate::snapshot::Snapshot;
 use crate::snapshot::completeness::missing_kinds;
 use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
@@ -72,6 +73,18 @@ pub struct GlobalArgs {
     /// When to use colors.
     #[arg(long, global = true, value_enum, default_value_t = ColorFlag::Auto)]
     pub color: ColorFlag,
+    /// The address of the Kubernetes API server (instead of the kubeconfig's).
+    #[arg(long, global = true, value_name = "URL")]
+    pub server: Option<String>,
+    /// Bearer token for authentication to the API server (instead of the kubeconfig's).
+    #[arg(long, global = true, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// Username to impersonate for the operation.
+    #[arg(long = "as", global = true, value_name = "USER")]
+    pub impersonate: Option<String>,
+    /// Group to impersonate for the operation; repeatable.
+    #[arg(long = "as-group", global = true, value_name = "GROUP")]
+    pub impersonate_groups: Vec<String>,
 }
 
 /// The commands.
@@ -238,6 +251,10 @@ impl Context {
             kubeconfig: g.kubeconfig.clone(),
             context: g.context.clone(),
             namespace: g.namespace.clone(),
+            server: g.server.clone(),
+            token: g.token.clone(),
+            impersonate: g.impersonate.clone(),
+            impersonate_groups: g.impersonate_groups.clone(),
         };
         let show = self.stderr_is_terminal;
         let progress = move |msg: &str| {
@@ -276,10 +293,63 @@ impl Context {
     }
 }
 
+/// `-l/--selector`, as kubectl spells it.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SelectorArgs {
+    /// Only objects whose labels match (kubectl syntax: `app=train,tier!=cpu`, `team in (a,b)`, `!canary`).
+    #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]
+    pub selector: Option<String>,
+}
+
+impl SelectorArgs {
+    /// The compiled selector, if one was given.
+    pub fn compile(&self) -> Result<Option<LabelSelector>, Error> {
+        self.selector
+            .as_deref()
+            .map(|text| {
+                LabelSelector::parse(text).map_err(|e| {
+                    Error::usage(
+                        format!("invalid `--selector`: {e}"),
+                        "write `-l key=value`, `-l key!=value`, `-l 'key in (a,b)'` or `-l key`, comma-separated",
+                    )
+                })
+            })
+            .transpose()
+    }
+}
+
+/// True when the object's labels match `selector` (an object without labels matches only
+/// selectors that require no label).
+pub(crate) fn labels_match(
+    s: &Snapshot,
+    selector: &LabelSelector,
+    kind: &str,
+    namespace: &str,
+    name: &str,
+) -> bool {
+    let empty = BTreeMap::new();
+    selector.matches(s.labels_of(kind, namespace, name).unwrap_or(&empty))
+}
+
+/// Parses a target given as one word `TYPE/NAME` or two words `TYPE NAME` (kubectl accepts
+/// both).
+pub(crate) fn parse_target_words(words: &[String]) -> Result<(String, String), Error> {
+    match words {
+        [one] => parse_target(one),
+        [kind, name] if !kind.contains('/') && !name.contains('/') => {
+            parse_target(&format!("{kind}/{name}"))
+        }
+        _ => Err(Error::usage(
+            format!("`{}` is not a target", words.join(" ")),
+            "write `TYPE/NAME` or `TYPE NAME`, e.g. `pg/train` or `pg train`",
+        )),
+    }
+}
+
 /// Parses `TYPE/NAME` into a kind and name. Accepts kubectl's plural, singular and short
 /// forms and fully qualified names (`podgroups.scheduling.k8s.io/x`).
 pub(crate) fn parse_target(target: &str) -> Result<(String, String), Error> {
-    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`";
+    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`";
     let Some((kind, name)) = target.split_once('/') else {
         return Err(Error::usage(
             format!("`{target}` is not of the form `TYPE/NAME`"),
@@ -297,6 +367,7 @@ pub(crate) fn parse_target(target: &str) -> Result<(String, String), Error> {
         "pod" | "pods" | "po" => "Pod",
         "job" | "jobs" => "Job",
         "resourceclaim" | "resourceclaims" | "claim" | "claims" => "ResourceClaim",
+        "node" | "nodes" | "no" => "Node",
         _ => {
             return Err(Error::usage(
                 format!("unknown type `{kind}` in `{target}`"),
@@ -327,8 +398,19 @@ pub(crate) fn resolve_target(
         "Pod" => s.pod(ns, name).is_some(),
         "Job" => s.job(ns, name).is_some(),
         "ResourceClaim" => s.resource_claim(ns, name).is_some(),
+        "Node" => s.node(name).is_some(),
         _ => false,
     };
+    if kind == "Node" {
+        return if exists("") {
+            Ok(ObjRef::new(kind, "", name))
+        } else {
+            Err(Error::usage(
+                format!("Node `{name}` not found"),
+                "check the name with `kubectl get nodes`",
+            ))
+        };
+    }
     let scope = if ctx.global.all_namespaces {
         None
     } else {

@@ -103,6 +103,11 @@ pub struct Diagnosis {
     pub fixes: Vec<String>,
     /// What the simulation assumed.
     pub assumed: Vec<String>,
+    /// The kube-scheduler feature gates the simulation used (WAS-relevant ones).
+    pub feature_gates: BTreeMap<String, bool>,
+    /// Set when the scheduler takes gangs pod by pod (GenericWorkload off): why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_by_pod: Option<String>,
 }
 
 /// What `explain` looks at: a unit of the plan, found from any target kind.
@@ -307,6 +312,8 @@ pub fn explain(
         fit,
         fixes,
         assumed: plan.settings.assumed.clone(),
+        feature_gates: plan.settings.feature_gates.clone(),
+        pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
 }
 
@@ -391,6 +398,8 @@ fn pod_by_pod(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        feature_gates: plan.settings.feature_gates.clone(),
+        pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
 }
 
@@ -492,5 +501,7 @@ fn running(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        feature_gates: plan.settings.feature_gates.clone(),
+        pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
 }

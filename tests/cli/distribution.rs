@@ -146,7 +146,7 @@ fn kubectl_complete_helper_offers_subcommands_flags_and_values() {
     );
     assert_eq!(
         complete(&["tree", "-o", ""]),
-        ["text", "json", "yaml", ":4"]
+        ["text", "wide", "name", "json", "yaml", ":4"]
     );
     assert_eq!(complete(&["--color", "n"]), ["never", ":4"]);
     assert_eq!(

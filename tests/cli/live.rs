@@ -75,19 +75,20 @@ fn live_tree_matches_the_file_tree_and_only_gets() {
         "testdata/clusters/demo.yaml",
     ]);
     assert_eq!(comparable(&live_json.stdout), comparable(&file_json.stdout));
-    // The 403 and the missing group are warnings, not failures.
+    // The 403 and the missing group are warnings on stderr, not failures.
     assert!(
-        live.stdout
+        live.stderr
             .contains("warning: listing `namespaces` is forbidden: none were read"),
         "{}",
-        live.stdout
+        live.stderr
     );
     assert!(
-        live.stdout
+        live.stderr
             .contains("warning: the server does not serve API group `policy`"),
         "{}",
-        live.stdout
+        live.stderr
     );
+    assert!(!live.stdout.contains("warning:"), "{}", live.stdout);
 
     let requests = server.requests();
     assert!(!requests.is_empty());
@@ -174,6 +175,55 @@ fn kubeconfig_env_and_context_flags_are_honoured() {
             .starts_with("error: cannot load a kubeconfig for context `nope`"),
         "{}",
         r.stderr
+    );
+    // A wrong context lists the contexts that exist.
+    assert!(
+        r.stderr
+            .contains("context `nope` does not exist; the kubeconfig has `fake`"),
+        "{}",
+        r.stderr
+    );
+    // KUBECONFIG=a:b with a missing file: skipped, as kubectl does.
+    let missing = dir.path().join("missing-config");
+    let list = std::env::join_paths([missing.as_path(), kubeconfig.as_path()]).unwrap();
+    let r = run_cmd(
+        wasctl()
+            .args(["tree", "-n", "ml", "pg/notebook"])
+            .env("KUBECONFIG", &list),
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("PodGroup/notebook"), "{}", r.stdout);
+}
+
+#[test]
+fn server_and_token_flags_need_no_kubeconfig() {
+    let server = demo_server();
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_cmd(
+        wasctl()
+            .args([
+                "tree",
+                "-n",
+                "ml",
+                "pg",
+                "notebook",
+                "--server",
+                &server.url(),
+                "--token",
+                "t0k3n",
+                "--as",
+                "jane",
+                "--as-group",
+                "ops",
+            ])
+            .env("KUBECONFIG", dir.path().join("none"))
+            .env("HOME", dir.path()),
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("PodGroup/notebook"), "{}", r.stdout);
+    assert!(
+        !r.transcript().contains("t0k3n"),
+        "the token is never printed"
     );
 }
 

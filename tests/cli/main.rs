@@ -8,6 +8,7 @@
 )]
 
 mod bad_input;
+mod consistency;
 mod distribution;
 mod doctor;
 mod explain;

@@ -754,6 +754,7 @@ mod no_panic {
                 &crate::graph::tree::TreeScope::default(),
                 k8s_openapi::jiff::Timestamp::UNIX_EPOCH,
                 Vec::new(),
+                None,
             );
         }
     }

@@ -31,6 +31,45 @@ pub struct LiveOptions {
     pub context: Option<String>,
     /// `-n`: the namespace to fall back to when cluster-wide lists are forbidden.
     pub namespace: Option<String>,
+    /// `--server`: the API server's address, instead of the kubeconfig's.
+    pub server: Option<String>,
+    /// `--token`: a bearer token, instead of the kubeconfig's credentials.
+    pub token: Option<String>,
+    /// `--as`: the user to impersonate.
+    pub impersonate: Option<String>,
+    /// `--as-group`: groups to impersonate (repeatable).
+    pub impersonate_groups: Vec<String>,
+}
+
+/// Reads the kubeconfig as kubectl does: `--kubeconfig`; else every file named by
+/// `KUBECONFIG` that exists, merged (missing ones are skipped); else `~/.kube/config`.
+/// `Ok(None)` when there is none at all.
+fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, String> {
+    if let Some(path) = explicit {
+        return Kubeconfig::read_from(path)
+            .map(Some)
+            .map_err(|e| format!("`{}`: {e}", path.display()));
+    }
+    let paths: Vec<PathBuf> = match std::env::var_os("KUBECONFIG") {
+        Some(v) if !v.is_empty() => std::env::split_paths(&v)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect(),
+        _ => std::env::var_os("HOME")
+            .map(|h| PathBuf::from(h).join(".kube").join("config"))
+            .into_iter()
+            .collect(),
+    };
+    let mut merged: Option<Kubeconfig> = None;
+    for path in paths.iter().filter(|p| p.is_file()) {
+        let next = Kubeconfig::read_from(path).map_err(|e| format!("`{}`: {e}", path.display()))?;
+        merged = Some(match merged {
+            None => next,
+            Some(m) => m
+                .merge(next)
+                .map_err(|e| format!("`{}`: {e}", path.display()))?,
+        });
+    }
+    Ok(merged)
 }
 
 /// Why the cluster could not be read at all.
@@ -269,20 +308,64 @@ async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), A
         context: options.context.clone(),
         source: e,
     };
-    let config = if let Some(path) = &options.kubeconfig {
-        let kubeconfig = Kubeconfig::read_from(path).map_err(|e| config_error(Box::new(e)))?;
-        Config::from_custom_kubeconfig(kubeconfig, &kc_options)
+    let kubeconfig =
+        read_kubeconfig(options.kubeconfig.as_ref()).map_err(|e| config_error(e.into()))?;
+    if let (Some(kc), Some(wanted)) = (&kubeconfig, &options.context)
+        && !kc.contexts.iter().any(|c| &c.name == wanted)
+    {
+        let known: Vec<&str> = kc.contexts.iter().map(|c| c.name.as_str()).collect();
+        return Err(config_error(
+            format!(
+                "context `{wanted}` does not exist; the kubeconfig has {}",
+                if known.is_empty() {
+                    "no contexts".to_owned()
+                } else {
+                    known
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            )
+            .into(),
+        ));
+    }
+    let mut config = match (kubeconfig, &options.server) {
+        (Some(kc), _) => Config::from_custom_kubeconfig(kc, &kc_options)
             .await
-            .map_err(|e| config_error(Box::new(e)))?
-    } else {
-        match Config::from_kubeconfig(&kc_options).await {
-            Ok(c) => c,
-            Err(e) if options.context.is_none() => {
-                Config::incluster().map_err(|_| config_error(Box::new(e)))?
-            }
-            Err(e) => return Err(config_error(Box::new(e))),
+            .map_err(|e| config_error(Box::new(e)))?,
+        (None, Some(server)) => {
+            let url = server
+                .parse::<http::Uri>()
+                .map_err(|e| config_error(format!("`--server`: {e}").into()))?;
+            Config::new(url)
         }
+        (None, None) => Config::incluster().map_err(|_| {
+            config_error(
+                "no kubeconfig found (`--kubeconfig`, `KUBECONFIG`, `~/.kube/config`) and not running in a cluster"
+                    .into(),
+            )
+        })?,
     };
+    if let Some(server) = &options.server {
+        config.cluster_url = server
+            .parse::<http::Uri>()
+            .map_err(|e| config_error(format!("`--server`: {e}").into()))?;
+    }
+    if let Some(token) = &options.token {
+        // The token replaces the kubeconfig's credentials, as with kubectl.
+        config.auth_info = kube::config::AuthInfo::default();
+        let mut value = http::HeaderValue::from_str(&format!("Bearer {token}"))
+            .map_err(|_| config_error("`--token` holds characters a header cannot".into()))?;
+        value.set_sensitive(true);
+        config.headers.push((http::header::AUTHORIZATION, value));
+    }
+    if let Some(user) = &options.impersonate {
+        config.auth_info.impersonate = Some(user.clone());
+    }
+    if !options.impersonate_groups.is_empty() {
+        config.auth_info.impersonate_groups = Some(options.impersonate_groups.clone());
+    }
     let server = config.cluster_url.to_string();
     let namespace = config.default_namespace.clone();
     let client = Client::try_from(config).map_err(|source| AccessError::Unreachable {

@@ -5,7 +5,7 @@ use clap::Args;
 use super::simulate::{WhatIfArgs, apply_what_ifs};
 use std::io::Write;
 
-use super::{Context, ReportFormat, parse_target_words, resolve_target};
+use super::{Context, ReportFormat, parse_target_words, require_nodes_and_pods, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::explain::{Diagnosis, Target, Verdict, explain, units_of};
 use crate::graph::Graph;
@@ -46,6 +46,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         ));
     }
     let mut snapshot = ctx.load()?;
+    require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(&mut snapshot, &args.what_if)?;
     let target = resolve_target(ctx, &snapshot, &kind, &name)?;
     let graph = Graph::build(&snapshot);

@@ -124,6 +124,12 @@ fn render(
 }
 
 pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
+    if ctx.global.all_namespaces {
+        return Err(Error::usage(
+            "`lint` checks manifests, not a cluster's namespaces: `-A` does not apply",
+            "`-n NAMESPACE` sets the namespace of manifests that name none, as `kubectl apply -n` does",
+        ));
+    }
     if args.list_rules {
         ctx.stdout(list_rules().as_bytes())?;
         return Ok(ExitStatus::Success);

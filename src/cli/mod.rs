@@ -21,10 +21,10 @@ use crate::error::{Error, ExitStatus};
 use crate::graph::ObjRef;
 use crate::render::color::{ColorChoice, ColorFlag};
 use crate::sched::selector::LabelSelector;
-use crate::snapshot::Snapshot;
 use crate::snapshot::completeness::missing_kinds;
 use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
 use crate::snapshot::source::{Collector, demo, files, live};
+use crate::snapshot::{KindCoverage, Snapshot};
 
 /// kubectl wasctl: see, simulate and explain Workload-Aware Scheduling on Kubernetes 1.37.
 #[derive(Debug, Parser)]
@@ -40,13 +40,29 @@ pub struct Cli {
     /// Flags shared by every command.
     #[command(flatten)]
     pub global: GlobalArgs,
-    /// The command to run.
+    /// The command to run (none: a short usage).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
+
+/// What `kubectl wasctl` with no arguments prints: the five most useful commands.
+pub const SHORT_USAGE: &str = "\
+kubectl wasctl: see, simulate and explain Kubernetes 1.37 Workload-Aware Scheduling.
+
+Most used:
+  kubectl wasctl simulate -A              where every pending gang would land, and who it evicts
+  kubectl wasctl explain pg/NAME          why a gang is unschedulable, with the numbers and fixes
+  kubectl wasctl tree -A                  Workload -> PodGroup -> Pod -> ResourceClaim, with status
+  kubectl wasctl doctor -A                orphans, dangling references, version and gate skew
+  kubectl wasctl lint manifests/          check manifests before `kubectl apply`
+
+Try any of them on the built-in demo cluster with `--demo`, or on a dump with `--from FILE`.
+More: `kubectl wasctl --help`, `kubectl wasctl COMMAND --help`.
+";
 
 /// Flags shared by every command, named as kubectl names them.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Global flags")]
 pub struct GlobalArgs {
     /// Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`).
     #[arg(long, global = true, value_name = "FILE")]
@@ -91,18 +107,75 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Say why a gang is (or would be) unschedulable, with the numbers and verified fixes.
+    #[command(after_help = "Examples:
+  # Why is the gang `train` not running?
+  kubectl wasctl explain pg/train -n ml
+  # The same, as JSON for scripts (kind: Diagnosis)
+  kubectl wasctl explain podgroup train -n ml -o json
+  # Every group of a Job's Workload; exit 1 when one cannot be placed
+  kubectl wasctl explain job/train -n ml --exit-code
+  # Would it fit after draining a node, or with two more nodes like gpu-a1?
+  kubectl wasctl explain pg/train -n ml --drain gpu-b1 --add-nodes 2 --like gpu-a1
+  # On the built-in demo cluster
+  kubectl wasctl explain pg/big-train-workers --demo")]
     Explain(explain::ExplainArgs),
     /// Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land.
+    #[command(after_help = "Examples:
+  # Every pending unit of the cluster, in queue order
+  kubectl wasctl simulate -A
+  # From a dump (`kubectl wasctl snapshot -A -o yaml > dump.yaml`)
+  kubectl wasctl simulate --from dump.yaml
+  # One gang, with the devices it would get
+  kubectl wasctl simulate --only pg/train -n ml --devices
+  # What-ifs: drain a node and add a new job's manifests
+  kubectl wasctl simulate --drain gpu-a1 --add new-job.yaml
+  # More columns; or only names for scripts
+  kubectl wasctl simulate --demo -o wide
+  kubectl wasctl simulate -A -l team=llm -o name")]
     Simulate(simulate::SimulateArgs),
     /// Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`).
+    #[command(after_help = "Examples:
+  # Every check over the whole cluster
+  kubectl wasctl doctor -A
+  # In CI: exit 1 on warnings too
+  kubectl wasctl doctor -n ml --fail-on warning
+  # Only some checks, as JSON (kind: DoctorReport)
+  kubectl wasctl doctor --only WASD001,WASD012 -o json
+  # What each check looks for
+  kubectl wasctl doctor --list-checks")]
     Doctor(doctor::DoctorArgs),
     /// Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status.
+    #[command(after_help = "Examples:
+  # Every Workload, group, pod and claim
+  kubectl wasctl tree -A
+  # One object's chain, up to its Workload (TYPE/NAME or TYPE NAME)
+  kubectl wasctl tree pg/train -n ml
+  kubectl wasctl tree pod train-0 -n ml
+  # What runs on a node, by gang and claim
+  kubectl wasctl tree node/gpu-a1
+  # Only what is labelled, with more columns
+  kubectl wasctl tree -A -l app=train -o wide")]
     Tree(tree::TreeArgs),
     /// Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`).
+    #[command(after_help = "Examples:
+  # Every manifest under a directory
+  kubectl wasctl lint manifests/
+  # Files as `kubectl apply -f` takes them, as JSON
+  kubectl wasctl lint -f podgroup.yaml -f job.yaml -o json
+  # From stdin
+  helm template chart/ | kubectl wasctl lint -")]
     Lint(lint::LintArgs),
     /// Write the loaded objects and cluster facts to one file that `--from` reads back.
+    #[command(after_help = "Examples:
+  # A complete dump of everything wasctl reads (the input for --from and bug reports)
+  kubectl wasctl snapshot -A -o yaml > dump.yaml
+  kubectl wasctl simulate --from dump.yaml")]
     Snapshot(snapshot::SnapshotArgs),
     /// Print the version, commit and supported Kubernetes version.
+    #[command(after_help = "Examples:
+  kubectl wasctl version
+  # With the feature gates `--feature-gates` accepts
+  kubectl wasctl version -o json")]
     Version(version::VersionArgs),
     /// Write or check the shipped completions and man page (for maintainers).
     #[command(hide = true)]
@@ -143,7 +216,11 @@ pub enum TableFormat {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     let ctx = Context::new(cli.global);
-    match cli.command {
+    let Some(command) = cli.command else {
+        ctx.stdout(SHORT_USAGE.as_bytes())?;
+        return Ok(ExitStatus::Success);
+    };
+    match command {
         Command::Explain(args) => explain::run(&ctx, &args),
         Command::Simulate(args) => simulate::run(&ctx, &args),
         Command::Doctor(args) => doctor::run(&ctx, &args),
@@ -291,6 +368,37 @@ impl Context {
             )
         }
     }
+}
+
+/// Refuses to simulate without the kinds every placement depends on: nodes and pods. An
+/// unreadable kind (forbidden, failed) is a cluster access error (exit 3); a kind missing from
+/// the input files is an input error (exit 2). Never "0/0 nodes are available" from a dump
+/// that simply holds no nodes.
+pub(crate) fn require_nodes_and_pods(s: &Snapshot) -> Result<(), Error> {
+    for (kind, plural) in [("Node", "nodes"), ("Pod", "pods")] {
+        match s.coverage(kind) {
+            KindCoverage::Complete | KindCoverage::Namespace { .. } => {}
+            KindCoverage::NotInInput => {
+                return Err(Error::usage(
+                    format!(
+                        "the input holds no {kind} objects: a simulation needs every {kind} of the cluster"
+                    ),
+                    format!(
+                        "add them (`kubectl get {plural} -A -o yaml`), or make a complete dump with `kubectl wasctl snapshot -A -o yaml > dump.yaml`"
+                    ),
+                ));
+            }
+            KindCoverage::Unreadable { reason } => {
+                return Err(Error::Incomplete {
+                    message: format!("cannot simulate: {plural} could not be read ({reason})"),
+                    hint: Some(format!(
+                        "wasctl needs `list` on {plural} cluster-wide (packaging/ has a ClusterRole with every permission it uses)"
+                    )),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `-l/--selector`, as kubectl spells it.

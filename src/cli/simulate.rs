@@ -4,7 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{Context, SelectorArgs, TableFormat, labels_match, parse_target, resolve_target};
+use super::{
+    Context, SelectorArgs, TableFormat, labels_match, parse_target, require_nodes_and_pods,
+    resolve_target,
+};
 use crate::error::{Error, ExitStatus};
 use crate::render::json::{Envelope, write_json, write_yaml};
 use crate::render::plan::{TextOptions, write_names, write_notes, write_text};
@@ -122,6 +125,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         ));
     }
     let mut snapshot = ctx.load()?;
+    require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(&mut snapshot, &args.what_if)?;
     let only = match only {
         Some((kind, name)) => {

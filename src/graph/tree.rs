@@ -447,11 +447,8 @@ impl TreeBuilder<'_> {
             match &e.state {
                 EdgeState::Dangling { missing } => n.missing.push(missing_text(e.kind, missing)),
                 EdgeState::Pending { note } => n.notes.push(note.clone()),
-                EdgeState::Unknown { reason } => n.notes.push(format!(
-                    "{} `{}` not checked: {reason}",
-                    e.to.kind, e.to.name
-                )),
-                EdgeState::Resolved | EdgeState::Unchecked => {}
+                // Said once for the whole snapshot (the IncompleteInput warning), not per row.
+                EdgeState::Resolved | EdgeState::Unchecked | EdgeState::Unknown { .. } => {}
             }
         }
         if meta.deletion_timestamp.is_some() {

@@ -530,7 +530,11 @@ impl DraState {
                     }
                 }
             }
-            if bound(*id) {
+            // A bound pod is only reported stuck when every claim and template of its
+            // namespace was read: a `kubectl get pods` dump without claims proves nothing.
+            let known = s.knows_all("ResourceClaim", Some(&req.namespace))
+                && s.knows_all("ResourceClaimTemplate", Some(&req.namespace));
+            if bound(*id) && known {
                 let unallocated: Vec<&str> = pc
                     .entries
                     .iter()

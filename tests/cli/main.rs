@@ -8,6 +8,7 @@
 )]
 
 mod bad_input;
+mod completion;
 mod distribution;
 mod doctor;
 mod explain;

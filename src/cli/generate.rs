@@ -355,7 +355,8 @@ fn man_sections(sub: Option<&str>, see_also: &[String]) -> String {
     s
 }
 
-/// Turns each `code` span into bold: man pages show no literal backticks.
+/// Turns each `code` span into bold (man pages show no literal backticks) and other characters
+/// than ASCII into roff's `\[uXXXX]` escapes.
 fn without_backticks(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut open = false;
@@ -369,7 +370,12 @@ fn without_backticks(text: &str) -> String {
                 out.push_str("\\fR");
                 open = false;
             }
-            out.push(ch);
+            if ch.is_ascii() {
+                out.push(ch);
+            } else {
+                // Plain ASCII roff: any troff reads it without a preprocessor.
+                let _ = write!(out, "\\[u{:04X}]", u32::from(ch));
+            }
         }
     }
     out
@@ -541,5 +547,6 @@ mod tests {
     fn backticks_become_bold() {
         assert_eq!(without_backticks("a `b` c"), "a \\fBb\\fR c");
         assert_eq!(without_backticks("a `b\nc"), "a \\fBb\\fR\nc");
+        assert_eq!(without_backticks("x…"), "x\\[u2026]");
     }
 }

@@ -5,8 +5,9 @@
 #   packaging/release.sh x86_64-unknown-linux-gnu aarch64-apple-darwin x86_64-pc-windows-msvc
 #
 # For each Rust target triple it runs `cargo build --target TARGET`, then packs
-# `$DIST_DIR/kubectl-wasctl_<version>_<os>_<arch>.tar.gz` (`.zip` for Windows) holding the
-# binary, LICENSE and README.md. It writes `$DIST_DIR/sha256sums.txt` and renders
+# `$DIST_DIR/kubectl-wasctl_<version>_<os>_<arch>.tar.gz` (`.zip` for Windows; the name comes
+# from packaging/archive-name.sh, which the GitHub Action uses too) holding the binary,
+# LICENSE, README.md, completions/ and man/ (one page per subcommand). It writes `$DIST_DIR/sha256sums.txt` and renders
 # `$DIST_DIR/krew-manifest.yaml` from the top-level `krew-manifest.yaml` with the real URIs and
 # checksums; platforms that were not built are left out of it.
 #
@@ -117,19 +118,22 @@ for target in "$@"; do
     stage=$(mktemp -d)
     cp "$bin" "$stage/$exe"
     cp LICENSE README.md "$stage/"
-    name="kubectl-wasctl_${version}_${os}_${arch}"
+    # Shell completions and man pages (`kubectl wasctl completion SHELL` prints the same
+    # scripts; krew installs the binary alone).
+    mkdir "$stage/completions" "$stage/man"
+    cp completions/* "$stage/completions/"
+    cp packaging/man/*.1 "$stage/man/"
+    archive=$(packaging/archive-name.sh "$version" "$os" "$arch")
     if [ "$os" = windows ]; then
-        archive="$name.zip"
         if ! command -v zip >/dev/null 2>&1; then
             echo "error: \`zip\` is needed to pack $archive" >&2
             rm -rf "$stage"
             exit 1
         fi
         rm -f "$dist/$archive"
-        (cd "$stage" && zip -q -X "$dist/$archive" "$exe" LICENSE README.md)
+        (cd "$stage" && zip -q -X -r "$dist/$archive" "$exe" LICENSE README.md completions man)
     else
-        archive="$name.tar.gz"
-        tar -C "$stage" -czf "$dist/$archive" "$exe" LICENSE README.md
+        tar -C "$stage" -czf "$dist/$archive" "$exe" LICENSE README.md completions man
     fi
     rm -rf "$stage"
 

@@ -342,7 +342,24 @@ fn release_script_packs_the_host_target() {
         .map(str::to_owned)
         .collect();
     entries.sort();
-    assert_eq!(entries, ["LICENSE", "README.md", "kubectl-wasctl"]);
+    // The binary, LICENSE, README.md, every committed completion script and man page.
+    let mut expected: Vec<String> = [
+        "LICENSE",
+        "README.md",
+        "kubectl-wasctl",
+        "completions/",
+        "man/",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    for (dir, into) in [("completions", "completions"), ("packaging/man", "man")] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            expected.push(format!("{into}/{name}"));
+        }
+    }
+    expected.sort();
+    assert_eq!(entries, expected);
 
     let sum = sha256_of(&archive);
     let sums = std::fs::read_to_string(dist.path().join("sha256sums.txt")).unwrap();

@@ -13,6 +13,7 @@ mod distribution;
 mod doctor;
 mod explain;
 mod fake_apiserver;
+mod integrations;
 mod lint;
 mod live;
 mod plugin;

@@ -322,3 +322,272 @@ fn action_lints_the_default_manifest_directories() {
         text(&out)
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// k9s plugins
+
+/// Keys k9s itself binds in the views of wasctl's scopes (k9s's internal/view: the table and
+/// browser bind Shift-N/Shift-A sorts, the pod view its sorts, Shift-F port-forward and Shift-J
+/// owner jump, the namespace view Shift-S). A plugin on one of these would need `override`.
+fn k9s_builtin_keys(scope: &str) -> Vec<&'static str> {
+    let mut keys = vec!["Shift-N", "Shift-A", "Shift-J"];
+    match scope {
+        "pods" => keys.extend([
+            "Shift-R", "Shift-T", "Shift-S", "Shift-I", "Shift-O", "Shift-C", "Shift-M", "Shift-X",
+            "Shift-Z", "Shift-F",
+        ]),
+        "namespaces" => keys.push("Shift-S"),
+        _ => {}
+    }
+    keys
+}
+
+/// The plural resource names k9s lists these kinds under (its scope names).
+const K9S_SCOPES: &[&str] = &[
+    "podgroups",
+    "compositepodgroups",
+    "pods",
+    "jobs",
+    "resourceclaims",
+    "namespaces",
+];
+
+#[test]
+fn k9s_plugins_follow_k9s_schema_and_keys() {
+    let plugins = read_yaml(&root().join("plugins/k9s/plugins.yaml"));
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("testdata/k9s/plugins.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&plugins)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "plugins.yaml: {errors:#?}");
+    // The schema catches what k9s would reject.
+    let mut broken = plugins.clone();
+    broken["plugins"]["wasctl-tree-pod"]
+        .as_object_mut()
+        .unwrap()
+        .remove("shortCut");
+    assert!(!validator.is_valid(&broken));
+
+    let mut keys_in_scope: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut covered: BTreeSet<(String, String)> = BTreeSet::new();
+    for (name, p) in plugins["plugins"].as_object().unwrap() {
+        let key = p["shortCut"].as_str().unwrap();
+        assert_ne!(p["override"], true, "{name} overrides a k9s key");
+        assert_eq!(
+            p["background"], false,
+            "{name}: output is shown, in a pager"
+        );
+        let script = p["args"][1].as_str().unwrap();
+        assert!(script.ends_with("| less -RK"), "{name}: {script}");
+        for scope in p["scopes"].as_array().unwrap() {
+            let scope = scope.as_str().unwrap();
+            assert!(K9S_SCOPES.contains(&scope), "{name}: scope `{scope}`");
+            assert!(
+                !k9s_builtin_keys(scope).contains(&key),
+                "{name}: {key} is k9s's own key in the {scope} view"
+            );
+            assert!(
+                keys_in_scope.insert((scope.to_owned(), key.to_owned())),
+                "{name}: two plugins on {key} in {scope}"
+            );
+            let command = script.split_whitespace().nth(2).unwrap_or_default();
+            covered.insert((command.to_owned(), scope.to_owned()));
+        }
+    }
+    for want in [
+        ("explain", "podgroups"),
+        ("explain", "pods"),
+        ("tree", "podgroups"),
+        ("tree", "pods"),
+        ("tree", "resourceclaims"),
+        ("doctor", "namespaces"),
+    ] {
+        assert!(
+            covered.contains(&(want.0.to_owned(), want.1.to_owned())),
+            "no `{}` on {}",
+            want.0,
+            want.1
+        );
+    }
+}
+
+/// Each plugin's command line, with k9s's variables set to a demo object, runs and shows it
+/// (a stand-in kubectl adds `--demo`, a stand-in less prints).
+#[test]
+fn k9s_plugin_commands_run() {
+    let plugins = read_yaml(&root().join("plugins/k9s/plugins.yaml"));
+    let bin = tempfile::tempdir().unwrap();
+    let write = |name: &str, body: &str| {
+        let path = bin.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    write(
+        "kubectl",
+        "#!/bin/sh\n[ \"$1\" = wasctl ] || exit 9\nshift\nexec kubectl-wasctl \"$@\" --demo\n",
+    );
+    write("less", "#!/bin/sh\n[ \"$1\" = -RK ] || exit 9\nexec cat\n");
+    let exe_dir = Path::new(env!("CARGO_BIN_EXE_kubectl-wasctl"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}:/usr/bin:/bin",
+        bin.path().display(),
+        exe_dir.display()
+    );
+    let samples = [
+        ("podgroups", "big-train-workers", "ml"),
+        ("compositepodgroups", "pipeline", "ml"),
+        ("pods", "big-train-0", "ml"),
+        ("jobs", "big-train", "ml"),
+        ("resourceclaims", "pipeline-decode-kv-x7k2p", "ml"),
+        ("namespaces", "ml", ""),
+    ];
+    for (name, p) in plugins["plugins"].as_object().unwrap() {
+        assert_eq!(p["command"], "sh", "{name}");
+        assert_eq!(p["args"][0], "-c", "{name}");
+        let scope = p["scopes"][0].as_str().unwrap();
+        let (_, object, namespace) = samples.iter().find(|s| s.0 == scope).unwrap();
+        // k9s substitutes its variables in the arguments before running them.
+        let script = p["args"][1]
+            .as_str()
+            .unwrap()
+            .replace("$NAMESPACE", namespace)
+            .replace("$NAME", object)
+            .replace("$CONTEXT", "kind-test");
+        let out = Command::new("sh")
+            .args(["-c", &script])
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .env_remove("KUBECONFIG")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{name}: `{script}`: {}", text(&out));
+        // The pipe hides wasctl's exit status: its errors start a line with `error:`.
+        assert!(
+            !stdout.trim().is_empty() && !stdout.lines().any(|l| l.starts_with("error:")),
+            "{name}: `{script}`: {}",
+            text(&out)
+        );
+        if scope != "pods" {
+            // A pod is explained through its gang; the others name themselves.
+            assert!(stdout.contains(object), "{name}: {}", text(&out));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// pre-commit
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out));
+}
+
+/// `pre-commit try-repo` with the hooks on a sample repository: the manifest is linted, the
+/// package.json, workflow and compose files are not passed to lint; a bad manifest fails.
+#[test]
+fn pre_commit_hook_lints_manifests_only() {
+    let pre_commit = tool("pre-commit");
+    let hooks = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join(".pre-commit-hooks.yaml"),
+        hooks.path().join(".pre-commit-hooks.yaml"),
+    )
+    .unwrap();
+    git(hooks.path(), &["init", "-q"]);
+    git(hooks.path(), &["add", "."]);
+    git(hooks.path(), &["commit", "-q", "-m", "hooks"]);
+
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    std::fs::create_dir_all(r.join("deploy")).unwrap();
+    std::fs::copy(
+        root().join("testdata/manifests/lint/good/gang-training.yaml"),
+        r.join("deploy/gang-training.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        r.join("package.json"),
+        "{\"name\": \"app\", \"version\": \"1.0.0\"}\n",
+    )
+    .unwrap();
+    std::fs::write(r.join("package-lock.json"), "{\"lockfileVersion\": 3}\n").unwrap();
+    std::fs::create_dir_all(r.join(".github/workflows")).unwrap();
+    std::fs::write(r.join(".github/workflows/ci.yml"), "on: push\njobs: {}\n").unwrap();
+    std::fs::write(
+        r.join("docker-compose.yml"),
+        "services:\n  web:\n    image: nginx\n",
+    )
+    .unwrap();
+    git(r, &["init", "-q"]);
+    git(r, &["add", "."]);
+
+    let exe_dir = Path::new(env!("CARGO_BIN_EXE_kubectl-wasctl"))
+        .parent()
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let try_repo = |hook: &str| {
+        Command::new(&pre_commit)
+            .arg("try-repo")
+            .arg(hooks.path())
+            .args([hook, "--all-files", "--verbose", "--color", "never"])
+            .current_dir(r)
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    exe_dir.display(),
+                    std::env::var("PATH").unwrap_or_default()
+                ),
+            )
+            .env("HOME", home.path())
+            .env("PRE_COMMIT_HOME", home.path().join("pre-commit"))
+            .env("NO_COLOR", "1")
+            .env_remove("KUBECONFIG")
+            .output()
+            .unwrap()
+    };
+    let out = try_repo("wasctl-lint-system");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        stdout.contains("in 1 file(s), no findings"),
+        "only the manifest is linted: {}",
+        text(&out)
+    );
+
+    std::fs::copy(
+        root().join("testdata/manifests/lint/bad/WAS110-min-count-below-one.yaml"),
+        r.join("deploy/bad.yaml"),
+    )
+    .unwrap();
+    git(r, &["add", "."]);
+    let out = try_repo("wasctl-lint-system");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("WAS110"), "{}", text(&out));
+    assert!(!stdout.contains("package.json"), "{}", text(&out));
+
+    // Both hooks select the same files.
+    let defs = read_yaml(&root().join(".pre-commit-hooks.yaml"));
+    let defs = defs.as_array().unwrap();
+    for key in ["types_or", "exclude", "files"] {
+        assert_eq!(defs[0][key], defs[1][key], "{key}");
+    }
+}

@@ -18,7 +18,8 @@
 #   DIST_DIR                output directory (default: dist)
 #   WASCTL_RELEASE_URL      base URL of the archives
 #                           (default: https://github.com/wasctl/wasctl/releases/download/v<version>)
-#   WASCTL_RELEASE_PROFILE  cargo profile: release (default), or debug/dev for a quick check
+#   WASCTL_RELEASE_PROFILE  cargo profile: dist (default: release plus thin LTO, see Cargo.toml),
+#                           release, or debug/dev for a quick check
 #   WASCTL_RELEASE_PREBUILT an already built kubectl-wasctl to pack for the host target instead
 #                           of running cargo (tests use it: `cargo test` builds with dev-dependency
 #                           features, so a nested `cargo build` would relink wasctl every time)
@@ -54,11 +55,12 @@ fi
 base_url=${WASCTL_RELEASE_URL:-https://github.com/wasctl/wasctl/releases/download/v$version}
 base_url=${base_url%/}
 
-case ${WASCTL_RELEASE_PROFILE:-release} in
+case ${WASCTL_RELEASE_PROFILE:-dist} in
+    dist) profile=dist; profile_dir=dist ;;
     release) profile=release; profile_dir=release ;;
     debug | dev) profile=dev; profile_dir=debug ;;
     *)
-        echo "error: WASCTL_RELEASE_PROFILE must be \`release\` or \`debug\`" >&2
+        echo "error: WASCTL_RELEASE_PROFILE must be \`dist\`, \`release\` or \`debug\`" >&2
         exit 2
         ;;
 esac

@@ -255,6 +255,56 @@ fn krew_manifest_is_valid() {
     let caveats = m["spec"]["caveats"].as_str().unwrap();
     assert!(caveats.contains("GenericWorkload"), "{caveats}");
     assert!(caveats.contains("packaging/rbac.yaml"), "{caveats}");
+
+    // The description names every command.
+    use clap::CommandFactory as _;
+    let description = m["spec"]["description"].as_str().unwrap();
+    for sub in wasctl::cli::Cli::command().get_subcommands() {
+        if !sub.is_hide_set() {
+            assert!(
+                description.contains(&format!("kubectl wasctl {} ", sub.get_name())),
+                "the description does not name `{}`",
+                sub.get_name()
+            );
+        }
+    }
+    // The caveats, README's Permissions section and the ClusterRole name the same verbs.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("### Permissions").unwrap();
+    let end = readme[start..]
+        .find("\n## ")
+        .map_or(readme.len(), |e| start + e);
+    let role = read_yaml(&root().join("packaging/rbac.yaml"));
+    let granted: BTreeSet<String> = role["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| strings(&r["verbs"]))
+        .collect();
+    assert_eq!(verbs_in(caveats), granted, "krew caveats");
+    // README's prose (its code blocks hold the user's `kubectl create` commands).
+    let mut prose = String::new();
+    let mut in_code = false;
+    for line in readme[start..end].lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    assert_eq!(verbs_in(&prose), granted, "README Permissions");
+}
+
+/// The RBAC verbs a text names.
+fn verbs_in(text: &str) -> BTreeSet<String> {
+    let verbs = [
+        "get", "list", "watch", "create", "update", "patch", "delete",
+    ];
+    text.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| verbs.contains(w))
+        .map(str::to_owned)
+        .collect()
 }
 
 #[test]

@@ -187,7 +187,7 @@ fn action_release_and_krew_agree_on_archive_names() {
     let runner = Runner::new(dist.path());
     let out = runner.run(&action_step(0), &[]);
     assert!(out.status.success(), "install step: {}", text(&out));
-    assert_eq!(runner.requested(), [host.clone()]);
+    assert_eq!(runner.requested(), std::slice::from_ref(&host));
     let github_path = std::fs::read_to_string(runner.path("github_path")).unwrap();
     let installed = PathBuf::from(github_path.trim()).join("kubectl-wasctl");
     assert!(installed.is_file(), "{github_path}");
@@ -226,7 +226,7 @@ fn action_release_and_krew_agree_on_archive_names() {
             &[("RUNNER_OS", runner_os), ("RUNNER_ARCH", runner_arch)],
         );
         let want = archive_name(version, os, arch);
-        assert_eq!(r.requested(), [want.clone()], "{runner_os}/{runner_arch}");
+        assert_eq!(r.requested(), std::slice::from_ref(&want), "{runner_os}/{runner_arch}");
         assert_eq!(
             out.status.success(),
             want == host,
@@ -472,7 +472,10 @@ fn k9s_plugin_commands_run() {
         assert!(out.status.success(), "{name}: `{script}`: {}", text(&out));
         // The pipe hides wasctl's exit status: its errors start a line with `error:`.
         assert!(
-            !stdout.trim().is_empty() && !stdout.lines().any(|l| l.starts_with("error:")),
+            !stdout.trim().is_empty()
+                && !stdout
+                    .lines()
+                    .any(|l| l.to_ascii_lowercase().starts_with("error:")),
             "{name}: `{script}`: {}",
             text(&out)
         );

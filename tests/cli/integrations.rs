@@ -226,7 +226,11 @@ fn action_release_and_krew_agree_on_archive_names() {
             &[("RUNNER_OS", runner_os), ("RUNNER_ARCH", runner_arch)],
         );
         let want = archive_name(version, os, arch);
-        assert_eq!(r.requested(), std::slice::from_ref(&want), "{runner_os}/{runner_arch}");
+        assert_eq!(
+            r.requested(),
+            std::slice::from_ref(&want),
+            "{runner_os}/{runner_arch}"
+        );
         assert_eq!(
             out.status.success(),
             want == host,

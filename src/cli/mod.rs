@@ -177,12 +177,14 @@ pub enum Command {
   # With the feature gates `--feature-gates` accepts
   kubectl wasctl version -o json")]
     Version(version::VersionArgs),
-    /// Write or check the shipped completions and man page (for maintainers).
+    /// Print the shell completion script for bash, zsh, fish or PowerShell.
+    Completion(complete::CompletionArgs),
+    /// Write or check the shipped completions and man pages (for maintainers).
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
-    /// Print object names for shell completion (used by `kubectl_complete-wasctl`).
-    #[command(hide = true)]
-    CompleteNames(complete::CompleteArgs),
+    /// Answer a shell's completion request (cobra's `__complete` protocol).
+    #[command(name = "__complete", hide = true)]
+    Complete(complete::CompleteArgs),
 }
 
 /// `-o` for reports that have a text view.
@@ -228,8 +230,9 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Lint(args) => lint::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
+        Command::Completion(args) => complete::run_completion(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
-        Command::CompleteNames(args) => complete::run(&ctx, &args),
+        Command::Complete(args) => complete::run(&ctx, &args),
     }
 }
 

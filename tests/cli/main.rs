@@ -8,12 +8,14 @@
 )]
 
 mod bad_input;
+mod completion;
 mod consistency;
 mod distribution;
 mod doctor;
 mod dumps;
 mod explain;
 mod fake_apiserver;
+mod integrations;
 mod lint;
 mod live;
 mod plugin;

@@ -10,7 +10,9 @@ use super::Context;
 use crate::error::{Error, ExitStatus};
 use crate::lint::codes::ALL;
 use crate::lint::output::{LintFormat, github, json, junit, sarif, text};
-use crate::lint::{Config, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_inputs};
+use crate::lint::{
+    Config, FieldValidation, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_inputs,
+};
 
 /// `lint` flags.
 #[derive(Debug, Args)]
@@ -24,8 +26,11 @@ pub struct LintArgs {
     /// Exit 1 when a finding has this severity or a higher one.
     #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = Severity::Warning)]
     pub fail_on: Severity,
-    /// Report fields the Kubernetes 1.37 types do not have (`WAS003`).
-    #[arg(long)]
+    /// Unknown, removed and renamed fields (`WAS003`): errors (`strict`, kubectl's default), warnings (`warn`) or not reported (`ignore`).
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = FieldValidation::Strict)]
+    pub field_validation: FieldValidation,
+    /// Same as `--field-validation=strict` (the default; kept for older scripts).
+    #[arg(long, conflicts_with = "field_validation")]
     pub strict: bool,
     /// Kinds wasctl does not check are errors (default: "not checked" info findings).
     #[arg(long)]
@@ -188,7 +193,11 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
         None
     };
     let options = Options {
-        strict: args.strict,
+        field_validation: if args.strict {
+            FieldValidation::Strict
+        } else {
+            args.field_validation
+        },
         reject_unknown: args.reject_unknown,
         config,
         gate_overrides: ctx.gate_overrides()?,

@@ -42,7 +42,11 @@ fn lint_file(path: &Path, strict: bool, cluster: Cluster) -> LintReport {
         }
     };
     let options = Options {
-        strict,
+        field_validation: if strict {
+            super::FieldValidation::Strict
+        } else {
+            super::FieldValidation::Ignore
+        },
         feasibility: matches!(cluster_kind, Cluster::DemoFeasibility),
         default_namespace: "default".to_owned(),
         ..Options::default()
@@ -75,6 +79,18 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         false,
         Cluster::None,
         "WAS004@9:7 WAS004@11:1",
+    ),
+    (
+        "WAS005-not-kubernetes.yaml",
+        false,
+        Cluster::None,
+        "WAS005@2:1",
+    ),
+    (
+        "WAS006-empty-input.yaml",
+        false,
+        Cluster::None,
+        "WAS006@1:1",
     ),
     (
         "WAS101-invalid-object-name.yaml",

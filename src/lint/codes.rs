@@ -88,10 +88,11 @@ rules! {
     "WAS310" => UnknownTopologyKey, "unknown-topology-key", Warning, "A topology key is not a label of any node in the cluster", references::WAS310;
     "WAS311" => ImmutableFieldChanged, "immutable-field-changed", Error, "An immutable field differs from the object in the cluster", references::WAS311;
     "WAS312" => GangCannotFit, "gang-cannot-fit", Error, "With `--feasibility`: a linted gang cannot be placed even on the empty cluster", references::WAS312;
-    "WAS401" => RemovedApiVersion, "removed-api-version", Error, "`scheduling.k8s.io/v1alpha1` or `v1alpha2` is not served by 1.37", versions::WAS401;
+    "WAS401" => RemovedApiVersion, "removed-api-version", Error, "An apiVersion 1.37 does not serve for the kind (scheduling `v1alpha1`/`v1alpha2`, PriorityClass `v1beta1`, resource `v1alpha2`, …)", versions::WAS401;
     "WAS402" => RenamedDisruptionMode, "renamed-disruption-mode", Error, "`disruptionMode` uses the 1.36 string form", versions::WAS402;
     "WAS403" => AlphaFeatureGate, "alpha-feature-gate", Info, "A field or kind needs an alpha feature gate that is off by default", versions::WAS403;
-    "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "An older served version where a newer one exists (v1alpha3 → v1beta1, resource v1beta* → v1)", versions::WAS404;
+    "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "A `scheduling.k8s.io/v1alpha3` Workload or PodGroup, where `v1beta1` exists", versions::WAS404;
+    "WAS405" => DeprecatedApiVersion, "deprecated-api-version", Warning, "A served but deprecated apiVersion (resource `v1beta1`/`v1beta2` → `v1`)", versions::WAS405;
 }
 
 impl Rule {

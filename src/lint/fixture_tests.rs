@@ -288,7 +288,7 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS401-removed-api-version.yaml",
         false,
         Cluster::None,
-        "WAS401@1:13",
+        "WAS401@1:13 WAS401@11:13 WAS401@17:13 WAS401@28:13",
     ),
     (
         "WAS402-renamed-disruption-mode.yaml",
@@ -307,6 +307,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         false,
         Cluster::None,
         "WAS404@1:13",
+    ),
+    (
+        "WAS405-deprecated-api-version.yaml",
+        false,
+        Cluster::None,
+        "WAS405@2:13",
     ),
 ];
 

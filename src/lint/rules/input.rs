@@ -202,8 +202,8 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
     // but the rules still run on them.
     let known_without_schema = matches!(
         (obj.group(), obj.version()),
-        ("scheduling.k8s.io", "v1alpha1" | "v1alpha2") | ("resource.k8s.io", "v1beta1" | "v1beta2")
-    );
+        ("scheduling.k8s.io", "v1alpha1" | "v1alpha2")
+    ) || super::versions::version_status(obj.group(), obj.version(), &obj.kind).is_some();
     if checked.is_none() && !known_without_schema {
         let severity = options.reject_unknown.then_some(Severity::Error);
         em.emit_with(

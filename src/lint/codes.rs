@@ -1,10 +1,11 @@
 //! The one table mapping stable `WAS###` codes to rules (ruff's `codes.rs`). Codes are never
 //! reused: a retired rule keeps its number. Families: `WAS0xx` input, `WAS1xx` names and
 //! limits, `WAS2xx` unions and structure, `WAS3xx` cross-object references, `WAS4xx` versions
-//! and feature gates. Each rule's documentation lives next to its check in `rules/<family>.rs`.
+//! and feature gates, `WAS5xx` upstream's declarative validation, `WAS6xx` DRA and PriorityClass
+//! semantics. Each rule's documentation lives next to its check in `rules/<family>.rs`.
 
 use super::Severity;
-use super::rules::{input, limits, references, structure, versions};
+use super::rules::{declarative, input, limits, references, structure, versions};
 
 macro_rules! rules {
     ($($code:literal => $variant:ident, $name:literal, $severity:ident, $summary:literal, $doc:path;)*) => {
@@ -93,6 +94,11 @@ rules! {
     "WAS403" => AlphaFeatureGate, "alpha-feature-gate", Info, "A field or kind needs an alpha feature gate that is off by default", versions::WAS403;
     "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "A `scheduling.k8s.io/v1alpha3` Workload or PodGroup, where `v1beta1` exists", versions::WAS404;
     "WAS405" => DeprecatedApiVersion, "deprecated-api-version", Warning, "A served but deprecated apiVersion (resource `v1beta1`/`v1beta2` → `v1`)", versions::WAS405;
+    "WAS501" => InvalidEnumValue, "invalid-enum-value", Error, "A value that is not one of the field's enum values (`+enum`)", declarative::WAS501;
+    "WAS502" => InvalidFormat, "invalid-format", Error, "A name, key or label that does not have its upstream format (DNS label or subdomain, qualified name)", declarative::WAS502;
+    "WAS503" => UnionMembers, "union-members", Error, "A union with both or neither of its members (pod claim source, DRA `exactly`/`firstAvailable`, …)", declarative::WAS503;
+    "WAS504" => DuplicateListKey, "duplicate-list-key", Error, "Two items of a keyed list (`+listType=map`) share a key", declarative::WAS504;
+    "WAS505" => OutOfRange, "out-of-range", Error, "A number or list size outside its upstream bounds", declarative::WAS505;
 }
 
 impl Rule {

@@ -314,6 +314,36 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         Cluster::None,
         "WAS405@2:13",
     ),
+    (
+        "WAS501-invalid-enum-value.yaml",
+        false,
+        Cluster::None,
+        "WAS501@7:21 WAS501@24:27",
+    ),
+    (
+        "WAS502-invalid-format.yaml",
+        false,
+        Cluster::None,
+        "WAS502@7:5 WAS502@9:22 WAS502@11:11",
+    ),
+    (
+        "WAS503-union-members.yaml",
+        false,
+        Cluster::None,
+        "WAS503@13:5 WAS503@23:7",
+    ),
+    (
+        "WAS504-duplicate-list-key.yaml",
+        false,
+        Cluster::None,
+        "WAS504@13:9",
+    ),
+    (
+        "WAS505-out-of-range.yaml",
+        false,
+        Cluster::None,
+        "WAS505@12:16 WAS505@24:22",
+    ),
 ];
 
 #[test]

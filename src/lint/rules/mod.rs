@@ -5,6 +5,7 @@
 //! Rules read plain JSON ([`Object::value`]) so a half-broken object is still checked, and
 //! report through the [`Emitter`], which turns field paths into positions. Pure: no IO.
 
+pub mod declarative;
 pub mod input;
 pub mod limits;
 pub mod references;
@@ -25,6 +26,7 @@ pub fn check_object(obj: &Object, options: &Options, gates: &GateView, em: &mut 
     }
     limits::check(obj, em);
     structure::check(obj, em);
+    declarative::check(obj, em);
 }
 
 /// Which scheduling kind an object is, for the WAS rules (`None` for anything else).

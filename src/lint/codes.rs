@@ -5,7 +5,7 @@
 //! semantics. Each rule's documentation lives next to its check in `rules/<family>.rs`.
 
 use super::Severity;
-use super::rules::{declarative, input, limits, references, structure, versions};
+use super::rules::{declarative, input, limits, references, semantic, structure, versions};
 
 macro_rules! rules {
     ($($code:literal => $variant:ident, $name:literal, $severity:ident, $summary:literal, $doc:path;)*) => {
@@ -99,6 +99,10 @@ rules! {
     "WAS503" => UnionMembers, "union-members", Error, "A union with both or neither of its members (pod claim source, DRA `exactly`/`firstAvailable`, …)", declarative::WAS503;
     "WAS504" => DuplicateListKey, "duplicate-list-key", Error, "Two items of a keyed list (`+listType=map`) share a key", declarative::WAS504;
     "WAS505" => OutOfRange, "out-of-range", Error, "A number or list size outside its upstream bounds", declarative::WAS505;
+    "WAS601" => InvalidCelSelector, "invalid-cel-selector", Error, "A DRA CEL selector does not compile", semantic::WAS601;
+    "WAS602" => InvalidDeviceRequest, "invalid-device-request", Error, "A device request's shape, or a constraint or config naming no request of the claim", semantic::WAS602;
+    "WAS603" => InvalidCapacity, "invalid-capacity", Error, "A device capacity or its request policy is not valid", semantic::WAS603;
+    "WAS604" => InvalidPriorityClass, "invalid-priority-class", Error, "A PriorityClass value above 1,000,000,000 or a reserved `system-` name", semantic::WAS604;
 }
 
 impl Rule {

@@ -344,6 +344,30 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         Cluster::None,
         "WAS505@12:16 WAS505@24:22",
     ),
+    (
+        "WAS601-invalid-cel-selector.yaml",
+        false,
+        Cluster::None,
+        "WAS601@8:19 WAS601@23:25",
+    ),
+    (
+        "WAS602-invalid-device-request.yaml",
+        false,
+        Cluster::None,
+        "WAS602@14:11 WAS602@16:20",
+    ),
+    (
+        "WAS603-invalid-capacity.yaml",
+        false,
+        Cluster::None,
+        "WAS603@19:11 WAS603@20:30",
+    ),
+    (
+        "WAS604-invalid-priority-class.yaml",
+        false,
+        Cluster::None,
+        "WAS604@4:9 WAS604@5:8",
+    ),
 ];
 
 #[test]

@@ -375,7 +375,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__lint)
-            opts="-f -o -n -A -h --filename --fail-on --strict --reject-unknown --target-version --config --cluster --feasibility --output --list-rules --explain --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-f -o -n -A -h --filename --fail-on --field-validation --strict --reject-unknown --target-version --config --cluster --feasibility --output --list-rules --explain --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -391,6 +391,10 @@ _kubectl__wasctl() {
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "info warning error" -- "${cur}"))
+                    return 0
+                    ;;
+                --field-validation)
+                    COMPREPLY=($(compgen -W "strict warn ignore" -- "${cur}"))
                     return 0
                     ;;
                 --target-version)

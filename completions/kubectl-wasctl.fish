@@ -128,9 +128,12 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -s f
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding has this severity or a higher one' -r -f -a "info\t'Worth knowing; never fails CI unless `--fail-on info`'
 warning\t'Probably wrong: the object is accepted but will not behave as intended'
 error\t'The API server rejects it, or it can never work'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l field-validation -d 'Unknown, removed and renamed fields (`WAS003`): errors (`strict`, kubectl\'s default), warnings (`warn`) or not reported (`ignore`)' -r -f -a "strict\t'Unknown, removed and renamed fields are errors (kubectl\'s default)'
+warn\t'They are warnings'
+ignore\t'They are not reported'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l target-version -d 'The Kubernetes version to lint for (only `1.37`)' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l config -d 'Rule selection and severities (`lint: {enable, disable, severity, targetVersion}`)' -r -F
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -s o -l output -d 'Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -s o -l output -d 'Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable: one format to stdout, the others to files' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l explain -d 'Print the documentation of a rule (`WAS101` or `invalid-object-name`) and exit' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l kubeconfig -d 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)' -r -F
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l context -d 'The kubeconfig context to use' -r
@@ -140,7 +143,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l f
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l strict -d 'Report fields the Kubernetes 1.37 types do not have (`WAS003`)'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l strict -d 'Same as `--field-validation=strict` (the default; kept for older scripts)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l reject-unknown -d 'Kinds wasctl does not check are errors (default: "not checked" info findings)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l cluster -d 'Also look objects up in the current kubeconfig context (cluster-aware rules)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l feasibility -d 'Simulate the linted gangs on the cluster\'s nodes with nothing running (`WAS312`; needs `--from`, `--demo` or `--cluster`)'

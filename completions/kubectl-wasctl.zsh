@@ -169,10 +169,13 @@ _arguments "${_arguments_options[@]}" : \
 '--fail-on=[Exit 1 when a finding has this severity or a higher one]:SEVERITY:((info\:"Worth knowing; never fails CI unless \`--fail-on info\`"
 warning\:"Probably wrong\: the object is accepted but will not behave as intended"
 error\:"The API server rejects it, or it can never work"))' \
+'--field-validation=[Unknown, removed and renamed fields (\`WAS003\`)\: errors (\`strict\`, kubectl'\''s default), warnings (\`warn\`) or not reported (\`ignore\`)]:MODE:((strict\:"Unknown, removed and renamed fields are errors (kubectl'\''s default)"
+warn\:"They are warnings"
+ignore\:"They are not reported"))' \
 '--target-version=[The Kubernetes version to lint for (only \`1.37\`)]:VERSION:_default' \
 '--config=[Rule selection and severities (\`lint\: {enable, disable, severity, targetVersion}\`)]:FILE:_files' \
-'*-o+[Output format, optionally to a file\: \`text\`, \`json\`, \`sarif=out.sarif\`, \`junit=…\`, \`github\`. Repeatable]:FORMAT[=FILE]:_default' \
-'*--output=[Output format, optionally to a file\: \`text\`, \`json\`, \`sarif=out.sarif\`, \`junit=…\`, \`github\`. Repeatable]:FORMAT[=FILE]:_default' \
+'*-o+[Output format, optionally to a file\: \`text\`, \`json\`, \`sarif=out.sarif\`, \`junit=…\`, \`github\`. Repeatable\: one format to stdout, the others to files]:FORMAT[=FILE]:_default' \
+'*--output=[Output format, optionally to a file\: \`text\`, \`json\`, \`sarif=out.sarif\`, \`junit=…\`, \`github\`. Repeatable\: one format to stdout, the others to files]:FORMAT[=FILE]:_default' \
 '--explain=[Print the documentation of a rule (\`WAS101\` or \`invalid-object-name\`) and exit]:RULE:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
@@ -183,7 +186,7 @@ error\:"The API server rejects it, or it can never work"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
-'--strict[Report fields the Kubernetes 1.37 types do not have (\`WAS003\`)]' \
+'(--field-validation)--strict[Same as \`--field-validation=strict\` (the default; kept for older scripts)]' \
 '--reject-unknown[Kinds wasctl does not check are errors (default\: "not checked" info findings)]' \
 '--cluster[Also look objects up in the current kubeconfig context (cluster-aware rules)]' \
 '--feasibility[Simulate the linted gangs on the cluster'\''s nodes with nothing running (\`WAS312\`; needs \`--from\`, \`--demo\` or \`--cluster\`)]' \

@@ -47,7 +47,7 @@ pub struct LintArgs {
     /// Simulate the linted gangs on the cluster's nodes with nothing running (`WAS312`; needs `--from`, `--demo` or `--cluster`).
     #[arg(long)]
     pub feasibility: bool,
-    /// Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable.
+    /// Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable: one format to stdout, the others to files.
     #[arg(short = 'o', long = "output", value_name = "FORMAT[=FILE]", value_parser = parse_output)]
     pub output: Vec<(LintFormat, Option<PathBuf>)>,
     /// Print the rule table and exit.
@@ -128,6 +128,46 @@ fn render(
     Ok(out)
 }
 
+/// One stream per `-o`: at most one format goes to stdout (the others name a file), and no
+/// file is named twice, so two formats are never concatenated into one stream.
+fn check_outputs(outputs: &[(LintFormat, Option<PathBuf>)]) -> Result<(), Error> {
+    use clap::ValueEnum;
+    let name = |f: &LintFormat| {
+        f.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned())
+    };
+    let to_stdout: Vec<String> = outputs
+        .iter()
+        .filter(|(_, file)| file.is_none())
+        .map(|(f, _)| name(f))
+        .collect();
+    if to_stdout.len() > 1 {
+        return Err(Error::usage(
+            format!(
+                "{} would all write to stdout",
+                to_stdout
+                    .iter()
+                    .map(|f| format!("`-o {f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "give all formats but one a file, e.g. `-o {}=lint.{}`",
+                to_stdout[1], to_stdout[1]
+            ),
+        ));
+    }
+    let mut files: Vec<&PathBuf> = outputs.iter().filter_map(|(_, f)| f.as_ref()).collect();
+    files.sort();
+    if let Some(pair) = files.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::usage(
+            format!("`{}` is named by two `-o` options", pair[0].display()),
+            "write each format to its own file",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
     if args.list_rules {
         ctx.stdout(list_rules().as_bytes())?;
@@ -180,6 +220,7 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
             "pass files or directories: `kubectl wasctl lint deploy/` (or `-` for stdin)",
         ));
     }
+    check_outputs(&args.output)?;
     let inputs = read_inputs(&paths)?;
     if args.feasibility && !(ctx.is_offline() || args.cluster) {
         return Err(Error::usage(

@@ -72,7 +72,7 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS003-unknown-field.yaml",
         true,
         Cluster::None,
-        "WAS003@11:7",
+        "WAS003@11:7 WAS003@20:3 WAS003@33:3 WAS503@40:5 WAS003@41:5",
     ),
     (
         "WAS004-invalid-object.yaml",

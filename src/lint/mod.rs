@@ -489,7 +489,6 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> Vec<R> + Sync) ->
 /// A parsed document and its plain value, or a syntax error (file, position, message).
 type Parsed = Result<(Document, Value), (String, (usize, usize), String)>;
 
-
 /// The loader's verdict on one file's text (`--from` reads files with the same function), so
 /// that lint rejects exactly what the loader rejects: `Some((line, column, message))` for a
 /// syntax error. Object errors (a wrong field type) are not syntax: lint reports those itself.
@@ -502,7 +501,13 @@ fn loader_syntax_error(name: &str, text: &str) -> Option<((usize, usize), String
             message,
             format,
             ..
-        }) => Some(((line, column), format!("invalid {format}: {message}"))),
+        }) => Some((
+            (line, column),
+            format!(
+                "invalid {format}: {}",
+                crate::snapshot::source::files::strip_position(&message)
+            ),
+        )),
         _ => None,
     }
 }

@@ -6,7 +6,7 @@
 //! [`KINDS`] is the one table of checked kinds: apiVersion, kind, schema file, schema, and the
 //! typed check (`serde` deserialization, which also finds unknown fields for `--strict`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use k8s_openapi::schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
@@ -200,7 +200,7 @@ pub struct Def {
 #[derive(Debug, Default)]
 pub struct Shapes {
     /// Definitions by full name; roots are named `<root>apiVersion/kind`.
-    pub defs: HashMap<String, Def>,
+    pub defs: BTreeMap<String, Def>,
 }
 
 /// `io.k8s.api.core.v1.PodSpec` → `core.PodSpec`; `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`
@@ -224,7 +224,11 @@ fn shape_of(schema: &Value) -> Shape {
         return Shape::Map(Box::new(shape_of(values)));
     }
     for key in ["allOf", "anyOf", "oneOf"] {
-        if let Some(first) = schema.get(key).and_then(Value::as_array).and_then(|a| a.first()) {
+        if let Some(first) = schema
+            .get(key)
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+        {
             return shape_of(first);
         }
     }
@@ -258,7 +262,7 @@ pub fn short_group(api_version: &str) -> &str {
 pub fn shapes() -> &'static Shapes {
     static SHAPES: OnceLock<Shapes> = OnceLock::new();
     SHAPES.get_or_init(|| {
-        let mut defs = HashMap::new();
+        let mut defs = BTreeMap::new();
         for kind in KINDS {
             let schema = (kind.schema)();
             if let Some(all) = schema.get("$defs").and_then(Value::as_object) {

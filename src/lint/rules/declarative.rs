@@ -282,7 +282,12 @@ pub const UNIONS: &[UnionRule] = &[
     },
     UnionRule {
         def: "resource.ResourceSliceSpec",
-        members: &["nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection"],
+        members: &[
+            "nodeName",
+            "nodeSelector",
+            "allNodes",
+            "perDeviceNodeSelection",
+        ],
         except: &[],
         exactly: true,
     },
@@ -467,9 +472,7 @@ fn index() -> &'static Index {
         loop {
             let before = relevant.len();
             for (name, def) in &shapes.defs {
-                if !relevant.contains(name)
-                    && def.props.values().any(|s| leads_to(s, &relevant))
-                {
+                if !relevant.contains(name) && def.props.values().any(|s| leads_to(s, &relevant)) {
                     relevant.insert(name.clone());
                 }
             }
@@ -618,7 +621,10 @@ impl Walk<'_, '_, '_> {
             .collect::<Vec<_>>()
             .join(", ");
         let (message, at) = if set.is_empty() {
-            (format!("sets none of {list}; exactly one is required"), path.to_owned())
+            (
+                format!("sets none of {list}; exactly one is required"),
+                path.to_owned(),
+            )
         } else {
             let names = set
                 .iter()
@@ -732,7 +738,10 @@ impl Walk<'_, '_, '_> {
                             Rule::DuplicateListKey,
                             obj,
                             &format!("{path}[{i}].{}", keys[0]),
-                            format!("`{path}[{i}]`: duplicate {} `{shown}` (also at `{path}[{first}]`)", keys.join("/")),
+                            format!(
+                                "`{path}[{i}]`: duplicate {} `{shown}` (also at `{path}[{first}]`)",
+                                keys.join("/")
+                            ),
                             format!("give each item of `{path}` its own {}", keys.join("/")),
                         );
                     } else {
@@ -832,14 +841,21 @@ mod tests {
     #[test]
     fn every_table_entry_names_a_field_of_a_real_type() {
         let shapes = schema::shapes();
-        let defs: HashMap<&str, &schema::Def> =
-            shapes.defs.values().map(|d| (d.short.as_str(), d)).collect();
+        let defs: HashMap<&str, &schema::Def> = shapes
+            .defs
+            .values()
+            .map(|d| (d.short.as_str(), d))
+            .collect();
         for f in FIELDS {
-            let def = defs.get(f.def).unwrap_or_else(|| panic!("no type {}", f.def));
+            let def = defs
+                .get(f.def)
+                .unwrap_or_else(|| panic!("no type {}", f.def));
             assert!(def.props.contains_key(f.field), "{}.{}", f.def, f.field);
         }
         for u in UNIONS {
-            let def = defs.get(u.def).unwrap_or_else(|| panic!("no type {}", u.def));
+            let def = defs
+                .get(u.def)
+                .unwrap_or_else(|| panic!("no type {}", u.def));
             for m in u.members.iter().chain(u.except) {
                 assert!(def.props.contains_key(*m), "{}.{m}", u.def);
             }

@@ -200,10 +200,11 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
     let checked = schema::lookup(&obj.api_version, &obj.kind);
     // Removed scheduling versions are WAS401's; older served DRA versions have no 1.37 type
     // but the rules still run on them.
-    let known_without_schema = matches!(
-        (obj.group(), obj.version()),
-        ("scheduling.k8s.io", "v1alpha1" | "v1alpha2")
-    ) || super::versions::version_status(obj.group(), obj.version(), &obj.kind).is_some();
+    let known_without_schema =
+        matches!(
+            (obj.group(), obj.version()),
+            ("scheduling.k8s.io", "v1alpha1" | "v1alpha2")
+        ) || super::versions::version_status(obj.group(), obj.version(), &obj.kind).is_some();
     if checked.is_none() && !known_without_schema {
         let severity = options.reject_unknown.then_some(Severity::Error);
         em.emit_with(
@@ -282,7 +283,8 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
         );
     }
     if options.field_validation != FieldValidation::Ignore && typed_error.is_none() {
-        let severity = (options.field_validation == FieldValidation::Warn).then_some(Severity::Warning);
+        let severity =
+            (options.field_validation == FieldValidation::Warn).then_some(Severity::Warning);
         let root = schema::root_name(kind);
         for path in unknown {
             let (message, fix) = unknown_field(obj, &root, &path);
@@ -413,10 +415,15 @@ fn unknown_field(obj: &Object, root: &str, path: &str) -> (String, String) {
     };
     let def = schema::shapes().def_at(root, parent);
     if let Some(def) = def
-        && let Some(m) = MOVED.iter().find(|m| m.def == def.short && m.field == field)
+        && let Some(m) = MOVED
+            .iter()
+            .find(|m| m.def == def.short && m.field == field)
     {
         return (
-            format!("`{path}` is not a field of `{}` `{}`: {}", obj.api_version, obj.kind, m.what),
+            format!(
+                "`{path}` is not a field of `{}` `{}`: {}",
+                obj.api_version, obj.kind, m.what
+            ),
             m.fix.to_owned(),
         );
     }
@@ -443,8 +450,14 @@ mod tests {
     #[test]
     fn did_you_mean_finds_typos_not_strangers() {
         let fields = ["minCount", "minGroupCount"];
-        assert_eq!(did_you_mean("minCout", fields.iter().copied()), Some("minCount"));
-        assert_eq!(did_you_mean("mincount", fields.iter().copied()), Some("minCount"));
+        assert_eq!(
+            did_you_mean("minCout", fields.iter().copied()),
+            Some("minCount")
+        );
+        assert_eq!(
+            did_you_mean("mincount", fields.iter().copied()),
+            Some("minCount")
+        );
         assert_eq!(did_you_mean("replicas", fields.iter().copied()), None);
     }
 }

@@ -271,9 +271,10 @@ fn check_requests(obj: &Object, em: &mut Emitter<'_>) {
 }
 
 fn amount(em: &mut Emitter<'_>, obj: &Object, path: &str, v: &Value) -> Option<Amount> {
-    let text = v.as_str().map(str::to_owned).or_else(|| {
-        v.as_number().map(ToString::to_string)
-    })?;
+    let text = v
+        .as_str()
+        .map(str::to_owned)
+        .or_else(|| v.as_number().map(ToString::to_string))?;
     let parsed = Amount::parse(&text);
     if parsed.is_none() {
         em.emit_at_value(
@@ -317,7 +318,9 @@ fn check_capacity(obj: &Object, em: &mut Emitter<'_>) {
                     Rule::InvalidCapacity,
                     obj,
                     &format!("{p}.validValues"),
-                    format!("`{p}` sets both `validRange` and `validValues`; at most one is allowed"),
+                    format!(
+                        "`{p}` sets both `validRange` and `validValues`; at most one is allowed"
+                    ),
                     "keep one of them",
                 );
                 continue;
@@ -339,7 +342,10 @@ fn check_capacity(obj: &Object, em: &mut Emitter<'_>) {
                         Rule::InvalidCapacity,
                         obj,
                         &format!("{p}.validRange.max"),
-                        format!("`{p}.validRange`: `max` {} is below `min` {}", max.text, min.text),
+                        format!(
+                            "`{p}.validRange`: `max` {} is below `min` {}",
+                            max.text, min.text
+                        ),
                         "make `max` at least `min`",
                     );
                 }
@@ -399,8 +405,7 @@ fn check_capacity(obj: &Object, em: &mut Emitter<'_>) {
 }
 
 fn check_priority_class(obj: &Object, em: &mut Emitter<'_>) {
-    if obj.group() != "scheduling.k8s.io" || obj.kind != "PriorityClass" || obj.version() != "v1"
-    {
+    if obj.group() != "scheduling.k8s.io" || obj.kind != "PriorityClass" || obj.version() != "v1" {
         return;
     }
     let name = obj.name();

@@ -307,7 +307,9 @@ pub fn version_status(group: &str, version: &str, kind: &str) -> Option<VersionS
     }
     VERSIONS
         .iter()
-        .find(|(g, v, kinds, _)| *g == group && *v == version && (kinds.is_empty() || kinds.contains(&kind)))
+        .find(|(g, v, kinds, _)| {
+            *g == group && *v == version && (kinds.is_empty() || kinds.contains(&kind))
+        })
         .map(|(.., status)| *status)
 }
 

@@ -546,3 +546,70 @@ fn gate_findings_are_warnings_when_the_facts_say_off_and_info_when_unknown() {
         report.findings[0].message
     );
 }
+
+/// The k8s.io/api round-trip fixtures (`testdata/HEAD`, placeholder values such as `nameValue`)
+/// of the kinds lint knows: a 1.37 API server rejects every one, so lint must report errors,
+/// and these are the rules that catch each (the error codes reported, sorted).
+/// See: issue 17 ("fixtures built from the public k8s.io/api testdata/HEAD roundtrip files").
+const ROUNDTRIP: &[(&str, &str)] = &[
+    ("apps.v1.Deployment.yaml", "WAS501 WAS502"),
+    ("batch.v1.Job.yaml", "WAS003 WAS501 WAS505"),
+    ("core.v1.Namespace.yaml", "WAS003"),
+    ("core.v1.Pod.yaml", "WAS003 WAS501 WAS502"),
+    ("policy.v1.PodDisruptionBudget.yaml", "WAS502"),
+    ("resource.k8s.io.v1.DeviceClass.yaml", "WAS502 WAS601"),
+    ("resource.k8s.io.v1.DeviceTaintRule.yaml", "WAS501 WAS502"),
+    (
+        "resource.k8s.io.v1.ResourceClaim.yaml",
+        "WAS501 WAS502 WAS503 WAS601 WAS602",
+    ),
+    (
+        "resource.k8s.io.v1.ResourceClaimTemplate.yaml",
+        "WAS501 WAS502 WAS503 WAS601 WAS602",
+    ),
+    (
+        "resource.k8s.io.v1.ResourceSlice.yaml",
+        "WAS004 WAS501 WAS502 WAS503 WAS603",
+    ),
+    ("scheduling.k8s.io.v1.PriorityClass.yaml", "WAS003 WAS501"),
+    (
+        "scheduling.k8s.io.v1alpha3.CompositePodGroup.yaml",
+        "WAS101 WAS103 WAS202 WAS203 WAS502",
+    ),
+    (
+        "scheduling.k8s.io.v1beta1.PodGroup.yaml",
+        "WAS101 WAS103 WAS202 WAS203 WAS204 WAS501 WAS502",
+    ),
+    (
+        "scheduling.k8s.io.v1beta1.Workload.yaml",
+        "WAS101 WAS102 WAS103 WAS201 WAS202 WAS203 WAS204 WAS206 WAS207 WAS501 WAS502",
+    ),
+];
+
+#[test]
+fn every_roundtrip_fixture_is_rejected_by_the_rules_listed() {
+    let mut failures = Vec::new();
+    for (file, expected) in ROUNDTRIP {
+        let report = lint_file(&dir("roundtrip").join(file), true, Cluster::None);
+        let mut codes: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.rule)
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        let got = codes.join(" ");
+        if got != *expected {
+            failures.push(format!("{file}: expected `{expected}`, got `{got}`"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let mut on_disk: Vec<String> = std::fs::read_dir(dir("roundtrip"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let listed: Vec<&str> = ROUNDTRIP.iter().map(|(f, _)| *f).collect();
+    assert_eq!(on_disk, listed);
+}

@@ -165,8 +165,11 @@ pub fn validate(index: usize, value: &Value) -> Vec<(String, String)> {
     }) else {
         return Vec::new();
     };
+    // A `null` field is an unset optional field to the API server (`creationTimestamp: null`
+    // in `kubectl create --dry-run -o yaml` output); the schemas do not say `nullable`.
     validator
         .iter_errors(value)
+        .filter(|e| !e.instance().is_null())
         .take(MAX_SCHEMA_ERRORS)
         .map(|e| (pointer_to_path(e.instance_path().as_str()), e.to_string()))
         .collect()
@@ -328,6 +331,17 @@ mod tests {
         );
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].0, "spec.schedulingPolicy.gang.minCount");
+    }
+
+    #[test]
+    fn null_fields_are_unset_not_wrong() {
+        let (i, _) = lookup("v1", "Namespace").unwrap();
+        let errors = validate(
+            i,
+            &json!({"apiVersion": "v1", "kind": "Namespace",
+                "metadata": {"name": "x", "creationTimestamp": null}}),
+        );
+        assert!(errors.is_empty(), "{errors:?}");
     }
 
     #[test]

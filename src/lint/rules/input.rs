@@ -311,6 +311,12 @@ struct Moved {
 /// version and the release notes named in each entry.
 const MOVED: &[Moved] = &[
     Moved {
+        def: "meta.ObjectMeta",
+        field: "clusterName",
+        what: "`metadata.clusterName` was removed in Kubernetes 1.25 (the API server never set it)",
+        fix: "remove `clusterName`",
+    },
+    Moved {
         def: "core.PodResourceClaim",
         field: "source",
         what: "the `source` wrapper was removed in Kubernetes 1.31 (DRA structured parameters): its `resourceClaimName`/`resourceClaimTemplateName` moved up into the entry",

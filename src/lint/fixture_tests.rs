@@ -63,6 +63,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS001@3:7 WAS110@13:7",
     ),
     (
+        "WAS001-trailing-comma.json",
+        false,
+        Cluster::None,
+        "WAS001@5:58",
+    ),
+    (
         "WAS002-unknown-kind.yaml",
         false,
         Cluster::None,

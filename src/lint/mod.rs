@@ -659,7 +659,7 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
             &file,
             at,
             message,
-            "fix the syntax (`--from` and `kubectl apply` refuse the whole file); the other documents were still linted",
+            "fix the syntax; `--from` and `kubectl apply` refuse the whole file",
         );
     }
     for file in empty_files {

@@ -222,6 +222,49 @@ fn unknown_kinds_are_reported_and_rejected_on_request() {
 }
 
 #[test]
+fn lint_and_the_loader_give_one_verdict_on_malformed_input() {
+    // See: issue 17 item 5 (a JSON trailing comma passed lint but failed `--from`).
+    for file in [
+        format!("{BAD}/WAS001-trailing-comma.json"),
+        format!("{BAD}/WAS001-syntax-error.yaml"),
+    ] {
+        let from = run(&["tree", "-A", "--from", &file]);
+        assert_eq!(from.code, 2, "{}", from.transcript());
+        let lint = run(&["lint", &file, "-o", "json"]);
+        assert_eq!(lint.code, 1, "{}", lint.transcript());
+        let report: serde_json::Value = serde_json::from_str(&lint.stdout).unwrap();
+        let syntax: Vec<&serde_json::Value> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["rule"] == "WAS001")
+            .collect();
+        assert_eq!(syntax.len(), 1, "{}", lint.stdout);
+        // The same position and message as the loader's error.
+        let at = format!("{file}:{}:{}: ", syntax[0]["line"], syntax[0]["column"]);
+        let message = syntax[0]["message"].as_str().unwrap();
+        assert!(
+            from.stderr.contains(&format!("{at}{message}")),
+            "{}\n{}",
+            from.stderr,
+            lint.stdout
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("flow.json");
+    std::fs::write(
+        &good,
+        r#"{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml"}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        run(&["tree", "-A", "--from", good.to_str().unwrap()]).code,
+        0
+    );
+    assert_eq!(run(&["lint", good.to_str().unwrap()]).code, 0);
+}
+
+#[test]
 fn unknown_fields_are_errors_unless_field_validation_says_otherwise() {
     // See: issue 17 item 1 (kubectl validates strictly by default).
     let file = format!("{BAD}/WAS003-unknown-field.yaml");

@@ -692,7 +692,13 @@ impl Walk<'_, '_, '_> {
                 let Some(map) = v.as_object() else { return };
                 for (k, val) in map {
                     let at = join(path, k);
-                    if !is_label_key(k) {
+                    // Annotation keys are checked lowercased (`ValidateAnnotations`).
+                    let key_ok = if values {
+                        is_label_key(k)
+                    } else {
+                        is_label_key(&k.to_ascii_lowercase())
+                    };
+                    if !key_ok {
                         em.emit(
                             Rule::InvalidFormat,
                             obj,

@@ -8,7 +8,8 @@
 //! - `generate man`: the roff man pages `packaging/man/kubectl-wasctl.1` and one per subcommand
 //!   (`kubectl-wasctl-explain.1`, …), from clap_mangen plus EXAMPLES, EXIT STATUS, ENVIRONMENT;
 //! - `generate schemas`: the JSON Schemas of the kinds `lint` checks, `schemas/*.json`, from the
-//!   k8s-openapi `v1_37` types (`crate::lint::schema::KINDS`), plus `schemas/index.json`.
+//!   k8s-openapi `v1_37` types (`crate::lint::schema::KINDS`), plus `schemas/index.json` and
+//!   the lint rules page `schemas/rules.md` (SARIF `helpUri`s point at its headings).
 //!
 //! Paths are relative to the working directory (run it from the repository root) unless `--dir`
 //! says otherwise. The output must not depend on the build (commit, date) or on the terminal, or
@@ -402,6 +403,11 @@ fn schemas() -> Result<Vec<Generated>, Error> {
             "schema": kind.file,
         }));
     }
+    files.push(Generated {
+        name: "rules.md".to_owned(),
+        contents: crate::lint::codes::rules_page().into_bytes(),
+        executable: false,
+    });
     files.push(Generated {
         name: "index.json".to_owned(),
         contents: json(&serde_json::json!({

@@ -58,7 +58,7 @@ pub const NOTES: &[&str] = &[
     "ImageLocality scoring is not modelled",
     "DRA: shareIDs of shared devices (allowMultipleAllocations) are deterministic stand-ins for upstream's random UIDs",
     "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
-    "preemption's victim checks do not add other pods' nominations (upstream filters with higher-or-equal-priority nominated pods added there too)",
+    "group preemption places the preemptor with default scores once every candidate victim is removed; newest upstream scores that placement victim-aware (preferring nodes whose victims are fewer or of lower priority), so the simulator may evict more than upstream",
 ];
 
 /// The "gangs are scheduled pod by pod" sentence, when pending pods name a PodGroup and
@@ -294,6 +294,7 @@ fn apply_preemption(
     result.victims = victims;
     result.blast_radius = Some(blast);
     result.trace.preemption = p.log;
+    result.trace.preemption_domains = p.domains;
 }
 
 fn run_unit(
@@ -415,7 +416,6 @@ fn run_unit(
                             &result.name,
                             &tree,
                         );
-                        let topology = ctx.gates.enabled("TopologyAwareWorkloadScheduling");
                         match preempt::preempt_group(
                             state,
                             ctx.victims,
@@ -423,7 +423,6 @@ fn run_unit(
                                 tree: &tree,
                                 priority: result.priority,
                                 never,
-                                topology_on: topology,
                             },
                             all_nodes,
                             mode,

@@ -9,6 +9,8 @@
 pub mod demo;
 pub mod files;
 pub mod live;
+pub mod prune;
+pub(crate) mod stream;
 
 use std::collections::BTreeMap;
 
@@ -66,15 +68,28 @@ fn describe(value: &Value) -> String {
     }
 }
 
-/// Deserializes a typed object, reporting the failing field path.
-fn typed<T: DeserializeOwned>(value: Value, object: &str) -> Result<T, ObjectError> {
-    serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))
+/// Deserializes a typed object, reporting the failing field path, and prunes it.
+fn typed<T: DeserializeOwned + prune::Prune>(value: Value, object: &str) -> Result<T, ObjectError> {
+    let mut o: T = serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))?;
+    o.prune();
+    Ok(o)
 }
 
-/// Deserializes a typed object from JSON text, reporting the failing field path.
-fn typed_str<T: DeserializeOwned>(text: &str, object: &str) -> Result<T, ObjectError> {
+/// Deserializes a typed object from JSON text, reporting the failing field path, and prunes
+/// it. Trailing characters after the object are an error, as in `serde_json::from_str`.
+fn typed_str<T: DeserializeOwned + prune::Prune>(
+    text: &str,
+    object: &str,
+) -> Result<T, ObjectError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| field_error(e, object))
+    let mut o: T = serde_path_to_error::deserialize(&mut de).map_err(|e| field_error(e, object))?;
+    de.end().map_err(|e| ObjectError {
+        object: object.to_owned(),
+        field: None,
+        message: files::strip_position(&e.to_string()),
+    })?;
+    o.prune();
+    Ok(o)
 }
 
 /// An [`ObjectError`] naming the failing field (the position serde_json appends is dropped:
@@ -321,6 +336,60 @@ impl Collector {
         }
     }
 
+    /// Appends everything `other` collected after what this collector holds, as if its
+    /// objects had been added here one by one (parallel loading merges per-chunk collectors
+    /// in input order, so "the last copy wins" and facts overrides keep their meaning).
+    pub fn merge(&mut self, other: Collector) {
+        let Collector {
+            snapshot: o,
+            unknown,
+            secrets,
+            facts_documents,
+        } = other;
+        for (k, n) in unknown {
+            *self.unknown.entry(k).or_default() += n;
+        }
+        self.secrets += secrets;
+        if facts_documents > 0 {
+            self.merge_facts(o.facts);
+            self.facts_documents += facts_documents - 1;
+        }
+        let s = &mut self.snapshot;
+        macro_rules! append {
+            ($($field:ident),* $(,)?) => { $( s.$field.extend(o.$field); )* };
+        }
+        append!(
+            nodes,
+            pods,
+            pod_groups,
+            composite_pod_groups,
+            workloads,
+            resource_claims,
+            resource_claim_templates,
+            resource_slices,
+            device_classes,
+            device_taint_rules,
+            priority_classes,
+            pod_disruption_budgets,
+            jobs,
+            namespaces,
+            foreign,
+            stale,
+            warnings,
+        );
+        s.read_as.extend(o.read_as);
+    }
+
+    /// Number of objects collected so far (for progress).
+    pub fn len(&self) -> usize {
+        self.snapshot.object_count()
+    }
+
+    /// True when nothing was collected.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Records a warning (e.g. a forbidden resource in live mode).
     pub fn warn(&mut self, warning: Warning) {
         self.snapshot.warnings.push(warning);
@@ -386,7 +455,8 @@ fn object_key(kind: &str, value: &Value) -> (String, String, String) {
     (kind.to_owned(), field("namespace"), field("name"))
 }
 
-fn raw(value: Value, object: &str) -> Result<RawObject, ObjectError> {
+fn raw(mut value: Value, object: &str) -> Result<RawObject, ObjectError> {
+    prune::prune_value(&mut value);
     let (api_version, kind) = type_of(&value);
     let (api_version, kind) = (api_version.to_owned(), kind.to_owned());
     let metadata: ObjectMeta = match value.get("metadata") {

@@ -71,7 +71,7 @@ _kubectl__wasctl() {
 
     case "${cmd}" in
         kubectl__wasctl)
-            opts="-n -A -h -V --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help --version explain simulate doctor tree lint snapshot version help"
+            opts="-n -A -h -V --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help --version explain simulate doctor tree lint snapshot version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -105,6 +105,10 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -113,7 +117,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__doctor)
-            opts="-o -n -A -h --fail-on --only --skip --list-checks --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --fail-on --only --skip --list-checks --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -167,6 +171,10 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -175,7 +183,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__explain)
-            opts="-o -n -A -h --exit-code --add --drain --cordon --add-nodes --like --mode --no-preemption --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --exit-code --add --drain --cordon --add-nodes --like --mode --no-preemption --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -239,6 +247,10 @@ _kubectl__wasctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -375,7 +387,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__lint)
-            opts="-f -o -n -A -h --filename --fail-on --strict --reject-unknown --target-version --config --cluster --feasibility --output --list-rules --explain --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-f -o -n -A -h --filename --fail-on --strict --reject-unknown --target-version --config --cluster --feasibility --output --list-rules --explain --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,6 +453,10 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -449,7 +465,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__simulate)
-            opts="-o -n -A -h --only --add --drain --cordon --add-nodes --like --mode --no-preemption --devices --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --only --add --drain --cordon --add-nodes --like --mode --no-preemption --devices --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -519,6 +535,10 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -527,7 +547,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__snapshot)
-            opts="-o -n -A -h --output --file --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --output --file --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,6 +593,10 @@ _kubectl__wasctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -581,7 +605,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__tree)
-            opts="-o -n -A -h --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,6 +645,10 @@ _kubectl__wasctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -631,7 +659,7 @@ _kubectl__wasctl() {
             return 0
             ;;
         kubectl__subcmd__wasctl__subcmd__version)
-            opts="-o -n -A -h --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --help"
+            opts="-o -n -A -h --output --kubeconfig --context --namespace --all-namespaces --from --demo --feature-gates --color --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -671,6 +699,10 @@ _kubectl__wasctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_wasctl_global_optspecs
-    string join \n kubeconfig= context= n/namespace= A/all-namespaces from= demo feature-gates= color= h/help V/version
+    string join \n kubeconfig= context= n/namespace= A/all-namespaces from= demo feature-gates= color= request-timeout= h/help V/version
 end
 
 function __fish_kubectl_wasctl_needs_command
@@ -32,6 +32,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l feature-g
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -62,6 +63,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l exit-code -d 'Exit with 1 when the target is not schedulable (Waiting, Unschedulable, NeedsPreemption)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -l no-preemption -d 'Do not simulate preemption: unschedulable units stay unschedulable'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand explain" -s A -l all-namespaces -d 'Show every namespace'
@@ -86,6 +88,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l no-preemption -d 'Do not simulate preemption: unschedulable units stay unschedulable'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l devices -d 'Also show which device goes to which claim, pod and gang (a per-node device map)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s A -l all-namespaces -d 'Show every namespace'
@@ -106,6 +109,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l list-checks -d 'Print the check table and exit'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l demo -d 'Use the embedded demo cluster'
@@ -121,6 +125,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l f
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -140,6 +145,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l f
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l strict -d 'Report fields the Kubernetes 1.37 types do not have (`WAS003`)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l reject-unknown -d 'Kinds wasctl does not check are errors (default: "not checked" info findings)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand lint" -l cluster -d 'Also look objects up in the current kubeconfig context (cluster-aware rules)'
@@ -159,6 +165,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -173,6 +180,7 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
 always\t'Always color'
 never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l request-timeout -d 'The longest one request to the API server may take, as kubectl\'s flag (`30s`, `2m`; a bare number is seconds; `0` waits forever) [default: 60s]' -r
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -24,6 +24,7 @@ _kubectl-wasctl() {
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \
@@ -64,6 +65,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '--exit-code[Exit with 1 when the target is not schedulable (Waiting, Unschedulable, NeedsPreemption)]' \
 '--no-preemption[Do not simulate preemption\: unschedulable units stay unschedulable]' \
 '-A[Show every namespace]' \
@@ -99,6 +101,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '--no-preemption[Do not simulate preemption\: unschedulable units stay unschedulable]' \
 '--devices[Also show which device goes to which claim, pod and gang (a per-node device map)]' \
 '-A[Show every namespace]' \
@@ -129,6 +132,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '--list-checks[Print the check table and exit]' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
@@ -154,6 +158,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \
@@ -183,6 +188,7 @@ error\:"The API server rejects it, or it can never work"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '--strict[Report fields the Kubernetes 1.37 types do not have (\`WAS003\`)]' \
 '--reject-unknown[Kinds wasctl does not check are errors (default\: "not checked" info findings)]' \
 '--cluster[Also look objects up in the current kubeconfig context (cluster-aware rules)]' \
@@ -212,6 +218,7 @@ json\:"One JSON \`List\`"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \
@@ -236,6 +243,7 @@ yaml\:"YAML, the same data as JSON"))' \
 '--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
 always\:"Always color"
 never\:"Never color"))' \
+'--request-timeout=[The longest one request to the API server may take, as kubectl'\''s flag (\`30s\`, \`2m\`; a bare number is seconds; \`0\` waits forever) \[default\: 60s\]]:DURATION:_default' \
 '-A[Show every namespace]' \
 '--all-namespaces[Show every namespace]' \
 '--demo[Use the embedded demo cluster]' \

@@ -191,6 +191,68 @@ impl Collector {
         Ok(())
     }
 
+    /// Adds one item of a live list page, given as JSON text, typed as `kind` at
+    /// `api_version` (list items usually carry neither). The bulk kinds are deserialized straight
+    /// from the text into their types; versions that need converting and untyped kinds take
+    /// the [`Collector::add`] path with the type filled in.
+    pub fn add_item_json(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+        text: &str,
+    ) -> Result<(), JsonError> {
+        fn named<T: DeserializeOwned + prune::Prune + k8s_openapi::Metadata<Ty = ObjectMeta>>(
+            kind: &str,
+            text: &str,
+        ) -> Result<T, ObjectError> {
+            let object = |text: &str| {
+                let head = serde_json::from_str::<Head<'_>>(text).ok();
+                let meta = head.as_ref().and_then(|h| h.metadata.as_ref());
+                let name = meta.and_then(|m| m.name.as_deref()).unwrap_or("<unnamed>");
+                match meta.and_then(|m| m.namespace.as_deref()) {
+                    Some(ns) => format!("{kind} {ns}/{name}"),
+                    None => format!("{kind} {name}"),
+                }
+            };
+            let o: T = typed_str(text, kind).map_err(|mut e| {
+                e.object = object(text);
+                e
+            })?;
+            if o.metadata().name.as_deref().is_none_or(str::is_empty) {
+                return Err(ObjectError {
+                    object: object(text),
+                    field: Some("metadata.name".to_owned()),
+                    message: "missing or empty".to_owned(),
+                });
+            }
+            Ok(o)
+        }
+        let s = &mut self.snapshot;
+        match (api_version, kind) {
+            ("v1", "Pod") => s.pods.push(named(kind, text)?),
+            ("v1", "Node") => s.nodes.push(named(kind, text)?),
+            ("v1", "Namespace") => s.namespaces.push(named(kind, text)?),
+            ("batch/v1", "Job") => s.jobs.push(named(kind, text)?),
+            ("scheduling.k8s.io/v1beta1", "PodGroup") => s.pod_groups.push(named(kind, text)?),
+            ("scheduling.k8s.io/v1beta1", "Workload") => s.workloads.push(named(kind, text)?),
+            ("resource.k8s.io/v1", "ResourceClaim") => {
+                s.resource_claims.push(named(kind, text)?);
+            }
+            ("resource.k8s.io/v1", "ResourceSlice") => {
+                s.resource_slices.push(named(kind, text)?);
+            }
+            _ => {
+                let mut value: Value = serde_json::from_str(text).map_err(JsonError::Syntax)?;
+                if let Some(obj) = value.as_object_mut() {
+                    obj.insert("apiVersion".to_owned(), Value::from(api_version));
+                    obj.insert("kind".to_owned(), Value::from(kind));
+                }
+                self.add(value)?;
+            }
+        }
+        Ok(())
+    }
+
     /// A collector with nothing in it.
     pub fn new() -> Self {
         Self::default()

@@ -735,6 +735,7 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             token: ctx.global.token.clone(),
             impersonate: ctx.global.impersonate.clone(),
             impersonate_groups: ctx.global.impersonate_groups.clone(),
+            request_timeout: ctx.global.request_timeout.clone(),
         };
         // No progress line: the terminal belongs to the shell's prompt.
         let sub = Context {

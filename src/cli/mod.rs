@@ -101,6 +101,10 @@ pub struct GlobalArgs {
     /// Group to impersonate for the operation; repeatable.
     #[arg(long = "as-group", global = true, value_name = "GROUP")]
     pub impersonate_groups: Vec<String>,
+    /// The longest one request to the API server may take, as kubectl's flag (`30s`, `2m`;
+    /// a bare number is seconds; `0` waits forever) [default: 60s].
+    #[arg(long, global = true, value_name = "DURATION")]
+    pub request_timeout: Option<String>,
 }
 
 /// The commands.
@@ -314,10 +318,33 @@ impl Context {
             return Ok(demo::load()?);
         }
         if !g.from.is_empty() {
+            // Bytes read of the file's size, on stderr when it is a terminal (never when piped).
+            let show = self.stderr_is_terminal;
+            let progress = move |read: u64, total: Option<u64>| {
+                if show {
+                    let mb = |b: u64| b / (1 << 20);
+                    let mut err = std::io::stderr().lock();
+                    let _ = match total {
+                        Some(t) if t > 0 => write!(
+                            err,
+                            "\r\u{1b}[2Kloading {} of {} MB ({}%)…",
+                            mb(read),
+                            mb(t),
+                            read.saturating_mul(100) / t
+                        ),
+                        _ => write!(err, "\r\u{1b}[2Kloading {} MB…", mb(read)),
+                    };
+                    let _ = err.flush();
+                }
+            };
             let mut collector = Collector::new();
-            for path in &g.from {
-                files::load_path(path, &mut collector)?;
+            let loaded = g.from.iter().try_for_each(|path| {
+                files::load_path_with_progress(path, &mut collector, &progress)
+            });
+            if show {
+                let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
             }
+            loaded?;
             // A `kubectl get … -o yaml` dump holds only the kinds it was asked for; a
             // `wasctl snapshot` file says what it holds in its ClusterFacts document.
             let partial = !collector.has_facts_document();
@@ -327,6 +354,15 @@ impl Context {
             snapshot.warnings.extend(missing_kinds(&snapshot));
             return Ok(snapshot);
         }
+        let request_timeout = match &g.request_timeout {
+            Some(text) => live::parse_request_timeout(text).map_err(|e| {
+                Error::usage(
+                    format!("invalid `--request-timeout`: {e}"),
+                    "write `--request-timeout 30s` (or `0` for no limit)",
+                )
+            })?,
+            None => Some(live::DEFAULT_REQUEST_TIMEOUT),
+        };
         let options = live::LiveOptions {
             kubeconfig: g.kubeconfig.clone(),
             context: g.context.clone(),
@@ -335,6 +371,7 @@ impl Context {
             token: g.token.clone(),
             impersonate: g.impersonate.clone(),
             impersonate_groups: g.impersonate_groups.clone(),
+            request_timeout,
         };
         let show = self.stderr_is_terminal;
         let progress = move |msg: &str| {

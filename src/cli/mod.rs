@@ -1,7 +1,9 @@
 //! The command line: clap definitions, kubectl-style global flags, and the glue that runs
 //! source → analysis → view for each command. Only this module writes to stdout and stderr.
 
+mod capacity;
 mod complete;
+mod diff;
 mod doctor;
 mod explain;
 mod generate;
@@ -81,6 +83,10 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land.
     Simulate(simulate::SimulateArgs),
+    /// Count how many more copies of a gang fit, and where; what stops the next copy.
+    Capacity(capacity::CapacityArgs),
+    /// Compare the plans of two snapshots: which units changed and which changes caused it.
+    Diff(diff::DiffArgs),
     /// Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`).
     Doctor(doctor::DoctorArgs),
     /// Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status.
@@ -133,6 +139,8 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     match cli.command {
         Command::Explain(args) => explain::run(&ctx, &args),
         Command::Simulate(args) => simulate::run(&ctx, &args),
+        Command::Capacity(args) => capacity::run(&ctx, &args),
+        Command::Diff(args) => diff::run(&ctx, &args),
         Command::Doctor(args) => doctor::run(&ctx, &args),
         Command::Tree(args) => tree::run(&ctx, &args),
         Command::Lint(args) => lint::run(&ctx, &args),

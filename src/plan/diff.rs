@@ -56,6 +56,12 @@ pub struct UnitChange {
     pub change: Change,
     /// The changes between the snapshots that the unit's filters looked at.
     pub causes: Vec<String>,
+    /// The topology domain chosen in OLD (`key=value`), when the unit has a constraint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before_domain: Option<String>,
+    /// The topology domain chosen in NEW.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_domain: Option<String>,
     /// The simulator's message in OLD, when it has one.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub before_message: String,
@@ -196,8 +202,12 @@ pub fn diff(
             node_changes
                 .iter()
                 .filter(|c| {
+                    // A node the unit was placed on matters for everything but its labels,
+                    // which only selectors, affinity and domains read (and then the aspect is
+                    // in the set).
                     aspects.contains(&c.aspect)
-                        || c.node.as_deref().is_some_and(|n| nodes.contains(n))
+                        || (c.aspect != Aspect::Labels
+                            && c.node.as_deref().is_some_and(|n| nodes.contains(n)))
                 })
                 .map(|c| c.text.clone()),
         );
@@ -214,6 +224,8 @@ pub fn diff(
             after: after.label(),
             change,
             causes,
+            before_domain: u_old.and_then(chosen_domain),
+            after_domain: u_new.and_then(chosen_domain),
             before_message: u_old.map(|u| u.message.clone()).unwrap_or_default(),
             after_message: u_new.map(|u| u.message.clone()).unwrap_or_default(),
         });
@@ -253,6 +265,16 @@ pub fn diff(
 
 fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The topology domain the unit's placement was chosen in (`key=value`).
+fn chosen_domain(u: &UnitResult) -> Option<String> {
+    let top = format!("{}/{}", u.kind, u.name);
+    u.trace
+        .domains
+        .iter()
+        .find(|d| d.chosen && d.group == top)
+        .map(|d| format!("{}={}", d.key, d.value))
 }
 
 /// A unit's answer on one side.
@@ -334,15 +356,7 @@ fn classify(
         return None;
     };
     if matches!(before, Simulated(Outcome::Scheduled | Outcome::Preempting)) {
-        let chosen = |u: &UnitResult| {
-            u.trace
-                .domains
-                .iter()
-                .filter(|d| d.chosen)
-                .map(|d| format!("{}={}", d.key, d.value))
-                .collect::<Vec<_>>()
-        };
-        if chosen(o) != chosen(n) {
+        if chosen_domain(o) != chosen_domain(n) {
             return Some(Change::DomainChanged);
         }
         let nodes = |u: &UnitResult| {

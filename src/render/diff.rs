@@ -23,7 +23,15 @@ pub fn write_text(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Resul
         .collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     for (u, name) in d.units.iter().zip(&names) {
-        let arrow = format!("{} → {}", u.before, u.after);
+        let side = |outcome: &str, domain: &Option<String>| match domain {
+            Some(d) if u.change == Change::DomainChanged => format!("{outcome} ({})", sanitize(d)),
+            _ => outcome.to_owned(),
+        };
+        let arrow = format!(
+            "{} → {}",
+            side(&u.before, &u.before_domain),
+            side(&u.after, &u.after_domain)
+        );
         let arrow = match u.change {
             Change::NewlyUnschedulable => style.error(arrow),
             Change::NewlySchedulable => style.ok(arrow),

@@ -8,6 +8,8 @@
 )]
 
 mod bad_input;
+mod capacity;
+mod diff;
 mod distribution;
 mod doctor;
 mod explain;

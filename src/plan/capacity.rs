@@ -879,3 +879,199 @@ pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::source::Collector;
+    use crate::snapshot::source::files::load_str;
+
+    const FACTS: &str = r#"{"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": "2026-11-20T12:00:00Z", "serverVersion": "v1.37.0", "components": [{"component": "kube-scheduler", "version": "v1.37.0", "featureGates": {"GenericWorkload": true, "TopologyAwareWorkloadScheduling": true, "DRAWorkloadResourceClaims": true}}]}"#;
+
+    fn node(name: &str, rack: &str, gpus: u32) -> String {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{name}", "labels": {{"rack": "{rack}"}}}}, "status": {{"allocatable": {{"cpu": "8", "memory": "16Gi", "pods": "110", "nvidia.com/gpu": "{gpus}"}}}}}}"#
+        )
+    }
+
+    fn pod(name: &str, group: &str, gpus: u32, node: Option<&str>) -> String {
+        let bound = node.map_or(String::new(), |n| format!(r#", "nodeName": "{n}""#));
+        let phase = if node.is_some() { "Running" } else { "Pending" };
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "ml", "creationTimestamp": "2026-11-20T10:00:00Z", "labels": {{"app": "x"}}}}, "spec": {{"containers": [{{"name": "c", "image": "x", "resources": {{"requests": {{"nvidia.com/gpu": "{gpus}"}}, "limits": {{"nvidia.com/gpu": "{gpus}"}}}}}}], "schedulingGroup": {{"podGroupName": "{group}"}}{bound}}}, "status": {{"phase": "{phase}"}}}}"#
+        )
+    }
+
+    fn group(name: &str, min: u32, extra: &str) -> String {
+        format!(
+            r#"{{"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup", "metadata": {{"name": "{name}", "namespace": "ml", "creationTimestamp": "2026-11-20T10:00:00Z"}}, "spec": {{"schedulingPolicy": {{"gang": {{"minCount": {min}}}}}{extra}}}}}"#
+        )
+    }
+
+    fn load(docs: &[String]) -> Snapshot {
+        let mut c = Collector::new();
+        let text: String = docs.iter().map(|d| format!("---\n{d}\n")).collect();
+        load_str(&text, "test.yaml", &mut c).expect("test objects load");
+        c.finish()
+    }
+
+    /// Two racks of one 4-GPU node and one 2-GPU node; a running gang of 2 x 1 GPU on a1.
+    fn cluster() -> Snapshot {
+        load(&[
+            FACTS.to_owned(),
+            node("a1", "a", 4),
+            node("a2", "a", 2),
+            node("b1", "b", 4),
+            node("b2", "b", 2),
+            group("g", 2, ""),
+            pod("g-0", "g", 1, Some("a1")),
+            pod("g-1", "g", 1, Some("a1")),
+        ])
+    }
+
+    fn options() -> Options {
+        Options::default()
+    }
+
+    #[test]
+    fn copy_is_a_fresh_pending_group_with_renamed_members() {
+        let s = cluster();
+        let shape = Shape::from_snapshot(&s, "PodGroup", "ml", "g").expect("shape");
+        let (pg, pods) = shape.copy(7, 3, Time(s.now()));
+        assert_eq!(name_of(&pg.metadata), "g-copy-007");
+        assert!(pg.status.is_none() && pg.spec.parent_composite_pod_group_name.is_none());
+        assert_eq!(pods.len(), 2);
+        for p in &pods {
+            assert!(name_of(&p.metadata).ends_with("-copy-007"));
+            assert_eq!(group_of(p), Some("g-copy-007"));
+            let spec = p.spec.as_ref().expect("spec");
+            assert!(spec.node_name.is_none());
+            assert!(p.metadata.owner_references.is_none());
+            assert_eq!(
+                p.metadata.labels.as_ref().and_then(|l| l.get("app")),
+                Some(&"x".to_owned())
+            );
+        }
+    }
+
+    #[test]
+    fn copies_are_counted_until_the_first_that_does_not_fit() {
+        // 12 GPUs, 2 used by the running gang: 10 free, 2 per copy → 5 copies.
+        let shape = Shape::from_snapshot(&cluster(), "PodGroup", "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: Some("rack".to_owned()),
+        };
+        let r = capacity(cluster(), &shape, &options(), &copt);
+        assert_eq!(
+            (r.copies, r.copies_with_preemption, r.capped),
+            (5, 5, false)
+        );
+        let per: Vec<(String, u32)> = r
+            .domains
+            .iter()
+            .map(|d| (d.value.clone(), d.copies))
+            .collect();
+        // Rack a: 2 + 2 free; rack b: 4 + 2 free. Copies spread by least allocation may use
+        // both racks, so only the total is fixed: 5 = in one rack + across racks.
+        let in_racks: u32 = per.iter().map(|(_, c)| c).sum();
+        assert_eq!(in_racks + r.copies_across_domains, 5, "{per:?}");
+        let limit = r.limit.expect("the sixth copy does not fit");
+        assert_eq!(limit.copy, "PodGroup/ml/g-copy-06");
+        assert_eq!(limit.verdict, Verdict::Unschedulable);
+        assert_eq!((limit.min_count, limit.placeable), (2, 0));
+        let short = limit.short.expect("short resource");
+        assert_eq!(
+            (
+                short.resource.as_str(),
+                short.amount.as_str(),
+                short.members
+            ),
+            ("nvidia.com/gpu", "2", 2)
+        );
+    }
+
+    #[test]
+    fn a_topology_key_counts_copies_per_domain_and_names_the_closest() {
+        // With a rack constraint the copies must fit in one rack: a has 2 + 2 free (2 copies),
+        // b 4 + 2 (3 copies); then no rack holds 2 GPUs: rack a fits 0, b 0.
+        let mut s = cluster();
+        let pg = s
+            .pod_groups
+            .iter_mut()
+            .find(|p| name_of(&p.metadata) == "g")
+            .expect("g");
+        pg.spec.scheduling_constraints =
+            serde_json::from_str(r#"{"topology": [{"key": "rack"}]}"#).ok();
+        let s = s.build();
+        let shape = Shape::from_snapshot(&s, "PodGroup", "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: None,
+        };
+        let r = capacity(s, &shape, &options(), &copt);
+        assert_eq!(r.copies, 5);
+        let per: Vec<(String, u32)> = r
+            .domains
+            .iter()
+            .map(|d| (d.value.clone(), d.copies))
+            .collect();
+        assert_eq!(per, vec![("a".to_owned(), 2), ("b".to_owned(), 3)]);
+        assert_eq!(r.settings.domain_key.as_deref(), Some("rack"));
+    }
+
+    #[test]
+    fn max_caps_the_count_without_a_limit() {
+        let shape = Shape::from_snapshot(&cluster(), "PodGroup", "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 2,
+            domain_key: None,
+        };
+        let r = capacity(cluster(), &shape, &options(), &copt);
+        assert_eq!((r.copies, r.capped), (2, true));
+        assert!(r.limit.is_none());
+    }
+
+    #[test]
+    fn a_job_shape_is_the_podgroup_its_controller_creates() {
+        let s = load(&[r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"parallelism": 3, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}"#.to_owned()]);
+        let shape = Shape::from_objects(&s, "ml", "job.yaml").expect("shape");
+        assert_eq!(shape.namespace(), "ml");
+        assert_eq!(shape.pods.len(), 3);
+        // No spec.scheduling: basic (semantics §1.7).
+        assert!(shape.pod_group.spec.scheduling_policy.basic.is_some());
+        assert!(shape.pods.iter().all(|p| group_of(p) == Some("j")));
+    }
+
+    #[test]
+    fn a_shape_without_pods_or_with_two_groups_is_refused() {
+        let empty = load(&[group("g", 2, "")]);
+        let e = Shape::from_objects(&empty, "ml", "f.yaml").expect_err("no pods");
+        assert!(e.contains("has no pods"), "{e}");
+        let two = load(&[group("g", 2, ""), group("h", 2, "")]);
+        let e = Shape::from_objects(&two, "ml", "f.yaml").expect_err("two groups");
+        assert!(e.contains("must hold one PodGroup"), "{e}");
+        let e = Shape::from_snapshot(&cluster(), "Pod", "ml", "g-0").expect_err("a pod");
+        assert!(e.contains("not a Pod"), "{e}");
+    }
+
+    #[test]
+    fn displaced_units_are_grouped_with_their_outcome() {
+        let before = cluster();
+        let mut after = before.clone();
+        // As a drain of a1 would leave it: the members pending again, a1 cordoned.
+        crate::sched::whatif::cordon(&mut after, "a1").expect("a1");
+        for p in &mut after.pods {
+            if let Some(spec) = p.spec.as_mut() {
+                spec.node_name = None;
+            }
+        }
+        let after = after.build();
+        let plan = crate::sched::simulate(&after, &options());
+        let d = displaced(&before, &after, &plan);
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].name.as_str(), d[0].pending), ("g", 2));
+        assert_eq!(d[0].outcome, "Scheduled");
+        assert!(d[0].replaced);
+    }
+}

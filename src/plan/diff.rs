@@ -789,3 +789,132 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sched::plan::{PodTrace, UnitTrace};
+
+    fn unit(outcome: Outcome, reasons: &[&str]) -> UnitResult {
+        UnitResult {
+            kind: "PodGroup".to_owned(),
+            namespace: "ml".to_owned(),
+            name: "g".to_owned(),
+            outcome,
+            message: String::new(),
+            placements: Vec::new(),
+            victims: Vec::new(),
+            blast_radius: None,
+            min_count: Some(2),
+            scheduled_before: 0,
+            pending: 2,
+            priority: 0,
+            trace: UnitTrace {
+                pods: vec![PodTrace {
+                    pod: "g-0".into(),
+                    node: None,
+                    evaluated: 2,
+                    feasible: 0,
+                    unresolvable: 0,
+                    node_reasons: reasons.iter().map(|r| ((*r).to_owned(), 1)).collect(),
+                    claim_reasons: BTreeMap::new(),
+                    placement: None,
+                }],
+                ..UnitTrace::default()
+            },
+        }
+    }
+
+    #[test]
+    fn placed_then_failed_is_newly_unschedulable_and_placed_then_running_is_no_change() {
+        use Answer::{Absent, NotPending, Simulated};
+        let s = Simulated(Outcome::Scheduled);
+        let u = Simulated(Outcome::Unschedulable);
+        assert_eq!(
+            classify(&s, &u, None, None),
+            Some(Change::NewlyUnschedulable)
+        );
+        assert_eq!(
+            classify(&NotPending, &u, None, None),
+            Some(Change::NewlyUnschedulable)
+        );
+        assert_eq!(classify(&u, &s, None, None), Some(Change::NewlySchedulable));
+        assert_eq!(classify(&s, &NotPending, None, None), None);
+        assert_eq!(classify(&Absent, &u, None, None), Some(Change::Added));
+        assert_eq!(classify(&u, &Absent, None, None), Some(Change::Removed));
+        assert_eq!(
+            classify(&Simulated(Outcome::Waiting), &u, None, None),
+            Some(Change::OutcomeChanged)
+        );
+    }
+
+    #[test]
+    fn the_same_outcome_for_another_reason_is_a_reason_change() {
+        let u = Answer::Simulated(Outcome::Unschedulable);
+        let mut a = unit(Outcome::Unschedulable, &[]);
+        let b = unit(Outcome::Unschedulable, &[]);
+        assert_eq!(classify(&u, &u, Some(&a), Some(&b)), None);
+        a.message = "other".to_owned();
+        assert_eq!(
+            classify(&u, &u, Some(&a), Some(&b)),
+            Some(Change::ReasonChanged)
+        );
+    }
+
+    #[test]
+    fn rejections_say_which_changes_matter() {
+        let taint = unit(
+            Outcome::Unschedulable,
+            &[taint_toleration::ERR_REASON_NOT_MATCH],
+        );
+        assert_eq!(
+            aspects(Some(&taint), None),
+            BTreeSet::from([Aspect::Nodes, Aspect::Taints])
+        );
+        let short = unit(Outcome::Unschedulable, &["Insufficient nvidia.com/gpu"]);
+        let cordon = unit(
+            Outcome::Unschedulable,
+            &[node_unschedulable::ERR_REASON_UNSCHEDULABLE],
+        );
+        assert_eq!(
+            aspects(Some(&short), Some(&cordon)),
+            BTreeSet::from([Aspect::Nodes, Aspect::Cordon, Aspect::Resources])
+        );
+        // Placed on both sides: no rejection, resources decide scores and domains.
+        let placed = unit(Outcome::Scheduled, &[]);
+        assert_eq!(
+            aspects(Some(&placed), Some(&placed)),
+            BTreeSet::from([Aspect::Nodes, Aspect::Resources])
+        );
+    }
+
+    #[test]
+    fn gate_changes_are_named_per_gate() {
+        let plan = |on: bool| Plan {
+            settings: crate::sched::plan::Settings {
+                mode: crate::sched::schedule_one::Mode::Exhaustive,
+                feature_gates: BTreeMap::from([("GenericWorkload".to_owned(), on)]),
+                assumed: Vec::new(),
+                notes: Vec::new(),
+                what_if: Vec::new(),
+                pod_by_pod: None,
+            },
+            warnings: Vec::new(),
+            units: Vec::new(),
+            device_map: Vec::new(),
+            stuck_pods: Vec::new(),
+            summary: crate::sched::plan::Summary::default(),
+        };
+        assert_eq!(
+            gate_changes(&plan(true), &plan(false)),
+            vec!["kube-scheduler feature gate GenericWorkload: on → off".to_owned()]
+        );
+        assert!(gate_changes(&plan(true), &plan(true)).is_empty());
+    }
+
+    #[test]
+    fn names_are_shortened_after_three() {
+        assert_eq!(names(&["a", "b"]), "a, b");
+        assert_eq!(names(&["a", "b", "c", "d", "e"]), "a, b, c, and 2 more");
+    }
+}

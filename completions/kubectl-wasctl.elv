@@ -34,6 +34,8 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
             cand --version 'Print version'
             cand explain 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes'
             cand simulate 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land'
+            cand capacity 'Count how many more copies of a gang fit, and where; what stops the next copy'
+            cand diff 'Compare the plans of two snapshots: which units changed and which changes caused it'
             cand doctor 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)'
             cand tree 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
             cand lint 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
@@ -84,6 +86,56 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
             cand --color 'When to use colors'
             cand --no-preemption 'Do not simulate preemption: unschedulable units stay unschedulable'
             cand --devices 'Also show which device goes to which claim, pod and gang (a per-node device map)'
+            cand -A 'Show every namespace'
+            cand --all-namespaces 'Show every namespace'
+            cand --demo 'Use the embedded demo cluster'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'kubectl-wasctl;capacity'= {
+            cand --shape 'Copy the gang in this manifest instead: one PodGroup and its pods, one Job (its `spec.scheduling` and pod template), or one Workload with one PodGroup template and its pods'
+            cand --max 'The most copies to try'
+            cand --by 'Count copies per value of this node label (default: the gang''s topology key)'
+            cand --add 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating'
+            cand --drain 'Drain these nodes first (cordon; controller-owned pods become pending again)'
+            cand --cordon 'Cordon these nodes first'
+            cand --add-nodes 'Add N copies of the `--like` node'
+            cand --like 'The node `--add-nodes` copies'
+            cand --mode '`exhaustive`: filter and score every node; `compat`: upstream''s node sampling'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --kubeconfig 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)'
+            cand --context 'The kubeconfig context to use'
+            cand -n 'The namespace to show (live default: the context''s namespace)'
+            cand --namespace 'The namespace to show (live default: the context''s namespace)'
+            cand --from 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)'
+            cand --feature-gates 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)'
+            cand --color 'When to use colors'
+            cand --no-preemption 'Do not simulate preemption: unschedulable units stay unschedulable'
+            cand -A 'Show every namespace'
+            cand --all-namespaces 'Show every namespace'
+            cand --demo 'Use the embedded demo cluster'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'kubectl-wasctl;diff'= {
+            cand --to 'NEW: YAML/JSON files or directories (`-` for stdin). Without it, NEW is the cluster of the current context, or OLD with the what-ifs below applied'
+            cand --add 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating'
+            cand --drain 'Drain these nodes first (cordon; controller-owned pods become pending again)'
+            cand --cordon 'Cordon these nodes first'
+            cand --add-nodes 'Add N copies of the `--like` node'
+            cand --like 'The node `--add-nodes` copies'
+            cand --mode '`exhaustive`: filter and score every node; `compat`: upstream''s node sampling'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --kubeconfig 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)'
+            cand --context 'The kubeconfig context to use'
+            cand -n 'The namespace to show (live default: the context''s namespace)'
+            cand --namespace 'The namespace to show (live default: the context''s namespace)'
+            cand --from 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)'
+            cand --feature-gates 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)'
+            cand --color 'When to use colors'
+            cand --no-preemption 'Do not simulate preemption: unschedulable units stay unschedulable'
             cand -A 'Show every namespace'
             cand --all-namespaces 'Show every namespace'
             cand --demo 'Use the embedded demo cluster'
@@ -189,6 +241,8 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
         &'kubectl-wasctl;help'= {
             cand explain 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes'
             cand simulate 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land'
+            cand capacity 'Count how many more copies of a gang fit, and where; what stops the next copy'
+            cand diff 'Compare the plans of two snapshots: which units changed and which changes caused it'
             cand doctor 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)'
             cand tree 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
             cand lint 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
@@ -199,6 +253,10 @@ set edit:completion:arg-completer[kubectl-wasctl] = {|@words|
         &'kubectl-wasctl;help;explain'= {
         }
         &'kubectl-wasctl;help;simulate'= {
+        }
+        &'kubectl-wasctl;help;capacity'= {
+        }
+        &'kubectl-wasctl;help;diff'= {
         }
         &'kubectl-wasctl;help;doctor'= {
         }

@@ -38,6 +38,8 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -s h -l help
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "explain" -d 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "simulate" -d 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "capacity" -d 'Count how many more copies of a gang fit, and where; what stops the next copy'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "diff" -d 'Compare the plans of two snapshots: which units changed and which changes caused it'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "doctor" -d 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "tree" -d 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_needs_command" -f -a "lint" -d 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
@@ -93,6 +95,54 @@ complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" 
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l shape -d 'Copy the gang in this manifest instead: one PodGroup and its pods, one Job (its `spec.scheduling` and pod template), or one Workload with one PodGroup template and its pods' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l max -d 'The most copies to try' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l by -d 'Count copies per value of this node label (default: the gang\'s topology key)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l add -d 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l drain -d 'Drain these nodes first (cordon; controller-owned pods become pending again)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l cordon -d 'Cordon these nodes first' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l add-nodes -d 'Add N copies of the `--like` node' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l like -d 'The node `--add-nodes` copies' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l mode -d '`exhaustive`: filter and score every node; `compat`: upstream\'s node sampling' -r -f -a "exhaustive\t'Filter and score every node'
+compat\t'Upstream\'s adaptive `percentageOfNodesToScore` sampling'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -s o -l output -d 'Output format' -r -f -a "text\t'Human-readable text'
+json\t'JSON (`apiVersion: wasctl.dev/v1alpha1`)'
+yaml\t'YAML, the same data as JSON'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l kubeconfig -d 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
+always\t'Always color'
+never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l no-preemption -d 'Do not simulate preemption: unschedulable units stay unschedulable'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -s A -l all-namespaces -d 'Show every namespace'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -l demo -d 'Use the embedded demo cluster'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand capacity" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l to -d 'NEW: YAML/JSON files or directories (`-` for stdin). Without it, NEW is the cluster of the current context, or OLD with the what-ifs below applied' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l add -d 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l drain -d 'Drain these nodes first (cordon; controller-owned pods become pending again)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l cordon -d 'Cordon these nodes first' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l add-nodes -d 'Add N copies of the `--like` node' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l like -d 'The node `--add-nodes` copies' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l mode -d '`exhaustive`: filter and score every node; `compat`: upstream\'s node sampling' -r -f -a "exhaustive\t'Filter and score every node'
+compat\t'Upstream\'s adaptive `percentageOfNodesToScore` sampling'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "text\t'Human-readable text'
+json\t'JSON (`apiVersion: wasctl.dev/v1alpha1`)'
+yaml\t'YAML, the same data as JSON'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l kubeconfig -d 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -s n -l namespace -d 'The namespace to show (live default: the context\'s namespace)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l from -d 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)' -r -F
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l feature-gates -d 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)' -r
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l color -d 'When to use colors' -r -f -a "auto\t'Color on a terminal when `NO_COLOR` is unset'
+always\t'Always color'
+never\t'Never color'"
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l no-preemption -d 'Do not simulate preemption: unschedulable units stay unschedulable'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -s A -l all-namespaces -d 'Show every namespace'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -l demo -d 'Use the embedded demo cluster'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l fail-on -d 'Exit 1 when a finding has this severity or a higher one (default: always exit 0)' -r -f -a "error\t'Exit 1 when an error is found'
 warning\t'Exit 1 when an error or a warning is found'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand doctor" -l only -d 'Run only these checks (`WASD001`…); repeatable or comma-separated' -r
@@ -178,11 +228,13 @@ never\t'Never color'"
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s A -l all-namespaces -d 'Show every namespace'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -l demo -d 'Use the embedded demo cluster'
 complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "explain" -d 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "simulate" -d 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "doctor" -d 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "tree" -d 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "lint" -d 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "snapshot" -d 'Write the loaded objects and cluster facts to one file that `--from` reads back'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "version" -d 'Print the version, commit and supported Kubernetes version'
-complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate doctor tree lint snapshot version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "explain" -d 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "simulate" -d 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "capacity" -d 'Count how many more copies of a gang fit, and where; what stops the next copy'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "diff" -d 'Compare the plans of two snapshots: which units changed and which changes caused it'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "doctor" -d 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "tree" -d 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "lint" -d 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "snapshot" -d 'Write the loaded objects and cluster facts to one file that `--from` reads back'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "version" -d 'Print the version, commit and supported Kubernetes version'
+complete -c kubectl-wasctl -n "__fish_kubectl_wasctl_using_subcommand help; and not __fish_seen_subcommand_from explain simulate capacity diff doctor tree lint snapshot version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -37,6 +37,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land')
+            [CompletionResult]::new('capacity', 'capacity', [CompletionResultType]::ParameterValue, 'Count how many more copies of a gang fit, and where; what stops the next copy')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the plans of two snapshots: which units changed and which changes caused it')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)')
@@ -89,6 +91,58 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors')
             [CompletionResult]::new('--no-preemption', '--no-preemption', [CompletionResultType]::ParameterName, 'Do not simulate preemption: unschedulable units stay unschedulable')
             [CompletionResult]::new('--devices', '--devices', [CompletionResultType]::ParameterName, 'Also show which device goes to which claim, pod and gang (a per-node device map)')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show every namespace')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Show every namespace')
+            [CompletionResult]::new('--demo', '--demo', [CompletionResultType]::ParameterName, 'Use the embedded demo cluster')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'kubectl-wasctl;capacity' {
+            [CompletionResult]::new('--shape', '--shape', [CompletionResultType]::ParameterName, 'Copy the gang in this manifest instead: one PodGroup and its pods, one Job (its `spec.scheduling` and pod template), or one Workload with one PodGroup template and its pods')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'The most copies to try')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Count copies per value of this node label (default: the gang''s topology key)')
+            [CompletionResult]::new('--add', '--add', [CompletionResultType]::ParameterName, 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating')
+            [CompletionResult]::new('--drain', '--drain', [CompletionResultType]::ParameterName, 'Drain these nodes first (cordon; controller-owned pods become pending again)')
+            [CompletionResult]::new('--cordon', '--cordon', [CompletionResultType]::ParameterName, 'Cordon these nodes first')
+            [CompletionResult]::new('--add-nodes', '--add-nodes', [CompletionResultType]::ParameterName, 'Add N copies of the `--like` node')
+            [CompletionResult]::new('--like', '--like', [CompletionResultType]::ParameterName, 'The node `--add-nodes` copies')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, '`exhaustive`: filter and score every node; `compat`: upstream''s node sampling')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace to show (live default: the context''s namespace)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace to show (live default: the context''s namespace)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors')
+            [CompletionResult]::new('--no-preemption', '--no-preemption', [CompletionResultType]::ParameterName, 'Do not simulate preemption: unschedulable units stay unschedulable')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show every namespace')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Show every namespace')
+            [CompletionResult]::new('--demo', '--demo', [CompletionResultType]::ParameterName, 'Use the embedded demo cluster')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'kubectl-wasctl;diff' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'NEW: YAML/JSON files or directories (`-` for stdin). Without it, NEW is the cluster of the current context, or OLD with the what-ifs below applied')
+            [CompletionResult]::new('--add', '--add', [CompletionResultType]::ParameterName, 'Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating')
+            [CompletionResult]::new('--drain', '--drain', [CompletionResultType]::ParameterName, 'Drain these nodes first (cordon; controller-owned pods become pending again)')
+            [CompletionResult]::new('--cordon', '--cordon', [CompletionResultType]::ParameterName, 'Cordon these nodes first')
+            [CompletionResult]::new('--add-nodes', '--add-nodes', [CompletionResultType]::ParameterName, 'Add N copies of the `--like` node')
+            [CompletionResult]::new('--like', '--like', [CompletionResultType]::ParameterName, 'The node `--add-nodes` copies')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, '`exhaustive`: filter and score every node; `compat`: upstream''s node sampling')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace to show (live default: the context''s namespace)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace to show (live default: the context''s namespace)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read objects from YAML/JSON files or directories instead of a cluster (`-` for stdin)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates for every component, e.g. `GenericWorkload=true,CompositePodGroup=false` (may be repeated; later values win)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors')
+            [CompletionResult]::new('--no-preemption', '--no-preemption', [CompletionResultType]::ParameterName, 'Do not simulate preemption: unschedulable units stay unschedulable')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show every namespace')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Show every namespace')
             [CompletionResult]::new('--demo', '--demo', [CompletionResultType]::ParameterName, 'Use the embedded demo cluster')
@@ -200,6 +254,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
         'kubectl-wasctl;help' {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Say why a gang is (or would be) unschedulable, with the numbers and verified fixes')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land')
+            [CompletionResult]::new('capacity', 'capacity', [CompletionResultType]::ParameterValue, 'Count how many more copies of a gang fit, and where; what stops the next copy')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the plans of two snapshots: which units changed and which changes caused it')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`)')
@@ -212,6 +268,12 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl' -ScriptBlock {
             break
         }
         'kubectl-wasctl;help;simulate' {
+            break
+        }
+        'kubectl-wasctl;help;capacity' {
+            break
+        }
+        'kubectl-wasctl;help;diff' {
             break
         }
         'kubectl-wasctl;help;doctor' {

@@ -112,6 +112,75 @@ never\:"Never color"))' \
 '--help[Print help (see more with '\''--help'\'')]' \
 && ret=0
 ;;
+(capacity)
+_arguments "${_arguments_options[@]}" : \
+'--shape=[Copy the gang in this manifest instead\: one PodGroup and its pods, one Job (its \`spec.scheduling\` and pod template), or one Workload with one PodGroup template and its pods]:FILE:_files' \
+'--max=[The most copies to try]:N:_default' \
+'--by=[Count copies per value of this node label (default\: the gang'\''s topology key)]:LABEL:_default' \
+'*--add=[Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating]:FILE:_files' \
+'*--drain=[Drain these nodes first (cordon; controller-owned pods become pending again)]:NODE:_default' \
+'*--cordon=[Cordon these nodes first]:NODE:_default' \
+'--add-nodes=[Add N copies of the \`--like\` node]:N:_default' \
+'--like=[The node \`--add-nodes\` copies]:NODE:_default' \
+'--mode=[\`exhaustive\`\: filter and score every node; \`compat\`\: upstream'\''s node sampling]:MODE:((exhaustive\:"Filter and score every node"
+compat\:"Upstream'\''s adaptive \`percentageOfNodesToScore\` sampling"))' \
+'-o+[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--output=[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'--no-preemption[Do not simulate preemption\: unschedulable units stay unschedulable]' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'::target -- The gang to copy\: `podgroup/` (`pg/`), `job/` or `workload/` (one PodGroup), then the name:_default' \
+&& ret=0
+;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+'*--to=[NEW\: YAML/JSON files or directories (\`-\` for stdin). Without it, NEW is the cluster of the current context, or OLD with the what-ifs below applied]:PATH:_files' \
+'*--add=[Add the objects of these manifests (new pending PodGroups, pods, nodes…) before simulating]:FILE:_files' \
+'*--drain=[Drain these nodes first (cordon; controller-owned pods become pending again)]:NODE:_default' \
+'*--cordon=[Cordon these nodes first]:NODE:_default' \
+'--add-nodes=[Add N copies of the \`--like\` node]:N:_default' \
+'--like=[The node \`--add-nodes\` copies]:NODE:_default' \
+'--mode=[\`exhaustive\`\: filter and score every node; \`compat\`\: upstream'\''s node sampling]:MODE:((exhaustive\:"Filter and score every node"
+compat\:"Upstream'\''s adaptive \`percentageOfNodesToScore\` sampling"))' \
+'-o+[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--output=[Output format]:OUTPUT:((text\:"Human-readable text"
+json\:"JSON (\`apiVersion\: wasctl.dev/v1alpha1\`)"
+yaml\:"YAML, the same data as JSON"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \`KUBECONFIG\`, then \`~/.kube/config\`)]:FILE:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'-n+[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'--namespace=[The namespace to show (live default\: the context'\''s namespace)]:NAME:_default' \
+'(--demo)*--from=[Read objects from YAML/JSON files or directories instead of a cluster (\`-\` for stdin)]:PATH:_files' \
+'*--feature-gates=[Override feature gates for every component, e.g. \`GenericWorkload=true,CompositePodGroup=false\` (may be repeated; later values win)]:GATES:_default' \
+'--color=[When to use colors]:COLOR:((auto\:"Color on a terminal when \`NO_COLOR\` is unset"
+always\:"Always color"
+never\:"Never color"))' \
+'--no-preemption[Do not simulate preemption\: unschedulable units stay unschedulable]' \
+'-A[Show every namespace]' \
+'--all-namespaces[Show every namespace]' \
+'--demo[Use the embedded demo cluster]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+&& ret=0
+;;
 (doctor)
 _arguments "${_arguments_options[@]}" : \
 '--fail-on=[Exit 1 when a finding has this severity or a higher one (default\: always exit 0)]:SEVERITY:((error\:"Exit 1 when an error is found"
@@ -267,6 +336,14 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(capacity)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (doctor)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -305,6 +382,8 @@ _kubectl-wasctl_commands() {
     local commands; commands=(
 'explain:Say why a gang is (or would be) unschedulable, with the numbers and verified fixes' \
 'simulate:Dry-run kube-scheduler 1.37 over the snapshot\: where every pending gang would land' \
+'capacity:Count how many more copies of a gang fit, and where; what stops the next copy' \
+'diff:Compare the plans of two snapshots\: which units changed and which changes caused it' \
 'doctor:Find what is broken or leaking in the cluster\: orphans, skew, gang health, DRA (\`WASD###\`)' \
 'tree:Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status' \
 'lint:Check manifests against the 1.37 WAS validation and cross-object rules (\`WAS###\`)' \
@@ -313,6 +392,16 @@ _kubectl-wasctl_commands() {
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'kubectl-wasctl commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__capacity_commands] )) ||
+_kubectl-wasctl__subcmd__capacity_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl capacity commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__diff_commands] )) ||
+_kubectl-wasctl__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl diff commands' commands "$@"
 }
 (( $+functions[_kubectl-wasctl__subcmd__doctor_commands] )) ||
 _kubectl-wasctl__subcmd__doctor_commands() {
@@ -329,6 +418,8 @@ _kubectl-wasctl__subcmd__help_commands() {
     local commands; commands=(
 'explain:Say why a gang is (or would be) unschedulable, with the numbers and verified fixes' \
 'simulate:Dry-run kube-scheduler 1.37 over the snapshot\: where every pending gang would land' \
+'capacity:Count how many more copies of a gang fit, and where; what stops the next copy' \
+'diff:Compare the plans of two snapshots\: which units changed and which changes caused it' \
 'doctor:Find what is broken or leaking in the cluster\: orphans, skew, gang health, DRA (\`WASD###\`)' \
 'tree:Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status' \
 'lint:Check manifests against the 1.37 WAS validation and cross-object rules (\`WAS###\`)' \
@@ -337,6 +428,16 @@ _kubectl-wasctl__subcmd__help_commands() {
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'kubectl-wasctl help commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__capacity_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__capacity_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help capacity commands' commands "$@"
+}
+(( $+functions[_kubectl-wasctl__subcmd__help__subcmd__diff_commands] )) ||
+_kubectl-wasctl__subcmd__help__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-wasctl help diff commands' commands "$@"
 }
 (( $+functions[_kubectl-wasctl__subcmd__help__subcmd__doctor_commands] )) ||
 _kubectl-wasctl__subcmd__help__subcmd__doctor_commands() {

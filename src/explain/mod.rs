@@ -334,6 +334,16 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
     {
         capacity_findings(unit, &fit, &node_reasons, &mut findings);
     }
+    if unit.outcome == Outcome::Error {
+        findings.push(Finding {
+            id: "WASE007",
+            severity: Severity::Error,
+            title: "the scheduler would report an error for this group".to_owned(),
+            detail: unit.message.clone(),
+            evidence: serde_json::Value::Null,
+            fix: None,
+        });
+    }
     preemption_findings(unit, &mut findings);
     findings.sort_by_key(|f| f.severity);
     Diagnosis {

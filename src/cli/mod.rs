@@ -1,7 +1,9 @@
 //! The command line: clap definitions, kubectl-style global flags, and the glue that runs
 //! source → analysis → view for each command. Only this module writes to stdout and stderr.
 
+mod capacity;
 mod complete;
+mod diff;
 mod doctor;
 mod explain;
 mod generate;
@@ -137,6 +139,24 @@ pub enum Command {
   kubectl wasctl simulate --demo -o wide
   kubectl wasctl simulate -A -l team=llm -o name")]
     Simulate(simulate::SimulateArgs),
+    /// Count how many more copies of a gang fit, and where; what stops the next copy.
+    #[command(after_help = "Examples:
+  # How many more copies of the gang `train` fit, with and without preemption, per domain
+  kubectl wasctl capacity pg/train -n ml
+  # After draining a node: how many fewer, and which running gangs are displaced
+  kubectl wasctl capacity pg/train -n ml --drain gpu-a1
+  # On the demo, as JSON (kind: CapacityReport)
+  kubectl wasctl capacity pg/infer-a --demo -o json")]
+    Capacity(capacity::CapacityArgs),
+    /// Compare the plans of two snapshots: which units changed and which changes caused it.
+    #[command(after_help = "Examples:
+  # What changed between yesterday's and today's dump (exit 1 when a unit became unschedulable)
+  kubectl wasctl diff --from old.yaml --to new.yaml
+  # A dump against the live cluster
+  kubectl wasctl diff --from old.yaml
+  # As JSON (kind: PlanDiff)
+  kubectl wasctl diff --from old.yaml --to new.yaml -o json")]
+    Diff(diff::DiffArgs),
     /// Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`).
     #[command(after_help = "Examples:
   # Every check over the whole cluster
@@ -229,6 +249,8 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     match command {
         Command::Explain(args) => explain::run(&ctx, &args),
         Command::Simulate(args) => simulate::run(&ctx, &args),
+        Command::Capacity(args) => capacity::run(&ctx, &args),
+        Command::Diff(args) => diff::run(&ctx, &args),
         Command::Doctor(args) => doctor::run(&ctx, &args),
         Command::Tree(args) => tree::run(&ctx, &args),
         Command::Lint(args) => lint::run(&ctx, &args),

@@ -137,14 +137,27 @@ impl Prepared<'_> {
     /// Runs the queue in place: afterwards the state holds every placement and the queue is
     /// empty (a second run plans nothing). Lets a caller drop the state outside a timed section.
     pub fn run(&mut self) -> Plan {
-        let units = std::mem::take(&mut self.units);
+        self.run_until(|_| false)
+    }
+
+    /// Turns preemption on or off for the next run (as `--no-preemption` does), so one prepared
+    /// state can answer both with and without preemption from clones.
+    pub fn set_preemption(&mut self, on: bool) {
+        self.options.no_preemption = !on;
+    }
+
+    /// Runs the queue in order until `stop` returns true for a unit's result (that unit
+    /// included). The units not tried stay queued: a later call continues where this one
+    /// stopped, on the state this one left. The plan lists the units tried in this call.
+    pub fn run_until(&mut self, mut stop: impl FnMut(&UnitResult) -> bool) -> Plan {
+        let mut queued = std::mem::take(&mut self.units).into_iter();
         let Prepared {
             snapshot,
             options,
             gates,
             state,
             victims,
-            ..
+            units: rest,
         } = self;
         let (snapshot, gates, victims, options) = (*snapshot, &*gates, &*victims, &*options);
         let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
@@ -159,7 +172,8 @@ impl Prepared<'_> {
         // Pods held at PreEnqueue never reach kube-scheduler's active queue, so they are not
         // in its nominator (scheduling_queue.go: AddNominatedPod runs when a pod moves to
         // activeQ on add/update) and their nominations hold no room.
-        let held: std::collections::HashSet<usize> = units
+        let held: std::collections::HashSet<usize> = queued
+            .as_slice()
             .iter()
             .filter_map(|u| match &u.body {
                 UnitBody::Held {
@@ -172,17 +186,16 @@ impl Prepared<'_> {
         if !held.is_empty() {
             state.nominated.retain(|p| !held.contains(p));
         }
-        let mut results = Vec::with_capacity(units.len());
-        for unit in units {
-            results.push(run_unit(
-                state,
-                &ctx,
-                unit,
-                &all_nodes,
-                options.mode,
-                &mut sampler,
-            ));
+        let mut results = Vec::with_capacity(queued.len());
+        for unit in queued.by_ref() {
+            let result = run_unit(state, &ctx, unit, &all_nodes, options.mode, &mut sampler);
+            let done = stop(&result);
+            results.push(result);
+            if done {
+                break;
+            }
         }
+        *rest = queued.collect();
         let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
         for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
             feature_gates.insert((*g).to_owned(), gates.enabled(g));

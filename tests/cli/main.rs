@@ -8,8 +8,10 @@
 )]
 
 mod bad_input;
+mod capacity;
 mod completion;
 mod consistency;
+mod diff;
 mod distribution;
 mod doctor;
 mod dumps;

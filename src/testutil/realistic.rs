@@ -105,7 +105,7 @@ fn node(i: usize, rng: &mut Rng) -> Value {
                 "topology.kubernetes.io/region": "region-1",
                 "topology.kubernetes.io/zone": format!("zone-{}", rack / 4),
                 "topology.kubernetes.io/rack": format!("rack-{rack:04}"),
-                "nvidia.com/gpu.product": if i % 3 == 0 { "A100" } else { "H100" }},
+                "nvidia.com/gpu.product": if i.is_multiple_of(3) { "A100" } else { "H100" }},
             "annotations": {
                 "node.alpha.kubernetes.io/ttl": "0",
                 "volumes.kubernetes.io/controller-managed-attach-detach": "true",

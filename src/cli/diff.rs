@@ -48,7 +48,8 @@ fn source_name(g: &GlobalArgs) -> String {
     }
 }
 
-fn has_what_ifs(w: &WhatIfArgs) -> bool {
+/// Whether any what-if flag that changes the snapshot is given.
+pub(super) fn has_what_ifs(w: &WhatIfArgs) -> bool {
     !w.add.is_empty() || !w.drain.is_empty() || !w.cordon.is_empty() || w.add_nodes.is_some()
 }
 

@@ -803,6 +803,8 @@ mod tests {
             strs(&[
                 "explain",
                 "simulate",
+                "capacity",
+                "diff",
                 "doctor",
                 "tree",
                 "lint",
@@ -838,7 +840,10 @@ mod tests {
 
     #[test]
     fn fixed_values() {
-        assert_eq!(ask("tree -o ").0, strs(&["text", "json", "yaml"]));
+        assert_eq!(
+            ask("tree -o ").0,
+            strs(&["text", "wide", "name", "json", "yaml"])
+        );
         assert_eq!(ask("tree --output=j").0, strs(&["--output=json"]));
         assert_eq!(ask("--color n").0, strs(&["never"]));
         assert_eq!(ask("lint -o s").0, strs(&["sarif"]));

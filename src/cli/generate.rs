@@ -187,9 +187,10 @@ fn man_page(
 }
 
 /// Examples of each page, as `(what it does, command line)`; the command lines parse (a test
-/// checks them), up to a shell redirection or pipe.
-pub(crate) fn examples(sub: Option<&str>) -> &'static [(&'static str, &'static str)] {
-    match sub {
+/// checks them), up to a shell redirection or pipe. A subcommand's examples are the ones its
+/// `--help` prints (one source): `# what` lines, each followed by its command lines.
+pub(crate) fn examples(sub: Option<&str>) -> Vec<(String, String)> {
+    let fixed: &[(&str, &str)] = match sub {
         None => &[
             (
                 "Try wasctl on the embedded demo cluster:",
@@ -203,87 +204,6 @@ pub(crate) fn examples(sub: Option<&str>) -> &'static [(&'static str, &'static s
                 "Say why a PodGroup is pending:",
                 "kubectl wasctl explain pg/big-train-workers -n ml",
             ),
-        ],
-        Some("explain") => &[
-            (
-                "Say why the PodGroup big-train-workers is pending, in the current context:",
-                "kubectl wasctl explain pg/big-train-workers -n ml",
-            ),
-            (
-                "The same on the demo cluster, if two nodes like gpu-c1 were added:",
-                "kubectl wasctl explain pg/big-train-workers --demo --add-nodes 2 --like gpu-c1",
-            ),
-            (
-                "Explain every group of a Workload read from files, as JSON, failing when it cannot be scheduled:",
-                "kubectl wasctl explain workload/big-train --from manifests/ --exit-code -o json",
-            ),
-        ],
-        Some("simulate") => &[
-            (
-                "Where would every pending gang of the demo cluster land?",
-                "kubectl wasctl simulate --demo",
-            ),
-            (
-                "The same for a saved snapshot with node gpu-c1 drained:",
-                "kubectl wasctl simulate --from cluster.yaml --drain gpu-c1",
-            ),
-            (
-                "Simulate one CompositePodGroup only, with the device allocations, as JSON:",
-                "kubectl wasctl simulate --only cpg/pipeline --devices -o json",
-            ),
-        ],
-        Some("doctor") => &[
-            (
-                "Check every namespace of the current context:",
-                "kubectl wasctl doctor -A",
-            ),
-            (
-                "Fail (exit 1) on warnings, as JSON, for a CI job:",
-                "kubectl wasctl doctor -n ml --fail-on warning -o json",
-            ),
-            (
-                "List the checks and their IDs:",
-                "kubectl wasctl doctor --list-checks",
-            ),
-        ],
-        Some("tree") => &[
-            (
-                "Show every Workload and gang in all namespaces:",
-                "kubectl wasctl tree -A",
-            ),
-            (
-                "Show one PodGroup with its pods and claims:",
-                "kubectl wasctl tree pg/big-train-workers -n ml",
-            ),
-            (
-                "The same from a saved snapshot, as YAML:",
-                "kubectl wasctl tree --from snapshot.yaml -o yaml",
-            ),
-        ],
-        Some("lint") => &[
-            (
-                "Lint the manifests in a directory:",
-                "kubectl wasctl lint deploy/",
-            ),
-            (
-                "Lint one file, strictly, writing SARIF for code scanning and text for the log:",
-                "kubectl wasctl lint -f job.yaml --strict -o sarif=lint.sarif -o text",
-            ),
-            ("Explain a rule:", "kubectl wasctl lint --explain WAS001"),
-        ],
-        Some("snapshot") => &[
-            (
-                "Save what wasctl reads from the current context:",
-                "kubectl wasctl snapshot -A --file cluster.yaml",
-            ),
-            (
-                "Read it back later, offline:",
-                "kubectl wasctl tree --from cluster.yaml -A",
-            ),
-        ],
-        Some("version") => &[
-            ("Print the version:", "kubectl wasctl version"),
-            ("As JSON, for scripts:", "kubectl wasctl version -o json"),
         ],
         Some("completion") => &[
             (
@@ -299,8 +219,36 @@ pub(crate) fn examples(sub: Option<&str>) -> &'static [(&'static str, &'static s
                 "kubectl wasctl completion kubectl > ~/.local/bin/kubectl_complete-wasctl",
             ),
         ],
-        Some(_) => &[],
+        Some(name) => {
+            let help = Cli::command()
+                .find_subcommand(name)
+                .and_then(|c| c.get_after_help().map(ToString::to_string))
+                .unwrap_or_default();
+            return examples_in_help(&help);
+        }
+    };
+    fixed
+        .iter()
+        .map(|(what, line)| ((*what).to_owned(), (*line).to_owned()))
+        .collect()
+}
+
+/// The `(what, command line)` pairs of an `Examples:` block of a `--help` text; a command
+/// line after the first under one `# what` has an empty `what`.
+fn examples_in_help(help: &str) -> Vec<(String, String)> {
+    let Some((_, block)) = help.split_once("Examples:") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut what: Option<String> = None;
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(comment) = line.strip_prefix('#') {
+            what = Some(comment.trim().to_owned());
+        } else {
+            out.push((what.take().unwrap_or_default(), line.to_owned()));
+        }
     }
+    out
 }
 
 /// Escapes text for a roff line.
@@ -317,12 +265,10 @@ fn roff(text: &str) -> String {
 fn man_sections(sub: Option<&str>, see_also: &[String]) -> String {
     let mut s = String::from(".SH EXAMPLES\n");
     for (what, line) in examples(sub) {
-        let _ = write!(
-            s,
-            ".PP\n{}\n.PP\n.RS 4\n.nf\n\\fB{}\\fR\n.fi\n.RE\n",
-            roff(what),
-            roff(line)
-        );
+        if !what.is_empty() {
+            let _ = write!(s, ".PP\n{}\n", roff(&what));
+        }
+        let _ = write!(s, ".PP\n.RS 4\n.nf\n\\fB{}\\fR\n.fi\n.RE\n", roff(&line));
     }
     let findings = match sub {
         Some("explain") => {
@@ -511,8 +457,12 @@ mod tests {
             assert!(!examples.is_empty(), "{page:?} has no examples");
             for (_, line) in examples {
                 let line = line.trim_start_matches("source <(").trim_end_matches(')');
+                // The wasctl part of a pipeline, up to a redirection.
                 let words: Vec<&str> = line
-                    .split(['>', '|'])
+                    .split('|')
+                    .find(|part| part.trim_start().starts_with("kubectl wasctl"))
+                    .unwrap_or(line)
+                    .split('>')
                     .next()
                     .unwrap_or_default()
                     .split_whitespace()

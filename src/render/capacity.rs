@@ -128,7 +128,11 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
                 Verdict::Unschedulable => style.error(verdict),
                 _ => style.warn(verdict),
             };
-            writeln!(out, "\n{}", style.bold("What stops the next copy"))?;
+            writeln!(
+                out,
+                "\n{}",
+                style.bold("What stops the next copy (without preemption)")
+            )?;
             writeln!(out, "  {}: {verdict}", sanitize(&l.copy))?;
             if !l.message.is_empty() {
                 writeln!(out, "  {}", sanitize(&l.message))?;

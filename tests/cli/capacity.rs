@@ -256,34 +256,3 @@ fn capacity_usage_errors_exit_2() {
         assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
     }
 }
-
-/// The README's `capacity` and `diff` examples are real output: each fenced block after a
-/// `<!-- example: kubectl wasctl … -->` line for these commands equals the command's stdout.
-#[test]
-fn readme_capacity_and_diff_examples_are_real_output() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let lines: Vec<&str> = readme.lines().collect();
-    let mut checked = 0;
-    for (i, line) in lines.iter().enumerate() {
-        let Some(command) = line
-            .strip_prefix("<!-- example: kubectl wasctl ")
-            .and_then(|l| l.strip_suffix(" -->"))
-        else {
-            continue;
-        };
-        let args: Vec<&str> = command.split_whitespace().collect();
-        if !matches!(args.first(), Some(&"capacity" | &"diff")) {
-            continue;
-        }
-        assert_eq!(lines[i + 1], "```", "{command}: a fence must follow");
-        let body: String = lines[i + 2..]
-            .iter()
-            .take_while(|l| **l != "```")
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let r = run(&args);
-        assert_eq!(r.stdout, body, "README example `{command}` is stale");
-        checked += 1;
-    }
-    assert!(checked >= 3, "{checked} examples found");
-}

@@ -117,5 +117,28 @@ fn gang(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, single_pod, gang);
+/// B6t: a high-priority gang under a rack topology constraint (16 members of 62 cpu, minCount
+/// 16) on 5,000 nodes in racks of 16 that run 150,000 low-priority pods: no rack has room, so
+/// the group preempts for its best rack (newest 1.37; older code refused). Both cycles, the
+/// failing one and the one with every candidate victim removed, try all 313 racks.
+fn topology_gang(c: &mut Criterion) {
+    let mut group = c.benchmark_group("B6t_topology_gang_preemption");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    let s = snapshot(
+        &Profile {
+            running_pods: 150_000,
+            running_priority: 10,
+            preemptor_gangs: vec![(1, 16)],
+            rack_constraint: true,
+            ..Profile::with_nodes(5_000)
+        },
+        9,
+    );
+    bench_pair(&mut group, "5k_nodes_150k_pods_rack_gang", &s);
+    group.finish();
+}
+
+criterion_group!(benches, single_pod, gang, topology_gang);
 criterion_main!(benches);

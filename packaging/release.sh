@@ -5,8 +5,9 @@
 #   packaging/release.sh x86_64-unknown-linux-gnu aarch64-apple-darwin x86_64-pc-windows-msvc
 #
 # For each Rust target triple it runs `cargo build --target TARGET`, then packs
-# `$DIST_DIR/kubectl-wasctl_<version>_<os>_<arch>.tar.gz` (`.zip` for Windows) holding the
-# binary, LICENSE and README.md. It writes `$DIST_DIR/sha256sums.txt` and renders
+# `$DIST_DIR/kubectl-wasctl_<version>_<os>_<arch>.tar.gz` (`.zip` for Windows; the name comes
+# from packaging/archive-name.sh, which the GitHub Action uses too) holding the binary,
+# LICENSE, README.md, completions/ and man/ (one page per subcommand). It writes `$DIST_DIR/sha256sums.txt` and renders
 # `$DIST_DIR/krew-manifest.yaml` from the top-level `krew-manifest.yaml` with the real URIs and
 # checksums; platforms that were not built are left out of it.
 #
@@ -17,7 +18,8 @@
 #   DIST_DIR                output directory (default: dist)
 #   WASCTL_RELEASE_URL      base URL of the archives
 #                           (default: https://github.com/wasctl/wasctl/releases/download/v<version>)
-#   WASCTL_RELEASE_PROFILE  cargo profile: release (default), or debug/dev for a quick check
+#   WASCTL_RELEASE_PROFILE  cargo profile: dist (default: release plus thin LTO, see Cargo.toml),
+#                           release, or debug/dev for a quick check
 #   WASCTL_RELEASE_PREBUILT an already built kubectl-wasctl to pack for the host target instead
 #                           of running cargo (tests use it: `cargo test` builds with dev-dependency
 #                           features, so a nested `cargo build` would relink wasctl every time)
@@ -53,11 +55,12 @@ fi
 base_url=${WASCTL_RELEASE_URL:-https://github.com/wasctl/wasctl/releases/download/v$version}
 base_url=${base_url%/}
 
-case ${WASCTL_RELEASE_PROFILE:-release} in
+case ${WASCTL_RELEASE_PROFILE:-dist} in
+    dist) profile=dist; profile_dir=dist ;;
     release) profile=release; profile_dir=release ;;
     debug | dev) profile=dev; profile_dir=debug ;;
     *)
-        echo "error: WASCTL_RELEASE_PROFILE must be \`release\` or \`debug\`" >&2
+        echo "error: WASCTL_RELEASE_PROFILE must be \`dist\`, \`release\` or \`debug\`" >&2
         exit 2
         ;;
 esac
@@ -117,19 +120,22 @@ for target in "$@"; do
     stage=$(mktemp -d)
     cp "$bin" "$stage/$exe"
     cp LICENSE README.md "$stage/"
-    name="kubectl-wasctl_${version}_${os}_${arch}"
+    # Shell completions and man pages (`kubectl wasctl completion SHELL` prints the same
+    # scripts; krew installs the binary alone).
+    mkdir "$stage/completions" "$stage/man"
+    cp completions/* "$stage/completions/"
+    cp packaging/man/*.1 "$stage/man/"
+    archive=$(packaging/archive-name.sh "$version" "$os" "$arch")
     if [ "$os" = windows ]; then
-        archive="$name.zip"
         if ! command -v zip >/dev/null 2>&1; then
             echo "error: \`zip\` is needed to pack $archive" >&2
             rm -rf "$stage"
             exit 1
         fi
         rm -f "$dist/$archive"
-        (cd "$stage" && zip -q -X "$dist/$archive" "$exe" LICENSE README.md)
+        (cd "$stage" && zip -q -X -r "$dist/$archive" "$exe" LICENSE README.md completions man)
     else
-        archive="$name.tar.gz"
-        tar -C "$stage" -czf "$dist/$archive" "$exe" LICENSE README.md
+        tar -C "$stage" -czf "$dist/$archive" "$exe" LICENSE README.md completions man
     fi
     rm -rf "$stage"
 

@@ -56,6 +56,14 @@ pub enum Error {
     /// Writing the output failed (other than a closed pipe, which is not an error).
     #[error("cannot write output")]
     Output(#[source] io::Error),
+    /// The cluster was reached but a kind the command cannot do without could not be read.
+    #[error("{message}")]
+    Incomplete {
+        /// What could not be read, values in backticks.
+        message: String,
+        /// What to do about it.
+        hint: Option<String>,
+    },
 }
 
 impl Error {
@@ -71,7 +79,7 @@ impl Error {
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             Self::Load(_) | Self::Usage { .. } | Self::Output(_) => ExitStatus::Input,
-            Self::Access(_) => ExitStatus::ClusterAccess,
+            Self::Access(_) | Self::Incomplete { .. } => ExitStatus::ClusterAccess,
         }
     }
 
@@ -85,7 +93,7 @@ impl Error {
         match self {
             Self::Load(e) => e.hint(),
             Self::Access(e) => e.hint(),
-            Self::Usage { hint, .. } => hint.clone(),
+            Self::Usage { hint, .. } | Self::Incomplete { hint, .. } => hint.clone(),
             Self::Output(_) => None,
         }
     }

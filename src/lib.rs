@@ -6,7 +6,7 @@
 //!
 //! - Edges: [`cli`] (commands, flags, writing to stdout/stderr), [`snapshot::source`]
 //!   (kube client, files, demo), [`render`] (text, colors, JSON/YAML envelope).
-//! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`lint`] (manifest rules), [`graph`] (references,
+//! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`lint`] (manifest rules), [`plan`] (capacity and diff on the simulator), [`graph`] (references,
 //!   dangling edges, the tree report).
 //! - Interactive: [`tui`] (the terminal UI over the same reports).
 //! - Errors and exit codes: [`error`].
@@ -17,6 +17,7 @@ pub mod error;
 pub mod explain;
 pub mod graph;
 pub mod lint;
+pub mod plan;
 pub mod render;
 pub mod sched;
 pub mod snapshot;

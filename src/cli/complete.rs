@@ -1,133 +1,950 @@
-//! `kubectl wasctl complete-names KIND WORD` (hidden): object names for shell completion,
-//! read from the same source the completed command will read. Called by
-//! `completions/kubectl_complete-wasctl`.
+//! Shell completion: one engine for every shell.
+//!
+//! - `kubectl wasctl completion bash|zsh|fish|powershell` prints a small script for that shell
+//!   (kubectl's convention; `kubectl wasctl completion kubectl` prints the helper kubectl runs
+//!   for `kubectl wasctl <TAB>`). The same scripts are committed under `completions/`.
+//! - Each script asks the binary: `kubectl-wasctl __complete -- WORDS… CURRENT` (hidden) prints
+//!   one candidate per line, then `:DIRECTIVE`. That is cobra's protocol, the one kubectl (≥ 1.26)
+//!   speaks with a plugin's `kubectl_complete-wasctl`, so `kubectl wasctl <TAB>` and
+//!   `kubectl-wasctl <TAB>` give the same answers.
+//!
+//! [`complete`] is pure: it walks the clap definitions (subcommands, flags, fixed values) and
+//! asks a callback for what only the source knows (object, node, namespace and context names).
+//! [`run`] is the edge that loads the snapshot the completed command would read.
 
-use clap::Args;
+use std::fmt::Write as _;
 
-use super::Context;
+use clap::{Args, CommandFactory as _};
+
+use super::{Cli, Context, GlobalArgs};
 use crate::error::{Error, ExitStatus};
 use crate::snapshot::{Snapshot, name_of, namespace_of};
 
-/// What to complete.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum NameKind {
-    /// `TYPE/NAME` targets (`tree`, `--only`).
-    Targets,
-    /// Node names (`--drain`, `--cordon`, `--like`).
-    Nodes,
-}
+/// cobra's `ShellCompDirectiveDefault`: the shell may complete file names when no candidate fits.
+pub const DEFAULT: u8 = 0;
+/// cobra's `ShellCompDirectiveNoSpace`: no space after the candidate (`pg/`, `Gate=`).
+pub const NO_SPACE: u8 = 2;
+/// cobra's `ShellCompDirectiveNoFileComp`: never fall back to file names.
+pub const NO_FILE: u8 = 4;
 
-/// `complete-names` arguments.
+/// `__complete` arguments: the words after the program name, the last being the one typed.
 #[derive(Debug, Args)]
 pub struct CompleteArgs {
-    /// What to complete.
-    #[arg(value_enum)]
-    pub kind: NameKind,
-    /// The word typed so far.
-    #[arg(default_value = "", allow_hyphen_values = true)]
-    pub word: String,
+    /// The command line's words after `kubectl-wasctl` (or `kubectl wasctl`), then the current
+    /// word (empty when the cursor follows a space).
+    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
+    pub words: Vec<String>,
 }
 
-/// Target types offered before a `/` is typed, in the order users reach for them.
-const TYPES: &[&str] = &["pg/", "cpg/", "workload/", "pod/", "job/", "resourceclaim/"];
+/// `completion` arguments.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Load it in the current shell:\n  bash:        source <(kubectl wasctl completion bash)\n  zsh:         source <(kubectl wasctl completion zsh)\n  fish:        kubectl wasctl completion fish | source\n  PowerShell:  kubectl wasctl completion powershell | Out-String | Invoke-Expression\n\n`kubectl wasctl <TAB>` (through kubectl's own completion, kubectl >= 1.26) needs the helper on PATH:\n  kubectl wasctl completion kubectl > ~/.local/bin/kubectl_complete-wasctl\n  chmod +x ~/.local/bin/kubectl_complete-wasctl"
+)]
+pub struct CompletionArgs {
+    /// The shell to print the completion script for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
 
-/// Candidates for `word`, sorted and without duplicates.
-pub fn candidates(
-    s: &Snapshot,
-    namespace: Option<&str>,
-    kind: NameKind,
-    word: &str,
-) -> Vec<String> {
-    let in_scope = |ns: &str| namespace.is_none_or(|n| n == ns);
-    let mut out: Vec<String> = match kind {
-        NameKind::Nodes => s
+/// Shells with a completion script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shell {
+    /// Bash 4 or later (`source <(kubectl wasctl completion bash)`).
+    Bash,
+    /// Zsh (`source <(kubectl wasctl completion zsh)` after `compinit`).
+    Zsh,
+    /// Fish (`kubectl wasctl completion fish | source`).
+    Fish,
+    /// PowerShell (`kubectl wasctl completion powershell | Out-String | Invoke-Expression`).
+    Powershell,
+    /// The `kubectl_complete-wasctl` helper for `kubectl wasctl <TAB>`; put it on PATH.
+    Kubectl,
+}
+
+impl Shell {
+    /// Every shell, in the order `generate completions` writes them.
+    pub const ALL: [Shell; 5] = [
+        Shell::Bash,
+        Shell::Zsh,
+        Shell::Fish,
+        Shell::Powershell,
+        Shell::Kubectl,
+    ];
+
+    /// The file name under `completions/`.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Shell::Bash => "kubectl-wasctl.bash",
+            Shell::Zsh => "_kubectl-wasctl",
+            Shell::Fish => "kubectl-wasctl.fish",
+            Shell::Powershell => "kubectl-wasctl.ps1",
+            Shell::Kubectl => "kubectl_complete-wasctl",
+        }
+    }
+
+    /// The script.
+    pub fn script(self) -> &'static str {
+        match self {
+            Shell::Bash => BASH,
+            Shell::Zsh => ZSH,
+            Shell::Fish => FISH,
+            Shell::Powershell => POWERSHELL,
+            Shell::Kubectl => KUBECTL_HELPER,
+        }
+    }
+}
+
+const BASH: &str = r#"# bash completion for kubectl-wasctl.
+# Load it with `source <(kubectl-wasctl completion bash)`, or install this file as
+# /usr/share/bash-completion/completions/kubectl-wasctl (or ~/.local/share/bash-completion/completions/).
+# It asks the binary: `kubectl-wasctl __complete -- WORDS... CURRENT` prints one candidate per
+# line, then `:DIRECTIVE` (2: no space after it, 4: no file names).
+# Generated by `kubectl-wasctl generate completions`; do not edit.
+
+_kubectl_wasctl() {
+    local line=${COMP_LINE:0:COMP_POINT}
+    local -a words
+    read -r -a words <<<"$line"
+    if [[ -z $line || $line == *[[:space:]] ]]; then
+        words+=("")
+    fi
+    local cur=${words[${#words[@]}-1]}
+    # bash splits the current word at COMP_WORDBREAKS (`=`, `:`); what it replaces is its own
+    # current word, so the part before it is dropped from each candidate.
+    local bash_cur=${COMP_WORDS[COMP_CWORD]}
+    local drop=""
+    if [[ $cur == *"$bash_cur" ]]; then
+        drop=${cur%"$bash_cur"}
+    fi
+
+    local -a out
+    mapfile -t out < <("${words[0]}" __complete -- "${words[@]:1}" 2>/dev/null)
+    local n=${#out[@]}
+    local directive=0
+    if ((n > 0)) && [[ ${out[n-1]} == :* ]]; then
+        directive=${out[n-1]#:}
+        unset 'out[n-1]'
+    fi
+
+    COMPREPLY=()
+    local c
+    for c in "${out[@]}"; do
+        [[ -n $c ]] && COMPREPLY+=("${c#"$drop"}")
+    done
+    if ((directive & 2)); then
+        compopt -o nospace 2>/dev/null
+    fi
+    if ((${#COMPREPLY[@]} == 0 && (directive & 4) == 0)); then
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -f -- "$bash_cur")
+    fi
+}
+
+complete -F _kubectl_wasctl kubectl-wasctl
+"#;
+
+const ZSH: &str = r#"#compdef kubectl-wasctl
+# zsh completion for kubectl-wasctl.
+# Load it with `source <(kubectl-wasctl completion zsh)` (after `compinit`), or install this
+# file as `_kubectl-wasctl` in a directory of $fpath.
+# It asks the binary: `kubectl-wasctl __complete -- WORDS... CURRENT` prints one candidate per
+# line, then `:DIRECTIVE` (2: no space after it, 4: no file names).
+# Generated by `kubectl-wasctl generate completions`; do not edit.
+
+_kubectl_wasctl() {
+    local -a out candidates
+    local directive=0
+    out=("${(@f)$("${words[1]}" __complete -- "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    if [[ ${out[-1]} == :* ]]; then
+        directive=${out[-1]#:}
+        out[-1]=()
+    fi
+    candidates=(${out:#})
+    if (( ${#candidates} )); then
+        if (( directive & 2 )); then
+            compadd -Q -S '' -- "${candidates[@]}"
+        else
+            compadd -Q -- "${candidates[@]}"
+        fi
+    elif (( (directive & 4) == 0 )); then
+        _files
+    fi
+}
+
+if [[ $funcstack[1] == _kubectl-wasctl ]]; then
+    _kubectl_wasctl "$@"
+else
+    compdef _kubectl_wasctl kubectl-wasctl
+fi
+"#;
+
+const FISH: &str = r#"# fish completion for kubectl-wasctl.
+# Load it with `kubectl-wasctl completion fish | source`, or install this file as
+# ~/.config/fish/completions/kubectl-wasctl.fish.
+# It asks the binary: `kubectl-wasctl __complete -- WORDS... CURRENT` prints one candidate per
+# line, then `:DIRECTIVE` (2: no space after it, 4: no file names).
+# Generated by `kubectl-wasctl generate completions`; do not edit.
+
+function __kubectl_wasctl_complete
+    set -l tokens (commandline -opc)
+    set -l current (commandline -ct)
+    set -l out ($tokens[1] __complete -- $tokens[2..-1] "$current" 2>/dev/null)
+    set -l directive 0
+    if test (count $out) -gt 0; and string match -q -- ':*' $out[-1]
+        set directive (string sub -s 2 -- $out[-1])
+        set -e out[-1]
+    end
+    if test (count $out) -eq 0
+        if test (math "floor($directive / 4) % 2") -eq 0
+            __fish_complete_path "$current"
+        end
+        return
+    end
+    printf '%s\n' $out
+end
+
+complete -c kubectl-wasctl -f -a '(__kubectl_wasctl_complete)'
+"#;
+
+const POWERSHELL: &str = r#"# PowerShell completion for kubectl-wasctl.
+# Load it with `kubectl-wasctl completion powershell | Out-String | Invoke-Expression`, or add
+# that line to your $PROFILE.
+# It asks the binary: `kubectl-wasctl __complete -- WORDS... CURRENT` prints one candidate per
+# line, then `:DIRECTIVE` (2: no space after it, 4: no file names).
+# Generated by `kubectl-wasctl generate completions`; do not edit.
+
+Register-ArgumentCompleter -Native -CommandName 'kubectl-wasctl', 'kubectl-wasctl.exe' -ScriptBlock {
+    param($WordToComplete, $CommandAst, $CursorPosition)
+    $words = @($CommandAst.CommandElements |
+        Where-Object { $_.Extent.StartOffset -lt $CursorPosition } |
+        ForEach-Object { $_.Extent.Text })
+    if ($WordToComplete -eq '') { $words += '' }
+    $program = $words[0]
+    $rest = @()
+    if ($words.Count -gt 1) { $rest = $words[1..($words.Count - 1)] }
+    $out = @(& $program __complete -- @rest 2>$null)
+    $directive = 0
+    if ($out.Count -gt 0 -and $out[-1] -like ':*') {
+        $directive = [int]$out[-1].Substring(1)
+        $out = @($out | Select-Object -SkipLast 1)
+    }
+    if ($out.Count -eq 0 -and ($directive -band 4) -eq 0) { return }
+    foreach ($c in $out) {
+        if ($c -ne '') {
+            [System.Management.Automation.CompletionResult]::new($c, $c, 'ParameterValue', $c)
+        }
+    }
+}
+"#;
+
+const KUBECTL_HELPER: &str = r#"#!/bin/sh
+# kubectl_complete-wasctl: completion of `kubectl wasctl <TAB>` through kubectl's plugin
+# completion (kubectl >= 1.26). Put it on PATH next to kubectl-wasctl
+# (`kubectl wasctl completion kubectl > ~/.local/bin/kubectl_complete-wasctl`, then chmod +x).
+# kubectl runs `kubectl_complete-wasctl WORDS... CURRENT` and reads one candidate per line,
+# then `:DIRECTIVE`; `kubectl-wasctl __complete` answers in that protocol.
+# Generated by `kubectl-wasctl generate completions`; do not edit.
+command -v kubectl-wasctl >/dev/null 2>&1 || { echo ':4'; exit 0; }
+exec kubectl-wasctl __complete -- "$@"
+"#;
+
+/// What the source flags on the command line say (so names come from the source the completed
+/// command will read).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Source {
+    /// `--demo`.
+    pub demo: bool,
+    /// `--from` (each).
+    pub from: Vec<String>,
+    /// `--kubeconfig`.
+    pub kubeconfig: Option<String>,
+    /// `--context`.
+    pub context: Option<String>,
+    /// `-n`/`--namespace`.
+    pub namespace: Option<String>,
+    /// `-A`/`--all-namespaces`.
+    pub all_namespaces: bool,
+}
+
+/// Names only the source knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// Names of objects of a kind (`PodGroup`, `Pod`, …) in the namespace scope.
+    Objects(&'static str),
+    /// Node names.
+    Nodes,
+    /// Namespaces that hold objects.
+    Namespaces,
+    /// kubeconfig contexts.
+    Contexts,
+}
+
+/// The answer: candidates and cobra's directive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    /// Candidates, each the whole word.
+    pub candidates: Vec<String>,
+    /// Bits of [`NO_SPACE`], [`NO_FILE`].
+    pub directive: u8,
+}
+
+impl Completion {
+    fn new(candidates: Vec<String>, directive: u8) -> Self {
+        Self {
+            candidates,
+            directive,
+        }
+    }
+
+    /// The protocol's text: one candidate per line, then `:DIRECTIVE`.
+    pub fn to_protocol(&self) -> String {
+        let mut out = String::new();
+        for c in &self.candidates {
+            let _ = writeln!(out, "{c}");
+        }
+        let _ = writeln!(out, ":{}", self.directive);
+        out
+    }
+}
+
+/// Target types, in the order users reach for them, with the kinds they name.
+const TARGET_TYPES: &[(&str, &str)] = &[
+    ("pg/", "PodGroup"),
+    ("cpg/", "CompositePodGroup"),
+    ("workload/", "Workload"),
+    ("pod/", "Pod"),
+    ("job/", "Job"),
+    ("resourceclaim/", "ResourceClaim"),
+];
+
+/// The target kinds a command accepts (`explain` has no ResourceClaim; `simulate --only` takes
+/// units).
+fn target_kinds(sub: &str, arg: &str) -> &'static [&'static str] {
+    match (sub, arg) {
+        ("simulate", "only") => &["PodGroup", "CompositePodGroup", "Pod"],
+        ("explain", _) => &["PodGroup", "CompositePodGroup", "Workload", "Pod", "Job"],
+        _ => &[
+            "PodGroup",
+            "CompositePodGroup",
+            "Workload",
+            "Pod",
+            "Job",
+            "ResourceClaim",
+        ],
+    }
+}
+
+/// Flags whose value is a file or directory: the shell completes those.
+const FILE_ARGS: &[&str] = &[
+    "kubeconfig",
+    "from",
+    "add",
+    "filenames",
+    "config",
+    "file",
+    "paths",
+];
+
+/// Completes `words` (after the program name; the last is the word being typed) against the
+/// clap definitions of `kubectl wasctl`; `names` answers what only the source knows.
+pub fn complete(words: &[String], names: &dyn Fn(&Source, Want) -> Vec<String>) -> Completion {
+    let mut root = Cli::command();
+    root.build();
+    let (done, cur) = match words.split_last() {
+        Some((cur, done)) => (done, cur.as_str()),
+        None => (&[][..], ""),
+    };
+
+    let mut sub: Option<&clap::Command> = None;
+    let mut pending: Option<&clap::Arg> = None;
+    let mut positionals = 0usize;
+    let mut only_positionals = false;
+    let mut source = Source::default();
+    for word in done {
+        let current = sub.unwrap_or(&root);
+        if let Some(arg) = pending.take() {
+            record(&mut source, arg.get_id().as_str(), word);
+            continue;
+        }
+        if only_positionals || word == "-" || !word.starts_with('-') {
+            if sub.is_none()
+                && !only_positionals
+                && let Some(s) = find_subcommand(&root, word)
+            {
+                sub = Some(s);
+                continue;
+            }
+            positionals += 1;
+            continue;
+        }
+        if word == "--" {
+            only_positionals = true;
+            continue;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let Some(arg) = find_long(current, name) else {
+                continue;
+            };
+            match value {
+                Some(v) => record(&mut source, arg.get_id().as_str(), v),
+                None if takes_value(arg) => pending = Some(arg),
+                None => record(&mut source, arg.get_id().as_str(), ""),
+            }
+            continue;
+        }
+        // A cluster of short flags: `-A`, `-nml` (`-n ml`), `-o json`.
+        let shorts: Vec<char> = word.chars().skip(1).collect();
+        for (i, ch) in shorts.iter().enumerate() {
+            let Some(arg) = find_short(current, *ch) else {
+                break;
+            };
+            if takes_value(arg) {
+                let rest: String = shorts[i + 1..].iter().collect();
+                if rest.is_empty() {
+                    pending = Some(arg);
+                } else {
+                    record(&mut source, arg.get_id().as_str(), &rest);
+                }
+                break;
+            }
+            record(&mut source, arg.get_id().as_str(), "");
+        }
+    }
+
+    let sub_name = sub.map_or("", |s| s.get_name());
+    let current = sub.unwrap_or(&root);
+    let values =
+        |arg: &clap::Arg, typed: &str| complete_value(sub_name, arg, typed, &source, names);
+    if let Some(arg) = pending {
+        return values(arg, cur);
+    }
+    if !only_positionals {
+        if let Some(long) = cur.strip_prefix("--")
+            && let Some((name, typed)) = long.split_once('=')
+        {
+            let Some(arg) = find_long(current, name).filter(|a| takes_value(a)) else {
+                return Completion::new(Vec::new(), NO_FILE);
+            };
+            let mut c = values(arg, typed);
+            for candidate in &mut c.candidates {
+                candidate.insert_str(0, &format!("--{name}="));
+            }
+            return c;
+        }
+        if cur.starts_with('-') {
+            return Completion::new(prefixed(flag_names(current), cur), NO_FILE);
+        }
+    }
+    match sub {
+        None => Completion::new(prefixed(subcommand_names(&root), cur), NO_FILE),
+        Some(s) if s.get_name() == "help" => {
+            Completion::new(prefixed(subcommand_names(&root), cur), NO_FILE)
+        }
+        Some(s) => {
+            let positional: Vec<&clap::Arg> =
+                s.get_positionals().filter(|a| !a.is_hide_set()).collect();
+            let arg = positional.get(positionals).or_else(|| {
+                positional
+                    .last()
+                    .filter(|a| a.get_num_args().is_some_and(|n| n.max_values() > 1))
+            });
+            match arg {
+                Some(arg) => values(arg, cur),
+                None => Completion::new(Vec::new(), NO_FILE),
+            }
+        }
+    }
+}
+
+fn takes_value(arg: &clap::Arg) -> bool {
+    arg.get_action().takes_values()
+}
+
+fn find_subcommand<'a>(root: &'a clap::Command, word: &str) -> Option<&'a clap::Command> {
+    root.get_subcommands()
+        .find(|s| s.get_name() == word || s.get_all_aliases().any(|a| a == word))
+}
+
+fn find_long<'a>(cmd: &'a clap::Command, name: &str) -> Option<&'a clap::Arg> {
+    cmd.get_arguments().find(|a| {
+        a.get_long() == Some(name) || a.get_all_aliases().is_some_and(|al| al.contains(&name))
+    })
+}
+
+fn find_short(cmd: &clap::Command, ch: char) -> Option<&clap::Arg> {
+    cmd.get_arguments().find(|a| a.get_short() == Some(ch))
+}
+
+/// Notes a source flag's value.
+fn record(source: &mut Source, id: &str, value: &str) {
+    match id {
+        "demo" => source.demo = true,
+        "all_namespaces" => source.all_namespaces = true,
+        "from" => source.from.push(value.to_owned()),
+        "kubeconfig" => source.kubeconfig = Some(value.to_owned()),
+        "context" => source.context = Some(value.to_owned()),
+        "namespace" => source.namespace = Some(value.to_owned()),
+        _ => {}
+    }
+}
+
+/// The visible subcommands, then `help`.
+fn subcommand_names(root: &clap::Command) -> Vec<String> {
+    root.get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(|s| s.get_name().to_owned())
+        .collect()
+}
+
+/// Every visible flag of `cmd` (its own and the global ones), long spellings then short.
+fn flag_names(cmd: &clap::Command) -> Vec<String> {
+    let mut longs = Vec::new();
+    let mut shorts = Vec::new();
+    for arg in cmd.get_arguments() {
+        if arg.is_hide_set() || arg.is_positional() {
+            continue;
+        }
+        if let Some(l) = arg.get_long() {
+            longs.push(format!("--{l}"));
+        }
+        if let Some(s) = arg.get_short() {
+            shorts.push(format!("-{s}"));
+        }
+    }
+    longs.extend(shorts);
+    longs
+}
+
+fn prefixed(candidates: Vec<String>, typed: &str) -> Vec<String> {
+    let mut out: Vec<String> = candidates
+        .into_iter()
+        .filter(|c| c.starts_with(typed) && !c.chars().any(char::is_control))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|c| seen.insert(c.clone()));
+    out
+}
+
+/// Completes a comma-separated list: the items before the last comma stay as typed.
+fn list(items: Vec<String>, typed: &str) -> Completion {
+    let (head, last) = match typed.rsplit_once(',') {
+        Some((h, l)) => (format!("{h},"), l),
+        None => (String::new(), typed),
+    };
+    let candidates = prefixed(items, last)
+        .into_iter()
+        .map(|c| format!("{head}{c}"))
+        .collect();
+    Completion::new(candidates, NO_FILE)
+}
+
+/// Values of `arg` (of subcommand `sub`) that start with `typed`.
+fn complete_value(
+    sub: &str,
+    arg: &clap::Arg,
+    typed: &str,
+    source: &Source,
+    names: &dyn Fn(&Source, Want) -> Vec<String>,
+) -> Completion {
+    let fixed: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| v.get_name().to_owned())
+        .collect();
+    if !fixed.is_empty() {
+        return Completion::new(prefixed(fixed, typed), NO_FILE);
+    }
+    let id = arg.get_id().as_str();
+    match (sub, id) {
+        (_, "target") | ("simulate", "only") => {
+            targets(target_kinds(sub, id), typed, source, names)
+        }
+        ("doctor", "only" | "skip") => list(
+            crate::doctor::codes::ALL
+                .iter()
+                .map(|c| c.id().to_owned())
+                .collect(),
+            typed,
+        ),
+        ("lint", "explain") => Completion::new(
+            prefixed(
+                crate::lint::codes::ALL
+                    .iter()
+                    .map(|r| r.code().to_owned())
+                    .collect(),
+                typed,
+            ),
+            NO_FILE,
+        ),
+        ("lint", "output") => lint_formats(typed),
+        ("lint", "target_version") => Completion::new(
+            prefixed(vec![crate::lint::TARGET_VERSION.to_owned()], typed),
+            NO_FILE,
+        ),
+        (_, "feature_gates") => gates(typed),
+        (_, "drain" | "cordon" | "like") => {
+            Completion::new(prefixed(names(source, Want::Nodes), typed), NO_FILE)
+        }
+        (_, "namespace") => {
+            Completion::new(prefixed(names(source, Want::Namespaces), typed), NO_FILE)
+        }
+        (_, "context") => Completion::new(prefixed(names(source, Want::Contexts), typed), NO_FILE),
+        (_, id) if FILE_ARGS.contains(&id) => Completion::new(Vec::new(), DEFAULT),
+        _ => Completion::new(Vec::new(), NO_FILE),
+    }
+}
+
+/// `lint -o FORMAT[=FILE]`: the formats, and file names after `=`.
+fn lint_formats(typed: &str) -> Completion {
+    use clap::ValueEnum as _;
+    if typed.contains('=') {
+        return Completion::new(Vec::new(), DEFAULT);
+    }
+    let formats = crate::lint::output::LintFormat::value_variants()
+        .iter()
+        .filter_map(|f| f.to_possible_value())
+        .map(|v| v.get_name().to_owned())
+        .collect();
+    Completion::new(prefixed(formats, typed), NO_FILE)
+}
+
+/// `--feature-gates A=true,B=false`: gate names (then `=`), then `true`/`false`.
+fn gates(typed: &str) -> Completion {
+    let (head, last) = match typed.rsplit_once(',') {
+        Some((h, l)) => (format!("{h},"), l),
+        None => (String::new(), typed),
+    };
+    let (candidates, directive) = match last.split_once('=') {
+        Some((gate, _)) => (
+            ["true", "false"]
+                .iter()
+                .map(|v| format!("{gate}={v}"))
+                .collect(),
+            NO_FILE,
+        ),
+        None => (
+            crate::snapshot::facts::GATES
+                .iter()
+                .map(|g| format!("{}=", g.name))
+                .collect(),
+            NO_FILE | NO_SPACE,
+        ),
+    };
+    let candidates = prefixed(candidates, last)
+        .into_iter()
+        .map(|c| format!("{head}{c}"))
+        .collect();
+    Completion::new(candidates, directive)
+}
+
+/// `TYPE/NAME`: the type prefixes (no space after them), then the names of that type.
+fn targets(
+    kinds: &[&str],
+    typed: &str,
+    source: &Source,
+    names: &dyn Fn(&Source, Want) -> Vec<String>,
+) -> Completion {
+    let Some((ty, _)) = typed.split_once('/') else {
+        let types = TARGET_TYPES
+            .iter()
+            .filter(|(_, k)| kinds.contains(k))
+            .map(|(t, _)| (*t).to_owned())
+            .collect();
+        return Completion::new(prefixed(types, typed), NO_FILE | NO_SPACE);
+    };
+    let kind = super::parse_target(&format!("{ty}/x"))
+        .ok()
+        .and_then(|(k, _)| {
+            TARGET_TYPES
+                .iter()
+                .find(|(_, tk)| *tk == k)
+                .map(|(_, tk)| *tk)
+        })
+        .filter(|k| kinds.contains(k));
+    let Some(kind) = kind else {
+        return Completion::new(Vec::new(), NO_FILE);
+    };
+    let candidates = names(source, Want::Objects(kind))
+        .into_iter()
+        .map(|n| format!("{ty}/{n}"))
+        .collect();
+    Completion::new(prefixed(candidates, typed), NO_FILE)
+}
+
+/// The names `want` asks for, from a loaded snapshot, in the namespace `scope` (`None`: all).
+pub fn snapshot_names(s: &Snapshot, scope: Option<&str>, want: Want) -> Vec<String> {
+    let in_scope = |ns: &str| scope.is_none_or(|n| n == ns);
+    macro_rules! names_of {
+        ($list:expr) => {
+            $list
+                .iter()
+                .filter(|o| in_scope(namespace_of(&o.metadata)))
+                .map(|o| name_of(&o.metadata).to_owned())
+                .collect()
+        };
+    }
+    let mut out: Vec<String> = match want {
+        Want::Objects("PodGroup") => names_of!(s.pod_groups),
+        Want::Objects("CompositePodGroup") => names_of!(s.composite_pod_groups),
+        Want::Objects("Workload") => names_of!(s.workloads),
+        Want::Objects("Pod") => names_of!(s.pods),
+        Want::Objects("Job") => names_of!(s.jobs),
+        Want::Objects("ResourceClaim") => names_of!(s.resource_claims),
+        Want::Objects(_) | Want::Contexts => Vec::new(),
+        Want::Nodes => s
             .nodes
             .iter()
             .map(|n| name_of(&n.metadata).to_owned())
             .collect(),
-        NameKind::Targets => match word.split_once('/') {
-            None => TYPES.iter().map(|t| (*t).to_owned()).collect(),
-            Some((ty, _)) => {
-                let names: Vec<&str> = match ty {
-                    "pg" | "podgroup" | "podgroups" => s
-                        .pod_groups
-                        .iter()
-                        .filter(|o| in_scope(namespace_of(&o.metadata)))
-                        .map(|o| name_of(&o.metadata))
-                        .collect(),
-                    "cpg" | "compositepodgroup" | "compositepodgroups" => s
-                        .composite_pod_groups
-                        .iter()
-                        .filter(|o| in_scope(namespace_of(&o.metadata)))
-                        .map(|o| name_of(&o.metadata))
-                        .collect(),
-                    "workload" | "workloads" | "wl" => s
-                        .workloads
-                        .iter()
-                        .filter(|o| in_scope(namespace_of(&o.metadata)))
-                        .map(|o| name_of(&o.metadata))
-                        .collect(),
-                    "pod" | "pods" | "po" => s
-                        .pods
-                        .iter()
-                        .filter(|o| in_scope(namespace_of(&o.metadata)))
-                        .map(|o| name_of(&o.metadata))
-                        .collect(),
-                    "job" | "jobs" => s
-                        .jobs
-                        .iter()
-                        .filter(|o| in_scope(namespace_of(&o.metadata)))
-                        .map(|o| name_of(&o.metadata))
-                        .collect(),
-                    "resourceclaim" | "resourceclaims" | "claim" | "claims" => s
-                        .resource_claims
-                        .iter()
-                        .filter(|o| in_scope(namespace_of(&o.metadata)))
-                        .map(|o| name_of(&o.metadata))
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                names.into_iter().map(|n| format!("{ty}/{n}")).collect()
-            }
-        },
+        Want::Namespaces => s.namespaces_in_use(),
     };
-    out.retain(|c| c.starts_with(word) && !c.chars().any(char::is_control));
     out.sort();
     out.dedup();
     out
 }
 
-pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Error> {
-    let snapshot = ctx.load()?;
-    let scope = ctx.namespace_scope(&snapshot);
-    let mut out = String::new();
-    for c in candidates(&snapshot, scope.as_deref(), args.kind, &args.word) {
-        out.push_str(&c);
-        out.push('\n');
-    }
-    ctx.stdout(out.as_bytes())?;
+/// `kubectl wasctl completion SHELL`.
+pub(crate) fn run_completion(ctx: &Context, args: &CompletionArgs) -> Result<ExitStatus, Error> {
+    ctx.stdout(args.shell.script().as_bytes())?;
     Ok(ExitStatus::Success)
+}
+
+/// `kubectl wasctl __complete -- WORDS…`: the edge that reads the source for names. A source
+/// that cannot be read gives no names (completion never prints errors).
+pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Error> {
+    let names = |source: &Source, want: Want| -> Vec<String> {
+        if want == Want::Contexts {
+            return contexts(source);
+        }
+        let global = GlobalArgs {
+            kubeconfig: source.kubeconfig.as_ref().map(Into::into),
+            context: source.context.clone(),
+            namespace: source.namespace.clone(),
+            all_namespaces: source.all_namespaces,
+            from: source.from.iter().map(Into::into).collect(),
+            demo: source.demo,
+            feature_gates: Vec::new(),
+            color: ctx.global.color,
+            server: ctx.global.server.clone(),
+            token: ctx.global.token.clone(),
+            impersonate: ctx.global.impersonate.clone(),
+            impersonate_groups: ctx.global.impersonate_groups.clone(),
+            request_timeout: ctx.global.request_timeout.clone(),
+        };
+        // No progress line: the terminal belongs to the shell's prompt.
+        let sub = Context {
+            global,
+            color: ctx.color,
+            err_color: ctx.err_color,
+            stderr_is_terminal: false,
+        };
+        let Ok(snapshot) = sub.load() else {
+            return Vec::new();
+        };
+        let scope = if want == Want::Namespaces {
+            None
+        } else {
+            sub.namespace_scope(&snapshot)
+        };
+        snapshot_names(&snapshot, scope.as_deref(), want)
+    };
+    let answer = complete(&args.words, &names);
+    ctx.stdout(answer.to_protocol().as_bytes())?;
+    Ok(ExitStatus::Success)
+}
+
+/// The contexts of the kubeconfig the command would read.
+fn contexts(source: &Source) -> Vec<String> {
+    let config = match &source.kubeconfig {
+        Some(path) => kube::config::Kubeconfig::read_from(path),
+        None => kube::config::Kubeconfig::read(),
+    };
+    config
+        .map(|c| c.contexts.into_iter().map(|c| c.name).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn targets_complete_types_then_names() {
+    fn names(_: &Source, want: Want) -> Vec<String> {
         let s = crate::snapshot::source::demo::load().unwrap();
+        match want {
+            Want::Contexts => vec!["kind-a".to_owned(), "prod".to_owned()],
+            _ => snapshot_names(&s, None, want),
+        }
+    }
+
+    fn ask(line: &str) -> (Vec<String>, u8) {
+        let mut words: Vec<String> = line.split(' ').map(str::to_owned).collect();
+        if line.is_empty() {
+            words = vec![String::new()];
+        }
+        let c = complete(&words, &names);
+        (c.candidates, c.directive)
+    }
+
+    fn strs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn subcommands_then_their_flags() {
+        let (c, d) = ask("");
         assert_eq!(
-            candidates(&s, None, NameKind::Targets, "p"),
-            vec!["pg/", "pod/"]
+            c,
+            strs(&[
+                "explain",
+                "simulate",
+                "capacity",
+                "diff",
+                "doctor",
+                "tree",
+                "lint",
+                "snapshot",
+                "version",
+                "completion",
+                "help"
+            ])
+        );
+        assert_eq!(d, NO_FILE);
+        assert_eq!(ask("sn").0, strs(&["snapshot"]));
+        assert_eq!(
+            ask("-n ml tr").0,
+            strs(&["tree"]),
+            "a flag's value is no subcommand"
+        );
+        assert_eq!(ask("--demo tr").0, strs(&["tree"]));
+        let (flags, _) = ask("tree --");
+        assert!(flags.contains(&"--output".to_owned()), "{flags:?}");
+        assert!(
+            flags.contains(&"--demo".to_owned()),
+            "global flags: {flags:?}"
+        );
+        assert!(
+            !flags.iter().any(|f| f == "--exit-code"),
+            "explain's flag: {flags:?}"
+        );
+        let mut f = ask("snapshot --f").0;
+        f.sort();
+        assert_eq!(f, strs(&["--feature-gates", "--file", "--from"]));
+        assert_eq!(ask("help ex").0, strs(&["explain"]));
+    }
+
+    #[test]
+    fn fixed_values() {
+        assert_eq!(
+            ask("tree -o ").0,
+            strs(&["text", "wide", "name", "json", "yaml"])
+        );
+        assert_eq!(ask("tree --output=j").0, strs(&["--output=json"]));
+        assert_eq!(ask("--color n").0, strs(&["never"]));
+        assert_eq!(ask("lint -o s").0, strs(&["sarif"]));
+        assert!(
+            ask("lint --explain WAS")
+                .0
+                .iter()
+                .all(|r| r.starts_with("WAS"))
+        );
+        assert!(!ask("lint --explain WAS").0.is_empty());
+        assert!(!ask("doctor --only ").0.is_empty());
+        let (two, _) = ask("doctor --skip WASD001,WASD00");
+        assert!(
+            two.iter().all(|c| c.starts_with("WASD001,WASD00")),
+            "{two:?}"
+        );
+        assert_eq!(ask("completion f").0, strs(&["fish"]));
+    }
+
+    #[test]
+    fn feature_gates_names_then_values() {
+        let (c, d) = ask("--feature-gates Generic");
+        assert_eq!(c, strs(&["GenericWorkload="]));
+        assert_eq!(d, NO_FILE | NO_SPACE);
+        let (c, d) = ask("simulate --feature-gates=GenericWorkload=true,Comp");
+        assert_eq!(
+            c,
+            strs(&["--feature-gates=GenericWorkload=true,CompositePodGroup="])
+        );
+        assert_eq!(d, NO_FILE | NO_SPACE);
+        assert_eq!(
+            ask("--feature-gates CompositePodGroup=f").0,
+            strs(&["CompositePodGroup=false"])
+        );
+    }
+
+    #[test]
+    fn targets_types_then_names() {
+        let (c, d) = ask("tree --demo ");
+        assert_eq!(
+            c,
+            strs(&["pg/", "cpg/", "workload/", "pod/", "job/", "resourceclaim/"])
+        );
+        assert_eq!(d, NO_FILE | NO_SPACE);
+        assert_eq!(ask("tree --demo pg/big").0, strs(&["pg/big-train-workers"]));
+        assert!(
+            !ask("explain --demo ")
+                .0
+                .contains(&"resourceclaim/".to_owned())
         );
         assert_eq!(
-            candidates(&s, Some("ml"), NameKind::Targets, "pg/big"),
-            vec!["pg/big-train-workers"]
+            ask("simulate --demo --only ").0,
+            strs(&["pg/", "cpg/", "pod/"]),
+            "--only takes units only"
         );
-        assert!(candidates(&s, Some("research"), NameKind::Targets, "pg/big").is_empty());
+        assert_eq!(ask("simulate --only job/").0, Vec::<String>::new());
         assert_eq!(
-            candidates(&s, None, NameKind::Nodes, "gpu-c"),
-            vec!["gpu-c1", "gpu-c2"]
+            ask("simulate --demo --drain gpu-c").0,
+            strs(&["gpu-c1", "gpu-c2"])
+        );
+        assert_eq!(ask("--context p").0, strs(&["prod"]));
+    }
+
+    #[test]
+    fn files_are_the_shells_job() {
+        for line in [
+            "--kubeconfig ",
+            "lint ",
+            "lint -f ",
+            "simulate --add ",
+            "--from=",
+        ] {
+            let (c, d) = ask(line);
+            assert!(c.is_empty(), "{line}: {c:?}");
+            assert_eq!(d, DEFAULT, "{line}");
+        }
+        assert_eq!(ask("version ").1, NO_FILE);
+    }
+
+    #[test]
+    fn source_flags_are_recorded() {
+        let seen = std::cell::RefCell::new(Source::default());
+        let spy = |s: &Source, _: Want| {
+            *seen.borrow_mut() = s.clone();
+            Vec::new()
+        };
+        let words: Vec<String> = "--from a.yaml --from=b.yaml -nml -A --context=c tree pg/"
+            .split(' ')
+            .map(str::to_owned)
+            .collect();
+        let _ = complete(&words, &spy);
+        assert_eq!(
+            *seen.borrow(),
+            Source {
+                demo: false,
+                from: strs(&["a.yaml", "b.yaml"]),
+                kubeconfig: None,
+                context: Some("c".to_owned()),
+                namespace: Some("ml".to_owned()),
+                all_namespaces: true,
+            }
         );
     }
 }

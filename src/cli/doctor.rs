@@ -2,9 +2,9 @@
 
 use clap::Args;
 
-use super::{Context, ReportFormat};
+use super::{Context, ReportFormat, SelectorArgs, labels_match};
 use crate::doctor::codes::ALL;
-use crate::doctor::render::write_text;
+use crate::doctor::render::{write_notes, write_text};
 use crate::doctor::{Check, Options, Selection, Severity, report};
 use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
@@ -25,6 +25,9 @@ pub struct DoctorArgs {
     /// Print the check table and exit.
     #[arg(long)]
     pub list_checks: bool,
+    /// Label selector: only findings about objects whose labels match.
+    #[command(flatten)]
+    pub selector: SelectorArgs,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
@@ -93,10 +96,28 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
         only,
         skip,
     };
-    let report = report(&snapshot, &graph, &options, &selection);
+    let selector = args.selector.compile()?;
+    let mut report = report(&snapshot, &graph, &options, &selection);
+    if let Some(sel) = &selector {
+        report.findings.retain(|f| {
+            labels_match(
+                &snapshot,
+                sel,
+                &f.object.kind,
+                &f.object.namespace,
+                &f.object.name,
+            )
+        });
+        report.summary = crate::doctor::Summary::of(&report.findings);
+    }
     let mut out = Vec::new();
     match args.output {
-        ReportFormat::Text => write_text(&mut out, &report, ctx.color.styler())?,
+        ReportFormat::Text => {
+            write_text(&mut out, &report, ctx.color.styler())?;
+            let mut err = Vec::new();
+            write_notes(&mut err, &report, ctx.err_color.styler())?;
+            ctx.stderr(&err)?;
+        }
         ReportFormat::Json => write_json(&mut out, &Envelope::new("DoctorReport", &report))?,
         ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("DoctorReport", &report))?,
     }

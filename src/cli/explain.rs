@@ -3,11 +3,13 @@
 use clap::Args;
 
 use super::simulate::{WhatIfArgs, apply_what_ifs};
-use super::{Context, ReportFormat, parse_target, resolve_target};
+use std::io::Write;
+
+use super::{Context, ReportFormat, parse_target_words, require_nodes_and_pods, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::explain::{Diagnosis, Target, Verdict, explain, units_of};
 use crate::graph::Graph;
-use crate::render::explain::write_text;
+use crate::render::explain::{write_header, write_notes, write_text};
 use crate::render::json::{Envelope, write_json, write_yaml};
 use crate::sched::Options;
 
@@ -16,8 +18,8 @@ use crate::sched::Options;
 pub struct ExplainArgs {
     /// `pod/`, `podgroup/` (`pg/`), `compositepodgroup/` (`cpg/`), `workload/` (all its
     /// groups) or `job/` (its group), followed by the name.
-    #[arg(value_name = "TYPE/NAME")]
-    pub target: String,
+    #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
+    pub target: Vec<String>,
     /// Exit with 1 when the target is not schedulable (Waiting, Unschedulable, NeedsPreemption).
     #[arg(long)]
     pub exit_code: bool,
@@ -36,14 +38,15 @@ struct Diagnoses<'a> {
 }
 
 pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error> {
-    let (kind, name) = parse_target(&args.target)?;
-    if kind == "ResourceClaim" {
+    let (kind, name) = parse_target_words(&args.target)?;
+    if matches!(kind.as_str(), "ResourceClaim" | "Node") {
         return Err(Error::usage(
             "`explain` takes a pod, podgroup, compositepodgroup, workload or job",
-            "for a claim, use `kubectl wasctl tree resourceclaim/NAME`",
+            "for a claim or a node, use `kubectl wasctl tree resourceclaim/NAME` or `tree node/NAME`",
         ));
     }
     let mut snapshot = ctx.load()?;
+    require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(&mut snapshot, &args.what_if)?;
     let target = resolve_target(ctx, &snapshot, &kind, &name)?;
     let graph = Graph::build(&snapshot);
@@ -79,9 +82,21 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     let mut out = Vec::new();
     match args.output {
         ReportFormat::Text => {
+            write_header(&mut out, &diagnoses[0], ctx.color.styler())?;
             for d in &diagnoses {
                 write_text(&mut out, d, ctx.color.styler())?;
             }
+            let mut err = Vec::new();
+            for w in &snapshot.warnings {
+                writeln!(
+                    err,
+                    "{} {}",
+                    ctx.err_color.styler().warn("warning:"),
+                    crate::render::sanitize(&w.message)
+                )?;
+            }
+            write_notes(&mut err, &diagnoses[0], ctx.err_color.styler())?;
+            ctx.stderr(&err)?;
         }
         ReportFormat::Json | ReportFormat::Yaml if diagnoses.len() == 1 => {
             let env = Envelope::new("Diagnosis", &diagnoses[0]);

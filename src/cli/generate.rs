@@ -2,12 +2,14 @@
 //! definitions, or with `--check` compares them with the committed copies (style §3.5 item 7,
 //! uv's `generate_json_schema.rs` `Mode::{Write, Check}`).
 //!
-//! - `generate completions`: bash, zsh, fish, PowerShell and elvish scripts from clap_complete
-//!   in `completions/kubectl-wasctl.{bash,zsh,fish,ps1,elv}`, plus `completions/kubectl_complete-wasctl`,
-//!   the helper kubectl runs for `kubectl wasctl <TAB>`;
-//! - `generate man`: the roff man page `packaging/kubectl-wasctl.1` from clap_mangen;
+//! - `generate completions`: the bash, zsh, fish and PowerShell scripts that
+//!   `kubectl wasctl completion SHELL` prints, in `completions/`, plus
+//!   `completions/kubectl_complete-wasctl`, the helper kubectl runs for `kubectl wasctl <TAB>`;
+//! - `generate man`: the roff man pages `packaging/man/kubectl-wasctl.1` and one per subcommand
+//!   (`kubectl-wasctl-explain.1`, …), from clap_mangen plus EXAMPLES, EXIT STATUS, ENVIRONMENT;
 //! - `generate schemas`: the JSON Schemas of the kinds `lint` checks, `schemas/*.json`, from the
-//!   k8s-openapi `v1_37` types (`crate::lint::schema::KINDS`), plus `schemas/index.json`.
+//!   k8s-openapi `v1_37` types (`crate::lint::schema::KINDS`), plus `schemas/index.json` and
+//!   the lint rules page `schemas/rules.md` (SARIF `helpUri`s point at its headings).
 //!
 //! Paths are relative to the working directory (run it from the repository root) unless `--dir`
 //! says otherwise. The output must not depend on the build (commit, date) or on the terminal, or
@@ -18,8 +20,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, CommandFactory, Subcommand};
-use clap_complete::Shell;
 
+use super::complete::Shell;
 use super::{Cli, Context};
 use crate::error::{Error, ExitStatus};
 
@@ -39,7 +41,7 @@ pub struct GenerateArgs {
 pub enum GenerateCommand {
     /// Shell completions (bash, zsh, fish, PowerShell, elvish) and kubectl's completion helper.
     Completions(GenerateOptions),
-    /// The man page `kubectl-wasctl.1`.
+    /// The man pages `kubectl-wasctl.1` and `kubectl-wasctl-SUBCOMMAND.1`.
     Man(GenerateOptions),
     /// JSON Schemas of the kinds `lint` checks (`schemas/`).
     Schemas(GenerateOptions),
@@ -51,7 +53,7 @@ pub struct GenerateOptions {
     /// Compare with the files on disk instead of writing; exit 1 when one differs.
     #[arg(long)]
     pub check: bool,
-    /// Directory to write to or check (default: `completions` or `packaging`).
+    /// Directory to write to or check (default: `completions`, `packaging/man` or `schemas`).
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }
@@ -66,7 +68,7 @@ struct Generated {
 pub(crate) fn run(ctx: &Context, args: &GenerateArgs) -> Result<ExitStatus, Error> {
     let (subcommand, default_dir, options, files) = match &args.what {
         GenerateCommand::Completions(o) => ("completions", "completions", o, completions()?),
-        GenerateCommand::Man(o) => ("man", "packaging", o, man()?),
+        GenerateCommand::Man(o) => ("man", "packaging/man", o, man()?),
         GenerateCommand::Schemas(o) => ("schemas", "schemas", o, schemas()?),
     };
     let dir = options
@@ -113,39 +115,217 @@ fn command() -> clap::Command {
 }
 
 fn completions() -> Result<Vec<Generated>, Error> {
-    let shells = [
-        (Shell::Bash, "bash"),
-        (Shell::Zsh, "zsh"),
-        (Shell::Fish, "fish"),
-        (Shell::PowerShell, "ps1"),
-        (Shell::Elvish, "elv"),
-    ];
-    let mut files = Vec::new();
-    for (shell, ext) in shells {
-        let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut command(), BIN, &mut buf);
-        files.push(Generated {
-            name: format!("{BIN}.{ext}"),
-            contents: buf,
-            executable: false,
-        });
+    Ok(Shell::ALL
+        .iter()
+        .map(|shell| Generated {
+            name: shell.file_name().to_owned(),
+            contents: shell.script().as_bytes().to_vec(),
+            executable: *shell == Shell::Kubectl,
+        })
+        .collect())
+}
+
+/// One man page per visible subcommand (`kubectl-wasctl-explain.1`, …) and the top page
+/// `kubectl-wasctl.1` that lists them, each with EXAMPLES, EXIT STATUS and ENVIRONMENT.
+fn man() -> Result<Vec<Generated>, Error> {
+    // Built, so each subcommand's synopsis reads `kubectl wasctl SUBCOMMAND`.
+    let mut top = command().bin_name("kubectl wasctl");
+    top.build();
+    let subs: Vec<&clap::Command> = top
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .collect();
+    let pages: Vec<String> = subs
+        .iter()
+        .map(|s| format!("{BIN}-{}(1)", s.get_name()))
+        .collect();
+    let mut files = vec![man_page(&top, None, &pages)?];
+    for sub in subs {
+        files.push(man_page(sub, Some(sub.get_name()), &[format!("{BIN}(1)")])?);
     }
-    files.push(Generated {
-        name: "kubectl_complete-wasctl".to_owned(),
-        contents: kubectl_helper().into_bytes(),
-        executable: true,
-    });
     Ok(files)
 }
 
-fn man() -> Result<Vec<Generated>, Error> {
+/// The page of `cmd`: the top page when `sub` is `None`.
+fn man_page(
+    cmd: &clap::Command,
+    sub: Option<&str>,
+    see_also: &[String],
+) -> Result<Generated, Error> {
+    let page_name = match sub {
+        Some(s) => format!("{BIN}-{s}"),
+        None => BIN.to_owned(),
+    };
+    let page = cmd
+        .clone()
+        .display_name(page_name.clone())
+        .version(env!("CARGO_PKG_VERSION"));
+    let man = clap_mangen::Man::new(page)
+        .title(page_name.to_uppercase())
+        .section("1")
+        .source(format!("wasctl {}", env!("CARGO_PKG_VERSION")))
+        .manual("kubectl plugins");
     let mut buf = Vec::new();
-    clap_mangen::Man::new(command()).render(&mut buf)?;
-    Ok(vec![Generated {
-        name: format!("{BIN}.1"),
-        contents: buf,
+    man.render_title(&mut buf)?;
+    man.render_name_section(&mut buf)?;
+    man.render_synopsis_section(&mut buf)?;
+    man.render_description_section(&mut buf)?;
+    man.render_options_section(&mut buf)?;
+    if sub.is_none() {
+        man.render_subcommands_section(&mut buf)?;
+    }
+    let mut text = String::from_utf8(buf).map_err(std::io::Error::other)?;
+    text.push_str(&man_sections(sub, see_also));
+    let mut out = Vec::new();
+    man.render_version_section(&mut out)?;
+    text.push_str(&String::from_utf8(out).map_err(std::io::Error::other)?);
+    Ok(Generated {
+        name: format!("{page_name}.1"),
+        contents: without_backticks(&text).into_bytes(),
         executable: false,
-    }])
+    })
+}
+
+/// Examples of each page, as `(what it does, command line)`; the command lines parse (a test
+/// checks them), up to a shell redirection or pipe. A subcommand's examples are the ones its
+/// `--help` prints (one source): `# what` lines, each followed by its command lines.
+pub(crate) fn examples(sub: Option<&str>) -> Vec<(String, String)> {
+    let fixed: &[(&str, &str)] = match sub {
+        None => &[
+            (
+                "Try wasctl on the embedded demo cluster:",
+                "kubectl wasctl simulate --demo",
+            ),
+            (
+                "Show every gang of the current context with its status:",
+                "kubectl wasctl tree -A",
+            ),
+            (
+                "Say why a PodGroup is pending:",
+                "kubectl wasctl explain pg/big-train-workers -n ml",
+            ),
+        ],
+        Some("completion") => &[
+            (
+                "Complete kubectl-wasctl in the current bash:",
+                "source <(kubectl wasctl completion bash)",
+            ),
+            (
+                "Install the fish completion:",
+                "kubectl wasctl completion fish > ~/.config/fish/completions/kubectl-wasctl.fish",
+            ),
+            (
+                "Let kubectl complete kubectl wasctl (kubectl 1.26 or later):",
+                "kubectl wasctl completion kubectl > ~/.local/bin/kubectl_complete-wasctl",
+            ),
+        ],
+        Some(name) => {
+            let help = Cli::command()
+                .find_subcommand(name)
+                .and_then(|c| c.get_after_help().map(ToString::to_string))
+                .unwrap_or_default();
+            return examples_in_help(&help);
+        }
+    };
+    fixed
+        .iter()
+        .map(|(what, line)| ((*what).to_owned(), (*line).to_owned()))
+        .collect()
+}
+
+/// The `(what, command line)` pairs of an `Examples:` block of a `--help` text; a command
+/// line after the first under one `# what` has an empty `what`.
+fn examples_in_help(help: &str) -> Vec<(String, String)> {
+    let Some((_, block)) = help.split_once("Examples:") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut what: Option<String> = None;
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(comment) = line.strip_prefix('#') {
+            what = Some(comment.trim().to_owned());
+        } else {
+            out.push((what.take().unwrap_or_default(), line.to_owned()));
+        }
+    }
+    out
+}
+
+/// Escapes text for a roff line.
+fn roff(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
+}
+
+/// EXAMPLES, EXIT STATUS, ENVIRONMENT and SEE ALSO.
+fn man_sections(sub: Option<&str>, see_also: &[String]) -> String {
+    let mut s = String::from(".SH EXAMPLES\n");
+    for (what, line) in examples(sub) {
+        if !what.is_empty() {
+            let _ = write!(s, ".PP\n{}\n", roff(&what));
+        }
+        let _ = write!(s, ".PP\n.RS 4\n.nf\n\\fB{}\\fR\n.fi\n.RE\n", roff(&line));
+    }
+    let findings = match sub {
+        Some("explain") => {
+            "With \\fB\\-\\-exit\\-code\\fR: the target is not schedulable (Waiting, Unschedulable or NeedsPreemption)."
+        }
+        Some("doctor") => "A finding at or above \\fB\\-\\-fail\\-on\\fR (default: error).",
+        Some("lint") => "A finding at or above \\fB\\-\\-fail\\-on\\fR (default: warning).",
+        Some(_) => "Not used by this command.",
+        None => {
+            "Findings at or above the failing severity (doctor, lint), or an unschedulable target (explain \\fB\\-\\-exit\\-code\\fR)."
+        }
+    };
+    let _ = write!(
+        s,
+        ".SH \"EXIT STATUS\"\n\
+         .TP\n\\fB0\\fR\nSuccess.\n\
+         .TP\n\\fB1\\fR\n{findings}\n\
+         .TP\n\\fB2\\fR\nBad usage or bad input: flags, files or manifests (the message names the file, line and field).\n\
+         .TP\n\\fB3\\fR\nThe cluster could not be reached or read.\n"
+    );
+    s.push_str(
+        ".SH ENVIRONMENT\n\
+         .TP\n\\fBKUBECONFIG\\fR\nColon\\-separated kubeconfig files, as for kubectl; \\fB\\-\\-kubeconfig\\fR wins over it.\n\
+         .TP\n\\fBHOME\\fR\nWithout \\fBKUBECONFIG\\fR, the kubeconfig is \\fI~/.kube/config\\fR.\n\
+         .TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, no colors (unless \\fB\\-\\-color always\\fR).\n",
+    );
+    s.push_str(".SH \"SEE ALSO\"\n");
+    let mut pages = see_also.to_vec();
+    pages.push("kubectl(1)".to_owned());
+    let _ = writeln!(s, "{}", roff(&pages.join(", ")));
+    s
+}
+
+/// Turns each `code` span into bold (man pages show no literal backticks) and other characters
+/// than ASCII into roff's `\[uXXXX]` escapes.
+fn without_backticks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut open = false;
+    for ch in text.chars() {
+        if ch == '`' {
+            out.push_str(if open { "\\fR" } else { "\\fB" });
+            open = !open;
+        } else {
+            if ch == '\n' && open {
+                // An unbalanced backtick: close the span at the end of its line.
+                out.push_str("\\fR");
+                open = false;
+            }
+            if ch.is_ascii() {
+                out.push(ch);
+            } else {
+                // Plain ASCII roff: any troff reads it without a preprocessor.
+                let _ = write!(out, "\\[u{:04X}]", u32::from(ch));
+            }
+        }
+    }
+    out
 }
 
 fn schemas() -> Result<Vec<Generated>, Error> {
@@ -170,6 +350,11 @@ fn schemas() -> Result<Vec<Generated>, Error> {
         }));
     }
     files.push(Generated {
+        name: "rules.md".to_owned(),
+        contents: crate::lint::codes::rules_page().into_bytes(),
+        executable: false,
+    });
+    files.push(Generated {
         name: "index.json".to_owned(),
         contents: json(&serde_json::json!({
             "kubernetes": crate::lint::TARGET_VERSION,
@@ -179,252 +364,6 @@ fn schemas() -> Result<Vec<Generated>, Error> {
         executable: false,
     });
     Ok(files)
-}
-
-/// Long and short spellings of the visible flags of `cmd`, and the subset that take a value.
-fn flags(cmd: &clap::Command, global_only: bool) -> (Vec<String>, Vec<String>) {
-    let mut all = Vec::new();
-    let mut with_value = Vec::new();
-    for arg in cmd.get_arguments() {
-        if arg.is_hide_set() || arg.is_positional() || (global_only && !arg.is_global_set()) {
-            continue;
-        }
-        let takes_value = arg.get_action().takes_values();
-        let mut names: Vec<String> = Vec::new();
-        if let Some(long) = arg.get_long() {
-            names.push(format!("--{long}"));
-        }
-        if let Some(short) = arg.get_short() {
-            names.push(format!("-{short}"));
-        }
-        for n in names {
-            if takes_value {
-                with_value.push(n.clone());
-            }
-            all.push(n);
-        }
-    }
-    (all, with_value)
-}
-
-/// The possible values of the value-taking flags of `cmd` that have a fixed set, as
-/// `(flag spelling, values)`; without the global flags (propagated from the top level) when
-/// `own_only`.
-fn flag_values(cmd: &clap::Command, own_only: bool) -> Vec<(String, Vec<String>)> {
-    let mut out = Vec::new();
-    for arg in cmd.get_arguments() {
-        if arg.is_hide_set()
-            || arg.is_positional()
-            || !arg.get_action().takes_values()
-            || (own_only && arg.is_global_set())
-        {
-            continue;
-        }
-        let values: Vec<String> = arg
-            .get_possible_values()
-            .iter()
-            .filter(|v| !v.is_hide_set())
-            .map(|v| v.get_name().to_owned())
-            .collect();
-        if values.is_empty() {
-            continue;
-        }
-        let spellings = arg
-            .get_long()
-            .map(|l| format!("--{l}"))
-            .into_iter()
-            .chain(arg.get_short().map(|s| format!("-{s}")));
-        for s in spellings {
-            out.push((s, values.clone()));
-        }
-    }
-    out
-}
-
-/// `kubectl_complete-wasctl`: kubectl (≥ 1.26) runs it as `kubectl_complete-wasctl WORDS…
-/// CURRENT` for `kubectl wasctl <TAB>` and reads one candidate per line, then `:DIRECTIVE`
-/// (cobra's `ShellCompDirective`: 0 default, 4 no file completion). The stable clap_complete
-/// API has no dynamic completion (it is behind `unstable-dynamic`), so the helper carries the
-/// subcommand and flag names from the clap definitions and answers from them, in POSIX sh;
-/// object names (`tree TYPE/NAME`, `--only`, `--drain`/`--cordon`/`--like` nodes) come from
-/// the hidden `kubectl-wasctl complete-names`, which reads the same source as the command.
-fn kubectl_helper() -> String {
-    let mut cmd = command();
-    cmd.build();
-    let subcommands: Vec<&clap::Command> =
-        cmd.get_subcommands().filter(|s| !s.is_hide_set()).collect();
-    let (root_flags, mut value_flags) = flags(&cmd, false);
-    // `--help` is on every subcommand; `--version` only on the top level.
-    let (mut global, _) = flags(&cmd, true);
-    global.extend(["--help".to_owned(), "-h".to_owned()]);
-    let root_only: Vec<String> = root_flags
-        .into_iter()
-        .filter(|f| !global.contains(f))
-        .collect();
-    let mut values = flag_values(&cmd, false);
-
-    let mut s = String::new();
-    s.push_str(
-        "#!/bin/sh\n\
-         # kubectl_complete-wasctl: completion of `kubectl wasctl <TAB>` through kubectl's plugin\n\
-         # completion (kubectl >= 1.26). Put it on PATH next to kubectl-wasctl.\n\
-         # kubectl runs `kubectl_complete-wasctl WORDS... CURRENT` and reads one candidate per\n\
-         # line, then `:DIRECTIVE` (cobra's ShellCompDirective: 0 default, 4 no file completion).\n\
-         #\n\
-         # Generated by `kubectl-wasctl generate completions`; do not edit.\n\
-         set -eu\n\n",
-    );
-    let names: Vec<&str> = subcommands.iter().map(|c| c.get_name()).collect();
-    let _ = writeln!(s, "subcommands='{}'", names.join(" "));
-    let _ = writeln!(s, "global_flags='{}'", global.join(" "));
-    s.push_str("\n# flags_for SUBCOMMAND: its own flags (the top level's when empty).\n");
-    s.push_str("flags_for() {\n    case $1 in\n");
-    let _ = writeln!(s, "        '') echo '{}' ;;", root_only.join(" "));
-    for sub in &subcommands {
-        let (own, own_value) = flags(sub, false);
-        value_flags.extend(own_value);
-        values.extend(
-            flag_values(sub, true)
-                .into_iter()
-                .map(|(f, v)| (format!("{}:{f}", sub.get_name()), v)),
-        );
-        let own: Vec<String> = own.into_iter().filter(|f| !global.contains(f)).collect();
-        let _ = writeln!(s, "        {}) echo '{}' ;;", sub.get_name(), own.join(" "));
-    }
-    s.push_str("        *) echo '' ;;\n    esac\n}\n\n");
-    value_flags.sort();
-    value_flags.dedup();
-    let _ = writeln!(s, "value_flags=' {} '", value_flags.join(" "));
-    s.push_str(
-        "\n# values_for SUBCOMMAND FLAG: the fixed values of a flag, if it has them.\n\
-         values_for() {\n    case $1:$2 in\n",
-    );
-    for (flag, vals) in &values {
-        // Global flags apply under every subcommand; subcommand flags carry their prefix.
-        let pattern = if flag.contains(':') {
-            flag.clone()
-        } else {
-            format!("*:{flag}")
-        };
-        let _ = writeln!(s, "        {pattern}) echo '{}' ;;", vals.join(" "));
-    }
-    s.push_str("        *) echo '' ;;\n    esac\n}\n");
-    s.push_str(
-        r#"
-cur=''
-prev=''
-sub=''
-n=$#
-i=0
-demo=''
-from=''
-kubeconfig=''
-context=''
-namespace=''
-all_namespaces=''
-for word in "$@"; do
-    i=$((i + 1))
-    if [ "$i" -eq "$n" ]; then
-        cur=$word
-        break
-    fi
-    # Remember the source flags, so names come from the same source the command will read.
-    case $prev in
-        --from) from=$word ;;
-        --kubeconfig) kubeconfig=$word ;;
-        --context) context=$word ;;
-        -n | --namespace) namespace=$word ;;
-    esac
-    case $word in
-        --demo) demo=1 ;;
-        -A | --all-namespaces) all_namespaces=1 ;;
-        --from=*) from=${word#--from=} ;;
-        --kubeconfig=*) kubeconfig=${word#--kubeconfig=} ;;
-        --context=*) context=${word#--context=} ;;
-        --namespace=*) namespace=${word#--namespace=} ;;
-    esac
-    case $word in
-        -*) ;;
-        *)
-            # A word after a value-taking flag is that flag's value, not a subcommand.
-            case $value_flags in *" $prev "*) word='' ;; esac
-            if [ -z "$sub" ] && [ -n "$word" ]; then
-                for s in $subcommands; do
-                    if [ "$word" = "$s" ]; then sub=$s; fi
-                done
-            fi
-            ;;
-    esac
-    prev=$word
-    case $prev in '') prev=x ;; esac
-done
-
-emit() {
-    for candidate in $1; do
-        case $candidate in "$cur"*) printf '%s\n' "$candidate" ;; esac
-    done
-}
-
-# names KIND: object names from the current source (`targets`: TYPE/NAME, `nodes`: node names),
-# asked of kubectl-wasctl itself; nothing when it is not on PATH or the source cannot be read.
-names() {
-    command -v kubectl-wasctl >/dev/null 2>&1 || return 0
-    set -- complete-names "$1" "$cur"
-    if [ -n "$demo" ]; then set -- "$@" --demo; fi
-    if [ -n "$from" ]; then set -- "$@" --from "$from"; fi
-    if [ -n "$kubeconfig" ]; then set -- "$@" --kubeconfig "$kubeconfig"; fi
-    if [ -n "$context" ]; then set -- "$@" --context "$context"; fi
-    if [ -n "$namespace" ]; then set -- "$@" --namespace "$namespace"; fi
-    if [ -n "$all_namespaces" ]; then set -- "$@" --all-namespaces; fi
-    kubectl-wasctl "$@" 2>/dev/null || true
-}
-
-# A TYPE/NAME (or a type prefix such as `pg/`, which must not get a trailing space).
-complete_targets() {
-    out=$(names targets)
-    if [ -n "$out" ]; then printf '%s\n' "$out"; fi
-    case $cur in */*) echo ':4' ;; *) echo ':6' ;; esac
-    exit 0
-}
-
-case $prev in
-    --only) complete_targets ;;
-    --drain | --cordon | --like)
-        out=$(names nodes)
-        if [ -n "$out" ]; then printf '%s\n' "$out"; fi
-        echo ':4'
-        exit 0
-        ;;
-esac
-
-case $value_flags in
-    *" $prev "*)
-        vals=$(values_for "$sub" "$prev")
-        if [ -n "$vals" ]; then
-            emit "$vals"
-            echo ':4'
-        else
-            # A file, a name or a context: let the shell complete files.
-            echo ':0'
-        fi
-        exit 0
-        ;;
-esac
-
-case $cur in
-    -*) emit "$(flags_for "$sub") $global_flags" ;;
-    *)
-        if [ -z "$sub" ]; then
-            emit "$subcommands"
-        elif [ "$sub" = tree ]; then
-            complete_targets
-        fi
-        ;;
-esac
-echo ':4'
-"#,
-    );
-    s
 }
 
 fn write_file(path: &Path, f: &Generated) -> Result<(), Error> {
@@ -494,5 +433,76 @@ fn first_difference(committed: &[u8], generated: &[u8]) -> String {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use super::*;
+
+    /// Every example on the man pages parses, up to a shell redirection or pipe.
+    #[test]
+    fn man_page_examples_parse() {
+        let mut pages = vec![None];
+        pages.extend(
+            command()
+                .get_subcommands()
+                .filter(|s| !s.is_hide_set())
+                .map(|s| Some(s.get_name().to_owned())),
+        );
+        for page in pages {
+            let examples = examples(page.as_deref());
+            assert!(!examples.is_empty(), "{page:?} has no examples");
+            for (_, line) in examples {
+                let line = line.trim_start_matches("source <(").trim_end_matches(')');
+                // The wasctl part of a pipeline, up to a redirection.
+                let words: Vec<&str> = line
+                    .split('|')
+                    .find(|part| part.trim_start().starts_with("kubectl wasctl"))
+                    .unwrap_or(line)
+                    .split('>')
+                    .next()
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .collect();
+                assert_eq!(&words[..2], ["kubectl", "wasctl"], "{line}");
+                let argv = std::iter::once("kubectl-wasctl").chain(words[2..].iter().copied());
+                if let Err(e) = Cli::try_parse_from(argv) {
+                    panic!("`{line}` does not parse: {e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn man_pages_have_the_sections_and_no_backticks() {
+        let files = man().unwrap();
+        assert!(files.len() >= 9, "{}", files.len());
+        for f in &files {
+            let text = String::from_utf8(f.contents.clone()).unwrap();
+            for section in [
+                ".SH EXAMPLES",
+                ".SH \"EXIT STATUS\"",
+                ".SH ENVIRONMENT",
+                ".SH OPTIONS",
+            ] {
+                assert!(text.contains(section), "{} lacks {section}", f.name);
+            }
+            assert!(!text.contains('`'), "{} has a backtick", f.name);
+        }
+        let top = String::from_utf8(files[0].contents.clone()).unwrap();
+        for f in &files[1..] {
+            let page = f.name.trim_end_matches(".1");
+            assert!(top.contains(&roff(page)), "the top page names {page}");
+        }
+    }
+
+    #[test]
+    fn backticks_become_bold() {
+        assert_eq!(without_backticks("a `b` c"), "a \\fBb\\fR c");
+        assert_eq!(without_backticks("a `b\nc"), "a \\fBb\\fR\nc");
+        assert_eq!(without_backticks("x…"), "x\\[u2026]");
     }
 }

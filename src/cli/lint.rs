@@ -10,7 +10,9 @@ use super::Context;
 use crate::error::{Error, ExitStatus};
 use crate::lint::codes::ALL;
 use crate::lint::output::{LintFormat, github, json, junit, sarif, text};
-use crate::lint::{Config, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_inputs};
+use crate::lint::{
+    Config, FieldValidation, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_inputs,
+};
 
 /// `lint` flags.
 #[derive(Debug, Args)]
@@ -24,8 +26,11 @@ pub struct LintArgs {
     /// Exit 1 when a finding has this severity or a higher one.
     #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = Severity::Warning)]
     pub fail_on: Severity,
-    /// Report fields the Kubernetes 1.37 types do not have (`WAS003`).
-    #[arg(long)]
+    /// Unknown, removed and renamed fields (`WAS003`): errors (`strict`, kubectl's default), warnings (`warn`) or not reported (`ignore`).
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = FieldValidation::Strict)]
+    pub field_validation: FieldValidation,
+    /// Same as `--field-validation=strict` (the default; kept for older scripts).
+    #[arg(long, conflicts_with = "field_validation")]
     pub strict: bool,
     /// Kinds wasctl does not check are errors (default: "not checked" info findings).
     #[arg(long)]
@@ -42,7 +47,7 @@ pub struct LintArgs {
     /// Simulate the linted gangs on the cluster's nodes with nothing running (`WAS312`; needs `--from`, `--demo` or `--cluster`).
     #[arg(long)]
     pub feasibility: bool,
-    /// Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable.
+    /// Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable: one format to stdout, the others to files.
     #[arg(short = 'o', long = "output", value_name = "FORMAT[=FILE]", value_parser = parse_output)]
     pub output: Vec<(LintFormat, Option<PathBuf>)>,
     /// Print the rule table and exit.
@@ -123,7 +128,53 @@ fn render(
     Ok(out)
 }
 
+/// One stream per `-o`: at most one format goes to stdout (the others name a file), and no
+/// file is named twice, so two formats are never concatenated into one stream.
+fn check_outputs(outputs: &[(LintFormat, Option<PathBuf>)]) -> Result<(), Error> {
+    use clap::ValueEnum;
+    let name = |f: &LintFormat| {
+        f.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned())
+    };
+    let to_stdout: Vec<String> = outputs
+        .iter()
+        .filter(|(_, file)| file.is_none())
+        .map(|(f, _)| name(f))
+        .collect();
+    if to_stdout.len() > 1 {
+        return Err(Error::usage(
+            format!(
+                "{} would all write to stdout",
+                to_stdout
+                    .iter()
+                    .map(|f| format!("`-o {f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "give all formats but one a file, e.g. `-o {}=lint.{}`",
+                to_stdout[1], to_stdout[1]
+            ),
+        ));
+    }
+    let mut files: Vec<&PathBuf> = outputs.iter().filter_map(|(_, f)| f.as_ref()).collect();
+    files.sort();
+    if let Some(pair) = files.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::usage(
+            format!("`{}` is named by two `-o` options", pair[0].display()),
+            "write each format to its own file",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
+    if ctx.global.all_namespaces {
+        return Err(Error::usage(
+            "`lint` checks manifests, not a cluster's namespaces: `-A` does not apply",
+            "`-n NAMESPACE` sets the namespace of manifests that name none, as `kubectl apply -n` does",
+        ));
+    }
     if args.list_rules {
         ctx.stdout(list_rules().as_bytes())?;
         return Ok(ExitStatus::Success);
@@ -175,6 +226,7 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
             "pass files or directories: `kubectl wasctl lint deploy/` (or `-` for stdin)",
         ));
     }
+    check_outputs(&args.output)?;
     let inputs = read_inputs(&paths)?;
     if args.feasibility && !(ctx.is_offline() || args.cluster) {
         return Err(Error::usage(
@@ -188,7 +240,11 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
         None
     };
     let options = Options {
-        strict: args.strict,
+        field_validation: if args.strict {
+            FieldValidation::Strict
+        } else {
+            args.field_validation
+        },
         reject_unknown: args.reject_unknown,
         config,
         gate_overrides: ctx.gate_overrides()?,

@@ -1,7 +1,9 @@
 //! The command line: clap definitions, kubectl-style global flags, and the glue that runs
 //! source → analysis → view for each command. Only this module writes to stdout and stderr.
 
+mod capacity;
 mod complete;
+mod diff;
 mod doctor;
 mod explain;
 mod generate;
@@ -21,10 +23,11 @@ use clap::{Args, Parser, Subcommand};
 use crate::error::{Error, ExitStatus};
 use crate::graph::ObjRef;
 use crate::render::color::{ColorChoice, ColorFlag};
-use crate::snapshot::Snapshot;
+use crate::sched::selector::LabelSelector;
 use crate::snapshot::completeness::missing_kinds;
 use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
 use crate::snapshot::source::{Collector, demo, files, live};
+use crate::snapshot::{KindCoverage, Snapshot};
 
 /// kubectl wasctl: see, simulate and explain Workload-Aware Scheduling on Kubernetes 1.37.
 #[derive(Debug, Parser)]
@@ -40,13 +43,29 @@ pub struct Cli {
     /// Flags shared by every command.
     #[command(flatten)]
     pub global: GlobalArgs,
-    /// The command to run.
+    /// The command to run (none: a short usage).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
+
+/// What `kubectl wasctl` with no arguments prints: the five most useful commands.
+pub const SHORT_USAGE: &str = "\
+kubectl wasctl: see, simulate and explain Kubernetes 1.37 Workload-Aware Scheduling.
+
+Most used:
+  kubectl wasctl simulate -A              where every pending gang would land, and who it evicts
+  kubectl wasctl explain pg/NAME          why a gang is unschedulable, with the numbers and fixes
+  kubectl wasctl tree -A                  Workload -> PodGroup -> Pod -> ResourceClaim, with status
+  kubectl wasctl doctor -A                orphans, dangling references, version and gate skew
+  kubectl wasctl lint manifests/          check manifests before `kubectl apply`
+
+Try any of them on the built-in demo cluster with `--demo`, or on a dump with `--from FILE`.
+More: `kubectl wasctl --help`, `kubectl wasctl COMMAND --help`.
+";
 
 /// Flags shared by every command, named as kubectl names them.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Global flags")]
 pub struct GlobalArgs {
     /// Path to the kubeconfig file (default: `KUBECONFIG`, then `~/.kube/config`).
     #[arg(long, global = true, value_name = "FILE")]
@@ -73,33 +92,126 @@ pub struct GlobalArgs {
     /// When to use colors.
     #[arg(long, global = true, value_enum, default_value_t = ColorFlag::Auto)]
     pub color: ColorFlag,
+    /// The address of the Kubernetes API server (instead of the kubeconfig's).
+    #[arg(long, global = true, value_name = "URL")]
+    pub server: Option<String>,
+    /// Bearer token for authentication to the API server (instead of the kubeconfig's).
+    #[arg(long, global = true, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// Username to impersonate for the operation.
+    #[arg(long = "as", global = true, value_name = "USER")]
+    pub impersonate: Option<String>,
+    /// Group to impersonate for the operation; repeatable.
+    #[arg(long = "as-group", global = true, value_name = "GROUP")]
+    pub impersonate_groups: Vec<String>,
+    /// The longest one request to the API server may take, as kubectl's flag (`30s`, `2m`;
+    /// a bare number is seconds; `0` waits forever) [default: 60s].
+    #[arg(long, global = true, value_name = "DURATION")]
+    pub request_timeout: Option<String>,
 }
 
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Say why a gang is (or would be) unschedulable, with the numbers and verified fixes.
+    #[command(after_help = "Examples:
+  # Why is the gang `train` not running?
+  kubectl wasctl explain pg/train -n ml
+  # The same, as JSON for scripts (kind: Diagnosis)
+  kubectl wasctl explain podgroup train -n ml -o json
+  # Every group of a Job's Workload; exit 1 when one cannot be placed
+  kubectl wasctl explain job/train -n ml --exit-code
+  # Would it fit after draining a node, or with two more nodes like gpu-a1?
+  kubectl wasctl explain pg/train -n ml --drain gpu-b1 --add-nodes 2 --like gpu-a1
+  # On the built-in demo cluster
+  kubectl wasctl explain pg/big-train-workers --demo")]
     Explain(explain::ExplainArgs),
     /// Dry-run kube-scheduler 1.37 over the snapshot: where every pending gang would land.
+    #[command(after_help = "Examples:
+  # Every pending unit of the cluster, in queue order
+  kubectl wasctl simulate -A
+  # From a dump (`kubectl wasctl snapshot -A -o yaml > dump.yaml`)
+  kubectl wasctl simulate --from dump.yaml
+  # One gang, with the devices it would get
+  kubectl wasctl simulate --only pg/train -n ml --devices
+  # What-ifs: drain a node and add a new job's manifests
+  kubectl wasctl simulate --drain gpu-a1 --add new-job.yaml
+  # More columns; or only names for scripts
+  kubectl wasctl simulate --demo -o wide
+  kubectl wasctl simulate -A -l team=llm -o name")]
     Simulate(simulate::SimulateArgs),
+    /// Count how many more copies of a gang fit, and where; what stops the next copy.
+    #[command(after_help = "Examples:
+  # How many more copies of the gang `train` fit, with and without preemption, per domain
+  kubectl wasctl capacity pg/train -n ml
+  # After draining a node: how many fewer, and which running gangs are displaced
+  kubectl wasctl capacity pg/train -n ml --drain gpu-a1
+  # On the demo, as JSON (kind: CapacityReport)
+  kubectl wasctl capacity pg/infer-a --demo -o json")]
+    Capacity(capacity::CapacityArgs),
+    /// Compare the plans of two snapshots: which units changed and which changes caused it.
+    #[command(after_help = "Examples:
+  # What changed between yesterday's and today's dump (exit 1 when a unit became unschedulable)
+  kubectl wasctl diff --from old.yaml --to new.yaml
+  # A dump against the live cluster
+  kubectl wasctl diff --from old.yaml
+  # As JSON (kind: PlanDiff)
+  kubectl wasctl diff --from old.yaml --to new.yaml -o json")]
+    Diff(diff::DiffArgs),
     /// Find what is broken or leaking in the cluster: orphans, skew, gang health, DRA (`WASD###`).
+    #[command(after_help = "Examples:
+  # Every check over the whole cluster
+  kubectl wasctl doctor -A
+  # In CI: exit 1 on warnings too
+  kubectl wasctl doctor -n ml --fail-on warning
+  # Only some checks, as JSON (kind: DoctorReport)
+  kubectl wasctl doctor --only WASD001,WASD012 -o json
+  # What each check looks for
+  kubectl wasctl doctor --list-checks")]
     Doctor(doctor::DoctorArgs),
     /// Show Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim with status.
+    #[command(after_help = "Examples:
+  # Every Workload, group, pod and claim
+  kubectl wasctl tree -A
+  # One object's chain, up to its Workload (TYPE/NAME or TYPE NAME)
+  kubectl wasctl tree pg/train -n ml
+  kubectl wasctl tree pod train-0 -n ml
+  # What runs on a node, by gang and claim
+  kubectl wasctl tree node/gpu-a1
+  # Only what is labelled, with more columns
+  kubectl wasctl tree -A -l app=train -o wide")]
     Tree(tree::TreeArgs),
     /// Check manifests against the 1.37 WAS validation and cross-object rules (`WAS###`).
+    #[command(after_help = "Examples:
+  # Every manifest under a directory
+  kubectl wasctl lint manifests/
+  # Files as `kubectl apply -f` takes them, as JSON
+  kubectl wasctl lint -f podgroup.yaml -f job.yaml -o json
+  # From stdin
+  helm template chart/ | kubectl wasctl lint -")]
     Lint(lint::LintArgs),
     /// Write the loaded objects and cluster facts to one file that `--from` reads back.
+    #[command(after_help = "Examples:
+  # A complete dump of everything wasctl reads (the input for --from and bug reports)
+  kubectl wasctl snapshot -A -o yaml > dump.yaml
+  kubectl wasctl simulate --from dump.yaml")]
     Snapshot(snapshot::SnapshotArgs),
     /// Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI.
     Tui(tui::TuiArgs),
     /// Print the version, commit and supported Kubernetes version.
+    #[command(after_help = "Examples:
+  kubectl wasctl version
+  # With the feature gates `--feature-gates` accepts
+  kubectl wasctl version -o json")]
     Version(version::VersionArgs),
-    /// Write or check the shipped completions and man page (for maintainers).
+    /// Print the shell completion script for bash, zsh, fish or PowerShell.
+    Completion(complete::CompletionArgs),
+    /// Write or check the shipped completions and man pages (for maintainers).
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
-    /// Print object names for shell completion (used by `kubectl_complete-wasctl`).
-    #[command(hide = true)]
-    CompleteNames(complete::CompleteArgs),
+    /// Answer a shell's completion request (cobra's `__complete` protocol).
+    #[command(name = "__complete", hide = true)]
+    Complete(complete::CompleteArgs),
 }
 
 /// `-o` for reports that have a text view.
@@ -133,17 +245,24 @@ pub enum TableFormat {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     let ctx = Context::new(cli.global);
-    match cli.command {
+    let Some(command) = cli.command else {
+        ctx.stdout(SHORT_USAGE.as_bytes())?;
+        return Ok(ExitStatus::Success);
+    };
+    match command {
         Command::Explain(args) => explain::run(&ctx, &args),
         Command::Simulate(args) => simulate::run(&ctx, &args),
+        Command::Capacity(args) => capacity::run(&ctx, &args),
+        Command::Diff(args) => diff::run(&ctx, &args),
         Command::Doctor(args) => doctor::run(&ctx, &args),
         Command::Tree(args) => tree::run(&ctx, &args),
         Command::Lint(args) => lint::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Tui(args) => tui::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
+        Command::Completion(args) => complete::run_completion(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
-        Command::CompleteNames(args) => complete::run(&ctx, &args),
+        Command::Complete(args) => complete::run(&ctx, &args),
     }
 }
 
@@ -225,10 +344,33 @@ impl Context {
             return Ok(demo::load()?);
         }
         if !g.from.is_empty() {
+            // Bytes read of the file's size, on stderr when it is a terminal (never when piped).
+            let show = self.stderr_is_terminal;
+            let progress = move |read: u64, total: Option<u64>| {
+                if show {
+                    let mb = |b: u64| b / (1 << 20);
+                    let mut err = std::io::stderr().lock();
+                    let _ = match total {
+                        Some(t) if t > 0 => write!(
+                            err,
+                            "\r\u{1b}[2Kloading {} of {} MB ({}%)…",
+                            mb(read),
+                            mb(t),
+                            read.saturating_mul(100) / t
+                        ),
+                        _ => write!(err, "\r\u{1b}[2Kloading {} MB…", mb(read)),
+                    };
+                    let _ = err.flush();
+                }
+            };
             let mut collector = Collector::new();
-            for path in &g.from {
-                files::load_path(path, &mut collector)?;
+            let loaded = g.from.iter().try_for_each(|path| {
+                files::load_path_with_progress(path, &mut collector, &progress)
+            });
+            if show {
+                let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
             }
+            loaded?;
             // A `kubectl get … -o yaml` dump holds only the kinds it was asked for; a
             // `wasctl snapshot` file says what it holds in its ClusterFacts document.
             let partial = !collector.has_facts_document();
@@ -238,10 +380,24 @@ impl Context {
             snapshot.warnings.extend(missing_kinds(&snapshot));
             return Ok(snapshot);
         }
+        let request_timeout = match &g.request_timeout {
+            Some(text) => live::parse_request_timeout(text).map_err(|e| {
+                Error::usage(
+                    format!("invalid `--request-timeout`: {e}"),
+                    "write `--request-timeout 30s` (or `0` for no limit)",
+                )
+            })?,
+            None => Some(live::DEFAULT_REQUEST_TIMEOUT),
+        };
         let options = live::LiveOptions {
             kubeconfig: g.kubeconfig.clone(),
             context: g.context.clone(),
             namespace: g.namespace.clone(),
+            server: g.server.clone(),
+            token: g.token.clone(),
+            impersonate: g.impersonate.clone(),
+            impersonate_groups: g.impersonate_groups.clone(),
+            request_timeout,
         };
         let show = self.stderr_is_terminal;
         let progress = move |msg: &str| {
@@ -280,10 +436,94 @@ impl Context {
     }
 }
 
+/// Refuses to simulate without the kinds every placement depends on: nodes and pods. An
+/// unreadable kind (forbidden, failed) is a cluster access error (exit 3); a kind missing from
+/// the input files is an input error (exit 2). Never "0/0 nodes are available" from a dump
+/// that simply holds no nodes.
+pub(crate) fn require_nodes_and_pods(s: &Snapshot) -> Result<(), Error> {
+    for (kind, plural) in [("Node", "nodes"), ("Pod", "pods")] {
+        match s.coverage(kind) {
+            KindCoverage::Complete | KindCoverage::Namespace { .. } => {}
+            KindCoverage::NotInInput => {
+                return Err(Error::usage(
+                    format!(
+                        "the input holds no {kind} objects: a simulation needs every {kind} of the cluster"
+                    ),
+                    format!(
+                        "add them (`kubectl get {plural} -A -o yaml`), or make a complete dump with `kubectl wasctl snapshot -A -o yaml > dump.yaml`"
+                    ),
+                ));
+            }
+            KindCoverage::Unreadable { reason } => {
+                return Err(Error::Incomplete {
+                    message: format!("cannot simulate: {plural} could not be read ({reason})"),
+                    hint: Some(format!(
+                        "wasctl needs `list` on {plural} cluster-wide (packaging/ has a ClusterRole with every permission it uses)"
+                    )),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `-l/--selector`, as kubectl spells it.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SelectorArgs {
+    /// Only objects whose labels match (kubectl syntax: `app=train,tier!=cpu`, `team in (a,b)`, `!canary`).
+    #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]
+    pub selector: Option<String>,
+}
+
+impl SelectorArgs {
+    /// The compiled selector, if one was given.
+    pub fn compile(&self) -> Result<Option<LabelSelector>, Error> {
+        self.selector
+            .as_deref()
+            .map(|text| {
+                LabelSelector::parse(text).map_err(|e| {
+                    Error::usage(
+                        format!("invalid `--selector`: {e}"),
+                        "write `-l key=value`, `-l key!=value`, `-l 'key in (a,b)'` or `-l key`, comma-separated",
+                    )
+                })
+            })
+            .transpose()
+    }
+}
+
+/// True when the object's labels match `selector` (an object without labels matches only
+/// selectors that require no label).
+pub(crate) fn labels_match(
+    s: &Snapshot,
+    selector: &LabelSelector,
+    kind: &str,
+    namespace: &str,
+    name: &str,
+) -> bool {
+    let empty = BTreeMap::new();
+    selector.matches(s.labels_of(kind, namespace, name).unwrap_or(&empty))
+}
+
+/// Parses a target given as one word `TYPE/NAME` or two words `TYPE NAME` (kubectl accepts
+/// both).
+pub(crate) fn parse_target_words(words: &[String]) -> Result<(String, String), Error> {
+    match words {
+        [one] => parse_target(one),
+        [kind, name] if !kind.contains('/') && !name.contains('/') => {
+            parse_target(&format!("{kind}/{name}"))
+        }
+        _ => Err(Error::usage(
+            format!("`{}` is not a target", words.join(" ")),
+            "write `TYPE/NAME` or `TYPE NAME`, e.g. `pg/train` or `pg train`",
+        )),
+    }
+}
+
 /// Parses `TYPE/NAME` into a kind and name. Accepts kubectl's plural, singular and short
 /// forms and fully qualified names (`podgroups.scheduling.k8s.io/x`).
 pub(crate) fn parse_target(target: &str) -> Result<(String, String), Error> {
-    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`";
+    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`";
     let Some((kind, name)) = target.split_once('/') else {
         return Err(Error::usage(
             format!("`{target}` is not of the form `TYPE/NAME`"),
@@ -301,6 +541,7 @@ pub(crate) fn parse_target(target: &str) -> Result<(String, String), Error> {
         "pod" | "pods" | "po" => "Pod",
         "job" | "jobs" => "Job",
         "resourceclaim" | "resourceclaims" | "claim" | "claims" => "ResourceClaim",
+        "node" | "nodes" | "no" => "Node",
         _ => {
             return Err(Error::usage(
                 format!("unknown type `{kind}` in `{target}`"),
@@ -331,8 +572,19 @@ pub(crate) fn resolve_target(
         "Pod" => s.pod(ns, name).is_some(),
         "Job" => s.job(ns, name).is_some(),
         "ResourceClaim" => s.resource_claim(ns, name).is_some(),
+        "Node" => s.node(name).is_some(),
         _ => false,
     };
+    if kind == "Node" {
+        return if exists("") {
+            Ok(ObjRef::new(kind, "", name))
+        } else {
+            Err(Error::usage(
+                format!("Node `{name}` not found"),
+                "check the name with `kubectl get nodes`",
+            ))
+        };
+    }
     let scope = if ctx.global.all_namespaces {
         None
     } else {

@@ -4,7 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{Context, TableFormat, parse_target, resolve_target};
+use super::{
+    Context, SelectorArgs, TableFormat, labels_match, parse_target, require_nodes_and_pods,
+    resolve_target,
+};
 use crate::error::{Error, ExitStatus};
 use crate::render::json::{Envelope, write_json, write_yaml};
 use crate::render::plan::{TextOptions, write_names, write_notes, write_text};
@@ -47,6 +50,10 @@ pub struct SimulateArgs {
     /// Simulate only this unit (`pg/NAME`, `cpg/NAME`, `pod/NAME`); the rest of the queue is ignored.
     #[arg(long, value_name = "TYPE/NAME")]
     pub only: Option<String>,
+    /// Label selector: report only the units whose object's labels match (the whole queue is
+    /// still simulated, so the others still take their room).
+    #[command(flatten)]
+    pub selector: SelectorArgs,
     /// What-ifs.
     #[command(flatten)]
     pub what_if: WhatIfArgs,
@@ -118,6 +125,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         ));
     }
     let mut snapshot = ctx.load()?;
+    require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(&mut snapshot, &args.what_if)?;
     let only = match only {
         Some((kind, name)) => {
@@ -145,6 +153,11 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     }
     if let Some(ns) = ctx.namespace_scope(&snapshot) {
         plan.units.retain(|u| u.namespace == ns);
+        plan.summary = Summary::of(&plan.units);
+    }
+    if let Some(sel) = args.selector.compile()? {
+        plan.units
+            .retain(|u| labels_match(&snapshot, &sel, &u.kind, &u.namespace, &u.name));
         plan.summary = Summary::of(&plan.units);
     }
     let mut out = Vec::new();

@@ -2,28 +2,45 @@
 
 use clap::Args;
 
-use super::{Context, ReportFormat, parse_target, resolve_target};
+use super::{Context, SelectorArgs, TableFormat, labels_match, parse_target_words, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
-use crate::graph::tree::{TreeScope, build};
+use crate::graph::tree::{TreeNode, TreeScope, build};
 use crate::render::json::{Envelope, write_json, write_yaml};
-use crate::render::tree::write_text;
-use crate::snapshot::facts::Component;
+use crate::render::tree::{TextOptions, write_names, write_notes, write_text};
+use crate::sched::{Options, simulate};
 
 /// `tree` flags.
 #[derive(Debug, Args)]
 pub struct TreeArgs {
     /// Show one object's chain: `workload/`, `compositepodgroup/` (`cpg/`), `podgroup/`
-    /// (`pg/`), `pod/`, `job/`, `resourceclaim/` followed by the name.
-    #[arg(value_name = "TYPE/NAME")]
-    pub target: Option<String>,
+    /// (`pg/`), `pod/`, `job/`, `resourceclaim/` followed by the name (or `TYPE NAME`); or
+    /// `node/NAME`: what runs on a node, by gang and claim.
+    #[arg(value_name = "TYPE/NAME", num_args = 0..=2)]
+    pub target: Vec<String>,
+    /// Label selector.
+    #[command(flatten)]
+    pub selector: SelectorArgs,
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = TableFormat::Text)]
+    pub output: TableFormat,
+}
+
+/// True when `node` or something below it is an object whose labels match.
+fn subtree_matches(
+    s: &crate::snapshot::Snapshot,
+    sel: &crate::sched::selector::LabelSelector,
+    node: &TreeNode,
+) -> bool {
+    labels_match(s, sel, &node.kind, &node.namespace, &node.name)
+        || node.children.iter().any(|c| subtree_matches(s, sel, c))
 }
 
 pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
-    let parsed = args.target.as_deref().map(parse_target).transpose()?;
+    let parsed = (!args.target.is_empty())
+        .then(|| parse_target_words(&args.target))
+        .transpose()?;
+    let selector = args.selector.compile()?;
     let snapshot = ctx.load()?;
     let graph = Graph::build(&snapshot);
     let target = match parsed {
@@ -35,17 +52,39 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         target,
     };
     let now = snapshot.now();
-    let gates = snapshot
-        .facts
-        .gates_for(Component::KubeScheduler, &ctx.gate_overrides()?);
-    let mut assumed = gates.assumed;
-    assumed.extend(snapshot.facts.assumed.iter().cloned());
-    let report = build(&snapshot, &graph, &scope, now, assumed);
+    // The simulated outcome beside the recorded status: the same plan `simulate` makes.
+    let options = Options {
+        gate_overrides: ctx.gate_overrides()?,
+        ..Options::default()
+    };
+    let plan = simulate(&snapshot, &options);
+    let mut report = build(
+        &snapshot,
+        &graph,
+        &scope,
+        now,
+        plan.settings.assumed.clone(),
+        Some(&plan),
+    );
+    if let Some(sel) = &selector {
+        report.roots.retain(|r| subtree_matches(&snapshot, sel, r));
+    }
     let mut out = Vec::new();
+    let text = |wide| TextOptions {
+        wide,
+        hide_namespace: ctx.one_namespace(&snapshot),
+    };
     match args.output {
-        ReportFormat::Text => write_text(&mut out, &report, ctx.color.styler())?,
-        ReportFormat::Json => write_json(&mut out, &Envelope::new("Tree", &report))?,
-        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("Tree", &report))?,
+        TableFormat::Text => write_text(&mut out, &report, ctx.color.styler(), text(false))?,
+        TableFormat::Wide => write_text(&mut out, &report, ctx.color.styler(), text(true))?,
+        TableFormat::Name => write_names(&mut out, &report)?,
+        TableFormat::Json => write_json(&mut out, &Envelope::new("Tree", &report))?,
+        TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("Tree", &report))?,
+    }
+    if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
+        let mut err = Vec::new();
+        write_notes(&mut err, &report, ctx.err_color.styler())?;
+        ctx.stderr(&err)?;
     }
     ctx.stdout(&out)?;
     Ok(ExitStatus::Success)

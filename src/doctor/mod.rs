@@ -210,19 +210,27 @@ pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<S
 pub fn report(s: &Snapshot, g: &Graph, options: &Options, selection: &Selection) -> DoctorReport {
     let (mut findings, assumed) = check(s, g, options);
     findings.retain(|f| selection.keeps(f));
-    let mut summary = Summary::default();
-    for f in &findings {
-        match f.severity {
-            Severity::Error => summary.error += 1,
-            Severity::Warning => summary.warning += 1,
-            Severity::Info => summary.info += 1,
-        }
-    }
+    let summary = Summary::of(&findings);
     DoctorReport {
         summary,
         findings,
         assumed,
         warnings: s.warnings.clone(),
+    }
+}
+
+impl Summary {
+    /// Counts `findings` by severity.
+    pub fn of(findings: &[Finding]) -> Self {
+        let mut summary = Self::default();
+        for f in findings {
+            match f.severity {
+                Severity::Error => summary.error += 1,
+                Severity::Warning => summary.warning += 1,
+                Severity::Info => summary.info += 1,
+            }
+        }
+        summary
     }
 }
 

@@ -1,5 +1,5 @@
 //! The text view of a [`DoctorReport`]: findings grouped by severity, most severe first, then
-//! the summary, assumptions and loader warnings. Writes to a writer it is given; every string
+//! the summary; assumptions and loader warnings apart ([`write_notes`]). Writes to a writer it is given; every string
 //! from the cluster passes [`sanitize()`](crate::render::sanitize::sanitize).
 
 use std::io::{self, Write};
@@ -10,9 +10,6 @@ use crate::render::sanitize;
 
 /// Writes the report as text.
 pub fn write_text(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> io::Result<()> {
-    for w in &report.warnings {
-        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
-    }
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let findings: Vec<_> = report
             .findings
@@ -45,6 +42,14 @@ pub fn write_text(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> 
             "{} error(s), {} warning(s), {} info",
             s.error, s.warning, s.info
         )?;
+    }
+    Ok(())
+}
+
+/// Writes the loader warnings and the assumptions (stderr in text mode).
+pub fn write_notes(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> io::Result<()> {
+    for w in &report.warnings {
+        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
     }
     for a in &report.assumed {
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;

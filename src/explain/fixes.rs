@@ -196,7 +196,7 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<Stri
 
 /// The resource the unplaced members ran short of first, and how much `missing` members need
 /// of it: (amount as Kubernetes writes it, resource name).
-fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, String)> {
+pub(super) fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, String)> {
     let member = unit.trace.pods.iter().find(|p| p.node.is_none())?;
     let resource = member
         .node_reasons

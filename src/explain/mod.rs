@@ -103,6 +103,11 @@ pub struct Diagnosis {
     pub fixes: Vec<String>,
     /// What the simulation assumed.
     pub assumed: Vec<String>,
+    /// The kube-scheduler feature gates the simulation used (WAS-relevant ones).
+    pub feature_gates: BTreeMap<String, bool>,
+    /// Set when the scheduler takes gangs pod by pod (GenericWorkload off): why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_by_pod: Option<String>,
 }
 
 /// What `explain` looks at: a unit of the plan, found from any target kind.
@@ -230,7 +235,54 @@ pub fn explain(
         &unit,
         &mut findings,
     );
-    // Node reasons and fit, from the trace.
+    let (node_reasons, fit) = reasons_and_fit(s, &unit);
+    if matches!(verdict, Verdict::Unschedulable | Verdict::NeedsPreemption)
+        && unit.outcome != Outcome::Error
+    {
+        capacity_findings(&unit, &fit, &node_reasons, &mut findings);
+    }
+    if unit.outcome == Outcome::Error {
+        findings.push(Finding {
+            id: "WASE007",
+            severity: Severity::Error,
+            title: "the scheduler would report an error for this group".to_owned(),
+            detail: unit.message.clone(),
+            evidence: serde_json::Value::Null,
+            fix: None,
+        });
+    }
+    preemption_findings(&unit, &mut findings);
+    let fixes = if matches!(
+        verdict,
+        Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
+    ) {
+        verified_fixes(s, options, &unit, &fit, &node_reasons, &plan)
+    } else {
+        Vec::new()
+    };
+    findings.sort_by_key(|f| f.severity);
+    Diagnosis {
+        target,
+        verdict,
+        message: unit.message.clone(),
+        findings,
+        node_reasons,
+        fit,
+        fixes,
+        assumed: plan.settings.assumed.clone(),
+        feature_gates: plan.settings.feature_gates.clone(),
+        pod_by_pod: plan.settings.pod_by_pod.clone(),
+    }
+}
+
+/// The unit's rejections (filter reason → node count, the most over members that found no
+/// node) and its fit (members that fit at once, per topology domain), from the trace.
+fn reasons_and_fit(s: &Snapshot, unit: &UnitResult) -> (BTreeMap<String, u32>, Fit) {
+    let (kind, namespace, name) = (
+        unit.kind.as_str(),
+        unit.namespace.as_str(),
+        unit.name.as_str(),
+    );
     let mut node_reasons: BTreeMap<String, u32> = BTreeMap::new();
     for p in unit.trace.pods.iter().filter(|p| p.node.is_none()) {
         for (r, n) in &p.node_reasons {
@@ -273,10 +325,21 @@ pub fn explain(
         placeable,
         domains,
     };
+    (node_reasons, fit)
+}
+
+/// Diagnoses one unit of an existing plan without simulating again: verdict, capacity and
+/// preemption findings, rejections and fit, as [`explain`] gives them, but without the
+/// reference findings and verified fixes (both re-simulate). `capacity` uses it for the copy
+/// that does not fit.
+pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
+    let verdict = Verdict::from(unit.outcome);
+    let (node_reasons, fit) = reasons_and_fit(s, unit);
+    let mut findings = Vec::new();
     if matches!(verdict, Verdict::Unschedulable | Verdict::NeedsPreemption)
         && unit.outcome != Outcome::Error
     {
-        capacity_findings(&unit, &fit, &node_reasons, &mut findings);
+        capacity_findings(unit, &fit, &node_reasons, &mut findings);
     }
     if unit.outcome == Outcome::Error {
         findings.push(Finding {
@@ -288,26 +351,26 @@ pub fn explain(
             fix: None,
         });
     }
-    preemption_findings(&unit, &mut findings);
-    let fixes = if matches!(
-        verdict,
-        Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
-    ) {
-        verified_fixes(s, options, &unit, &fit, &node_reasons, &plan)
-    } else {
-        Vec::new()
-    };
+    preemption_findings(unit, &mut findings);
     findings.sort_by_key(|f| f.severity);
     Diagnosis {
-        target,
+        target: format!("{}/{}/{}", unit.kind, unit.namespace, unit.name),
         verdict,
         message: unit.message.clone(),
         findings,
         node_reasons,
         fit,
-        fixes,
+        fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        feature_gates: plan.settings.feature_gates.clone(),
+        pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
+}
+
+/// The resource the unplaced members of `unit` ran short of first, and how much `missing`
+/// members need of it: (amount as Kubernetes writes it, resource name).
+pub fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, String)> {
+    fixes::shortfall(s, unit, missing)
 }
 
 /// A PodGroup whose members the scheduler takes one by one (GenericWorkload off).
@@ -391,6 +454,8 @@ fn pod_by_pod(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        feature_gates: plan.settings.feature_gates.clone(),
+        pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
 }
 
@@ -492,5 +557,7 @@ fn running(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        feature_gates: plan.settings.feature_gates.clone(),
+        pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
 }

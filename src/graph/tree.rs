@@ -12,12 +12,16 @@ use k8s_openapi::jiff::Timestamp;
 use serde::Serialize;
 
 use super::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::sched::plan::Plan;
 use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
 
 /// The tree report (`kind: Tree`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeReport {
+    /// The kube-scheduler feature gates the simulated outcomes used (WAS-relevant ones).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub feature_gates: std::collections::BTreeMap<String, bool>,
     /// What had to be assumed about the cluster (e.g. feature gates without facts).
     pub assumed: Vec<String>,
     /// Loader warnings (forbidden or missing APIs, unknown kinds).
@@ -36,9 +40,14 @@ pub struct TreeNode {
     pub namespace: String,
     /// Name.
     pub name: String,
-    /// Status: pod phase, group state, claim state.
+    /// Status as the object records it: pod phase, group state, claim state.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// The simulated outcome (`Scheduled`, `Unschedulable`, `Waiting`, `Preempting`,
+    /// `Error`) of a pending Pod, PodGroup or CompositePodGroup, when it differs from the
+    /// recorded status: the same answer `simulate` and `explain` give.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<String>,
     /// Scheduling policy: `gang 6/8` (scheduled/minCount), `basic`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<String>,
@@ -86,15 +95,16 @@ pub struct TreeScope {
     pub target: Option<ObjRef>,
 }
 
-/// Builds the tree report.
+/// Builds the tree report. With a `plan`, pending objects also show their simulated outcome.
 pub fn build(
     s: &Snapshot,
     g: &Graph,
     scope: &TreeScope,
     now: Timestamp,
     assumed: Vec<String>,
+    plan: Option<&Plan>,
 ) -> TreeReport {
-    let b = TreeBuilder { s, g, now };
+    let b = TreeBuilder { s, g, now, plan };
     let roots = match &scope.target {
         Some(target) => {
             let top = b.topmost(target);
@@ -110,6 +120,9 @@ pub fn build(
             .collect(),
     };
     TreeReport {
+        feature_gates: plan
+            .map(|p| p.settings.feature_gates.clone())
+            .unwrap_or_default(),
         assumed,
         warnings: s.warnings.clone(),
         roots,
@@ -131,6 +144,20 @@ struct TreeBuilder<'a> {
     s: &'a Snapshot,
     g: &'a Graph,
     now: Timestamp,
+    plan: Option<&'a Plan>,
+}
+
+/// Sort rank of a root's kind: the hierarchy's order.
+fn kind_rank(kind: &str) -> u8 {
+    match kind {
+        "Node" => 0,
+        "Job" => 1,
+        "Workload" => 2,
+        "CompositePodGroup" => 3,
+        "PodGroup" => 4,
+        "Pod" => 5,
+        _ => 6,
+    }
 }
 
 fn in_scope(meta: &ObjectMeta, namespace: Option<&str>) -> bool {
@@ -240,7 +267,100 @@ impl TreeBuilder<'_> {
                 roots.push(r);
             }
         }
+        // kubectl order: by namespace, then kind (in the hierarchy's order) and name.
+        roots.sort_by(|a, b| {
+            (&a.namespace, kind_rank(&a.kind), &a.name).cmp(&(
+                &b.namespace,
+                kind_rank(&b.kind),
+                &b.name,
+            ))
+        });
         roots
+    }
+
+    /// The simulated outcome of `r`, when a plan is given and it differs from `recorded`.
+    fn simulated(&self, r: &ObjRef, recorded: Option<&str>) -> Option<String> {
+        let outcome = self
+            .plan?
+            .outcome_of(self.s, &r.kind, &r.namespace, &r.name)?;
+        let text = format!("{outcome:?}");
+        (recorded != Some(text.as_str())).then_some(text)
+    }
+
+    /// A node and what runs there: its pods, grouped under their PodGroups, with their claims.
+    fn node_object(&self, r: &ObjRef) -> Option<TreeNode> {
+        let node = self.s.node(&r.name)?;
+        let mut n = self.base(r, &node.metadata);
+        let spec = node.spec.as_ref();
+        n.status = Some(
+            if spec.and_then(|s| s.unschedulable).unwrap_or(false) {
+                "SchedulingDisabled"
+            } else {
+                "Ready"
+            }
+            .to_owned(),
+        );
+        let ready = node
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+            .map(|c| c.status == "True");
+        if ready == Some(false) {
+            n.status = Some("NotReady".to_owned());
+        }
+        let mut groups: std::collections::BTreeMap<(String, String), Vec<&Pod>> =
+            std::collections::BTreeMap::new();
+        let mut single: Vec<&Pod> = Vec::new();
+        for i in self
+            .s
+            .index
+            .pods_by_node
+            .get(&r.name)
+            .map_or(&[][..], Vec::as_slice)
+        {
+            let pod = &self.s.pods[*i];
+            let group = pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.scheduling_group.as_ref())
+                .and_then(|g| g.pod_group_name.clone());
+            match group {
+                Some(g) => groups
+                    .entry((namespace_of(&pod.metadata).to_owned(), g))
+                    .or_default()
+                    .push(pod),
+                None => single.push(pod),
+            }
+        }
+        for ((ns, g), pods) in groups {
+            let gr = ObjRef::new("PodGroup", &ns, &g);
+            let mut gn = match self.s.pod_group(&ns, &g) {
+                Some(pg) => self.pod_group(&gr, pg),
+                None => TreeNode {
+                    kind: "PodGroup".to_owned(),
+                    namespace: ns.clone(),
+                    name: g.clone(),
+                    ..TreeNode::default()
+                },
+            };
+            // Only the members on this node (the group's claims stay).
+            gn.children.retain(|c| c.kind != "Pod");
+            for pod in pods {
+                let pr = ObjRef::new("Pod", &ns, name_of(&pod.metadata));
+                gn.children.push(self.pod(&pr, pod));
+            }
+            n.children.push(gn);
+        }
+        single.sort_by(|a, b| {
+            (namespace_of(&a.metadata), name_of(&a.metadata))
+                .cmp(&(namespace_of(&b.metadata), name_of(&b.metadata)))
+        });
+        for pod in single {
+            let pr = ObjRef::new("Pod", namespace_of(&pod.metadata), name_of(&pod.metadata));
+            n.children.push(self.pod(&pr, pod));
+        }
+        Some(n)
     }
 
     fn node(&self, r: &ObjRef) -> Option<TreeNode> {
@@ -269,6 +389,7 @@ impl TreeBuilder<'_> {
                 n.priority = spec.and_then(|s| s.priority);
                 n.priority_class_name = spec.and_then(|s| s.priority_class_name.clone());
                 n.conditions = conditions(c.status.as_ref().and_then(|s| s.conditions.as_deref()));
+                n.simulated = self.simulated(r, None);
                 n
             }),
             "PodGroup" => self
@@ -276,6 +397,7 @@ impl TreeBuilder<'_> {
                 .pod_group(ns, &r.name)
                 .map(|pg| self.pod_group(r, pg)),
             "Pod" => self.s.pod(ns, &r.name).map(|p| self.pod(r, p)),
+            "Node" => self.node_object(r),
             "ResourceClaim" => self.s.resource_claim(ns, &r.name).map(|c| self.claim(r, c)),
             "Job" => self.s.job(ns, &r.name).map(|j| {
                 let mut n = self.base(r, &j.metadata);
@@ -325,11 +447,8 @@ impl TreeBuilder<'_> {
             match &e.state {
                 EdgeState::Dangling { missing } => n.missing.push(missing_text(e.kind, missing)),
                 EdgeState::Pending { note } => n.notes.push(note.clone()),
-                EdgeState::Unknown { reason } => n.notes.push(format!(
-                    "{} `{}` not checked: {reason}",
-                    e.to.kind, e.to.name
-                )),
-                EdgeState::Resolved | EdgeState::Unchecked => {}
+                // Said once for the whole snapshot (the IncompleteInput warning), not per row.
+                EdgeState::Resolved | EdgeState::Unchecked | EdgeState::Unknown { .. } => {}
             }
         }
         if meta.deletion_timestamp.is_some() {
@@ -380,6 +499,7 @@ impl TreeBuilder<'_> {
         let conds = pg.status.as_ref().and_then(|s| s.conditions.as_deref());
         n.conditions = conditions(conds);
         n.status = Some(group_status(conds, scheduled, pods.len()));
+        n.simulated = self.simulated(r, n.status.as_deref());
         // Group claims first, then member pods by name.
         for e in self.g.outgoing(r, Some(EdgeKind::GroupClaim)) {
             if e.state == EdgeState::Resolved
@@ -408,6 +528,9 @@ impl TreeBuilder<'_> {
         n.priority_class_name = spec.and_then(|s| s.priority_class_name.clone());
         let status = pod.status.as_ref();
         n.status = status.and_then(|s| s.phase.clone());
+        if n.node.is_none() {
+            n.simulated = self.simulated(r, n.status.as_deref());
+        }
         for c in status
             .and_then(|s| s.conditions.as_ref())
             .into_iter()

@@ -1,10 +1,11 @@
 //! The one table mapping stable `WAS###` codes to rules (ruff's `codes.rs`). Codes are never
 //! reused: a retired rule keeps its number. Families: `WAS0xx` input, `WAS1xx` names and
 //! limits, `WAS2xx` unions and structure, `WAS3xx` cross-object references, `WAS4xx` versions
-//! and feature gates. Each rule's documentation lives next to its check in `rules/<family>.rs`.
+//! and feature gates, `WAS5xx` upstream's declarative validation, `WAS6xx` DRA and PriorityClass
+//! semantics. Each rule's documentation lives next to its check in `rules/<family>.rs`.
 
 use super::Severity;
-use super::rules::{input, limits, references, structure, versions};
+use super::rules::{declarative, input, limits, references, semantic, structure, versions};
 
 macro_rules! rules {
     ($($code:literal => $variant:ident, $name:literal, $severity:ident, $summary:literal, $doc:path;)*) => {
@@ -52,8 +53,10 @@ macro_rules! rules {
 rules! {
     "WAS001" => SyntaxError, "syntax-error", Error, "The document is not valid YAML or JSON", input::WAS001;
     "WAS002" => UnknownKind, "unknown-kind", Info, "The kind is not one wasctl checks, so it was not checked", input::WAS002;
-    "WAS003" => UnknownField, "unknown-field", Warning, "A field the Kubernetes 1.37 type does not have (`--strict`)", input::WAS003;
+    "WAS003" => UnknownField, "unknown-field", Error, "A field the Kubernetes 1.37 type does not have: a typo, or renamed or removed (`--field-validation`)", input::WAS003;
     "WAS004" => InvalidObject, "invalid-object", Error, "`apiVersion`, `kind` or `metadata.name` is missing, or the object does not match its 1.37 schema", input::WAS004;
+    "WAS005" => NotKubernetes, "not-kubernetes", Info, "A document with neither `apiVersion` nor `kind` (package.json, a CI workflow) was skipped", input::WAS005;
+    "WAS006" => EmptyInput, "empty-input", Info, "A file has no YAML or JSON documents", input::WAS006;
     "WAS101" => InvalidObjectName, "invalid-object-name", Error, "A Workload, PodGroup or CompositePodGroup name is not a DNS subdomain", limits::WAS101;
     "WAS102" => InvalidTemplateName, "invalid-template-name", Error, "A template name is missing or not a DNS label", limits::WAS102;
     "WAS103" => InvalidReferenceName, "invalid-reference-name", Error, "A reference (workloadRef, parent, claim, schedulingGroup, controllerRef) has an invalid name", limits::WAS103;
@@ -86,10 +89,20 @@ rules! {
     "WAS310" => UnknownTopologyKey, "unknown-topology-key", Warning, "A topology key is not a label of any node in the cluster", references::WAS310;
     "WAS311" => ImmutableFieldChanged, "immutable-field-changed", Error, "An immutable field differs from the object in the cluster", references::WAS311;
     "WAS312" => GangCannotFit, "gang-cannot-fit", Error, "With `--feasibility`: a linted gang cannot be placed even on the empty cluster", references::WAS312;
-    "WAS401" => RemovedApiVersion, "removed-api-version", Error, "`scheduling.k8s.io/v1alpha1` or `v1alpha2` is not served by 1.37", versions::WAS401;
+    "WAS401" => RemovedApiVersion, "removed-api-version", Error, "An apiVersion 1.37 does not serve for the kind (scheduling `v1alpha1`/`v1alpha2`, PriorityClass `v1beta1`, resource `v1alpha2`, …)", versions::WAS401;
     "WAS402" => RenamedDisruptionMode, "renamed-disruption-mode", Error, "`disruptionMode` uses the 1.36 string form", versions::WAS402;
     "WAS403" => AlphaFeatureGate, "alpha-feature-gate", Info, "A field or kind needs an alpha feature gate that is off by default", versions::WAS403;
-    "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "An older served version where a newer one exists (v1alpha3 → v1beta1, resource v1beta* → v1)", versions::WAS404;
+    "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "A `scheduling.k8s.io/v1alpha3` Workload or PodGroup, where `v1beta1` exists", versions::WAS404;
+    "WAS405" => DeprecatedApiVersion, "deprecated-api-version", Warning, "A served but deprecated apiVersion (resource `v1beta1`/`v1beta2` → `v1`)", versions::WAS405;
+    "WAS501" => InvalidEnumValue, "invalid-enum-value", Error, "A value that is not one of the field's enum values (`+enum`)", declarative::WAS501;
+    "WAS502" => InvalidFormat, "invalid-format", Error, "A name, key or label that does not have its upstream format (DNS label or subdomain, qualified name)", declarative::WAS502;
+    "WAS503" => UnionMembers, "union-members", Error, "A union with both or neither of its members (pod claim source, DRA `exactly`/`firstAvailable`, …)", declarative::WAS503;
+    "WAS504" => DuplicateListKey, "duplicate-list-key", Error, "Two items of a keyed list (`+listType=map`) share a key", declarative::WAS504;
+    "WAS505" => OutOfRange, "out-of-range", Error, "A number or list size outside its upstream bounds", declarative::WAS505;
+    "WAS601" => InvalidCelSelector, "invalid-cel-selector", Error, "A DRA CEL selector does not compile", semantic::WAS601;
+    "WAS602" => InvalidDeviceRequest, "invalid-device-request", Error, "A device request's shape, or a constraint or config naming no request of the claim", semantic::WAS602;
+    "WAS603" => InvalidCapacity, "invalid-capacity", Error, "A device capacity or its request policy is not valid", semantic::WAS603;
+    "WAS604" => InvalidPriorityClass, "invalid-priority-class", Error, "A PriorityClass value above 1,000,000,000 or a reserved `system-` name", semantic::WAS604;
 }
 
 impl Rule {
@@ -99,6 +112,53 @@ impl Rule {
             .copied()
             .find(|r| r.code().eq_ignore_ascii_case(s) || r.name() == s)
     }
+}
+
+/// The anchor of a rule's heading in the rules page (`## WAS101` → `was101`, as GitHub
+/// derives heading anchors).
+pub fn anchor(rule: Rule) -> String {
+    rule.code().to_ascii_lowercase()
+}
+
+/// The rules page (`schemas/rules.md`, written by `kubectl wasctl generate schemas`): one
+/// heading per rule, which SARIF `helpUri`s point at, with its documentation.
+pub fn rules_page() -> String {
+    let mut out = String::from(
+        "# wasctl lint rules\n\n\
+         Generated by `kubectl wasctl generate schemas` from the rule table (`src/lint/codes.rs`);\n\
+         do not edit. `kubectl wasctl lint --explain CODE` prints the same text.\n\n\
+         | code | name | severity | checks |\n|---|---|---|---|\n",
+    );
+    for r in ALL {
+        out.push_str(&format!(
+            "| [{}](#{}) | `{}` | {} | {} |\n",
+            r.code(),
+            anchor(*r),
+            r.name(),
+            r.default_severity().as_str(),
+            r.summary()
+        ));
+    }
+    for r in ALL {
+        out.push_str(&format!(
+            "\n## {}\n\n`{}`, default severity {}: {}\n\n",
+            r.code(),
+            r.name(),
+            r.default_severity().as_str(),
+            r.summary()
+        ));
+        // The doc's own headings go one level down, under the rule's.
+        for line in r.doc().lines() {
+            match line.strip_prefix("## ") {
+                Some(h) => out.push_str(&format!("### {h}\n")),
+                None => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -130,6 +190,26 @@ mod tests {
                 assert!(doc.contains(heading), "{} lacks `{heading}`", r.code());
             }
         }
+    }
+
+    #[test]
+    fn rules_page_has_one_heading_per_rule() {
+        let page = rules_page();
+        for r in ALL {
+            assert_eq!(
+                page.lines()
+                    .filter(|l| *l == format!("## {}", r.code()))
+                    .count(),
+                1,
+                "{}",
+                r.code()
+            );
+        }
+        assert!(
+            !page
+                .lines()
+                .any(|l| l.starts_with("## ") && !l.starts_with("## WAS"))
+        );
     }
 
     #[test]

@@ -172,11 +172,24 @@ pub struct Input {
     pub text: Result<String, (usize, usize)>,
 }
 
+/// What to do with fields the 1.37 types do not have, with kubectl's names
+/// (`kubectl apply --validate=strict|warn|ignore`, the API server's `fieldValidation`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum FieldValidation {
+    /// Unknown, removed and renamed fields are errors (kubectl's default).
+    #[default]
+    Strict,
+    /// They are warnings.
+    Warn,
+    /// They are not reported.
+    Ignore,
+}
+
 /// What a lint run is asked to do.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Report fields the 1.37 types do not have (`WAS003`).
-    pub strict: bool,
+    /// Unknown, removed and renamed fields (`WAS003`): errors, warnings or nothing.
+    pub field_validation: FieldValidation,
     /// Unknown kinds are errors instead of "not checked" info findings.
     pub reject_unknown: bool,
     /// Rule selection and severities.
@@ -476,11 +489,92 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> Vec<R> + Sync) ->
 /// A parsed document and its plain value, or a syntax error (file, position, message).
 type Parsed = Result<(Document, Value), (String, (usize, usize), String)>;
 
+/// The loader's verdict on one file's text (`--from` reads files with the same function), so
+/// that lint rejects exactly what the loader rejects: `Some((line, column, message))` for a
+/// syntax error. Object errors (a wrong field type) are not syntax: lint reports those itself.
+fn loader_syntax_error(name: &str, text: &str) -> Option<((usize, usize), String)> {
+    let mut collector = crate::snapshot::source::Collector::new();
+    match crate::snapshot::source::files::load_str(text, name, &mut collector) {
+        Err(LoadError::Syntax {
+            line,
+            column,
+            message,
+            format,
+            ..
+        }) => Some((
+            (line, column),
+            format!(
+                "invalid {format}: {}",
+                crate::snapshot::source::files::strip_position(&message)
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// A chunk of a file to parse: file, first line, text, and whether it is the whole text of a
+/// file the loader reads as JSON.
+type Chunk<'a> = (&'a str, usize, &'a str, bool);
+
+/// Parses a chunk with positions. When the positioned parser refuses a JSON text the loader
+/// accepted (a stream of concatenated values, say), the values are taken from serde_json, with
+/// every position at the start of the file: the loader's verdict stands.
+fn parse_chunk(file: &str, line: usize, chunk: &str, json: bool) -> Parsed {
+    match span::parse_document(chunk) {
+        Ok(tree) => {
+            let value = tree.to_value();
+            Ok((
+                Document {
+                    file: file.to_owned(),
+                    line,
+                    tree,
+                },
+                value,
+            ))
+        }
+        Err(e) if json => {
+            let values: Result<Vec<Value>, _> = serde_json::Deserializer::from_str(chunk)
+                .into_iter::<Value>()
+                .collect();
+            match values {
+                Ok(values) => {
+                    let value = Value::Array(values);
+                    Ok((
+                        Document {
+                            file: file.to_owned(),
+                            line,
+                            tree: SpanNode::unpositioned(&value, (1, 1)),
+                        },
+                        value,
+                    ))
+                }
+                Err(_) => Err((file.to_owned(), (line + e.at.0 - 1, e.at.1), e.message)),
+            }
+        }
+        Err(e) => Err((file.to_owned(), (line + e.at.0 - 1, e.at.1), e.message)),
+    }
+}
+
 /// Lints `inputs`; `cluster` enables the cluster-aware lookups.
 pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> LintReport {
-    let mut chunks: Vec<(&str, usize, &str)> = Vec::new();
+    let mut chunks: Vec<Chunk<'_>> = Vec::new();
     let mut syntax = Vec::new();
     let mut sources = BTreeMap::new();
+    let mut empty_files = Vec::new();
+    let texts: Vec<(&str, &str)> = inputs
+        .iter()
+        .filter_map(|input| match &input.text {
+            Ok(text) => Some((input.name.as_str(), text.as_str())),
+            Err(_) => None,
+        })
+        .collect();
+    // The loader's verdict per file, on both cores.
+    let verdicts: Vec<Option<((usize, usize), String)>> = parallel(&texts, |part| {
+        part.iter()
+            .map(|(name, text)| loader_syntax_error(name, text))
+            .collect()
+    });
+    let mut verdicts = verdicts.into_iter();
     for input in inputs {
         let text = match &input.text {
             Ok(text) => text,
@@ -493,36 +587,50 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
                 continue;
             }
         };
+        let verdict = verdicts.next().flatten();
         sources.insert(input.name.clone(), text.clone());
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let first = text.trim_start().chars().next();
         let json = input.name.ends_with(".json") || matches!(first, Some('{' | '['));
+        let before = chunks.len();
         if json {
-            chunks.push((&input.name, 1, text));
+            if let Some((at, message)) = verdict {
+                // A JSON stream cannot be read past its first error.
+                syntax.push((input.name.clone(), at, message));
+                continue;
+            }
+            if !text.trim().is_empty() {
+                chunks.push((&input.name, 1, text, true));
+            }
         } else {
+            let mut bad_doc = None;
             for (line, chunk) in yaml_documents(text) {
                 if has_content(chunk) {
-                    chunks.push((&input.name, line, chunk));
+                    if let Some((at, _)) = &verdict
+                        && at.0 >= line
+                        && at.0 < line + chunk.lines().count().max(1)
+                    {
+                        bad_doc = Some(chunks.len());
+                    }
+                    chunks.push((&input.name, line, chunk, false));
                 }
             }
+            if let Some((at, message)) = verdict {
+                // The loader's message and position for the document it refused; the positioned
+                // parser still reads the other documents.
+                syntax.push((input.name.clone(), at, message));
+                if let Some(i) = bad_doc {
+                    chunks.remove(i);
+                }
+            }
+        }
+        if chunks.len() == before && !syntax.iter().any(|(f, ..)| *f == input.name) {
+            empty_files.push(input.name.clone());
         }
     }
     let parsed: Vec<Parsed> = parallel(&chunks, |part| {
         part.iter()
-            .map(|(file, line, chunk)| match span::parse_document(chunk) {
-                Ok(tree) => {
-                    let value = tree.to_value();
-                    Ok((
-                        Document {
-                            file: (*file).to_owned(),
-                            line: *line,
-                            tree,
-                        },
-                        value,
-                    ))
-                }
-                Err(e) => Err(((*file).to_owned(), (line + e.at.0 - 1, e.at.1), e.message)),
-            })
+            .map(|(file, line, chunk, json)| parse_chunk(file, *line, chunk, *json))
             .collect()
     });
     let mut docs = Vec::new();
@@ -539,7 +647,9 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
                 );
                 docs.push(doc);
             }
-            Err(e) => syntax.push(e),
+            Err((file, at, message)) => {
+                syntax.push((file, at, format!("invalid YAML or JSON: {message}")));
+            }
         }
     }
     let mut em = Emitter::new(&docs, &options.config);
@@ -548,8 +658,17 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
             Rule::SyntaxError,
             &file,
             at,
-            format!("invalid YAML or JSON: {message}"),
-            "fix the syntax; the rest of the file was still linted",
+            message,
+            "fix the syntax; `--from` and `kubectl apply` refuse the whole file",
+        );
+    }
+    for file in empty_files {
+        em.push(
+            Rule::EmptyInput,
+            &file,
+            (1, 1),
+            format!("`{file}` has no YAML or JSON documents: nothing to lint"),
+            "check the path; an empty file is skipped",
         );
     }
     let mut gates = GateView {

@@ -6,6 +6,7 @@
 //! [`KINDS`] is the one table of checked kinds: apiVersion, kind, schema file, schema, and the
 //! typed check (`serde` deserialization, which also finds unknown fields for `--strict`).
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use k8s_openapi::schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
@@ -164,11 +165,142 @@ pub fn validate(index: usize, value: &Value) -> Vec<(String, String)> {
     }) else {
         return Vec::new();
     };
+    // A `null` field is an unset optional field to the API server (`creationTimestamp: null`
+    // in `kubectl create --dry-run -o yaml` output); the schemas do not say `nullable`.
     validator
         .iter_errors(value)
+        .filter(|e| !e.instance().is_null())
         .take(MAX_SCHEMA_ERRORS)
         .map(|e| (pointer_to_path(e.instance_path().as_str()), e.to_string()))
         .collect()
+}
+
+/// The type of a property in the checked kinds' schemas, as far as the declarative rules and the
+/// unknown-field hints need it.
+#[derive(Debug, Clone)]
+pub enum Shape {
+    /// An object of a named definition (`io.k8s.api.core.v1.PodSpec`).
+    Def(String),
+    /// A list of items.
+    List(Box<Shape>),
+    /// A map with string keys.
+    Map(Box<Shape>),
+    /// Anything else (scalars, int-or-string, quantities).
+    Scalar,
+}
+
+/// One definition: its properties and their shapes.
+#[derive(Debug, Clone, Default)]
+pub struct Def {
+    /// `group.Type`, e.g. `core.PodSpec`, `resource.DeviceRequest`, `meta.ObjectMeta`.
+    pub short: String,
+    /// Properties by JSON name.
+    pub props: BTreeMap<String, Shape>,
+}
+
+/// The definitions of every checked kind's schema, plus one root definition per kind
+/// (`KINDS[i]`), built once per process.
+#[derive(Debug, Default)]
+pub struct Shapes {
+    /// Definitions by full name; roots are named `<root>apiVersion/kind`.
+    pub defs: BTreeMap<String, Def>,
+}
+
+/// `io.k8s.api.core.v1.PodSpec` → `core.PodSpec`; `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`
+/// → `meta.ObjectMeta` (the group is the segment before the version).
+pub fn short_name(full: &str) -> String {
+    let parts: Vec<&str> = full.split('.').collect();
+    match parts.as_slice() {
+        [.., group, _version, ty] => format!("{group}.{ty}"),
+        _ => full.to_owned(),
+    }
+}
+
+fn shape_of(schema: &Value) -> Shape {
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        return Shape::Def(r.trim_start_matches("#/$defs/").to_owned());
+    }
+    if let Some(items) = schema.get("items") {
+        return Shape::List(Box::new(shape_of(items)));
+    }
+    if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
+        return Shape::Map(Box::new(shape_of(values)));
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(first) = schema
+            .get(key)
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+        {
+            return shape_of(first);
+        }
+    }
+    Shape::Scalar
+}
+
+fn def_of(short: String, schema: &Value) -> Def {
+    let props = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.iter().map(|(k, v)| (k.clone(), shape_of(v))).collect())
+        .unwrap_or_default();
+    Def { short, props }
+}
+
+/// The root definition name of a checked kind.
+pub fn root_name(kind: &CheckedKind) -> String {
+    format!("<root>{}/{}", kind.api_version, kind.kind)
+}
+
+/// The group of an apiVersion as the short definition names spell it (`core` for `v1`,
+/// `scheduling` for `scheduling.k8s.io/v1beta1`).
+pub fn short_group(api_version: &str) -> &str {
+    match api_version.rsplit_once('/') {
+        None => "core",
+        Some((group, _)) => group.split('.').next().unwrap_or(group),
+    }
+}
+
+/// The shapes of every checked kind (built on first use).
+pub fn shapes() -> &'static Shapes {
+    static SHAPES: OnceLock<Shapes> = OnceLock::new();
+    SHAPES.get_or_init(|| {
+        let mut defs = BTreeMap::new();
+        for kind in KINDS {
+            let schema = (kind.schema)();
+            if let Some(all) = schema.get("$defs").and_then(Value::as_object) {
+                for (name, def) in all {
+                    defs.entry(name.clone())
+                        .or_insert_with(|| def_of(short_name(name), def));
+                }
+            }
+            let short = format!("{}.{}", short_group(kind.api_version), kind.kind);
+            defs.insert(root_name(kind), def_of(short, &schema));
+        }
+        Shapes { defs }
+    })
+}
+
+impl Shapes {
+    /// The definition a field path (`spec.containers[0]`) leads to from `root`, if the path
+    /// follows the schema.
+    pub fn def_at(&self, root: &str, path: &[crate::lint::span::Segment]) -> Option<&Def> {
+        use crate::lint::span::Segment;
+        let mut shape = Shape::Def(root.to_owned());
+        for seg in path {
+            shape = match (&shape, seg) {
+                (Shape::Def(name), Segment::Key(k)) => self.defs.get(name)?.props.get(k)?.clone(),
+                (Shape::List(item), Segment::Index(_)) | (Shape::Map(item), Segment::Key(_)) => {
+                    (**item).clone()
+                }
+                _ => return None,
+            };
+        }
+        match shape {
+            Shape::Def(name) => self.defs.get(&name),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -199,6 +331,17 @@ mod tests {
         );
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].0, "spec.schedulingPolicy.gang.minCount");
+    }
+
+    #[test]
+    fn null_fields_are_unset_not_wrong() {
+        let (i, _) = lookup("v1", "Namespace").unwrap();
+        let errors = validate(
+            i,
+            &json!({"apiVersion": "v1", "kind": "Namespace",
+                "metadata": {"name": "x", "creationTimestamp": null}}),
+        );
+        assert!(errors.is_empty(), "{errors:?}");
     }
 
     #[test]

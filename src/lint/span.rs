@@ -131,6 +131,22 @@ impl SpanNode {
         Some(node)
     }
 
+    /// A tree for a value that came without positions: every node is at `at`.
+    pub fn unpositioned(value: &Value, at: Position) -> Self {
+        let kind = match value {
+            Value::Array(items) => {
+                SpanKind::Seq(items.iter().map(|v| Self::unpositioned(v, at)).collect())
+            }
+            Value::Object(map) => SpanKind::Map(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), at, Self::unpositioned(v, at)))
+                    .collect(),
+            ),
+            scalar => SpanKind::Scalar(scalar.clone()),
+        };
+        Self { at, kind }
+    }
+
     /// The value as plain JSON (later duplicate keys win, as in serde_json).
     pub fn to_value(&self) -> Value {
         match &self.kind {

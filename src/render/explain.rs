@@ -63,9 +63,28 @@ pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Resu
             writeln!(out, "  - {}", sanitize(f))?;
         }
     }
-    for a in &d.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {a}")))?;
-    }
     writeln!(out)?;
+    Ok(())
+}
+
+/// The header of an explain report: the gates the simulation used and, when gangs are taken
+/// pod by pod, that first.
+pub fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
+    writeln!(
+        out,
+        "{}",
+        style.dim(super::plan::gates_line("kube-scheduler", &d.feature_gates))
+    )?;
+    if let Some(line) = &d.pod_by_pod {
+        writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
+    }
+    Ok(())
+}
+
+/// What the diagnosis assumed (stderr in text mode).
+pub fn write_notes(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
+    for a in &d.assumed {
+        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
+    }
     Ok(())
 }

@@ -4,7 +4,9 @@
 //! CLI ([`color::ColorChoice`]). Every string that came from a cluster passes
 //! [`sanitize::sanitize`] before it reaches a terminal.
 
+pub mod capacity;
 pub mod color;
+pub mod diff;
 pub mod explain;
 pub mod json;
 pub mod plan;

@@ -35,18 +35,34 @@ fn flatten(node: &TreeNode, prefix: &str, child_prefix: &str, out: &mut Vec<Line
     }
 }
 
-const HEADERS: [&str; 8] = [
-    "NAMESPACE",
-    "NAME",
-    "STATUS",
-    "POLICY",
-    "DISRUPTION",
-    "PRIORITY",
-    "NODE",
-    "AGE",
-];
+/// Options of the text view.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    /// `-o wide`: also the priority class and the controlling owner.
+    pub wide: bool,
+    /// `-n`: one namespace, so the NAMESPACE column is hidden.
+    pub hide_namespace: bool,
+}
 
-fn cells(l: &Line) -> [String; 8] {
+fn headers(opts: TextOptions) -> Vec<&'static str> {
+    let mut h = vec![
+        "NAMESPACE",
+        "NAME",
+        "STATUS",
+        "SIMULATED",
+        "POLICY",
+        "DISRUPTION",
+        "PRIORITY",
+        "NODE",
+        "AGE",
+    ];
+    if opts.wide {
+        h.extend(["PRIORITYCLASS", "OWNER"]);
+    }
+    h
+}
+
+fn cells(l: &Line, opts: TextOptions) -> Vec<String> {
     let n = &l.node;
     let mut status = n.status.clone().unwrap_or_default();
     // The status already says what PodGroupInitiallyScheduled and PodScheduled say; the text
@@ -61,22 +77,68 @@ fn cells(l: &Line) -> [String; 8] {
         }
         status.push_str(c);
     }
-    [
+    let mut row = vec![
         sanitize(&n.namespace).into_owned(),
         format!("{}{}/{}", l.prefix, n.kind, sanitize(&n.name)),
         sanitize(&status).into_owned(),
+        n.simulated.clone().unwrap_or_default(),
         n.policy.clone().unwrap_or_default(),
         n.disruption_mode.clone().unwrap_or_default(),
         n.priority.map(|p| p.to_string()).unwrap_or_default(),
         sanitize(n.node.as_deref().unwrap_or("")).into_owned(),
         n.age.clone().unwrap_or_default(),
-    ]
+    ];
+    if opts.wide {
+        row.push(sanitize(n.priority_class_name.as_deref().unwrap_or("")).into_owned());
+        row.push(sanitize(n.owner.as_deref().unwrap_or("")).into_owned());
+    }
+    row
 }
 
-/// Writes the tree as aligned text.
-pub fn write_text(out: &mut dyn Write, report: &TreeReport, style: Styler) -> io::Result<()> {
+/// Writes the loader warnings and assumptions (stderr in text mode).
+pub fn write_notes(out: &mut dyn Write, report: &TreeReport, style: Styler) -> io::Result<()> {
     for w in &report.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
+    }
+    for a in &report.assumed {
+        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
+    }
+    Ok(())
+}
+
+/// `-o name`: `kind/name` of every object in the tree, in tree order.
+pub fn write_names(out: &mut dyn Write, report: &TreeReport) -> io::Result<()> {
+    let mut lines = Vec::new();
+    for r in &report.roots {
+        flatten(r, "", "", &mut lines);
+    }
+    for l in lines {
+        writeln!(
+            out,
+            "{}/{}",
+            l.node.kind.to_ascii_lowercase(),
+            sanitize(&l.node.name)
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes the tree as aligned text: the gates line, then one row per object.
+pub fn write_text(
+    out: &mut dyn Write,
+    report: &TreeReport,
+    style: Styler,
+    opts: TextOptions,
+) -> io::Result<()> {
+    if !report.feature_gates.is_empty() {
+        writeln!(
+            out,
+            "{}",
+            style.dim(super::plan::gates_line(
+                "kube-scheduler",
+                &report.feature_gates
+            ))
+        )?;
     }
     if report.roots.is_empty() {
         writeln!(out, "No Workloads, PodGroups or CompositePodGroups found.")?;
@@ -86,29 +148,35 @@ pub fn write_text(out: &mut dyn Write, report: &TreeReport, style: Styler) -> io
     for r in &report.roots {
         flatten(r, "", "", &mut lines);
     }
-    let rows: Vec<[String; 8]> = lines.iter().map(cells).collect();
-    let mut widths = HEADERS.map(|h| h.chars().count());
+    let headers = headers(opts);
+    let rows: Vec<Vec<String>> = lines.iter().map(|l| cells(l, opts)).collect();
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let header: Vec<String> = HEADERS
+    // kubectl hides NAMESPACE under -n, and this view hides SIMULATED when nothing differs.
+    let shown: Vec<usize> = (0..headers.len())
+        .filter(|i| !(opts.hide_namespace && *i == 0))
+        .filter(|i| *i != 3 || rows.iter().any(|r| !r[3].is_empty()))
+        .collect();
+    let header: Vec<String> = shown
         .iter()
-        .zip(widths)
-        .map(|(h, w)| format!("{h:<w$}"))
+        .map(|i| format!("{:<w$}", headers[*i], w = widths[*i]))
         .collect();
     writeln!(out, "{}", style.bold(header.join("  ").trim_end()))?;
     for (line, row) in lines.iter().zip(&rows) {
         let mut text = String::new();
-        for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
-            let pad = w.saturating_sub(cell.chars().count());
+        for (pos, i) in shown.iter().enumerate() {
+            let cell = &row[*i];
+            let pad = widths[*i].saturating_sub(cell.chars().count());
             let styled = match i {
-                2 => color_status(style, cell),
+                2 | 3 => color_status(style, cell),
                 _ => cell.clone(),
             };
             text.push_str(&styled);
-            if i + 1 < row.len() {
+            if pos + 1 < shown.len() {
                 text.push_str(&" ".repeat(pad + 2));
             }
         }
@@ -128,9 +196,6 @@ pub fn write_text(out: &mut dyn Write, report: &TreeReport, style: Styler) -> io
         }
         writeln!(out, "{text}")?;
     }
-    for a in &report.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {a}")))?;
-    }
     Ok(())
 }
 
@@ -140,8 +205,8 @@ fn color_status(style: Styler, cell: &str) -> String {
         "Running" | "Scheduled" | "Succeeded" | "Allocated" | "Allocated, reserved 1" => {
             style.ok(cell)
         }
-        "Pending" | "NoPods" => style.warn(cell),
-        "Failed" | "Unschedulable" | "SchedulerError" => style.error(cell),
+        "Pending" | "NoPods" | "Waiting" | "Preempting" => style.warn(cell),
+        "Failed" | "Unschedulable" | "SchedulerError" | "Error" | "NotReady" => style.error(cell),
         _ if first.starts_with("Allocated") => style.ok(cell),
         _ => cell.to_owned(),
     }

@@ -58,7 +58,7 @@ pub const NOTES: &[&str] = &[
     "ImageLocality scoring is not modelled",
     "DRA: shareIDs of shared devices (allowMultipleAllocations) are deterministic stand-ins for upstream's random UIDs",
     "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
-    "preemption's victim checks do not add other pods' nominations (upstream filters with higher-or-equal-priority nominated pods added there too)",
+    "group preemption places the preemptor with default scores once every candidate victim is removed; newest upstream scores that placement victim-aware (preferring nodes whose victims are fewer or of lower priority), so the simulator may evict more than upstream",
 ];
 
 /// The "gangs are scheduled pod by pod" sentence, when pending pods name a PodGroup and
@@ -137,14 +137,27 @@ impl Prepared<'_> {
     /// Runs the queue in place: afterwards the state holds every placement and the queue is
     /// empty (a second run plans nothing). Lets a caller drop the state outside a timed section.
     pub fn run(&mut self) -> Plan {
-        let units = std::mem::take(&mut self.units);
+        self.run_until(|_| false)
+    }
+
+    /// Turns preemption on or off for the next run (as `--no-preemption` does), so one prepared
+    /// state can answer both with and without preemption from clones.
+    pub fn set_preemption(&mut self, on: bool) {
+        self.options.no_preemption = !on;
+    }
+
+    /// Runs the queue in order until `stop` returns true for a unit's result (that unit
+    /// included). The units not tried stay queued: a later call continues where this one
+    /// stopped, on the state this one left. The plan lists the units tried in this call.
+    pub fn run_until(&mut self, mut stop: impl FnMut(&UnitResult) -> bool) -> Plan {
+        let mut queued = std::mem::take(&mut self.units).into_iter();
         let Prepared {
             snapshot,
             options,
             gates,
             state,
             victims,
-            ..
+            units: rest,
         } = self;
         let (snapshot, gates, victims, options) = (*snapshot, &*gates, &*victims, &*options);
         let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
@@ -159,7 +172,8 @@ impl Prepared<'_> {
         // Pods held at PreEnqueue never reach kube-scheduler's active queue, so they are not
         // in its nominator (scheduling_queue.go: AddNominatedPod runs when a pod moves to
         // activeQ on add/update) and their nominations hold no room.
-        let held: std::collections::HashSet<usize> = units
+        let held: std::collections::HashSet<usize> = queued
+            .as_slice()
             .iter()
             .filter_map(|u| match &u.body {
                 UnitBody::Held {
@@ -172,17 +186,16 @@ impl Prepared<'_> {
         if !held.is_empty() {
             state.nominated.retain(|p| !held.contains(p));
         }
-        let mut results = Vec::with_capacity(units.len());
-        for unit in units {
-            results.push(run_unit(
-                state,
-                &ctx,
-                unit,
-                &all_nodes,
-                options.mode,
-                &mut sampler,
-            ));
+        let mut results = Vec::with_capacity(queued.len());
+        for unit in queued.by_ref() {
+            let result = run_unit(state, &ctx, unit, &all_nodes, options.mode, &mut sampler);
+            let done = stop(&result);
+            results.push(result);
+            if done {
+                break;
+            }
         }
+        *rest = queued.collect();
         let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
         for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
             feature_gates.insert((*g).to_owned(), gates.enabled(g));
@@ -294,6 +307,7 @@ fn apply_preemption(
     result.victims = victims;
     result.blast_radius = Some(blast);
     result.trace.preemption = p.log;
+    result.trace.preemption_domains = p.domains;
 }
 
 fn run_unit(
@@ -415,7 +429,6 @@ fn run_unit(
                             &result.name,
                             &tree,
                         );
-                        let topology = ctx.gates.enabled("TopologyAwareWorkloadScheduling");
                         match preempt::preempt_group(
                             state,
                             ctx.victims,
@@ -423,7 +436,6 @@ fn run_unit(
                                 tree: &tree,
                                 priority: result.priority,
                                 never,
-                                topology_on: topology,
                             },
                             all_nodes,
                             mode,

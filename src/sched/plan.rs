@@ -107,6 +107,11 @@ pub struct UnitTrace {
     /// Preemption: why each candidate victim was evicted or spared, in reprieve order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub preemption: Vec<String>,
+    /// Preemption of a topology-constrained group: the domains tried with every candidate
+    /// victim removed, with their placement scores; the `chosen` one is the domain the group
+    /// preempts in (its nominations all lie there).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preemption_domains: Vec<DomainTrace>,
 }
 
 /// The result for one queueing unit.

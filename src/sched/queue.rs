@@ -62,6 +62,8 @@ pub struct GroupNode {
     pub bound: Vec<PodId>,
     /// Members the scheduler knows (bound, pending and gated), for PreEnqueue quorum.
     pub known: u32,
+    /// Unscheduled members held by DynamicResources' PreEnqueue (a claim does not exist yet).
+    pub held: Vec<PodId>,
 }
 
 impl GroupNode {
@@ -83,6 +85,14 @@ impl GroupNode {
         out.extend(&self.pending);
         for c in &self.children {
             c.pending_pods(out);
+        }
+    }
+
+    /// Every member held by DynamicResources' PreEnqueue in the subtree.
+    pub fn held_pods(&self, out: &mut Vec<PodId>) {
+        out.extend(&self.held);
+        for c in &self.children {
+            c.held_pods(out);
         }
     }
 
@@ -180,6 +190,7 @@ impl Builder<'_> {
             pending: Vec::new(),
             bound: Vec::new(),
             known: 0,
+            held: Vec::new(),
         };
         for i in self.s.index.pods_by_group.get(ns, name) {
             let pod = &self.s.pods[*i];
@@ -194,7 +205,11 @@ impl Builder<'_> {
             if self.st.placement[id].is_some() {
                 node.bound.push(id);
             } else if !p.gated && is_pending(self.st, id) {
-                node.pending.push(id);
+                match self.st.dra.pre_enqueue(id) {
+                    // Held by DynamicResources' PreEnqueue: known to the gang, not placeable.
+                    Some(_) => node.held.push(id),
+                    None => node.pending.push(id),
+                }
             }
         }
         let pods = &self.st.pods;
@@ -255,6 +270,7 @@ impl Builder<'_> {
             pending: Vec::new(),
             bound: Vec::new(),
             known: 0,
+            held: Vec::new(),
         })
     }
 
@@ -365,6 +381,12 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                             .replace("{}", "the pod has spec.schedulingGates"),
                         pods: vec![id],
                     }
+                } else if let Some(problem) = st.dra.pre_enqueue(id) {
+                    UnitBody::Held {
+                        error: false,
+                        message: problem.to_owned(),
+                        pods: vec![id],
+                    }
                 } else {
                     UnitBody::Pod(id)
                 };
@@ -460,14 +482,19 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         pods: pending,
                     }
                 } else if pending.is_empty() {
-                    // Every pending member is gated: the group cannot place anyone.
-                    let mut gated = Vec::new();
-                    tree.pending_pods(&mut gated);
+                    // Every unscheduled member is gated or waits for a claim: the group cannot
+                    // place anyone.
+                    let mut held = Vec::new();
+                    tree.held_pods(&mut held);
+                    let message = match held.first().and_then(|p| st.dra.pre_enqueue(*p)) {
+                        Some(problem) => problem.to_owned(),
+                        None => MSG_SCHEDULING_GATES
+                            .replace("{}", "every unscheduled member has spec.schedulingGates"),
+                    };
                     UnitBody::Held {
                         error: false,
-                        message: MSG_SCHEDULING_GATES
-                            .replace("{}", "every unscheduled member has spec.schedulingGates"),
-                        pods: gated,
+                        message,
+                        pods: held,
                     }
                 } else {
                     UnitBody::Group(tree)

@@ -111,6 +111,67 @@ impl LabelSelector {
         Self { requirements }
     }
 
+    /// Parses kubectl's `-l/--selector` syntax: requirements separated by commas, each
+    /// `key=value`, `key==value`, `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key` or
+    /// `!key` (k8s.io/apimachinery `labels.Parse`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut parts = Vec::new();
+        let mut depth = 0usize;
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => {
+                    parts.push(&text[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        parts.push(&text[start..]);
+        let mut requirements = Vec::new();
+        for part in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+            let set = |rest: &str| -> Result<Vec<String>, String> {
+                let inner = rest
+                    .trim()
+                    .strip_prefix('(')
+                    .and_then(|r| r.strip_suffix(')'))
+                    .ok_or_else(|| format!("`{part}`: expected a set like `(a,b)`"))?;
+                Ok(inner
+                    .split(',')
+                    .map(|v| v.trim().to_owned())
+                    .filter(|v| !v.is_empty())
+                    .collect())
+            };
+            let (key, op) = if let Some(key) = part.strip_prefix('!') {
+                (key.trim(), Op::DoesNotExist)
+            } else if let Some((k, v)) = part.split_once("!=") {
+                (k.trim(), Op::NotIn(vec![v.trim().to_owned()]))
+            } else if let Some((k, v)) = part.split_once("==").or_else(|| part.split_once('=')) {
+                (k.trim(), Op::In(vec![v.trim().to_owned()]))
+            } else if let Some((k, rest)) = part.split_once(" notin ") {
+                (k.trim(), Op::NotIn(set(rest)?))
+            } else if let Some((k, rest)) = part.split_once(" in ") {
+                (k.trim(), Op::In(set(rest)?))
+            } else {
+                (part, Op::Exists)
+            };
+            let valid = !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
+            if !valid {
+                return Err(format!("`{part}` is not a label requirement"));
+            }
+            requirements.push(Requirement {
+                key: key.to_owned(),
+                op,
+            });
+        }
+        Ok(Self { requirements })
+    }
+
     /// Adds `key In [value]` (matchLabelKeys).
     pub fn with_equal(mut self, key: &str, value: &str) -> Self {
         self.requirements.push(Requirement {
@@ -238,6 +299,30 @@ impl NodeTaint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kubectl_selector_syntax_parses_and_matches() {
+        let labels: Labels = [("app", "train"), ("tier", "gpu")]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        for (sel, want) in [
+            ("app=train", true),
+            ("app==train,tier=gpu", true),
+            ("app!=train", false),
+            ("app in (x, train)", true),
+            ("tier notin (gpu)", false),
+            ("app", true),
+            ("!app", false),
+            ("!team", true),
+            ("", true),
+        ] {
+            let s = LabelSelector::parse(sel).expect(sel);
+            assert_eq!(s.matches(&labels), want, "{sel}");
+        }
+        assert!(LabelSelector::parse("app in x").is_err());
+        assert!(LabelSelector::parse("a b").is_err());
+    }
 
     fn labels(pairs: &[(&str, &str)]) -> Labels {
         pairs

@@ -275,6 +275,26 @@ impl Snapshot {
         self.index.nodes.get("", name).map(|i| &self.nodes[i])
     }
 
+    /// The labels of an object of a typed kind, if it exists.
+    pub fn labels_of(
+        &self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&BTreeMap<String, String>> {
+        let meta = match kind {
+            "Pod" => &self.pod(namespace, name)?.metadata,
+            "PodGroup" => &self.pod_group(namespace, name)?.metadata,
+            "CompositePodGroup" => &self.composite_pod_group(namespace, name)?.metadata,
+            "Workload" => &self.workload(namespace, name)?.metadata,
+            "Job" => &self.job(namespace, name)?.metadata,
+            "ResourceClaim" => &self.resource_claim(namespace, name)?.metadata,
+            "Node" => &self.node(name)?.metadata,
+            _ => return None,
+        };
+        meta.labels.as_ref()
+    }
+
     /// "Now" for every age, GPU-hour and time-based check: the snapshot's time
     /// (`ClusterFacts.snapshotTime`, the server's clock at listing in live mode, or the wall
     /// clock at loading for files without one — see [`Snapshot::stamp_time`]).

@@ -20,7 +20,7 @@ pub struct Profile {
     pub pending_pods: usize,
     /// Pending gangs: (number of gangs, pods per gang).
     pub gangs: Vec<(usize, usize)>,
-    /// Gangs get a rack topology constraint.
+    /// Gangs (pending and preemptor) get a rack topology constraint.
     pub rack_constraint: bool,
     /// DRA devices per node (one ResourceSlice per node, driver `gpu.example.com`).
     pub devices_per_node: usize,
@@ -248,9 +248,13 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
     for (count, size) in &p.preemptor_gangs {
         for _ in 0..*count {
             let name = format!("urgent-{g:05}");
+            let mut spec = json!({"schedulingPolicy": {"gang": {"minCount": size}}, "priority": p.preemptor_priority});
+            if p.rack_constraint {
+                spec["schedulingConstraints"] =
+                    json!({"topology": [{"key": "topology.kubernetes.io/rack"}]});
+            }
             out.push(json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
-                "metadata": {"name": name, "namespace": "train", "creationTimestamp": T0},
-                "spec": {"schedulingPolicy": {"gang": {"minCount": size}}, "priority": p.preemptor_priority}}));
+                "metadata": {"name": name, "namespace": "train", "creationTimestamp": T0}, "spec": spec}));
             for m in 0..*size {
                 let mut v = pod(
                     &format!("{name}-{m}"),

@@ -1,6 +1,5 @@
-//! Drift checks for the shipped files (style §3.5 item 7): completions and the man page match
-//! `generate --check`, the kubectl completion helper answers, `krew-manifest.yaml` passes
-//! krew's rules, `packaging/release.sh` packs a usable archive, and `packaging/rbac.yaml`
+//! Drift checks for the shipped files (style §3.5 item 7): completions and the man pages match
+//! `generate --check`, `krew-manifest.yaml` passes krew's rules, `packaging/release.sh` packs a usable archive, and `packaging/rbac.yaml`
 //! grants exactly what wasctl requests from a (fake) cluster.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -47,29 +46,9 @@ fn committed_completions_and_man_page_are_up_to_date() {
 }
 
 #[test]
-fn generate_is_hidden_from_help_and_completions() {
-    let help = run(&["--help"]);
-    assert!(!help.stdout.contains("generate"), "{}", help.stdout);
-    for file in [
-        "kubectl-wasctl.bash",
-        "kubectl-wasctl.zsh",
-        "kubectl-wasctl.fish",
-        "kubectl-wasctl.ps1",
-        "kubectl-wasctl.elv",
-    ] {
-        let text = std::fs::read_to_string(root().join("completions").join(file)).unwrap();
-        assert!(text.contains("snapshot"), "{file} completes subcommands");
-        assert!(
-            !text.contains("generate"),
-            "{file} completes the hidden command"
-        );
-    }
-}
-
-#[test]
 fn drift_exits_1_naming_the_file_and_the_command() {
     let cases = [
-        ("completions", "kubectl-wasctl.zsh"),
+        ("completions", "_kubectl-wasctl"),
         ("completions", "kubectl_complete-wasctl"),
         ("man", "kubectl-wasctl.1"),
     ];
@@ -106,155 +85,6 @@ fn drift_exits_1_naming_the_file_and_the_command() {
         assert_eq!(r.code, 1, "a missing file is drift: {}", r.transcript());
         assert!(r.stderr.contains(file), "{}", r.stderr);
     }
-}
-
-/// Runs the committed helper as kubectl does: `kubectl_complete-wasctl WORDS… CURRENT`.
-fn complete(words: &[&str]) -> Vec<String> {
-    let out = Command::new("sh")
-        .arg(root().join("completions/kubectl_complete-wasctl"))
-        .args(words)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-#[test]
-fn kubectl_complete_helper_offers_subcommands_flags_and_values() {
-    use clap::CommandFactory as _;
-    let mut visible: Vec<String> = wasctl::cli::Cli::command()
-        .get_subcommands()
-        .filter(|c| !c.is_hide_set())
-        .map(|c| c.get_name().to_owned())
-        .collect();
-    visible.push("help".to_owned());
-    visible.push(":4".to_owned());
-    assert_eq!(
-        complete(&[""]),
-        visible,
-        "an empty word lists the subcommands"
-    );
-    assert_eq!(complete(&["sn"]), ["snapshot", ":4"]);
-    assert_eq!(complete(&["-n", "ml", "tr"]), ["tree", ":4"]);
-    assert_eq!(
-        complete(&["snapshot", "--f"]),
-        ["--file", "--from", "--feature-gates", ":4"]
-    );
-    assert_eq!(
-        complete(&["tree", "-o", ""]),
-        ["text", "json", "yaml", ":4"]
-    );
-    assert_eq!(complete(&["--color", "n"]), ["never", ":4"]);
-    assert_eq!(
-        complete(&["--kubeconfig", ""]),
-        [":0"],
-        "file names are the shell's job"
-    );
-    assert_eq!(
-        complete(&["tree", ""]),
-        [":6"],
-        "without kubectl-wasctl on PATH there are no names, and a type prefix takes no space"
-    );
-}
-
-/// The helper with the built binary on `PATH`: names come from the command's own source.
-fn complete_with_binary(words: &[&str]) -> Vec<String> {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_kubectl-wasctl"))
-        .parent()
-        .unwrap()
-        .to_owned();
-    let out = Command::new("sh")
-        .arg(root().join("completions/kubectl_complete-wasctl"))
-        .args(words)
-        .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
-        .env_remove("KUBECONFIG")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-#[test]
-fn kubectl_complete_helper_completes_object_names_from_the_source() {
-    assert_eq!(
-        complete_with_binary(&["tree", "--demo", "c"]),
-        ["cpg/", ":6"]
-    );
-    assert_eq!(
-        complete_with_binary(&["tree", "--demo", "pg/big"]),
-        ["pg/big-train-workers", ":4"]
-    );
-    assert_eq!(
-        complete_with_binary(&["--demo", "-n", "research", "tree", "pod/"]),
-        [
-            "pod/infer-a-0",
-            "pod/infer-a-1",
-            "pod/infer-b-0",
-            "pod/infer-b-1",
-            ":4"
-        ],
-        "-n limits the names"
-    );
-    assert_eq!(
-        complete_with_binary(&[
-            "simulate",
-            "--from",
-            "testdata/clusters/demo.yaml",
-            "--only",
-            "cpg/p"
-        ]),
-        ["cpg/pipeline", ":4"]
-    );
-    assert_eq!(
-        complete_with_binary(&["simulate", "--demo", "--drain", "gpu-c"]),
-        ["gpu-c1", "gpu-c2", ":4"]
-    );
-}
-
-/// The same through a real kubectl, when one is installed: it finds the helper on `PATH`.
-#[test]
-fn kubectl_runs_the_helper_for_plugin_completion() {
-    let Ok(kubectl) = which("kubectl") else {
-        return;
-    };
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_kubectl-wasctl"))
-        .parent()
-        .unwrap()
-        .to_owned();
-    let path = std::env::join_paths([bin_dir, root().join("completions")])
-        .unwrap()
-        .into_string()
-        .unwrap();
-    let out = Command::new(kubectl)
-        .args(["__complete", "wasctl", "ver"])
-        .env("PATH", format!("{path}:/usr/bin:/bin"))
-        .env_remove("KUBECONFIG")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !String::from_utf8_lossy(&out.stderr).contains("kubectl_complete-wasctl") {
-        // A kubectl older than 1.26 has no plugin completion and does not look for helpers.
-        return;
-    }
-    let lines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('[')).collect();
-    assert_eq!(lines.first(), Some(&"version"), "{stdout}");
-    assert!(lines.contains(&":4"), "{stdout}");
-}
-
-fn which(name: &str) -> Result<std::path::PathBuf, ()> {
-    let path = std::env::var_os("PATH").ok_or(())?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-        .ok_or(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -425,6 +255,56 @@ fn krew_manifest_is_valid() {
     let caveats = m["spec"]["caveats"].as_str().unwrap();
     assert!(caveats.contains("GenericWorkload"), "{caveats}");
     assert!(caveats.contains("packaging/rbac.yaml"), "{caveats}");
+
+    // The description names every command.
+    use clap::CommandFactory as _;
+    let description = m["spec"]["description"].as_str().unwrap();
+    for sub in wasctl::cli::Cli::command().get_subcommands() {
+        if !sub.is_hide_set() {
+            assert!(
+                description.contains(&format!("kubectl wasctl {} ", sub.get_name())),
+                "the description does not name `{}`",
+                sub.get_name()
+            );
+        }
+    }
+    // The caveats, README's Permissions section and the ClusterRole name the same verbs.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("### Permissions").unwrap();
+    let end = readme[start..]
+        .find("\n## ")
+        .map_or(readme.len(), |e| start + e);
+    let role = read_yaml(&root().join("packaging/rbac.yaml"));
+    let granted: BTreeSet<String> = role["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| strings(&r["verbs"]))
+        .collect();
+    assert_eq!(verbs_in(caveats), granted, "krew caveats");
+    // README's prose (its code blocks hold the user's `kubectl create` commands).
+    let mut prose = String::new();
+    let mut in_code = false;
+    for line in readme[start..end].lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    assert_eq!(verbs_in(&prose), granted, "README Permissions");
+}
+
+/// The RBAC verbs a text names.
+fn verbs_in(text: &str) -> BTreeSet<String> {
+    let verbs = [
+        "get", "list", "watch", "create", "update", "patch", "delete",
+    ];
+    text.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| verbs.contains(w))
+        .map(str::to_owned)
+        .collect()
 }
 
 #[test]
@@ -512,7 +392,24 @@ fn release_script_packs_the_host_target() {
         .map(str::to_owned)
         .collect();
     entries.sort();
-    assert_eq!(entries, ["LICENSE", "README.md", "kubectl-wasctl"]);
+    // The binary, LICENSE, README.md, every committed completion script and man page.
+    let mut expected: Vec<String> = [
+        "LICENSE",
+        "README.md",
+        "kubectl-wasctl",
+        "completions/",
+        "man/",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    for (dir, into) in [("completions", "completions"), ("packaging/man", "man")] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            expected.push(format!("{into}/{name}"));
+        }
+    }
+    expected.sort();
+    assert_eq!(entries, expected);
 
     let sum = sha256_of(&archive);
     let sums = std::fs::read_to_string(dist.path().join("sha256sums.txt")).unwrap();
@@ -769,6 +666,30 @@ fn rbac_grants_exactly_what_wasctl_requests() {
                 discovery.contains(&url.as_str()) || requested.contains(&Access::Url(url.clone())),
                 "rbac.yaml grants `{url}`, which wasctl never requests"
             );
+        }
+    }
+}
+
+/// Every man page renders with groff without a warning, and shows its sections.
+#[test]
+fn man_pages_render_without_warnings() {
+    let groff = crate::support::tool("groff");
+    let dir = root().join("packaging/man");
+    let pages = crate::support::files_in(&dir, &["1"]);
+    assert!(pages.len() >= 9, "{pages:?}");
+    for page in pages {
+        let out = Command::new(&groff)
+            .args(["-man", "-Tutf8", "-ww", "-P", "-cbou"])
+            .arg(&page)
+            .env("LC_ALL", "C.UTF-8")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: {out:?}", page.display());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.trim().is_empty(), "{}: {stderr}", page.display());
+        let text = String::from_utf8_lossy(&out.stdout);
+        for section in ["EXAMPLES", "EXIT STATUS", "ENVIRONMENT"] {
+            assert!(text.contains(section), "{} lacks {section}", page.display());
         }
     }
 }

@@ -218,7 +218,63 @@ pub struct FakeConfig {
     /// Server-side page cap: when set, no list page holds more items than this, whatever the
     /// client's `limit` (also when the client sends none), and a `continue` token is returned.
     pub page_size: Option<usize>,
+    /// Misbehaviours of list requests, per resource (see [`Fault`]).
+    pub faults: Vec<Fault>,
+    /// Extra `(group, version, plural, kind)` rows served in discovery only (names a real
+    /// server would never advertise, to check that the client does not put them in paths).
+    pub extra_discovery: Vec<(String, String, String, String)>,
 }
+
+/// A misbehaviour of the list requests of one resource (`group` `""` is core).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// API group of the resource.
+    pub group: String,
+    /// Plural name of the resource.
+    pub plural: String,
+    /// What goes wrong.
+    pub kind: FaultKind,
+}
+
+impl Fault {
+    /// A fault on `plural` of `group`.
+    pub fn new(group: &str, plural: &str, kind: FaultKind) -> Self {
+        Self {
+            group: group.to_owned(),
+            plural: plural.to_owned(),
+            kind,
+        }
+    }
+}
+
+/// What a faulty list does. Every behaviour is bounded in time: the fake never holds a
+/// connection for more than [`FAULT_HOLD`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Accepts the request and sends nothing.
+    Hang,
+    /// Answers every list with this status and a `Status` body (403, 404, 410, 500, …).
+    Status(u16),
+    /// Answers `410 Gone` to the first request that carries a `continue` token, then behaves.
+    GoneOnce,
+    /// A 200 whose body stops halfway (the `Content-Length` promises more).
+    Truncated,
+    /// A 200 whose body is not JSON.
+    Garbage,
+    /// A `302 Found` to this URL.
+    Redirect(String),
+    /// Every page, the first included, carries the same `continue` token.
+    RepeatedContinue,
+    /// A 200 whose body is a `Status`.
+    StatusBody,
+    /// A 200 list whose `items` is an object.
+    ItemsNotList,
+    /// The body is written one byte every 20 ms.
+    Trickle,
+}
+
+/// The longest a faulty response holds its connection.
+pub const FAULT_HOLD: Duration = Duration::from_secs(10);
 
 impl Default for FakeConfig {
     fn default() -> Self {
@@ -228,6 +284,8 @@ impl Default for FakeConfig {
             forbidden: Vec::new(),
             missing_groups: Vec::new(),
             page_size: None,
+            faults: Vec::new(),
+            extra_discovery: Vec::new(),
         }
     }
 }
@@ -554,6 +612,23 @@ struct Response {
     code: u16,
     content_type: &'static str,
     body: String,
+    /// How the response goes out.
+    delivery: Delivery,
+    /// A `Location` header.
+    location: Option<String>,
+}
+
+/// How a response is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Delivery {
+    /// Whole, at once.
+    Normal,
+    /// Nothing at all, for [`FAULT_HOLD`].
+    Hang,
+    /// The head and half of the body, then the connection closes.
+    Truncated,
+    /// One byte every 20 ms, for at most [`FAULT_HOLD`].
+    Trickle,
 }
 
 impl Response {
@@ -563,6 +638,8 @@ impl Response {
             code: 200,
             content_type: "application/json",
             body: value.to_string(),
+            delivery: Delivery::Normal,
+            location: None,
         }
     }
 
@@ -589,6 +666,8 @@ impl Response {
             code,
             content_type: "application/json",
             body: status.to_string(),
+            delivery: Delivery::Normal,
+            location: None,
         }
     }
 
@@ -607,8 +686,15 @@ pub const SERVER_DATE: &str = "Sun, 29 Nov 2026 12:00:00 GMT";
 
 /// Writes `response` with a correct `Content-Length` and `Connection: close`.
 fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) -> io::Result<()> {
+    if response.delivery == Delivery::Hang {
+        thread::sleep(FAULT_HOLD);
+        return Ok(());
+    }
     let reason = match response.code {
         200 => "OK",
+        302 => "Found",
+        410 => "Gone",
+        500 => "Internal Server Error",
         400 => "Bad Request",
         403 => "Forbidden",
         404 => "Not Found",
@@ -620,16 +706,43 @@ fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) 
     } else {
         ""
     };
+    let location = response
+        .location
+        .as_ref()
+        .map(|l| format!("Location: {l}\r\n"))
+        .unwrap_or_default();
     let mut out = format!(
-        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{allow}\
+        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{allow}{location}\
          Cache-Control: no-cache, private\r\nDate: {SERVER_DATE}\r\nConnection: close\r\n\r\n",
         response.code,
         response.content_type,
         response.body.len(),
     )
     .into_bytes();
+    let body = response.body.as_bytes();
+    match response.delivery {
+        Delivery::Truncated => {
+            out.extend_from_slice(&body[..body.len() / 2]);
+            stream.write_all(&out)?;
+            return stream.flush();
+        }
+        Delivery::Trickle => {
+            stream.write_all(&out)?;
+            let start = std::time::Instant::now();
+            for b in body {
+                if start.elapsed() > FAULT_HOLD {
+                    break;
+                }
+                stream.write_all(&[*b])?;
+                stream.flush()?;
+                thread::sleep(Duration::from_millis(20));
+            }
+            return Ok(());
+        }
+        Delivery::Normal | Delivery::Hang => {}
+    }
     if !head_only {
-        out.extend_from_slice(response.body.as_bytes());
+        out.extend_from_slice(body);
     }
     stream.write_all(&out)?;
     stream.flush()
@@ -748,6 +861,8 @@ struct State {
     /// Objects sorted by (namespace, name).
     objects: Vec<StoredObject>,
     log: Arc<Mutex<Vec<LoggedRequest>>>,
+    /// Set once a [`FaultKind::GoneOnce`] answered 410.
+    gone_sent: AtomicBool,
 }
 
 /// Splits an `apiVersion` into (group, version).
@@ -858,6 +973,20 @@ impl State {
         }
         stored.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
 
+        for (group, version, plural, kind) in &config.extra_discovery {
+            resources
+                .entry((group.clone(), version.clone()))
+                .or_default()
+                .insert(
+                    plural.clone(),
+                    ResourceDef {
+                        plural: plural.clone(),
+                        singular: plural.clone(),
+                        kind: kind.clone(),
+                        namespaced: true,
+                    },
+                );
+        }
         // A missing group is gone entirely, whatever the table or the objects say.
         resources.retain(|(group, _), _| !config.missing_groups.contains(group));
         stored.retain(|o| !config.missing_groups.contains(&o.group));
@@ -865,6 +994,7 @@ impl State {
             config,
             resources,
             objects: stored,
+            gone_sent: AtomicBool::new(false),
             log,
         }
     }
@@ -958,6 +1088,8 @@ impl State {
             code: 200,
             content_type: "text/plain; version=0.0.4; charset=utf-8",
             body: text,
+            delivery: Delivery::Normal,
+            location: None,
         }
     }
 
@@ -1123,6 +1255,79 @@ impl State {
 
     /// One page of a list.
     fn list_objects(
+        &self,
+        group: &str,
+        version: &str,
+        resource: &ResourceDef,
+        namespace: Option<&str>,
+        query: &Query,
+    ) -> Response {
+        let page = || self.list_page(group, version, resource, namespace, query);
+        let Some(fault) = self
+            .config
+            .faults
+            .iter()
+            .find(|f| f.group == group && f.plural == resource.plural)
+        else {
+            return page();
+        };
+        match &fault.kind {
+            FaultKind::Hang => Response {
+                delivery: Delivery::Hang,
+                ..Response::json(&json!({}))
+            },
+            FaultKind::Status(code) => Response::status(*code, "InternalError", "injected fault"),
+            FaultKind::GoneOnce => {
+                if query.continue_token.is_some() && !self.gone_sent.swap(true, Ordering::SeqCst) {
+                    Response::status(
+                        410,
+                        "Expired",
+                        "The provided continue parameter is too old to display a consistent \
+                         list result. You can start a new list without the continue parameter.",
+                    )
+                } else {
+                    page()
+                }
+            }
+            FaultKind::Truncated => Response {
+                delivery: Delivery::Truncated,
+                ..page()
+            },
+            FaultKind::Trickle => Response {
+                delivery: Delivery::Trickle,
+                ..page()
+            },
+            FaultKind::Garbage => Response {
+                content_type: "text/html",
+                body: "<html><body>502 Bad Gateway</body></html>".to_owned(),
+                ..Response::json(&json!({}))
+            },
+            FaultKind::Redirect(url) => Response {
+                code: 302,
+                body: String::new(),
+                location: Some(url.clone()),
+                ..Response::json(&json!({}))
+            },
+            FaultKind::RepeatedContinue => {
+                let mut list: Value =
+                    serde_json::from_str(&page().body).unwrap_or_else(|_| json!({}));
+                list["metadata"]["continue"] = json!(encode_continue(0));
+                Response::json(&list)
+            }
+            FaultKind::StatusBody => Response::json(&json!({"kind": "Status", "apiVersion": "v1",
+                "metadata": {}, "status": "Failure", "message": "etcdserver: request timed out",
+                "reason": "InternalError", "code": 500})),
+            FaultKind::ItemsNotList => Response::json(&json!({
+                "kind": format!("{}List", resource.kind),
+                "apiVersion": api_version(group, version),
+                "metadata": {"resourceVersion": "1"},
+                "items": {"not": "a list"},
+            })),
+        }
+    }
+
+    /// One page of a list, as a well-behaved server answers it.
+    fn list_page(
         &self,
         group: &str,
         version: &str,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::fake_apiserver::{FakeApiServer, FakeConfig};
+use crate::fake_apiserver::{FakeApiServer, FakeConfig, Fault, FaultKind, LoggedRequest};
 use crate::support::{demo_objects, run, run_cmd, wasctl};
 
 fn demo_server() -> FakeApiServer {
@@ -75,19 +75,20 @@ fn live_tree_matches_the_file_tree_and_only_gets() {
         "testdata/clusters/demo.yaml",
     ]);
     assert_eq!(comparable(&live_json.stdout), comparable(&file_json.stdout));
-    // The 403 and the missing group are warnings, not failures.
+    // The 403 and the missing group are warnings on stderr, not failures.
     assert!(
-        live.stdout
+        live.stderr
             .contains("warning: listing `namespaces` is forbidden: none were read"),
         "{}",
-        live.stdout
+        live.stderr
     );
     assert!(
-        live.stdout
+        live.stderr
             .contains("warning: the server does not serve API group `policy`"),
         "{}",
-        live.stdout
+        live.stderr
     );
+    assert!(!live.stdout.contains("warning:"), "{}", live.stdout);
 
     let requests = server.requests();
     assert!(!requests.is_empty());
@@ -175,6 +176,55 @@ fn kubeconfig_env_and_context_flags_are_honoured() {
         "{}",
         r.stderr
     );
+    // A wrong context lists the contexts that exist.
+    assert!(
+        r.stderr
+            .contains("context `nope` does not exist; the kubeconfig has `fake`"),
+        "{}",
+        r.stderr
+    );
+    // KUBECONFIG=a:b with a missing file: skipped, as kubectl does.
+    let missing = dir.path().join("missing-config");
+    let list = std::env::join_paths([missing.as_path(), kubeconfig.as_path()]).unwrap();
+    let r = run_cmd(
+        wasctl()
+            .args(["tree", "-n", "ml", "pg/notebook"])
+            .env("KUBECONFIG", &list),
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("PodGroup/notebook"), "{}", r.stdout);
+}
+
+#[test]
+fn server_and_token_flags_need_no_kubeconfig() {
+    let server = demo_server();
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_cmd(
+        wasctl()
+            .args([
+                "tree",
+                "-n",
+                "ml",
+                "pg",
+                "notebook",
+                "--server",
+                &server.url(),
+                "--token",
+                "t0k3n",
+                "--as",
+                "jane",
+                "--as-group",
+                "ops",
+            ])
+            .env("KUBECONFIG", dir.path().join("none"))
+            .env("HOME", dir.path()),
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("PodGroup/notebook"), "{}", r.stdout);
+    assert!(
+        !r.transcript().contains("t0k3n"),
+        "the token is never printed"
+    );
 }
 
 #[test]
@@ -243,4 +293,161 @@ fn live_simulation_matches_the_file_simulation() {
     };
     assert_eq!(units(&live.stdout), units(&file.stdout));
     assert!(server.requests().iter().all(|r| r.method == "GET"));
+}
+
+/// The demo served with `faults` (pages of 7), read with `snapshot -o json` and
+/// `--request-timeout 1s`: the run, the parsed snapshot and the requests it sent.
+fn faulty_snapshot(
+    faults: Vec<Fault>,
+    extra_discovery: Vec<(String, String, String, String)>,
+) -> (crate::support::Run, serde_json::Value, Vec<LoggedRequest>) {
+    let server = FakeApiServer::start(
+        demo_objects(),
+        FakeConfig {
+            page_size: Some(7),
+            faults,
+            extra_discovery,
+            ..FakeConfig::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run_cmd(wasctl().args([
+        "snapshot",
+        "-o",
+        "json",
+        "--request-timeout",
+        "1s",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+    let requests = server.requests();
+    for q in &requests {
+        assert_eq!(q.method, "GET", "only GET requests: {q:?}");
+        assert!(
+            !q.path.to_ascii_lowercase().contains("secrets") && !q.path.contains('%'),
+            "Secrets are never read, no encoded paths: {q:?}"
+        );
+    }
+    (r, v, requests)
+}
+
+fn pod_coverage(snapshot: &serde_json::Value) -> serde_json::Value {
+    snapshot["items"][0]["coverage"]["Pod"].clone()
+}
+
+fn pods_in(snapshot: &serde_json::Value) -> usize {
+    snapshot["items"].as_array().map_or(0, |items| {
+        items.iter().filter(|o| o["kind"] == "Pod").count()
+    })
+}
+
+#[test]
+fn every_failed_or_malformed_pod_list_marks_pods_unreadable() {
+    // See: issue 14 item 8.
+    for (kind, reason) in [
+        (FaultKind::Status(500), "HTTP 500"),
+        (FaultKind::Status(404), "HTTP 404"),
+        (FaultKind::Status(403), "forbidden"),
+        (FaultKind::Truncated, "cut off"),
+        (FaultKind::Garbage, "malformed list response"),
+        (
+            FaultKind::Redirect("http://user:pw@evil.example/api/v1/pods".to_owned()),
+            "redirect to `http://evil.example/api/v1/pods` (not followed)",
+        ),
+        (FaultKind::StatusBody, "with a `Status`: etcdserver"),
+        (FaultKind::ItemsNotList, "`items` is not a list"),
+        (FaultKind::RepeatedContinue, "repeated a `continue` token"),
+    ] {
+        let (r, v, _) = faulty_snapshot(vec![Fault::new("", "pods", kind.clone())], Vec::new());
+        assert_eq!(r.code, 0, "{kind:?}: {}", r.transcript());
+        let coverage = pod_coverage(&v);
+        assert_eq!(coverage["read"], "unreadable", "{kind:?}: {coverage}");
+        let why = coverage["reason"].as_str().unwrap_or_default();
+        assert!(why.contains(reason), "{kind:?}: {why}");
+        assert_eq!(
+            pods_in(&v),
+            0,
+            "{kind:?}: a failed list contributes no pods"
+        );
+        assert!(
+            !r.stderr.contains("pw@"),
+            "{kind:?}: userinfo leaked: {}",
+            r.stderr
+        );
+        // The other kinds are still read.
+        assert!(
+            v["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|o| o["kind"] == "Node")
+        );
+    }
+}
+
+#[test]
+fn a_server_that_never_answers_or_trickles_times_out_per_request() {
+    // See: issue 14 item 5.
+    for kind in [FaultKind::Hang, FaultKind::Trickle] {
+        let (r, v, _) = faulty_snapshot(vec![Fault::new("", "pods", kind.clone())], Vec::new());
+        assert_eq!(r.code, 0, "{kind:?}: {}", r.transcript());
+        let coverage = pod_coverage(&v);
+        assert_eq!(coverage["read"], "unreadable", "{kind:?}: {coverage}");
+        assert_eq!(coverage["reason"], "no answer within 1s", "{kind:?}");
+    }
+}
+
+#[test]
+fn an_expired_continue_token_lists_again_from_the_start() {
+    // See: issue 14 item 5 (client-go's pager re-lists on 410 Gone).
+    let (r, v, requests) = faulty_snapshot(
+        vec![Fault::new("", "pods", FaultKind::GoneOnce)],
+        Vec::new(),
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert_eq!(pod_coverage(&v)["read"], "complete");
+    let demo = demo_objects().iter().filter(|o| o["kind"] == "Pod").count();
+    assert_eq!(pods_in(&v), demo, "no pod lost or doubled by the re-list");
+    let starts = requests
+        .iter()
+        .filter(|q| q.path == "/api/v1/pods" && !q.query.contains("continue="))
+        .count();
+    assert_eq!(starts, 2, "{requests:?}");
+}
+
+#[test]
+fn request_timeout_is_validated() {
+    let r = run(&["tree", "--request-timeout", "soon"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr.contains("invalid `--request-timeout`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn resource_names_from_discovery_are_never_put_in_paths_unchecked() {
+    // See: issue 14 item 13.
+    let extra = ["..%2F..%2Fapi%2Fv1%2Fsecrets", "secrets", "Gadgets", "a/b"]
+        .iter()
+        .map(|plural| {
+            (
+                "scheduling.k8s.io".to_owned(),
+                "v1alpha2".to_owned(),
+                (*plural).to_owned(),
+                "Secret".to_owned(),
+            )
+        })
+        .collect();
+    let (r, _, requests) = faulty_snapshot(Vec::new(), extra);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        requests
+            .iter()
+            .any(|q| q.path == "/apis/scheduling.k8s.io/v1alpha2/podgroups"),
+        "the stale version is still read: {requests:?}"
+    );
 }

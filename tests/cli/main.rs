@@ -8,13 +8,20 @@
 )]
 
 mod bad_input;
+mod capacity;
+mod completion;
+mod consistency;
+mod diff;
 mod distribution;
 mod doctor;
+mod dumps;
 mod explain;
 mod fake_apiserver;
+mod integrations;
 mod lint;
 mod live;
 mod plugin;
+mod readme;
 mod scenarios;
 mod simulate;
 mod snapshot;

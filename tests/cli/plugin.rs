@@ -1,13 +1,14 @@
 //! kubectl plugin dispatch: with the binary on PATH, `kubectl plugin list` shows it and
-//! `kubectl wasctl version` runs it. `.ci/run` installs kubectl (Debian `kubernetes-client`).
+//! `kubectl wasctl version` runs it. The kubectl is the 1.37 client `cargo xtask setup`
+//! installs (or the one on `PATH`); without one the test fails.
 
 use std::process::Command;
 
+use crate::support::tool;
+
 #[test]
 fn kubectl_finds_and_runs_the_plugin() {
-    let Ok(kubectl) = which("kubectl") else {
-        panic!("kubectl is not on PATH: install Debian's `kubernetes-client` (as .ci/run does)");
-    };
+    let kubectl = tool("kubectl");
     let dir = tempfile::tempdir().unwrap();
     let bin = dir.path().join("kubectl-wasctl");
     std::fs::copy(env!("CARGO_BIN_EXE_kubectl-wasctl"), &bin).unwrap();
@@ -38,12 +39,4 @@ fn kubectl_finds_and_runs_the_plugin() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(String::from_utf8_lossy(&run.stdout).contains("kubernetes: 1.37"));
-}
-
-fn which(name: &str) -> Result<std::path::PathBuf, ()> {
-    let path = std::env::var_os("PATH").ok_or(())?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-        .ok_or(())
 }

@@ -15,6 +15,9 @@ use crate::support::root;
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Expected {
+    /// Where an `upstream-…` scenario comes from (required for those folders).
+    #[serde(default)]
+    upstream: Option<Upstream>,
     #[serde(default)]
     what_if: Option<WhatIf>,
     #[serde(default)]
@@ -22,6 +25,16 @@ struct Expected {
     #[serde(default)]
     no_preemption: bool,
     units: Vec<ExpectedUnit>,
+}
+
+/// The upstream test a scenario ports.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Upstream {
+    /// File in kubernetes/kubernetes.
+    file: String,
+    /// Test function and case name.
+    case: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,6 +61,10 @@ struct ExpectedUnit {
     message_ends_with: Option<String>,
     /// Victim pod names (any order).
     victims: Option<Vec<String>>,
+    /// How many victims, when upstream leaves open which of `victimsAmong` they are.
+    victim_count: Option<usize>,
+    /// Every victim is one of these.
+    victims_among: Option<Vec<String>>,
     /// The blast radius says an `all` group died for part of its nodes.
     whole_group: Option<bool>,
     pdb_violations: Option<u32>,
@@ -92,6 +109,18 @@ fn check(name: &str, plan: &Plan, expected: &Expected) {
             let mut want: Vec<&str> = v.iter().map(String::as_str).collect();
             want.sort_unstable();
             assert_eq!(got, want, "{ctx}");
+        }
+        if let Some(n) = e.victim_count {
+            assert_eq!(unit.victims.len(), n, "{ctx}");
+        }
+        if let Some(among) = &e.victims_among {
+            for v in &unit.victims {
+                assert!(
+                    among.contains(&v.name),
+                    "{ctx}\nunexpected victim {}",
+                    v.name
+                );
+            }
         }
         let blast = unit.blast_radius.as_ref();
         if let Some(w) = e.whole_group {
@@ -189,6 +218,13 @@ fn every_scenario_matches_its_expected_outcome() {
         let text = std::fs::read_to_string(folder.join("expected.yaml")).unwrap();
         let expected: Expected =
             serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{name}/expected.yaml: {e}"));
+        if name.starts_with("upstream-") {
+            let u = expected.upstream.as_ref();
+            assert!(
+                u.is_some_and(|u| !u.file.is_empty() && !u.case.is_empty()),
+                "{name}: an upstream scenario names its source file and case"
+            );
+        }
         let mut options = Options {
             no_preemption: expected.no_preemption,
             ..Options::default()

@@ -72,3 +72,47 @@ pub fn demo_objects() -> Vec<serde_json::Value> {
     let snapshot = wasctl::snapshot::source::demo::load().expect("demo loads");
     wasctl::snapshot::export::documents(&snapshot).expect("demo exports")
 }
+
+/// Where `cargo xtask setup` puts the tools the tests need (`WASCTL_TOOLS_DIR`, else
+/// `target/xtask` beside the test binary's profile directory).
+pub fn tools_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("WASCTL_TOOLS_DIR") {
+        return PathBuf::from(dir);
+    }
+    // CARGO_BIN_EXE is TARGET/PROFILE/kubectl-wasctl.
+    Path::new(env!("CARGO_BIN_EXE_kubectl-wasctl"))
+        .ancestors()
+        .nth(2)
+        .map_or_else(|| root().join("target"), Path::to_path_buf)
+        .join("xtask")
+}
+
+/// A tool a test runs: the copy `cargo xtask setup` installed, else the one on `PATH`. A
+/// missing tool fails the test (never a silent skip) and says how to get it.
+pub fn tool(name: &str) -> PathBuf {
+    let installed = tools_dir().join("venv/bin").join(name);
+    if installed.is_file() {
+        return installed;
+    }
+    let on_path = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    on_path.unwrap_or_else(|| {
+        panic!("`{name}` is needed by this test and is not installed: run `cargo xtask setup` (or `cargo xtask test`)")
+    })
+}
+
+/// The SARIF 2.1.0 JSON Schema: `WASCTL_SARIF_SCHEMA`, else the copy `cargo xtask setup`
+/// unpacked from its npm package. Missing fails the test and says how to get it.
+pub fn sarif_schema() -> PathBuf {
+    let path = std::env::var_os("WASCTL_SARIF_SCHEMA")
+        .map_or_else(|| tools_dir().join("sarif-2.1.0.json"), PathBuf::from);
+    assert!(
+        path.is_file(),
+        "the SARIF 2.1.0 schema is not at {}: run `cargo xtask setup` (or `cargo xtask test`)",
+        path.display()
+    );
+    path
+}

@@ -74,8 +74,9 @@ fn job_target_shows_the_job_above_its_workload() {
     let r = run(&["tree", "--demo", "job/train-a"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
-    assert!(lines[1].contains("Job/train-a"), "{}", r.stdout);
-    assert!(lines[2].contains("└─ Workload/train-a"), "{}", r.stdout);
+    assert!(lines[0].starts_with("kube-scheduler feature gates:"));
+    assert!(lines[2].contains("Job/train-a"), "{}", r.stdout);
+    assert!(lines[3].contains("└─ Workload/train-a"), "{}", r.stdout);
 }
 
 #[test]
@@ -105,7 +106,7 @@ fn unknown_target_type_and_missing_object_exit_2_with_a_hint() {
     insta::assert_snapshot!(r.stderr, @r"
     error: unknown type `deployment` in `deployment/x`
 
-    hint: write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`
+    hint: write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`
     ");
     let r = run(&["tree", "--demo", "pg/nope"]);
     assert_eq!(r.code, 2);

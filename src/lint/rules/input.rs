@@ -1,8 +1,9 @@
 //! `WAS0xx`: reading the input. Syntax errors (reported by the driver), unknown kinds (never a
-//! silent pass), unknown fields under `--strict`, and objects whose fields do not fit the
+//! silent pass), unknown, removed and renamed fields (errors by default, as kubectl's `--validate=strict`), and objects whose fields do not fit the
 //! Kubernetes 1.37 types (checked by deserializing into the k8s-openapi `v1_37` types).
 
-use super::super::{Emitter, Object, Options, Rule, Severity, schema};
+use super::super::span::{Segment, parse_path};
+use super::super::{Emitter, FieldValidation, Object, Options, Rule, Severity, schema};
 
 /// `WAS001` documentation.
 pub const WAS001: &str = "## What it does
@@ -54,11 +55,17 @@ kind: PodGroup
 
 /// `WAS003` documentation.
 pub const WAS003: &str = "## What it does
-With `--strict`, reports a field that the Kubernetes 1.37 type of the object does not have.
+Reports a field that the Kubernetes 1.37 type of the object does not have: a typo (with the
+closest field: \"did you mean `minCount`?\"), or a field that was renamed, moved or removed in
+an earlier release (with where it went and since when: a pod claim's `source:` wrapper, removed
+in 1.31; the 1.35/1.36 pod `spec.workloadRef`, now `spec.schedulingGroup`; a v1beta1 DRA
+request's `deviceClassName`, now under `exactly`). An error by default, as `kubectl apply`
+validates strictly; `--field-validation=warn` makes it a warning and `=ignore` turns it off.
 
 ## Why is this bad?
-The API server drops unknown fields (or rejects them with `--validate=strict`), so a
-misspelled `minCout` silently becomes the default.
+`kubectl apply` (strict field validation by default) and the API server with
+`fieldValidation=Strict` reject the object; with validation off the field is silently dropped,
+so a misspelled `minCout` becomes the default.
 
 ## Example
 ```yaml
@@ -110,9 +117,68 @@ Use instead:
 - `k8s.io/api/scheduling/v1beta1/types.go`; `schemas/` (`kubectl wasctl generate schemas`)
 ";
 
+/// `WAS005` documentation.
+pub const WAS005: &str = "## What it does
+Reports a YAML or JSON document that has neither `apiVersion` nor `kind` (a `package.json`, a
+CI workflow, a tool's config) as skipped, so that `kubectl wasctl lint .` works on a whole
+repository. A document with one of the two but not the other is still an error (`WAS004`).
+
+## Why is this bad?
+It is not: it is information, so that nothing is passed over silently.
+
+## Example
+```json
+{\"name\": \"my-app\", \"version\": \"1.0.0\"}
+```
+
+Use instead:
+```text
+Nothing to change; lint only the manifests directory to avoid the note.
+```
+
+## References
+- `kubectl apply -f` (refuses such documents: \"apiVersion not set, kind not set\")
+";
+
+/// `WAS006` documentation.
+pub const WAS006: &str = "## What it does
+Reports a file (or stdin) with no YAML or JSON document in it: empty, or only comments.
+
+## Why is this bad?
+A wrong path or an empty pipe looks the same as a clean lint otherwise.
+
+## Example
+```sh
+kubectl wasctl lint empty.yaml
+```
+
+Use instead:
+```sh
+kubectl wasctl lint deploy/
+```
+
+## References
+- wasctl README, section `lint`
+";
+
 /// Checks the object's identity and its fit to the typed API; returns false when the other
 /// rules cannot run on it (no kind, or a kind wasctl does not know).
 pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
+    if !obj.value.is_object() || (obj.api_version.is_empty() && obj.kind.is_empty()) {
+        let what = if obj.value.is_object() {
+            "has neither `apiVersion` nor `kind`"
+        } else {
+            "is not a mapping"
+        };
+        em.emit(
+            Rule::NotKubernetes,
+            obj,
+            "",
+            format!("the document {what}: not a Kubernetes object, skipped"),
+            "nothing to do if the file is not a manifest; otherwise add `apiVersion` and `kind`",
+        );
+        return false;
+    }
     if obj.api_version.is_empty() || obj.kind.is_empty() {
         let field = if obj.api_version.is_empty() {
             "apiVersion"
@@ -134,10 +200,11 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
     let checked = schema::lookup(&obj.api_version, &obj.kind);
     // Removed scheduling versions are WAS401's; older served DRA versions have no 1.37 type
     // but the rules still run on them.
-    let known_without_schema = matches!(
-        (obj.group(), obj.version()),
-        ("scheduling.k8s.io", "v1alpha1" | "v1alpha2") | ("resource.k8s.io", "v1beta1" | "v1beta2")
-    );
+    let known_without_schema =
+        matches!(
+            (obj.group(), obj.version()),
+            ("scheduling.k8s.io", "v1alpha1" | "v1alpha2")
+        ) || super::versions::version_status(obj.group(), obj.version(), &obj.kind).is_some();
     if checked.is_none() && !known_without_schema {
         let severity = options.reject_unknown.then_some(Severity::Error);
         em.emit_with(
@@ -215,19 +282,188 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
             explain(path),
         );
     }
-    if options.strict && typed_error.is_none() {
+    if options.field_validation != FieldValidation::Ignore && typed_error.is_none() {
+        let severity =
+            (options.field_validation == FieldValidation::Warn).then_some(Severity::Warning);
+        let root = schema::root_name(kind);
         for path in unknown {
-            em.emit(
-                Rule::UnknownField,
-                obj,
-                &path,
-                format!(
-                    "`{path}` is not a field of `{}` `{}`",
-                    obj.api_version, obj.kind
-                ),
-                "remove the field or fix its spelling",
-            );
+            let (message, fix) = unknown_field(obj, &root, &path);
+            em.emit_with(Rule::UnknownField, severity, obj, &path, message, fix);
         }
     }
     true
+}
+
+/// A field that moved or was removed, by the definition that no longer has it (so the hint
+/// applies wherever the type is embedded: a Pod, a Job's template, a Deployment's).
+struct Moved {
+    /// The short definition name (`core.PodResourceClaim`).
+    def: &'static str,
+    /// The field it no longer has.
+    field: &'static str,
+    /// What happened, with the version.
+    what: &'static str,
+    /// What to write instead.
+    fix: &'static str,
+}
+
+/// Fields that well-known manifests still carry. Upstream: the `k8s.io/api` types of each
+/// version and the release notes named in each entry.
+const MOVED: &[Moved] = &[
+    Moved {
+        def: "meta.ObjectMeta",
+        field: "clusterName",
+        what: "`metadata.clusterName` was removed in Kubernetes 1.25 (the API server never set it)",
+        fix: "remove `clusterName`",
+    },
+    Moved {
+        def: "core.PodResourceClaim",
+        field: "source",
+        what: "the `source` wrapper was removed in Kubernetes 1.31 (DRA structured parameters): its `resourceClaimName`/`resourceClaimTemplateName` moved up into the entry",
+        fix: "write `resourceClaimName: …` or `resourceClaimTemplateName: …` directly in the entry, without `source:`",
+    },
+    Moved {
+        def: "core.PodSpec",
+        field: "workloadRef",
+        what: "the 1.35/1.36 field `spec.workloadRef` was replaced in Kubernetes 1.37 by `spec.schedulingGroup`",
+        fix: "write `schedulingGroup: {podGroupName: <PodGroup name>}`",
+    },
+    Moved {
+        def: "scheduling.PodGroupSpec",
+        field: "podGroupTemplateRef",
+        what: "`podGroupTemplateRef` (KEP-4671 drafts) is `workloadRef` in the 1.37 API",
+        fix: "write `workloadRef: {workloadName: <Workload>, templateName: <template>}`",
+    },
+    Moved {
+        def: "scheduling.WorkloadSpec",
+        field: "podGroups",
+        what: "the 1.35 `spec.podGroups` list was replaced in Kubernetes 1.36 by `spec.podGroupTemplates` (PodGroups are now objects of their own)",
+        fix: "rename the list to `podGroupTemplates` and create PodGroup objects that reference it with `workloadRef`",
+    },
+    Moved {
+        def: "resource.DeviceRequest",
+        field: "deviceClassName",
+        what: "in `resource.k8s.io/v1` (Kubernetes 1.34) a request's `deviceClassName`, `selectors`, `allocationMode`, `count`, `adminAccess` and `tolerations` moved under `exactly`",
+        fix: "write `exactly: {deviceClassName: …}` (or `firstAvailable: [...]`)",
+    },
+    Moved {
+        def: "resource.DeviceRequest",
+        field: "selectors",
+        what: "in `resource.k8s.io/v1` (Kubernetes 1.34) a request's `selectors` moved under `exactly`",
+        fix: "write `exactly: {deviceClassName: …, selectors: [...]}`",
+    },
+    Moved {
+        def: "resource.DeviceRequest",
+        field: "allocationMode",
+        what: "in `resource.k8s.io/v1` (Kubernetes 1.34) a request's `allocationMode` moved under `exactly`",
+        fix: "write `exactly: {deviceClassName: …, allocationMode: …}`",
+    },
+    Moved {
+        def: "resource.DeviceRequest",
+        field: "count",
+        what: "in `resource.k8s.io/v1` (Kubernetes 1.34) a request's `count` moved under `exactly`",
+        fix: "write `exactly: {deviceClassName: …, count: N}`",
+    },
+    Moved {
+        def: "resource.DeviceRequest",
+        field: "adminAccess",
+        what: "in `resource.k8s.io/v1` (Kubernetes 1.34) a request's `adminAccess` moved under `exactly`",
+        fix: "write `exactly: {deviceClassName: …, adminAccess: true}`",
+    },
+    Moved {
+        def: "resource.Device",
+        field: "basic",
+        what: "the `basic` wrapper of a device was removed in `resource.k8s.io/v1beta2` (Kubernetes 1.33): its fields moved up into the device",
+        fix: "move `attributes`, `capacity` and the other fields of `basic` up one level",
+    },
+];
+
+/// Levenshtein distance, for "did you mean" (field names are short).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The closest field name of `candidates` to `field`, when it is close enough to be a typo.
+pub fn did_you_mean<'a>(field: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (field.chars().count() / 3).clamp(1, 3);
+    candidates
+        .map(|c| {
+            let d = if c.eq_ignore_ascii_case(field) {
+                0
+            } else {
+                distance(field, c)
+            };
+            (d, c)
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// The message and fix of an unknown field: a moved or removed field says where it went and
+/// since when; a typo gets the closest field of the same object.
+fn unknown_field(obj: &Object, root: &str, path: &str) -> (String, String) {
+    let segments = parse_path(path);
+    let (parent, field) = match segments.split_last() {
+        Some((Segment::Key(field), parent)) => (parent, field.as_str()),
+        _ => (segments.as_slice(), ""),
+    };
+    let def = schema::shapes().def_at(root, parent);
+    if let Some(def) = def
+        && let Some(m) = MOVED
+            .iter()
+            .find(|m| m.def == def.short && m.field == field)
+    {
+        return (
+            format!(
+                "`{path}` is not a field of `{}` `{}`: {}",
+                obj.api_version, obj.kind, m.what
+            ),
+            m.fix.to_owned(),
+        );
+    }
+    let message = format!(
+        "`{path}` is not a field of `{}` `{}`",
+        obj.api_version, obj.kind
+    );
+    match def.and_then(|d| did_you_mean(field, d.props.keys().map(String::as_str))) {
+        Some(near) => (
+            format!("{message}; did you mean `{near}`?"),
+            format!("rename the field to `{near}`"),
+        ),
+        None => (
+            message,
+            "remove the field or fix its spelling (`kubectl explain` lists the fields)".to_owned(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_finds_typos_not_strangers() {
+        let fields = ["minCount", "minGroupCount"];
+        assert_eq!(
+            did_you_mean("minCout", fields.iter().copied()),
+            Some("minCount")
+        );
+        assert_eq!(
+            did_you_mean("mincount", fields.iter().copied()),
+            Some("minCount")
+        );
+        assert_eq!(did_you_mean("replicas", fields.iter().copied()), None);
+    }
 }

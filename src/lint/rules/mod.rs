@@ -1,13 +1,17 @@
 //! Lint rules, one file per family (style §4 habit 4): [`input`] (`WAS0xx`), [`limits`]
 //! (`WAS1xx`, names and limits), [`structure`] (`WAS2xx`, unions and structure),
-//! [`references`] (`WAS3xx`, cross-object), [`versions`] (`WAS4xx`, versions and gates).
+//! [`references`] (`WAS3xx`, cross-object), [`versions`] (`WAS4xx`, versions and gates),
+//! [`declarative`] (`WAS5xx`, upstream's declarative validation, table-driven), [`semantic`]
+//! (`WAS6xx`, DRA and PriorityClass checks beyond it).
 //!
 //! Rules read plain JSON ([`Object::value`]) so a half-broken object is still checked, and
 //! report through the [`Emitter`], which turns field paths into positions. Pure: no IO.
 
+pub mod declarative;
 pub mod input;
 pub mod limits;
 pub mod references;
+pub mod semantic;
 pub mod structure;
 pub mod versions;
 
@@ -25,6 +29,8 @@ pub fn check_object(obj: &Object, options: &Options, gates: &GateView, em: &mut 
     }
     limits::check(obj, em);
     structure::check(obj, em);
+    declarative::check(obj, em);
+    semantic::check(obj, em);
 }
 
 /// Which scheduling kind an object is, for the WAS rules (`None` for anything else).

@@ -94,8 +94,8 @@ or remove the field.
 
 /// `WAS404` documentation.
 pub const WAS404: &str = "## What it does
-Reports an object in an older served version when a newer one exists: `scheduling.k8s.io/v1alpha3`
-Workload or PodGroup (use `v1beta1`), `resource.k8s.io/v1beta1`/`v1beta2` (use `v1`).
+Reports a `scheduling.k8s.io/v1alpha3` Workload or PodGroup, which 1.37 serves next to the newer
+`v1beta1` (deprecated DRA versions are `WAS405`'s).
 
 ## Why is this bad?
 Alpha and beta versions are removed in later releases; v1alpha3 has no conversion back.
@@ -115,6 +115,203 @@ kind: PodGroup
 ## References
 - Kubernetes deprecation policy; `k8s.io/api/scheduling/v1beta1/register.go`
 ";
+
+/// `WAS405` documentation.
+pub const WAS405: &str = "## What it does
+Reports an object in a version that Kubernetes 1.37 still serves but has deprecated:
+`resource.k8s.io/v1beta1` and `v1beta2` (use `v1`, GA since 1.34), and the alpha
+`resource.k8s.io/v1alpha3` DeviceTaintRule (use `v1`).
+
+## Why is this bad?
+Beta versions are off by default (they need `--runtime-config` on kube-apiserver) and are
+removed in a later release; `kubectl apply` then fails.
+
+## Example
+```yaml
+apiVersion: resource.k8s.io/v1beta2
+kind: DeviceClass
+```
+
+Use instead:
+```yaml
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+```
+
+## References
+- `pkg/registry/resource/rest/storage_resource.go` (served versions); the 1.37 OpenAPI;
+  Kubernetes deprecation policy
+";
+
+/// What Kubernetes 1.37 does with an apiVersion of a kind lint knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionStatus {
+    /// Not served: the API server answers 404 for the resource.
+    Removed {
+        /// Since when, as far as it is known (`1.22`), or a note.
+        since: &'static str,
+        /// The apiVersion to use.
+        replacement: &'static str,
+    },
+    /// Served, deprecated: use the replacement.
+    Deprecated {
+        /// The apiVersion to use.
+        replacement: &'static str,
+    },
+}
+
+/// Versions of the kinds lint knows that 1.37 no longer serves, or serves deprecated:
+/// (group, version, kinds (empty: every kind lint knows in the group), status).
+/// Upstream: `pkg/registry/*/rest/storage_*.go` and the 1.37 OpenAPI (which kinds each
+/// `resource.k8s.io` version still has: v1 and v1beta2 all five, v1beta1 all but
+/// DeviceTaintRule, v1alpha3 only DeviceTaintRule); the removals of the deprecation guide.
+const VERSIONS: &[(&str, &str, &[&str], VersionStatus)] = &[
+    (
+        "scheduling.k8s.io",
+        "v1beta1",
+        &["PriorityClass"],
+        VersionStatus::Removed {
+            since: "removed in 1.22",
+            replacement: "scheduling.k8s.io/v1",
+        },
+    ),
+    (
+        "scheduling.k8s.io",
+        "v1alpha1",
+        &["PriorityClass"],
+        VersionStatus::Removed {
+            since: "removed",
+            replacement: "scheduling.k8s.io/v1",
+        },
+    ),
+    (
+        "resource.k8s.io",
+        "v1alpha2",
+        &[],
+        VersionStatus::Removed {
+            since: "removed in 1.31",
+            replacement: "resource.k8s.io/v1",
+        },
+    ),
+    (
+        "resource.k8s.io",
+        "v1alpha3",
+        &["DeviceTaintRule"],
+        VersionStatus::Deprecated {
+            replacement: "resource.k8s.io/v1",
+        },
+    ),
+    (
+        "resource.k8s.io",
+        "v1alpha3",
+        &[],
+        VersionStatus::Removed {
+            since: "1.37 serves v1alpha3 only for DeviceTaintRule",
+            replacement: "resource.k8s.io/v1",
+        },
+    ),
+    (
+        "resource.k8s.io",
+        "v1beta1",
+        &["DeviceTaintRule"],
+        VersionStatus::Removed {
+            since: "v1beta1 never had DeviceTaintRule",
+            replacement: "resource.k8s.io/v1",
+        },
+    ),
+    (
+        "resource.k8s.io",
+        "v1beta1",
+        &[],
+        VersionStatus::Deprecated {
+            replacement: "resource.k8s.io/v1",
+        },
+    ),
+    (
+        "resource.k8s.io",
+        "v1beta2",
+        &[],
+        VersionStatus::Deprecated {
+            replacement: "resource.k8s.io/v1",
+        },
+    ),
+    (
+        "apps",
+        "v1beta1",
+        &["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"],
+        VersionStatus::Removed {
+            since: "removed in 1.16",
+            replacement: "apps/v1",
+        },
+    ),
+    (
+        "apps",
+        "v1beta2",
+        &["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"],
+        VersionStatus::Removed {
+            since: "removed in 1.16",
+            replacement: "apps/v1",
+        },
+    ),
+    (
+        "extensions",
+        "v1beta1",
+        &["Deployment", "DaemonSet", "ReplicaSet"],
+        VersionStatus::Removed {
+            since: "removed in 1.16",
+            replacement: "apps/v1",
+        },
+    ),
+    (
+        "batch",
+        "v1beta1",
+        &["CronJob"],
+        VersionStatus::Removed {
+            since: "removed in 1.25",
+            replacement: "batch/v1",
+        },
+    ),
+    (
+        "batch",
+        "v2alpha1",
+        &["CronJob"],
+        VersionStatus::Removed {
+            since: "removed in 1.21",
+            replacement: "batch/v1",
+        },
+    ),
+    (
+        "policy",
+        "v1beta1",
+        &["PodDisruptionBudget"],
+        VersionStatus::Removed {
+            since: "removed in 1.25",
+            replacement: "policy/v1",
+        },
+    ),
+];
+
+/// The DRA kinds lint knows.
+const DRA_KINDS: &[&str] = &[
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "DeviceClass",
+    "ResourceSlice",
+    "DeviceTaintRule",
+];
+
+/// What 1.37 does with `group/version` `kind`, when it is not simply served (`None`).
+pub fn version_status(group: &str, version: &str, kind: &str) -> Option<VersionStatus> {
+    if group == "resource.k8s.io" && !DRA_KINDS.contains(&kind) {
+        return None;
+    }
+    VERSIONS
+        .iter()
+        .find(|(g, v, kinds, _)| {
+            *g == group && *v == version && (kinds.is_empty() || kinds.contains(&kind))
+        })
+        .map(|(.., status)| *status)
+}
 
 /// A gate-protected field: where it is, the gate, and the components that need the gate.
 pub struct Gated {
@@ -224,7 +421,10 @@ fn gated(
 /// rule applies to its old shape).
 pub fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
     let (group, version) = (obj.group(), obj.version());
-    if group == "scheduling.k8s.io" && matches!(version, "v1alpha1" | "v1alpha2") {
+    if group == "scheduling.k8s.io"
+        && matches!(version, "v1alpha1" | "v1alpha2")
+        && obj.kind != "PriorityClass"
+    {
         let target = if obj.kind == "CompositePodGroup" {
             "v1alpha3"
         } else {
@@ -242,25 +442,47 @@ pub fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
         );
         return true;
     }
-    if (group == "scheduling.k8s.io"
+    match version_status(group, version, &obj.kind) {
+        Some(VersionStatus::Removed { since, replacement }) => {
+            em.emit_at_value(
+                Rule::RemovedApiVersion,
+                obj,
+                "apiVersion",
+                format!(
+                    "`{}` `{}` is not served by Kubernetes 1.37 ({since})",
+                    obj.api_version, obj.kind
+                ),
+                format!("change `apiVersion` to `{replacement}` and check the fields against `kubectl explain {}`", obj.kind.to_ascii_lowercase()),
+            );
+            return true;
+        }
+        Some(VersionStatus::Deprecated { replacement }) => {
+            em.emit_at_value(
+                Rule::DeprecatedApiVersion,
+                obj,
+                "apiVersion",
+                format!(
+                    "`{}` `{}` is deprecated in Kubernetes 1.37 (a beta or alpha version, off unless enabled with `--runtime-config`); `{replacement}` is the served version",
+                    obj.api_version, obj.kind
+                ),
+                format!("change `apiVersion` to `{replacement}`"),
+            );
+        }
+        None => {}
+    }
+    if group == "scheduling.k8s.io"
         && version == "v1alpha3"
-        && matches!(obj.kind.as_str(), "Workload" | "PodGroup"))
-        || (group == "resource.k8s.io" && matches!(version, "v1beta1" | "v1beta2"))
+        && matches!(obj.kind.as_str(), "Workload" | "PodGroup")
     {
-        let target = if group == "resource.k8s.io" {
-            "v1"
-        } else {
-            "v1beta1"
-        };
         em.emit_at_value(
             Rule::PreferStableVersion,
             obj,
             "apiVersion",
             format!(
-                "`{}` is served, but `{group}/{target}` is the 1.37 version",
+                "`{}` is served, but `{group}/v1beta1` is the 1.37 version",
                 obj.api_version
             ),
-            format!("change `apiVersion` to `{group}/{target}`"),
+            format!("change `apiVersion` to `{group}/v1beta1`"),
         );
     }
     if obj.group() == "batch" && obj.kind == "Job" && get(&obj.value, "spec.scheduling").is_some() {

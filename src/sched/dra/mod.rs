@@ -67,7 +67,8 @@ pub struct ClaimInstance {
 pub struct PodClaims {
     /// Entries in spec order.
     pub entries: Vec<(String, usize)>,
-    /// A reason the pod cannot be scheduled at all (missing claim or template, fail-closed).
+    /// Why a claim of the pod does not exist (missing claim, or a template the controller
+    /// cannot instantiate): upstream holds such a pod at PreEnqueue (see [`DraState::pre_enqueue`]).
     pub problem: Option<String>,
 }
 
@@ -447,6 +448,25 @@ impl DraState {
                 let is_group_entry = group.is_some_and(|pg| {
                     crate::graph::is_group_claim_entry(pg, &e.name, claim_name, template)
                 });
+                // Upstream (notes in /work/notes/claim-entry.md): only an entry that matches a
+                // PodGroup entry exactly, with DRAWorkloadResourceClaims on, uses the PodGroup's
+                // claim (resourceclaim controller: "skip create for Pod with PodGroup", then
+                // "update Pod status with PodGroup claim"). With the gate off, or without an
+                // exact match, the entry is an ordinary pod entry: a template gets a claim
+                // generated for the pod (controller_test.go "create ResourceClaim for Pod with
+                // PodGroup claim when feature is disabled"), a named claim is used by the pod.
+                let shared = is_group_entry && group_claims_on;
+                // A claim that does not exist yet holds the pod at PreEnqueue
+                // (DynamicResources.PreEnqueue → foreachPodResourceClaim → resourceclaim.Name:
+                // `pod "<ns>/<pod>": ResourceClaim not created yet`); the cause follows in
+                // parentheses. The simulator plays the controller, so a template that exists
+                // yields a (hypothetical) claim and holds nothing.
+                let not_created = |cause: String| {
+                    format!(
+                        "pod \"{}/{}\": ResourceClaim not created yet ({cause})",
+                        req.namespace, req.name
+                    )
+                };
                 let idx = if let Some(name) = claim_name {
                     by_name
                         .get(&(req.namespace.clone(), name.to_owned()))
@@ -460,13 +480,8 @@ impl DraState {
                             namespace_of(&x.metadata) == req.namespace && name_of(&x.metadata) == t
                         })
                         .map(|x| spec_devices(x.spec.as_ref().and_then(|t| t.spec.as_ref())));
-                    match (is_group_entry, group) {
-                        (true, Some(pg)) if !group_claims_on => Err(format!(
-                            "no claim is generated for PodGroup \"{}\" entry \"{}\": DRAWorkloadResourceClaims is off (1.37 fails closed)",
-                            name_of(&pg.metadata),
-                            e.name
-                        )),
-                        (true, Some(pg)) => {
+                    match group.filter(|_| shared) {
+                        Some(pg) => {
                             let pg_name = name_of(&pg.metadata).to_owned();
                             let generated =
                                 crate::graph::group_claim_status(pg, &e.name).and_then(|n| {
@@ -474,9 +489,10 @@ impl DraState {
                                 });
                             match (generated, template_spec) {
                                 (Some(i), _) => Ok(i),
-                                (None, None) => {
-                                    Err(format!("resourceclaimtemplate \"{t}\" not found"))
-                                }
+                                (None, None) => Err(not_created(format!(
+                                    "PodGroup \"{pg_name}\" entry \"{}\": resourceclaimtemplate \"{t}\" not found",
+                                    e.name
+                                ))),
                                 (None, Some(devices)) => {
                                     let key =
                                         (req.namespace.clone(), pg_name.clone(), e.name.clone());
@@ -496,16 +512,16 @@ impl DraState {
                                 }
                             }
                         }
-                        _ => {
+                        None => {
                             let generated =
                                 crate::graph::pod_claim_status(pod, &e.name).and_then(|n| {
                                     by_name.get(&(req.namespace.clone(), n.to_owned())).copied()
                                 });
                             match (generated, template_spec) {
                                 (Some(i), _) => Ok(i),
-                                (None, None) => {
-                                    Err(format!("resourceclaimtemplate \"{t}\" not found"))
-                                }
+                                (None, None) => Err(not_created(format!(
+                                    "resourceclaimtemplate \"{t}\" not found"
+                                ))),
                                 (None, Some(devices)) => {
                                     st.claims.push(ClaimInstance {
                                         name: format!("{}-{}", req.name, e.name),
@@ -530,7 +546,11 @@ impl DraState {
                     }
                 }
             }
-            if bound(*id) {
+            // A bound pod is only reported stuck when every claim and template of its
+            // namespace was read: a `kubectl get pods` dump without claims proves nothing.
+            let known = s.knows_all("ResourceClaim", Some(&req.namespace))
+                && s.knows_all("ResourceClaimTemplate", Some(&req.namespace));
+            if bound(*id) && known {
                 let unallocated: Vec<&str> = pc
                     .entries
                     .iter()
@@ -582,6 +602,13 @@ impl DraState {
             .unwrap_or_default();
         out.dedup();
         out
+    }
+
+    /// DynamicResources PreEnqueue: the message when one of the pod's claims does not exist,
+    /// so the pod never reaches the active queue (upstream `PreEnqueue` →
+    /// `foreachPodResourceClaim`; the first failing entry in spec order wins).
+    pub fn pre_enqueue(&self, pod: PodId) -> Option<&str> {
+        self.pod_claims.get(&pod)?.problem.as_deref()
     }
 
     /// The DynamicResources filter for `pod` on `node`.
@@ -827,6 +854,22 @@ impl DraState {
             }
         }
         released
+    }
+
+    /// The claims `pod` uses (indices, in spec order, possibly repeated).
+    pub fn claims_of(&self, pod: PodId) -> impl Iterator<Item = usize> + '_ {
+        self.pod_claims
+            .get(&pod)
+            .into_iter()
+            .flat_map(|pc| pc.entries.iter().map(|(_, ci)| *ci))
+    }
+
+    /// Takes claim `index`'s allocation away (its devices become free) and returns it; see
+    /// [`restore`](Self::restore).
+    pub fn take_allocation(&mut self, index: usize) -> Option<(Vec<Allocated>, Scope)> {
+        let a = self.claims[index].allocation.take()?;
+        self.in_use.apply(&self.inventory, &a.0, -1);
+        Some(a)
     }
 
     /// Undoes [`release`](Self::release).
@@ -1335,5 +1378,64 @@ mod tests {
             let e = sel.compile(expr);
             assert_eq!(sel.matches(&inv, 0, e), Ok(want), "{expr}");
         }
+    }
+
+    /// Issue 16 item 4 (claim-entry.md): which claim a PodGroup member's template entry gets.
+    /// Exact match with DRAWorkloadResourceClaims on → the group's claim; gate off, or another
+    /// template under the same entry name → a claim of the pod's own; a template that does not
+    /// exist → held at PreEnqueue with upstream's "ResourceClaim not created yet".
+    #[test]
+    fn member_entries_share_the_group_claim_only_on_exact_match_with_the_gate() {
+        let group = r#"{"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup", "metadata": {"name": "pg", "namespace": "default"}, "spec": {"schedulingPolicy": {"gang": {"minCount": 2}}, "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "t"}]}}"#;
+        let member = |name: &str, template: &str| {
+            pod(name, template).replace(
+                r#""resourceClaims""#,
+                r#""schedulingGroup": {"podGroupName": "pg"}, "resourceClaims""#,
+            )
+        };
+        let claims = |gate: bool, second: &str| {
+            let docs = base(&[
+                facts(&format!(
+                    r#""GenericWorkload": true, "DRAWorkloadResourceClaims": {gate}"#
+                )),
+                group.to_owned(),
+                template("t", ""),
+                template("u", ""),
+                member("w0", "t"),
+                member("w1", second),
+            ]);
+            let st = state(&docs);
+            ["w0", "w1"]
+                .iter()
+                .map(|p| {
+                    let pc = &st.dra.pod_claims[&id(&st, p)];
+                    (
+                        pc.entries
+                            .first()
+                            .map(|(_, i)| st.dra.claims[*i].name.clone())
+                            .unwrap_or_default(),
+                        pc.problem.clone(),
+                    )
+                })
+                .collect::<Vec<(String, Option<String>)>>()
+        };
+        let shared = ("pg-gpu".to_owned(), None);
+        assert_eq!(claims(true, "t"), [shared.clone(), shared.clone()]);
+        assert_eq!(
+            claims(false, "t"),
+            [("w0-gpu".to_owned(), None), ("w1-gpu".to_owned(), None)]
+        );
+        assert_eq!(claims(true, "u"), [shared, ("w1-gpu".to_owned(), None)]);
+        let missing = claims(false, "nope");
+        assert_eq!(
+            missing[1],
+            (
+                String::new(),
+                Some(
+                    r#"pod "default/w1": ResourceClaim not created yet (resourceclaimtemplate "nope" not found)"#
+                        .to_owned()
+                )
+            )
+        );
     }
 }

@@ -22,7 +22,7 @@ use super::gang::{Cycle, Status};
 use super::node_state::{ClusterState, NodeId, PodId, Removal};
 use super::plan::UnitTrace;
 use super::queue::GroupNode;
-use super::schedule_one::{Mode, Sampler};
+use super::schedule_one::{Mode, Sampler, filter_node, nominated_pods_for};
 
 /// Upstream message when the preemptor may not preempt.
 pub const MSG_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
@@ -32,7 +32,12 @@ pub const MSG_NO_VICTIMS_GROUP: &str = "No preemption victims found for incoming
 pub const MSG_NO_VICTIMS_POD: &str = "No preemption victims found for incoming pod";
 /// Upstream per-node message when removing victims cannot make the pod fit.
 pub const MSG_NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
-/// Upstream refusal for groups with topology constraints.
+/// Older upstream's refusal for groups with topology constraints. The newest 1.37 tree
+/// preempts for the best placement instead (integration tests
+/// `preemption/podgroup/podgrouppreemption_test.go` "Topology-Aware Preemption: …" and
+/// `podgroup/topology_aware_scheduling/cpg_tas_test.go`
+/// `TestCPGTopologyAwareSchedulingWorkloadAwarePreemption`); the simulator follows the newest and
+/// no longer refuses. Kept for explain/lint texts about older schedulers.
 pub const MSG_TOPOLOGY: &str = "not supported with topology constraints";
 /// Upstream success status of a pod group whose earlier preemption is still in flight.
 pub const MSG_ONGOING: &str = "ongoing preemption on nominated nodes";
@@ -95,6 +100,9 @@ pub struct Preemption {
     pub violating: HashSet<PodId>,
     /// Why each candidate victim was kept or spared.
     pub log: Vec<String>,
+    /// Topology domains tried with every candidate victim removed (group preemptor with a
+    /// topology constraint); the chosen one is where the group preempts.
+    pub domains: Vec<super::plan::DomainTrace>,
 }
 
 /// How a preemption attempt ended.
@@ -233,11 +241,37 @@ fn remove(st: &mut ClusterState, units: &Units) -> (Removal, Released) {
     (removal, released)
 }
 
+/// Gives the pods of `unit` the allocations [`remove`] released for their claims (upstream puts
+/// a reprieved victim back with its claims as they were; a fresh Reserve could pick other
+/// devices and so change what later checks see). Returns the claims given back, so that a unit
+/// that stays a victim can release them again.
+fn give_claims_back(
+    st: &mut ClusterState,
+    unit: &[(PodId, NodeId)],
+    released: &mut Released,
+) -> Vec<usize> {
+    if released.is_empty() || !unit.iter().any(|(p, _)| st.pods[*p].has_claims) {
+        return Vec::new();
+    }
+    let mine: HashSet<usize> = unit
+        .iter()
+        .flat_map(|(p, _)| st.dra.claims_of(*p).collect::<Vec<_>>())
+        .collect();
+    let (back, keep): (Released, Released) = std::mem::take(released)
+        .into_iter()
+        .partition(|(ci, _)| mine.contains(ci));
+    *released = keep;
+    let indices = back.iter().map(|(ci, _)| *ci).collect();
+    st.dra.restore(back);
+    indices
+}
+
 /// Puts the state back as it was before [`remove`] (every change made since on the removed
 /// pods' nodes is discarded; the caller has undone any other).
 fn put_back(st: &mut ClusterState, removal: Removal, released: Released) {
-    // A removed pod put back in between (a spared victim) re-reserved its released claims;
-    // undo that first, or the restored allocation would count its devices twice.
+    // Safety net: a removed pod put back in between reserves nothing new (its released claims
+    // were given back first, `give_claims_back`), but undo any Reserve so no device is counted
+    // twice when the released allocations return.
     for (p, _) in &removal.pods {
         if st.pods[*p].has_claims {
             st.dra.unreserve(*p);
@@ -247,9 +281,13 @@ fn put_back(st: &mut ClusterState, removal: Removal, released: Released) {
     st.restore(removal);
 }
 
-fn fits(st: &ClusterState, pod: PodId, node: NodeId) -> bool {
+/// Whether `pod` passes the filters on `node`, with the pods nominated there that hold room
+/// against it added first (upstream `SelectVictimsOnNode` and the pod-group algorithm filter
+/// through `RunFilterPluginsWithNominatedPods`).
+fn fits(st: &mut ClusterState, pod: PodId, node: NodeId) -> bool {
     let pre = pre_filter(st, &st.pods[pod]);
-    run_filters(st, pod, &pre, node).is_none()
+    let nominated = nominated_pods_for(st, pod);
+    filter_node(st, pod, &pre, node, &nominated).is_none()
 }
 
 /// Whether every proposed (pod → node) assignment still fits, assuming them in order; the
@@ -414,6 +452,7 @@ fn reprieve(
     st: &mut ClusterState,
     idx: &VictimIndex,
     units: &Units,
+    released: &mut Released,
     log: &mut Vec<String>,
     check: &mut dyn Reprieval,
 ) -> (Vec<(PodId, NodeId)>, HashSet<PodId>) {
@@ -432,7 +471,8 @@ fn reprieve(
             untouched.push(span);
             continue;
         }
-        // Put the unit back where it ran.
+        // Put the unit back where it ran, with the devices it held.
+        let restored = give_claims_back(st, unit, released);
         for (p, n) in unit {
             st.assume(*p, *n);
         }
@@ -447,6 +487,11 @@ fn reprieve(
         } else {
             for (p, _) in unit.iter().rev() {
                 st.forget(*p);
+            }
+            for ci in restored {
+                if let Some(a) = st.dra.take_allocation(ci) {
+                    released.push((ci, a));
+                }
             }
             log.push(log_line(
                 st,
@@ -504,8 +549,6 @@ pub struct GroupPreemptor<'a> {
     pub priority: i32,
     /// Its effective preemption policy is Never.
     pub never: bool,
-    /// TopologyAwareWorkloadScheduling is on.
-    pub topology_on: bool,
 }
 
 /// Workload-aware preemption for a group root whose cycle failed.
@@ -520,7 +563,6 @@ pub fn preempt_group(
         tree,
         priority,
         never,
-        topology_on,
     } = preemptor;
     if never {
         return Verdict::Refused(MSG_NEVER.to_owned());
@@ -530,16 +572,18 @@ pub fn preempt_group(
     if let Some(ongoing) = ongoing_preemption(st, idx, &own, priority) {
         return ongoing;
     }
-    if topology_on && has_topology(tree) {
-        return Verdict::Refused(MSG_TOPOLOGY.to_owned());
-    }
+    // Topology constraints (newest 1.37, see MSG_TOPOLOGY): the run below generates the
+    // placements with every candidate victim removed and picks the best-scoring one (placement
+    // scores computed on the reduced cluster, as TestCPGTopologyAwareSchedulingWorkloadAwarePreemption's
+    // comment computes them); the reprieve then keeps every victim the chosen placement does
+    // not need. Only that placement is preempted for.
     tree.bound_pods(&mut own);
     own.sort_unstable();
     let units = victim_units(st, idx, 0..st.pods.len(), priority, &own);
     if units.is_empty() {
         return Verdict::Refused(MSG_NO_VICTIMS_GROUP.to_owned());
     }
-    let (removal, released) = remove(st, &units);
+    let (removal, mut released) = remove(st, &units);
     let mut trace = UnitTrace::default();
     let mut sampler = Sampler::default();
     let run = Cycle::new(st, mode, &mut sampler, &mut trace).run(tree, all_nodes, true);
@@ -552,10 +596,10 @@ pub fn preempt_group(
         st.forget(*p);
     }
     let mut log = Vec::new();
-    // A unit put back re-reserves the claims released for it (devices may differ from the ones
-    // it held); `put_back` restores the original allocations at the end.
+    // A unit put back gets the allocations released for its claims back (`give_claims_back`);
+    // `put_back` restores the rest at the end.
     let mut check = GroupCheck::new(st, &proposed);
-    let (victims, violating) = reprieve(st, idx, &units, &mut log, &mut check);
+    let (victims, violating) = reprieve(st, idx, &units, &mut released, &mut log, &mut check);
     // Leave the state as it was; `apply` evicts.
     put_back(st, removal, released);
     Verdict::Preempt(Preemption {
@@ -563,6 +607,7 @@ pub fn preempt_group(
         placements: proposed,
         violating,
         log,
+        domains: trace.domains,
     })
 }
 
@@ -620,10 +665,6 @@ fn ongoing_preemption(
         return None;
     }
     Some(Verdict::Ongoing { nominations, log })
-}
-
-fn has_topology(tree: &GroupNode) -> bool {
-    tree.topology_key.is_some() || tree.children.iter().any(has_topology)
 }
 
 /// A candidate node for pod preemption.
@@ -687,14 +728,21 @@ pub fn preempt_pod(
             *histogram.entry(MSG_NO_VICTIMS_POD).or_default() += 1;
             continue;
         }
-        let (removal, released) = remove(st, &units);
+        let (removal, mut released) = remove(st, &units);
         if !fits(st, pod, node) {
             put_back(st, removal, released);
             *histogram.entry(MSG_NOT_HELPFUL).or_default() += 1;
             continue;
         }
         let mut log = Vec::new();
-        let (kept, violating) = reprieve(st, idx, &units, &mut log, &mut PodCheck { pod, node });
+        let (kept, violating) = reprieve(
+            st,
+            idx,
+            &units,
+            &mut released,
+            &mut log,
+            &mut PodCheck { pod, node },
+        );
         // Restore everything; the chosen candidate is applied later.
         put_back(st, removal, released);
         candidates.push(Candidate {
@@ -717,6 +765,7 @@ pub fn preempt_pod(
         placements: vec![(pod, best.node)],
         violating: best.violating,
         log: best.log,
+        domains: Vec::new(),
     })
 }
 
@@ -1207,5 +1256,76 @@ mod tests {
         let (plan, _) = run(objects);
         assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
         assert_eq!(victims(&plan), ["other"]);
+    }
+
+    // Issue 16 item 3: the victim checks filter with the pods nominated to the node added
+    // (upstream SelectVictimsOnNode → RunFilterPluginsWithNominatedPods). `later` (same priority,
+    // queued after `pre`) holds 2 cpu on n1 by its nomination, so putting either 2-cpu victim back
+    // leaves no room for `pre`: both are evicted (ignoring the nomination would spare one).
+    #[test]
+    fn victim_checks_count_pods_nominated_to_the_node() {
+        let mut later = nominated(pod("later", 2, MID, None), "n1");
+        later["metadata"]["creationTimestamp"] = json!("2026-11-20T11:00:00Z");
+        let objects = vec![
+            node("n1", 4),
+            pod("victim-a", 2, LOW, Some("n1")),
+            pod("victim-b", 2, LOW, Some("n1")),
+            pod("pre", 2, MID, None),
+            later,
+        ];
+        let (plan, _) = run(objects);
+        assert_eq!(plan.units[0].name, "pre", "{plan:#?}");
+        assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
+        assert_eq!(victims(&plan), ["victim-a", "victim-b"]);
+    }
+
+    // Issue 16 item 3: a spared victim is put back with the devices it held, not re-reserved
+    // (a fresh Reserve takes the first free device, gpu-0, which is the only one the preemptor's
+    // claim accepts, and `keep` would then be evicted for nothing).
+    #[test]
+    fn spared_victim_keeps_its_own_device_during_the_reprieve() {
+        let device = |name: &str, model: &str| json!({"name": name, "attributes": {"model": {"string": model}}});
+        let mut keep = pod("keep", 1, LOW, Some("n1"));
+        keep["spec"]["resourceClaims"] = json!([{"name": "gpu", "resourceClaimName": "keep-gpu"}]);
+        keep["status"]["startTime"] = json!("2026-11-20T09:00:00Z");
+        let mut pre = pod("pre", 3, HIGH, None);
+        pre["spec"]["resourceClaims"] = json!([{"name": "gpu", "resourceClaimName": "pre-gpu"}]);
+        let objects = vec![
+            node("n1", 4),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+                "metadata": {"name": "gpu"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                "metadata": {"name": "n1-gpus"}, "spec": {"driver": "gpu.example.com", "nodeName": "n1",
+                "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1},
+                "devices": [device("gpu-0", "a"), device("gpu-1", "b")]}}),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": "keep-gpu", "namespace": "default"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+                "status": {"allocation": {"devices": {"results": [{"request": "gpu",
+                    "driver": "gpu.example.com", "pool": "n1", "device": "gpu-1"}]}},
+                    "reservedFor": [{"resource": "pods", "name": "keep", "uid": "u-keep"}]}}),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": "pre-gpu", "namespace": "default"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu",
+                    "selectors": [{"cel": {"expression": "device.attributes[\"gpu.example.com\"].model == \"a\""}}]}}]}}}),
+            keep,
+            pod("evict", 3, LOW, Some("n1")),
+            pre,
+        ];
+        let (plan, placed) = run(objects);
+        assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
+        assert_eq!(
+            victims(&plan),
+            ["evict"],
+            "{:?}",
+            plan.units[0].trace.preemption
+        );
+        let devices: Vec<&str> = plan.units[0].placements[0]
+            .devices
+            .iter()
+            .map(|d| d.device.as_str())
+            .collect();
+        assert_eq!(devices, ["gpu-0"]);
+        assert!(placed.contains(&("keep".to_owned(), Some("n1".to_owned()))));
     }
 }

@@ -6,19 +6,21 @@
 //! field the object and the field path. Limits on size, depth and node count keep hostile input
 //! from exhausting memory or the stack; nothing here panics on any input.
 
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
-use serde_json::value::RawValue;
 
-use super::JsonError;
-
+use super::stream;
+pub use super::stream::Format;
 use super::{Collector, ObjectError};
 
-/// Largest file (or stdin) wasctl reads.
+/// Largest file (or stdin) read whole into memory (`lint`, which keeps the text for spans).
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+/// Largest file (or stdin) the streaming loader reads, counted on the bytes actually read (so
+/// `/dev/zero`-like input stops here too). Objects are typed and pruned as they stream, so the
+/// file itself is never held in memory.
+pub const MAX_STREAM_BYTES: u64 = 16 << 30;
 /// Deepest nesting of YAML/JSON collections accepted (Kubernetes objects stay far below).
 pub const MAX_DEPTH: usize = 100;
 /// Most YAML nodes (scalars and collections) in one document.
@@ -76,6 +78,14 @@ pub enum LoadError {
         /// What is wrong.
         message: String,
     },
+    /// A path given to `--from` (or found in a directory) is a FIFO, a device or a socket.
+    #[error(
+        "`{path}` is not a regular file (FIFOs, devices and sockets are not read; use `-` for stdin)"
+    )]
+    NotRegularFile {
+        /// The path.
+        path: String,
+    },
     /// A path given to `--from` has no YAML or JSON files.
     #[error("`{path}` contains no `.yaml`, `.yml` or `.json` files")]
     Empty {
@@ -96,30 +106,28 @@ impl LoadError {
                     .to_owned(),
             ),
             Self::Empty { .. } => Some("point `--from` at a file, a directory of manifests, or `-`".to_owned()),
-            Self::Io { .. } | Self::TooLarge { .. } => None,
+            Self::Io { .. } | Self::TooLarge { .. } | Self::NotRegularFile { .. } => None,
         }
     }
 }
 
+/// Where `load_path` reports how far it got: bytes read so far and the total when known.
+pub type Progress<'a> = &'a (dyn Fn(u64, Option<u64>) + Sync);
+
 /// Loads `path` (file, directory, or `-` for stdin) into `collector`.
 pub fn load_path(path: &Path, collector: &mut Collector) -> Result<(), LoadError> {
+    load_path_with_progress(path, collector, &|_, _| {})
+}
+
+/// [`load_path`], reporting bytes read (per file) to `progress`.
+pub fn load_path_with_progress(
+    path: &Path,
+    collector: &mut Collector,
+    progress: Progress<'_>,
+) -> Result<(), LoadError> {
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .take(MAX_INPUT_BYTES + 1)
-            .read_to_string(&mut text)
-            .map_err(|source| LoadError::Io {
-                path: "<stdin>".to_owned(),
-                source,
-            })?;
-        if text.len() as u64 > MAX_INPUT_BYTES {
-            return Err(LoadError::TooLarge {
-                path: "<stdin>".to_owned(),
-                size: text.len() as u64,
-                limit: MAX_INPUT_BYTES,
-            });
-        }
-        return load_str(&text, "<stdin>", collector);
+        let stdin = std::io::stdin();
+        return load_reader(stdin.lock(), "<stdin>", None, collector, progress);
     }
     let display = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
@@ -133,20 +141,69 @@ pub fn load_path(path: &Path, collector: &mut Collector) -> Result<(), LoadError
             return Err(LoadError::Empty { path: display });
         }
         for file in files {
-            load_file(&file, collector)?;
+            load_file(&file, collector, progress)?;
         }
         Ok(())
     } else {
-        load_file(path, collector)
+        load_file(path, collector, progress)
     }
 }
 
 /// Every `.yaml`/`.yml`/`.json` file under `dir`, sorted, hidden entries skipped (also used by
-/// lint).
+/// lint). A directory reached twice (a symlink cycle such as `ln -s . loop`, or two links to one
+/// directory) is walked once, and a file reached twice is read once: both are recognised by
+/// (device, inode). Entries that are not regular files (FIFOs, devices, sockets) are refused.
 pub(crate) fn collect_files(
     dir: &Path,
     out: &mut Vec<PathBuf>,
     depth: usize,
+) -> Result<(), LoadError> {
+    let mut seen = Seen::default();
+    seen.first(dir);
+    walk(dir, out, depth, &mut seen)
+}
+
+/// Directories and files already visited, by (device, inode) where the platform has them, else
+/// by canonical path.
+#[derive(Default)]
+struct Seen(std::collections::HashSet<FileId>);
+
+#[derive(Hash, PartialEq, Eq)]
+enum FileId {
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(PathBuf),
+}
+
+impl Seen {
+    /// Records `path`; false when it was seen before.
+    fn first(&mut self, path: &Path) -> bool {
+        match file_id(path) {
+            Some(id) => self.0.insert(id),
+            None => true,
+        }
+    }
+}
+
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| FileId::Inode(m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &Path) -> Option<FileId> {
+    std::fs::canonicalize(path).ok().map(FileId::Path)
+}
+
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    depth: usize,
+    seen: &mut Seen,
 ) -> Result<(), LoadError> {
     const MAX_DIR_DEPTH: usize = 32;
     let io = |source| LoadError::Io {
@@ -173,26 +230,49 @@ pub(crate) fn collect_files(
         let Ok(meta) = std::fs::metadata(&entry) else {
             continue;
         };
-        if meta.is_dir() {
-            collect_files(&entry, out, depth + 1)?;
-        } else if matches!(
+        let wanted = matches!(
             entry.extension().and_then(|e| e.to_str()),
             Some("yaml" | "yml" | "json")
-        ) {
-            out.push(entry);
+        );
+        if meta.is_dir() {
+            if seen.first(&entry) {
+                walk(&entry, out, depth + 1, seen)?;
+            }
+        } else if wanted {
+            if !meta.is_file() {
+                return Err(LoadError::NotRegularFile {
+                    path: entry.display().to_string(),
+                });
+            }
+            if seen.first(&entry) {
+                out.push(entry);
+            }
         }
     }
     Ok(())
 }
 
-/// Reads a file within [`MAX_INPUT_BYTES`]; returns its display name and bytes.
-pub(crate) fn read_limited(path: &Path) -> Result<(String, Vec<u8>), LoadError> {
+/// Opens a file for reading, refusing anything but a regular file (a FIFO or `/dev/zero`
+/// would be read forever).
+fn open_regular(path: &Path) -> Result<(String, std::fs::File, u64), LoadError> {
     let display = path.display().to_string();
     let io = |source| LoadError::Io {
         path: display.clone(),
         source,
     };
-    let size = std::fs::metadata(path).map_err(io)?.len();
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(LoadError::NotRegularFile { path: display });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    Ok((display, file, meta.len()))
+}
+
+/// Reads a regular file within [`MAX_INPUT_BYTES`] (counting the bytes actually read, not
+/// the size the file claims); returns its display name and bytes. Used by lint, which needs
+/// the text whole.
+pub(crate) fn read_limited(path: &Path) -> Result<(String, Vec<u8>), LoadError> {
+    let (display, file, size) = open_regular(path)?;
     if size > MAX_INPUT_BYTES {
         return Err(LoadError::TooLarge {
             path: display,
@@ -200,96 +280,151 @@ pub(crate) fn read_limited(path: &Path) -> Result<(String, Vec<u8>), LoadError> 
             limit: MAX_INPUT_BYTES,
         });
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| LoadError::Io {
+            path: display.clone(),
+            source,
+        })?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(LoadError::TooLarge {
+            path: display,
+            size: bytes.len() as u64,
+            limit: MAX_INPUT_BYTES,
+        });
+    }
     Ok((display, bytes))
 }
 
-fn load_file(path: &Path, collector: &mut Collector) -> Result<(), LoadError> {
-    let (display, bytes) = read_limited(path)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let (line, column) = line_col(e.as_bytes(), e.utf8_error().valid_up_to());
-        LoadError::Syntax {
-            path: display.clone(),
-            format: "UTF-8",
-            line,
-            column,
-            message: "the file is not valid UTF-8".to_owned(),
-        }
-    })?;
-    load_str(&text, &display, collector)
+fn load_file(
+    path: &Path,
+    collector: &mut Collector,
+    progress: Progress<'_>,
+) -> Result<(), LoadError> {
+    let (display, file, size) = open_regular(path)?;
+    if size > MAX_STREAM_BYTES {
+        return Err(LoadError::TooLarge {
+            path: display,
+            size,
+            limit: MAX_STREAM_BYTES,
+        });
+    }
+    load_reader(file, &display, Some(size), collector, progress)
 }
 
-fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+/// A reader that counts what it hands out, fails once more than the limit was read, and
+/// reports progress every few megabytes.
+struct Counted<'a, R> {
+    inner: R,
+    read: u64,
+    limit: u64,
+    reported: u64,
+    total: Option<u64>,
+    progress: Progress<'a>,
+}
+
+/// The marker inside the `io::Error` a [`Counted`] reader returns past its limit.
+#[derive(Debug)]
+struct OverLimit(u64);
+
+impl std::fmt::Display for OverLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "more than {} bytes", self.0)
+    }
+}
+
+impl std::error::Error for OverLimit {}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.limit {
+            return Err(std::io::Error::other(OverLimit(self.limit)));
+        }
+        if self.read - self.reported >= 4 << 20 || (n == 0 && self.read != self.reported) {
+            self.reported = self.read;
+            (self.progress)(self.read, self.total);
+        }
+        Ok(n)
+    }
+}
+
+/// Maps a read error, recognising the byte cap.
+pub(crate) fn read_error(path: &str, source: std::io::Error) -> LoadError {
+    if let Some(over) = source.get_ref().and_then(|e| e.downcast_ref::<OverLimit>()) {
+        return LoadError::TooLarge {
+            path: path.to_owned(),
+            size: over.0 + 1,
+            limit: over.0,
+        };
+    }
+    LoadError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Streams one source into `collector`: the format is decided by [`Format::of`], the input is
+/// read through a buffer and split into units, and units are typed and pruned on worker
+/// threads.
+fn load_reader(
+    reader: impl Read,
+    path: &str,
+    total: Option<u64>,
+    collector: &mut Collector,
+    progress: Progress<'_>,
+) -> Result<(), LoadError> {
+    load_reader_limited(reader, path, total, MAX_STREAM_BYTES, collector, progress)
+}
+
+fn load_reader_limited(
+    reader: impl Read,
+    path: &str,
+    total: Option<u64>,
+    limit: u64,
+    collector: &mut Collector,
+    progress: Progress<'_>,
+) -> Result<(), LoadError> {
+    let counted = Counted {
+        inner: reader,
+        read: 0,
+        limit,
+        reported: 0,
+        total,
+        progress,
+    };
+    let mut reader = std::io::BufReader::with_capacity(256 << 10, counted);
+    let first = first_byte(&mut reader).map_err(|e| read_error(path, e))?;
+    let format = Format::of(path, first);
+    stream::drive(path, collector, |sink| match format {
+        Format::Json => stream::split_json(&mut reader, path, sink),
+        Format::Yaml => stream::split_yaml(&mut reader, path, sink),
+    })
+}
+
+/// The first byte that is not blank (after a UTF-8 byte order mark), without consuming it.
+fn first_byte(reader: &mut impl BufRead) -> std::io::Result<Option<u8>> {
+    let buf = reader.fill_buf()?;
+    let buf = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf);
+    Ok(buf
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .copied())
+}
+
+pub(crate) fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = before.iter().filter(|b| **b == b'\n').count() + 1;
     let column = before.iter().rev().take_while(|b| **b != b'\n').count() + 1;
     (line, column)
 }
 
-/// Loads the text of one file; `path` is only used in messages.
+/// Loads the text of one file; `path` is only used in messages and to pick the format
+/// ([`Format::of`]). The same streaming path as files: the text is read as a reader.
 pub fn load_str(text: &str, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let first = text.trim_start().chars().next();
-    if path.ends_with(".json") || matches!(first, Some('{' | '[')) {
-        load_json(text, path, collector)
-    } else {
-        load_yaml(text, path, collector)
-    }
-}
-
-fn load_json(text: &str, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
-    let syntax = |e: serde_json::Error| LoadError::Syntax {
-        path: path.to_owned(),
-        format: "JSON",
-        line: e.line().max(1),
-        column: e.column().max(1),
-        message: strip_position(&e.to_string()),
-    };
-    // Each top-level value is kept as raw text: objects are deserialized straight into their
-    // typed form (no intermediate `Value` tree for the bulk kinds).
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
-    loop {
-        let start = stream.byte_offset();
-        let Some(value) = stream.next() else { break };
-        // Skipping raw values words some errors less precisely ("expected value" for a
-        // trailing comma): on error, parse again as values for serde_json's usual message.
-        let value = value.map_err(|e| {
-            syntax(
-                serde_json::Deserializer::from_str(text)
-                    .into_iter::<Value>()
-                    .find_map(Result::err)
-                    .unwrap_or(e),
-            )
-        })?;
-        let end = stream.byte_offset();
-        let (line, _) = line_col(text.as_bytes(), start + leading_ws(&text[start..end]));
-        let values = if value.get().starts_with('[') {
-            serde_json::from_str::<Vec<&RawValue>>(value.get()).map_err(syntax)?
-        } else {
-            vec![value]
-        };
-        for value in values {
-            collector.add_json(value.get()).map_err(|e| match e {
-                JsonError::Syntax(e) => LoadError::Syntax {
-                    path: path.to_owned(),
-                    format: "JSON",
-                    line: line + e.line().max(1) - 1,
-                    column: e.column().max(1),
-                    message: strip_position(&e.to_string()),
-                },
-                JsonError::Object(e) => {
-                    let chunk = &text[start..end];
-                    let located = locate_json(chunk, &e);
-                    object_error(path, line, located, e)
-                }
-            })?;
-        }
-    }
-    Ok(())
-}
-
-fn leading_ws(s: &str) -> usize {
-    s.len() - s.trim_start().len()
+    load_reader(text.as_bytes(), path, None, collector, &|_, _| {})
 }
 
 /// serde_json appends " at line L column C"; the position is shown separately.
@@ -300,21 +435,95 @@ pub(crate) fn strip_position(message: &str) -> String {
     }
 }
 
-fn object_error(
-    path: &str,
-    doc_line: usize,
-    located: Option<(usize, usize)>,
-    e: ObjectError,
-) -> LoadError {
-    let (line, column) = located.map_or((doc_line, 1), |(l, c)| (doc_line + l - 1, c));
-    LoadError::Object {
-        path: path.to_owned(),
-        line,
-        column,
-        object: e.object,
-        field: e.field,
-        message: e.message,
+/// One document of an input as the loader sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceDocument<'a> {
+    /// How the loader parses it.
+    pub format: Format,
+    /// 1-based line of the document's first line.
+    pub line: usize,
+    /// The document's text.
+    pub text: &'a str,
+}
+
+/// The loader's verdict on `text` (named `name`), document by document: the ONE parse entry
+/// point that `lint` shares with `--from`. The format comes from [`Format::of`]; JSON is
+/// strict (serde_json: a trailing comma is an error), YAML goes through serde-saphyr with the
+/// loader's limits. Each entry is a document with its format and first line, or the syntax
+/// error found in it (after a JSON syntax error nothing more can be split; YAML goes on with
+/// the next document).
+pub fn parse_documents<'a>(
+    name: &str,
+    text: &'a str,
+) -> Vec<Result<SourceDocument<'a>, LoadError>> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first = body.bytes().find(|b| !b.is_ascii_whitespace());
+    let mut out = Vec::new();
+    match Format::of(name, first) {
+        Format::Json => {
+            let mut stream =
+                serde_json::Deserializer::from_str(body).into_iter::<serde::de::IgnoredAny>();
+            loop {
+                let start = stream.byte_offset();
+                match stream.next() {
+                    None => break,
+                    Some(Ok(_)) => {
+                        let end = stream.byte_offset();
+                        let chunk = &body[start..end];
+                        let skip = chunk.len() - chunk.trim_start().len();
+                        let (line, _) = line_col(body.as_bytes(), start + skip);
+                        out.push(Ok(SourceDocument {
+                            format: Format::Json,
+                            line,
+                            text: chunk.trim_start(),
+                        }));
+                    }
+                    Some(Err(e)) => {
+                        out.push(Err(LoadError::Syntax {
+                            path: name.to_owned(),
+                            format: "JSON",
+                            line: e.line().max(1),
+                            column: e.column().max(1),
+                            message: strip_position(&e.to_string()),
+                        }));
+                        break;
+                    }
+                }
+            }
+        }
+        Format::Yaml => {
+            for (line, doc) in yaml_documents(body) {
+                if !has_content(doc) {
+                    continue;
+                }
+                let parsed: Result<serde::de::IgnoredAny, _> =
+                    serde_saphyr::from_str_with_options(doc, yaml_options());
+                out.push(match parsed {
+                    Ok(_) => Ok(SourceDocument {
+                        format: Format::Yaml,
+                        line,
+                        text: doc,
+                    }),
+                    Err(e) => {
+                        let (l, c) = e.location().map_or((1, 1), |l| {
+                            (
+                                usize::try_from(l.line()).unwrap_or(1),
+                                usize::try_from(l.column()).unwrap_or(1),
+                            )
+                        });
+                        Err(LoadError::Syntax {
+                            path: name.to_owned(),
+                            format: "YAML",
+                            line: line + l.max(1) - 1,
+                            column: c.max(1),
+                            message: first_line(&e.to_string()),
+                        })
+                    }
+                });
+            }
+        }
     }
+    out
 }
 
 /// The YAML documents of a stream with the 1-based line each starts on. Documents are split at
@@ -345,7 +554,7 @@ pub(crate) fn yaml_documents(text: &str) -> Vec<(usize, &str)> {
     docs
 }
 
-fn yaml_options() -> serde_saphyr::Options {
+pub(crate) fn yaml_options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     budget.max_documents = 2;
@@ -357,49 +566,20 @@ fn yaml_options() -> serde_saphyr::Options {
     options
 }
 
-fn has_content(doc: &str) -> bool {
+pub(crate) fn has_content(doc: &str) -> bool {
     doc.lines().any(|l| {
         let t = l.trim();
         !(t.is_empty() || t.starts_with('#') || t == "---" || t.starts_with("%"))
     })
 }
 
-fn load_yaml(text: &str, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
-    for (doc_line, doc) in yaml_documents(text) {
-        if !has_content(doc) {
-            continue;
-        }
-        let value: Value =
-            serde_saphyr::from_str_with_options(doc, yaml_options()).map_err(|e| {
-                let (line, column) = e.location().map_or((1, 1), |l| {
-                    (
-                        usize::try_from(l.line()).unwrap_or(1),
-                        usize::try_from(l.column()).unwrap_or(1),
-                    )
-                });
-                LoadError::Syntax {
-                    path: path.to_owned(),
-                    format: "YAML",
-                    line: doc_line + line.max(1) - 1,
-                    column: column.max(1),
-                    message: first_line(&e.to_string()),
-                }
-            })?;
-        collector.add(value).map_err(|e| {
-            let located = locate_yaml(doc, &e);
-            object_error(path, doc_line, located, e)
-        })?;
-    }
-    Ok(())
-}
-
-fn first_line(message: &str) -> String {
+pub(crate) fn first_line(message: &str) -> String {
     message.lines().next().unwrap_or(message).trim().to_owned()
 }
 
 /// Finds the line and column (relative to the document) of the field an [`ObjectError`]
 /// names, by walking the document's YAML again with spans.
-fn locate_yaml(doc: &str, e: &ObjectError) -> Option<(usize, usize)> {
+pub(crate) fn locate_yaml(doc: &str, e: &ObjectError) -> Option<(usize, usize)> {
     let field = e.field.as_deref()?;
     let tree: serde_saphyr::Spanned<Node> =
         serde_saphyr::from_str_with_options(doc, yaml_options()).ok()?;
@@ -409,7 +589,7 @@ fn locate_yaml(doc: &str, e: &ObjectError) -> Option<(usize, usize)> {
     )))
 }
 
-fn locate_json(chunk: &str, e: &ObjectError) -> Option<(usize, usize)> {
+pub(crate) fn locate_json(chunk: &str, e: &ObjectError) -> Option<(usize, usize)> {
     // JSON is YAML: the same span walk applies.
     let trimmed = chunk.trim_start();
     let skipped = &chunk[..chunk.len() - trimmed.len()];
@@ -569,6 +749,7 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn load(text: &str, path: &str) -> Result<crate::snapshot::Snapshot, LoadError> {
         let mut c = Collector::new();
@@ -719,6 +900,195 @@ mod tests {
     }
 
     #[test]
+    fn yaml_flow_mapping_in_a_yaml_file_is_yaml() {
+        // See: issue 14 item 10. A `.yaml` starting with `{` is still YAML.
+        let text = "{apiVersion: v1, kind: Node, metadata: {name: n1}}\n";
+        assert_eq!(load(text, "flow.yaml").unwrap().nodes.len(), 1);
+        assert!(parse_documents("flow.yaml", text)[0].is_ok());
+        // The same text from a file of another name is sniffed as JSON, and is not JSON.
+        assert!(load(text, "<stdin>").is_err());
+    }
+
+    #[test]
+    fn json_trailing_comma_is_rejected_by_loader_and_lint_entry_point() {
+        // See: issue 14 item 10.
+        for text in [
+            "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"a\"}},\n]}",
+            "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"a\",}}",
+            "[{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"a\"}},]",
+        ] {
+            let err = load(text, "x.json").unwrap_err();
+            assert!(
+                matches!(err, LoadError::Syntax { format: "JSON", .. }),
+                "{err}"
+            );
+            assert!(
+                parse_documents("x.json", text).iter().any(Result::is_err),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn kubectl_yaml_list_is_streamed_item_by_item_with_positions() {
+        let text = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n\
+            - apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n    namespace: ml\n  spec:\n    containers:\n\
+            \x20   - name: c\n      ports: eighty\nkind: List\nmetadata:\n  resourceVersion: \"\"\n";
+        let err = load(text, "list.yaml").unwrap_err();
+        let LoadError::Object {
+            line,
+            column,
+            field,
+            ..
+        } = &err
+        else {
+            panic!("{err:?}")
+        };
+        assert_eq!(field.as_deref(), Some("items[1].spec.containers[0].ports"));
+        assert_eq!((*line, *column), (15, 14), "{err}");
+        let good = text.replace("ports: eighty", "ports: []");
+        let s = load(&good, "list.yaml").unwrap();
+        assert_eq!((s.nodes.len(), s.pods.len()), (1, 1));
+        // Items under a kind that is not a List are refused, not silently read.
+        let wrong = good.replace("kind: List", "kind: Node");
+        assert!(load(&wrong, "list.yaml").is_err());
+    }
+
+    #[test]
+    fn large_inputs_load_the_same_in_json_and_yaml_and_in_parallel() {
+        use crate::testutil::realistic::{Layout, RealisticProfile, write};
+        let p = RealisticProfile::tiny(120);
+        let (mut json, mut yaml) = (Vec::new(), Vec::new());
+        write(&mut json, &p, 5, Layout::JsonList).unwrap();
+        write(&mut yaml, &p, 5, Layout::YamlStream).unwrap();
+        let from_json = load(std::str::from_utf8(&json).unwrap(), "r.json").unwrap();
+        let from_yaml = load(std::str::from_utf8(&yaml).unwrap(), "r.yaml").unwrap();
+        assert_eq!(from_json.pods.len(), 360 + 6);
+        let dump = |s: &crate::snapshot::Snapshot| {
+            serde_json::to_string(&crate::snapshot::export::documents(s).unwrap()).unwrap()
+        };
+        assert_eq!(dump(&from_json), dump(&from_yaml));
+        // Sequential loading (one unit at a time) gives the same snapshot.
+        let mut c = Collector::new();
+        let value: Value = serde_json::from_slice(&json).unwrap();
+        for item in value["items"].as_array().unwrap() {
+            c.add(item.clone()).unwrap();
+        }
+        assert_eq!(dump(&c.finish()), dump(&from_json));
+    }
+
+    #[test]
+    fn pruned_fields_are_gone_and_what_commands_read_survives() {
+        // See: issue 15 item 3.
+        use crate::testutil::realistic::{Layout, RealisticProfile, write};
+        let mut json = Vec::new();
+        write(&mut json, &RealisticProfile::tiny(4), 9, Layout::JsonList).unwrap();
+        let s = load(std::str::from_utf8(&json).unwrap(), "r.json").unwrap();
+        let running = s
+            .pods
+            .iter()
+            .find(|p| p.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some())
+            .unwrap();
+        let member = s
+            .pods
+            .iter()
+            .find(|p| p.metadata.namespace.as_deref() == Some("train"))
+            .unwrap();
+        for p in [running, member] {
+            assert!(p.metadata.managed_fields.is_none());
+            let ann = p.metadata.annotations.as_ref().unwrap();
+            assert!(!ann.contains_key(super::super::prune::LAST_APPLIED));
+            assert!(ann.contains_key("batch.kubernetes.io/job-completion-index"));
+            let status = p.status.as_ref().unwrap();
+            assert!(status.container_statuses.is_none());
+            // Read by tree, doctor and the simulator:
+            assert!(status.phase.is_some() && status.conditions.is_some());
+            let spec = p.spec.as_ref().unwrap();
+            let c = &spec.containers[0];
+            assert!(c.resources.as_ref().unwrap().requests.is_some());
+            assert_eq!(
+                c.env.as_ref().unwrap().len(),
+                8,
+                "export redacts env, it is kept"
+            );
+            assert_eq!(spec.tolerations.as_ref().unwrap().len(), 2);
+            assert_eq!(spec.volumes.as_ref().unwrap().len(), 3);
+            assert!(spec.priority.is_some());
+            assert_eq!(p.metadata.owner_references.as_ref().unwrap()[0].kind, "Job");
+            assert!(p.metadata.labels.is_some() && p.metadata.creation_timestamp.is_some());
+        }
+        assert!(member.spec.as_ref().unwrap().scheduling_group.is_some());
+        let node = &s.nodes[0];
+        assert!(node.metadata.managed_fields.is_none());
+        let status = node.status.as_ref().unwrap();
+        assert!(status.images.is_none());
+        assert!(status.allocatable.is_some() && status.conditions.is_some());
+        assert!(status.node_info.is_some() && node.metadata.labels.is_some());
+        // The export round trip reads back the same snapshot.
+        let mut out = Vec::new();
+        crate::snapshot::export::write_json(&mut out, &s).unwrap();
+        let again = load(std::str::from_utf8(&out).unwrap(), "again.json").unwrap();
+        let mut out2 = Vec::new();
+        crate::snapshot::export::write_json(&mut out2, &again).unwrap();
+        assert_eq!(out, out2);
+        let plan = |s: &crate::snapshot::Snapshot| {
+            serde_json::to_string(
+                &crate::sched::simulate(s, &crate::sched::Options::default()).summary,
+            )
+            .unwrap()
+        };
+        assert_eq!(plan(&s), plan(&again));
+    }
+
+    #[test]
+    fn bytes_read_are_capped_whatever_the_size_claims() {
+        // See: issue 14 item 3: an endless source stops at the cap.
+        let mut c = Collector::new();
+        let endless = std::io::repeat(b' ');
+        let err = load_reader_limited(endless, "<endless>", None, 1 << 20, &mut c, &|_, _| {})
+            .unwrap_err();
+        assert!(
+            matches!(err, LoadError::TooLarge { limit, .. } if limit == 1 << 20),
+            "{err}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_fifos_are_refused_and_directory_cycles_walked_once() {
+        // See: issue 14 item 3.
+        let mut c = Collector::new();
+        let err = load_path(Path::new("/dev/zero"), &mut c).unwrap_err();
+        assert!(matches!(err, LoadError::NotRegularFile { .. }), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+        std::fs::write(dir.path().join("n.yaml"), node).unwrap();
+        std::os::unix::fs::symlink(".", dir.path().join("loop")).unwrap();
+        std::os::unix::fs::symlink(".", dir.path().join("again")).unwrap();
+        std::os::unix::fs::symlink("n.yaml", dir.path().join("same.yaml")).unwrap();
+        let mut files = Vec::new();
+        collect_files(dir.path(), &mut files, 0).unwrap();
+        assert_eq!(files.len(), 1, "{files:?}");
+        let mut c = Collector::new();
+        load_path(dir.path(), &mut c).unwrap();
+        let s = c.finish();
+        assert_eq!(s.nodes.len(), 1);
+        assert!(
+            s.warnings.iter().all(|w| w.code != "Duplicates"),
+            "{:?}",
+            s.warnings
+        );
+        let fifo = dir.path().join("pipe.yaml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let err = load_path(&fifo, &mut Collector::new()).unwrap_err();
+            assert!(matches!(err, LoadError::NotRegularFile { .. }), "{err}");
+            let err = load_path(dir.path(), &mut Collector::new()).unwrap_err();
+            assert!(matches!(err, LoadError::NotRegularFile { .. }), "{err}");
+        }
+    }
+
+    #[test]
     fn path_parsing() {
         assert_eq!(
             parse_path("items[2].spec.containers[0].ports"),
@@ -754,6 +1124,7 @@ mod no_panic {
                 &crate::graph::tree::TreeScope::default(),
                 k8s_openapi::jiff::Timestamp::UNIX_EPOCH,
                 Vec::new(),
+                None,
             );
         }
     }

@@ -9,21 +9,25 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use futures::future::join_all;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
-use serde_json::Value;
 
-use super::Collector;
+use super::{Collector, files};
 use crate::snapshot::facts::{Component, ComponentFacts, parse_feature_metrics};
 use crate::snapshot::{KindCoverage, Snapshot, Warning};
 
 /// Page size of list requests (kubectl uses 500 too).
 pub const PAGE_SIZE: usize = 500;
 
+/// How long one request may take when `--request-timeout` is not given (kubectl has no
+/// limit, which lets a server that never answers hang the command).
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// How to reach the cluster.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct LiveOptions {
     /// `--kubeconfig`.
     pub kubeconfig: Option<PathBuf>,
@@ -31,6 +35,63 @@ pub struct LiveOptions {
     pub context: Option<String>,
     /// `-n`: the namespace to fall back to when cluster-wide lists are forbidden.
     pub namespace: Option<String>,
+    /// `--server`: the API server's address, instead of the kubeconfig's.
+    pub server: Option<String>,
+    /// `--token`: a bearer token, instead of the kubeconfig's credentials.
+    pub token: Option<String>,
+    /// `--as`: the user to impersonate.
+    pub impersonate: Option<String>,
+    /// `--as-group`: groups to impersonate (repeatable).
+    pub impersonate_groups: Vec<String>,
+    /// `--request-timeout`: the longest one request (headers and body) may take; `None` waits
+    /// forever (`--request-timeout 0`).
+    pub request_timeout: Option<Duration>,
+}
+
+impl Default for LiveOptions {
+    fn default() -> Self {
+        Self {
+            kubeconfig: None,
+            context: None,
+            namespace: None,
+            server: None,
+            token: None,
+            impersonate: None,
+            impersonate_groups: Vec::new(),
+            request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
+        }
+    }
+}
+
+/// Reads the kubeconfig as kubectl does: `--kubeconfig`; else every file named by
+/// `KUBECONFIG` that exists, merged (missing ones are skipped); else `~/.kube/config`.
+/// `Ok(None)` when there is none at all.
+fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, String> {
+    if let Some(path) = explicit {
+        return Kubeconfig::read_from(path)
+            .map(Some)
+            .map_err(|e| format!("`{}`: {e}", path.display()));
+    }
+    let paths: Vec<PathBuf> = match std::env::var_os("KUBECONFIG") {
+        Some(v) if !v.is_empty() => std::env::split_paths(&v)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect(),
+        _ => std::env::var_os("HOME")
+            .map(|h| PathBuf::from(h).join(".kube").join("config"))
+            .into_iter()
+            .collect(),
+    };
+    let mut merged: Option<Kubeconfig> = None;
+    for path in paths.iter().filter(|p| p.is_file()) {
+        let next = Kubeconfig::read_from(path).map_err(|e| format!("`{}`: {e}", path.display()))?;
+        merged = Some(match merged {
+            None => next,
+            Some(m) => m
+                .merge(next)
+                .map_err(|e| format!("`{}`: {e}", path.display()))?,
+        });
+    }
+    Ok(merged)
 }
 
 /// Why the cluster could not be read at all.
@@ -54,6 +115,14 @@ pub enum AccessError {
         #[source]
         source: kube::Error,
     },
+    /// The server did not answer discovery within `--request-timeout`.
+    #[error("the Kubernetes API server at `{server}` did not answer within {after}")]
+    Timeout {
+        /// The server URL.
+        server: String,
+        /// The timeout, e.g. `60s`.
+        after: String,
+    },
     /// The async runtime could not start.
     #[error("cannot start the async runtime")]
     Runtime(#[source] std::io::Error),
@@ -64,6 +133,7 @@ impl AccessError {
     pub fn hint(&self) -> Option<String> {
         Some(match self {
             Self::Config { .. } => "pass `--kubeconfig FILE` or set `KUBECONFIG`; or read files with `--from PATH`, or try `--demo`".to_owned(),
+            Self::Timeout { .. } => "check `kubectl cluster-info`, or give the server more time with `--request-timeout 2m`".to_owned(),
             Self::Unreachable { .. } => "check `kubectl cluster-info` and `--context`; or read files with `--from PATH`, or try `--demo`".to_owned(),
             Self::Runtime(_) => return None,
         })
@@ -269,20 +339,64 @@ async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), A
         context: options.context.clone(),
         source: e,
     };
-    let config = if let Some(path) = &options.kubeconfig {
-        let kubeconfig = Kubeconfig::read_from(path).map_err(|e| config_error(Box::new(e)))?;
-        Config::from_custom_kubeconfig(kubeconfig, &kc_options)
+    let kubeconfig =
+        read_kubeconfig(options.kubeconfig.as_ref()).map_err(|e| config_error(e.into()))?;
+    if let (Some(kc), Some(wanted)) = (&kubeconfig, &options.context)
+        && !kc.contexts.iter().any(|c| &c.name == wanted)
+    {
+        let known: Vec<&str> = kc.contexts.iter().map(|c| c.name.as_str()).collect();
+        return Err(config_error(
+            format!(
+                "context `{wanted}` does not exist; the kubeconfig has {}",
+                if known.is_empty() {
+                    "no contexts".to_owned()
+                } else {
+                    known
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            )
+            .into(),
+        ));
+    }
+    let mut config = match (kubeconfig, &options.server) {
+        (Some(kc), _) => Config::from_custom_kubeconfig(kc, &kc_options)
             .await
-            .map_err(|e| config_error(Box::new(e)))?
-    } else {
-        match Config::from_kubeconfig(&kc_options).await {
-            Ok(c) => c,
-            Err(e) if options.context.is_none() => {
-                Config::incluster().map_err(|_| config_error(Box::new(e)))?
-            }
-            Err(e) => return Err(config_error(Box::new(e))),
+            .map_err(|e| config_error(Box::new(e)))?,
+        (None, Some(server)) => {
+            let url = server
+                .parse::<http::Uri>()
+                .map_err(|e| config_error(format!("`--server`: {e}").into()))?;
+            Config::new(url)
         }
+        (None, None) => Config::incluster().map_err(|_| {
+            config_error(
+                "no kubeconfig found (`--kubeconfig`, `KUBECONFIG`, `~/.kube/config`) and not running in a cluster"
+                    .into(),
+            )
+        })?,
     };
+    if let Some(server) = &options.server {
+        config.cluster_url = server
+            .parse::<http::Uri>()
+            .map_err(|e| config_error(format!("`--server`: {e}").into()))?;
+    }
+    if let Some(token) = &options.token {
+        // The token replaces the kubeconfig's credentials, as with kubectl.
+        config.auth_info = kube::config::AuthInfo::default();
+        let mut value = http::HeaderValue::from_str(&format!("Bearer {token}"))
+            .map_err(|_| config_error("`--token` holds characters a header cannot".into()))?;
+        value.set_sensitive(true);
+        config.headers.push((http::header::AUTHORIZATION, value));
+    }
+    if let Some(user) = &options.impersonate {
+        config.auth_info.impersonate = Some(user.clone());
+    }
+    if !options.impersonate_groups.is_empty() {
+        config.auth_info.impersonate_groups = Some(options.impersonate_groups.clone());
+    }
     let server = config.cluster_url.to_string();
     let namespace = config.default_namespace.clone();
     let client = Client::try_from(config).map_err(|source| AccessError::Unreachable {
@@ -304,21 +418,40 @@ async fn load_async(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Snapshot, AccessError> {
     let (client, server, default_namespace) = client_for(options).await?;
+    let server = without_userinfo(&server);
+    let timeout = options.request_timeout;
     let unreachable = |source| AccessError::Unreachable {
         server: server.clone(),
         source,
     };
+    let timed_out = |d: Duration| AccessError::Timeout {
+        server: server.clone(),
+        after: humanize(d),
+    };
     progress("discovering APIs");
-    let groups = client.list_api_groups().await.map_err(unreachable)?;
+    let groups = within(timeout, client.list_api_groups())
+        .await
+        .map_err(timed_out)?
+        .map_err(unreachable)?;
     let mut collector = Collector::new();
     let mut served: BTreeMap<String, (Vec<String>, String)> = BTreeMap::new();
     served.insert(String::new(), (vec!["v1".to_owned()], "v1".to_owned()));
     for g in &groups.groups {
-        let versions: Vec<String> = g.versions.iter().map(|v| v.version.clone()).collect();
+        // Names from discovery go into paths: anything that is not a DNS name is ignored.
+        if !is_dns_subdomain(&g.name) {
+            continue;
+        }
+        let versions: Vec<String> = g
+            .versions
+            .iter()
+            .map(|v| v.version.clone())
+            .filter(|v| is_dns_label(v))
+            .collect();
         let preferred = g
             .preferred_version
             .as_ref()
             .map(|p| p.version.clone())
+            .filter(|v| is_dns_label(v))
             .or_else(|| versions.first().cloned())
             .unwrap_or_default();
         served.insert(g.name.clone(), (versions, preferred));
@@ -380,13 +513,14 @@ async fn load_async(
         };
         if !resource_lists.contains_key(&gv) {
             let list = if w.group.is_empty() {
-                client.list_core_api_resources(&version).await
+                within(timeout, client.list_core_api_resources(&version)).await
             } else {
-                client.list_api_group_resources(&gv).await
+                within(timeout, client.list_api_group_resources(&gv)).await
             };
             resource_lists.insert(
                 gv.clone(),
                 list.ok()
+                    .and_then(Result::ok)
                     .map(|l| l.resources.into_iter().map(|r| r.name).collect()),
             );
         }
@@ -435,8 +569,14 @@ async fn load_async(
             .filter(|v| matches!(v.as_str(), "v1alpha1" | "v1alpha2"))
         {
             let gv = format!("scheduling.k8s.io/{version}");
-            if let Ok(list) = client.list_api_group_resources(&gv).await {
-                for r in list.resources.iter().filter(|r| !r.name.contains('/')) {
+            if let Ok(Ok(list)) = within(timeout, client.list_api_group_resources(&gv)).await {
+                // Subresources (`x/status`) and names that are not DNS labels are skipped;
+                // `secrets` is never read, whatever group claims to serve it.
+                for r in list
+                    .resources
+                    .iter()
+                    .filter(|r| is_dns_label(&r.name) && r.name != "secrets")
+                {
                     jobs.push(ListJob {
                         group: "scheduling.k8s.io".to_owned(),
                         version: version.clone(),
@@ -449,61 +589,58 @@ async fn load_async(
         }
     }
 
-    let results = join_all(
-        jobs.iter()
-            .map(|job| list_all(&client, job, options.namespace.as_deref(), progress)),
-    )
+    let results = join_all(jobs.iter().map(|job| {
+        list_all(
+            &client,
+            job,
+            options.namespace.as_deref(),
+            timeout,
+            progress,
+        )
+    }))
     .await;
     for (job, result) in jobs.iter().zip(results) {
         match result {
-            Ok((items, note)) => {
-                if let Some((note, namespace)) = note {
-                    warnings.push(note);
+            Ok((items, notes, namespace)) => {
+                if let Some(namespace) = namespace {
                     facts
                         .coverage
                         .insert(job.kind.clone(), KindCoverage::Namespace { namespace });
                 }
-                for item in items {
-                    if let Err(e) = collector.add(item) {
-                        warnings.push(Warning::new(
-                            "InvalidObject",
-                            format!(
-                                "{}: {}{}",
-                                e.object,
-                                e.field
-                                    .map(|f| format!("field `{f}`: "))
-                                    .unwrap_or_default(),
-                                e.message
-                            ),
-                        ));
-                    }
-                }
+                warnings.extend(notes);
+                collector.merge(items);
             }
             Err(e) => {
-                let reason = match status_code(&e) {
-                    Some(403) => "forbidden".to_owned(),
-                    Some(code) => format!("HTTP {code}"),
-                    None => "the list failed".to_owned(),
-                };
-                facts
-                    .coverage
-                    .insert(job.kind.clone(), KindCoverage::Unreadable { reason });
+                facts.coverage.insert(
+                    job.kind.clone(),
+                    KindCoverage::Unreadable { reason: e.reason() },
+                );
                 warnings.push(list_warning(job, &e));
             }
         }
     }
 
     progress("reading /version and /metrics");
-    match client.apiserver_version().await {
-        Ok(info) => facts.server_version = Some(info.git_version),
-        Err(e) => warnings.push(Warning::new(
+    match within(timeout, client.apiserver_version()).await {
+        Ok(Ok(info)) => facts.server_version = Some(info.git_version),
+        Ok(Err(e)) => warnings.push(Warning::new(
             "VersionUnavailable",
             format!("cannot read `/version`: {e}"),
+        )),
+        Err(d) => warnings.push(Warning::new(
+            "VersionUnavailable",
+            format!("cannot read `/version`: no answer within {}", humanize(d)),
         )),
     }
     let metrics = http::Request::get("/metrics").body(Vec::new());
     match metrics {
-        Ok(request) => match client.request_text(request).await {
+        Ok(request) => match within(timeout, client.request_text(request))
+            .await
+            .unwrap_or_else(|d| {
+                Err(kube::Error::Service(
+                    format!("no answer within {}", humanize(d)).into(),
+                ))
+            }) {
             Ok(text) => {
                 let gates = parse_feature_metrics(&text);
                 facts.components.push(ComponentFacts {
@@ -538,7 +675,7 @@ async fn load_async(
     }
     // "Now" is the server's clock (the `Date` of its answer), so that ages agree with what
     // the cluster sees; the local clock only when the server sends no usable `Date`.
-    match server_time(&client).await {
+    match within(timeout, server_time(&client)).await.ok().flatten() {
         Some(t) => {
             facts.snapshot_time = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(t));
         }
@@ -577,8 +714,8 @@ fn display_group(group: &str) -> &str {
     if group.is_empty() { "core" } else { group }
 }
 
-fn list_warning(job: &ListJob, e: &kube::Error) -> Warning {
-    match status_code(e) {
+fn list_warning(job: &ListJob, e: &ListFailure) -> Warning {
+    match e.code() {
         Some(403) => Warning::new(
             "Forbidden",
             format!("listing `{}` is forbidden: none were read", job.display()),
@@ -592,10 +729,195 @@ fn list_warning(job: &ListJob, e: &kube::Error) -> Warning {
         ),
         _ => Warning::new(
             "ListFailed",
-            format!("listing `{}` failed: {e}", job.display()),
+            format!(
+                "listing `{}` failed: {}{}: none were used",
+                job.display(),
+                e.reason(),
+                match e {
+                    ListFailure::Status { message, .. } if !message.is_empty() => {
+                        let short: String = message.chars().take(200).collect();
+                        format!(" ({short})")
+                    }
+                    _ => String::new(),
+                }
+            ),
         ),
     }
 }
+
+/// Why one list could not be read completely.
+#[derive(Debug)]
+enum ListFailure {
+    /// The server answered with a non-2xx status (other than a redirect).
+    Status {
+        /// The HTTP status.
+        code: u16,
+        /// The `Status` message, or the start of the body.
+        message: String,
+    },
+    /// The server redirected; wasctl does not follow redirects.
+    Redirect {
+        /// The HTTP status.
+        code: u16,
+        /// The `Location` header, without userinfo.
+        location: String,
+    },
+    /// No answer within the request timeout.
+    Timeout(Duration),
+    /// The request or the body failed on the way (connection reset, truncated body).
+    Transport(String),
+    /// A 2xx answer that is not a list: a `Status` body, `items` not a list, invalid JSON.
+    Malformed(String),
+    /// The server sent a `continue` token it had sent before.
+    RepeatedContinue,
+    /// More pages than any real list has.
+    TooManyPages,
+    /// The continue token expired (410) again and again.
+    Expired,
+}
+
+impl ListFailure {
+    fn code(&self) -> Option<u16> {
+        match self {
+            Self::Status { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    /// The short reason recorded in the snapshot's coverage.
+    fn reason(&self) -> String {
+        match self {
+            Self::Status { code: 403, .. } => "forbidden".to_owned(),
+            Self::Status { code, .. } => format!("HTTP {code}"),
+            Self::Redirect { code, location } => {
+                format!("HTTP {code} redirect to `{location}` (not followed)")
+            }
+            Self::Timeout(d) => format!("no answer within {}", humanize(*d)),
+            Self::Transport(why) => format!("the response was cut off ({why})"),
+            Self::Malformed(why) => format!("malformed list response: {why}"),
+            Self::RepeatedContinue => "the server repeated a `continue` token".to_owned(),
+            Self::TooManyPages => format!("more than {MAX_PAGES} pages"),
+            Self::Expired => "the list expired (HTTP 410) on every retry".to_owned(),
+        }
+    }
+}
+
+fn humanize(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
+}
+
+/// A URL or `Location` value without `user:password@`.
+fn without_userinfo(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+            format!("{scheme}://{host}{path}")
+        }
+        None => url.to_owned(),
+    }
+}
+
+/// Runs `fut` within `timeout` (no limit when `None`).
+async fn within<T>(
+    timeout: Option<Duration>,
+    fut: impl std::future::Future<Output = T>,
+) -> Result<T, Duration> {
+    match timeout {
+        Some(d) => tokio::time::timeout(d, fut).await.map_err(|_| d),
+        None => Ok(fut.await),
+    }
+}
+
+/// One GET whose 2xx body is returned whole; anything else is a [`ListFailure`].
+async fn get_bytes(
+    client: &Client,
+    uri: &str,
+    timeout: Option<Duration>,
+) -> Result<Vec<u8>, ListFailure> {
+    if !path_is_allowed(uri) {
+        return Err(ListFailure::Malformed(format!(
+            "refused to request `{uri}`"
+        )));
+    }
+    let request = http::Request::get(uri)
+        .body(kube::client::Body::from(Vec::new()))
+        .map_err(|e| ListFailure::Transport(e.to_string()))?;
+    let answer = async {
+        let response = client
+            .send(request)
+            .await
+            .map_err(|e| ListFailure::Transport(e.to_string()))?;
+        let status = response.status();
+        if status.is_redirection() {
+            let location = response
+                .headers()
+                .get(http::header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map(without_userinfo)
+                .unwrap_or_default();
+            return Err(ListFailure::Redirect {
+                code: status.as_u16(),
+                location,
+            });
+        }
+        let body = response
+            .into_body()
+            .collect_bytes()
+            .await
+            .map_err(|e| ListFailure::Transport(e.to_string()))?;
+        if !status.is_success() {
+            let message = serde_json::from_slice::<StatusBody>(&body)
+                .ok()
+                .and_then(|s| s.message)
+                .unwrap_or_else(|| {
+                    String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned()
+                });
+            return Err(ListFailure::Status {
+                code: status.as_u16(),
+                message,
+            });
+        }
+        Ok(Vec::from(body))
+    };
+    within(timeout, answer)
+        .await
+        .map_err(ListFailure::Timeout)?
+}
+
+#[derive(serde::Deserialize)]
+struct StatusBody {
+    message: Option<String>,
+}
+
+/// The parts of a list page wasctl reads; `items` stay raw text until typed one by one.
+#[derive(serde::Deserialize)]
+struct Page<'a> {
+    #[serde(borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    message: Option<std::borrow::Cow<'a, str>>,
+    metadata: Option<PageMeta>,
+    #[serde(borrow)]
+    items: Option<&'a serde_json::value::RawValue>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PageMeta {
+    #[serde(rename = "continue")]
+    continue_token: Option<String>,
+    remaining_item_count: Option<u64>,
+}
+
+/// The most pages one list may take (150,000 pods are 300 pages of 500).
+const MAX_PAGES: usize = 100_000;
+/// How often a list is started again after its continue token expired (410 Gone).
+const MAX_RELISTS: usize = 3;
 
 /// Lists every page of one resource. When a cluster-wide list of a namespaced resource is
 /// forbidden and a namespace is known, lists that namespace instead and says so.
@@ -603,68 +925,167 @@ async fn list_all(
     client: &Client,
     job: &ListJob,
     namespace: Option<&str>,
+    timeout: Option<Duration>,
     progress: &(dyn Fn(&str) + Sync),
-) -> Result<(Vec<Value>, Option<(Warning, String)>), kube::Error> {
-    match list_pages(client, job, None, progress).await {
-        Ok(items) => Ok((items, None)),
-        Err(e) if status_code(&e) == Some(403) && job.namespaced && namespace.is_some() => {
+) -> Result<(Collector, Vec<Warning>, Option<String>), ListFailure> {
+    match list_pages(client, job, None, timeout, progress).await {
+        Ok((items, invalid)) => Ok((items, invalid, None)),
+        Err(e) if e.code() == Some(403) && job.namespaced && namespace.is_some() => {
             let ns = namespace.unwrap_or_default();
-            let items = list_pages(client, job, Some(ns), progress).await?;
-            let note = Warning::new(
+            let (items, mut invalid) = list_pages(client, job, Some(ns), timeout, progress).await?;
+            invalid.push(Warning::new(
                 "Forbidden",
                 format!(
                     "listing `{}` in all namespaces is forbidden: read namespace `{ns}` only",
                     job.display()
                 ),
-            );
-            Ok((items, Some((note, ns.to_owned()))))
+            ));
+            Ok((items, invalid, Some(ns.to_owned())))
         }
         Err(e) => Err(e),
     }
 }
 
+/// Reads one list page by page, each page typed as it arrives. A `410 Gone` on a continued
+/// page starts the list again from the beginning, as client-go's pager does; a token seen
+/// twice, a redirect, a timeout or a page that is not a list stop it with a [`ListFailure`].
+/// Objects that do not fit their type become warnings, not failures.
 async fn list_pages(
     client: &Client,
     job: &ListJob,
     namespace: Option<&str>,
+    timeout: Option<Duration>,
     progress: &(dyn Fn(&str) + Sync),
-) -> Result<Vec<Value>, kube::Error> {
+) -> Result<(Collector, Vec<Warning>), ListFailure> {
     let path = job.path(namespace);
     let api_version = job.api_version();
-    let mut items = Vec::new();
-    let mut token: Option<String> = None;
-    // A server that keeps returning continue tokens forever is cut off after this many pages.
-    for _ in 0..100_000 {
-        let mut uri = format!("{path}?limit={PAGE_SIZE}");
-        if let Some(t) = &token {
-            uri.push_str("&continue=");
-            uri.push_str(&percent_encode(t));
-        }
-        let request = http::Request::get(uri)
-            .body(Vec::new())
-            .map_err(kube::Error::HttpError)?;
-        let mut page: Value = client.request(request).await?;
-        if let Some(Value::Array(list)) = page.get_mut("items").map(Value::take) {
-            for mut item in list {
-                if let Some(obj) = item.as_object_mut() {
-                    obj.insert("apiVersion".to_owned(), Value::from(api_version.clone()));
-                    obj.insert("kind".to_owned(), Value::from(job.kind.clone()));
+    'relist: for _ in 0..=MAX_RELISTS {
+        let mut collector = Collector::new();
+        let mut invalid = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut token: Option<String> = None;
+        let mut listed = 0usize;
+        for _ in 0..MAX_PAGES {
+            let mut uri = format!("{path}?limit={PAGE_SIZE}");
+            if let Some(t) = &token {
+                uri.push_str("&continue=");
+                uri.push_str(&percent_encode(t));
+            }
+            let body = match get_bytes(client, &uri, timeout).await {
+                Ok(body) => body,
+                Err(ListFailure::Status { code: 410, .. }) if token.is_some() => continue 'relist,
+                Err(e) => return Err(e),
+            };
+            let text = std::str::from_utf8(&body)
+                .map_err(|_| ListFailure::Malformed("the body is not UTF-8".to_owned()))?;
+            let page: Page<'_> = serde_json::from_str(text).map_err(|e| {
+                ListFailure::Malformed(format!(
+                    "{} (at byte {} of {})",
+                    files::strip_position(&e.to_string()),
+                    byte_offset(text, e.line(), e.column()),
+                    text.len()
+                ))
+            })?;
+            if page.kind.as_deref() == Some("Status") {
+                return Err(ListFailure::Malformed(format!(
+                    "the server answered 2xx with a `Status`{}",
+                    page.message.map(|m| format!(": {m}")).unwrap_or_default()
+                )));
+            }
+            let Some(items) = page.items else {
+                return Err(ListFailure::Malformed("no `items`".to_owned()));
+            };
+            let items: Vec<&serde_json::value::RawValue> = if items.get() == "null" {
+                Vec::new()
+            } else {
+                serde_json::from_str(items.get()).map_err(|_| {
+                    ListFailure::Malformed("`items` is not a list of objects".to_owned())
+                })?
+            };
+            for item in &items {
+                match collector.add_item_json(&api_version, &job.kind, item.get()) {
+                    Ok(()) => {}
+                    Err(super::JsonError::Object(e)) => invalid.push(Warning::new(
+                        "InvalidObject",
+                        format!(
+                            "{}: {}{}",
+                            e.object,
+                            e.field
+                                .map(|f| format!("field `{f}`: "))
+                                .unwrap_or_default(),
+                            e.message
+                        ),
+                    )),
+                    Err(super::JsonError::Syntax(e)) => {
+                        return Err(ListFailure::Malformed(files::strip_position(
+                            &e.to_string(),
+                        )));
+                    }
                 }
-                items.push(item);
+            }
+            listed += items.len();
+            let meta = page.metadata.unwrap_or(PageMeta {
+                continue_token: None,
+                remaining_item_count: None,
+            });
+            match meta.remaining_item_count {
+                Some(rest) => progress(&format!(
+                    "listing {} ({listed} of {})",
+                    job.display(),
+                    listed as u64 + rest
+                )),
+                None => progress(&format!("listing {} ({listed})", job.display())),
+            }
+            token = meta.continue_token.filter(|t| !t.is_empty());
+            match &token {
+                None => return Ok((collector, invalid)),
+                Some(t) if !seen.insert(t.clone()) => return Err(ListFailure::RepeatedContinue),
+                Some(_) => {}
             }
         }
-        progress(&format!("listing {} ({})", job.display(), items.len()));
-        token = page
-            .get("metadata")
-            .and_then(|m| m.get("continue"))
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned);
-        if token.is_none() {
-            break;
-        }
+        return Err(ListFailure::TooManyPages);
     }
-    Ok(items)
+    Err(ListFailure::Expired)
+}
+
+/// The byte offset of a 1-based line and column in `text`.
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    start + column
+}
+
+/// True when `name` is a DNS label (RFC 1123: lowercase alphanumerics and `-`, at most 63),
+/// which every resource name and API version is. Names from discovery that are not are never
+/// put into a path.
+fn is_dns_label(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 63
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+}
+
+/// True when `group` is a DNS subdomain (dot-separated DNS labels, at most 253).
+fn is_dns_subdomain(group: &str) -> bool {
+    group.len() <= 253 && group.split('.').all(is_dns_label)
+}
+
+/// The last line of defence: no request path names `secrets` (in any group, any case, any
+/// encoding), and every path is absolute and free of `..`, `%` and query tricks before `?`.
+fn path_is_allowed(uri: &str) -> bool {
+    let path = uri.split_once('?').map_or(uri, |(p, _)| p);
+    path.starts_with('/')
+        && !path.contains('%')
+        && !path.contains("..")
+        && !path
+            .split('/')
+            .any(|segment| segment.eq_ignore_ascii_case("secrets"))
 }
 
 /// Percent-encodes a query value (continue tokens are base64 and may hold `+`, `/`, `=`).
@@ -678,6 +1099,51 @@ fn percent_encode(value: &str) -> String {
         }
     }
     out
+}
+
+/// Parses `--request-timeout` as kubectl does: a bare integer is seconds, otherwise a
+/// duration with units (`500ms`, `30s`, `2m`, `1h`, `1m30s`); `0` means no timeout.
+pub fn parse_request_timeout(text: &str) -> Result<Option<Duration>, String> {
+    let text = text.trim();
+    let bad = || {
+        format!(
+            "`{text}` is not a duration: write a number of seconds or a value with a unit, e.g. `30s`, `2m`, `500ms`"
+        )
+    };
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Ok((seconds > 0).then(|| Duration::from_secs(seconds)));
+    }
+    let mut total = Duration::ZERO;
+    let mut rest = text;
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or_else(bad)?;
+        let number: f64 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_len] {
+            "ns" => 1e-9,
+            "us" | "µs" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(bad()),
+        };
+        rest = &rest[unit_len..];
+        let seconds = number * scale;
+        if !seconds.is_finite() || seconds > 1e9 {
+            return Err(bad());
+        }
+        total += Duration::from_secs_f64(seconds);
+    }
+    Ok((!total.is_zero()).then_some(total))
 }
 
 #[cfg(test)]
@@ -711,6 +1177,59 @@ mod tests {
             namespaced: true,
         };
         assert_eq!(core.path(None), "/api/v1/pods");
+    }
+
+    #[test]
+    fn request_timeout_parses_like_kubectl() {
+        let d = |s| parse_request_timeout(s).unwrap();
+        assert_eq!(d("0"), None);
+        assert_eq!(d("0s"), None);
+        assert_eq!(d("5"), Some(Duration::from_secs(5)));
+        assert_eq!(d("30s"), Some(Duration::from_secs(30)));
+        assert_eq!(d("2m"), Some(Duration::from_secs(120)));
+        assert_eq!(d("1m30s"), Some(Duration::from_secs(90)));
+        assert_eq!(d("500ms"), Some(Duration::from_millis(500)));
+        assert_eq!(d("1.5h"), Some(Duration::from_secs(5400)));
+        for bad in ["", "s", "5x", "-1s", "1e400s", "abc"] {
+            assert!(parse_request_timeout(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn discovery_names_must_be_dns_names_and_secrets_are_never_requested() {
+        // See: issue 14 item 13.
+        assert!(is_dns_label("podgroups") && is_dns_label("v1alpha3"));
+        for bad in [
+            "..%2F..%2Fapi%2Fv1%2Fsecrets",
+            "a/b",
+            "Pods",
+            "-x",
+            "",
+            &"a".repeat(64),
+        ] {
+            assert!(!is_dns_label(bad), "{bad}");
+        }
+        assert!(is_dns_subdomain("scheduling.k8s.io") && !is_dns_subdomain("x/../y"));
+        assert!(path_is_allowed("/api/v1/pods?limit=500&continue=abc%3D"));
+        for bad in [
+            "/api/v1/secrets",
+            "/api/v1/namespaces/x/Secrets",
+            "/apis/evil.example/v1/secrets?limit=1",
+            "/apis/x/v1/..%2F..%2Fapi%2Fv1%2Fsecrets",
+            "/apis/x/../api/v1/secrets",
+            "api/v1/pods",
+        ] {
+            assert!(!path_is_allowed(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn urls_lose_their_userinfo() {
+        assert_eq!(
+            without_userinfo("https://user:pass@evil.example:8443/api?x=1"),
+            "https://evil.example:8443/api?x=1"
+        );
+        assert_eq!(without_userinfo("http://127.0.0.1:1"), "http://127.0.0.1:1");
     }
 
     #[test]

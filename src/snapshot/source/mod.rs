@@ -9,6 +9,8 @@
 pub mod demo;
 pub mod files;
 pub mod live;
+pub mod prune;
+pub(crate) mod stream;
 
 use std::collections::BTreeMap;
 
@@ -66,15 +68,28 @@ fn describe(value: &Value) -> String {
     }
 }
 
-/// Deserializes a typed object, reporting the failing field path.
-fn typed<T: DeserializeOwned>(value: Value, object: &str) -> Result<T, ObjectError> {
-    serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))
+/// Deserializes a typed object, reporting the failing field path, and prunes it.
+fn typed<T: DeserializeOwned + prune::Prune>(value: Value, object: &str) -> Result<T, ObjectError> {
+    let mut o: T = serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))?;
+    o.prune();
+    Ok(o)
 }
 
-/// Deserializes a typed object from JSON text, reporting the failing field path.
-fn typed_str<T: DeserializeOwned>(text: &str, object: &str) -> Result<T, ObjectError> {
+/// Deserializes a typed object from JSON text, reporting the failing field path, and prunes
+/// it. Trailing characters after the object are an error, as in `serde_json::from_str`.
+fn typed_str<T: DeserializeOwned + prune::Prune>(
+    text: &str,
+    object: &str,
+) -> Result<T, ObjectError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| field_error(e, object))
+    let mut o: T = serde_path_to_error::deserialize(&mut de).map_err(|e| field_error(e, object))?;
+    de.end().map_err(|e| ObjectError {
+        object: object.to_owned(),
+        field: None,
+        message: files::strip_position(&e.to_string()),
+    })?;
+    o.prune();
+    Ok(o)
 }
 
 /// An [`ObjectError`] naming the failing field (the position serde_json appends is dropped:
@@ -172,6 +187,68 @@ impl Collector {
             ("v1", "Node") => s.nodes.push(typed_str(text, &object)?),
             ("v1", "Namespace") => s.namespaces.push(typed_str(text, &object)?),
             _ => return slow(self),
+        }
+        Ok(())
+    }
+
+    /// Adds one item of a live list page, given as JSON text, typed as `kind` at
+    /// `api_version` (list items usually carry neither). The bulk kinds are deserialized straight
+    /// from the text into their types; versions that need converting and untyped kinds take
+    /// the [`Collector::add`] path with the type filled in.
+    pub fn add_item_json(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+        text: &str,
+    ) -> Result<(), JsonError> {
+        fn named<T: DeserializeOwned + prune::Prune + k8s_openapi::Metadata<Ty = ObjectMeta>>(
+            kind: &str,
+            text: &str,
+        ) -> Result<T, ObjectError> {
+            let object = |text: &str| {
+                let head = serde_json::from_str::<Head<'_>>(text).ok();
+                let meta = head.as_ref().and_then(|h| h.metadata.as_ref());
+                let name = meta.and_then(|m| m.name.as_deref()).unwrap_or("<unnamed>");
+                match meta.and_then(|m| m.namespace.as_deref()) {
+                    Some(ns) => format!("{kind} {ns}/{name}"),
+                    None => format!("{kind} {name}"),
+                }
+            };
+            let o: T = typed_str(text, kind).map_err(|mut e| {
+                e.object = object(text);
+                e
+            })?;
+            if o.metadata().name.as_deref().is_none_or(str::is_empty) {
+                return Err(ObjectError {
+                    object: object(text),
+                    field: Some("metadata.name".to_owned()),
+                    message: "missing or empty".to_owned(),
+                });
+            }
+            Ok(o)
+        }
+        let s = &mut self.snapshot;
+        match (api_version, kind) {
+            ("v1", "Pod") => s.pods.push(named(kind, text)?),
+            ("v1", "Node") => s.nodes.push(named(kind, text)?),
+            ("v1", "Namespace") => s.namespaces.push(named(kind, text)?),
+            ("batch/v1", "Job") => s.jobs.push(named(kind, text)?),
+            ("scheduling.k8s.io/v1beta1", "PodGroup") => s.pod_groups.push(named(kind, text)?),
+            ("scheduling.k8s.io/v1beta1", "Workload") => s.workloads.push(named(kind, text)?),
+            ("resource.k8s.io/v1", "ResourceClaim") => {
+                s.resource_claims.push(named(kind, text)?);
+            }
+            ("resource.k8s.io/v1", "ResourceSlice") => {
+                s.resource_slices.push(named(kind, text)?);
+            }
+            _ => {
+                let mut value: Value = serde_json::from_str(text).map_err(JsonError::Syntax)?;
+                if let Some(obj) = value.as_object_mut() {
+                    obj.insert("apiVersion".to_owned(), Value::from(api_version));
+                    obj.insert("kind".to_owned(), Value::from(kind));
+                }
+                self.add(value)?;
+            }
         }
         Ok(())
     }
@@ -329,6 +406,60 @@ impl Collector {
         self.facts_documents > 0
     }
 
+    /// Appends everything `other` collected after what this collector holds, as if its
+    /// objects had been added here one by one (parallel loading merges per-chunk collectors
+    /// in input order, so "the last copy wins" and facts overrides keep their meaning).
+    pub fn merge(&mut self, other: Collector) {
+        let Collector {
+            snapshot: o,
+            unknown,
+            secrets,
+            facts_documents,
+        } = other;
+        for (k, n) in unknown {
+            *self.unknown.entry(k).or_default() += n;
+        }
+        self.secrets += secrets;
+        if facts_documents > 0 {
+            self.merge_facts(o.facts);
+            self.facts_documents += facts_documents - 1;
+        }
+        let s = &mut self.snapshot;
+        macro_rules! append {
+            ($($field:ident),* $(,)?) => { $( s.$field.extend(o.$field); )* };
+        }
+        append!(
+            nodes,
+            pods,
+            pod_groups,
+            composite_pod_groups,
+            workloads,
+            resource_claims,
+            resource_claim_templates,
+            resource_slices,
+            device_classes,
+            device_taint_rules,
+            priority_classes,
+            pod_disruption_budgets,
+            jobs,
+            namespaces,
+            foreign,
+            stale,
+            warnings,
+        );
+        s.read_as.extend(o.read_as);
+    }
+
+    /// Number of objects collected so far (for progress).
+    pub fn len(&self) -> usize {
+        self.snapshot.object_count()
+    }
+
+    /// True when nothing was collected.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Records a warning (e.g. a forbidden resource in live mode).
     pub fn warn(&mut self, warning: Warning) {
         self.snapshot.warnings.push(warning);
@@ -394,7 +525,8 @@ fn object_key(kind: &str, value: &Value) -> (String, String, String) {
     (kind.to_owned(), field("namespace"), field("name"))
 }
 
-fn raw(value: Value, object: &str) -> Result<RawObject, ObjectError> {
+fn raw(mut value: Value, object: &str) -> Result<RawObject, ObjectError> {
+    prune::prune_value(&mut value);
     let (api_version, kind) = type_of(&value);
     let (api_version, kind) = (api_version.to_owned(), kind.to_owned());
     let metadata: ObjectMeta = match value.get("metadata") {

@@ -1,0 +1,131 @@
+//! `kubectl wasctl diff --from OLD --to NEW`: both snapshots simulated with the same settings,
+//! and per unit what changed and why. Without `--to`, NEW is the live cluster, or OLD with the
+//! what-if flags applied when any is given. Exit 1 when a unit became unschedulable.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::simulate::{WhatIfArgs, apply_what_ifs};
+use super::{Context, GlobalArgs, ReportFormat};
+use crate::error::{Error, ExitStatus};
+use crate::plan::diff::diff;
+use crate::render::diff::{write_notes, write_text};
+use crate::render::json::{Envelope, write_json, write_yaml};
+use crate::sched::{Options, simulate};
+
+/// `diff` flags. OLD is the global source (`--from PATH`, `--demo`, or the cluster).
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// NEW: YAML/JSON files or directories (`-` for stdin). Without it, NEW is the cluster of
+    /// the current context, or OLD with the what-ifs below applied.
+    #[arg(long, value_name = "PATH")]
+    pub to: Vec<PathBuf>,
+    /// What-ifs applied to NEW (`--drain`, `--cordon`, `--add`, `--add-nodes`), and the
+    /// simulation settings used for both sides (`--mode`, `--no-preemption`).
+    #[command(flatten)]
+    pub what_if: WhatIfArgs,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+/// How a source is named in the report.
+fn source_name(g: &GlobalArgs) -> String {
+    if g.demo {
+        "demo".to_owned()
+    } else if !g.from.is_empty() {
+        g.from
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        match &g.context {
+            Some(c) => format!("cluster (context {c})"),
+            None => "cluster (current context)".to_owned(),
+        }
+    }
+}
+
+/// Whether any what-if flag that changes the snapshot is given.
+pub(super) fn has_what_ifs(w: &WhatIfArgs) -> bool {
+    !w.add.is_empty() || !w.drain.is_empty() || !w.cordon.is_empty() || w.add_nodes.is_some()
+}
+
+pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
+    let live_old = !ctx.is_offline();
+    if live_old && args.to.is_empty() && !has_what_ifs(&args.what_if) {
+        return Err(Error::usage(
+            "`diff` needs two sides: OLD from `--from PATH` (or `--demo`), NEW from `--to PATH`, the cluster, or what-ifs",
+            "for example `kubectl wasctl diff --from yesterday.yaml` compares a saved snapshot with the cluster",
+        ));
+    }
+    let old = ctx.load()?;
+    let (mut new, to_name) = if !args.to.is_empty() {
+        let g = GlobalArgs {
+            from: args.to.clone(),
+            demo: false,
+            ..ctx.global.clone()
+        };
+        let name = source_name(&g);
+        (Context::new(g).load()?, name)
+    } else if has_what_ifs(&args.what_if) {
+        (
+            old.clone(),
+            format!("{} with what-ifs", source_name(&ctx.global)),
+        )
+    } else {
+        let g = GlobalArgs {
+            from: Vec::new(),
+            demo: false,
+            ..ctx.global.clone()
+        };
+        let name = source_name(&g);
+        (Context::new(g).load()?, name)
+    };
+    let applied = apply_what_ifs(&mut new, &args.what_if)?;
+    let options = Options {
+        mode: args.what_if.mode,
+        gate_overrides: ctx.gate_overrides()?,
+        no_preemption: args.what_if.no_preemption,
+        ..Options::default()
+    };
+    let old_plan = simulate(&old, &options);
+    let new_plan = simulate(
+        &new,
+        &Options {
+            what_if: applied,
+            ..options.clone()
+        },
+    );
+    let mut report = diff(
+        &old,
+        &old_plan,
+        &new,
+        &new_plan,
+        (&source_name(&ctx.global), &to_name),
+        !options.no_preemption,
+    );
+    if let Some(ns) = ctx.namespace_scope(&old) {
+        report.units.retain(|u| u.namespace == ns);
+        report.summary = crate::plan::diff::DiffSummary::of(&report.units);
+    }
+    let mut out = Vec::new();
+    match args.output {
+        ReportFormat::Text => {
+            write_text(&mut out, &report, ctx.color.styler())?;
+            let mut err = Vec::new();
+            write_notes(&mut err, &report, ctx.err_color.styler())?;
+            ctx.stderr(&err)?;
+        }
+        ReportFormat::Json => write_json(&mut out, &Envelope::new("PlanDiff", &report))?,
+        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("PlanDiff", &report))?,
+    }
+    ctx.stdout(&out)?;
+    Ok(if report.summary.newly_unschedulable > 0 {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Success
+    })
+}

@@ -1,0 +1,1077 @@
+//! `capacity`: how many more copies of a gang shape fit in a snapshot, placed one after another
+//! by the simulator, without and with preemption, and per topology domain; what stops the next
+//! copy, in explain's terms; and, with what-ifs, which running gangs a drain displaces.
+//!
+//! Input: a snapshot, a [`Shape`] (a PodGroup with its pods, taken from the snapshot or
+//! instantiated from a Job or Workload manifest), the simulation [`Options`] and
+//! [`CapacityOptions`]. Output: a [`CapacityReport`] (`kind: CapacityReport`).
+//!
+//! How: `max` copies of the shape (a fresh PodGroup and fresh pods per copy, each copy's
+//! PodGroup-shared claims generated from the same template) are added to the snapshot with
+//! [`whatif::add_objects`], the snapshot is prepared once, and the queue runs until the first
+//! copy that does not fit ([`crate::sched::Prepared::run_until`]); a second run from a clone of
+//! the same prepared state allows preemption. Copies are created at the snapshot's time and
+//! named `<name>-copy-<n>` (zero-padded), so they queue in order after every pending unit of
+//! the same priority. Pure: no IO, no scheduling logic of its own.
+
+use std::collections::{BTreeMap, HashMap};
+
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{Pod, PodSchedulingGroup, PodStatus};
+use k8s_openapi::api::scheduling::v1beta1::{PodGroup, PodGroupSpec};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
+use serde::Serialize;
+
+use crate::explain::{DomainFit, Finding, Verdict, diagnose, shortfall};
+use crate::sched::plan::{Outcome, Placement, Plan, Settings, UnitResult};
+use crate::sched::preempt::{BlastRadius, Victim};
+use crate::sched::{Options, prepare, whatif};
+use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
+
+/// The gang whose copies are counted: a PodGroup and its member pods, as they would be
+/// created (names, node bindings and status are replaced per copy).
+#[derive(Debug, Clone)]
+pub struct Shape {
+    /// The PodGroup (its spec is copied; parent and status are dropped).
+    pub pod_group: PodGroup,
+    /// The members (specs copied; `schedulingGroup` renamed per copy).
+    pub pods: Vec<Pod>,
+    /// Where the shape came from, for the report (`PodGroup/ml/train`, `Job/ml/x in train.yaml`).
+    pub source: String,
+}
+
+/// How to count.
+#[derive(Debug, Clone)]
+pub struct CapacityOptions {
+    /// The most copies tried (`--max`).
+    pub max_copies: usize,
+    /// The label key copies are counted by (`--by`); default: the shape's topology key.
+    pub domain_key: Option<String>,
+}
+
+/// The report (`kind: CapacityReport`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CapacityReport {
+    /// The shape counted.
+    pub target: Target,
+    /// Copies that fit at once without preemption.
+    pub copies: u32,
+    /// Copies that fit at once when preemption is allowed (equal to `copies` with
+    /// `--no-preemption`).
+    pub copies_with_preemption: u32,
+    /// True when every copy tried fit (the answer is "at least `settings.maxCopies`").
+    pub capped: bool,
+    /// Copies per topology domain (every value of the key on the nodes, sorted by value).
+    pub domains: Vec<DomainCopies>,
+    /// Copies whose members landed in several domains, or on nodes without the key.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub copies_across_domains: u32,
+    /// The copies that fit only by preempting: victims and blast radius of each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preemptions: Vec<CopyPreemption>,
+    /// What stops the next copy (without preemption); `null` when every copy tried fit.
+    pub limit: Option<Limit>,
+    /// With `--drain`/`--cordon`/`--add…`: the capacity before them and the running gangs
+    /// they displace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub what_if: Option<WhatIfImpact>,
+    /// How the simulation ran.
+    pub settings: CapacitySettings,
+    /// Loader warnings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The shape counted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Target {
+    /// Always `PodGroup` (a Job or Workload shape is counted as the PodGroup it creates).
+    pub kind: String,
+    /// Namespace the copies are created in.
+    pub namespace: String,
+    /// The PodGroup's name (copies are `<name>-copy-<n>`).
+    pub name: String,
+    /// Where the shape came from.
+    pub source: String,
+    /// Pods per copy.
+    pub pods: u32,
+    /// `gang.minCount` (absent for a basic group).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_count: Option<u32>,
+    /// The topology constraint's key, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub topology_key: Option<String>,
+}
+
+/// Copies in one topology domain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomainCopies {
+    /// Label key.
+    pub key: String,
+    /// Label value.
+    pub value: String,
+    /// Copies placed wholly in this domain, without preemption.
+    pub copies: u32,
+    /// The same with preemption allowed.
+    pub copies_with_preemption: u32,
+}
+
+/// A copy that fits only by evicting victims.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyPreemption {
+    /// The copy (`PodGroup/ns/name`).
+    pub copy: String,
+    /// The pods evicted.
+    pub victims: Vec<Victim>,
+    /// What it costs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blast_radius: Option<BlastRadius>,
+}
+
+/// What stops the next copy, from explain's diagnosis of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Limit {
+    /// The copy that did not fit (`PodGroup/ns/name`).
+    pub copy: String,
+    /// explain's verdict for it.
+    pub verdict: Verdict,
+    /// The simulator's message.
+    pub message: String,
+    /// Members needed at once (minCount; the pod count for a basic group).
+    pub min_count: u32,
+    /// Members that fit at once (in the closest domain with a topology constraint).
+    pub placeable: u32,
+    /// The domain closest to fitting the copy (most members placeable; ties by name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest_domain: Option<DomainFit>,
+    /// The resource the members left over ran short of, and how much they need.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short: Option<Shortfall>,
+    /// Filter reason → node count over the members that found no node.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_reasons: BTreeMap<String, u32>,
+    /// explain's findings for the copy (`WASE###`).
+    pub findings: Vec<Finding>,
+}
+
+/// The resource that stops the next copy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shortfall {
+    /// Resource name (`nvidia.com/gpu`, `cpu`…).
+    pub resource: String,
+    /// How much more the members left over need, as Kubernetes writes amounts.
+    pub amount: String,
+    /// Members left over.
+    pub members: u32,
+}
+
+/// What the what-ifs changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WhatIfImpact {
+    /// Copies before the what-ifs, without preemption.
+    pub copies_before: u32,
+    /// Copies before the what-ifs, with preemption.
+    pub copies_with_preemption_before: u32,
+    /// Running units whose pods the what-ifs made pending again (or deleted).
+    pub displaced: Vec<Displaced>,
+}
+
+/// A running unit displaced by the what-ifs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Displaced {
+    /// `PodGroup` (or `Pod` for a pod without a group).
+    pub kind: String,
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Pods that became pending again.
+    pub pending: u32,
+    /// Bare pods deleted by the drain (not recreated).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub deleted: u32,
+    /// Its simulated outcome after the what-ifs, without copies (`Scheduled`, `Preempting`,
+    /// `Unschedulable`, `Waiting`, `Error`; `Deleted` when no pod is left).
+    pub outcome: String,
+    /// True when it is placed again (`Scheduled` or `Preempting`).
+    pub replaced: bool,
+}
+
+/// How the simulation ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CapacitySettings {
+    /// The most copies tried.
+    pub max_copies: usize,
+    /// Whether preemption was simulated for `copiesWithPreemption`.
+    pub preemption: bool,
+    /// The key copies are counted by, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain_key: Option<String>,
+    /// The simulator's settings (mode, gates, assumptions, notes, what-ifs).
+    #[serde(flatten)]
+    pub simulation: Settings,
+}
+
+impl Shape {
+    /// The namespace of the shape.
+    pub fn namespace(&self) -> &str {
+        namespace_of(&self.pod_group.metadata)
+    }
+
+    /// The PodGroup's name.
+    pub fn name(&self) -> &str {
+        name_of(&self.pod_group.metadata)
+    }
+
+    /// `gang.minCount`, if the group is a gang.
+    pub fn min_count(&self) -> Option<u32> {
+        self.pod_group
+            .spec
+            .scheduling_policy
+            .gang
+            .as_ref()
+            .map(|g| u32::try_from(g.min_count).unwrap_or(0))
+    }
+
+    /// The topology constraint's key, if any.
+    pub fn topology_key(&self) -> Option<&str> {
+        self.pod_group
+            .spec
+            .scheduling_constraints
+            .as_ref()
+            .and_then(|c| c.topology.as_ref())
+            .and_then(|t| t.first())
+            .map(|t| t.key.as_str())
+    }
+
+    /// The shape of `kind`/`namespace`/`name` in the snapshot: a PodGroup and the pods naming
+    /// it; a Job's PodGroup (or the PodGroup its `spec.scheduling` would create); a Workload's
+    /// only PodGroup.
+    pub fn from_snapshot(s: &Snapshot, kind: &str, ns: &str, name: &str) -> Result<Self, String> {
+        match kind {
+            "PodGroup" => {
+                let pg = s
+                    .pod_group(ns, name)
+                    .ok_or_else(|| format!("PodGroup `{ns}/{name}` not found"))?;
+                let pods = s
+                    .index
+                    .pods_by_group
+                    .get(ns, name)
+                    .iter()
+                    .map(|i| s.pods[*i].clone())
+                    .collect::<Vec<_>>();
+                Self::checked(pg.clone(), pods, format!("PodGroup/{ns}/{name}"))
+            }
+            "Job" => {
+                let job = s
+                    .job(ns, name)
+                    .ok_or_else(|| format!("Job `{ns}/{name}` not found"))?;
+                let owned = s.pod_groups.iter().find(|pg| {
+                    namespace_of(&pg.metadata) == ns
+                        && pg.metadata.owner_references.iter().flatten().any(|o| {
+                            o.kind == "Job" && o.name == name && o.controller == Some(true)
+                        })
+                });
+                match owned {
+                    Some(pg) => {
+                        let pg_name = name_of(&pg.metadata);
+                        Self::from_snapshot(s, "PodGroup", ns, pg_name).map(|sh| Self {
+                            source: format!("Job/{ns}/{name} (PodGroup {pg_name})"),
+                            ..sh
+                        })
+                    }
+                    None => Self::from_job(job, format!("Job/{ns}/{name}")),
+                }
+            }
+            "Workload" => {
+                let groups: Vec<&PodGroup> = s
+                    .pod_groups
+                    .iter()
+                    .filter(|pg| {
+                        namespace_of(&pg.metadata) == ns
+                            && pg
+                                .spec
+                                .workload_ref
+                                .as_ref()
+                                .is_some_and(|w| w.workload_name == name)
+                    })
+                    .collect();
+                match groups.as_slice() {
+                    [pg] => {
+                        let pg_name = name_of(&pg.metadata);
+                        Self::from_snapshot(s, "PodGroup", ns, pg_name).map(|sh| Self {
+                            source: format!("Workload/{ns}/{name} (PodGroup {pg_name})"),
+                            ..sh
+                        })
+                    }
+                    [] => Err(format!(
+                        "Workload `{ns}/{name}` has no PodGroup yet: pass its manifest and pods with `--shape FILE`"
+                    )),
+                    many => Err(format!(
+                        "Workload `{ns}/{name}` has {} PodGroups ({}): name one with `pg/NAME`",
+                        many.len(),
+                        many.iter()
+                            .map(|pg| name_of(&pg.metadata))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                }
+            }
+            other => Err(format!(
+                "`capacity` counts copies of a gang: name a `pg/`, `job/` or `workload/`, not a {other}"
+            )),
+        }
+    }
+
+    /// The shape held by a manifest file's objects: one PodGroup and the pods naming it; else
+    /// one Job (its PodGroup from `spec.scheduling`, `parallelism` pods from its template);
+    /// else one Workload with one PodGroup template and the file's pods as members.
+    /// `namespace` applies to objects without one.
+    pub fn from_objects(objects: &Snapshot, namespace: &str, file: &str) -> Result<Self, String> {
+        let ns_of = |m: &ObjectMeta| m.namespace.clone().unwrap_or_else(|| namespace.to_owned());
+        let with_ns = |mut m: ObjectMeta| {
+            m.namespace = Some(ns_of(&m));
+            m
+        };
+        match (
+            objects.pod_groups.as_slice(),
+            objects.jobs.as_slice(),
+            objects.workloads.as_slice(),
+        ) {
+            ([pg], _, _) => {
+                let mut pg = pg.clone();
+                pg.metadata = with_ns(pg.metadata);
+                let name = name_of(&pg.metadata).to_owned();
+                let pods = objects
+                    .pods
+                    .iter()
+                    .filter(|p| group_of(p) == Some(name.as_str()))
+                    .map(|p| {
+                        let mut p = p.clone();
+                        p.metadata = with_ns(p.metadata);
+                        p
+                    })
+                    .collect();
+                Self::checked(pg, pods, format!("PodGroup/{name} in {file}"))
+            }
+            ([], [job], _) => {
+                let mut job = job.clone();
+                job.metadata = with_ns(job.metadata);
+                let source = format!("Job/{} in {file}", name_of(&job.metadata));
+                Self::from_job(&job, source)
+            }
+            ([], [], [w]) => {
+                let templates = w.spec.pod_group_templates.as_deref().unwrap_or_default();
+                let [t] = templates else {
+                    return Err(format!(
+                        "Workload `{}` in {file} has {} PodGroup templates: `capacity` needs exactly one",
+                        name_of(&w.metadata),
+                        templates.len()
+                    ));
+                };
+                let spec: PodGroupSpec = convert(t)
+                    .map_err(|e| format!("PodGroup template `{}` in {file}: {e}", t.name))?;
+                let pg_name = format!("{}-{}", name_of(&w.metadata), t.name);
+                let pg = PodGroup {
+                    metadata: ObjectMeta {
+                        name: Some(pg_name.clone()),
+                        namespace: Some(ns_of(&w.metadata)),
+                        ..ObjectMeta::default()
+                    },
+                    spec: PodGroupSpec {
+                        workload_ref: Some(
+                            k8s_openapi::api::scheduling::v1beta1::WorkloadReference {
+                                workload_name: name_of(&w.metadata).to_owned(),
+                                template_name: t.name.clone(),
+                            },
+                        ),
+                        ..spec
+                    },
+                    status: None,
+                };
+                let pods = objects
+                    .pods
+                    .iter()
+                    .map(|p| {
+                        let mut p = p.clone();
+                        p.metadata = with_ns(p.metadata);
+                        p
+                    })
+                    .collect();
+                Self::checked(
+                    pg,
+                    pods,
+                    format!("Workload/{} in {file}", name_of(&w.metadata)),
+                )
+            }
+            _ => Err(format!(
+                "{file} must hold one PodGroup (and its pods), one Job, or one Workload (and its pods); it holds {} PodGroup(s), {} Job(s), {} Workload(s)",
+                objects.pod_groups.len(),
+                objects.jobs.len(),
+                objects.workloads.len()
+            )),
+        }
+    }
+
+    /// The PodGroup and pods the Job controller would create for `job` (semantics §1.7):
+    /// policy, constraints, disruption mode and claims from `spec.scheduling` (basic when
+    /// absent), `parallelism` pods from the template.
+    fn from_job(job: &Job, source: String) -> Result<Self, String> {
+        let ns = namespace_of(&job.metadata).to_owned();
+        let name = name_of(&job.metadata).to_owned();
+        let spec = job
+            .spec
+            .as_ref()
+            .ok_or_else(|| format!("{source} has no spec"))?;
+        let parallelism = spec.parallelism.unwrap_or(1).max(1);
+        let scheduling = spec.scheduling.clone().unwrap_or_default();
+        let mut pg_spec = serde_json::json!({
+            "schedulingPolicy": scheduling.scheduling_policy.map_or_else(
+                || serde_json::json!({"basic": {}}),
+                |p| serde_json::to_value(p).unwrap_or_default()),
+        });
+        if let Some(c) = scheduling.scheduling_constraints {
+            pg_spec["schedulingConstraints"] = serde_json::to_value(c).unwrap_or_default();
+        }
+        if let Some(d) = scheduling.disruption_mode {
+            pg_spec["disruptionMode"] = serde_json::to_value(d).unwrap_or_default();
+        }
+        if let Some(c) = scheduling.resource_claims {
+            pg_spec["resourceClaims"] = serde_json::to_value(c).unwrap_or_default();
+        }
+        let spec_pg: PodGroupSpec = serde_json::from_value(pg_spec)
+            .map_err(|e| format!("{source}: spec.scheduling: {e}"))?;
+        let pg_name = name.clone();
+        let pg = PodGroup {
+            metadata: ObjectMeta {
+                name: Some(pg_name.clone()),
+                namespace: Some(ns.clone()),
+                ..ObjectMeta::default()
+            },
+            spec: spec_pg,
+            status: None,
+        };
+        let template = &spec.template;
+        let pods = (0..parallelism)
+            .map(|i| {
+                let mut meta = template.metadata.clone().unwrap_or_default();
+                meta.name = Some(format!("{name}-{i}"));
+                meta.namespace = Some(ns.clone());
+                let mut pod_spec = template.spec.clone().unwrap_or_default();
+                pod_spec.scheduling_group = Some(PodSchedulingGroup {
+                    pod_group_name: Some(pg_name.clone()),
+                });
+                Pod {
+                    metadata: meta,
+                    spec: Some(pod_spec),
+                    status: None,
+                }
+            })
+            .collect();
+        Self::checked(pg, pods, source)
+    }
+
+    fn checked(pod_group: PodGroup, pods: Vec<Pod>, source: String) -> Result<Self, String> {
+        if pods.is_empty() {
+            return Err(format!(
+                "{source} has no pods: a copy needs the member pods (their requests, claims and constraints)"
+            ));
+        }
+        Ok(Self {
+            pod_group,
+            pods,
+            source,
+        })
+    }
+
+    /// Copy `i` of the shape: the PodGroup `<name>-copy-<i>` (zero-padded to `width`) and its
+    /// pods `<pod>-copy-<i>`, pending, created at `now`, without owners or status, so every
+    /// PodGroup-shared claim from a template is generated once for the copy.
+    fn copy(&self, i: usize, width: usize, now: Time) -> (PodGroup, Vec<Pod>) {
+        let suffix = format!("copy-{i:0width$}");
+        let ns = self.namespace().to_owned();
+        let pg_name = format!("{}-{suffix}", self.name());
+        let fresh = |meta: &ObjectMeta, name: String| ObjectMeta {
+            name: Some(name),
+            namespace: Some(ns.clone()),
+            labels: meta.labels.clone(),
+            annotations: meta.annotations.clone(),
+            creation_timestamp: Some(now.clone()),
+            ..ObjectMeta::default()
+        };
+        let mut spec = self.pod_group.spec.clone();
+        spec.parent_composite_pod_group_name = None;
+        let pg = PodGroup {
+            metadata: fresh(&self.pod_group.metadata, pg_name.clone()),
+            spec,
+            status: None,
+        };
+        let pods = self
+            .pods
+            .iter()
+            .map(|p| {
+                let mut spec = p.spec.clone().unwrap_or_default();
+                spec.node_name = None;
+                spec.scheduling_group = Some(PodSchedulingGroup {
+                    pod_group_name: Some(pg_name.clone()),
+                });
+                Pod {
+                    metadata: fresh(&p.metadata, format!("{}-{suffix}", name_of(&p.metadata))),
+                    spec: Some(spec),
+                    status: Some(PodStatus {
+                        phase: Some("Pending".to_owned()),
+                        ..PodStatus::default()
+                    }),
+                }
+            })
+            .collect();
+        (pg, pods)
+    }
+}
+
+/// The PodGroup a pod names.
+fn group_of(p: &Pod) -> Option<&str> {
+    p.spec
+        .as_ref()?
+        .scheduling_group
+        .as_ref()?
+        .pod_group_name
+        .as_deref()
+}
+
+/// One API type into another with the same JSON shape (a v1alpha3 template into a v1beta1 spec).
+fn convert<A: Serialize, B: serde::de::DeserializeOwned>(a: &A) -> Result<B, String> {
+    serde_json::to_value(a)
+        .and_then(serde_json::from_value)
+        .map_err(|e| e.to_string())
+}
+
+/// The copies added to a snapshot: their names in queue order and their pods.
+struct Copies {
+    namespace: String,
+    names: Vec<String>,
+    pods: Vec<Vec<String>>,
+}
+
+impl Copies {
+    fn add(s: &mut Snapshot, shape: &Shape, max: usize) -> Self {
+        let width = max.to_string().len();
+        let now = Time(s.now());
+        let mut extra = Snapshot::default();
+        let mut names = Vec::with_capacity(max);
+        let mut pods = Vec::with_capacity(max);
+        for i in 1..=max {
+            let (pg, members) = shape.copy(i, width, now.clone());
+            names.push(name_of(&pg.metadata).to_owned());
+            pods.push(
+                members
+                    .iter()
+                    .map(|p| name_of(&p.metadata).to_owned())
+                    .collect(),
+            );
+            extra.pod_groups.push(pg);
+            extra.pods.extend(members);
+        }
+        whatif::add_objects(s, extra);
+        Self {
+            namespace: shape.namespace().to_owned(),
+            names,
+            pods,
+        }
+    }
+
+    /// How many copies fit in `plan`, counted from the first: each copy's outcome is its
+    /// PodGroup's ([`Plan::outcome_of`], which combines the pods when they were tried one by
+    /// one), and the count stops at the first copy without an outcome in `fits`.
+    fn leading(&self, s: &Snapshot, plan: &Plan, fits: &[Outcome]) -> usize {
+        self.names
+            .iter()
+            .take_while(|n| {
+                plan.outcome_of(s, "PodGroup", &self.namespace, n)
+                    .is_some_and(|o| fits.contains(&o))
+            })
+            .count()
+    }
+
+    /// The placements of copy `i` in `plan`.
+    fn placements<'p>(&self, plan: &'p Plan, i: usize) -> Vec<&'p Placement> {
+        let ns = &self.namespace;
+        match plan.unit("PodGroup", ns, &self.names[i]) {
+            Some(u) => u.placements.iter().collect(),
+            None => self.pods[i]
+                .iter()
+                .filter_map(|p| plan.unit("Pod", ns, p))
+                .flat_map(|u| &u.placements)
+                .collect(),
+        }
+    }
+
+    /// The unit that stands for copy `i` not fitting: its PodGroup unit, or (pod by pod) its
+    /// first pod that did not fit.
+    fn failed_unit<'p>(&self, plan: &'p Plan, i: usize) -> Option<&'p UnitResult> {
+        let ns = &self.namespace;
+        plan.unit("PodGroup", ns, &self.names[i]).or_else(|| {
+            self.pods[i]
+                .iter()
+                .filter_map(|p| plan.unit("Pod", ns, p))
+                .find(|u| u.outcome != Outcome::Scheduled)
+        })
+    }
+}
+
+/// Counts the copies of `shape` that fit in `s` (taken by value: the copies are added to it).
+pub fn capacity(
+    mut s: Snapshot,
+    shape: &Shape,
+    options: &Options,
+    copt: &CapacityOptions,
+) -> CapacityReport {
+    let max = copt.max_copies.max(1);
+    let copies = Copies::add(&mut s, shape, max);
+    let index: HashMap<&str, usize> = copies
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let last = max - 1;
+    let preemption = !options.no_preemption;
+    // Stop at the first copy that does not fit, or after the last copy: units queued behind
+    // cannot change what the copies got. (Copies tried pod by pod run to the end of the queue.)
+    let stop_at = |fits: &'static [Outcome]| {
+        let (index, ns) = (&index, copies.namespace.as_str());
+        move |u: &UnitResult| {
+            u.kind == "PodGroup"
+                && u.namespace == ns
+                && index
+                    .get(u.name.as_str())
+                    .is_some_and(|i| !fits.contains(&u.outcome) || *i == last)
+        }
+    };
+    const PLACED: &[Outcome] = &[Outcome::Scheduled];
+    const PLACED_OR_PREEMPTING: &[Outcome] = &[Outcome::Scheduled, Outcome::Preempting];
+    let mut prepared = prepare(&s, options);
+    let (plan, plan_with) = if preemption {
+        let mut without = prepared.clone();
+        without.set_preemption(false);
+        let plan = without.run_until(stop_at(PLACED));
+        drop(without);
+        let with = prepared.run_until(stop_at(PLACED_OR_PREEMPTING));
+        (plan, Some(with))
+    } else {
+        (prepared.run_until(stop_at(PLACED)), None)
+    };
+    drop(prepared);
+    let n = copies.leading(&s, &plan, PLACED);
+    let n_with = plan_with
+        .as_ref()
+        .map_or(n, |p| copies.leading(&s, p, PLACED_OR_PREEMPTING));
+
+    let domain_key = copt
+        .domain_key
+        .clone()
+        .or_else(|| shape.topology_key().map(str::to_owned));
+    let (domains, across) = match &domain_key {
+        Some(key) => count_domains(&s, &copies, key, (&plan, n), (plan_with.as_ref(), n_with)),
+        None => (Vec::new(), 0),
+    };
+    let preemptions = plan_with
+        .as_ref()
+        .map(|p| {
+            (0..n_with)
+                .filter_map(|i| p.unit("PodGroup", &copies.namespace, &copies.names[i]))
+                .filter(|u| u.outcome == Outcome::Preempting)
+                .map(|u| CopyPreemption {
+                    copy: format!("PodGroup/{}/{}", u.namespace, u.name),
+                    victims: u.victims.clone(),
+                    blast_radius: u.blast_radius.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let limit = (n < max)
+        .then(|| copies.failed_unit(&plan, n))
+        .flatten()
+        .map(|u| limit_of(&s, &plan, u));
+    CapacityReport {
+        target: Target {
+            kind: "PodGroup".to_owned(),
+            namespace: shape.namespace().to_owned(),
+            name: shape.name().to_owned(),
+            source: shape.source.clone(),
+            pods: u32::try_from(shape.pods.len()).unwrap_or(u32::MAX),
+            min_count: shape.min_count(),
+            topology_key: shape.topology_key().map(str::to_owned),
+        },
+        copies: count(n),
+        copies_with_preemption: count(n_with),
+        capped: n == max,
+        domains,
+        copies_across_domains: across,
+        preemptions,
+        limit,
+        what_if: None,
+        settings: CapacitySettings {
+            max_copies: max,
+            preemption,
+            domain_key,
+            simulation: plan.settings.clone(),
+        },
+        warnings: plan.warnings.clone(),
+    }
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Copies per value of `key`: a copy counts in a domain when all its members landed on nodes
+/// with that value; the others are counted as across domains (without preemption).
+fn count_domains(
+    s: &Snapshot,
+    copies: &Copies,
+    key: &str,
+    (plan, n): (&Plan, usize),
+    (plan_with, n_with): (Option<&Plan>, usize),
+) -> (Vec<DomainCopies>, u32) {
+    let value_of = |node: &str| {
+        s.node(node)
+            .and_then(|n| n.metadata.labels.as_ref())
+            .and_then(|l| l.get(key))
+            .cloned()
+    };
+    let mut by_value: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    for node in &s.nodes {
+        if let Some(v) = node.metadata.labels.as_ref().and_then(|l| l.get(key)) {
+            by_value.entry(v.clone()).or_default();
+        }
+    }
+    let domain_of = |plan: &Plan, i: usize| -> Option<String> {
+        let mut values = copies
+            .placements(plan, i)
+            .into_iter()
+            .map(|p| value_of(&p.node));
+        let first = values.next()??;
+        values
+            .all(|v| v.as_deref() == Some(first.as_str()))
+            .then_some(first)
+    };
+    let mut across = 0;
+    for i in 0..n {
+        match domain_of(plan, i) {
+            Some(v) => by_value.entry(v).or_default().0 += 1,
+            None => across += 1,
+        }
+    }
+    let with = plan_with.unwrap_or(plan);
+    for i in 0..n_with {
+        if let Some(v) = domain_of(with, i) {
+            by_value.entry(v).or_default().1 += 1;
+        }
+    }
+    let domains = by_value
+        .into_iter()
+        .map(|(value, (c, w))| DomainCopies {
+            key: key.to_owned(),
+            value,
+            copies: c,
+            copies_with_preemption: w,
+        })
+        .collect();
+    (domains, across)
+}
+
+/// explain's diagnosis of the copy that did not fit, with the closest domain and the short
+/// resource.
+fn limit_of(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Limit {
+    let d = diagnose(s, plan, unit);
+    let closest = d
+        .fit
+        .domains
+        .iter()
+        .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
+        .cloned();
+    let min_count = if unit.kind == "PodGroup" {
+        d.fit.min_count.max(1)
+    } else {
+        1
+    };
+    let placeable = closest.as_ref().map_or(d.fit.placeable, |c| c.placeable);
+    let members = min_count.saturating_sub(placeable);
+    let short = shortfall(s, unit, members).map(|(amount, resource)| Shortfall {
+        resource,
+        amount,
+        members,
+    });
+    Limit {
+        copy: format!("{}/{}/{}", unit.kind, unit.namespace, unit.name),
+        verdict: d.verdict,
+        message: d.message,
+        min_count,
+        placeable,
+        closest_domain: closest,
+        short,
+        node_reasons: d.node_reasons,
+        findings: d.findings,
+    }
+}
+
+/// The running units whose pods the what-ifs made pending again or deleted: pods bound in
+/// `before` and pending (or gone) in `after`, grouped by PodGroup, with their outcome in
+/// `plan_after` (the what-if snapshot simulated without copies).
+pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<Displaced> {
+    let mut out: BTreeMap<(String, String, String), (u32, u32)> = BTreeMap::new();
+    for pod in &before.pods {
+        let bound = pod.spec.as_ref().and_then(|s| s.node_name.as_ref());
+        if bound.is_none() {
+            continue;
+        }
+        let (ns, name) = (namespace_of(&pod.metadata), name_of(&pod.metadata));
+        let now = after.pod(ns, name);
+        let deleted = now.is_none();
+        if !deleted
+            && now
+                .and_then(|p| p.spec.as_ref()?.node_name.as_ref())
+                .is_some()
+        {
+            continue;
+        }
+        let key = match group_of(pod) {
+            Some(g) => ("PodGroup".to_owned(), ns.to_owned(), g.to_owned()),
+            None => ("Pod".to_owned(), ns.to_owned(), name.to_owned()),
+        };
+        let e = out.entry(key).or_default();
+        if deleted {
+            e.1 += 1;
+        } else {
+            e.0 += 1;
+        }
+    }
+    out.into_iter()
+        .map(|((kind, namespace, name), (pending, deleted))| {
+            let outcome = plan_after.outcome_of(after, &kind, &namespace, &name);
+            Displaced {
+                outcome: match outcome {
+                    Some(o) => format!("{o:?}"),
+                    None if pending == 0 => "Deleted".to_owned(),
+                    None => "NotTried".to_owned(),
+                },
+                replaced: matches!(outcome, Some(Outcome::Scheduled | Outcome::Preempting)),
+                kind,
+                namespace,
+                name,
+                pending,
+                deleted,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::source::Collector;
+    use crate::snapshot::source::files::load_str;
+
+    const FACTS: &str = r#"{"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": "2026-11-20T12:00:00Z", "serverVersion": "v1.37.0", "components": [{"component": "kube-scheduler", "version": "v1.37.0", "featureGates": {"GenericWorkload": true, "TopologyAwareWorkloadScheduling": true, "DRAWorkloadResourceClaims": true}}]}"#;
+
+    fn node(name: &str, rack: &str, gpus: u32) -> String {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{name}", "labels": {{"rack": "{rack}"}}}}, "status": {{"allocatable": {{"cpu": "8", "memory": "16Gi", "pods": "110", "nvidia.com/gpu": "{gpus}"}}}}}}"#
+        )
+    }
+
+    fn pod(name: &str, group: &str, gpus: u32, node: Option<&str>) -> String {
+        let bound = node.map_or(String::new(), |n| format!(r#", "nodeName": "{n}""#));
+        let phase = if node.is_some() { "Running" } else { "Pending" };
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "ml", "creationTimestamp": "2026-11-20T10:00:00Z", "labels": {{"app": "x"}}}}, "spec": {{"containers": [{{"name": "c", "image": "x", "resources": {{"requests": {{"nvidia.com/gpu": "{gpus}"}}, "limits": {{"nvidia.com/gpu": "{gpus}"}}}}}}], "schedulingGroup": {{"podGroupName": "{group}"}}{bound}}}, "status": {{"phase": "{phase}"}}}}"#
+        )
+    }
+
+    fn group(name: &str, min: u32, extra: &str) -> String {
+        format!(
+            r#"{{"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup", "metadata": {{"name": "{name}", "namespace": "ml", "creationTimestamp": "2026-11-20T10:00:00Z"}}, "spec": {{"schedulingPolicy": {{"gang": {{"minCount": {min}}}}}{extra}}}}}"#
+        )
+    }
+
+    fn load(docs: &[String]) -> Snapshot {
+        let mut c = Collector::new();
+        let text: String = docs.iter().map(|d| format!("---\n{d}\n")).collect();
+        load_str(&text, "test.yaml", &mut c).expect("test objects load");
+        c.finish()
+    }
+
+    /// Two racks of one 4-GPU node and one 2-GPU node; a running gang of 2 x 1 GPU on a1.
+    fn cluster() -> Snapshot {
+        load(&[
+            FACTS.to_owned(),
+            node("a1", "a", 4),
+            node("a2", "a", 2),
+            node("b1", "b", 4),
+            node("b2", "b", 2),
+            group("g", 2, ""),
+            pod("g-0", "g", 1, Some("a1")),
+            pod("g-1", "g", 1, Some("a1")),
+        ])
+    }
+
+    fn options() -> Options {
+        Options::default()
+    }
+
+    #[test]
+    fn copy_is_a_fresh_pending_group_with_renamed_members() {
+        let s = cluster();
+        let shape = Shape::from_snapshot(&s, "PodGroup", "ml", "g").expect("shape");
+        let (pg, pods) = shape.copy(7, 3, Time(s.now()));
+        assert_eq!(name_of(&pg.metadata), "g-copy-007");
+        assert!(pg.status.is_none() && pg.spec.parent_composite_pod_group_name.is_none());
+        assert_eq!(pods.len(), 2);
+        for p in &pods {
+            assert!(name_of(&p.metadata).ends_with("-copy-007"));
+            assert_eq!(group_of(p), Some("g-copy-007"));
+            let spec = p.spec.as_ref().expect("spec");
+            assert!(spec.node_name.is_none());
+            assert!(p.metadata.owner_references.is_none());
+            assert_eq!(
+                p.metadata.labels.as_ref().and_then(|l| l.get("app")),
+                Some(&"x".to_owned())
+            );
+        }
+    }
+
+    #[test]
+    fn copies_are_counted_until_the_first_that_does_not_fit() {
+        // 12 GPUs, 2 used by the running gang: 10 free, 2 per copy → 5 copies.
+        let shape = Shape::from_snapshot(&cluster(), "PodGroup", "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: Some("rack".to_owned()),
+        };
+        let r = capacity(cluster(), &shape, &options(), &copt);
+        assert_eq!(
+            (r.copies, r.copies_with_preemption, r.capped),
+            (5, 5, false)
+        );
+        let per: Vec<(String, u32)> = r
+            .domains
+            .iter()
+            .map(|d| (d.value.clone(), d.copies))
+            .collect();
+        // Rack a: 2 + 2 free; rack b: 4 + 2 free. Copies spread by least allocation may use
+        // both racks, so only the total is fixed: 5 = in one rack + across racks.
+        let in_racks: u32 = per.iter().map(|(_, c)| c).sum();
+        assert_eq!(in_racks + r.copies_across_domains, 5, "{per:?}");
+        let limit = r.limit.expect("the sixth copy does not fit");
+        assert_eq!(limit.copy, "PodGroup/ml/g-copy-06");
+        assert_eq!(limit.verdict, Verdict::Unschedulable);
+        assert_eq!((limit.min_count, limit.placeable), (2, 0));
+        let short = limit.short.expect("short resource");
+        assert_eq!(
+            (
+                short.resource.as_str(),
+                short.amount.as_str(),
+                short.members
+            ),
+            ("nvidia.com/gpu", "2", 2)
+        );
+    }
+
+    #[test]
+    fn a_topology_key_counts_copies_per_domain_and_names_the_closest() {
+        // With a rack constraint the copies must fit in one rack: a has 2 + 2 free (2 copies),
+        // b 4 + 2 (3 copies); then no rack holds 2 GPUs: rack a fits 0, b 0.
+        let mut s = cluster();
+        let pg = s
+            .pod_groups
+            .iter_mut()
+            .find(|p| name_of(&p.metadata) == "g")
+            .expect("g");
+        pg.spec.scheduling_constraints =
+            serde_json::from_str(r#"{"topology": [{"key": "rack"}]}"#).ok();
+        let s = s.build();
+        let shape = Shape::from_snapshot(&s, "PodGroup", "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: None,
+        };
+        let r = capacity(s, &shape, &options(), &copt);
+        assert_eq!(r.copies, 5);
+        let per: Vec<(String, u32)> = r
+            .domains
+            .iter()
+            .map(|d| (d.value.clone(), d.copies))
+            .collect();
+        assert_eq!(per, vec![("a".to_owned(), 2), ("b".to_owned(), 3)]);
+        assert_eq!(r.settings.domain_key.as_deref(), Some("rack"));
+    }
+
+    #[test]
+    fn max_caps_the_count_without_a_limit() {
+        let shape = Shape::from_snapshot(&cluster(), "PodGroup", "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 2,
+            domain_key: None,
+        };
+        let r = capacity(cluster(), &shape, &options(), &copt);
+        assert_eq!((r.copies, r.capped), (2, true));
+        assert!(r.limit.is_none());
+    }
+
+    #[test]
+    fn a_job_shape_is_the_podgroup_its_controller_creates() {
+        let s = load(&[r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"parallelism": 3, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}"#.to_owned()]);
+        let shape = Shape::from_objects(&s, "ml", "job.yaml").expect("shape");
+        assert_eq!(shape.namespace(), "ml");
+        assert_eq!(shape.pods.len(), 3);
+        // No spec.scheduling: basic (semantics §1.7).
+        assert!(shape.pod_group.spec.scheduling_policy.basic.is_some());
+        assert!(shape.pods.iter().all(|p| group_of(p) == Some("j")));
+    }
+
+    #[test]
+    fn a_shape_without_pods_or_with_two_groups_is_refused() {
+        let empty = load(&[group("g", 2, "")]);
+        let e = Shape::from_objects(&empty, "ml", "f.yaml").expect_err("no pods");
+        assert!(e.contains("has no pods"), "{e}");
+        let two = load(&[group("g", 2, ""), group("h", 2, "")]);
+        let e = Shape::from_objects(&two, "ml", "f.yaml").expect_err("two groups");
+        assert!(e.contains("must hold one PodGroup"), "{e}");
+        let e = Shape::from_snapshot(&cluster(), "Pod", "ml", "g-0").expect_err("a pod");
+        assert!(e.contains("not a Pod"), "{e}");
+    }
+
+    #[test]
+    fn displaced_units_are_grouped_with_their_outcome() {
+        let before = cluster();
+        let mut after = before.clone();
+        // As a drain of a1 would leave it: the members pending again, a1 cordoned.
+        crate::sched::whatif::cordon(&mut after, "a1").expect("a1");
+        for p in &mut after.pods {
+            if let Some(spec) = p.spec.as_mut() {
+                spec.node_name = None;
+            }
+        }
+        let after = after.build();
+        let plan = crate::sched::simulate(&after, &options());
+        let d = displaced(&before, &after, &plan);
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].name.as_str(), d[0].pending), ("g", 2));
+        assert_eq!(d[0].outcome, "Scheduled");
+        assert!(d[0].replaced);
+    }
+}

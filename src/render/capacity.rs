@@ -1,0 +1,233 @@
+//! Text view of a [`CapacityReport`]: one line with the answer, the copies per domain as a
+//! table, the preempting copies, what stops the next copy, and what the what-ifs changed.
+
+use std::io::{self, Write};
+
+use super::color::Styler;
+use super::sanitize;
+use super::table::{Cell, Paint, Table};
+use crate::explain::Verdict;
+use crate::plan::capacity::CapacityReport;
+
+/// Writes the report.
+pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
+    let t = &r.target;
+    let mut shape = vec![format!("{} pod(s)", t.pods)];
+    if let Some(m) = t.min_count {
+        shape.push(format!("minCount {m}"));
+    }
+    if let Some(k) = &t.topology_key {
+        shape.push(format!("topology {}", sanitize(k)));
+    }
+    writeln!(
+        out,
+        "{} ({}, from {})",
+        style.bold(format!(
+            "PodGroup/{}/{}",
+            sanitize(&t.namespace),
+            sanitize(&t.name)
+        )),
+        shape.join(", "),
+        sanitize(&t.source)
+    )?;
+    let at_least = if r.capped { "at least " } else { "" };
+    let with = if r.settings.preemption {
+        let capped_with = r.copies_with_preemption as usize == r.settings.max_copies;
+        format!(
+            ", {}{} with preemption",
+            if capped_with { "at least " } else { "" },
+            r.copies_with_preemption
+        )
+    } else {
+        " (preemption not simulated)".to_owned()
+    };
+    let copies = format!("{at_least}{} more cop{} fit", r.copies, plural(r.copies));
+    let copies = if r.copies == 0 {
+        style.error(copies)
+    } else {
+        style.ok(copies)
+    };
+    writeln!(out, "  {copies}{with}")?;
+    if let Some(w) = &r.what_if {
+        let verb = match r.copies.cmp(&w.copies_before) {
+            std::cmp::Ordering::Less => "drops",
+            std::cmp::Ordering::Greater => "rises",
+            std::cmp::Ordering::Equal => "stays",
+        };
+        let what = r.settings.simulation.what_if.join("; ");
+        writeln!(
+            out,
+            "  after the what-ifs ({}), capacity {verb} from {} to {} ({} to {} with preemption)",
+            sanitize(&what),
+            w.copies_before,
+            r.copies,
+            w.copies_with_preemption_before,
+            r.copies_with_preemption
+        )?;
+    }
+    if !r.domains.is_empty() {
+        writeln!(out)?;
+        let mut table = Table::new(["DOMAIN", "COPIES", "WITH PREEMPTION"]);
+        for d in &r.domains {
+            let paint = if d.copies > 0 { Paint::Ok } else { Paint::Dim };
+            table.row([
+                Cell::painted(
+                    format!("{}={}", sanitize(&d.key), sanitize(&d.value)),
+                    paint,
+                ),
+                Cell::from(d.copies.to_string()),
+                Cell::from(d.copies_with_preemption.to_string()),
+            ]);
+        }
+        table.write(out, style)?;
+        if r.copies_across_domains > 0 {
+            writeln!(
+                out,
+                "{} cop{} spread over several domains",
+                r.copies_across_domains,
+                plural(r.copies_across_domains)
+            )?;
+        }
+    }
+    if !r.preemptions.is_empty() {
+        writeln!(
+            out,
+            "\n{}",
+            style.bold("Copies that fit only by preempting")
+        )?;
+        let mut table = Table::new(["COPY", "VICTIMS", "GROUPS", "GPUS FREED", "GPU-HOURS LOST"]);
+        for p in &r.preemptions {
+            let (groups, gpus, hours) = p.blast_radius.as_ref().map_or_else(
+                || ("-".to_owned(), "-".to_owned(), "-".to_owned()),
+                |b| {
+                    (
+                        if b.victim_groups.is_empty() {
+                            "-".to_owned()
+                        } else {
+                            b.victim_groups.join(",")
+                        },
+                        b.gpus_freed.to_string(),
+                        format!("{:.1}", b.gpu_hours_lost),
+                    )
+                },
+            );
+            table.row([
+                Cell::from(sanitize(&p.copy).into_owned()),
+                Cell::painted(p.victims.len().to_string(), Paint::Warn),
+                Cell::from(sanitize(&groups).into_owned()),
+                Cell::from(gpus),
+                Cell::from(hours),
+            ]);
+        }
+        table.write(out, style)?;
+    }
+    match &r.limit {
+        Some(l) => {
+            let verdict = format!("{:?}", l.verdict);
+            let verdict = match l.verdict {
+                Verdict::Unschedulable => style.error(verdict),
+                _ => style.warn(verdict),
+            };
+            writeln!(
+                out,
+                "\n{}",
+                style.bold("What stops the next copy (without preemption)")
+            )?;
+            writeln!(out, "  {}: {verdict}", sanitize(&l.copy))?;
+            if !l.message.is_empty() {
+                writeln!(out, "  {}", sanitize(&l.message))?;
+            }
+            if let Some(d) = &l.closest_domain {
+                writeln!(
+                    out,
+                    "  closest domain: {}={} fits {} of {} member(s)",
+                    sanitize(&d.key),
+                    sanitize(&d.value),
+                    d.placeable,
+                    l.min_count
+                )?;
+            } else if l.min_count > 1 {
+                writeln!(
+                    out,
+                    "  {} of {} member(s) fit at once",
+                    l.placeable, l.min_count
+                )?;
+            }
+            if let Some(s) = &l.short {
+                let place = l
+                    .closest_domain
+                    .as_ref()
+                    .map(|d| format!(" in {}={}", sanitize(&d.key), sanitize(&d.value)))
+                    .unwrap_or_default();
+                writeln!(
+                    out,
+                    "  short: {}: the {} member(s) left need {} more{place}",
+                    sanitize(&s.resource),
+                    s.members,
+                    sanitize(&s.amount)
+                )?;
+            }
+            for (reason, n) in &l.node_reasons {
+                writeln!(out, "  {n} node(s): {}", sanitize(reason))?;
+            }
+        }
+        None => writeln!(
+            out,
+            "\nevery copy tried fit: raise `--max` (now {}) to look further",
+            r.settings.max_copies
+        )?,
+    }
+    if let Some(w) = &r.what_if
+        && !w.displaced.is_empty()
+    {
+        writeln!(
+            out,
+            "\n{}",
+            style.bold("Running units displaced by the what-ifs")
+        )?;
+        let mut table = Table::new(["UNIT", "PENDING", "DELETED", "OUTCOME", "RE-PLACED"]);
+        for d in &w.displaced {
+            table.row([
+                Cell::from(format!(
+                    "{}/{}/{}",
+                    d.kind,
+                    sanitize(&d.namespace),
+                    sanitize(&d.name)
+                )),
+                Cell::from(d.pending.to_string()),
+                Cell::from(d.deleted.to_string()),
+                Cell::from(d.outcome.clone()),
+                if d.replaced {
+                    Cell::painted("yes", Paint::Ok)
+                } else {
+                    Cell::painted("no", Paint::Error)
+                },
+            ]);
+        }
+        table.write(out, style)?;
+    }
+    Ok(())
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "y" } else { "ies" }
+}
+
+/// Writes the loader warnings, assumptions and notes (text mode sends them to stderr).
+pub fn write_notes(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
+    for w in &r.warnings {
+        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
+    }
+    if let Some(p) = &r.settings.simulation.pod_by_pod {
+        writeln!(out, "{} {}", style.warn("warning:"), sanitize(p))?;
+    }
+    for a in &r.settings.simulation.assumed {
+        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
+    }
+    writeln!(
+        out,
+        "{}",
+        style.dim("note: copies are placed one after another by the simulator, after every pending unit of the same priority; labels and claims are copied as they are")
+    )?;
+    Ok(())
+}

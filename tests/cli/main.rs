@@ -17,6 +17,7 @@ mod explain;
 mod fake_apiserver;
 mod integrations;
 mod lint;
+mod pipe;
 mod live;
 mod plugin;
 mod readme;

@@ -273,6 +273,9 @@ pub(crate) struct Context {
     /// The color decision for stderr (a terminal of its own, or not).
     pub err_color: ColorChoice,
     stderr_is_terminal: bool,
+    /// Set once stdout turned out to be a closed pipe (`wasctl … | head`): later output is
+    /// dropped quietly and the command still returns the status of what it found.
+    stdout_closed: std::sync::atomic::AtomicBool,
 }
 
 impl Context {
@@ -286,6 +289,7 @@ impl Context {
             color,
             err_color,
             stderr_is_terminal,
+            stdout_closed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -303,12 +307,25 @@ impl Context {
         !self.global.all_namespaces && self.namespace_scope(snapshot).is_some()
     }
 
-    /// Writes `bytes` to stdout.
+    /// Writes `bytes` to stdout. A closed pipe (the reader went away, as `head` does) ends the
+    /// output quietly: it is not an error, so the command's exit status stays that of its
+    /// findings (`lint BAD | head -1` still fails).
     pub fn stdout(&self, bytes: &[u8]) -> Result<(), Error> {
+        if self
+            .stdout_closed
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return Ok(());
+        }
         let mut out = std::io::stdout().lock();
-        out.write_all(bytes)?;
-        out.flush()?;
-        Ok(())
+        match out.write_all(bytes).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.stdout_closed
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                Ok(())
+            }
+            other => Ok(other?),
+        }
     }
 
     /// `--feature-gates`, parsed.

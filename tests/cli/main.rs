@@ -19,6 +19,7 @@ mod explain;
 mod fake_apiserver;
 mod integrations;
 mod lint;
+mod pipe;
 mod live;
 mod plugin;
 mod readme;

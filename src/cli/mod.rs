@@ -197,6 +197,13 @@ pub enum Command {
   kubectl wasctl simulate --from dump.yaml")]
     Snapshot(snapshot::SnapshotArgs),
     /// Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI.
+    #[command(after_help = "Examples:
+  # The embedded demo cluster (`?` lists the keys, `q` quits)
+  kubectl wasctl tui --demo
+  # The current context's namespace ml, re-read every 10 seconds
+  kubectl wasctl tui -n ml --refresh 10
+  # A saved dump, opened on one PodGroup
+  kubectl wasctl tui --from cluster.yaml --select pg/big-train-workers -n ml")]
     Tui(tui::TuiArgs),
     /// Print the version, commit and supported Kubernetes version.
     #[command(after_help = "Examples:

@@ -291,6 +291,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS312@8:3",
     ),
     (
+        "WAS313-parent-cycle.yaml",
+        false,
+        Cluster::None,
+        "WAS313@23:3 WAS313@43:3",
+    ),
+    (
         "WAS401-removed-api-version.yaml",
         false,
         Cluster::None,

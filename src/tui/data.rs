@@ -323,6 +323,7 @@ impl Data {
             &TreeScope::default(),
             now,
             assumed.clone(),
+            Some(&plan),
         );
         let doctor = doctor::report(
             &snapshot,

@@ -64,15 +64,23 @@ impl Tmux {
 
     /// Waits (bounded) until the pane shows every one of `needles`; returns the pane.
     fn wait_for(&self, needles: &[&str]) -> String {
+        self.wait_until(
+            |pane| needles.iter().all(|n| pane.contains(n)),
+            &format!("the pane showed {needles:?}"),
+        )
+    }
+
+    /// Waits (bounded) until `done` holds for the pane; returns the pane.
+    fn wait_until(&self, done: impl Fn(&str) -> bool, what: &str) -> String {
         let start = Instant::now();
         loop {
             let pane = self.capture();
-            if needles.iter().all(|n| pane.contains(n)) {
+            if done(&pane) {
                 return pane;
             }
             assert!(
                 start.elapsed() < Duration::from_secs(120),
-                "the pane never showed {needles:?}; it shows:\n{pane}"
+                "never: {what}; the pane shows:\n{pane}"
             );
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -127,6 +135,12 @@ fn tui_demo_in_tmux_shows_views_quits_and_restores_the_terminal() {
     let pane = tmux.wait_for(&["keys (Esc closes)"]);
     assert!(pane.contains("q Ctrl-C"), "{pane}");
     tmux.send(&["Escape"]);
+    // A key that follows Escape at once reaches the TUI as Alt+key (the terminal cannot tell
+    // them apart), as with any terminal program: wait until the help has closed.
+    tmux.wait_until(
+        |pane| !pane.contains("keys (Esc closes)"),
+        "the help closed",
+    );
 
     tmux.send(&[":pending", "Enter"]);
     let pane = tmux.wait_for(&["pending (", "PodGroup/big-train-workers", "Unschedulable"]);

@@ -15,7 +15,7 @@ use crate::doctor::{self, DoctorReport};
 use crate::graph::tree::{self, TreeNode, TreeScope};
 use crate::graph::{Graph, ObjRef};
 use crate::sched::node_state::ClusterState;
-use crate::sched::plan::{Outcome, Plan};
+use crate::sched::plan::Plan;
 use crate::sched::resources::{CPU, MEMORY};
 use crate::sched::{Options, simulate, whatif};
 use crate::snapshot::facts::Component;
@@ -47,78 +47,48 @@ impl WhatIf {
     }
 }
 
-/// How a unit's result changed under the what-ifs (the pending view's markers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
-    /// Placed now, not placed before (or not pending before: placed again elsewhere).
-    NewlyPlaced,
-    /// Not placed now, placed (or running) before.
-    NewlyStuck,
-    /// Evicts pods it did not evict before.
-    NewVictims(usize),
-    /// The outcome changed in another way (e.g. Unschedulable → Preempting).
-    Other,
-}
+/// How a unit's result changed under the what-ifs: the `diff` command's own verdict
+/// ([`crate::plan::diff`]), so the TUI's markers and `kubectl wasctl diff` never disagree.
+pub use crate::plan::diff::Change;
 
-impl Change {
-    /// The marker shown in the CHANGE column.
-    pub fn marker(self) -> String {
-        match self {
-            Self::NewlyPlaced => "+ placed".to_owned(),
-            Self::NewlyStuck => "- stuck".to_owned(),
-            Self::NewVictims(n) => format!("! +{n} victim(s)"),
-            Self::Other => "~ changed".to_owned(),
-        }
+/// The marker the pending view shows for a change.
+pub fn marker(c: Change) -> &'static str {
+    match c {
+        Change::NewlySchedulable => "+ placed",
+        Change::NewlyUnschedulable => "- stuck",
+        Change::VictimsChanged => "! victims",
+        Change::DomainChanged => "~ domain",
+        Change::PlacementChanged => "~ nodes",
+        Change::OutcomeChanged => "~ outcome",
+        Change::ReasonChanged => "~ reason",
+        Change::Added => "+ new",
+        Change::Removed => "- gone",
     }
 }
 
 /// A unit's identity in a plan: kind, namespace, name.
 pub type UnitKey = (String, String, String);
 
-/// Compares the plan without what-ifs to the plan with them, unit by unit.
-pub fn diff(before: &Plan, after: &Plan) -> HashMap<UnitKey, Change> {
-    let mut out = HashMap::new();
-    let old: HashMap<(&str, &str, &str), &crate::sched::plan::UnitResult> = before
-        .units
-        .iter()
-        .map(|u| ((u.kind.as_str(), u.namespace.as_str(), u.name.as_str()), u))
-        .collect();
-    for u in &after.units {
-        let key = (u.kind.clone(), u.namespace.clone(), u.name.clone());
-        let was = old.get(&(u.kind.as_str(), u.namespace.as_str(), u.name.as_str()));
-        let placed = |o: Outcome| matches!(o, Outcome::Scheduled);
-        let change = match was {
-            // Not pending before: it was running (a drain made it pending again).
-            None if placed(u.outcome) => Some(Change::NewlyPlaced),
-            None => Some(Change::NewlyStuck),
-            Some(w) => {
-                let new_victims = u
-                    .victims
-                    .iter()
-                    .filter(|v| {
-                        !w.victims
-                            .iter()
-                            .any(|o| o.namespace == v.namespace && o.name == v.name)
-                    })
-                    .count();
-                if placed(u.outcome) && !placed(w.outcome) {
-                    Some(Change::NewlyPlaced)
-                } else if !placed(u.outcome) && placed(w.outcome) {
-                    Some(Change::NewlyStuck)
-                } else if new_victims > 0 {
-                    Some(Change::NewVictims(new_victims))
-                } else if u.outcome != w.outcome {
-                    Some(Change::Other)
-                } else {
-                    None
-                }
-            }
-        };
-        if let Some(c) = change {
-            out.insert(key, c);
-        }
-    }
-    out
+/// Compares the snapshot and plan without what-ifs to those with them, unit by unit.
+pub fn diff(
+    before: &Snapshot,
+    before_plan: &Plan,
+    after: &Snapshot,
+    after_plan: &Plan,
+    preemption: bool,
+) -> HashMap<UnitKey, Change> {
+    crate::plan::diff::diff(
+        before,
+        before_plan,
+        after,
+        after_plan,
+        ("without what-ifs", "with what-ifs"),
+        preemption,
+    )
+    .units
+    .into_iter()
+    .map(|u| ((u.kind, u.namespace, u.name), u.change))
+    .collect()
 }
 
 /// One row of the flattened tree, in pre-order.
@@ -308,7 +278,13 @@ impl Data {
         let changes = if options.what_ifs.is_empty() {
             HashMap::new()
         } else {
-            diff(&base_plan, &plan)
+            diff(
+                &base,
+                &base_plan,
+                &snapshot,
+                &plan,
+                !options.what_ifs.contains(&WhatIf::NoPreemption),
+            )
         };
         let graph = Graph::build(&snapshot);
         let now = snapshot.now();

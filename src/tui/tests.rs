@@ -215,7 +215,7 @@ fn no_preemption_what_if_toggles() {
         .unwrap_or("")
         .to_owned();
     assert!(
-        line.contains("Unschedulable") && line.contains("~ changed"),
+        line.contains("Unschedulable") && line.contains("- stuck"),
         "{line}"
     );
     h.keys("x");
@@ -379,7 +379,7 @@ fn add_file_what_if_adds_a_pending_gang() {
     h.keys(&format!(":add {}<Enter>:pending<Enter>", path.display()));
     let text = h.text();
     assert!(text.contains("Pod/extra-0"), "{text}");
-    assert!(text.contains("- stuck"), "{text}");
+    assert!(text.contains("+ new"), "{text}");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use super::{Component, Cx, click_row, navigate};
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::sched::plan::{Outcome, UnitResult};
-use crate::tui::data::{Change, WhatIf};
+use crate::tui::data::{Change, WhatIf, marker};
 use crate::tui::event::Intent;
 use crate::tui::keymap::{Binding, PENDING};
 use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
@@ -141,8 +141,8 @@ impl Component for PendingView {
                 let u = &units[i];
                 let change = change_of(cx, u);
                 let change_style = match change {
-                    Some(Change::NewlyPlaced) => theme.ok(),
-                    Some(Change::NewlyStuck | Change::NewVictims(_)) => theme.error(),
+                    Some(Change::NewlySchedulable) => theme.ok(),
+                    Some(Change::NewlyUnschedulable | Change::VictimsChanged) => theme.error(),
                     _ => theme.warn(),
                 };
                 let mut unit = vec![Span::raw(format!("{}/", u.kind))];
@@ -155,7 +155,7 @@ impl Component for PendingView {
                 let why = u.message.lines().next().unwrap_or("");
                 vec![
                     Line::from(Span::styled(
-                        change.map(Change::marker).unwrap_or_default(),
+                        change.map(marker).unwrap_or_default(),
                         change_style,
                     )),
                     Line::raw(sanitize(&u.namespace).into_owned()),

@@ -69,6 +69,9 @@ pub fn marker(c: Change) -> &'static str {
 /// A unit's identity in a plan: kind, namespace, name.
 pub type UnitKey = (String, String, String);
 
+/// One unit's change under the what-ifs, with its causes, as `kubectl wasctl diff` reports it.
+pub use crate::plan::diff::UnitChange;
+
 /// Compares the snapshot and plan without what-ifs to those with them, unit by unit.
 pub fn diff(
     before: &Snapshot,
@@ -76,7 +79,7 @@ pub fn diff(
     after: &Snapshot,
     after_plan: &Plan,
     preemption: bool,
-) -> HashMap<UnitKey, Change> {
+) -> HashMap<UnitKey, UnitChange> {
     crate::plan::diff::diff(
         before,
         before_plan,
@@ -87,7 +90,7 @@ pub fn diff(
     )
     .units
     .into_iter()
-    .map(|u| ((u.kind, u.namespace, u.name), u.change))
+    .map(|u| ((u.kind.clone(), u.namespace.clone(), u.name.clone()), u))
     .collect()
 }
 
@@ -202,7 +205,7 @@ pub struct Data {
     /// Nodes, by name.
     pub nodes: Vec<NodeInfo>,
     /// What the what-ifs changed, per unit.
-    pub changes: HashMap<UnitKey, Change>,
+    pub changes: HashMap<UnitKey, UnitChange>,
     /// The what-ifs, described.
     pub what_ifs: Vec<String>,
     /// Namespaces that hold objects.

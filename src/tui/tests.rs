@@ -191,6 +191,17 @@ fn drain_what_if_before_and_after() {
     h.keys(":nodes<Enter>/gpu-a1<Enter>d");
     h.keys(":pending<Enter>");
     insta::assert_snapshot!("drain_what_if_after", h.draw());
+    // On a changed unit, the line above `why:` says what changed and why, as `diff` does.
+    h.keys("j");
+    let text = h.text();
+    let changed = text
+        .lines()
+        .find(|l| l.contains("changed: "))
+        .unwrap_or_default();
+    assert!(
+        changed.contains("NotPending → Scheduled") && changed.contains("gpu-a1"),
+        "{text}"
+    );
     // `u` undoes it: no markers, no what-ifs in the header.
     h.keys("u");
     let text = h.text();

@@ -13,7 +13,7 @@ use super::{Component, Cx, click_row, navigate};
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::sched::plan::{Outcome, UnitResult};
-use crate::tui::data::{Change, WhatIf, marker};
+use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
 use crate::tui::keymap::{Binding, PENDING};
 use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
@@ -40,11 +40,10 @@ pub struct PendingView {
     rows_area: Rect,
 }
 
-fn change_of(cx: &Cx<'_>, u: &UnitResult) -> Option<Change> {
+fn change_of<'a>(cx: &'a Cx<'_>, u: &UnitResult) -> Option<&'a UnitChange> {
     cx.data
         .changes
         .get(&(u.kind.clone(), u.namespace.clone(), u.name.clone()))
-        .copied()
 }
 
 /// `placed/pending` as `simulate` shows it (`before+placed/total` when members already run).
@@ -104,8 +103,10 @@ impl Component for PendingView {
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {
         let theme = cx.theme;
+        // The last line says why; under what-ifs the one above says what changed.
+        let footer = if cx.data.changes.is_empty() { 1 } else { 2 };
         let body = Rect {
-            height: area.height.saturating_sub(2),
+            height: area.height.saturating_sub(footer + 1),
             ..area
         };
         self.rows_area = Rect {
@@ -116,7 +117,7 @@ impl Component for PendingView {
         if let Some(line) = &cx.data.plan.settings.pod_by_pod {
             buf.set_string(
                 area.x,
-                area.bottom() - 2,
+                body.bottom(),
                 format!("warning: {}", sanitize(line)),
                 theme.warn(),
             );
@@ -139,7 +140,7 @@ impl Component for PendingView {
             .iter()
             .map(|&i| {
                 let u = &units[i];
-                let change = change_of(cx, u);
+                let change = change_of(cx, u).map(|c| c.change);
                 let change_style = match change {
                     Some(Change::NewlySchedulable) => theme.ok(),
                     Some(Change::NewlyUnschedulable | Change::VictimsChanged) => theme.error(),
@@ -185,6 +186,28 @@ impl Component for PendingView {
                 ]),
                 area.width,
             );
+            // Under what-ifs: what changed for this unit and which changes caused it, in the
+            // `diff` command's words.
+            if let Some(c) = change_of(cx, u)
+                && area.height > 2
+            {
+                let causes = if c.causes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" because {}", c.causes.join("; "))
+                };
+                buf.set_line(
+                    area.x,
+                    area.bottom() - 2,
+                    &Line::from(vec![
+                        Span::styled("changed: ", theme.dim()),
+                        Span::raw(
+                            sanitize(&format!("{} → {}{causes}", c.before, c.after)).into_owned(),
+                        ),
+                    ]),
+                    area.width,
+                );
+            }
         }
     }
 

@@ -598,14 +598,25 @@ impl Cost {
 struct VictimAware<'u> {
     idx: &'u VictimIndex,
     units: &'u Units,
-    /// Per node: (unit, pod) of every victim pod on it, most important unit first.
+    /// Per node: (unit, pod) of every victim pod on it, most important unit first, a unit's
+    /// pods next to each other.
     on_node: Vec<Vec<(u32, PodId)>>,
     /// Per unit: the (preemptor pod, node) placements that needed it; the unit is committed
     /// while one of those pods is placed on that node (rollbacks undo it on their own).
     committed_by: Vec<Vec<(PodId, NodeId)>>,
-    /// Costs computed for the pod being scheduled: (node, cost, units it needs).
-    cache: Vec<(NodeId, Cost, Vec<u32>)>,
-    cache_pod: Option<PodId>,
+    /// Every (pod, node) [`chosen`](super::schedule_one::NodePreference::chosen), in order.
+    chosen: Vec<(PodId, NodeId)>,
+    /// Costs per node for pods with `cache_requests` whose fit is arithmetic: a gang's
+    /// identical members reuse them, a node's entry being dropped when a pod goes there or a
+    /// unit with a pod there is committed.
+    cache: Vec<Option<(Cost, Vec<u32>)>>,
+    cache_requests: Option<crate::sched::resources::Requests>,
+    /// Which chosen pods were placed when the cache was last known valid; a rollback or a
+    /// re-assumption the preference did not see changes it and empties the cache.
+    fingerprint: (usize, u64),
+    /// Scratch: a unit's requests on one node, per requested resource.
+    need: Vec<i64>,
+    free: Vec<i64>,
 }
 
 impl<'u> VictimAware<'u> {
@@ -626,8 +637,12 @@ impl<'u> VictimAware<'u> {
             units,
             on_node,
             committed_by: vec![Vec::new(); units.spans.len()],
-            cache: Vec::new(),
-            cache_pod: None,
+            chosen: Vec::new(),
+            cache: vec![None; st.nodes.len()],
+            cache_requests: None,
+            fingerprint: (0, 0),
+            need: Vec::new(),
+            free: Vec::new(),
         }
     }
 
@@ -635,6 +650,21 @@ impl<'u> VictimAware<'u> {
         self.committed_by[unit as usize]
             .iter()
             .any(|(p, n)| st.placement[*p] == Some(*n))
+    }
+
+    /// Which chosen pods are placed where they were chosen for: their count and a hash.
+    fn placed_fingerprint(&self, st: &ClusterState) -> (usize, u64) {
+        let mut count = 0;
+        let mut hash = 0u64;
+        for (i, (p, n)) in self.chosen.iter().enumerate() {
+            if st.placement[*p] == Some(*n) {
+                count += 1;
+                hash = hash
+                    .wrapping_mul(31)
+                    .wrapping_add(((i as u64) << 20) | *n as u64);
+            }
+        }
+        (count, hash)
     }
 
     /// Whether the pod's fit on a node with victims back is plain resource arithmetic.
@@ -648,90 +678,126 @@ impl<'u> VictimAware<'u> {
             && nominated_pods_for(st, pod).is_empty()
     }
 
-    /// The cost of placing `pod` on `node` (see the type's documentation).
-    fn cost(
-        &self,
+    /// Makes the cache valid for `pod`; returns whether the pod can use it.
+    fn prepare(&mut self, st: &ClusterState, pod: PodId) -> bool {
+        let fp = self.placed_fingerprint(st);
+        let local = Self::local(st, pod);
+        let same = local && self.cache_requests.as_ref() == Some(&st.pods[pod].requests);
+        if fp != self.fingerprint || !same {
+            self.cache.iter_mut().for_each(|c| *c = None);
+            self.fingerprint = fp;
+            self.cache_requests = local.then(|| st.pods[pod].requests.clone());
+        }
+        local
+    }
+
+    /// The cost of placing `pod` on `node` (see the type's documentation), from the cache when
+    /// `local` and known.
+    fn cost_cached(
+        &mut self,
         st: &mut ClusterState,
         pod: PodId,
         node: NodeId,
         local: bool,
     ) -> (Cost, Vec<u32>) {
-        let entries: Vec<(u32, PodId)> = self.on_node[node]
-            .iter()
-            .copied()
-            .filter(|(u, _)| !self.committed(st, *u))
-            .collect();
+        if local && let Some(hit) = &self.cache[node] {
+            return hit.clone();
+        }
+        let c = self.cost(st, pod, node, local);
+        if local {
+            self.cache[node] = Some(c.clone());
+        }
+        c
+    }
+
+    fn cost(
+        &mut self,
+        st: &mut ClusterState,
+        pod: PodId,
+        node: NodeId,
+        local: bool,
+    ) -> (Cost, Vec<u32>) {
         let mut cost = Cost::NONE;
         let mut needed = Vec::new();
-        if entries.is_empty() {
-            return (cost, needed);
-        }
         let local = local
-            && entries
+            && self.on_node[node]
                 .iter()
                 .all(|(_, v)| st.pods[*v].anti_affinity.is_empty());
-        // Consecutive entries of one unit (on_node is grouped by unit).
-        let mut groups: Vec<(u32, &[(u32, PodId)])> = Vec::new();
-        let mut start = 0;
-        for i in 1..=entries.len() {
-            if i == entries.len() || entries[i].0 != entries[start].0 {
-                groups.push((entries[start].0, &entries[start..i]));
-                start = i;
-            }
-        }
+        let entries = std::mem::take(&mut self.on_node[node]);
+        let mut i = 0;
         if local {
             let want = &st.pods[pod].requests;
             let n = &st.nodes[node];
-            let mut free: Vec<i64> = want.iter().map(|(id, _)| n.free(*id)).collect();
+            self.free.clear();
+            self.free.extend(want.iter().map(|(id, _)| n.free(*id)));
             let mut free_pods = n.free(crate::sched::resources::PODS);
-            for (u, members) in groups {
-                let mut need: Vec<i64> = vec![0; want.len()];
-                for (_, v) in members {
-                    for (i, (id, _)) in want.iter().enumerate() {
-                        need[i] += st.pods[*v]
-                            .requests
+            while i < entries.len() {
+                let u = entries[i].0;
+                let mut j = i;
+                while j < entries.len() && entries[j].0 == u {
+                    j += 1;
+                }
+                if !self.committed(st, u) {
+                    self.need.clear();
+                    self.need.resize(want.len(), 0);
+                    for (_, v) in &entries[i..j] {
+                        for (k, (id, _)) in want.iter().enumerate() {
+                            self.need[k] += st.pods[*v]
+                                .requests
+                                .iter()
+                                .find(|(r, _)| r == id)
+                                .map_or(0, |(_, a)| *a);
+                        }
+                    }
+                    let count = i64::try_from(j - i).unwrap_or(i64::MAX);
+                    let keeps = free_pods - count >= 1
+                        && want
                             .iter()
-                            .find(|(r, _)| r == id)
-                            .map_or(0, |(_, a)| *a);
+                            .zip(&self.free)
+                            .zip(&self.need)
+                            .all(|(((_, w), f), n)| *w <= 0 || *w <= f - n);
+                    if keeps {
+                        free_pods -= count;
+                        for (f, n) in self.free.iter_mut().zip(&self.need) {
+                            *f -= n;
+                        }
+                    } else {
+                        self.charge(u, &mut cost);
+                        needed.push(u);
                     }
                 }
-                let count = i64::try_from(members.len()).unwrap_or(i64::MAX);
-                let keeps = free_pods - count >= 1
-                    && want
-                        .iter()
-                        .zip(&free)
-                        .zip(&need)
-                        .all(|(((_, w), f), n)| *w <= 0 || *w <= f - n);
-                if keeps {
-                    free_pods -= count;
-                    for (f, n) in free.iter_mut().zip(&need) {
-                        *f -= n;
-                    }
-                } else {
-                    self.charge(u, &mut cost);
-                    needed.push(u);
-                }
+                i = j;
             }
         } else {
             let mut kept: Vec<PodId> = Vec::new();
-            for (u, members) in groups {
-                for (_, v) in members {
-                    st.assume_nominated(*v, node);
+            while i < entries.len() {
+                let u = entries[i].0;
+                let mut j = i;
+                while j < entries.len() && entries[j].0 == u {
+                    j += 1;
                 }
-                if fits(st, pod, node) {
-                    kept.extend(members.iter().map(|(_, v)| *v));
-                } else {
-                    for (_, v) in members.iter().rev() {
-                        st.forget(*v);
+                if !self.committed(st, u) {
+                    let members = &entries[i..j];
+                    for (_, v) in members {
+                        st.assume_nominated(*v, node);
                     }
-                    self.charge(u, &mut cost);
-                    needed.push(u);
+                    if fits(st, pod, node) {
+                        kept.extend(members.iter().map(|(_, v)| *v));
+                    } else {
+                        for (_, v) in members.iter().rev() {
+                            st.forget(*v);
+                        }
+                        self.charge(u, &mut cost);
+                        needed.push(u);
+                    }
                 }
+                i = j;
             }
             for v in kept.iter().rev() {
                 st.forget(*v);
             }
         }
+        self.on_node[node] = entries;
         (cost, needed)
     }
 
@@ -740,38 +806,16 @@ impl<'u> VictimAware<'u> {
         let pods = self.units.get(self.units.spans[unit as usize]);
         cost.add(self.idx.pods[pods[0].0].priority, pods.len());
     }
-
-    fn cached(&mut self, st: &mut ClusterState, pod: PodId, node: NodeId) -> (Cost, Vec<u32>) {
-        if self.cache_pod != Some(pod) {
-            self.cache.clear();
-            self.cache_pod = Some(pod);
-        }
-        if let Some((_, c, u)) = self.cache.iter().find(|(n, _, _)| *n == node) {
-            return (*c, u.clone());
-        }
-        let local = Self::local(st, pod);
-        let (c, u) = self.cost(st, pod, node, local);
-        self.cache.push((node, c, u.clone()));
-        (c, u)
-    }
 }
 
 impl super::schedule_one::NodePreference for VictimAware<'_> {
     fn narrow(&mut self, st: &mut ClusterState, pod: PodId, feasible: &mut Vec<NodeId>) {
-        if self.cache_pod != Some(pod) {
-            self.cache.clear();
-            self.cache_pod = Some(pod);
-        }
-        let local = Self::local(st, pod);
-        let mut best = None;
+        let local = self.prepare(st, pod);
         let mut costs = Vec::with_capacity(feasible.len());
         for &node in feasible.iter() {
-            let (c, units) = self.cost(st, pod, node, local);
-            best = Some(best.map_or(c, |b: Cost| b.min(c)));
-            costs.push(c);
-            self.cache.push((node, c, units));
+            costs.push(self.cost_cached(st, pod, node, local).0);
         }
-        let Some(best) = best else {
+        let Some(best) = costs.iter().min().copied() else {
             return;
         };
         let mut i = 0;
@@ -783,10 +827,24 @@ impl super::schedule_one::NodePreference for VictimAware<'_> {
     }
 
     fn chosen(&mut self, st: &mut ClusterState, pod: PodId, node: NodeId) {
-        let (_, units) = self.cached(st, pod, node);
+        let local = self.prepare(st, pod);
+        let (_, units) = self.cost_cached(st, pod, node, local);
+        // The pod takes room on `node`, and each unit it needs frees its nodes.
+        self.cache[node] = None;
         for u in units {
             self.committed_by[u as usize].push((pod, node));
+            for (_, n) in self.units.get(self.units.spans[u as usize]) {
+                self.cache[*n] = None;
+            }
         }
+        self.chosen.push((pod, node));
+        // The caller assumes the pod next: the fingerprint the next call will see.
+        let (count, hash) = self.fingerprint;
+        let i = (self.chosen.len() - 1) as u64;
+        self.fingerprint = (
+            count + 1,
+            hash.wrapping_mul(31).wrapping_add((i << 20) | node as u64),
+        );
     }
 }
 

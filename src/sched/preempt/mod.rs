@@ -621,15 +621,27 @@ struct VictimAware<'u> {
 
 impl<'u> VictimAware<'u> {
     fn new(st: &ClusterState, idx: &'u VictimIndex, units: &'u Units) -> Self {
-        let mut order: Vec<u32> =
-            (0..u32::try_from(units.spans.len()).unwrap_or(u32::MAX)).collect();
-        order.sort_by_cached_key(|u| {
-            std::cmp::Reverse(importance(st, idx, units.get(units.spans[*u as usize])))
-        });
+        // Importance keys once per unit; each node's short list sorted by them (most important
+        // first, a unit's pods kept together by the unit index).
+        let keys: Vec<_> = units
+            .spans
+            .iter()
+            .map(|span| importance(st, idx, units.get(*span)))
+            .collect();
         let mut on_node: Vec<Vec<(u32, PodId)>> = vec![Vec::new(); st.nodes.len()];
-        for u in order {
-            for (p, n) in units.get(units.spans[u as usize]) {
+        for (u, span) in units.spans.iter().enumerate() {
+            let u = u32::try_from(u).unwrap_or(u32::MAX);
+            for (p, n) in units.get(*span) {
                 on_node[*n].push((u, *p));
+            }
+        }
+        for list in &mut on_node {
+            if list.len() > 1 {
+                list.sort_by(|a, b| {
+                    keys[b.0 as usize]
+                        .cmp(&keys[a.0 as usize])
+                        .then(a.0.cmp(&b.0))
+                });
             }
         }
         Self {
@@ -813,7 +825,11 @@ impl super::schedule_one::NodePreference for VictimAware<'_> {
         let local = self.prepare(st, pod);
         let mut costs = Vec::with_capacity(feasible.len());
         for &node in feasible.iter() {
-            costs.push(self.cost_cached(st, pod, node, local).0);
+            let cost = match &self.cache[node] {
+                Some((c, _)) if local => *c,
+                _ => self.cost_cached(st, pod, node, local).0,
+            };
+            costs.push(cost);
         }
         let Some(best) = costs.iter().min().copied() else {
             return;
@@ -898,12 +914,11 @@ pub fn preempt_group(
     // topology-aware preemption places with the placement algorithm's own scores (cpg_tas_test.go,
     // "preexisting pod group pods constrain available topology domains with preemption",
     // evicts the low pod on node2 although both pods fit on the empty node3 of the rack).
-    let mut aware = VictimAware::new(st, idx, &units);
+    let mut aware = (!has_topology(tree)).then(|| VictimAware::new(st, idx, &units));
     let cycle = Cycle::new(st, mode, &mut sampler, &mut trace);
-    let mut cycle = if has_topology(tree) {
-        cycle
-    } else {
-        cycle.preferring(&mut aware)
+    let mut cycle = match aware.as_mut() {
+        Some(a) => cycle.preferring(a),
+        None => cycle,
     };
     let run = cycle.run(tree, all_nodes, true);
     if run.status != Status::Success {

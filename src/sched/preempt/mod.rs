@@ -736,23 +736,20 @@ impl<'u> VictimAware<'u> {
                 .iter()
                 .all(|(_, v)| st.pods[*v].anti_affinity.is_empty());
         let entries = std::mem::take(&mut self.on_node[node]);
-        let mut i = 0;
+        // One run of entries per unit (on_node keeps a unit's pods together).
+        let runs = || entries.chunk_by(|a, b| a.0 == b.0);
         if local {
             let want = &st.pods[pod].requests;
             let n = &st.nodes[node];
             self.free.clear();
             self.free.extend(want.iter().map(|(id, _)| n.free(*id)));
             let mut free_pods = n.free(crate::sched::resources::PODS);
-            while i < entries.len() {
-                let u = entries[i].0;
-                let mut j = i;
-                while j < entries.len() && entries[j].0 == u {
-                    j += 1;
-                }
+            for members in runs() {
+                let u = members[0].0;
                 if !self.committed(st, u) {
                     self.need.clear();
                     self.need.resize(want.len(), 0);
-                    for (_, v) in &entries[i..j] {
+                    for (_, v) in members {
                         for (k, (id, _)) in want.iter().enumerate() {
                             self.need[k] += st.pods[*v]
                                 .requests
@@ -761,7 +758,7 @@ impl<'u> VictimAware<'u> {
                                 .map_or(0, |(_, a)| *a);
                         }
                     }
-                    let count = i64::try_from(j - i).unwrap_or(i64::MAX);
+                    let count = i64::try_from(members.len()).unwrap_or(i64::MAX);
                     let keeps = free_pods - count >= 1
                         && want
                             .iter()
@@ -778,18 +775,12 @@ impl<'u> VictimAware<'u> {
                         needed.push(u);
                     }
                 }
-                i = j;
             }
         } else {
             let mut kept: Vec<PodId> = Vec::new();
-            while i < entries.len() {
-                let u = entries[i].0;
-                let mut j = i;
-                while j < entries.len() && entries[j].0 == u {
-                    j += 1;
-                }
+            for members in runs() {
+                let u = members[0].0;
                 if !self.committed(st, u) {
-                    let members = &entries[i..j];
                     for (_, v) in members {
                         st.assume_nominated(*v, node);
                     }
@@ -803,7 +794,6 @@ impl<'u> VictimAware<'u> {
                         needed.push(u);
                     }
                 }
-                i = j;
             }
             for v in kept.iter().rev() {
                 st.forget(*v);

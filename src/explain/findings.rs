@@ -276,15 +276,95 @@ pub(super) fn capacity_findings(
     }
 }
 
-pub(super) fn preemption_findings(unit: &UnitResult, out: &mut Vec<Finding>) {
+/// The topology domain a topology-constrained group would preempt in: for every topology key
+/// the preemption tried (`trace.preemptionDomains`), outermost first, the key's values on the
+/// nodes the preemptor is nominated to (one value per key, except when child groups sit in
+/// different domains). Empty without a topology constraint.
+fn preemption_domain(s: &Snapshot, unit: &UnitResult) -> Vec<(String, String)> {
+    let mut keys: Vec<&str> = Vec::new();
+    for d in unit.trace.preemption_domains.iter().filter(|d| d.chosen) {
+        if !keys.contains(&d.key.as_str()) {
+            keys.push(&d.key);
+        }
+    }
+    // The trace lists a nested group's domains before its parent's: outermost last.
+    keys.reverse();
+    let mut out = Vec::new();
+    for key in keys {
+        let mut values: Vec<&str> = unit
+            .placements
+            .iter()
+            .filter_map(|p| s.labels_of("Node", "", &p.node)?.get(key))
+            .map(String::as_str)
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        out.extend(values.into_iter().map(|v| (key.to_owned(), v.to_owned())));
+    }
+    out
+}
+
+pub(super) fn preemption_findings(s: &Snapshot, unit: &UnitResult, out: &mut Vec<Finding>) {
     if let Some(b) = &unit.blast_radius {
+        let domain = preemption_domain(s, unit);
+        let label = domain
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // Victims on nodes of the domain (every key's value matches); a disruptionMode=all
+        // victim group can reach outside it.
+        let inside = |node: &str| {
+            let labels = s.labels_of("Node", "", node);
+            let mut by_key: Vec<(&str, bool)> = Vec::new();
+            for (k, v) in &domain {
+                let hit = labels.and_then(|l| l.get(k)).is_some_and(|x| x == v);
+                match by_key.iter_mut().find(|(key, _)| *key == k.as_str()) {
+                    Some((_, h)) => *h |= hit,
+                    None => by_key.push((k, hit)),
+                }
+            }
+            by_key.iter().all(|(_, h)| *h)
+        };
+        let in_domain = unit.victims.iter().filter(|v| inside(&v.node)).count();
+        let title = if domain.is_empty() {
+            format!(
+                "preemption would evict {} pod(s) to make room",
+                b.victim_pods
+            )
+        } else if u32::try_from(in_domain).is_ok_and(|n| n == b.victim_pods) {
+            format!(
+                "preemption would evict {} pod(s) in {label} to make room",
+                b.victim_pods
+            )
+        } else {
+            format!(
+                "preemption would evict {} pod(s) to make room in {label} ({in_domain} of them in it, the rest evicted with their disruptionMode=all group)",
+                b.victim_pods
+            )
+        };
+        let mut evidence = serde_json::to_value(b).unwrap_or_default();
+        if !domain.is_empty()
+            && let Some(map) = evidence.as_object_mut()
+        {
+            map.insert(
+                "domain".to_owned(),
+                serde_json::Value::Array(
+                    domain
+                        .iter()
+                        .map(|(k, v)| serde_json::json!({"key": k, "value": v}))
+                        .collect(),
+                ),
+            );
+            map.insert(
+                "victimPodsInDomain".to_owned(),
+                serde_json::json!(in_domain),
+            );
+        }
         out.push(Finding {
             id: "WASE030",
             severity: Severity::Warning,
-            title: format!(
-                "preemption would evict {} pod(s) to make room",
-                b.victim_pods
-            ),
+            title,
             detail: format!(
                 "victims: {}; groups: {}; frees {} GPU(s); loses {} GPU-hours of work{}{}",
                 unit.victims
@@ -310,7 +390,7 @@ pub(super) fn preemption_findings(unit: &UnitResult, out: &mut Vec<Finding>) {
                     String::new()
                 }
             ),
-            evidence: serde_json::to_value(b).unwrap_or_default(),
+            evidence,
             fix: None,
         });
     } else if let Some((_, why)) = unit

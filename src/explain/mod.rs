@@ -261,7 +261,7 @@ pub fn explain(
             fix: None,
         });
     }
-    preemption_findings(&unit, &mut findings);
+    preemption_findings(s, &unit, &mut findings);
     let fixes = if matches!(
         verdict,
         Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
@@ -361,7 +361,7 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
             fix: None,
         });
     }
-    preemption_findings(unit, &mut findings);
+    preemption_findings(s, unit, &mut findings);
     findings.sort_by_key(|f| f.severity);
     Diagnosis {
         target: format!("{}/{}/{}", unit.kind, unit.namespace, unit.name),

@@ -24,7 +24,9 @@ use super::filter::node_resources_fit::most_allocated_over;
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::plan::{DomainTrace, PodTrace, UnitTrace};
 use super::queue::{GroupKind, GroupNode};
-use super::schedule_one::{Mode, PodAttempt, Sampler, fit_error, schedule_pod};
+use super::schedule_one::{
+    Mode, NodePreference, PodAttempt, Sampler, fit_error, schedule_pod_preferring,
+};
 
 /// A feasible domain: trace index, assignments, PodGroupPodsCount raw score, fit score.
 type FeasiblePlacement = (usize, Vec<(PodId, NodeId)>, i64, i64);
@@ -133,6 +135,8 @@ pub struct Cycle<'a> {
     placement_label: Option<Arc<str>>,
     /// Inside a CompositePodGroup tree (trace entries then name their group).
     in_tree: bool,
+    /// Node preference applied before scores (workload-aware preemption's victim-aware run).
+    prefer: Option<&'a mut dyn NodePreference>,
 }
 
 fn feasibility_label(prefix: &str, f: &Feasibility) -> Cow<'static, str> {
@@ -163,7 +167,14 @@ impl<'a> Cycle<'a> {
             trace,
             placement_label: None,
             in_tree: false,
+            prefer: None,
         }
+    }
+
+    /// The same cycle choosing nodes through `prefer` before scores.
+    pub fn preferring(mut self, prefer: &'a mut dyn NodePreference) -> Self {
+        self.prefer = Some(prefer);
+        self
     }
 
     fn rollback(&mut self, placed: &[(PodId, NodeId)]) {
@@ -226,7 +237,14 @@ impl<'a> Cycle<'a> {
                     .then(|| attempt.clone())
             });
             let attempt = reused.unwrap_or_else(|| {
-                schedule_pod(self.state, pod, candidates, self.mode, self.sampler)
+                schedule_pod_preferring(
+                    self.state,
+                    pod,
+                    candidates,
+                    self.mode,
+                    self.sampler,
+                    self.prefer.as_deref_mut(),
+                )
             });
             let name = self.state.pods[pod].name.clone();
             self.trace.pods.push(PodTrace {

@@ -58,7 +58,7 @@ pub const NOTES: &[&str] = &[
     "ImageLocality scoring is not modelled",
     "DRA: shareIDs of shared devices (allowMultipleAllocations) are deterministic stand-ins for upstream's random UIDs",
     "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
-    "group preemption places the preemptor with default scores once every candidate victim is removed; newest upstream scores that placement victim-aware (preferring nodes whose victims are fewer or of lower priority), so the simulator may evict more than upstream",
+    "group preemption places each preemptor pod on the node whose victims cost least (lowest highest priority, then smallest priority sum, then fewest pods; PodDisruptionBudgets not compared), default scores breaking ties (groups with a topology constraint keep default scores): the rule upstream's victim-aware scoring cases define, whose code the simulator could not read",
 ];
 
 /// The "gangs are scheduled pod by pod" sentence, when pending pods name a PodGroup and

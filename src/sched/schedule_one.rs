@@ -64,6 +64,16 @@ pub struct PodAttempt {
     pub diagnosis: Diagnosis,
 }
 
+/// A preference applied before scores: workload-aware preemption's victim-aware node choice
+/// (`preempt::VictimAware`) narrows the feasible nodes to those whose placement costs the
+/// least, and learns which node each pod took.
+pub trait NodePreference {
+    /// Keeps in `feasible` (sorted, at least two nodes) only the preferred nodes for `pod`.
+    fn narrow(&mut self, state: &mut ClusterState, pod: PodId, feasible: &mut Vec<NodeId>);
+    /// `pod` takes `node` (called before the caller assumes it).
+    fn chosen(&mut self, state: &mut ClusterState, pod: PodId, node: NodeId);
+}
+
 /// Schedules `pod` onto one of `candidates` (the placement's nodes, sorted by name).
 pub fn schedule_pod(
     state: &mut ClusterState,
@@ -71,6 +81,18 @@ pub fn schedule_pod(
     candidates: &[NodeId],
     mode: Mode,
     sampler: &mut Sampler,
+) -> PodAttempt {
+    schedule_pod_preferring(state, pod, candidates, mode, sampler, None)
+}
+
+/// [`schedule_pod`] with a [`NodePreference`] applied to the feasible nodes before scoring.
+pub fn schedule_pod_preferring(
+    state: &mut ClusterState,
+    pod: PodId,
+    candidates: &[NodeId],
+    mode: Mode,
+    sampler: &mut Sampler,
+    mut prefer: Option<&mut (dyn NodePreference + '_)>,
 ) -> PodAttempt {
     let pre = pre_filter(state, &state.pods[pod]);
     let nominated = nominated_pods_for(state, pod);
@@ -86,6 +108,9 @@ pub fn schedule_pod(
         .filter(|n| candidates.binary_search(n).is_ok())
         && filter_node(state, pod, &pre, own, &nominated).is_none()
     {
+        if let Some(p) = prefer {
+            p.chosen(state, pod, own);
+        }
         return PodAttempt {
             node: Some(own),
             diagnosis: Diagnosis {
@@ -144,6 +169,12 @@ pub fn schedule_pod(
     }
     diagnosis.evaluated = u32::try_from(processed).unwrap_or(u32::MAX);
     diagnosis.feasible = u32::try_from(feasible.len()).unwrap_or(u32::MAX);
+    if feasible.len() > 1
+        && let Some(p) = prefer.as_deref_mut()
+    {
+        feasible.sort_unstable();
+        p.narrow(state, pod, &mut feasible);
+    }
     let node = match feasible.len() {
         0 => None,
         1 => Some(feasible[0]),
@@ -159,6 +190,9 @@ pub fn schedule_pod(
                 .map(|(n, _)| *n)
         }
     };
+    if let (Some(p), Some(n)) = (prefer, node) {
+        p.chosen(state, pod, n);
+    }
     PodAttempt { node, diagnosis }
 }
 

@@ -236,3 +236,36 @@ fn every_failure_mode_fixture_explains_as_expected() {
         }
     }
 }
+
+/// A topology-constrained gang that preempts (newest 1.37): explain names the domain it would
+/// preempt in, from the plan's trace, in the text and in the finding's JSON evidence (the blast
+/// radius keys kept, `domain` and `victimPodsInDomain` added).
+#[test]
+fn topology_gang_preemption_names_its_domain() {
+    let cluster = crate::support::root()
+        .join("testdata/explain/m03b-topology-gang-preempts-in-one-rack/cluster.yaml");
+    let cluster = cluster.to_str().unwrap();
+    let r = run(&["explain", "--from", cluster, "pg/high", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "NeedsPreemption");
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "WASE030")
+        .unwrap();
+    assert_eq!(
+        f["title"],
+        "preemption would evict 3 pod(s) in rack=r2 to make room"
+    );
+    assert_eq!(
+        f["evidence"]["domain"],
+        serde_json::json!([{"key": "rack", "value": "r2"}])
+    );
+    assert_eq!(f["evidence"]["victimPodsInDomain"], 3);
+    assert_eq!(f["evidence"]["victimPods"], 3);
+    let text = run(&["explain", "--from", cluster, "pg/high"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    insta::assert_snapshot!("explain_topology_gang_preempts_in_one_rack", text.stdout);
+}

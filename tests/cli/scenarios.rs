@@ -59,6 +59,8 @@ struct ExpectedUnit {
     /// A substring of some member's DynamicResources claim reason.
     claim_reason: Option<String>,
     message_ends_with: Option<String>,
+    /// A substring of the message (upstream conditions checked with MessageContains).
+    message_contains: Option<String>,
     /// Victim pod names (any order).
     victims: Option<Vec<String>>,
     /// How many victims, when upstream leaves open which of `victimsAmong` they are.
@@ -101,6 +103,12 @@ fn check(name: &str, plan: &Plan, expected: &Expected) {
             assert!(
                 unit.message.ends_with(m.as_str()),
                 "{ctx}\nexpected suffix: {m}"
+            );
+        }
+        if let Some(m) = &e.message_contains {
+            assert!(
+                unit.message.contains(m.as_str()),
+                "{ctx}\nexpected to contain: {m}"
             );
         }
         if let Some(v) = &e.victims {

@@ -756,6 +756,16 @@ pub fn allocate(
                     alt.count
                 };
                 total = total.saturating_add(n);
+                // The limit is checked before any slot exists: a count comes from input
+                // (`count: 2147483647` passes API validation) and must not size anything.
+                if total > MAX_DEVICES_PER_CLAIM {
+                    return Err((
+                        ci,
+                        Failure::Error(format!(
+                            "number of requested devices {total} exceeds the claim limit of {MAX_DEVICES_PER_CLAIM}"
+                        )),
+                    ));
+                }
                 for _ in 0..n {
                     slots.push(Slot {
                         claim: ci,
@@ -763,14 +773,6 @@ pub fn allocate(
                         alt: ai,
                     });
                 }
-            }
-            if total > MAX_DEVICES_PER_CLAIM {
-                return Err((
-                    ci,
-                    Failure::Error(format!(
-                        "number of requested devices {total} exceeds the claim limit of {MAX_DEVICES_PER_CLAIM}"
-                    )),
-                ));
             }
         }
         if !bad_all {

@@ -179,7 +179,7 @@ pub struct InUse {
     /// device id (a vector: the search asks once per device tried).
     pub devices: Vec<u32>,
     /// Counters consumed: (pool, set, counter) → amount.
-    pub counters: HashMap<(usize, String, String), i64>,
+    pub counters: HashMap<(usize, String, String), i128>,
     /// Capacity consumed by shared allocations (non-admin, with a share), per device.
     pub capacity: HashMap<DeviceId, Totals>,
     /// Number of shared allocations per device.
@@ -238,7 +238,7 @@ impl InUse {
                     *self
                         .counters
                         .entry((d.pool, set.clone(), c.clone()))
-                        .or_default() += sign * v;
+                        .or_default() += i128::from(sign) * i128::from(*v);
                 }
             }
         }
@@ -327,7 +327,7 @@ struct Search<'a> {
     /// Candidates per (claim, request, alt), in allocation order.
     cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>>,
     chosen: Vec<Pick>,
-    counters: HashMap<(usize, String, String), i64>,
+    counters: HashMap<(usize, String, String), i128>,
     /// Capacity consumed by pending picks of multi-allocatable devices.
     capacity: HashMap<DeviceId, Totals>,
     budget: u64,
@@ -425,9 +425,10 @@ impl Search<'_> {
                     .copied()
                     .unwrap_or(0);
                 let key = (dev.pool, set.clone(), c.clone());
+                // i128: counter amounts come from input and their sums may pass an i64.
                 let used = self.in_use.counters.get(&key).copied().unwrap_or(0)
                     + self.counters.get(&key).copied().unwrap_or(0);
-                used + want <= cap
+                used + i128::from(*want) <= i128::from(cap)
             })
         })
     }
@@ -523,7 +524,7 @@ impl Search<'_> {
                 *self
                     .counters
                     .entry((dev.pool, set.clone(), c.clone()))
-                    .or_default() += sign * v;
+                    .or_default() += i128::from(sign) * i128::from(*v);
             }
         }
     }
@@ -952,7 +953,8 @@ pub fn counter_use(
         let d = &inv.devices[a.device];
         for (set, counters) in &d.consumes {
             for (c, v) in counters {
-                *out.entry((d.pool, set.clone(), c.clone())).or_default() += v;
+                let sum: &mut i64 = out.entry((d.pool, set.clone(), c.clone())).or_default();
+                *sum = sum.saturating_add(*v);
             }
         }
     }

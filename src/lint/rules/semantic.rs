@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::super::{Emitter, Object, Rule};
 use crate::sched::dra::capacity::Amount;
-use crate::sched::dra::selector::Selectors;
+use crate::sched::dra::selector::{COST_LIMIT_EXCEEDED, Selectors};
 
 /// Highest value of a user-defined PriorityClass (`HighestUserDefinablePriority`).
 pub const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
@@ -24,10 +24,13 @@ pub const WAS601: &str = "## What it does
 Compiles every CEL selector (`selectors[*].cel.expression` of a DeviceClass, a ResourceClaim, a
 ResourceClaimTemplate, and of `firstAvailable` sub-requests) in the environment the simulator
 uses (upstream's `k8s.io/dynamic-resource-allocation/cel`: only `device` is declared) and
-reports those that do not compile.
+reports those that do not compile, are longer than 10,240 bytes
+(`CELSelectorExpressionMaxLength`), or whose estimated worst-case cost is above 1,000,000
+(`CELSelectorExpressionMaxCost`, e.g. nested comprehensions over `device.attributes`).
 
 ## Why is this bad?
-The API server rejects the object: `compilation failed`.
+The API server rejects the object: `compilation failed`, `Too long`, or `too complex, exceeds
+cost limit`.
 
 ## Example
 ```yaml
@@ -200,11 +203,18 @@ fn check_cel(obj: &Object, em: &mut Emitter<'_>) {
         let id = env.compile(expression);
         if let Some(error) = env.compile_error(id) {
             let first = error.lines().next().unwrap_or(error);
+            // The API server refuses these before compiling (length) or after (cost).
+            let message = if first.starts_with(COST_LIMIT_EXCEEDED) || first.starts_with("Too long")
+            {
+                format!("`{path}`: {first}")
+            } else {
+                format!("`{path}` does not compile: {first}")
+            };
             em.emit_at_value(
                 Rule::InvalidCelSelector,
                 obj,
                 &path,
-                format!("`{path}` does not compile: {first}"),
+                message,
                 "fix the expression; only `device` (driver, attributes, capacity, allowMultipleAllocations) is declared",
             );
         }

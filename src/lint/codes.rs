@@ -103,6 +103,7 @@ rules! {
     "WAS602" => InvalidDeviceRequest, "invalid-device-request", Error, "A device request's shape, or a constraint or config naming no request of the claim", semantic::WAS602;
     "WAS603" => InvalidCapacity, "invalid-capacity", Error, "A device capacity or its request policy is not valid", semantic::WAS603;
     "WAS604" => InvalidPriorityClass, "invalid-priority-class", Error, "A PriorityClass value above 1,000,000,000 or a reserved `system-` name", semantic::WAS604;
+    "WAS605" => InvalidQuantity, "invalid-quantity", Error, "A pod's or node's resource quantity is not a Kubernetes quantity, or is negative", semantic::WAS605;
 }
 
 impl Rule {

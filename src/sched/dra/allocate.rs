@@ -72,7 +72,9 @@ impl Features {
     }
 }
 
-/// Upstream `AllocationResultsMaxSize`.
+/// Upstream `AllocationResultsMaxSize` (`k8s.io/api/resource/v1/types.go`): the most devices one
+/// claim can hold. API validation accepts any positive `count`; the allocator refuses a claim
+/// asking for more ("exceeds the claim limit"), checked here before anything is sized by a count.
 pub const MAX_DEVICES_PER_CLAIM: u32 = 32;
 /// Devices tried per (pod claims, node) before giving up.
 pub const DEFAULT_STEP_BUDGET: u64 = 200_000;

@@ -68,9 +68,12 @@ pub struct SimulateArgs {
 /// `--add-nodes N`: at most [`whatif::MAX_ADD_NODES`]; more is refused by clap (exit 2)
 /// before any node is copied.
 fn parse_add_nodes(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of nodes"))?;
+    let n: usize = text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not a number of nodes from 0 to {}",
+            whatif::MAX_ADD_NODES
+        )
+    })?;
     if n > whatif::MAX_ADD_NODES {
         return Err(format!(
             "{n} is too many: at most {} nodes can be added (the largest cluster Kubernetes supports)",

@@ -22,6 +22,7 @@ mod lint;
 mod live;
 mod plugin;
 mod readme;
+mod reliability;
 mod scenarios;
 mod simulate;
 mod snapshot;

@@ -222,6 +222,18 @@ mod budget {
     pub fn exceeded() -> bool {
         EXCEEDED.get()
     }
+
+    /// What is left (to give back what a look-ahead spent, see `result_bound`).
+    pub fn left() -> u64 {
+        LEFT.get()
+    }
+
+    /// Sets what is left, unless the budget is already gone.
+    pub fn set_left(left: u64) {
+        if !EXCEEDED.get() {
+            LEFT.set(left);
+        }
+    }
 }
 
 /// The size cel-go's cost model charges for a value: string and byte length, list and map
@@ -244,9 +256,41 @@ fn cost_call(ftx: &FunctionContext<'_, '_>) -> ResolveResult {
         return Err(ftx.error("cost counter: one argument expected"));
     };
     budget::charge(1)?;
+    // `replace`, whose one result can be far larger than its inputs, is charged its worst
+    // case before it runs, so nothing that large is ever built.
+    if let Some(bound) = result_bound(ftx, call)? {
+        budget::charge(bound)?;
+        return ftx.ptx.resolve(call);
+    }
     let v = ftx.ptx.resolve(call)?;
     budget::charge(value_size(&v))?;
     Ok(v)
+}
+
+/// The most characters `replace` can produce from the values it is given (evaluated ahead,
+/// and the cost of that given back: the call evaluates them again): an empty pattern inserts
+/// the replacement around every character. `None` for other calls.
+fn result_bound(
+    ftx: &FunctionContext<'_, '_>,
+    call: &IdedExpr,
+) -> Result<Option<u64>, ExecutionError> {
+    let Expr::Call(c) = &call.expr else {
+        return Ok(None);
+    };
+    let (Some(target), "replace") = (&c.target, c.func_name.as_str()) else {
+        return Ok(None);
+    };
+    let before = budget::left();
+    let this = ftx.ptx.resolve(target)?;
+    let with = match c.args.get(1) {
+        Some(a) => value_size(&ftx.ptx.resolve(a)?),
+        None => 0,
+    };
+    budget::set_left(before);
+    let len = value_size(&this);
+    Ok(Some(len.saturating_add(
+        len.saturating_add(1).saturating_mul(with),
+    )))
 }
 
 /// `@wasctl.cost.step(step, charge)`: charges one comprehension step (the nodes it runs once
@@ -911,6 +955,22 @@ mod tests {
                 Err(format!("CEL runtime error: {RUNTIME_COST_LIMIT_EXCEEDED}"))
             );
         }
+        // One call that would build a huge string is charged before it runs: the inner
+        // `replace` builds 804,000 characters within budget, the outer one would build 3.2
+        // billion from them (and did, before its worst case was charged up front).
+        let expr = format!(
+            "\"{}\".replace(\"\", \"{}\").replace(\"\", \"{}\") != \"\"",
+            "y".repeat(4000),
+            "z".repeat(200),
+            "w".repeat(4000)
+        );
+        let id = s.compile(&expr);
+        assert_eq!(
+            s.matches(&inv, 0, id),
+            Err(format!("CEL runtime error: {RUNTIME_COST_LIMIT_EXCEEDED}"))
+        );
+        let id = s.compile("\"a-b\".replace(\"-\", \"_\") == \"a_b\"");
+        assert_eq!(s.matches(&inv, 0, id), Ok(true));
         // A cheap expression on the same thread starts with a full budget again.
         let id = s.compile("\"a,b\".split(\",\").all(x, x != \"\")");
         assert_eq!(s.matches(&inv, 0, id), Ok(true));

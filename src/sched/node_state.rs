@@ -325,10 +325,14 @@ impl ClusterState {
             .enumerate()
             .map(|(i, n)| (n.name.to_string(), i))
             .collect();
-        let len = self.table.len();
+        // Each node holds the resources it has (at least the standard four), not every name the
+        // snapshot mentions: a pod may request thousands of made-up extended resources, and
+        // nodes × names slots would take gigabytes. A missing slot reads as 0.
+        let standard = usize::from(PODS) + 1;
         for n in &mut self.nodes {
-            n.allocatable.resize(len.max(n.allocatable.len()), 0);
-            n.requested.resize(len.max(n.requested.len()), 0);
+            let len = standard.max(n.allocatable.len()).max(n.requested.len());
+            n.allocatable.resize(len, 0);
+            n.requested.resize(len, 0);
         }
     }
 
@@ -371,9 +375,13 @@ impl ClusterState {
     /// The node-side half of [`assume`](Self::assume): requests, ports, membership lists and
     /// the cluster-wide affinity counters.
     fn add_to_node(&mut self, pod: PodId, node: NodeId) {
-        let len = self.table.len();
         let p = &self.pods[pod];
         let n = &mut self.nodes[node];
+        let len = p
+            .requests
+            .iter()
+            .map(|(id, _)| usize::from(*id) + 1)
+            .fold(usize::from(PODS) + 1, usize::max);
         if n.requested.len() < len {
             n.requested.resize(len, 0);
             n.allocatable.resize(len, 0);
@@ -681,5 +689,41 @@ mod removal_tests {
         assert_eq!(st.nodes[0].requested[usize::from(PODS)], 4);
         st.forget(big[0]);
         assert_eq!(mutable(&st), mutable(&state()));
+    }
+
+    /// Issue 14 item 2: a pod requesting thousands of extended resources no node has does not
+    /// give every node a slot per name (nodes × names); nodes keep what they have.
+    #[test]
+    fn nodes_do_not_get_a_slot_for_every_resource_name() {
+        let mut st = state();
+        let requests: Vec<(u16, i64)> = (0..5000)
+            .map(|i| (st.table.intern(&format!("example.com/r{i}")), 1))
+            .collect();
+        let greedy = st.add_pod(PodReq {
+            namespace: "ns".into(),
+            name: "greedy".into(),
+            requests,
+            ..PodReq::default()
+        });
+        st.reindex_nodes();
+        for n in &st.nodes {
+            assert!(
+                n.allocatable.len() <= 8 && n.requested.len() <= 8,
+                "{}",
+                n.requested.len()
+            );
+            assert_eq!(n.free(4999), 0, "a missing slot reads as 0");
+        }
+        let last = st.table.get("example.com/r4999").unwrap_or(0);
+        assert!(
+            crate::sched::filter::node_resources_fit::filter(&st.pods[greedy], &st.nodes[0])
+                .is_some()
+        );
+        // Placed anyway (a bound pod), the node grows to the pod's largest id only.
+        st.assume(greedy, 1);
+        assert_eq!(st.nodes[1].requested.len(), usize::from(last) + 1);
+        assert_eq!(st.nodes[1].requested[usize::from(last)], 1);
+        st.forget(greedy);
+        assert_eq!(st.nodes[1].requested[usize::from(last)], 0);
     }
 }

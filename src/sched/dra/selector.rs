@@ -14,8 +14,9 @@
 //! [`CEL_SELECTOR_EXPRESSION_MAX_COST`]. The worst case is estimated at compile time from the
 //! sizes upstream declares for `device` (see [`estimate`]); an expression over the limit does
 //! not compile ("CEL cost limit exceeded"), as the API server refuses it. At runtime a counter
-//! charges every call (plus the size of what it returns) and every comprehension step, and
-//! stops the evaluation once the limit is passed, as `cel.CostLimit` does upstream.
+//! charges the nodes evaluated, the size of what functions and `+` return, and every
+//! comprehension step, and stops the evaluation once the limit is passed, as `cel.CostLimit`
+//! does upstream.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -401,8 +402,8 @@ fn call(func_name: &str, args: Vec<IdedExpr>, id: u64) -> IdedExpr {
     }
 }
 
-/// `e` with the runtime cost counter woven in: every call wrapped in [`cost_call`], every
-/// comprehension step in [`cost_step`].
+/// `e` with the runtime cost counter woven in: every named function and `+` wrapped in
+/// [`cost_call`], every comprehension step in [`cost_step`].
 fn instrument(e: &IdedExpr) -> IdedExpr {
     let id = e.id;
     match &e.expr {
@@ -415,7 +416,15 @@ fn instrument(e: &IdedExpr) -> IdedExpr {
                     args: c.args.iter().map(instrument).collect(),
                 }),
             };
-            call(COST_CALL, vec![inner], id)
+            // Operators other than `+` return a bool or a part of their input: the static
+            // count ([`once_cost`]) charges them. Named functions and `+` can build values
+            // larger than their inputs: they are charged what they return.
+            let operator = c.func_name.starts_with(['_', '!', '@']);
+            if operator && c.func_name != "_+_" {
+                inner
+            } else {
+                call(COST_CALL, vec![inner], id)
+            }
         }
         Expr::Comprehension(c) => {
             let mut c = (**c).clone();

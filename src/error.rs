@@ -107,6 +107,14 @@ impl From<io::Error> for Error {
 
 /// Renders `error: …`, one `  caused by: …` per source, then `hint: …` lines.
 pub fn write_error_chain(err: &Error) -> String {
+    let out = error_chain_text(err);
+    // Messages carry names, paths and API-server text: no terminal control characters and no
+    // URL credentials reach stderr.
+    let out = crate::render::sanitize::redact_userinfo(&out).into_owned();
+    crate::render::sanitize::sanitize_lines(&out).into_owned()
+}
+
+fn error_chain_text(err: &Error) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "error: {err}");
     let mut source = std::error::Error::source(err);

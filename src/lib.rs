@@ -8,6 +8,7 @@
 //!   (kube client, files, demo), [`render`] (text, colors, JSON/YAML envelope).
 //! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`lint`] (manifest rules), [`plan`] (capacity and diff on the simulator), [`graph`] (references,
 //!   dangling edges, the tree report).
+//! - Interactive: [`tui`] (the terminal UI over the same reports).
 //! - Errors and exit codes: [`error`].
 
 pub mod cli;
@@ -22,3 +23,4 @@ pub mod sched;
 pub mod snapshot;
 #[cfg(any(test, feature = "testutil"))]
 pub mod testutil;
+pub mod tui;

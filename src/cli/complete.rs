@@ -743,6 +743,7 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             color: ctx.color,
             err_color: ctx.err_color,
             stderr_is_terminal: false,
+            stdout_closed: std::sync::atomic::AtomicBool::new(false),
         };
         let Ok(snapshot) = sub.load() else {
             return Vec::new();
@@ -809,6 +810,7 @@ mod tests {
                 "tree",
                 "lint",
                 "snapshot",
+                "tui",
                 "version",
                 "completion",
                 "help"

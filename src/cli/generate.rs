@@ -95,7 +95,7 @@ pub(crate) fn run(ctx: &Context, args: &GenerateArgs) -> Result<ExitStatus, Erro
 
 /// The clap command as the generated files see it: named after the binary, with the crate
 /// version alone (no commit), so the files change only when the CLI does, and without hidden
-/// subcommands (clap_complete would otherwise complete `generate` itself).
+/// subcommands (the completion engine would otherwise offer `generate` itself).
 fn command() -> clap::Command {
     let cli = Cli::command();
     let mut cmd = clap::Command::new(BIN)

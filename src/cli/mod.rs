@@ -11,6 +11,7 @@ mod lint;
 mod simulate;
 mod snapshot;
 mod tree;
+mod tui;
 mod version;
 
 use std::collections::BTreeMap;
@@ -195,6 +196,15 @@ pub enum Command {
   kubectl wasctl snapshot -A -o yaml > dump.yaml
   kubectl wasctl simulate --from dump.yaml")]
     Snapshot(snapshot::SnapshotArgs),
+    /// Browse groups, pending units, nodes, findings and explanations in an interactive terminal UI.
+    #[command(after_help = "Examples:
+  # The embedded demo cluster (`?` lists the keys, `q` quits)
+  kubectl wasctl tui --demo
+  # The current context's namespace ml, re-read every 10 seconds
+  kubectl wasctl tui -n ml --refresh 10
+  # A saved dump, opened on one PodGroup
+  kubectl wasctl tui --from cluster.yaml --select pg/big-train-workers -n ml")]
+    Tui(tui::TuiArgs),
     /// Print the version, commit and supported Kubernetes version.
     #[command(after_help = "Examples:
   kubectl wasctl version
@@ -255,6 +265,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Tree(args) => tree::run(&ctx, &args),
         Command::Lint(args) => lint::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
+        Command::Tui(args) => tui::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
         Command::Completion(args) => complete::run_completion(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
@@ -269,6 +280,9 @@ pub(crate) struct Context {
     /// The color decision for stderr (a terminal of its own, or not).
     pub err_color: ColorChoice,
     stderr_is_terminal: bool,
+    /// Set once stdout turned out to be a closed pipe (`wasctl … | head`): later output is
+    /// dropped quietly and the command still returns the status of what it found.
+    stdout_closed: std::sync::atomic::AtomicBool,
 }
 
 impl Context {
@@ -282,6 +296,7 @@ impl Context {
             color,
             err_color,
             stderr_is_terminal,
+            stdout_closed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -299,12 +314,25 @@ impl Context {
         !self.global.all_namespaces && self.namespace_scope(snapshot).is_some()
     }
 
-    /// Writes `bytes` to stdout.
+    /// Writes `bytes` to stdout. A closed pipe (the reader went away, as `head` does) ends the
+    /// output quietly: it is not an error, so the command's exit status stays that of its
+    /// findings (`lint BAD | head -1` still fails).
     pub fn stdout(&self, bytes: &[u8]) -> Result<(), Error> {
+        if self
+            .stdout_closed
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return Ok(());
+        }
         let mut out = std::io::stdout().lock();
-        out.write_all(bytes)?;
-        out.flush()?;
-        Ok(())
+        match out.write_all(bytes).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.stdout_closed
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                Ok(())
+            }
+            other => Ok(other?),
+        }
     }
 
     /// `--feature-gates`, parsed.

@@ -82,6 +82,9 @@ checks! {
     "WASD012" => MissingPodGroup, Error,
         "A pod's `schedulingGroup` names a PodGroup that does not exist",
         "The pod waits at PreEnqueue until the PodGroup exists (operations §1).";
+    "WASD013" => ParentCycle, Error,
+        "CompositePodGroups name each other as parents in a cycle",
+        "A group that is its own parent, or `a → b → a`, has no root: the tree cannot be scheduled and tools that walk up the hierarchy never reach a top.";
     "WASD101" => VersionSkew, Warning,
         "A component's version is outside the supported skew with kube-apiserver",
         "kube-scheduler and kube-controller-manager may be at most one minor older than kube-apiserver, kubelets three, and none newer.";

@@ -52,6 +52,25 @@ pub fn check(c: &mut Checker<'_>) {
             _ => {}
         }
     }
+    for cycle in g.parent_cycles() {
+        let Some(first) = cycle.first() else {
+            continue;
+        };
+        let chain: Vec<&str> = cycle
+            .iter()
+            .chain(std::iter::once(first))
+            .map(|r| r.name.as_str())
+            .collect();
+        c.emit(
+            Check::ParentCycle,
+            first.clone(),
+            format!(
+                "`spec.parentCompositePodGroupName` references form a cycle: {}",
+                chain.join(" → ")
+            ),
+            "point the top CompositePodGroup at no parent (or at a real root), so the chain ends",
+        );
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +116,21 @@ status: {phase: Succeeded}
                 .iter()
                 .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
                 .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn parent_cycles_are_reported_once_each_and_end() {
+        let yaml = include_str!("../../testdata/cycles/parent-cycles.yaml");
+        let mut found: Vec<(String, String)> = run(yaml)
+            .into_iter()
+            .filter(|(id, _)| id == "WASD013")
+            .collect();
+        found.sort();
+        let expected: Vec<(String, String)> = [("WASD013", "a"), ("WASD013", "self")]
+            .iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect();
         assert_eq!(found, expected);
     }
 }

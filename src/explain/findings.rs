@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 
 use super::fixes::set_claim_source;
-use super::{Finding, Fit, Severity, schedulable};
+use super::{Finding, Fit, Severity, schedulable_in};
 use crate::graph::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::sched::Options;
 use crate::sched::plan::{Outcome, Plan, UnitResult};
-use crate::sched::{Options, simulate};
 use crate::snapshot::{Snapshot, name_of};
 
 #[allow(
@@ -143,7 +143,7 @@ pub(super) fn links(
                     // sharing the group's claim.
                     let mut copy = s.clone();
                     let verified = set_claim_source(&mut copy, ns, name, &entry.name, t)
-                        && schedulable(&simulate(&copy, options), "PodGroup", ns, name);
+                        && schedulable_in(&copy, options, "PodGroup", ns, name);
                     out.push(Finding {
                         id: "WASE005",
                         severity: Severity::Warning,

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{Fit, schedulable};
+use super::{Fit, schedulable_in};
 use crate::sched::plan::{Plan, UnitResult};
-use crate::sched::{Options, simulate, whatif};
+use crate::sched::{Options, whatif};
 use crate::snapshot::{Snapshot, name_of};
 
 /// Tries candidate changes on copies of the snapshot and keeps those that make the unit
@@ -24,8 +24,7 @@ pub(super) fn verified_fixes(
         unit.name.as_str(),
     );
     let mut out = Vec::new();
-    let works =
-        |snap: &Snapshot, opts: &Options| schedulable(&simulate(snap, opts), kind, ns, name);
+    let works = |snap: &Snapshot, opts: &Options| schedulable_in(snap, opts, kind, ns, name);
     // Turn GenericWorkload on.
     if plan.settings.feature_gates.get("GenericWorkload") == Some(&false) {
         let mut o = options.clone();

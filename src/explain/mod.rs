@@ -196,6 +196,16 @@ fn schedulable(plan: &Plan, kind: &str, ns: &str, name: &str) -> bool {
     find_unit(plan, kind, ns, name).is_some_and(|u| u.outcome == Outcome::Scheduled)
 }
 
+/// Whether the unit `kind/ns/name` is Scheduled when the queue runs on `s` (a candidate fix's
+/// copy). The queue runs only up to that unit: the units after it in queue order cannot change
+/// its answer, so a fix costs the units before it, not the whole queue. When the target is not
+/// a unit of its own (a PodGroup under a CompositePodGroup), the whole queue runs.
+fn schedulable_in(s: &Snapshot, options: &Options, kind: &str, ns: &str, name: &str) -> bool {
+    let mut prepared = crate::sched::prepare(s, options);
+    let plan = prepared.run_until(|u| u.kind == kind && u.namespace == ns && u.name == name);
+    schedulable(&plan, kind, ns, name)
+}
+
 /// Explains one group root or pod unit: `kind`/`name` in `namespace`.
 pub fn explain(
     s: &Snapshot,

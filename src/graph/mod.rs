@@ -177,4 +177,43 @@ impl Graph {
             .iter()
             .filter(|e| matches!(e.state, EdgeState::Dangling { .. }))
     }
+
+    /// The group reached by following `from`'s resolved parent reference, if any.
+    pub fn parent_of(&self, from: &ObjRef) -> Option<&ObjRef> {
+        self.outgoing(from, Some(EdgeKind::Parent))
+            .find(|e| e.state == EdgeState::Resolved)
+            .map(|e| &e.to)
+    }
+
+    /// Every cycle of `parentCompositePodGroupName` references (a group that is its own parent,
+    /// or `a → b → a`), each once, as the chain of groups in parent order starting from its
+    /// smallest member. Each chain is walked with a visited set, so this ends on any input.
+    pub fn parent_cycles(&self) -> Vec<Vec<ObjRef>> {
+        let mut cycles: Vec<Vec<ObjRef>> = Vec::new();
+        let mut done: std::collections::HashSet<&ObjRef> = std::collections::HashSet::new();
+        for e in self.edges.iter().filter(|e| e.kind == EdgeKind::Parent) {
+            let mut path: Vec<&ObjRef> = Vec::new();
+            let mut current = Some(&e.from);
+            while let Some(r) = current {
+                if let Some(at) = path.iter().position(|p| *p == r) {
+                    let mut cycle: Vec<ObjRef> = path[at..].iter().map(|r| (*r).clone()).collect();
+                    if let Some(min) = cycle.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+                        let start = min.0;
+                        cycle.rotate_left(start);
+                    }
+                    if !cycles.contains(&cycle) {
+                        cycles.push(cycle);
+                    }
+                    break;
+                }
+                if !done.insert(r) {
+                    break;
+                }
+                path.push(r);
+                current = self.parent_of(r);
+            }
+        }
+        cycles.sort();
+        cycles
+    }
 }

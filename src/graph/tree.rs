@@ -104,7 +104,13 @@ pub fn build(
     assumed: Vec<String>,
     plan: Option<&Plan>,
 ) -> TreeReport {
-    let b = TreeBuilder { s, g, now, plan };
+    let b = TreeBuilder {
+        s,
+        g,
+        now,
+        plan,
+        path: std::cell::RefCell::new(Vec::new()),
+    };
     let roots = match &scope.target {
         Some(target) => {
             let top = b.topmost(target);
@@ -145,7 +151,14 @@ struct TreeBuilder<'a> {
     g: &'a Graph,
     now: Timestamp,
     plan: Option<&'a Plan>,
+    /// The objects from the root down to the one being built: a reference back into this path
+    /// is a cycle, shown as a note instead of followed.
+    path: std::cell::RefCell<Vec<ObjRef>>,
 }
+
+/// How deep the tree goes before it stops following references (a chain this long is not a
+/// real hierarchy; it also bounds the recursion).
+const MAX_DEPTH: usize = 64;
 
 /// Sort rank of a root's kind: the hierarchy's order.
 fn kind_rank(kind: &str) -> u8 {
@@ -257,6 +270,15 @@ impl TreeBuilder<'_> {
                 roots.push(r);
             }
         }
+        // A parent cycle has no top: its smallest member stands for it.
+        for cycle in self.g.parent_cycles() {
+            if let Some(first) = cycle.first()
+                && namespace.is_none_or(|ns| first.namespace == ns)
+                && !roots.contains(first)
+            {
+                roots.push(first.clone());
+            }
+        }
         for pod in s.pods.iter().filter(|p| in_scope(&p.metadata, namespace)) {
             let r = ObjRef::new("Pod", namespace_of(&pod.metadata), name_of(&pod.metadata));
             let dangling = self
@@ -363,7 +385,53 @@ impl TreeBuilder<'_> {
         Some(n)
     }
 
+    /// The node of `r` with its subtree; a reference back to an object already on the path
+    /// from the root (a parent cycle) ends the branch with a note.
     fn node(&self, r: &ObjRef) -> Option<TreeNode> {
+        let (cycle, depth) = {
+            let path = self.path.borrow();
+            let cycle = path.iter().position(|p| p == r).map(|at| {
+                path[at..]
+                    .iter()
+                    .chain(std::iter::once(r))
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" → ")
+            });
+            (cycle, path.len())
+        };
+        if let Some(chain) = cycle {
+            let mut n = self.leaf(r)?;
+            n.notes.push(format!("reference cycle: {chain}"));
+            return Some(n);
+        }
+        if depth >= MAX_DEPTH {
+            let mut n = self.leaf(r)?;
+            n.notes.push(format!(
+                "deeper than {MAX_DEPTH} levels: not followed further"
+            ));
+            return Some(n);
+        }
+        self.path.borrow_mut().push(r.clone());
+        let n = self.subtree(r);
+        self.path.borrow_mut().pop();
+        n
+    }
+
+    /// `r` alone, without children (where the tree stops following references).
+    fn leaf(&self, r: &ObjRef) -> Option<TreeNode> {
+        let ns = r.namespace.as_str();
+        let meta = match r.kind.as_str() {
+            "CompositePodGroup" => &self.s.composite_pod_group(ns, &r.name)?.metadata,
+            "PodGroup" => &self.s.pod_group(ns, &r.name)?.metadata,
+            "Workload" => &self.s.workload(ns, &r.name)?.metadata,
+            "Job" => &self.s.job(ns, &r.name)?.metadata,
+            _ => return self.subtree(r),
+        };
+        Some(self.base(r, meta))
+    }
+
+    fn subtree(&self, r: &ObjRef) -> Option<TreeNode> {
         let ns = r.namespace.as_str();
         match r.kind.as_str() {
             "Workload" => self.s.workload(ns, &r.name).map(|w| {

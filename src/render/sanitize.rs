@@ -29,8 +29,59 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
 
 fn is_unsafe(c: char) -> bool {
     c.is_control()
-        // Bidirectional overrides can reorder what a terminal shows (CVE-2021-42574).
-        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        // Bidirectional overrides, isolates and marks can reorder what a terminal shows
+        // (CVE-2021-42574); zero-width characters hide text or make two names look alike.
+        || matches!(
+            c,
+            '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{061c}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{feff}'
+        )
+}
+
+/// [`sanitize`] for text of several lines (an error chain): each line is sanitised, the line
+/// breaks stay.
+pub fn sanitize_lines(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.split('\n')
+            .map(|l| sanitize(l).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// `text` with the user information of every URL in it (`https://user:password@host`)
+/// removed, so credentials in a server URL never reach a message.
+pub fn redact_userinfo(text: &str) -> Cow<'_, str> {
+    if !text.contains("://") || !text.contains('@') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        // The authority ends at the first `/`, `?`, `#`, whitespace or quote.
+        let end = tail
+            .find(|c: char| matches!(c, '/' | '?' | '#' | '`' | '\'' | '"') || c.is_whitespace())
+            .unwrap_or(tail.len());
+        let authority = &tail[..end];
+        match authority.rfind('@') {
+            Some(i) => out.push_str(&authority[i + 1..]),
+            None => out.push_str(authority),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -43,6 +94,30 @@ mod tests {
         assert_eq!(sanitize("a\nb\tc"), "a\\x0ab\\x09c");
         assert_eq!(sanitize("\u{9b}31m"), "\\x9b31m");
         assert_eq!(sanitize("evil\u{202e}txt"), "evil\\u{202e}txt");
+    }
+
+    #[test]
+    fn escapes_invisible_and_reordering_characters() {
+        assert_eq!(sanitize("a\u{200b}b"), "a\\u{200b}b");
+        assert_eq!(sanitize("rlm\u{200f}"), "rlm\\u{200f}");
+        assert_eq!(sanitize("alm\u{61c}"), "alm\\u{061c}");
+        assert_eq!(sanitize("bom\u{feff}"), "bom\\u{feff}");
+        assert_eq!(sanitize_lines("a\u{1b}]0;x\u{7}\nb"), "a\\x1b]0;x\\x07\nb");
+        assert!(matches!(sanitize_lines("a\nb"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn user_information_is_removed_from_urls() {
+        assert_eq!(
+            redact_userinfo("cannot reach `https://admin:s3cret@10.0.0.1:6443/api` now"),
+            "cannot reach `https://10.0.0.1:6443/api` now"
+        );
+        assert_eq!(
+            redact_userinfo("a http://u@h b https://x:y@z"),
+            "a http://h b https://z"
+        );
+        assert_eq!(redact_userinfo("mail a@b, no url"), "mail a@b, no url");
+        assert_eq!(redact_userinfo("https://h/p@q"), "https://h/p@q");
     }
 
     #[test]

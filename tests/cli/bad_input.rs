@@ -111,3 +111,36 @@ fn unknown_kinds_are_counted_in_a_warning() {
         "2 object(s) of kinds wasctl does not model were not loaded: 1 example.com/v1/Widget, 1 v1/ConfigMap"
     );
 }
+
+/// Names, paths and messages with terminal escapes, bidi controls and zero-width characters
+/// reach neither stderr (error chains) nor `lint -o github`'s job log raw.
+#[test]
+fn terminal_escapes_never_reach_stderr_or_github_annotations() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = dir.path().join("evil\u{1b}]0;pwned\u{7}\u{202e}.yaml");
+    std::fs::write(
+        &evil,
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"x\\e[2J\\u200b\"\n  namespace: ml\nspec:\n  containers: {}\n",
+    )
+    .unwrap();
+    let path = evil.to_str().unwrap();
+    for args in [
+        vec!["tree", "-A", "--from", path],
+        vec!["lint", path],
+        vec!["lint", path, "-o", "github"],
+    ] {
+        let r = run(&args);
+        assert_ne!(r.code, 0, "{args:?}: {}", r.transcript());
+        for (stream, text) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+            assert!(
+                !text.contains(['\u{1b}', '\u{7}', '\u{202e}', '\u{200b}']),
+                "{args:?}: raw control characters on {stream}: {text:?}"
+            );
+        }
+        assert!(
+            r.stderr.contains("\\x1b") || r.stdout.contains("\\x1b"),
+            "{args:?}: the escape is shown visibly: {}",
+            r.transcript()
+        );
+    }
+}

@@ -223,6 +223,8 @@ pub struct FakeConfig {
     /// Extra `(group, version, plural, kind)` rows served in discovery only (names a real
     /// server would never advertise, to check that the client does not put them in paths).
     pub extra_discovery: Vec<(String, String, String, String)>,
+    /// When set, every request without `Authorization: Bearer <this>` answers 401.
+    pub required_token: Option<String>,
 }
 
 /// A misbehaviour of the list requests of one resource (`group` `""` is core).
@@ -286,6 +288,7 @@ impl Default for FakeConfig {
             page_size: None,
             faults: Vec::new(),
             extra_discovery: Vec::new(),
+            required_token: None,
         }
     }
 }
@@ -470,7 +473,14 @@ fn serve_one(stream: &mut TcpStream, state: &State) -> io::Result<()> {
             query: query.to_owned(),
         });
 
-    let response = if head.method == "GET" || head.method == "HEAD" {
+    let authorized = state
+        .config
+        .required_token
+        .as_ref()
+        .is_none_or(|t| head.header("authorization") == Some(format!("Bearer {t}").as_str()));
+    let response = if !authorized {
+        Response::status(401, "Unauthorized", "Unauthorized")
+    } else if head.method == "GET" || head.method == "HEAD" {
         state.get(path, &Query::parse(query))
     } else {
         Response::status(

@@ -451,3 +451,193 @@ fn resource_names_from_discovery_are_never_put_in_paths_unchecked() {
         "the stale version is still read: {requests:?}"
     );
 }
+
+/// No error path prints a credential: a kubeconfig with a type error or a syntax error next
+/// to a token and a key, a server URL with `user:password@` (in the kubeconfig and in
+/// `--server`), and `--token`, against a port nothing listens on. Each names the file, line
+/// and field instead of quoting the file.
+#[test]
+fn credentials_never_reach_an_error_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let users =
+        "users:\n- name: u\n  user:\n    token: PLANTED-TOKEN\n    client-key-data: PLANTED-KEY\n";
+    let contexts =
+        "contexts:\n- name: x\n  context:\n    cluster: c\n    user: u\ncurrent-context: x\n";
+    let cases = [
+        (
+            "type error",
+            format!(
+                "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:{port}\n    insecure-skip-tls-verify: \"PLANTED-VALUE\"\n{contexts}{users}"
+            ),
+            true,
+        ),
+        (
+            "syntax error",
+            format!("apiVersion: v1\nkind: Config\n{users}  bad: [PLANTED-VALUE\nclusters: []\n"),
+            true,
+        ),
+        (
+            "userinfo in the server URL",
+            format!(
+                "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://admin:PLANTED-PASSWORD@127.0.0.1:{port}\n{contexts}{users}"
+            ),
+            false,
+        ),
+    ];
+    // Every failure to load or reach the cluster exits 3, as the other access errors.
+    for (what, text, names_the_file) in cases {
+        let kubeconfig = dir.path().join("config");
+        std::fs::write(&kubeconfig, &text).unwrap();
+        let r =
+            run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+        assert_eq!(r.code, 3, "{what}: {}", r.transcript());
+        assert!(
+            !r.transcript().contains("PLANTED"),
+            "{what}: {}",
+            r.transcript()
+        );
+        if names_the_file {
+            assert!(
+                r.stderr.contains(&format!("`{}`:", kubeconfig.display())),
+                "{what}: names the file: {}",
+                r.stderr
+            );
+        }
+    }
+    // Flags: `--server` with user information, `--token`.
+    let r = run_cmd(
+        wasctl()
+            .env_remove("KUBECONFIG")
+            .env("HOME", dir.path())
+            .args([
+                "tree",
+                "-A",
+                "--server",
+                &format!("http://admin:PLANTED-PASSWORD@127.0.0.1:{port}"),
+                "--token",
+                "PLANTED-TOKEN",
+            ]),
+    );
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(!r.transcript().contains("PLANTED"), "{}", r.transcript());
+    assert!(
+        r.stderr.contains(&format!("127.0.0.1:{port}")),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A server that rejects the credentials says so ("401 Unauthorized", exit 3, a hint about the
+/// user), not "cannot reach", and without a debug dump of the `Status`.
+#[test]
+fn rejected_credentials_are_unauthorized_not_unreachable() {
+    let server = FakeApiServer::start(
+        demo_objects(),
+        FakeConfig {
+            required_token: Some("the-right-one".to_owned()),
+            ..FakeConfig::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("rejected the credentials (401 Unauthorized)")
+            && r.stderr.contains("kubectl auth whoami"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("cannot reach") && !r.stderr.contains("Status {"),
+        "{}",
+        r.stderr
+    );
+    // With the right token (`--token` replaces the kubeconfig's), it reads the cluster.
+    let r = run_cmd(wasctl().args([
+        "tree",
+        "-A",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+        "--token",
+        "the-right-one",
+    ]));
+    assert_eq!(r.code, 0, "{}", r.transcript());
+}
+
+/// With PodGroups or pods forbidden (403), doctor never concludes they are missing: no finding
+/// advises `kubectl delete`, none says a PodGroup or a claim's consumer does not exist, and the
+/// report warns which kinds it could not read.
+#[test]
+fn forbidden_kinds_never_lead_to_destructive_doctor_advice() {
+    // With everything readable, the demo's stale claim does get that advice (WASD001).
+    let server = FakeApiServer::start(demo_objects(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run_cmd(wasctl().args(["doctor", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+    assert!(
+        r.stdout.contains("kubectl delete resourceclaim"),
+        "{}",
+        r.transcript()
+    );
+    // (group, plural, the kind a finding must never call missing, delete advice allowed: the
+    // stale claim's consumer is a Pod, which stays readable when only PodGroups are forbidden)
+    for (group, plural, kind, delete_allowed) in [
+        ("scheduling.k8s.io", "podgroups", "PodGroup `", true),
+        ("", "pods", "Pod `", false),
+        (
+            "resource.k8s.io",
+            "resourceclaims",
+            "ResourceClaim `",
+            false,
+        ),
+    ] {
+        let server = FakeApiServer::start(
+            demo_objects(),
+            FakeConfig {
+                forbidden: vec![(group.to_owned(), plural.to_owned())],
+                ..FakeConfig::default()
+            },
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let kubeconfig = server.write_kubeconfig(dir.path());
+        let r = run_cmd(wasctl().args([
+            "doctor",
+            "-A",
+            "-o",
+            "json",
+            "--kubeconfig",
+            kubeconfig.to_str().unwrap(),
+        ]));
+        assert!(r.code == 0 || r.code == 1, "{plural}: {}", r.transcript());
+        let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(
+            delete_allowed || !r.stdout.contains("kubectl delete"),
+            "{plural} forbidden: destructive advice in {}",
+            r.stdout
+        );
+        for f in report["findings"].as_array().unwrap() {
+            let message = f["message"].as_str().unwrap();
+            assert!(
+                !(message.contains(kind) && message.contains("does not exist")),
+                "{plural} forbidden: concluded absent from unreadable: {message}"
+            );
+        }
+        let warnings = report["warnings"].to_string();
+        assert!(
+            warnings.contains(plural) || warnings.contains("forbidden"),
+            "{plural} forbidden: the report says what it could not read: {warnings}"
+        );
+        // GET-only, never Secrets.
+        for req in server.requests() {
+            assert_eq!(req.method, "GET", "{req:?}");
+            assert!(!req.path.contains("secrets"), "{req:?}");
+        }
+    }
+}

@@ -154,3 +154,41 @@ fn yaml_output_is_the_json_report_with_the_envelope_first() {
     let from_json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(from_yaml, from_json);
 }
+
+/// Parent references that loop (`self` → `self`, `a` → `b` → `a`) end with a note in `tree`,
+/// are one finding each in `doctor` (WASD013) and `lint` (WAS313): nothing recurses forever.
+#[test]
+fn parent_reference_cycles_end_and_are_reported() {
+    let file = "testdata/cycles/parent-cycles.yaml";
+    let r = run(&["tree", "--from", file, "-A"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains("(reference cycle: a → b → a)")
+            && r.stdout.contains("(reference cycle: self → self)")
+            && r.stdout.contains("PodGroup/leaf"),
+        "{}",
+        r.stdout
+    );
+    // The chain up from a PodGroup under the loop ends too.
+    let r = run(&["tree", "--from", file, "pg/leaf", "-n", "ml"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("└─ PodGroup/leaf"), "{}", r.stdout);
+
+    let r = run(&["doctor", "--from", file, "-A", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let cycles: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"] == "WASD013")
+        .map(|f| f["object"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(cycles, ["a", "self"], "{}", r.stdout);
+
+    let r = run(&[
+        "lint",
+        "testdata/manifests/lint/bad/WAS313-parent-cycle.yaml",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    assert_eq!(r.stdout.matches("WAS313 error").count(), 2, "{}", r.stdout);
+}

@@ -6,10 +6,14 @@ use std::io::{self, Write};
 
 use crate::lint::{LintReport, Severity};
 
+/// The runner's escapes, then every other control character made visible (`\x1b`), so a
+/// name or message cannot write raw escape sequences into the job log.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let escaped = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    crate::render::sanitize::sanitize(&escaped).into_owned()
 }
 
 fn escape_property(s: &str) -> String {

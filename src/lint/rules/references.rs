@@ -169,6 +169,36 @@ spec:
 - KEP-6012 (CompositePodGroup)
 ";
 
+/// `WAS313` documentation.
+pub const WAS313: &str = "## What it does
+Follows the `spec.parentCompositePodGroupName` references of the linted CompositePodGroups (and
+those of the cluster, with a cluster source) and reports a chain that comes back to where it
+started: a CompositePodGroup that is its own parent, or `a` → `b` → `a`.
+
+## Why is this bad?
+A hierarchy must end at a root. In a cycle no group is the root, so no group of it (and no
+PodGroup under it) is ever scheduled as a whole; tools that walk the hierarchy must stop
+themselves.
+
+## Example
+```yaml
+kind: CompositePodGroup
+metadata: {name: a}
+spec:
+  parentCompositePodGroupName: b
+---
+kind: CompositePodGroup
+metadata: {name: b}
+spec:
+  parentCompositePodGroupName: a
+```
+
+Use instead: remove `parentCompositePodGroupName` from the top group.
+
+## References
+- KEP-6012 (CompositePodGroup); `kubectl wasctl doctor` reports the same in a cluster (`WASD013`)
+";
+
 /// `WAS307` documentation.
 pub const WAS307: &str = "## What it does
 Checks that a Job's `scheduling.k8s.io/group-template-name` annotation names a template of the
@@ -453,6 +483,7 @@ fn to_value<T: serde::Serialize>(v: &T) -> Value {
 /// Runs the `WAS3xx` rules over the whole linted set.
 pub fn check(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
     let ix = index(objects, cluster);
+    check_parent_cycles(objects, cluster, em);
     for obj in objects {
         check_immutable(obj, &ix, em);
         for (path, spec) in pod_specs(obj) {
@@ -575,6 +606,79 @@ pub fn check(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_
                 format!("`schedulingPolicy` is `{mine}` but template `{tname}` of Workload `{wname}` says `{theirs}`"),
                 format!("use `{theirs}` as the template does (it cannot change after creation)"),
             );
+        }
+    }
+}
+
+/// `WAS313`: a CompositePodGroup whose parent chain comes back to itself, reported once per
+/// cycle on its linted member with the smallest name. Parents come from the linted objects,
+/// then from the cluster; every chain is walked with a visited set, so this ends on any input.
+fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
+    let mut parent: BTreeMap<Key, String> = BTreeMap::new();
+    if let Some(s) = cluster {
+        for c in &s.composite_pod_groups {
+            if let (Some(name), Some(p)) = (
+                c.metadata.name.as_ref(),
+                c.spec.parent_composite_pod_group_name.as_ref(),
+            ) {
+                let ns = c.metadata.namespace.clone().unwrap_or_default();
+                parent.insert((ns, name.clone()), p.clone());
+            }
+        }
+    }
+    let mut linted: BTreeMap<Key, &Object> = BTreeMap::new();
+    for obj in objects {
+        if was_kind(obj) != Some(WasKind::CompositePodGroup) {
+            continue;
+        }
+        let key = (obj.namespace.clone(), obj.id.name.clone());
+        let spec = obj.value.get("spec").unwrap_or(&Value::Null);
+        match get_str(spec, "parentCompositePodGroupName") {
+            Some(p) => parent.insert(key.clone(), p.to_owned()),
+            None => parent.remove(&key),
+        };
+        linted.insert(key, obj);
+    }
+    let mut reported: BTreeSet<Key> = BTreeSet::new();
+    for start in linted.keys() {
+        let mut path: Vec<Key> = Vec::new();
+        let mut at = start.clone();
+        loop {
+            if let Some(i) = path.iter().position(|k| *k == at) {
+                let cycle = &path[i..];
+                if cycle.iter().any(|k| reported.contains(k)) {
+                    break;
+                }
+                reported.extend(cycle.iter().cloned());
+                let Some((key, obj)) = cycle
+                    .iter()
+                    .filter_map(|k| linted.get(k).map(|o| (k, *o)))
+                    .min_by(|a, b| a.0.cmp(b.0))
+                else {
+                    break;
+                };
+                let from = cycle.iter().position(|k| k == key).unwrap_or(0);
+                let names: Vec<&str> = cycle[from..]
+                    .iter()
+                    .chain(&cycle[..from])
+                    .chain(std::iter::once(key))
+                    .map(|k| k.1.as_str())
+                    .collect();
+                em.emit(
+                    Rule::ParentCycle,
+                    obj,
+                    "spec.parentCompositePodGroupName",
+                    format!(
+                        "`parentCompositePodGroupName` references form a cycle: {}",
+                        names.join(" → ")
+                    ),
+                    "remove `parentCompositePodGroupName` from the group meant to be the root",
+                );
+                break;
+            }
+            let Some(next) = parent.get(&at) else { break };
+            path.push(at.clone());
+            at = (at.0.clone(), next.clone());
         }
     }
 }

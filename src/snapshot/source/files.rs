@@ -429,10 +429,70 @@ pub fn load_str(text: &str, path: &str, collector: &mut Collector) -> Result<(),
 
 /// serde_json appends " at line L column C"; the position is shown separately.
 pub(crate) fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_owned(),
-        None => message.to_owned(),
+    let message = match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    };
+    plain_type_error(message)
+}
+
+/// serde's "invalid type: string \"three\", expected i32" in the words of a user who wrote
+/// the YAML: "expected an integer, found the string \"three\"". Other messages pass through.
+fn plain_type_error(message: &str) -> String {
+    // jiff's chain for a bad time ("failed to parse two digit integer as month: parameter
+    // 'month' is not in the required range of 1..=12"): say what a time looks like, then why.
+    if message.starts_with("failed to parse")
+        && [
+            "year",
+            "month",
+            "day",
+            "hour",
+            "minute",
+            "second",
+            "offset",
+            "datetime",
+            "timestamp",
+        ]
+        .iter()
+        .any(|w| message.contains(w))
+    {
+        let why = message.rsplit(": ").next().unwrap_or(message);
+        return format!("not an RFC 3339 time like `2026-01-31T12:00:00Z`: {why}");
     }
+    let Some((found, expected)) = ["invalid type: ", "invalid value: "]
+        .iter()
+        .find_map(|p| message.strip_prefix(p))
+        .and_then(|rest| rest.split_once(", expected "))
+    else {
+        return message.to_owned();
+    };
+    let expected = match expected {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" => "an integer",
+        "f32" | "f64" => "a number",
+        "a sequence" => "a list",
+        "a map" => "an object",
+        "a boolean" | "bool" => "true or false",
+        "a string" | "a borrowed string" | "char" => "a string",
+        other => other,
+    };
+    let found = if let Some(v) = found.strip_prefix("string ") {
+        format!("the string {v}")
+    } else if let Some(v) = found.strip_prefix("boolean ") {
+        v.trim_matches('`').to_owned()
+    } else if let Some(v) = found
+        .strip_prefix("integer ")
+        .or_else(|| found.strip_prefix("floating point "))
+    {
+        format!("the number {}", v.trim_matches('`'))
+    } else {
+        match found {
+            "sequence" => "a list".to_owned(),
+            "map" => "an object".to_owned(),
+            "unit value" | "null" | "option" => "null".to_owned(),
+            other => other.to_owned(),
+        }
+    };
+    format!("expected {expected}, found {found}")
 }
 
 /// One document of an input as the loader sees it.
@@ -573,8 +633,10 @@ pub(crate) fn has_content(doc: &str) -> bool {
     })
 }
 
+/// The first line of a parser's message, without its position (the caller reports one) and
+/// in plain words ([`strip_position`]).
 pub(crate) fn first_line(message: &str) -> String {
-    message.lines().next().unwrap_or(message).trim().to_owned()
+    strip_position(message.lines().next().unwrap_or(message).trim())
 }
 
 /// Finds the line and column (relative to the document) of the field an [`ObjectError`]
@@ -748,6 +810,33 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn parser_messages_say_what_was_expected_and_found_once() {
+        assert_eq!(
+            strip_position("invalid type: string \"three\", expected i32 at line 9 column 17"),
+            "expected an integer, found the string \"three\""
+        );
+        assert_eq!(
+            first_line("invalid type: boolean `true`, expected a string\n  --> x"),
+            "expected a string, found true"
+        );
+        assert_eq!(
+            strip_position("invalid type: sequence, expected a map"),
+            "expected an object, found a list"
+        );
+        assert_eq!(
+            strip_position("unclosed bracket '[' at line 4, column 9"),
+            "unclosed bracket '['"
+        );
+        assert_eq!(strip_position("trailing comma"), "trailing comma");
+        assert_eq!(
+            strip_position(
+                "failed to parse two digit integer as month: parameter 'month' is not in the required range of 1..=12"
+            ),
+            "not an RFC 3339 time like `2026-01-31T12:00:00Z`: parameter 'month' is not in the required range of 1..=12"
+        );
+    }
     use super::*;
     use serde_json::Value;
 

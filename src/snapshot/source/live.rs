@@ -8,11 +8,11 @@
 //! discovery. Read-only: only GET requests are sent, and Secrets are never read.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures::future::join_all;
-use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use super::{Collector, files};
@@ -70,7 +70,7 @@ fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, Str
     if let Some(path) = explicit {
         return Kubeconfig::read_from(path)
             .map(Some)
-            .map_err(|e| format!("`{}`: {e}", path.display()));
+            .map_err(|e| kubeconfig_error(path, &e));
     }
     let paths: Vec<PathBuf> = match std::env::var_os("KUBECONFIG") {
         Some(v) if !v.is_empty() => std::env::split_paths(&v)
@@ -83,15 +83,119 @@ fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, Str
     };
     let mut merged: Option<Kubeconfig> = None;
     for path in paths.iter().filter(|p| p.is_file()) {
-        let next = Kubeconfig::read_from(path).map_err(|e| format!("`{}`: {e}", path.display()))?;
+        let next = Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(path, &e))?;
         merged = Some(match merged {
             None => next,
-            Some(m) => m
-                .merge(next)
-                .map_err(|e| format!("`{}`: {e}", path.display()))?,
+            Some(m) => m.merge(next).map_err(|e| kubeconfig_error(path, &e))?,
         });
     }
     Ok(merged)
+}
+
+/// A kubeconfig error as the user sees it: the file, line, column and field path, never the
+/// file's content. A kubeconfig holds tokens and keys, and the YAML parser's own message
+/// quotes the source around the error (and the offending value), so neither is shown.
+fn kubeconfig_error(path: &Path, e: &KubeconfigError) -> String {
+    let file = path.display();
+    match e {
+        KubeconfigError::Parse(inner) => {
+            let what = redact_quoted(&files::first_line(&inner.without_snippet().to_string()));
+            match inner.location() {
+                Some(at) => {
+                    let text = std::fs::read_to_string(path).unwrap_or_default();
+                    let field = yaml_key_path(&text, at.line());
+                    let field = if field.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", field `{field}`")
+                    };
+                    format!(
+                        "`{file}`:{}:{}{field}: not a valid kubeconfig: {what}",
+                        at.line(),
+                        at.column()
+                    )
+                }
+                None => format!("`{file}`: not a valid kubeconfig: {what}"),
+            }
+        }
+        KubeconfigError::ReadConfig(io, _) => format!("`{file}`: {io}"),
+        other => format!("`{file}`: {}", redact_quoted(&other.to_string())),
+    }
+}
+
+/// `message` with every quoted value (`"…"`, `` `…` ``, `'…'`) replaced by `…`: a parser
+/// quotes the value it rejected, and in a kubeconfig that may be a credential.
+fn redact_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut open: Option<char> = None;
+    for c in message.chars() {
+        match open {
+            Some(q) if c == q => {
+                out.push('…');
+                out.push(c);
+                open = None;
+            }
+            Some(_) => {}
+            None if matches!(c, '"' | '`' | '\'') => {
+                out.push(c);
+                open = Some(c);
+            }
+            None => out.push(c),
+        }
+    }
+    if open.is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// The mapping keys that lead to line `line` (1-based) of a block-style YAML text, joined with
+/// dots (`users.user.token`); only keys are read, never values.
+fn yaml_key_path(text: &str, line: u64) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(last) = usize::try_from(line).ok().and_then(|l| l.checked_sub(1)) else {
+        return String::new();
+    };
+    let Some(start) = lines.get(last) else {
+        return String::new();
+    };
+    // A line's indentation and key; a list item's key is indented past its dash.
+    let parse = |l: &str| -> Option<(usize, Option<String>)> {
+        let body = l.trim_start_matches(' ');
+        if body.is_empty() || body.starts_with('#') {
+            return None;
+        }
+        let mut indent = l.len() - body.len();
+        let mut body = body;
+        while let Some(rest) = body.strip_prefix("- ") {
+            indent += 2;
+            body = rest.trim_start_matches(' ');
+        }
+        let key = body.split_once(':').map(|(k, _)| k).filter(|k| {
+            !k.is_empty()
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        });
+        Some((indent, key.map(str::to_owned)))
+    };
+    let mut keys = Vec::new();
+    let Some((mut indent, key)) = parse(start) else {
+        return String::new();
+    };
+    keys.extend(key);
+    for l in lines[..last].iter().rev() {
+        if indent == 0 {
+            break;
+        }
+        if let Some((i, Some(k))) = parse(l)
+            && i < indent
+        {
+            keys.push(k);
+            indent = i;
+        }
+    }
+    keys.reverse();
+    keys.join(".")
 }
 
 /// Why the cluster could not be read at all.
@@ -115,6 +219,22 @@ pub enum AccessError {
         #[source]
         source: kube::Error,
     },
+    /// The server rejected the credentials (401).
+    #[error("the Kubernetes API server at `{server}` rejected the credentials (401 Unauthorized)")]
+    Unauthorized {
+        /// The server URL.
+        server: String,
+    },
+    /// The server answered discovery with another error status.
+    #[error("the Kubernetes API server at `{server}` answered {code}{}", if message.is_empty() { String::new() } else { format!(": {message}") })]
+    Refused {
+        /// The server URL.
+        server: String,
+        /// The HTTP status.
+        code: u16,
+        /// The `Status` message.
+        message: String,
+    },
     /// The server did not answer discovery within `--request-timeout`.
     #[error("the Kubernetes API server at `{server}` did not answer within {after}")]
     Timeout {
@@ -135,6 +255,9 @@ impl AccessError {
             Self::Config { .. } => "pass `--kubeconfig FILE` or set `KUBECONFIG`; or read files with `--from PATH`, or try `--demo`".to_owned(),
             Self::Timeout { .. } => "check `kubectl cluster-info`, or give the server more time with `--request-timeout 2m`".to_owned(),
             Self::Unreachable { .. } => "check `kubectl cluster-info` and `--context`; or read files with `--from PATH`, or try `--demo`".to_owned(),
+            Self::Unauthorized { .. } => "the token or certificate of the context's user is wrong or expired: check `kubectl auth whoami`, or log in again".to_owned(),
+            Self::Refused { code: 403, .. } => "the user may not read the API's discovery documents: check `kubectl auth can-i --list`".to_owned(),
+            Self::Refused { .. } => "check `kubectl cluster-info` and `--context`".to_owned(),
             Self::Runtime(_) => return None,
         })
     }
@@ -397,7 +520,8 @@ async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), A
     if !options.impersonate_groups.is_empty() {
         config.auth_info.impersonate_groups = Some(options.impersonate_groups.clone());
     }
-    let server = config.cluster_url.to_string();
+    // Shown in messages and reports: without `user:password@`.
+    let server = without_userinfo(&config.cluster_url.to_string());
     let namespace = config.default_namespace.clone();
     let client = Client::try_from(config).map_err(|source| AccessError::Unreachable {
         server: server.clone(),
@@ -418,11 +542,22 @@ async fn load_async(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Snapshot, AccessError> {
     let (client, server, default_namespace) = client_for(options).await?;
-    let server = without_userinfo(&server);
     let timeout = options.request_timeout;
-    let unreachable = |source| AccessError::Unreachable {
-        server: server.clone(),
-        source,
+    // A status answer is the server speaking: say what it said (without kube's debug dump of
+    // the `Status`); anything else means it could not be reached.
+    let unreachable = |source: kube::Error| match source {
+        kube::Error::Api(status) if status.code == 401 => AccessError::Unauthorized {
+            server: server.clone(),
+        },
+        kube::Error::Api(status) => AccessError::Refused {
+            server: server.clone(),
+            code: status.code,
+            message: status.message.clone(),
+        },
+        source => AccessError::Unreachable {
+            server: server.clone(),
+            source,
+        },
     };
     let timed_out = |d: Duration| AccessError::Timeout {
         server: server.clone(),
@@ -812,14 +947,7 @@ fn humanize(d: Duration) -> String {
 
 /// A URL or `Location` value without `user:password@`.
 fn without_userinfo(url: &str) -> String {
-    match url.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-            format!("{scheme}://{host}{path}")
-        }
-        None => url.to_owned(),
-    }
+    crate::render::sanitize::redact_userinfo(url).into_owned()
 }
 
 /// Runs `fut` within `timeout` (no limit when `None`).
@@ -1148,6 +1276,46 @@ pub fn parse_request_timeout(text: &str) -> Result<Option<Duration>, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn kubeconfig_errors_name_file_line_and_field_but_never_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config");
+        std::fs::write(
+            &path,
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n    insecure-skip-tls-verify: \"PLANTED-1\"\nusers:\n- name: u\n  user:\n    token: PLANTED-2\n    client-key-data: PLANTED-3\n    as-groups: PLANTED-4\n",
+        )
+        .unwrap();
+        let e = read_kubeconfig(Some(&path)).unwrap_err();
+        assert!(!e.contains("PLANTED"), "{e}");
+        assert!(e.contains(&format!("`{}`:", path.display())), "{e}");
+        assert!(
+            e.contains(":7:") && e.contains("clusters.cluster.insecure-skip-tls-verify")
+                || e.contains(":13:") && e.contains("users.user.as-groups"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn yaml_key_paths_follow_indentation_and_list_items() {
+        let text =
+            "users:\n- name: u\n  user:\n    token: x\n\n    # c\n    client-key-data: y\nk: v\n";
+        assert_eq!(yaml_key_path(text, 4), "users.user.token");
+        assert_eq!(yaml_key_path(text, 7), "users.user.client-key-data");
+        assert_eq!(yaml_key_path(text, 2), "users.name");
+        assert_eq!(yaml_key_path(text, 8), "k");
+        assert_eq!(yaml_key_path(text, 0), "");
+        assert_eq!(yaml_key_path(text, 99), "");
+    }
+
+    #[test]
+    fn quoted_values_are_redacted() {
+        assert_eq!(
+            redact_quoted("invalid type: string \"s3cret\", expected a boolean"),
+            "invalid type: string \"…\", expected a boolean"
+        );
+        assert_eq!(redact_quoted("unterminated `abc"), "unterminated `…");
+    }
     use super::*;
 
     #[test]

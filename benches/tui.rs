@@ -1,0 +1,110 @@
+//! Criterion bench for the TUI at scale (issue 19, B10): 5,000 nodes, 150,000 running pods and
+//! 100 pending 8-pod gangs (the synthetic profile of B1), the app built once outside the timed
+//! section (that is load + simulate, B1/B2). Timed: a key press to the next frame drawn into a
+//! 140×40 buffer (`j` in the tree and in the pending view; `G` to the end of the tree), and a
+//! filter typed over every tree row (`/gang-00042` + Enter, then the frame). Targets: ≤ 16 ms per
+//! key to frame, ≤ 50 ms for the filter. Run with `cargo bench --features testutil --bench tui`;
+//! the figures are quoted in README. No test asserts on timing.
+
+// The row counts are printed to stderr so a run shows what was measured.
+#![allow(clippy::print_stderr)]
+
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use wasctl::testutil::synthetic::{Profile, snapshot};
+use wasctl::tui::{App, Config};
+
+fn key(app: &mut App, code: KeyCode) {
+    app.handle(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn frame(app: &mut App, buf: &mut Buffer) {
+    let area = Rect::new(0, 0, 140, 40);
+    buf.reset();
+    app.draw_into(buf, area);
+}
+
+fn header(buf: &Buffer) -> String {
+    (0..buf.area.width)
+        .map(|x| buf[(x, 0)].symbol().to_owned())
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
+}
+
+fn tui(c: &mut Criterion) {
+    let s = snapshot(
+        &Profile {
+            gangs: vec![(100, 8)],
+            ..Profile::with_nodes(5_000)
+        },
+        3,
+    );
+    let pods = s.pods.len();
+    let mut app = App::new(
+        Config {
+            color: true,
+            source: "bench".to_owned(),
+            ..Config::default()
+        },
+        s,
+        None,
+    );
+    app.settle();
+    let mut buf = Buffer::empty(Rect::new(0, 0, 140, 40));
+    frame(&mut app, &mut buf);
+    eprintln!("{pods} pods; {}", header(&buf));
+
+    let mut group = c.benchmark_group("B10_tui_5k_nodes_150k_pods");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("key_to_frame_tree_j", |b| {
+        b.iter(|| {
+            key(&mut app, KeyCode::Char('j'));
+            frame(&mut app, &mut buf);
+        });
+    });
+    group.bench_function("key_to_frame_tree_G_then_g", |b| {
+        b.iter(|| {
+            key(&mut app, KeyCode::Char('G'));
+            frame(&mut app, &mut buf);
+            key(&mut app, KeyCode::Char('g'));
+            frame(&mut app, &mut buf);
+        });
+    });
+    group.bench_function("filter_tree_rows", |b| {
+        b.iter(|| {
+            key(&mut app, KeyCode::Char('/'));
+            for c in "gang-00042".chars() {
+                key(&mut app, KeyCode::Char(c));
+            }
+            key(&mut app, KeyCode::Enter);
+            frame(&mut app, &mut buf);
+            // Clear the filter for the next round.
+            key(&mut app, KeyCode::Esc);
+        });
+    });
+    eprintln!("after a filter: {}", header(&buf));
+    for c in ":pending".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    app.settle();
+    frame(&mut app, &mut buf);
+    eprintln!("{}", header(&buf));
+    group.bench_function("key_to_frame_pending_j", |b| {
+        b.iter(|| {
+            key(&mut app, KeyCode::Char('j'));
+            frame(&mut app, &mut buf);
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tui);
+criterion_main!(benches);

@@ -1,0 +1,975 @@
+//! The app: the views, the history stack, the prompt and filter line, the status line, the
+//! what-ifs, and the bookkeeping of background jobs. It turns input events into view changes
+//! and jobs, and worker results into new data; it never computes a report itself.
+//!
+//! Generic over nothing: it draws into a [`Frame`] and takes crossterm events, so tests drive
+//! it on ratatui's `TestBackend` with scripted keys ([`App::settle`] waits for the worker).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+
+use super::data::{BuildOptions, Data, WhatIf};
+use super::event::{Done, Intent, Job, Loader, spawn_worker};
+use super::keymap::{self, Binding, GLOBAL};
+use super::theme::Theme;
+use super::views::doctor::DoctorView;
+use super::views::explain::ExplainView;
+use super::views::nodes::NodesView;
+use super::views::pending::PendingView;
+use super::views::tree::TreeView;
+use super::views::yaml::YamlView;
+use super::views::{Component, Cx};
+use crate::graph::ObjRef;
+use crate::render::sanitize;
+use crate::snapshot::Snapshot;
+
+/// The smallest terminal the layout is drawn in; below it a message replaces the layout.
+pub const MIN_WIDTH: u16 = 60;
+/// See [`MIN_WIDTH`].
+pub const MIN_HEIGHT: u16 = 12;
+
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/// How the TUI was started.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Colours on (off with `NO_COLOR` or `--color never`).
+    pub color: bool,
+    /// Where the snapshot came from, for the header (`demo`, `files`, `context NAME`).
+    pub source: String,
+    /// The namespace to show first (`None`: all).
+    pub namespace: Option<String>,
+    /// `--feature-gates` overrides.
+    pub gate_overrides: BTreeMap<String, bool>,
+    /// `--refresh`: re-list the cluster this often (live mode only).
+    pub refresh: Option<Duration>,
+    /// `--select`: open with the cursor on this object.
+    pub select: Option<ObjRef>,
+    /// Whether the source can be reloaded (live mode): `:ctx` and refresh need it.
+    pub live: bool,
+}
+
+/// The screens. The first four are the main views Tab cycles through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The object tree.
+    Tree,
+    /// Units the simulator did not place.
+    Pending,
+    /// Nodes by topology domain.
+    Nodes,
+    /// Doctor findings.
+    Doctor,
+    /// One object's diagnosis.
+    Explain,
+    /// One object's YAML.
+    Yaml,
+}
+
+const MAIN: [Screen; 4] = [Screen::Tree, Screen::Pending, Screen::Nodes, Screen::Doctor];
+
+impl Screen {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Tree => "tree",
+            Self::Pending => "pending",
+            Self::Nodes => "nodes",
+            Self::Doctor => "doctor",
+            Self::Explain => "explain",
+            Self::Yaml => "yaml",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Input {
+    Normal,
+    /// The `:` prompt.
+    Command(String),
+    /// The `/` filter: the text, and the filter before it (Esc restores it).
+    Filter(String, String),
+}
+
+/// The app state.
+pub struct App {
+    config: Config,
+    theme: Theme,
+    data: Option<Arc<Data>>,
+    base: Arc<Snapshot>,
+    stack: Vec<Screen>,
+    tree: TreeView,
+    pending: PendingView,
+    nodes: NodesView,
+    doctor: DoctorView,
+    explain: Option<ExplainView>,
+    yaml: Option<YamlView>,
+    help: bool,
+    input: Input,
+    status: Option<(String, bool)>,
+    busy: Option<String>,
+    spinner: usize,
+    /// What-ifs asked for, and those the current data was built with.
+    what_ifs: Vec<WhatIf>,
+    applied: Vec<WhatIf>,
+    namespace: Option<String>,
+    context: Option<String>,
+    generation: u64,
+    explain_generation: u64,
+    jobs: Sender<Job>,
+    done: Receiver<Done>,
+    outstanding: usize,
+    quit: bool,
+    last_reload: Option<Instant>,
+}
+
+impl App {
+    /// Starts the app on a loaded snapshot: the worker simulates it and builds the views' data
+    /// while the UI shows a spinner. `loader` re-lists the cluster (live mode).
+    pub fn new(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> Self {
+        let (jobs, done) = spawn_worker(loader);
+        let base = Arc::new(snapshot);
+        let mut app = Self {
+            theme: Theme::new(config.color),
+            namespace: config.namespace.clone(),
+            data: None,
+            base: Arc::clone(&base),
+            stack: vec![Screen::Tree],
+            tree: TreeView::default(),
+            pending: PendingView::default(),
+            nodes: NodesView::default(),
+            doctor: DoctorView::default(),
+            explain: None,
+            yaml: None,
+            help: false,
+            input: Input::Normal,
+            status: None,
+            busy: None,
+            spinner: 0,
+            what_ifs: Vec::new(),
+            applied: Vec::new(),
+            context: None,
+            generation: 0,
+            explain_generation: 0,
+            jobs,
+            done,
+            outstanding: 0,
+            quit: false,
+            last_reload: None,
+            config,
+        };
+        if let Some(obj) = app.config.select.clone() {
+            app.tree.jump_to(obj);
+        }
+        app.build("simulating");
+        app
+    }
+
+    /// Whether the user asked to quit.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether a background job is running (the loop then ticks faster for the spinner).
+    pub fn is_busy(&self) -> bool {
+        self.outstanding > 0
+    }
+
+    fn options(&self) -> BuildOptions {
+        BuildOptions {
+            gate_overrides: self.config.gate_overrides.clone(),
+            what_ifs: self.what_ifs.clone(),
+        }
+    }
+
+    fn send(&mut self, job: Job, busy: &str) {
+        if self.jobs.send(job).is_err() {
+            self.error("the background worker stopped; restart the TUI".to_owned());
+            return;
+        }
+        self.outstanding += 1;
+        self.busy = Some(busy.to_owned());
+    }
+
+    fn build(&mut self, busy: &str) {
+        self.generation += 1;
+        let base_plan = self.data.as_ref().map(|d| Arc::clone(&d.base_plan));
+        let job = Job::Build {
+            generation: self.generation,
+            base: Arc::clone(&self.base),
+            options: self.options(),
+            base_plan,
+        };
+        self.send(job, busy);
+    }
+
+    fn reload(&mut self) {
+        if !self.config.live {
+            self.error("this source cannot be reloaded (files or the demo)".to_owned());
+            return;
+        }
+        self.generation += 1;
+        self.last_reload = Some(Instant::now());
+        let job = Job::Reload {
+            generation: self.generation,
+            context: self.context.clone(),
+            options: self.options(),
+        };
+        self.send(job, "reloading");
+    }
+
+    fn request_explain(&mut self) {
+        let (Some(data), Some(view)) = (self.data.as_ref(), self.explain.as_mut()) else {
+            return;
+        };
+        self.explain_generation += 1;
+        view.result = None;
+        let job = Job::Explain {
+            generation: self.explain_generation,
+            snapshot: Arc::clone(&data.snapshot),
+            options: data.options.clone(),
+            target: view.target.clone(),
+        };
+        self.send(job, "explaining");
+    }
+
+    fn error(&mut self, msg: String) {
+        self.status = Some((msg, true));
+    }
+
+    fn info(&mut self, msg: String) {
+        self.status = Some((msg, false));
+    }
+
+    fn receive(&mut self, done: Done) {
+        self.outstanding = self.outstanding.saturating_sub(1);
+        if self.outstanding == 0 {
+            self.busy = None;
+        }
+        match done {
+            Done::Data { generation, result } => {
+                if generation != self.generation {
+                    return;
+                }
+                match result {
+                    Ok(data) => {
+                        let data: Arc<Data> = Arc::from(data);
+                        self.base = Arc::clone(&data.base);
+                        self.applied = self.what_ifs.clone();
+                        self.data = Some(data);
+                        self.refresh_all();
+                        if self.explain.is_some() {
+                            self.request_explain();
+                        }
+                    }
+                    Err(e) => {
+                        // Keep showing the last good data; the what-ifs go back to what it shows.
+                        self.what_ifs = self.applied.clone();
+                        self.error(e);
+                    }
+                }
+            }
+            Done::Explained {
+                generation,
+                target,
+                result,
+            } => {
+                if let Some(view) = self.explain.as_mut()
+                    && generation == self.explain_generation
+                    && view.target == target
+                {
+                    view.result = Some(result);
+                }
+            }
+        }
+    }
+
+    /// Takes the finished background jobs without waiting. Returns whether any arrived.
+    pub fn poll(&mut self) -> bool {
+        let mut any = false;
+        loop {
+            match self.done.try_recv() {
+                Ok(done) => {
+                    any = true;
+                    self.receive(done);
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    if self.outstanding > 0 {
+                        self.outstanding = 0;
+                        self.busy = None;
+                        self.error("the background worker stopped; restart the TUI".to_owned());
+                    }
+                    break;
+                }
+            }
+        }
+        any
+    }
+
+    /// Waits until every background job has finished (tests and benches; the UI loop polls).
+    pub fn settle(&mut self) {
+        while self.outstanding > 0 {
+            match self.done.recv_timeout(Duration::from_secs(600)) {
+                Ok(done) => self.receive(done),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    self.outstanding = 0;
+                    self.busy = None;
+                    self.error("the background worker stopped; restart the TUI".to_owned());
+                }
+            }
+        }
+    }
+
+    /// Advances the spinner and starts a live re-list when `--refresh` says it is time.
+    pub fn tick(&mut self, now: Instant) {
+        self.spinner = (self.spinner + 1) % SPINNER.len();
+        if let Some(every) = self.config.refresh
+            && self.config.live
+            && self.outstanding == 0
+            && self
+                .last_reload
+                .is_none_or(|t| now.duration_since(t) >= every)
+        {
+            if self.last_reload.is_none() {
+                // The first load just happened: count the interval from now.
+                self.last_reload = Some(now);
+            } else {
+                self.reload();
+            }
+        }
+    }
+
+    fn screen(&self) -> Screen {
+        self.stack.last().copied().unwrap_or(Screen::Tree)
+    }
+
+    fn push(&mut self, s: Screen) {
+        if self.screen() == s {
+            return;
+        }
+        self.stack.push(s);
+        if self.stack.len() > 64 {
+            self.stack.remove(0);
+        }
+    }
+
+    /// Runs `f` on the current view with a context; `None` while there is no data.
+    fn with_view<R>(&mut self, f: impl FnOnce(&mut dyn Component, &Cx<'_>) -> R) -> Option<R> {
+        let data = Arc::clone(self.data.as_ref()?);
+        let ns = self.namespace.clone();
+        let cx = Cx {
+            data: &data,
+            theme: self.theme,
+            namespace: ns.as_deref(),
+        };
+        let view: &mut dyn Component = match self.screen() {
+            Screen::Tree => &mut self.tree,
+            Screen::Pending => &mut self.pending,
+            Screen::Nodes => &mut self.nodes,
+            Screen::Doctor => &mut self.doctor,
+            Screen::Explain => self.explain.as_mut()?,
+            Screen::Yaml => self.yaml.as_mut()?,
+        };
+        Some(f(view, &cx))
+    }
+
+    fn refresh_all(&mut self) {
+        let Some(data) = self.data.clone() else {
+            return;
+        };
+        let ns = self.namespace.clone();
+        let cx = Cx {
+            data: &data,
+            theme: self.theme,
+            namespace: ns.as_deref(),
+        };
+        self.tree.refresh(&cx);
+        self.pending.refresh(&cx);
+        self.nodes.refresh(&cx);
+        self.doctor.refresh(&cx);
+        if let Some(y) = self.yaml.as_mut() {
+            y.refresh(&cx);
+        }
+    }
+
+    /// Handles one terminal event.
+    pub fn handle(&mut self, event: &Event) {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => self.on_key(*key),
+            Event::Mouse(m) => self.on_mouse(*m),
+            _ => {}
+        }
+    }
+
+    fn on_mouse(&mut self, m: MouseEvent) {
+        match m.kind {
+            MouseEventKind::ScrollDown => {
+                self.with_view(|v, cx| v.scroll(3, cx));
+            }
+            MouseEventKind::ScrollUp => {
+                self.with_view(|v, cx| v.scroll(-3, cx));
+            }
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.with_view(|v, _| v.click(m.row));
+            }
+            _ => {}
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        match self.input.clone() {
+            Input::Command(text) => return self.on_prompt_key(key, text),
+            Input::Filter(text, before) => return self.on_filter_key(key, text, before),
+            Input::Normal => {}
+        }
+        if self.help {
+            match key.code {
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Enter => self.help = false,
+                KeyCode::Char('q') => self.quit = true,
+                _ => {}
+            }
+            return;
+        }
+        self.status = None;
+        match key.code {
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char(':') => self.input = Input::Command(String::new()),
+            KeyCode::Char('/') if self.data.is_some() => {
+                let before = self
+                    .with_view(|v, _| v.filter().to_owned())
+                    .unwrap_or_default();
+                self.input = Input::Filter(before.clone(), before);
+            }
+            KeyCode::Char('?') => self.help = true,
+            KeyCode::Char('r') if ctrl => self.reload(),
+            KeyCode::Esc => {
+                let filtered = self
+                    .with_view(|v, cx| {
+                        let had = !v.filter().is_empty();
+                        if had {
+                            v.set_filter("", cx);
+                        }
+                        had
+                    })
+                    .unwrap_or(false);
+                if !filtered && self.stack.len() > 1 {
+                    self.stack.pop();
+                }
+            }
+            KeyCode::Tab | KeyCode::BackTab => {
+                let pos = MAIN.iter().position(|s| *s == self.screen());
+                let next = match (pos, key.code) {
+                    (Some(p), KeyCode::Tab) => MAIN[(p + 1) % MAIN.len()],
+                    (Some(p), _) => MAIN[(p + MAIN.len() - 1) % MAIN.len()],
+                    (None, _) => MAIN[0],
+                };
+                self.push(next);
+            }
+            KeyCode::Char('u') => match self.what_ifs.pop() {
+                Some(w) => {
+                    self.info(format!("undid {}", w.describe()));
+                    self.build("re-planning");
+                }
+                None => self.info("no what-if to undo".to_owned()),
+            },
+            KeyCode::Char('y') => {
+                if let Some(obj) = self.with_view(|v, cx| v.selected(cx)).flatten() {
+                    self.apply(vec![Intent::Yaml(obj)]);
+                }
+            }
+            KeyCode::Char('e') => {
+                if let Some(obj) = self.with_view(|v, cx| v.selected(cx)).flatten() {
+                    if obj.kind == "Node" || obj.kind == "ResourceClaim" {
+                        self.error(format!(
+                            "`explain` takes a pod, group or Workload, not a {}",
+                            obj.kind
+                        ));
+                    } else {
+                        self.apply(vec![Intent::Explain(obj)]);
+                    }
+                }
+            }
+            _ => {
+                let mut queue = Vec::new();
+                let used = self.with_view(|v, cx| v.on_key(key, cx, &mut queue));
+                if used == Some(false) && matches!(key.code, KeyCode::Char(_)) {
+                    self.info("unknown key: `?` lists the keys of this view".to_owned());
+                }
+                self.apply(queue);
+            }
+        }
+    }
+
+    fn apply(&mut self, queue: Vec<Intent>) {
+        for intent in queue {
+            match intent {
+                Intent::Status(s) => self.info(s),
+                Intent::Explain(obj) => {
+                    self.explain = Some(ExplainView::new(obj));
+                    if self.screen() != Screen::Explain {
+                        self.push(Screen::Explain);
+                    }
+                    self.request_explain();
+                }
+                Intent::Yaml(obj) => {
+                    let Some(data) = self.data.clone() else {
+                        continue;
+                    };
+                    let ns = self.namespace.clone();
+                    let cx = Cx {
+                        data: &data,
+                        theme: self.theme,
+                        namespace: ns.as_deref(),
+                    };
+                    self.yaml = Some(YamlView::new(obj, &cx));
+                    self.push(Screen::Yaml);
+                }
+                Intent::JumpTree(obj) => {
+                    let in_tree = self.data.as_ref().is_some_and(|d| {
+                        d.tree.iter().any(|r| {
+                            r.node.kind == obj.kind
+                                && r.node.namespace == obj.namespace
+                                && r.node.name == obj.name
+                        })
+                    });
+                    if in_tree {
+                        if self
+                            .namespace
+                            .as_ref()
+                            .is_some_and(|ns| *ns != obj.namespace)
+                        {
+                            self.namespace = None;
+                        }
+                        self.tree.jump_to(obj);
+                        self.refresh_all();
+                        self.push(Screen::Tree);
+                    } else {
+                        self.error(format!("{obj} is not in the tree"));
+                    }
+                }
+                Intent::ToggleWhatIf(w) => {
+                    if let Some(p) = self.what_ifs.iter().position(|x| *x == w) {
+                        self.what_ifs.remove(p);
+                        self.info(format!("removed what-if: {}", w.describe()));
+                    } else {
+                        self.info(format!("what-if: {}", w.describe()));
+                        self.what_ifs.push(w);
+                    }
+                    self.build("re-planning");
+                }
+            }
+        }
+    }
+
+    fn on_prompt_key(&mut self, key: KeyEvent, mut text: String) {
+        match key.code {
+            KeyCode::Esc => self.input = Input::Normal,
+            KeyCode::Enter => {
+                self.input = Input::Normal;
+                self.run_command(text.trim());
+            }
+            KeyCode::Backspace => {
+                if text.pop().is_none() {
+                    self.input = Input::Normal;
+                } else {
+                    self.input = Input::Command(text);
+                }
+            }
+            KeyCode::Tab => {
+                let namespaces = self
+                    .data
+                    .as_ref()
+                    .map(|d| d.namespaces.clone())
+                    .unwrap_or_default();
+                let found = keymap::complete(&text, &namespaces);
+                match found.as_slice() {
+                    [] => self.error(format!("no command starts with `{}`", sanitize(&text))),
+                    [one] => {
+                        text.clone_from(one);
+                        if matches!(one.as_str(), "ns" | "ctx" | "add") {
+                            text.push(' ');
+                        }
+                        self.status = None;
+                    }
+                    many => {
+                        text = common_prefix(many);
+                        self.info(many.join("  "));
+                    }
+                }
+                self.input = Input::Command(text);
+            }
+            KeyCode::Char(c) => {
+                text.push(c);
+                self.input = Input::Command(text);
+            }
+            _ => {}
+        }
+    }
+
+    fn run_command(&mut self, line: &str) {
+        let (cmd, arg) = line
+            .split_once(' ')
+            .map_or((line, ""), |(c, a)| (c, a.trim()));
+        match cmd {
+            "" => {}
+            "tree" | "pending" | "nodes" | "doctor" => {
+                let s = MAIN
+                    .into_iter()
+                    .find(|s| s.name() == cmd)
+                    .unwrap_or(Screen::Tree);
+                self.push(s);
+            }
+            "ns" | "namespace" => {
+                self.namespace = match arg {
+                    "" | "all" | "-A" => None,
+                    ns => Some(ns.to_owned()),
+                };
+                self.info(format!(
+                    "namespace: {}",
+                    self.namespace.as_deref().unwrap_or("all")
+                ));
+                self.refresh_all();
+            }
+            "ctx" | "context" => {
+                if !self.config.live {
+                    self.error(
+                        "`:ctx` works in live mode only (not with `--from` or `--demo`)".to_owned(),
+                    );
+                } else if arg.is_empty() {
+                    self.error("write `:ctx NAME`".to_owned());
+                } else {
+                    self.context = Some(arg.to_owned());
+                    self.config.source = format!("context {arg}");
+                    self.reload();
+                }
+            }
+            "add" => {
+                if arg.is_empty() {
+                    self.error("write `:add FILE`".to_owned());
+                } else {
+                    self.apply(vec![Intent::ToggleWhatIf(WhatIf::Add(arg.into()))]);
+                }
+            }
+            "help" | "h" => self.help = true,
+            "q" | "quit" | "q!" => self.quit = true,
+            other => {
+                let close = keymap::complete(&other[..other.len().min(1)], &[]);
+                self.error(format!(
+                    "unknown command `{}`; try {}",
+                    sanitize(other),
+                    if close.is_empty() {
+                        keymap::COMMANDS.join(", ")
+                    } else {
+                        close.join(", ")
+                    }
+                ));
+            }
+        }
+    }
+
+    fn on_filter_key(&mut self, key: KeyEvent, mut text: String, before: String) {
+        match key.code {
+            KeyCode::Esc => {
+                self.with_view(|v, cx| v.set_filter(&before, cx));
+                self.input = Input::Normal;
+                return;
+            }
+            KeyCode::Enter => {
+                self.input = Input::Normal;
+                return;
+            }
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Char(c) => text.push(c),
+            _ => return,
+        }
+        self.with_view(|v, cx| v.set_filter(&text, cx));
+        self.input = Input::Filter(text, before);
+    }
+
+    /// Draws the whole screen.
+    pub fn draw(&mut self, frame: &mut Frame<'_>) {
+        let area = frame.area();
+        self.draw_into(frame.buffer_mut(), area);
+    }
+
+    /// Draws into a buffer (what [`App::draw`] does with the frame's buffer).
+    pub fn draw_into(&mut self, buf: &mut Buffer, area: Rect) {
+        let theme = self.theme;
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            let msg = format!(
+                "The terminal is {}×{}; wasctl tui needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Make it larger, or press q to quit.",
+                area.width, area.height
+            );
+            Paragraph::new(msg)
+                .wrap(Wrap { trim: true })
+                .style(theme.warn())
+                .render(area, buf);
+            return;
+        }
+        let header = Rect { height: 1, ..area };
+        let tabs = Rect {
+            y: area.y + 1,
+            height: 1,
+            ..area
+        };
+        let body = Rect {
+            y: area.y + 2,
+            height: area.height - 3,
+            ..area
+        };
+        let status = Rect {
+            y: area.bottom() - 1,
+            height: 1,
+            ..area
+        };
+        self.draw_header(buf, header);
+        self.draw_tabs(buf, tabs);
+        match self.data.clone() {
+            None => {
+                let spin = SPINNER[self.spinner];
+                buf.set_string(
+                    body.x,
+                    body.y,
+                    format!(
+                        "{spin} {} {} objects…",
+                        self.busy.as_deref().unwrap_or("loading"),
+                        self.base.object_count()
+                    ),
+                    theme.dim(),
+                );
+            }
+            Some(data) => {
+                let ns = self.namespace.clone();
+                let cx = Cx {
+                    data: &data,
+                    theme,
+                    namespace: ns.as_deref(),
+                };
+                let view: Option<&mut dyn Component> = match self.screen() {
+                    Screen::Tree => Some(&mut self.tree),
+                    Screen::Pending => Some(&mut self.pending),
+                    Screen::Nodes => Some(&mut self.nodes),
+                    Screen::Doctor => Some(&mut self.doctor),
+                    Screen::Explain => self.explain.as_mut().map(|v| v as &mut dyn Component),
+                    Screen::Yaml => self.yaml.as_mut().map(|v| v as &mut dyn Component),
+                };
+                if let Some(v) = view {
+                    v.draw(buf, body, &cx);
+                }
+            }
+        }
+        self.draw_status(buf, status);
+        if self.help {
+            self.draw_help(buf, body);
+        }
+    }
+
+    fn title(&mut self) -> String {
+        self.with_view(|v, cx| v.title(cx)).unwrap_or_default()
+    }
+
+    fn draw_header(&mut self, buf: &mut Buffer, area: Rect) {
+        let theme = self.theme;
+        let title = self.title();
+        let mut spans = vec![
+            Span::styled(" wasctl ", theme.header()),
+            Span::styled("│ ", theme.dim()),
+            Span::raw(sanitize(&self.config.source).into_owned()),
+            Span::styled(" │ ", theme.dim()),
+            Span::raw(format!(
+                "ns: {}",
+                sanitize(self.namespace.as_deref().unwrap_or("all"))
+            )),
+            Span::styled(" │ ", theme.dim()),
+            Span::styled(title, theme.header()),
+        ];
+        if !self.applied.is_empty() {
+            spans.push(Span::styled(" │ ", theme.dim()));
+            spans.push(Span::styled(
+                format!(
+                    "what-ifs: {} (u undoes)",
+                    sanitize(
+                        &self
+                            .applied
+                            .iter()
+                            .map(WhatIf::describe)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                ),
+                theme.warn(),
+            ));
+        }
+        buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+    }
+
+    fn draw_tabs(&mut self, buf: &mut Buffer, area: Rect) {
+        let theme = self.theme;
+        let current = self.screen();
+        let mut spans = vec![Span::raw(" ")];
+        for s in MAIN.into_iter().chain([Screen::Explain, Screen::Yaml]) {
+            let shown = match s {
+                Screen::Explain => self.explain.is_some() && current == s,
+                Screen::Yaml => self.yaml.is_some() && current == s,
+                _ => true,
+            };
+            if !shown {
+                continue;
+            }
+            let style = if s == current {
+                theme
+                    .selected()
+                    .add_modifier(ratatui::style::Modifier::BOLD)
+            } else {
+                theme.dim()
+            };
+            spans.push(Span::styled(format!(" {} ", s.name()), style));
+            spans.push(Span::raw(" "));
+        }
+        let filter = self
+            .with_view(|v, _| v.filter().to_owned())
+            .unwrap_or_default();
+        if !filter.is_empty() && !matches!(self.input, Input::Filter(..)) {
+            spans.push(Span::styled(
+                format!(" /{} ", sanitize(&filter)),
+                theme.matched(),
+            ));
+        }
+        buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+    }
+
+    fn draw_status(&mut self, buf: &mut Buffer, area: Rect) {
+        let theme = self.theme;
+        let left: Line<'_> = match &self.input {
+            Input::Command(text) => Line::from(vec![
+                Span::styled(":", theme.key()),
+                Span::raw(sanitize(text).into_owned()),
+                Span::styled("█", theme.dim()),
+            ]),
+            Input::Filter(text, _) => Line::from(vec![
+                Span::styled("/", theme.key()),
+                Span::raw(sanitize(text).into_owned()),
+                Span::styled("█", theme.dim()),
+            ]),
+            Input::Normal => match &self.status {
+                Some((msg, true)) => Line::from(Span::styled(
+                    format!("error: {}", sanitize(msg)),
+                    theme.error(),
+                )),
+                Some((msg, false)) => Line::raw(sanitize(msg).into_owned()),
+                None => Line::from(vec![
+                    Span::styled("?", theme.key()),
+                    Span::raw(" help  "),
+                    Span::styled(":", theme.key()),
+                    Span::raw(" command  "),
+                    Span::styled("/", theme.key()),
+                    Span::raw(" filter  "),
+                    Span::styled("Tab", theme.key()),
+                    Span::raw(" view  "),
+                    Span::styled("Esc", theme.key()),
+                    Span::raw(" back  "),
+                    Span::styled("q", theme.key()),
+                    Span::raw(" quit"),
+                ]),
+            },
+        };
+        let right = self
+            .busy
+            .as_ref()
+            .map(|b| format!("{} {b}… ", SPINNER[self.spinner]))
+            .unwrap_or_default();
+        let right_width = u16::try_from(right.chars().count()).unwrap_or(0);
+        buf.set_line(
+            area.x,
+            area.y,
+            &left,
+            area.width.saturating_sub(right_width + 1),
+        );
+        if right_width > 0 {
+            buf.set_string(
+                area.right().saturating_sub(right_width),
+                area.y,
+                right,
+                theme.warn(),
+            );
+        }
+    }
+
+    fn draw_help(&mut self, buf: &mut Buffer, body: Rect) {
+        let theme = self.theme;
+        let own: &'static [Binding] = self.with_view(|v, _| v.keys()).unwrap_or(&[]);
+        let mut lines = vec![Line::from(Span::styled(
+            format!("{} view", self.screen().name()),
+            theme.header(),
+        ))];
+        let key_width = GLOBAL
+            .iter()
+            .chain(own)
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(8);
+        let row = |(k, d): &Binding| {
+            Line::from(vec![
+                Span::styled(format!("  {k:<key_width$}  "), theme.key()),
+                Span::raw(*d),
+            ])
+        };
+        lines.extend(own.iter().map(row));
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled("every view", theme.header())));
+        lines.extend(GLOBAL.iter().map(row));
+        let width = body.width.saturating_sub(4).min(110);
+        let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(body.height);
+        let area = Rect {
+            x: body.x + (body.width - width) / 2,
+            y: body.y,
+            width,
+            height,
+        };
+        Clear.render(area, buf);
+        Paragraph::new(lines)
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" keys (Esc closes) ")
+                    .border_style(theme.header()),
+            )
+            .style(Style::new())
+            .render(area, buf);
+    }
+}
+
+fn common_prefix(items: &[String]) -> String {
+    let Some(first) = items.first() else {
+        return String::new();
+    };
+    let mut len = first.len();
+    for s in &items[1..] {
+        len = first
+            .bytes()
+            .zip(s.bytes())
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    first[..len].to_owned()
+}

@@ -1,0 +1,534 @@
+//! What the TUI shows, built off the UI thread: the snapshot (with the what-ifs applied), the
+//! [`Plan`], the tree, the [`DoctorReport`], the per-node usage and the per-unit changes that
+//! the what-ifs made to the plan.
+//!
+//! Every number comes from the commands' own analyses: [`simulate`], [`tree::build`],
+//! [`doctor::report`], the simulator's [`ClusterState`] (requested and allocatable amounts) and
+//! the plan's device map. Nothing here decides where a pod goes or whether something is wrong.
+//! Pure apart from `:add FILE`, which reads the file it names.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::doctor::{self, DoctorReport};
+use crate::graph::tree::{self, TreeNode, TreeScope};
+use crate::graph::{Graph, ObjRef};
+use crate::sched::node_state::ClusterState;
+use crate::sched::plan::Plan;
+use crate::sched::resources::{CPU, MEMORY};
+use crate::sched::{Options, simulate, whatif};
+use crate::snapshot::facts::Component;
+use crate::snapshot::source::{Collector, files};
+use crate::snapshot::{Snapshot, name_of, namespace_of};
+
+/// One change applied to a copy of the snapshot before simulating again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WhatIf {
+    /// `kubectl drain NODE` ([`whatif::drain`]).
+    Drain(String),
+    /// `kubectl cordon NODE` ([`whatif::cordon`]).
+    Cordon(String),
+    /// Simulate without preemption (`simulate --no-preemption`).
+    NoPreemption,
+    /// Add the objects of a manifest file ([`whatif::add_objects`]).
+    Add(PathBuf),
+}
+
+impl WhatIf {
+    /// A short description for the header and the plan's settings.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Drain(n) => format!("drain {n}"),
+            Self::Cordon(n) => format!("cordon {n}"),
+            Self::NoPreemption => "no preemption".to_owned(),
+            Self::Add(p) => format!("add {}", p.display()),
+        }
+    }
+}
+
+/// How a unit's result changed under the what-ifs: the `diff` command's own verdict
+/// ([`crate::plan::diff`]), so the TUI's markers and `kubectl wasctl diff` never disagree.
+pub use crate::plan::diff::Change;
+
+/// The marker the pending view shows for a change.
+pub fn marker(c: Change) -> &'static str {
+    match c {
+        Change::NewlySchedulable => "+ placed",
+        Change::NewlyUnschedulable => "- stuck",
+        Change::VictimsChanged => "! victims",
+        Change::DomainChanged => "~ domain",
+        Change::PlacementChanged => "~ nodes",
+        Change::OutcomeChanged => "~ outcome",
+        Change::ReasonChanged => "~ reason",
+        Change::Added => "+ new",
+        Change::Removed => "- gone",
+    }
+}
+
+/// A unit's identity in a plan: kind, namespace, name.
+pub type UnitKey = (String, String, String);
+
+/// One unit's change under the what-ifs, with its causes, as `kubectl wasctl diff` reports it.
+pub use crate::plan::diff::UnitChange;
+
+/// Compares the snapshot and plan without what-ifs to those with them, unit by unit.
+pub fn diff(
+    before: &Snapshot,
+    before_plan: &Plan,
+    after: &Snapshot,
+    after_plan: &Plan,
+    preemption: bool,
+) -> HashMap<UnitKey, UnitChange> {
+    crate::plan::diff::diff(
+        before,
+        before_plan,
+        after,
+        after_plan,
+        ("without what-ifs", "with what-ifs"),
+        preemption,
+    )
+    .units
+    .into_iter()
+    .map(|u| ((u.kind.clone(), u.namespace.clone(), u.name.clone()), u))
+    .collect()
+}
+
+/// One row of the flattened tree, in pre-order.
+#[derive(Debug, Clone)]
+pub struct TreeRow {
+    /// Depth (roots are 0).
+    pub depth: u16,
+    /// The parent row.
+    pub parent: Option<usize>,
+    /// The row after this row's subtree (pre-order), so a collapsed row skips its children.
+    pub end: usize,
+    /// The object.
+    pub node: TreeNode,
+}
+
+impl TreeRow {
+    /// Whether the row has children.
+    pub fn has_children(&self, index: usize) -> bool {
+        self.end > index + 1
+    }
+
+    /// The object reference.
+    pub fn obj(&self) -> ObjRef {
+        ObjRef::new(&self.node.kind, &self.node.namespace, &self.node.name)
+    }
+}
+
+/// Flattens a tree report into pre-order rows (children are moved out of each node).
+pub fn flatten(roots: Vec<TreeNode>) -> Vec<TreeRow> {
+    fn walk(mut node: TreeNode, depth: u16, parent: Option<usize>, out: &mut Vec<TreeRow>) {
+        let children = std::mem::take(&mut node.children);
+        let me = out.len();
+        out.push(TreeRow {
+            depth,
+            parent,
+            end: me + 1,
+            node,
+        });
+        for c in children {
+            walk(c, depth.saturating_add(1), Some(me), out);
+        }
+        let end = out.len();
+        out[me].end = end;
+    }
+    let mut out = Vec::new();
+    for r in roots {
+        walk(r, 0, None, &mut out);
+    }
+    out
+}
+
+/// One pod on a node, with its gang and claims (the nodes view's detail pane).
+#[derive(Debug, Clone)]
+pub struct PodOnNode {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Its PodGroup, if it names one.
+    pub group: Option<String>,
+    /// Its claims (`spec.resourceClaims[].name` and the claim it resolves to, if any).
+    pub claims: Vec<String>,
+}
+
+/// A node as the nodes view shows it.
+#[derive(Debug, Clone)]
+pub struct NodeInfo {
+    /// Name.
+    pub name: String,
+    /// Labels (for the topology domains).
+    pub labels: BTreeMap<String, String>,
+    /// `Ready` condition true.
+    pub ready: bool,
+    /// Cordoned.
+    pub unschedulable: bool,
+    /// Taints.
+    pub taints: Vec<String>,
+    /// CPU requested / allocatable, milli-cores.
+    pub cpu: (i64, i64),
+    /// Memory requested / allocatable, bytes.
+    pub memory: (i64, i64),
+    /// Extended resources with `gpu` in the name: requested / allocatable.
+    pub gpu: (i64, i64),
+    /// DRA devices: in use (allocated or simulated) / total.
+    pub devices: (usize, usize),
+    /// Pods bound to it.
+    pub pods: Vec<PodOnNode>,
+    /// Pods the plan places on it.
+    pub planned: usize,
+}
+
+/// Everything the views read. Built by [`Data::build`] on the worker thread.
+#[derive(Debug)]
+pub struct Data {
+    /// The snapshot as loaded.
+    pub base: Arc<Snapshot>,
+    /// The snapshot with the what-ifs applied (the same `Arc` when there are none).
+    pub snapshot: Arc<Snapshot>,
+    /// The plan without what-ifs.
+    pub base_plan: Arc<Plan>,
+    /// The plan with the what-ifs.
+    pub plan: Arc<Plan>,
+    /// The options the plan ran with (explain uses the same).
+    pub options: Options,
+    /// The tree, flattened.
+    pub tree: Vec<TreeRow>,
+    /// The tree report's assumptions.
+    pub assumed: Vec<String>,
+    /// Doctor over every namespace (the view narrows it).
+    pub doctor: DoctorReport,
+    /// Nodes, by name.
+    pub nodes: Vec<NodeInfo>,
+    /// What the what-ifs changed, per unit.
+    pub changes: HashMap<UnitKey, UnitChange>,
+    /// The what-ifs, described.
+    pub what_ifs: Vec<String>,
+    /// Namespaces that hold objects.
+    pub namespaces: Vec<String>,
+}
+
+/// What a build needs besides the snapshot.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// `--feature-gates` overrides.
+    pub gate_overrides: BTreeMap<String, bool>,
+    /// The what-ifs, in the order they were made.
+    pub what_ifs: Vec<WhatIf>,
+}
+
+fn apply(s: &mut Snapshot, w: &WhatIf) -> Result<String, String> {
+    match w {
+        WhatIf::Drain(node) => {
+            let (recreated, deleted) = whatif::drain(s, node)?;
+            Ok(format!(
+                "drained node `{node}`: {recreated} pod(s) pending again, {deleted} bare pod(s) deleted"
+            ))
+        }
+        WhatIf::Cordon(node) => {
+            whatif::cordon(s, node)?;
+            Ok(format!("cordoned node `{node}`"))
+        }
+        WhatIf::NoPreemption => Ok("preemption off".to_owned()),
+        WhatIf::Add(path) => {
+            let mut collector = Collector::new();
+            files::load_path(path, &mut collector).map_err(|e| e.to_string())?;
+            whatif::add_objects(s, collector.finish());
+            Ok(format!("added the objects of `{}`", path.display()))
+        }
+    }
+}
+
+impl Data {
+    /// Simulates `base` with the what-ifs and builds every view's report. `base_plan` is the
+    /// plan of `base` without what-ifs when it is already known. Fails (with a message for the
+    /// status line) when a what-if cannot be applied.
+    pub fn build(
+        base: Arc<Snapshot>,
+        options: &BuildOptions,
+        base_plan: Option<Arc<Plan>>,
+    ) -> Result<Self, String> {
+        let plain = Options {
+            gate_overrides: options.gate_overrides.clone(),
+            device_map: true,
+            ..Options::default()
+        };
+        let (snapshot, sim_options) = if options.what_ifs.is_empty() {
+            (Arc::clone(&base), plain.clone())
+        } else {
+            let mut copy = (*base).clone();
+            let mut described = Vec::new();
+            for w in &options.what_ifs {
+                described.push(apply(&mut copy, w)?);
+            }
+            let o = Options {
+                no_preemption: options.what_ifs.contains(&WhatIf::NoPreemption),
+                what_if: described,
+                ..plain.clone()
+            };
+            (Arc::new(copy), o)
+        };
+        let plan = Arc::new(simulate(&snapshot, &sim_options));
+        let base_plan = match base_plan {
+            Some(p) => p,
+            None if options.what_ifs.is_empty() => Arc::clone(&plan),
+            None => Arc::new(simulate(&base, &plain)),
+        };
+        let changes = if options.what_ifs.is_empty() {
+            HashMap::new()
+        } else {
+            diff(
+                &base,
+                &base_plan,
+                &snapshot,
+                &plan,
+                !options.what_ifs.contains(&WhatIf::NoPreemption),
+            )
+        };
+        let graph = Graph::build(&snapshot);
+        let now = snapshot.now();
+        let gates = snapshot
+            .facts
+            .gates_for(Component::KubeScheduler, &options.gate_overrides);
+        let mut assumed = gates.assumed.clone();
+        assumed.extend(snapshot.facts.assumed.iter().cloned());
+        let report = tree::build(
+            &snapshot,
+            &graph,
+            &TreeScope::default(),
+            now,
+            assumed.clone(),
+            Some(&plan),
+        );
+        let doctor = doctor::report(
+            &snapshot,
+            &graph,
+            &doctor::Options {
+                now,
+                gate_overrides: options.gate_overrides.clone(),
+            },
+            &doctor::Selection::default(),
+        );
+        let nodes = node_infos(&snapshot, &plan, &gates);
+        Ok(Self {
+            namespaces: snapshot.namespaces_in_use(),
+            base,
+            snapshot,
+            base_plan,
+            plan,
+            options: sim_options,
+            tree: flatten(report.roots),
+            assumed,
+            doctor,
+            nodes,
+            changes,
+            what_ifs: options.what_ifs.iter().map(WhatIf::describe).collect(),
+        })
+    }
+}
+
+fn node_infos(
+    s: &Snapshot,
+    plan: &Plan,
+    gates: &crate::snapshot::facts::FeatureGates,
+) -> Vec<NodeInfo> {
+    let state = ClusterState::build(s, gates);
+    let gpu_ids: Vec<u16> = (0..state.table.len())
+        .filter_map(|i| u16::try_from(i).ok())
+        .filter(|&i| state.table.name(i).contains("gpu"))
+        .collect();
+    let mut devices: HashMap<&str, (usize, usize)> = HashMap::new();
+    for d in &plan.device_map {
+        let e = devices.entry(d.node.as_str()).or_default();
+        e.1 += 1;
+        if d.claim.is_some() {
+            e.0 += 1;
+        }
+    }
+    let mut planned: HashMap<&str, usize> = HashMap::new();
+    for u in &plan.units {
+        for p in &u.placements {
+            *planned.entry(p.node.as_str()).or_default() += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(state.nodes.len());
+    for n in &s.nodes {
+        let name = name_of(&n.metadata);
+        let Some(id) = state.node_ids.get(name) else {
+            continue;
+        };
+        let ns = &state.nodes[*id];
+        let pair = |r: u16| (ns.allocatable(r) - ns.free(r), ns.allocatable(r));
+        let gpu = gpu_ids.iter().fold((0, 0), |acc, &g| {
+            let (u, a) = pair(g);
+            (acc.0 + u, acc.1 + a)
+        });
+        let ready = n
+            .status
+            .as_ref()
+            .and_then(|st| st.conditions.as_ref())
+            .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
+            .is_some_and(|c| c.status == "True");
+        let taints = n
+            .spec
+            .as_ref()
+            .and_then(|sp| sp.taints.as_ref())
+            .map(|ts| {
+                ts.iter()
+                    .map(|t| format!("{}:{}", t.key, t.effect))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let pods = s
+            .index
+            .pods_by_node
+            .get(name)
+            .map(|ids| {
+                ids.iter()
+                    .map(|&i| {
+                        let p = &s.pods[i];
+                        let spec = p.spec.as_ref();
+                        PodOnNode {
+                            namespace: namespace_of(&p.metadata).to_owned(),
+                            name: name_of(&p.metadata).to_owned(),
+                            group: spec
+                                .and_then(|sp| sp.scheduling_group.as_ref())
+                                .and_then(|g| g.pod_group_name.clone()),
+                            claims: p
+                                .status
+                                .as_ref()
+                                .and_then(|st| st.resource_claim_statuses.as_ref())
+                                .map(|cs| {
+                                    cs.iter()
+                                        .map(|c| match &c.resource_claim_name {
+                                            Some(rc) => format!("{}={rc}", c.name),
+                                            None => c.name.clone(),
+                                        })
+                                        .collect()
+                                })
+                                .unwrap_or_default(),
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push(NodeInfo {
+            name: name.to_owned(),
+            labels: n.metadata.labels.clone().unwrap_or_default(),
+            ready,
+            unschedulable: ns.unschedulable,
+            taints,
+            cpu: pair(CPU),
+            memory: pair(MEMORY),
+            gpu,
+            devices: devices.get(name).copied().unwrap_or_default(),
+            pods,
+            planned: planned.get(name).copied().unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// Finds the YAML of one object of the snapshot, or `None` if it is not there.
+pub fn object_yaml(s: &Snapshot, obj: &ObjRef) -> Option<Result<String, String>> {
+    fn ser<T: serde::Serialize>(o: &T) -> Result<String, String> {
+        serde_saphyr::to_string(o).map_err(|e| e.to_string())
+    }
+    let (ns, name) = (obj.namespace.as_str(), obj.name.as_str());
+    Some(match obj.kind.as_str() {
+        "Pod" => ser(s.pod(ns, name)?),
+        "PodGroup" => ser(s.pod_group(ns, name)?),
+        "CompositePodGroup" => ser(s.composite_pod_group(ns, name)?),
+        "Workload" => ser(s.workload(ns, name)?),
+        "ResourceClaim" => ser(s.resource_claim(ns, name)?),
+        "Job" => ser(s.job(ns, name)?),
+        "Node" => ser(s.node(name)?),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::source::demo;
+
+    fn demo_data(what_ifs: Vec<WhatIf>) -> Data {
+        let s = Arc::new(demo::load().expect("the demo loads"));
+        Data::build(
+            s,
+            &BuildOptions {
+                what_ifs,
+                ..BuildOptions::default()
+            },
+            None,
+        )
+        .expect("builds")
+    }
+
+    #[test]
+    fn flatten_keeps_preorder_and_subtree_ends() {
+        let d = demo_data(Vec::new());
+        for (i, r) in d.tree.iter().enumerate() {
+            assert!(r.end > i && r.end <= d.tree.len());
+            if let Some(p) = r.parent {
+                assert!(p < i && d.tree[p].end >= r.end);
+                assert_eq!(d.tree[p].depth + 1, r.depth);
+            }
+        }
+        assert!(d.tree.iter().any(|r| r.node.name == "big-train-workers"));
+    }
+
+    #[test]
+    fn no_what_ifs_no_changes() {
+        let d = demo_data(Vec::new());
+        assert!(d.changes.is_empty());
+        assert!(Arc::ptr_eq(&d.plan, &d.base_plan));
+    }
+
+    #[test]
+    fn draining_a_node_makes_its_gang_pending_again() {
+        let d = demo_data(vec![WhatIf::Drain("gpu-a1".to_owned())]);
+        // train-a runs on gpu-a1 and gpu-a2: its PodGroup is pending again.
+        let change = d.changes.get(&(
+            "PodGroup".to_owned(),
+            "ml".to_owned(),
+            "train-a-workers".to_owned(),
+        ));
+        assert!(change.is_some(), "changes: {:?}", d.changes);
+        assert_eq!(d.what_ifs, vec!["drain gpu-a1".to_owned()]);
+        assert!(
+            d.nodes
+                .iter()
+                .any(|n| n.name == "gpu-a1" && n.unschedulable)
+        );
+    }
+
+    #[test]
+    fn unknown_node_is_an_error_message() {
+        let s = Arc::new(demo::load().expect("the demo loads"));
+        let e = Data::build(
+            s,
+            &BuildOptions {
+                what_ifs: vec![WhatIf::Cordon("nope".to_owned())],
+                ..BuildOptions::default()
+            },
+            None,
+        )
+        .expect_err("no such node");
+        assert!(e.contains("nope"), "{e}");
+    }
+
+    #[test]
+    fn yaml_of_a_pod_and_a_missing_object() {
+        let d = demo_data(Vec::new());
+        let y = object_yaml(&d.snapshot, &ObjRef::new("Pod", "ml", "big-train-0"))
+            .expect("found")
+            .expect("serializes");
+        assert!(y.contains("big-train-0"));
+        assert!(object_yaml(&d.snapshot, &ObjRef::new("Pod", "ml", "nope")).is_none());
+    }
+}

@@ -1,0 +1,209 @@
+//! The event queue and the background worker.
+//!
+//! The UI thread never simulates, explains or loads: it sends a [`Job`] to the worker thread and
+//! keeps drawing (with a spinner) until the [`Done`] comes back. Every job carries the
+//! generation it was asked in, so a result that a newer request made stale is dropped.
+//! Components talk to the app through [`Intent`]s pushed on a queue (gitui's `InternalEvent`),
+//! never by reaching into each other.
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread;
+
+use super::data::{BuildOptions, Data};
+use crate::explain::{Diagnosis, Target, explain, units_of};
+use crate::graph::{Graph, ObjRef};
+use crate::sched::Options;
+use crate::sched::plan::Plan;
+use crate::snapshot::Snapshot;
+
+/// Loads a fresh snapshot (live re-list) for a kubeconfig context (`None`: the current one).
+pub type Loader = Arc<dyn Fn(Option<&str>) -> Result<Snapshot, String> + Send + Sync>;
+
+/// Work for the background thread.
+pub enum Job {
+    /// Simulate `base` with the what-ifs and build every view's data.
+    Build {
+        /// The request's generation.
+        generation: u64,
+        /// The snapshot as loaded.
+        base: Arc<Snapshot>,
+        /// Gate overrides and what-ifs.
+        options: BuildOptions,
+        /// The plan of `base` without what-ifs, when known.
+        base_plan: Option<Arc<Plan>>,
+    },
+    /// Load a fresh snapshot, then build.
+    Reload {
+        /// The request's generation.
+        generation: u64,
+        /// The kubeconfig context (`:ctx`), or the current one.
+        context: Option<String>,
+        /// Gate overrides and what-ifs.
+        options: BuildOptions,
+    },
+    /// Explain the units an object stands for.
+    Explain {
+        /// The request's generation.
+        generation: u64,
+        /// The snapshot the plan ran on (what-ifs applied).
+        snapshot: Arc<Snapshot>,
+        /// The plan's options.
+        options: Options,
+        /// The object.
+        target: ObjRef,
+    },
+}
+
+/// A finished job.
+pub enum Done {
+    /// New data (or why there is none).
+    Data {
+        /// The request's generation.
+        generation: u64,
+        /// The data, or a message for the status line.
+        result: Result<Box<Data>, String>,
+    },
+    /// Diagnoses for an explain request.
+    Explained {
+        /// The request's generation.
+        generation: u64,
+        /// The object asked about.
+        target: ObjRef,
+        /// One diagnosis per unit, or a message.
+        result: Result<Vec<Diagnosis>, String>,
+    },
+}
+
+/// Something a component asks the app to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    /// Explain an object (opens the explain view).
+    Explain(ObjRef),
+    /// Show an object's YAML.
+    Yaml(ObjRef),
+    /// Show the tree with the cursor on an object.
+    JumpTree(ObjRef),
+    /// Add the what-if, or remove it when it is already on, and re-plan.
+    ToggleWhatIf(super::data::WhatIf),
+    /// A message for the status line.
+    Status(String),
+}
+
+/// The units `target` stands for and their diagnoses, as `explain TYPE/NAME` gives them.
+pub fn diagnose(
+    s: &Snapshot,
+    options: &Options,
+    target: &ObjRef,
+) -> Result<Vec<Diagnosis>, String> {
+    let graph = Graph::build(s);
+    let t = Target {
+        kind: target.kind.clone(),
+        namespace: target.namespace.clone(),
+        name: target.name.clone(),
+    };
+    let units = units_of(&graph, &t);
+    // A pod in a group: explain the group (as `explain pod/NAME` does).
+    let units = if t.kind == "Pod" && units.len() > 1 {
+        units[1..].to_vec()
+    } else {
+        units
+    };
+    if units.is_empty() {
+        return Err(format!(
+            "{} `{}` has no PodGroup to explain",
+            target.kind, target.name
+        ));
+    }
+    Ok(units
+        .iter()
+        .map(|(k, n)| explain(s, options, &t.namespace, k, n))
+        .collect())
+}
+
+fn run(job: Job, loader: Option<&Loader>) -> Done {
+    match job {
+        Job::Build {
+            generation,
+            base,
+            options,
+            base_plan,
+        } => Done::Data {
+            generation,
+            result: Data::build(base, &options, base_plan).map(Box::new),
+        },
+        Job::Reload {
+            generation,
+            context,
+            options,
+        } => {
+            let result = match loader {
+                None => Err("this source cannot be reloaded (files or the demo)".to_owned()),
+                Some(load) => load(context.as_deref())
+                    .and_then(|s| Data::build(Arc::new(s), &options, None).map(Box::new)),
+            };
+            Done::Data { generation, result }
+        }
+        Job::Explain {
+            generation,
+            snapshot,
+            options,
+            target,
+        } => Done::Explained {
+            generation,
+            result: diagnose(&snapshot, &options, &target),
+            target,
+        },
+    }
+}
+
+/// The background thread: runs jobs in order and sends their results back. It stops when the
+/// app drops its [`Sender`].
+pub fn spawn_worker(loader: Option<Loader>) -> (Sender<Job>, Receiver<Done>) {
+    let (job_tx, job_rx) = channel::<Job>();
+    let (done_tx, done_rx) = channel::<Done>();
+    thread::Builder::new()
+        .name(super::terminal::WORKER_THREAD.to_owned())
+        .spawn(move || {
+            while let Ok(job) = job_rx.recv() {
+                // A panic in an analysis becomes a message, never a dead UI.
+                let generation = match &job {
+                    Job::Build { generation, .. }
+                    | Job::Reload { generation, .. }
+                    | Job::Explain { generation, .. } => *generation,
+                };
+                let target = match &job {
+                    Job::Explain { target, .. } => Some(target.clone()),
+                    _ => None,
+                };
+                let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run(job, loader.as_ref())
+                }))
+                .unwrap_or_else(|_| {
+                    let msg = format!(
+                        "internal error in the background work: {}",
+                        super::terminal::take_worker_panic()
+                            .unwrap_or_else(|| "unknown panic".to_owned())
+                    );
+                    match target {
+                        Some(target) => Done::Explained {
+                            generation,
+                            target,
+                            result: Err(msg),
+                        },
+                        None => Done::Data {
+                            generation,
+                            result: Err(msg),
+                        },
+                    }
+                });
+                if done_tx.send(done).is_err() {
+                    break;
+                }
+            }
+        })
+        // Without a thread the closure (and its sender) is dropped: the app sees the
+        // disconnect and says so in the status line.
+        .ok();
+    (job_tx, done_rx)
+}

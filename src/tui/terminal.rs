@@ -1,0 +1,175 @@
+//! Entering and leaving the terminal's TUI state (raw mode, alternate screen, mouse capture,
+//! hidden cursor), restored on every exit path: a normal return, an error (the [`Guard`]'s
+//! `Drop`), a panic (the panic hook restores before the message is printed) and SIGTERM,
+//! SIGHUP or SIGQUIT (flags the event loop checks, so it returns and the guard restores).
+//!
+//! A panic on the background worker thread does not leave the UI: the hook records its message
+//! ([`take_worker_panic`]) for the status line instead of printing over the screen.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crossterm::cursor::{Hide, Show};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+/// The name of the worker thread (its panics are messages, not exits).
+pub const WORKER_THREAD: &str = "wasctl-tui-worker";
+
+static WORKER_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// The last panic message of the worker thread, if any (taken once).
+pub fn take_worker_panic() -> Option<String> {
+    WORKER_PANIC.lock().ok().and_then(|mut m| m.take())
+}
+
+/// Writes the sequences that undo [`enter_sequence`]: show the cursor, stop mouse capture,
+/// leave the alternate screen.
+pub fn restore_sequence(out: &mut impl Write) -> io::Result<()> {
+    execute!(out, DisableMouseCapture, LeaveAlternateScreen, Show)
+}
+
+/// Writes the sequences that set the TUI up: alternate screen, mouse capture, hidden cursor.
+pub fn enter_sequence(out: &mut impl Write) -> io::Result<()> {
+    execute!(out, EnterAlternateScreen, EnableMouseCapture, Hide)
+}
+
+/// Restores the real terminal (stdout): leaves raw mode and undoes [`enter_sequence`].
+/// Safe to call more than once.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = restore_sequence(&mut io::stdout());
+}
+
+type Restore = Arc<dyn Fn() + Send + Sync>;
+
+/// Installs a panic hook that calls `restore` before the previous hook prints the message,
+/// except on the worker thread, whose message is kept for [`take_worker_panic`].
+pub fn install_panic_hook(restore: Restore) {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() == Some(WORKER_THREAD) {
+            let msg = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_owned());
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            if let Ok(mut slot) = WORKER_PANIC.lock() {
+                *slot = Some(format!("{msg}{at}"));
+            }
+            return;
+        }
+        restore();
+        previous(info);
+    }));
+}
+
+/// The TUI state of the real terminal; dropping it restores the terminal.
+pub struct Guard {
+    /// Set by SIGTERM, SIGHUP and SIGQUIT.
+    pub signalled: Arc<AtomicBool>,
+}
+
+impl Guard {
+    /// Enters raw mode and the alternate screen, installs the panic hook and the signal flags.
+    pub fn enter() -> io::Result<Self> {
+        install_panic_hook(Arc::new(restore));
+        let signalled = Arc::new(AtomicBool::new(false));
+        for sig in [
+            signal_hook::consts::SIGTERM,
+            signal_hook::consts::SIGHUP,
+            signal_hook::consts::SIGQUIT,
+        ] {
+            signal_hook::flag::register(sig, Arc::clone(&signalled))?;
+        }
+        enable_raw_mode()?;
+        if let Err(e) = enter_sequence(&mut io::stdout()) {
+            restore();
+            return Err(e);
+        }
+        Ok(Self { signalled })
+    }
+
+    /// Whether a termination signal arrived.
+    pub fn signalled(&self) -> bool {
+        self.signalled.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restore_undoes_enter() {
+        let mut enter = Vec::new();
+        enter_sequence(&mut enter).expect("writes");
+        let mut leave = Vec::new();
+        restore_sequence(&mut leave).expect("writes");
+        let (enter, leave) = (
+            String::from_utf8_lossy(&enter).into_owned(),
+            String::from_utf8_lossy(&leave).into_owned(),
+        );
+        // Alternate screen, mouse capture (SGR) and cursor, each turned back off.
+        assert!(enter.contains("\u{1b}[?1049h") && leave.contains("\u{1b}[?1049l"));
+        assert!(enter.contains("\u{1b}[?1006h") && leave.contains("\u{1b}[?1006l"));
+        assert!(enter.contains("\u{1b}[?25l") && leave.contains("\u{1b}[?25h"));
+    }
+
+    /// A panic inside the app (here: on the UI thread, in a drawing closure) runs the hook's
+    /// restore before unwinding; a panic on the worker thread is recorded and restores nothing.
+    #[test]
+    fn panic_in_the_app_restores_the_terminal() {
+        let restored: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&restored);
+        let previous = std::panic::take_hook();
+        install_panic_hook(Arc::new(move || {
+            if let Ok(mut out) = sink.lock() {
+                let _ = restore_sequence(&mut *out);
+            }
+        }));
+        let worker = std::thread::Builder::new()
+            .name(WORKER_THREAD.to_owned())
+            .spawn(|| std::panic::catch_unwind(|| panic!("worker boom")).is_err())
+            .expect("spawns")
+            .join()
+            .expect("joins");
+        assert!(worker);
+        let after_worker = restored.lock().expect("lock").len();
+        let caught = std::panic::catch_unwind(|| {
+            let backend = ratatui::backend::TestBackend::new(10, 2);
+            let mut terminal = ratatui::Terminal::new(backend).expect("terminal");
+            let _ = terminal.draw(|_| panic!("boom in the app"));
+        });
+        // Put the default hook back before asserting (other tests' panics print normally).
+        std::panic::set_hook(previous);
+        assert!(caught.is_err());
+        assert_eq!(
+            after_worker, 0,
+            "a worker panic must not restore the terminal"
+        );
+        assert!(take_worker_panic().is_some_and(|m| m.contains("worker boom")));
+        let bytes = restored.lock().expect("lock").clone();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            text.contains("\u{1b}[?1049l"),
+            "left the alternate screen: {text:?}"
+        );
+        assert!(text.contains("\u{1b}[?25h"), "showed the cursor: {text:?}");
+    }
+}

@@ -1,0 +1,110 @@
+//! Styles. With colour, only the terminal's own named ANSI colours are used (they follow its
+//! light or dark palette) and never a background colour, so text keeps the contrast the
+//! terminal's theme gives it; the cursor row is reversed video. With `NO_COLOR` (or
+//! `--color never`) every style is a modifier only: bold, reversed, underlined.
+
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::explain::Verdict;
+use crate::sched::plan::Outcome;
+
+/// The TUI's styles.
+#[derive(Debug, Clone, Copy)]
+pub struct Theme {
+    color: bool,
+}
+
+impl Theme {
+    /// A theme with or without colours.
+    pub fn new(color: bool) -> Self {
+        Self { color }
+    }
+
+    /// Whether colours are on.
+    pub fn has_color(self) -> bool {
+        self.color
+    }
+
+    fn fg(self, c: Color) -> Style {
+        if self.color {
+            Style::new().fg(c)
+        } else {
+            Style::new()
+        }
+    }
+
+    /// Column headers and titles.
+    pub fn header(self) -> Style {
+        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+    }
+
+    /// The selected row.
+    pub fn selected(self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED)
+    }
+
+    /// Good: running, scheduled, schedulable.
+    pub fn ok(self) -> Style {
+        self.fg(Color::Green)
+    }
+
+    /// Needs attention: pending, waiting, preempting, warnings.
+    pub fn warn(self) -> Style {
+        self.fg(Color::Yellow)
+    }
+
+    /// Bad: unschedulable, errors, missing objects.
+    pub fn error(self) -> Style {
+        self.fg(Color::Red).add_modifier(Modifier::BOLD)
+    }
+
+    /// Secondary details.
+    pub fn dim(self) -> Style {
+        if self.color {
+            Style::new().add_modifier(Modifier::DIM)
+        } else {
+            Style::new()
+        }
+    }
+
+    /// The part of a name that matches the filter.
+    pub fn matched(self) -> Style {
+        self.fg(Color::Magenta)
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    }
+
+    /// Keys in the help and the status line.
+    pub fn key(self) -> Style {
+        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+    }
+
+    /// A simulator outcome.
+    pub fn outcome(self, o: Outcome) -> Style {
+        match o {
+            Outcome::Scheduled => self.ok(),
+            Outcome::Waiting | Outcome::Preempting => self.warn(),
+            Outcome::Unschedulable | Outcome::Error => self.error(),
+        }
+    }
+
+    /// A verdict.
+    pub fn verdict(self, v: Verdict) -> Style {
+        match v {
+            Verdict::Scheduled | Verdict::Schedulable => self.ok(),
+            Verdict::NeedsPreemption | Verdict::Waiting => self.warn(),
+            Verdict::Unschedulable => self.error(),
+        }
+    }
+
+    /// A status word from the tree (`Running`, `Pending`, `Unschedulable`, …).
+    pub fn status(self, s: &str) -> Style {
+        let first = s.split(',').next().unwrap_or("");
+        match first {
+            "Running" | "Scheduled" | "Succeeded" => self.ok(),
+            _ if first.starts_with("Allocated") => self.ok(),
+            "Pending" | "NoPods" => self.warn(),
+            "Failed" | "Unschedulable" | "SchedulerError" => self.error(),
+            _ => Style::new(),
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The views, one component each (gitui's components): each keeps its own state (cursor,
+//! filter, expansion), draws itself into a buffer area, and turns keys into state changes or
+//! [`Intent`]s for the app. Composition by code: the app owns one of each list view and at most
+//! one explain and one YAML view; views never call each other.
+
+pub mod doctor;
+pub mod explain;
+pub mod nodes;
+pub mod pending;
+pub mod tree;
+pub mod yaml;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::data::Data;
+use super::event::Intent;
+use super::keymap::Binding;
+use super::theme::Theme;
+use super::widgets::Cursor;
+use crate::graph::ObjRef;
+
+/// What a view reads while drawing or handling a key.
+pub struct Cx<'a> {
+    /// The current data.
+    pub data: &'a Data,
+    /// Styles.
+    pub theme: Theme,
+    /// The namespace shown (`None`: all).
+    pub namespace: Option<&'a str>,
+}
+
+impl Cx<'_> {
+    /// Whether an object of `namespace` is shown (cluster-scoped objects always are).
+    pub fn shows(&self, namespace: &str) -> bool {
+        namespace.is_empty() || self.namespace.is_none_or(|ns| ns == namespace)
+    }
+}
+
+/// One view.
+pub trait Component {
+    /// The title in the header (with counts).
+    fn title(&self, cx: &Cx<'_>) -> String;
+    /// The view's own keys, for `?`.
+    fn keys(&self) -> &'static [Binding];
+    /// Draws into `area` of `buf`.
+    fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>);
+    /// Handles a key; returns whether it was used.
+    fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool;
+    /// The data or the namespace changed: rebuild the rows, keeping the cursor on the same
+    /// object when it is still there.
+    fn refresh(&mut self, cx: &Cx<'_>);
+    /// The filter (empty: none).
+    fn filter(&self) -> &str {
+        ""
+    }
+    /// Sets the filter (views without rows ignore it).
+    fn set_filter(&mut self, _filter: &str, _cx: &Cx<'_>) {}
+    /// The object under the cursor, for `y` and `e`.
+    fn selected(&self, _cx: &Cx<'_>) -> Option<ObjRef> {
+        None
+    }
+    /// A mouse click on screen row `y`.
+    fn click(&mut self, _y: u16) {}
+    /// Mouse wheel: `delta` rows.
+    fn scroll(&mut self, delta: isize, cx: &Cx<'_>);
+}
+
+/// The list keys every list view shares: j/k, arrows, g/G, PgUp/PgDn. Returns whether the key
+/// moved the cursor.
+pub fn navigate(key: KeyEvent, cursor: &mut Cursor, len: usize, page: usize) -> bool {
+    let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+    match key.code {
+        KeyCode::Char('j') | KeyCode::Down => cursor.move_by(1, len),
+        KeyCode::Char('k') | KeyCode::Up => cursor.move_by(-1, len),
+        KeyCode::Char('g') | KeyCode::Home => cursor.top(),
+        KeyCode::Char('G') | KeyCode::End => cursor.bottom(len),
+        KeyCode::PageDown => cursor.move_by(page, len),
+        KeyCode::PageUp => cursor.move_by(-page, len),
+        KeyCode::Char('f') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            cursor.move_by(page, len);
+        }
+        KeyCode::Char('b') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            cursor.move_by(-page, len);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Selects the row at screen line `y` of a table whose rows start at `rows.y`.
+pub fn click_row(cursor: &mut Cursor, rows: Rect, y: u16, len: usize) {
+    if y >= rows.y && y < rows.bottom() {
+        let i = cursor.offset + usize::from(y - rows.y);
+        if i < len {
+            cursor.selected = i;
+        }
+    }
+}
+
+/// A scrollable text: `scroll` keys for the explain and YAML views.
+pub fn scroll_text(key: KeyEvent, offset: &mut usize, len: usize, page: usize) -> bool {
+    let mut c = Cursor {
+        selected: *offset,
+        offset: 0,
+    };
+    let used = navigate(key, &mut c, len, page);
+    *offset = c.selected;
+    used
+}

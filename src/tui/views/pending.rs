@@ -1,0 +1,266 @@
+//! The pending view: every unit the simulator did not place, in queue order (the plan's
+//! order), with its outcome, placed/minCount, victims and the simulator's one-line why. Under
+//! what-ifs it also lists the units the what-ifs changed, marked (newly placed, newly stuck,
+//! new victims), until the what-ifs are undone.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::{Component, Cx, click_row, navigate};
+use crate::graph::ObjRef;
+use crate::render::sanitize;
+use crate::sched::plan::{Outcome, UnitResult};
+use crate::tui::data::{Change, UnitChange, WhatIf, marker};
+use crate::tui::event::Intent;
+use crate::tui::keymap::{Binding, PENDING};
+use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
+
+const COLUMNS: [Column; 8] = [
+    Column::new("CHANGE", 6, 16),
+    Column::new("NAMESPACE", 9, 16),
+    Column::new("UNIT", 10, 44),
+    Column::new("OUTCOME", 7, 13),
+    Column::new("PLACED", 6, 9),
+    Column::new("MIN", 3, 4),
+    Column::new("VICTIMS", 7, 7),
+    Column::new("WHY", 10, 200),
+];
+
+/// The pending view's state.
+#[derive(Debug, Default)]
+pub struct PendingView {
+    /// Indices into the plan's units.
+    rows: Vec<usize>,
+    cursor: Cursor,
+    filter: String,
+    filter_lower: String,
+    rows_area: Rect,
+}
+
+fn change_of<'a>(cx: &'a Cx<'_>, u: &UnitResult) -> Option<&'a UnitChange> {
+    cx.data
+        .changes
+        .get(&(u.kind.clone(), u.namespace.clone(), u.name.clone()))
+}
+
+/// `placed/pending` as `simulate` shows it (`before+placed/total` when members already run).
+fn placed(u: &UnitResult) -> String {
+    if u.scheduled_before > 0 {
+        format!(
+            "{}+{}/{}",
+            u.scheduled_before,
+            u.placements.len(),
+            u.pending + u.scheduled_before
+        )
+    } else {
+        format!("{}/{}", u.placements.len(), u.pending)
+    }
+}
+
+impl PendingView {
+    fn rebuild(&mut self, cx: &Cx<'_>) {
+        self.rows = cx
+            .data
+            .plan
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.outcome != Outcome::Scheduled || change_of(cx, u).is_some())
+            .filter(|(_, u)| cx.shows(&u.namespace))
+            .filter(|(_, u)| matches(&u.name, &self.filter_lower))
+            .map(|(i, _)| i)
+            .collect();
+        self.cursor.clamp(self.rows.len());
+    }
+
+    fn unit<'a>(&self, cx: &Cx<'a>) -> Option<&'a UnitResult> {
+        self.rows
+            .get(self.cursor.selected)
+            .and_then(|&i| cx.data.plan.units.get(i))
+    }
+}
+
+impl Component for PendingView {
+    fn title(&self, cx: &Cx<'_>) -> String {
+        let s = &cx.data.plan.summary;
+        format!(
+            "pending ({} shown; plan: {} scheduled, {} unschedulable, {} waiting, {} preempting, {} error)",
+            self.rows.len(),
+            s.scheduled,
+            s.unschedulable,
+            s.waiting,
+            s.preempting,
+            s.error
+        )
+    }
+
+    fn keys(&self) -> &'static [Binding] {
+        PENDING
+    }
+
+    fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {
+        let theme = cx.theme;
+        // The last line says why; under what-ifs the one above says what changed.
+        let footer = if cx.data.changes.is_empty() { 1 } else { 2 };
+        let body = Rect {
+            height: area.height.saturating_sub(footer + 1),
+            ..area
+        };
+        self.rows_area = Rect {
+            y: body.y + 1,
+            height: body.height.saturating_sub(1),
+            ..body
+        };
+        if let Some(line) = &cx.data.plan.settings.pod_by_pod {
+            buf.set_string(
+                area.x,
+                body.bottom(),
+                format!("warning: {}", sanitize(line)),
+                theme.warn(),
+            );
+        }
+        if self.rows.is_empty() {
+            let msg = if self.filter.is_empty() {
+                "Nothing pending: the simulator places every unit."
+            } else {
+                "Nothing matches (Esc clears the filter)."
+            };
+            buf.set_string(area.x, area.y, msg, theme.dim());
+            return;
+        }
+        let window = self
+            .cursor
+            .window(usize::from(self.rows_area.height), self.rows.len());
+        let selected = self.cursor.selected - window.start;
+        let units = &cx.data.plan.units;
+        let cells: Vec<Vec<Cell>> = self.rows[window]
+            .iter()
+            .map(|&i| {
+                let u = &units[i];
+                let change = change_of(cx, u).map(|c| c.change);
+                let change_style = match change {
+                    Some(Change::NewlySchedulable) => theme.ok(),
+                    Some(Change::NewlyUnschedulable | Change::VictimsChanged) => theme.error(),
+                    _ => theme.warn(),
+                };
+                let mut unit = vec![Span::raw(format!("{}/", u.kind))];
+                unit.extend(highlight(
+                    &sanitize(&u.name),
+                    &self.filter,
+                    Style::new(),
+                    theme,
+                ));
+                let why = u.message.lines().next().unwrap_or("");
+                vec![
+                    Line::from(Span::styled(
+                        change.map(marker).unwrap_or_default(),
+                        change_style,
+                    )),
+                    Line::raw(sanitize(&u.namespace).into_owned()),
+                    Line::from(unit),
+                    Line::from(Span::styled(
+                        format!("{:?}", u.outcome),
+                        theme.outcome(u.outcome),
+                    )),
+                    Line::raw(placed(u)),
+                    Line::raw(
+                        u.min_count
+                            .map_or_else(|| "-".to_owned(), |m| m.to_string()),
+                    ),
+                    Line::raw(u.victims.len().to_string()),
+                    Line::raw(sanitize(why).into_owned()),
+                ]
+            })
+            .collect();
+        table(buf, body, theme, &COLUMNS, &cells, Some(selected));
+        if let Some(u) = self.unit(cx) {
+            buf.set_line(
+                area.x,
+                area.bottom() - 1,
+                &Line::from(vec![
+                    Span::styled("why: ", theme.dim()),
+                    Span::raw(sanitize(&u.message).into_owned()),
+                ]),
+                area.width,
+            );
+            // Under what-ifs: what changed for this unit and which changes caused it, in the
+            // `diff` command's words.
+            if let Some(c) = change_of(cx, u)
+                && area.height > 2
+            {
+                let causes = if c.causes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" because {}", c.causes.join("; "))
+                };
+                buf.set_line(
+                    area.x,
+                    area.bottom() - 2,
+                    &Line::from(vec![
+                        Span::styled("changed: ", theme.dim()),
+                        Span::raw(
+                            sanitize(&format!("{} → {}{causes}", c.before, c.after)).into_owned(),
+                        ),
+                    ]),
+                    area.width,
+                );
+            }
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
+        let page = usize::from(self.rows_area.height);
+        if navigate(key, &mut self.cursor, self.rows.len(), page) {
+            return true;
+        }
+        match key.code {
+            KeyCode::Enter => {
+                if let Some(obj) = self.selected(cx) {
+                    queue.push(Intent::Explain(obj));
+                }
+            }
+            KeyCode::Char('x') => queue.push(Intent::ToggleWhatIf(WhatIf::NoPreemption)),
+            _ => return false,
+        }
+        true
+    }
+
+    fn refresh(&mut self, cx: &Cx<'_>) {
+        let keep = self.selected(cx);
+        self.rebuild(cx);
+        if let Some(obj) = keep
+            && let Some(pos) = self.rows.iter().position(|&i| {
+                let u = &cx.data.plan.units[i];
+                u.kind == obj.kind && u.namespace == obj.namespace && u.name == obj.name
+            })
+        {
+            self.cursor.selected = pos;
+        }
+    }
+
+    fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    fn set_filter(&mut self, filter: &str, cx: &Cx<'_>) {
+        self.filter = filter.to_owned();
+        self.filter_lower = filter.to_lowercase();
+        self.refresh(cx);
+    }
+
+    fn selected(&self, cx: &Cx<'_>) -> Option<ObjRef> {
+        self.unit(cx)
+            .map(|u| ObjRef::new(&u.kind, &u.namespace, &u.name))
+    }
+
+    fn click(&mut self, y: u16) {
+        click_row(&mut self.cursor, self.rows_area, y, self.rows.len());
+    }
+
+    fn scroll(&mut self, delta: isize, _cx: &Cx<'_>) {
+        self.cursor.move_by(delta, self.rows.len());
+    }
+}

@@ -1,0 +1,431 @@
+//! The tree view: Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim, with the
+//! `tree` command's status columns and the simulated verdict (`Plan::outcome_of` →
+//! `Verdict`). Rows expand and collapse; a collapsed row says how many rows it hides. Only the
+//! visible window is drawn; the visible-row list is rebuilt only when expansion, filter,
+//! namespace or data change.
+
+use std::collections::HashMap;
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::{Component, Cx, click_row, navigate};
+use crate::explain::Verdict;
+use crate::graph::ObjRef;
+use crate::render::sanitize;
+use crate::tui::data::TreeRow;
+use crate::tui::event::Intent;
+use crate::tui::keymap::{Binding, TREE};
+use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
+
+/// Groups with more members than this start collapsed.
+const EXPAND_UP_TO: usize = 16;
+
+const COLUMNS: [Column; 7] = [
+    Column::new("NAME", 20, 60),
+    Column::new("STATUS", 6, 22),
+    Column::new("POLICY", 6, 10),
+    Column::new("PRIORITY", 8, 10),
+    Column::new("NODE", 4, 20),
+    Column::new("SIMULATED", 9, 15),
+    Column::new("AGE", 3, 5),
+];
+
+/// The tree view's state.
+#[derive(Debug, Default)]
+pub struct TreeView {
+    /// Rows the user expanded (`true`) or collapsed (`false`), by object; the others follow
+    /// the default (expanded unless a group has many members).
+    toggled: HashMap<String, bool>,
+    /// Indices into the data's rows, in display order.
+    visible: Vec<usize>,
+    cursor: Cursor,
+    filter: String,
+    filter_lower: String,
+    rows_area: Rect,
+    /// An object to put the cursor on at the next refresh.
+    want: Option<ObjRef>,
+}
+
+fn key_of(r: &TreeRow) -> String {
+    format!("{}/{}/{}", r.node.kind, r.node.namespace, r.node.name)
+}
+
+impl TreeView {
+    fn expanded(&self, rows: &[TreeRow], i: usize) -> bool {
+        let r = &rows[i];
+        self.toggled
+            .get(&key_of(r))
+            .copied()
+            .unwrap_or_else(|| r.depth < 1 || r.end - i - 1 <= EXPAND_UP_TO)
+    }
+
+    fn rebuild(&mut self, cx: &Cx<'_>) {
+        let rows = &cx.data.tree;
+        self.visible.clear();
+        if self.filter_lower.is_empty() {
+            let mut i = 0;
+            while i < rows.len() {
+                let r = &rows[i];
+                if r.depth == 0 && !cx.shows(&r.node.namespace) {
+                    i = r.end;
+                    continue;
+                }
+                self.visible.push(i);
+                i = if r.has_children(i) && !self.expanded(rows, i) {
+                    r.end
+                } else {
+                    i + 1
+                };
+            }
+        } else {
+            // Matches and their ancestors, whatever is collapsed.
+            let mut keep = vec![false; rows.len()];
+            for (i, r) in rows.iter().enumerate() {
+                if matches(&r.node.name, &self.filter_lower) && cx.shows(&r.node.namespace) {
+                    let mut at = Some(i);
+                    while let Some(j) = at {
+                        if keep[j] {
+                            break;
+                        }
+                        keep[j] = true;
+                        at = rows[j].parent;
+                    }
+                }
+            }
+            self.visible
+                .extend(keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| i));
+        }
+    }
+
+    fn selected_row(&self) -> Option<usize> {
+        self.visible.get(self.cursor.selected).copied()
+    }
+
+    /// Puts the cursor on `obj` at the next refresh (expanding its ancestors).
+    pub fn jump_to(&mut self, obj: ObjRef) {
+        self.want = Some(obj);
+    }
+
+    fn place_cursor(&mut self, cx: &Cx<'_>, obj: &ObjRef) -> bool {
+        let rows = &cx.data.tree;
+        let Some(i) = rows.iter().position(|r| {
+            r.node.kind == obj.kind && r.node.namespace == obj.namespace && r.node.name == obj.name
+        }) else {
+            return false;
+        };
+        let mut at = rows[i].parent;
+        while let Some(p) = at {
+            self.toggled.insert(key_of(&rows[p]), true);
+            at = rows[p].parent;
+        }
+        self.rebuild(cx);
+        if let Some(pos) = self.visible.iter().position(|&v| v == i) {
+            self.cursor.selected = pos;
+            return true;
+        }
+        false
+    }
+}
+
+fn verdict(cx: &Cx<'_>, r: &TreeRow) -> Option<Verdict> {
+    if !matches!(
+        r.node.kind.as_str(),
+        "Pod" | "PodGroup" | "CompositePodGroup"
+    ) {
+        return None;
+    }
+    cx.data
+        .plan
+        .outcome_of(
+            &cx.data.snapshot,
+            &r.node.kind,
+            &r.node.namespace,
+            &r.node.name,
+        )
+        .map(Verdict::from)
+}
+
+impl Component for TreeView {
+    fn title(&self, cx: &Cx<'_>) -> String {
+        format!(
+            "tree ({} of {} rows)",
+            self.visible.len(),
+            cx.data.tree.len()
+        )
+    }
+
+    fn keys(&self) -> &'static [Binding] {
+        TREE
+    }
+
+    fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {
+        let theme = cx.theme;
+        let rows = &cx.data.tree;
+        let body = Rect {
+            height: area.height.saturating_sub(1),
+            ..area
+        };
+        self.rows_area = Rect {
+            y: body.y + 1,
+            height: body.height.saturating_sub(1),
+            ..body
+        };
+        if self.visible.is_empty() {
+            let msg = if rows.is_empty() {
+                "No Workloads, PodGroups or CompositePodGroups found."
+            } else {
+                "Nothing matches (Esc clears the filter, `:ns all` shows every namespace)."
+            };
+            buf.set_string(area.x, area.y, msg, theme.dim());
+            return;
+        }
+        let window = self
+            .cursor
+            .window(usize::from(self.rows_area.height), self.visible.len());
+        let selected = self.cursor.selected - window.start;
+        let cells: Vec<Vec<Cell>> = self.visible[window]
+            .iter()
+            .map(|&i| {
+                let r = &rows[i];
+                let n = &r.node;
+                let marker = if !r.has_children(i) {
+                    "  "
+                } else if self.filter_lower.is_empty() && !self.expanded(rows, i) {
+                    "▸ "
+                } else {
+                    "▾ "
+                };
+                let mut name = vec![Span::raw(format!(
+                    "{}{marker}{}/",
+                    "  ".repeat(usize::from(r.depth)),
+                    n.kind
+                ))];
+                name.extend(highlight(
+                    &sanitize(&n.name),
+                    &self.filter,
+                    Style::new(),
+                    theme,
+                ));
+                if r.has_children(i) && self.filter_lower.is_empty() && !self.expanded(rows, i) {
+                    name.push(Span::styled(format!(" [+{}]", r.end - i - 1), theme.dim()));
+                }
+                if !n.missing.is_empty() {
+                    name.push(Span::styled(" ✗", theme.error()));
+                }
+                let status = sanitize(n.status.as_deref().unwrap_or("")).into_owned();
+                let sim = verdict(cx, r);
+                vec![
+                    Line::from(name),
+                    Line::from(Span::styled(status.clone(), theme.status(&status))),
+                    Line::raw(n.policy.clone().unwrap_or_default()),
+                    Line::raw(n.priority.map(|p| p.to_string()).unwrap_or_default()),
+                    Line::raw(sanitize(n.node.as_deref().unwrap_or("")).into_owned()),
+                    sim.map_or_else(Line::default, |v| {
+                        Line::from(Span::styled(format!("{v:?}"), theme.verdict(v)))
+                    }),
+                    Line::raw(n.age.clone().unwrap_or_default()),
+                ]
+            })
+            .collect();
+        table(buf, body, theme, &COLUMNS, &cells, Some(selected));
+        // The selected row's devices, notes and missing references.
+        if let Some(i) = self.selected_row() {
+            let n = &rows[i].node;
+            let mut spans = Vec::new();
+            for d in &n.devices {
+                spans.push(Span::styled(format!("[{}] ", sanitize(d)), theme.dim()));
+            }
+            for m in &n.missing {
+                spans.push(Span::styled(
+                    format!("✗ missing {} ", sanitize(m)),
+                    theme.error(),
+                ));
+            }
+            for note in &n.notes {
+                spans.push(Span::styled(format!("({}) ", sanitize(note)), theme.dim()));
+            }
+            if spans.is_empty() {
+                spans.push(Span::styled(
+                    format!("{}/{}/{}", n.kind, n.namespace, sanitize(&n.name)),
+                    theme.dim(),
+                ));
+            }
+            buf.set_line(area.x, area.bottom() - 1, &Line::from(spans), area.width);
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
+        let page = usize::from(self.rows_area.height);
+        if navigate(key, &mut self.cursor, self.visible.len(), page) {
+            return true;
+        }
+        let rows = &cx.data.tree;
+        let Some(i) = self.selected_row() else {
+            return false;
+        };
+        let r = &rows[i];
+        match key.code {
+            KeyCode::Char(' ') | KeyCode::Char('l') | KeyCode::Right if r.has_children(i) => {
+                let open = if key.code == KeyCode::Char(' ') {
+                    !self.expanded(rows, i)
+                } else {
+                    true
+                };
+                self.toggled.insert(key_of(r), open);
+                self.rebuild(cx);
+            }
+            KeyCode::Char('h') | KeyCode::Left => {
+                if r.has_children(i) && self.expanded(rows, i) {
+                    self.toggled.insert(key_of(r), false);
+                    self.rebuild(cx);
+                } else if let Some(p) = r.parent {
+                    let obj = rows[p].obj();
+                    self.place_cursor(cx, &obj);
+                }
+            }
+            KeyCode::Char('p') => match r.parent {
+                Some(p) => {
+                    let obj = rows[p].obj();
+                    self.place_cursor(cx, &obj);
+                }
+                None => queue.push(Intent::Status("already at the top".to_owned())),
+            },
+            KeyCode::Enter => match r.node.kind.as_str() {
+                "Workload" | "CompositePodGroup" | "PodGroup" | "Pod" | "Job" => {
+                    queue.push(Intent::Explain(r.obj()));
+                }
+                _ => queue.push(Intent::Yaml(r.obj())),
+            },
+            _ => return false,
+        }
+        true
+    }
+
+    fn refresh(&mut self, cx: &Cx<'_>) {
+        let keep = self.want.take().or_else(|| self.selected(cx));
+        self.rebuild(cx);
+        if let Some(obj) = keep
+            && !self.place_cursor(cx, &obj)
+        {
+            self.cursor.clamp(self.visible.len());
+        }
+    }
+
+    fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    fn set_filter(&mut self, filter: &str, cx: &Cx<'_>) {
+        let keep = self.selected(cx);
+        self.filter = filter.to_owned();
+        self.filter_lower = filter.to_lowercase();
+        self.rebuild(cx);
+        let pos = keep.and_then(|obj| {
+            self.visible
+                .iter()
+                .position(|&i| cx.data.tree[i].obj() == obj)
+        });
+        // While filtering, the first match; after, the object that was selected.
+        self.cursor.selected = match pos {
+            Some(p) if self.filter.is_empty() => p,
+            _ => self
+                .visible
+                .iter()
+                .position(|&i| matches(&cx.data.tree[i].node.name, &self.filter_lower))
+                .unwrap_or(0),
+        };
+    }
+
+    fn selected(&self, cx: &Cx<'_>) -> Option<ObjRef> {
+        self.selected_row()
+            .and_then(|i| cx.data.tree.get(i))
+            .map(TreeRow::obj)
+    }
+
+    fn click(&mut self, y: u16) {
+        click_row(&mut self.cursor, self.rows_area, y, self.visible.len());
+    }
+
+    fn scroll(&mut self, delta: isize, _cx: &Cx<'_>) {
+        self.cursor.move_by(delta, self.visible.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::snapshot::source::demo;
+    use crate::tui::data::{BuildOptions, Data};
+    use crate::tui::theme::Theme;
+
+    fn data() -> Data {
+        Data::build(
+            Arc::new(demo::load().expect("demo")),
+            &BuildOptions::default(),
+            None,
+        )
+        .expect("builds")
+    }
+
+    #[test]
+    fn filter_keeps_matches_and_their_ancestors() {
+        let d = data();
+        let cx = Cx {
+            data: &d,
+            theme: Theme::new(false),
+            namespace: None,
+        };
+        let mut v = TreeView::default();
+        v.refresh(&cx);
+        let all = v.visible.len();
+        v.set_filter("decode-1", &cx);
+        let names: Vec<&str> = v
+            .visible
+            .iter()
+            .map(|&i| d.tree[i].node.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "pipeline",
+                "pipeline",
+                "pipeline-decode",
+                "pipeline-decode-1"
+            ]
+        );
+        assert_eq!(
+            v.selected(&cx).map(|o| o.name),
+            Some("pipeline-decode-1".into())
+        );
+        v.set_filter("", &cx);
+        assert_eq!(v.visible.len(), all);
+        assert_eq!(
+            v.selected(&cx).map(|o| o.name),
+            Some("pipeline-decode-1".into())
+        );
+    }
+
+    #[test]
+    fn namespace_narrows_the_roots() {
+        let d = data();
+        let cx = Cx {
+            data: &d,
+            theme: Theme::new(false),
+            namespace: Some("research"),
+        };
+        let mut v = TreeView::default();
+        v.refresh(&cx);
+        assert!(!v.visible.is_empty());
+        assert!(
+            v.visible
+                .iter()
+                .all(|&i| d.tree[i].node.namespace == "research")
+        );
+    }
+}

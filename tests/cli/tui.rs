@@ -1,0 +1,190 @@
+//! `tui` in a real terminal: tmux runs `kubectl-wasctl tui --demo` in a detached session of its
+//! own (a private socket, no user config); the test sends keys, reads the pane, and checks the
+//! screens, the exit status, and that the terminal is back in its normal state afterwards
+//! (line discipline, main screen, visible cursor, no mouse reporting).
+//!
+//! tmux is a required test tool (Debian package `tmux`): without it this test fails, it does
+//! not skip.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use super::support::root;
+
+struct Tmux {
+    socket: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Tmux {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("tmux.sock");
+        let probe = Command::new("tmux").arg("-V").output();
+        assert!(
+            probe.as_ref().is_ok_and(|o| o.status.success()),
+            "tmux is required for the TUI's real-terminal test: install it (`apt-get install tmux`); \
+             this test fails rather than skip ({probe:?})"
+        );
+        Self { socket, _dir: dir }
+    }
+
+    fn cmd(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .arg("-f")
+            .arg("/dev/null")
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "tui"]).stdout).into_owned()
+    }
+
+    fn show(&self, format: &str) -> String {
+        String::from_utf8_lossy(
+            &self
+                .cmd(&["display-message", "-p", "-t", "tui", format])
+                .stdout,
+        )
+        .trim()
+        .to_owned()
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "tui"];
+        args.extend_from_slice(keys);
+        let out = self.cmd(&args);
+        assert!(out.status.success(), "send-keys: {out:?}");
+    }
+
+    /// Waits (bounded) until the pane shows every one of `needles`; returns the pane.
+    fn wait_for(&self, needles: &[&str]) -> String {
+        self.wait_until(
+            |pane| needles.iter().all(|n| pane.contains(n)),
+            &format!("the pane showed {needles:?}"),
+        )
+    }
+
+    /// Waits (bounded) until `done` holds for the pane; returns the pane.
+    fn wait_until(&self, done: impl Fn(&str) -> bool, what: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let pane = self.capture();
+            if done(&pane) {
+                return pane;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "never: {what}; the pane shows:\n{pane}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+    }
+}
+
+#[test]
+fn tui_demo_in_tmux_shows_views_quits_and_restores_the_terminal() {
+    let tmux = Tmux::new();
+    let bin = env!("CARGO_BIN_EXE_kubectl-wasctl");
+    assert!(Path::new(bin).exists());
+    // After the TUI exits, the shell prints its exit status and the line discipline's
+    // `icanon`/`echo` flags (`-icanon` would mean raw mode was left on), then waits.
+    let script = format!(
+        "'{bin}' tui --demo; echo \"EXIT=$?\"; echo \"MODES=$(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo' | tr '\\n' ' ')\"; sleep 600"
+    );
+    let out = tmux.cmd(&[
+        "new-session",
+        "-d",
+        "-s",
+        "tui",
+        "-x",
+        "140",
+        "-y",
+        "40",
+        "-c",
+        &root().display().to_string(),
+        "env",
+        "NO_COLOR=1",
+        "TERM=xterm-256color",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    assert!(out.status.success(), "new-session: {out:?}");
+
+    let pane = tmux.wait_for(&["wasctl", "tree (", "PodGroup/big-train-workers"]);
+    assert!(pane.contains("│ demo │"), "{pane}");
+    assert_eq!(
+        tmux.show("#{alternate_on}"),
+        "1",
+        "the TUI uses the alternate screen"
+    );
+
+    tmux.send(&["?"]);
+    let pane = tmux.wait_for(&["keys (Esc closes)"]);
+    assert!(pane.contains("q Ctrl-C"), "{pane}");
+    tmux.send(&["Escape"]);
+    // A key that follows Escape at once reaches the TUI as Alt+key (the terminal cannot tell
+    // them apart), as with any terminal program: wait until the help has closed.
+    tmux.wait_until(
+        |pane| !pane.contains("keys (Esc closes)"),
+        "the help closed",
+    );
+
+    tmux.send(&[":pending", "Enter"]);
+    let pane = tmux.wait_for(&["pending (", "PodGroup/big-train-workers", "Unschedulable"]);
+    assert!(!pane.contains("keys (Esc closes)"), "help closed: {pane}");
+
+    tmux.send(&["Enter"]);
+    let pane = tmux.wait_for(&["explain PodGroup/ml/urgent", "NeedsPreemption"]);
+    assert!(pane.contains("Victims"), "{pane}");
+
+    tmux.send(&["q"]);
+    let pane = tmux.wait_for(&["EXIT=", "MODES="]);
+    assert!(pane.contains("EXIT=0"), "exit status 0: {pane}");
+    let modes = pane
+        .lines()
+        .find_map(|l| l.strip_prefix("MODES="))
+        .unwrap_or_default();
+    assert!(
+        modes.split_whitespace().any(|m| m == "icanon")
+            && modes.split_whitespace().any(|m| m == "echo"),
+        "raw mode is off after exit: {modes:?}"
+    );
+    assert_eq!(tmux.show("#{alternate_on}"), "0", "back on the main screen");
+    assert_eq!(tmux.show("#{cursor_flag}"), "1", "the cursor is visible");
+    assert_eq!(
+        tmux.show("#{mouse_any_flag}"),
+        "0",
+        "mouse reporting is off"
+    );
+}
+
+#[test]
+fn tui_refuses_without_a_terminal() {
+    let run = super::support::run(&["tui", "--demo"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("the TUI needs a terminal"),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn tui_refresh_needs_a_cluster() {
+    let run = super::support::run(&["tui", "--demo", "--refresh", "5"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(run.stderr.contains("`--refresh`"), "{}", run.transcript());
+}

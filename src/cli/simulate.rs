@@ -30,8 +30,8 @@ pub struct WhatIfArgs {
     /// Cordon these nodes first.
     #[arg(long, value_name = "NODE")]
     pub cordon: Vec<String>,
-    /// Add N copies of the `--like` node.
-    #[arg(long, value_name = "N", requires = "like")]
+    /// Add N copies of the `--like` node (at most 5000).
+    #[arg(long, value_name = "N", requires = "like", value_parser = parse_add_nodes)]
     pub add_nodes: Option<usize>,
     /// The node `--add-nodes` copies.
     #[arg(long, value_name = "NODE", requires = "add_nodes")]
@@ -63,6 +63,24 @@ pub struct SimulateArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = TableFormat::Text)]
     pub output: TableFormat,
+}
+
+/// `--add-nodes N`: at most [`whatif::MAX_ADD_NODES`]; more is refused by clap (exit 2)
+/// before any node is copied.
+fn parse_add_nodes(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not a number of nodes from 0 to {}",
+            whatif::MAX_ADD_NODES
+        )
+    })?;
+    if n > whatif::MAX_ADD_NODES {
+        return Err(format!(
+            "{n} is too many: at most {} nodes can be added (the largest cluster Kubernetes supports)",
+            whatif::MAX_ADD_NODES
+        ));
+    }
+    Ok(n)
 }
 
 fn what_if_error(e: String) -> Error {

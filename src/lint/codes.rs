@@ -100,10 +100,11 @@ rules! {
     "WAS503" => UnionMembers, "union-members", Error, "A union with both or neither of its members (pod claim source, DRA `exactly`/`firstAvailable`, …)", declarative::WAS503;
     "WAS504" => DuplicateListKey, "duplicate-list-key", Error, "Two items of a keyed list (`+listType=map`) share a key", declarative::WAS504;
     "WAS505" => OutOfRange, "out-of-range", Error, "A number or list size outside its upstream bounds", declarative::WAS505;
-    "WAS601" => InvalidCelSelector, "invalid-cel-selector", Error, "A DRA CEL selector does not compile", semantic::WAS601;
+    "WAS601" => InvalidCelSelector, "invalid-cel-selector", Error, "A DRA CEL selector does not compile, is too long or exceeds the cost limit", semantic::WAS601;
     "WAS602" => InvalidDeviceRequest, "invalid-device-request", Error, "A device request's shape, or a constraint or config naming no request of the claim", semantic::WAS602;
     "WAS603" => InvalidCapacity, "invalid-capacity", Error, "A device capacity or its request policy is not valid", semantic::WAS603;
     "WAS604" => InvalidPriorityClass, "invalid-priority-class", Error, "A PriorityClass value above 1,000,000,000 or a reserved `system-` name", semantic::WAS604;
+    "WAS605" => InvalidQuantity, "invalid-quantity", Error, "A pod's or node's resource quantity is not a Kubernetes quantity, or is negative", semantic::WAS605;
 }
 
 impl Rule {

@@ -93,12 +93,29 @@ pub fn check(
         }) else {
             continue;
         };
+        // Why claims could not be allocated (a selector error such as the CEL cost limit is
+        // only in the trace, not in the scheduler's summary message).
+        let mut claims: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for p in &unit.trace.pods {
+            for (claim, reasons) in &p.claim_reasons {
+                let list = claims.entry(claim.as_str()).or_default();
+                for r in reasons.keys() {
+                    if !list.contains(&r.as_str()) {
+                        list.push(r.as_str());
+                    }
+                }
+            }
+        }
+        let claims: String = claims
+            .iter()
+            .map(|(claim, reasons)| format!("; claim `{claim}`: {}", reasons.join(", ")))
+            .collect();
         em.emit(
             Rule::GangCannotFit,
             obj,
             "spec.schedulingPolicy",
             format!(
-                "{} `{}/{}` cannot be placed even on the empty cluster: {}",
+                "{} `{}/{}` cannot be placed even on the empty cluster: {}{claims}",
                 unit.kind, unit.namespace, unit.name, unit.message
             ),
             "lower `minCount` or the pods' requests, relax the topology constraint, or add capacity",

@@ -357,6 +357,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS505@12:16 WAS505@24:22",
     ),
     (
+        "WAS601-cel-cost-limit.yaml",
+        false,
+        Cluster::None,
+        "WAS601@8:19",
+    ),
+    (
         "WAS601-invalid-cel-selector.yaml",
         false,
         Cluster::None,
@@ -369,6 +375,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS602@14:11 WAS602@16:20",
     ),
     (
+        "WAS602-too-many-devices.yaml",
+        false,
+        Cluster::None,
+        "WAS602@13:18 WAS602@34:16",
+    ),
+    (
         "WAS603-invalid-capacity.yaml",
         false,
         Cluster::None,
@@ -379,6 +391,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         false,
         Cluster::None,
         "WAS604@4:9 WAS604@5:8",
+    ),
+    (
+        "WAS605-invalid-quantity.yaml",
+        false,
+        Cluster::None,
+        "WAS605@12:14 WAS605@15:14 WAS605@17:13 WAS605@26:13",
     ),
 ];
 

@@ -139,7 +139,11 @@ impl NodeState {
     /// Free amount of resource `id`.
     pub fn free(&self, id: ResourceId) -> i64 {
         let i = usize::from(id);
-        self.allocatable.get(i).copied().unwrap_or(0) - self.requested.get(i).copied().unwrap_or(0)
+        self.allocatable
+            .get(i)
+            .copied()
+            .unwrap_or(0)
+            .saturating_sub(self.requested.get(i).copied().unwrap_or(0))
     }
 
     /// Allocatable amount of resource `id`.
@@ -321,10 +325,14 @@ impl ClusterState {
             .enumerate()
             .map(|(i, n)| (n.name.to_string(), i))
             .collect();
-        let len = self.table.len();
+        // Each node holds the resources it has (at least the standard four), not every name the
+        // snapshot mentions: a pod may request thousands of made-up extended resources, and
+        // nodes × names slots would take gigabytes. A missing slot reads as 0.
+        let standard = usize::from(PODS) + 1;
         for n in &mut self.nodes {
-            n.allocatable.resize(len.max(n.allocatable.len()), 0);
-            n.requested.resize(len.max(n.requested.len()), 0);
+            let len = standard.max(n.allocatable.len()).max(n.requested.len());
+            n.allocatable.resize(len, 0);
+            n.requested.resize(len, 0);
         }
     }
 
@@ -367,19 +375,26 @@ impl ClusterState {
     /// The node-side half of [`assume`](Self::assume): requests, ports, membership lists and
     /// the cluster-wide affinity counters.
     fn add_to_node(&mut self, pod: PodId, node: NodeId) {
-        let len = self.table.len();
         let p = &self.pods[pod];
         let n = &mut self.nodes[node];
+        let len = p
+            .requests
+            .iter()
+            .map(|(id, _)| usize::from(*id) + 1)
+            .fold(usize::from(PODS) + 1, usize::max);
         if n.requested.len() < len {
             n.requested.resize(len, 0);
             n.allocatable.resize(len, 0);
         }
+        // Saturating: amounts come from input (two pods of `7Ei` exceed an i64);
+        // [`forget`](Self::forget) recounts a saturated sum instead of subtracting from it.
         for (id, v) in &p.requests {
-            n.requested[usize::from(*id)] += v;
+            let slot = &mut n.requested[usize::from(*id)];
+            *slot = slot.saturating_add(*v);
         }
-        n.requested[usize::from(PODS)] += 1;
-        n.score_cpu += p.score_cpu;
-        n.score_memory += p.score_memory;
+        n.requested[usize::from(PODS)] = n.requested[usize::from(PODS)].saturating_add(1);
+        n.score_cpu = n.score_cpu.saturating_add(p.score_cpu);
+        n.score_memory = n.score_memory.saturating_add(p.score_memory);
         n.pods.push(pod);
         n.used_ports.extend(p.host_ports.iter().cloned());
         if p.has_affinity_terms() {
@@ -475,14 +490,37 @@ impl ClusterState {
         }
         let p = &self.pods[pod];
         let n = &mut self.nodes[node];
+        let mut saturated = false;
         for (id, v) in &p.requests {
-            n.requested[usize::from(*id)] -= v;
+            let slot = &mut n.requested[usize::from(*id)];
+            saturated |= *slot == i64::MAX;
+            *slot = slot.saturating_sub(*v);
         }
         n.requested[usize::from(PODS)] -= 1;
-        n.score_cpu -= p.score_cpu;
-        n.score_memory -= p.score_memory;
+        saturated |= n.score_cpu == i64::MAX || n.score_memory == i64::MAX;
+        n.score_cpu = n.score_cpu.saturating_sub(p.score_cpu);
+        n.score_memory = n.score_memory.saturating_sub(p.score_memory);
         if let Some(i) = n.pods.iter().rposition(|x| *x == pod) {
             n.pods.swap_remove(i);
+        }
+        if saturated {
+            // A saturated sum lost what it overflowed by: recount it from the pods left.
+            let mut requested = n.requested.clone();
+            requested.clear_values();
+            let (mut cpu, mut memory) = (0i64, 0i64);
+            for q in &n.pods {
+                let q = &self.pods[*q];
+                for (id, v) in &q.requests {
+                    let slot = &mut requested[usize::from(*id)];
+                    *slot = slot.saturating_add(*v);
+                }
+                cpu = cpu.saturating_add(q.score_cpu);
+                memory = memory.saturating_add(q.score_memory);
+            }
+            requested[usize::from(PODS)] = i64::try_from(n.pods.len()).unwrap_or(i64::MAX);
+            n.requested = requested;
+            n.score_cpu = cpu;
+            n.score_memory = memory;
         }
         if let Some(i) = n.affinity_pods.iter().rposition(|x| *x == pod) {
             n.affinity_pods.swap_remove(i);
@@ -620,5 +658,72 @@ mod removal_tests {
         assert_eq!(bulk.nodes[0].pods, original.nodes[0].pods, "pod order kept");
         assert_eq!(bulk.placement, original.placement);
         assert_eq!(bulk.required_anti_count, original.required_anti_count);
+    }
+
+    /// Issue 14 item 6: two pods of `7Ei` memory exceed an i64. The sum saturates (the node is
+    /// full, never wrapped to a negative), and forgetting one recounts the pods left.
+    #[test]
+    fn sums_saturate_and_forget_recounts_a_saturated_sum() {
+        let mut st = state();
+        let ei7 = 7i64 << 60;
+        let mut big = Vec::new();
+        for name in ["big1", "big2"] {
+            let id = st.add_pod(PodReq {
+                namespace: "ns".into(),
+                name: name.into(),
+                requests: vec![(MEMORY, ei7)],
+                score_memory: ei7,
+                ..PodReq::default()
+            });
+            st.assume(id, 0);
+            big.push(id);
+        }
+        let n = &st.nodes[0];
+        assert_eq!(n.requested[usize::from(MEMORY)], i64::MAX);
+        assert_eq!(n.score_memory, i64::MAX);
+        assert!(n.free(MEMORY) < 0, "a saturated node has no room");
+        st.forget(big[1]);
+        let small: i64 = 3 << 20; // p0, p2, p4 request 1Mi each on n1
+        assert_eq!(st.nodes[0].requested[usize::from(MEMORY)], ei7 + small);
+        assert_eq!(st.nodes[0].score_memory, ei7);
+        assert_eq!(st.nodes[0].requested[usize::from(PODS)], 4);
+        st.forget(big[0]);
+        assert_eq!(mutable(&st), mutable(&state()));
+    }
+
+    /// Issue 14 item 2: a pod requesting thousands of extended resources no node has does not
+    /// give every node a slot per name (nodes × names); nodes keep what they have.
+    #[test]
+    fn nodes_do_not_get_a_slot_for_every_resource_name() {
+        let mut st = state();
+        let requests: Vec<(u16, i64)> = (0..5000)
+            .map(|i| (st.table.intern(&format!("example.com/r{i}")), 1))
+            .collect();
+        let greedy = st.add_pod(PodReq {
+            namespace: "ns".into(),
+            name: "greedy".into(),
+            requests,
+            ..PodReq::default()
+        });
+        st.reindex_nodes();
+        for n in &st.nodes {
+            assert!(
+                n.allocatable.len() <= 8 && n.requested.len() <= 8,
+                "{}",
+                n.requested.len()
+            );
+            assert_eq!(n.free(4999), 0, "a missing slot reads as 0");
+        }
+        let last = st.table.get("example.com/r4999").unwrap_or(0);
+        assert!(
+            crate::sched::filter::node_resources_fit::filter(&st.pods[greedy], &st.nodes[0])
+                .is_some()
+        );
+        // Placed anyway (a bound pod), the node grows to the pod's largest id only.
+        st.assume(greedy, 1);
+        assert_eq!(st.nodes[1].requested.len(), usize::from(last) + 1);
+        assert_eq!(st.nodes[1].requested[usize::from(last)], 1);
+        st.forget(greedy);
+        assert_eq!(st.nodes[1].requested[usize::from(last)], 0);
     }
 }

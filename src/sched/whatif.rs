@@ -76,9 +76,20 @@ pub fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
     Ok((recreated, deleted))
 }
 
+/// The most nodes one `--add-nodes` may add: Kubernetes' documented largest cluster
+/// ("Considerations for large clusters": no more than 5,000 nodes). The count comes from a
+/// flag and sizes the snapshot, so it is checked before anything is copied.
+pub const MAX_ADD_NODES: usize = 5_000;
+
 /// Adds `count` copies of node `like` (same labels, taints and allocatable; no pods), named
-/// `<like>-sim-1` … with their `kubernetes.io/hostname` label set to the new name.
+/// `<like>-sim-1` … with their `kubernetes.io/hostname` label set to the new name. More than
+/// [`MAX_ADD_NODES`] is an error, and nothing is added.
 pub fn add_nodes(s: &mut Snapshot, count: usize, like: &str) -> Result<Vec<String>, String> {
+    if count > MAX_ADD_NODES {
+        return Err(format!(
+            "cannot add {count} nodes: at most {MAX_ADD_NODES} nodes can be added (the largest cluster Kubernetes supports)"
+        ));
+    }
     let template = node_mut(s, like)?.clone();
     let mut names = Vec::new();
     for i in 1..=count {

@@ -14,6 +14,7 @@ pub mod export;
 pub mod facts;
 pub mod index;
 pub mod source;
+pub mod validate;
 
 use std::collections::BTreeMap;
 

@@ -23,6 +23,7 @@ mod live;
 mod pipe;
 mod plugin;
 mod readme;
+mod reliability;
 mod scenarios;
 mod simulate;
 mod snapshot;

@@ -7,8 +7,10 @@
 use serde_json::Value;
 
 use super::super::{Emitter, Object, Rule};
+use crate::sched::dra::allocate::MAX_DEVICES_PER_CLAIM;
 use crate::sched::dra::capacity::Amount;
-use crate::sched::dra::selector::Selectors;
+use crate::sched::dra::selector::{COST_LIMIT_EXCEEDED, Selectors};
+use crate::snapshot::validate::amount_problem;
 
 /// Highest value of a user-defined PriorityClass (`HighestUserDefinablePriority`).
 pub const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
@@ -24,10 +26,13 @@ pub const WAS601: &str = "## What it does
 Compiles every CEL selector (`selectors[*].cel.expression` of a DeviceClass, a ResourceClaim, a
 ResourceClaimTemplate, and of `firstAvailable` sub-requests) in the environment the simulator
 uses (upstream's `k8s.io/dynamic-resource-allocation/cel`: only `device` is declared) and
-reports those that do not compile.
+reports those that do not compile, are longer than 10,240 bytes
+(`CELSelectorExpressionMaxLength`), or whose estimated worst-case cost is above 1,000,000
+(`CELSelectorExpressionMaxCost`, e.g. nested comprehensions over `device.attributes`).
 
 ## Why is this bad?
-The API server rejects the object: `compilation failed`.
+The API server rejects the object: `compilation failed`, `Too long`, or `too complex, exceeds
+cost limit`.
 
 ## Example
 ```yaml
@@ -50,11 +55,14 @@ selectors:
 /// `WAS602` documentation.
 pub const WAS602: &str = "## What it does
 Checks the shape of device requests: `count` only with `allocationMode: ExactCount` (not with
-`All`), and that every `constraints[*].requests` and `config[*].requests` entry names a request
-of the claim (`request` or `request/subrequest`).
+`All`), that every `constraints[*].requests` and `config[*].requests` entry names a request
+of the claim (`request` or `request/subrequest`), and that the claim's exact counts add up to at
+most 32 devices (`AllocationResultsMaxSize`; API validation accepts any positive `count`).
 
 ## Why is this bad?
-The API server rejects the claim: `must be the name of a request in the claim`.
+The API server rejects the claim: `must be the name of a request in the claim`. A claim asking
+for more than 32 devices is accepted but can never be allocated: kube-scheduler fails it with
+`number of requested devices … exceeds the claim limit of 32`.
 
 ## Example
 ```yaml
@@ -108,6 +116,39 @@ Use instead:
 
 ## References
 - KEP-5075 (DRA consumable capacity); `pkg/apis/resource/validation/validation.go`
+";
+
+/// `WAS605` documentation.
+pub const WAS605: &str = "## What it does
+Parses every resource quantity of a pod spec (container and init container `requests` and
+`limits`, pod-level `resources`, `overhead`; in Pods and in the pod templates of Jobs,
+CronJobs, Deployments, StatefulSets, ReplicaSets and DaemonSets) and of a Node's `capacity`
+and `allocatable` exactly as `resource.ParseQuantity` does, and reports those that are not
+quantities (`abc`, `NaN`, `1 e3`) or are negative.
+
+## Why is this bad?
+The API server rejects the object: `quantities must match the regular expression …` or `must
+be greater than or equal to 0`. (wasctl's loader refuses such input too, naming the field.)
+
+## Example
+```yaml
+resources:
+  requests:
+    cpu: -5
+    memory: 1 Gi
+```
+
+Use instead:
+```yaml
+resources:
+  requests:
+    cpu: 500m
+    memory: 1Gi
+```
+
+## References
+- `k8s.io/apimachinery/pkg/api/resource/quantity.go` (`ParseQuantity`);
+  `pkg/apis/core/validation/validation.go` (`ValidateNonnegativeQuantity`)
 ";
 
 /// `WAS604` documentation.
@@ -190,6 +231,62 @@ fn cel_expressions(obj: &Object) -> Vec<(String, &str)> {
     out
 }
 
+/// WAS605: the quantities of pod specs and nodes.
+fn check_quantities(obj: &Object, em: &mut Emitter<'_>) {
+    fn list(em: &mut Emitter<'_>, obj: &Object, path: &str, v: Option<&Value>) {
+        for (name, q) in v.and_then(Value::as_object).into_iter().flatten() {
+            let text = q
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| q.as_number().map(ToString::to_string));
+            let Some(text) = text else { continue };
+            if let Some(problem) = amount_problem(&text) {
+                let field = format!("{path}[{name}]");
+                em.emit_at_value(
+                    Rule::InvalidQuantity,
+                    obj,
+                    &field,
+                    format!("`{field}`: {problem}"),
+                    "write a non-negative quantity such as `500m`, `2`, `1.5Gi` or `1e3`",
+                );
+            }
+        }
+    }
+    fn requirements(em: &mut Emitter<'_>, obj: &Object, path: &str, v: Option<&Value>) {
+        let Some(v) = v else { return };
+        for part in ["requests", "limits"] {
+            list(em, obj, &format!("{path}.{part}"), v.get(part));
+        }
+    }
+    if !em.enabled(Rule::InvalidQuantity) {
+        return;
+    }
+    for (base, spec) in super::pod_specs(obj) {
+        for kind in ["containers", "initContainers"] {
+            for (i, c) in items(spec, kind) {
+                requirements(
+                    em,
+                    obj,
+                    &format!("{base}.{kind}[{i}].resources"),
+                    c.get("resources"),
+                );
+            }
+        }
+        requirements(em, obj, &format!("{base}.resources"), spec.get("resources"));
+        list(em, obj, &format!("{base}.overhead"), spec.get("overhead"));
+    }
+    if obj.group().is_empty() && obj.kind == "Node" {
+        for part in ["capacity", "allocatable"] {
+            list(
+                em,
+                obj,
+                &format!("status.{part}"),
+                obj.value.pointer(&format!("/status/{part}")),
+            );
+        }
+    }
+}
+
 fn check_cel(obj: &Object, em: &mut Emitter<'_>) {
     let expressions = cel_expressions(obj);
     if expressions.is_empty() || !em.enabled(Rule::InvalidCelSelector) {
@@ -200,13 +297,21 @@ fn check_cel(obj: &Object, em: &mut Emitter<'_>) {
         let id = env.compile(expression);
         if let Some(error) = env.compile_error(id) {
             let first = error.lines().next().unwrap_or(error);
-            em.emit_at_value(
-                Rule::InvalidCelSelector,
-                obj,
-                &path,
-                format!("`{path}` does not compile: {first}"),
-                "fix the expression; only `device` (driver, attributes, capacity, allowMultipleAllocations) is declared",
-            );
+            // The API server refuses these before compiling (length) or after (cost).
+            let (message, fix) = if first.starts_with(COST_LIMIT_EXCEEDED) {
+                (
+                    format!("`{path}`: {first}"),
+                    "nest fewer comprehensions, or look attributes up by name instead of iterating",
+                )
+            } else if first.starts_with("Too long") {
+                (format!("`{path}`: {first}"), "shorten the expression")
+            } else {
+                (
+                    format!("`{path}` does not compile: {first}"),
+                    "fix the expression; only `device` (driver, attributes, capacity, allowMultipleAllocations) is declared",
+                )
+            };
+            em.emit_at_value(Rule::InvalidCelSelector, obj, &path, message, fix);
         }
     }
 }
@@ -216,7 +321,37 @@ fn check_requests(obj: &Object, em: &mut Emitter<'_>) {
         return;
     };
     let mut names: Vec<String> = Vec::new();
+    // Devices the claim asks for at the least (ExactCount requests; a firstAvailable request
+    // its smallest alternative), and the request that asks for the most.
+    let mut total: u64 = 0;
+    let mut largest: Option<(String, u64)> = None;
     for (i, r) in items(devices, "requests") {
+        let exact_count = |shape: &Value| -> Option<u64> {
+            (shape.get("allocationMode").and_then(Value::as_str) != Some("All")).then(|| {
+                shape
+                    .get("count")
+                    .and_then(Value::as_i64)
+                    .map_or(1, |c| u64::try_from(c).unwrap_or(0))
+            })
+        };
+        let counts: Vec<(String, u64)> = match r.get("exactly") {
+            Some(exactly) => exact_count(exactly)
+                .map(|c| (format!("{path}.requests[{i}].exactly.count"), c))
+                .into_iter()
+                .collect(),
+            None => items(r, "firstAvailable")
+                .filter_map(|(j, sub)| {
+                    exact_count(sub)
+                        .map(|c| (format!("{path}.requests[{i}].firstAvailable[{j}].count"), c))
+                })
+                .collect(),
+        };
+        if let Some(least) = counts.iter().min_by_key(|(_, c)| *c) {
+            total = total.saturating_add(least.1);
+            if largest.as_ref().is_none_or(|(_, c)| least.1 > *c) {
+                largest = Some(least.clone());
+            }
+        }
         let Some(name) = r.get("name").and_then(Value::as_str) else {
             continue;
         };
@@ -245,6 +380,19 @@ fn check_requests(obj: &Object, em: &mut Emitter<'_>) {
                 );
             }
         }
+    }
+    if total > u64::from(MAX_DEVICES_PER_CLAIM)
+        && let Some((field, count)) = largest
+    {
+        em.emit_at_value(
+            Rule::InvalidDeviceRequest,
+            obj,
+            &field,
+            format!(
+                "the claim asks for at least {total} devices (`{field}` is {count}); a claim holds at most {MAX_DEVICES_PER_CLAIM} (AllocationResultsMaxSize), so the scheduler can never allocate it"
+            ),
+            format!("ask for at most {MAX_DEVICES_PER_CLAIM} devices per claim; split the request over several claims"),
+        );
     }
     for list in ["constraints", "config"] {
         for (i, entry) in items(devices, list) {
@@ -452,6 +600,7 @@ fn check_priority_class(obj: &Object, em: &mut Emitter<'_>) {
 
 /// Runs the `WAS6xx` rules on one object.
 pub fn check(obj: &Object, em: &mut Emitter<'_>) {
+    check_quantities(obj, em);
     check_cel(obj, em);
     check_requests(obj, em);
     check_capacity(obj, em);

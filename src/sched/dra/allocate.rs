@@ -72,7 +72,9 @@ impl Features {
     }
 }
 
-/// Upstream `AllocationResultsMaxSize`.
+/// Upstream `AllocationResultsMaxSize` (`k8s.io/api/resource/v1/types.go`): the most devices one
+/// claim can hold. API validation accepts any positive `count`; the allocator refuses a claim
+/// asking for more ("exceeds the claim limit"), checked here before anything is sized by a count.
 pub const MAX_DEVICES_PER_CLAIM: u32 = 32;
 /// Devices tried per (pod claims, node) before giving up.
 pub const DEFAULT_STEP_BUDGET: u64 = 200_000;
@@ -179,7 +181,7 @@ pub struct InUse {
     /// device id (a vector: the search asks once per device tried).
     pub devices: Vec<u32>,
     /// Counters consumed: (pool, set, counter) → amount.
-    pub counters: HashMap<(usize, String, String), i64>,
+    pub counters: HashMap<(usize, String, String), i128>,
     /// Capacity consumed by shared allocations (non-admin, with a share), per device.
     pub capacity: HashMap<DeviceId, Totals>,
     /// Number of shared allocations per device.
@@ -238,7 +240,7 @@ impl InUse {
                     *self
                         .counters
                         .entry((d.pool, set.clone(), c.clone()))
-                        .or_default() += sign * v;
+                        .or_default() += i128::from(sign) * i128::from(*v);
                 }
             }
         }
@@ -327,7 +329,7 @@ struct Search<'a> {
     /// Candidates per (claim, request, alt), in allocation order.
     cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>>,
     chosen: Vec<Pick>,
-    counters: HashMap<(usize, String, String), i64>,
+    counters: HashMap<(usize, String, String), i128>,
     /// Capacity consumed by pending picks of multi-allocatable devices.
     capacity: HashMap<DeviceId, Totals>,
     budget: u64,
@@ -425,9 +427,10 @@ impl Search<'_> {
                     .copied()
                     .unwrap_or(0);
                 let key = (dev.pool, set.clone(), c.clone());
+                // i128: counter amounts come from input and their sums may pass an i64.
                 let used = self.in_use.counters.get(&key).copied().unwrap_or(0)
                     + self.counters.get(&key).copied().unwrap_or(0);
-                used + want <= cap
+                used + i128::from(*want) <= i128::from(cap)
             })
         })
     }
@@ -523,7 +526,7 @@ impl Search<'_> {
                 *self
                     .counters
                     .entry((dev.pool, set.clone(), c.clone()))
-                    .or_default() += sign * v;
+                    .or_default() += i128::from(sign) * i128::from(*v);
             }
         }
     }
@@ -756,6 +759,16 @@ pub fn allocate(
                     alt.count
                 };
                 total = total.saturating_add(n);
+                // The limit is checked before any slot exists: a count comes from input
+                // (`count: 2147483647` passes API validation) and must not size anything.
+                if total > MAX_DEVICES_PER_CLAIM {
+                    return Err((
+                        ci,
+                        Failure::Error(format!(
+                            "number of requested devices {total} exceeds the claim limit of {MAX_DEVICES_PER_CLAIM}"
+                        )),
+                    ));
+                }
                 for _ in 0..n {
                     slots.push(Slot {
                         claim: ci,
@@ -763,14 +776,6 @@ pub fn allocate(
                         alt: ai,
                     });
                 }
-            }
-            if total > MAX_DEVICES_PER_CLAIM {
-                return Err((
-                    ci,
-                    Failure::Error(format!(
-                        "number of requested devices {total} exceeds the claim limit of {MAX_DEVICES_PER_CLAIM}"
-                    )),
-                ));
             }
         }
         if !bad_all {
@@ -950,7 +955,8 @@ pub fn counter_use(
         let d = &inv.devices[a.device];
         for (set, counters) in &d.consumes {
             for (c, v) in counters {
-                *out.entry((d.pool, set.clone(), c.clone())).or_default() += v;
+                let sum: &mut i64 = out.entry((d.pool, set.clone(), c.clone())).or_default();
+                *sum = sum.saturating_add(*v);
             }
         }
     }

@@ -34,9 +34,12 @@ pub struct Amount {
 impl Amount {
     /// Parses a Kubernetes quantity (rounded up to milli-units, as `MilliValue()` does).
     pub fn parse(q: &str) -> Option<Self> {
-        let milli = parse_quantity_scaled(q, 3)
-            .map(i128::from)
-            .or_else(|| parse_quantity(q).map(|v| i128::from(v) * 1000))?;
+        // Milli-units saturate at an i64 sooner than base units: past that, count in base
+        // units (saturated at an i64 themselves, as the parser does).
+        let milli = match parse_quantity_scaled(q, 3)? {
+            m if m.abs() == i64::MAX => i128::from(parse_quantity(q)?) * 1000,
+            m => i128::from(m),
+        };
         Some(Self {
             milli,
             text: q.trim().to_owned(),

@@ -1120,6 +1120,30 @@ mod tests {
         assert!(st.dra.memo_hits() > before);
     }
 
+    /// Issue 14 item 2: a count that API validation accepts (any positive int64) must not
+    /// size anything before the 32-device limit is checked (this used to allocate 2^31 slots).
+    #[test]
+    fn a_huge_count_is_refused_before_anything_is_allocated() {
+        let mut docs = vec![CLASS.to_owned()];
+        docs.extend(gpu_node("n1", "a100"));
+        docs.extend([
+            template("huge", r#", "count": 2147483647"#),
+            template("max", r#", "count": 9223372036854775807"#),
+            pod("a", "huge"),
+            pod("b", "max"),
+        ]);
+        let st = state(&docs);
+        for name in ["a", "b"] {
+            let got = filtered(&st, id(&st, name));
+            assert_eq!(got.len(), 1);
+            let err = got[0].clone().unwrap_err();
+            assert!(
+                err.contains("exceeds the claim limit of 32"),
+                "{name}: {err}"
+            );
+        }
+    }
+
     #[test]
     fn two_claims_share_one_device_until_its_capacity_is_used() {
         let mut st = state(&base(&[

@@ -54,12 +54,19 @@ pub fn least_allocated(pod: &PodReq, node: &NodeState) -> i64 {
         if capacity <= 0 || requested > capacity {
             0
         } else {
-            (capacity - requested) * 100 / capacity
+            // i128: `(capacity - requested) * 100` overflows an i64 for huge allocatables.
+            i64::try_from(
+                (i128::from(capacity) - i128::from(requested)) * 100 / i128::from(capacity),
+            )
+            .unwrap_or(0)
         }
     };
-    let cpu = part(node.score_cpu + pod.score_cpu, node.allocatable(CPU));
+    let cpu = part(
+        node.score_cpu.saturating_add(pod.score_cpu),
+        node.allocatable(CPU),
+    );
     let mem = part(
-        node.score_memory + pod.score_memory,
+        node.score_memory.saturating_add(pod.score_memory),
         node.allocatable(MEMORY),
     );
     (cpu + mem) / 2
@@ -77,7 +84,11 @@ pub fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
         }
     };
     let cpu = frac(
-        node.requested.get(usize::from(CPU)).copied().unwrap_or(0) + pod.request(CPU),
+        node.requested
+            .get(usize::from(CPU))
+            .copied()
+            .unwrap_or(0)
+            .saturating_add(pod.request(CPU)),
         node.allocatable(CPU),
     );
     let mem = frac(
@@ -85,7 +96,7 @@ pub fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
             .get(usize::from(MEMORY))
             .copied()
             .unwrap_or(0)
-            + pod.request(MEMORY),
+            .saturating_add(pod.request(MEMORY)),
         node.allocatable(MEMORY),
     );
     let std = (cpu - mem).abs() / 2.0;

@@ -69,15 +69,19 @@ fn describe(value: &Value) -> String {
 }
 
 /// Deserializes a typed object, reporting the failing field path, and prunes it.
-fn typed<T: DeserializeOwned + prune::Prune>(value: Value, object: &str) -> Result<T, ObjectError> {
+fn typed<T: DeserializeOwned + prune::Prune + 'static>(
+    value: Value,
+    object: &str,
+) -> Result<T, ObjectError> {
     let mut o: T = serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))?;
+    checked(&o, object)?;
     o.prune();
     Ok(o)
 }
 
 /// Deserializes a typed object from JSON text, reporting the failing field path, and prunes
 /// it. Trailing characters after the object are an error, as in `serde_json::from_str`.
-fn typed_str<T: DeserializeOwned + prune::Prune>(
+fn typed_str<T: DeserializeOwned + prune::Prune + 'static>(
     text: &str,
     object: &str,
 ) -> Result<T, ObjectError> {
@@ -88,8 +92,20 @@ fn typed_str<T: DeserializeOwned + prune::Prune>(
         field: None,
         message: files::strip_position(&e.to_string()),
     })?;
+    checked(&o, object)?;
     o.prune();
     Ok(o)
+}
+
+/// What the API server would have refused in a typed object (quantities: [`validate`]).
+///
+/// [`validate`]: crate::snapshot::validate
+fn checked(o: &dyn std::any::Any, object: &str) -> Result<(), ObjectError> {
+    crate::snapshot::validate::check(o).map_err(|(field, message)| ObjectError {
+        object: object.to_owned(),
+        field: Some(field),
+        message,
+    })
 }
 
 /// An [`ObjectError`] naming the failing field (the position serde_json appends is dropped:
@@ -201,7 +217,9 @@ impl Collector {
         kind: &str,
         text: &str,
     ) -> Result<(), JsonError> {
-        fn named<T: DeserializeOwned + prune::Prune + k8s_openapi::Metadata<Ty = ObjectMeta>>(
+        fn named<
+            T: DeserializeOwned + prune::Prune + k8s_openapi::Metadata<Ty = ObjectMeta> + 'static,
+        >(
             kind: &str,
             text: &str,
         ) -> Result<T, ObjectError> {

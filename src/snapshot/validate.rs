@@ -1,0 +1,134 @@
+//! Field checks the loader applies to typed objects, as the API server would have rejected
+//! them: k8s-openapi keeps a `Quantity` as the text it was given, so a quantity that
+//! `resource.ParseQuantity` refuses (`abc`, `NaN`, `1 e3`) or that pod and node validation
+//! refuses (a negative request, limit, overhead, capacity or allocatable) would otherwise reach
+//! the simulator as "no amount". The loader turns a failure into an input error at the field's
+//! file, line and column. Pure: no IO.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{Container, Node, Pod, ResourceRequirements};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+
+use crate::sched::resources::quantity_scaled;
+
+/// A field that is wrong: its JSON path (`spec.containers[0].resources.requests.cpu`) and
+/// what is wrong with it.
+pub type FieldProblem = (String, String);
+
+/// Why `q` is not an amount a pod or node may have: not a quantity, or negative
+/// (`ValidateNonnegativeQuantity`: "must be greater than or equal to 0").
+pub fn amount_problem(q: &str) -> Option<String> {
+    match quantity_scaled(q, 9) {
+        Err(e) => Some(format!("`{q}` is not a quantity: {e}")),
+        Ok(v) if v < 0 => Some(format!("`{q}` must be greater than or equal to 0")),
+        Ok(_) => None,
+    }
+}
+
+fn check_list(path: &str, list: Option<&BTreeMap<String, Quantity>>) -> Result<(), FieldProblem> {
+    for (name, q) in list.into_iter().flatten() {
+        if let Some(message) = amount_problem(&q.0) {
+            return Err((format!("{path}.{name}"), message));
+        }
+    }
+    Ok(())
+}
+
+fn check_requirements(path: &str, r: Option<&ResourceRequirements>) -> Result<(), FieldProblem> {
+    let Some(r) = r else { return Ok(()) };
+    check_list(&format!("{path}.requests"), r.requests.as_ref())?;
+    check_list(&format!("{path}.limits"), r.limits.as_ref())
+}
+
+fn check_containers(path: &str, containers: &[Container]) -> Result<(), FieldProblem> {
+    for (i, c) in containers.iter().enumerate() {
+        check_requirements(&format!("{path}[{i}].resources"), c.resources.as_ref())?;
+    }
+    Ok(())
+}
+
+/// The first quantity problem of a pod: container, init container and pod-level requests and
+/// limits, and the overhead.
+pub fn check_pod(pod: &Pod) -> Result<(), FieldProblem> {
+    let Some(spec) = pod.spec.as_ref() else {
+        return Ok(());
+    };
+    check_containers("spec.containers", &spec.containers)?;
+    check_containers(
+        "spec.initContainers",
+        spec.init_containers.as_deref().unwrap_or_default(),
+    )?;
+    check_requirements("spec.resources", spec.resources.as_ref())?;
+    check_list("spec.overhead", spec.overhead.as_ref())
+}
+
+/// The first quantity problem of a node: capacity and allocatable.
+pub fn check_node(node: &Node) -> Result<(), FieldProblem> {
+    let Some(status) = node.status.as_ref() else {
+        return Ok(());
+    };
+    check_list("status.capacity", status.capacity.as_ref())?;
+    check_list("status.allocatable", status.allocatable.as_ref())
+}
+
+/// The loader's hook: checks the kinds that have checks (pods and nodes) and accepts the rest.
+pub fn check(object: &dyn Any) -> Result<(), FieldProblem> {
+    if let Some(pod) = object.downcast_ref::<Pod>() {
+        check_pod(pod)
+    } else if let Some(node) = object.downcast_ref::<Node>() {
+        check_node(node)
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod(json: &str) -> Pod {
+        serde_json::from_str(json).expect("test pod")
+    }
+
+    #[test]
+    fn bad_and_negative_quantities_name_their_field() {
+        for (cpu, want) in [
+            ("abc", "`abc` is not a quantity: quantities must match"),
+            ("NaN", "`NaN` is not a quantity"),
+            ("1Zi", "`1Zi` is not a quantity"),
+            ("-5", "`-5` must be greater than or equal to 0"),
+        ] {
+            let p = pod(&format!(
+                r#"{{"metadata": {{"name": "p"}}, "spec": {{"containers": [{{"name": "a"}}, {{"name": "b", "resources": {{"limits": {{"cpu": "{cpu}"}}}}}}]}}}}"#
+            ));
+            let (field, message) = check(&p).unwrap_err();
+            assert_eq!(field, "spec.containers[1].resources.limits.cpu");
+            assert!(message.starts_with(want), "{message}");
+        }
+        let p = pod(
+            r#"{"metadata": {"name": "p"}, "spec": {"containers": [{"name": "a"}], "overhead": {"memory": "1x"}}}"#,
+        );
+        assert_eq!(check(&p).unwrap_err().0, "spec.overhead.memory");
+    }
+
+    #[test]
+    fn valid_and_huge_quantities_pass() {
+        let p = pod(
+            r#"{"metadata": {"name": "p"}, "spec": {"containers": [{"name": "a", "resources": {"requests": {"cpu": "1e30", "memory": "7Ei", "nvidia.com/gpu": "1"}}}]}}"#,
+        );
+        assert_eq!(check(&p), Ok(()));
+        let n: Node = serde_json::from_str(
+            r#"{"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "8", "memory": "-1Gi"}}}"#,
+        )
+        .expect("test node");
+        assert_eq!(
+            check(&n).unwrap_err(),
+            (
+                "status.allocatable.memory".to_owned(),
+                "`-1Gi` must be greater than or equal to 0".to_owned()
+            )
+        );
+    }
+}

@@ -19,6 +19,8 @@ pub mod graph;
 pub mod lint;
 pub mod plan;
 pub mod render;
+#[cfg(test)]
+mod robustness;
 pub mod sched;
 pub mod snapshot;
 #[cfg(any(test, feature = "testutil"))]

@@ -21,9 +21,9 @@ ls -l "$dir"
 measure() {
     local label="$1"
     shift
-    local out
-    out="$( { /usr/bin/time -f "%e s %M KB" "$bin" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)"
-    printf '%-40s %s\n' "$label" "$out"
+    local stats="$dir/.time"
+    /usr/bin/time -o "$stats" -f "%e s %M KB" "$bin" "$@" >/dev/null 2>&1 || true
+    printf '%-48s %s\n' "$label" "$(tail -n 1 "$stats")"
 }
 for size in s l; do
     f="$dir/$size.json"

@@ -72,7 +72,10 @@ fn secrets_and_env_values_never_leave_in_a_snapshot() {
     );
     let r = run(&["snapshot", "--demo"]);
     assert!(!r.stdout.contains("last-applied-configuration"));
-    assert!(r.stdout.contains("<redacted>"));
+    // Container env is pruned at load (no command reads it), so no value can leave; what is
+    // left of a container is what the simulator reads.
+    assert!(!r.stdout.contains("env:"), "env is pruned");
+    assert!(r.stdout.contains("resources:"));
     for value in [
         "jt-3f9c2a7d1b8e4c60a5d7",
         "hf_DemoOnlyNotARealToken0123456789",
@@ -84,8 +87,4 @@ fn secrets_and_env_values_never_leave_in_a_snapshot() {
             "`{value}` leaked into the snapshot"
         );
     }
-    assert!(
-        r.stdout.contains("name: s3-creds"),
-        "Secret names stay, only keys are redacted"
-    );
 }

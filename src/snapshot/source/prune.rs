@@ -7,9 +7,12 @@
 //! | the `kubectl.kubernetes.io/last-applied-configuration` annotation (every kind) | nothing reads it; export drops it anyway |
 //! | Pod `status.containerStatuses`, `initContainerStatuses`, `ephemeralContainerStatuses` | the simulator takes requests from the spec (in-place resize's `allocatedResources` is not modelled); tree and doctor read `phase`, `conditions`, `nominatedNodeName` |
 //! | Node `status.images`, `volumesInUse`, `volumesAttached` | ImageLocality and volume limits are not modelled |
+//! | Pod containers' (and init and ephemeral containers') `env`, `envFrom`, `volumeMounts`, `volumeDevices`, probes, `lifecycle`, `securityContext`, `workingDir`, termination message fields | no command reads them (the simulator reads `resources`, `ports`, `restartPolicy`, `name`, `image`); they are most of a real pod's bytes |
+//! | Pod `spec.volumes` | volume binding and volume limits are not modelled; DRA claims come from `spec.resourceClaims` |
+//! | Pod containers' `command` and `args`, except in `kube-system` | facts read control-plane flags (`--feature-gates`) from kube-system pods only |
 //!
-//! Kept on purpose: container `env` (export shows that values are redacted), node
-//! `conditions` and `nodeInfo` (facts read kubelet versions), every spec field.
+//! Kept on purpose: node `conditions` and `nodeInfo` (facts read kubelet versions), every other
+//! spec field.
 
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
@@ -83,6 +86,33 @@ meta_only!(
 impl Prune for Pod {
     fn prune(&mut self) {
         prune_meta(&mut self.metadata);
+        let control_plane = self.metadata.namespace.as_deref() == Some("kube-system");
+        if let Some(spec) = &mut self.spec {
+            spec.volumes = None;
+            for c in spec
+                .containers
+                .iter_mut()
+                .chain(spec.init_containers.iter_mut().flatten())
+            {
+                c.env = None;
+                c.env_from = None;
+                c.volume_mounts = None;
+                c.volume_devices = None;
+                c.liveness_probe = None;
+                c.readiness_probe = None;
+                c.startup_probe = None;
+                c.lifecycle = None;
+                c.security_context = None;
+                c.working_dir = None;
+                c.termination_message_path = None;
+                c.termination_message_policy = None;
+                if !control_plane {
+                    c.command = None;
+                    c.args = None;
+                }
+            }
+            spec.ephemeral_containers = None;
+        }
         if let Some(status) = &mut self.status {
             status.container_statuses = None;
             status.init_container_statuses = None;

@@ -1,7 +1,7 @@
 //! `kubectl wasctl tui`: the interactive, gang- and DRA-aware terminal UI (ratatui + crossterm).
 //!
-//! Input: a loaded [`Snapshot`](crate::snapshot::Snapshot) and, in live mode, a
-//! [`Loader`](event::Loader) that re-lists the cluster. Output: screens. It renders the same
+//! Input: a loaded [`Snapshot`] and, in live mode, a
+//! [`Loader`] that re-lists the cluster. Output: screens. It renders the same
 //! reports the commands build — [`Plan`](crate::sched::plan::Plan) (with
 //! `Plan::outcome_of` and `Verdict::from` as the one verdict), the tree report,
 //! [`Diagnosis`](crate::explain::Diagnosis) and [`DoctorReport`](crate::doctor::DoctorReport) —

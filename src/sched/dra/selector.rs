@@ -535,7 +535,7 @@ impl Shape {
 
 /// The worst-case cost of `e`, in the spirit of cel-go's `checker.Cost` (one unit per call,
 /// identifier and field selection; list and map literals 10 and 30; a comprehension its range
-/// plus, per element, its condition and step), with the sizes of [`Shape`]. Saturating.
+/// plus, per element, its condition and step), with the sizes of `Shape`. Saturating.
 pub fn estimate(e: &IdedExpr) -> u64 {
     est(e, &mut Vec::new()).0
 }

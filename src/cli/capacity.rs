@@ -12,7 +12,6 @@ use super::{Context, ReportFormat, parse_target, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::plan::capacity::{CapacityOptions, Shape, WhatIfImpact, capacity, displaced};
 use crate::render::capacity::{write_notes, write_text};
-use crate::render::json::{Envelope, write_json, write_yaml};
 use crate::sched::{Options, simulate};
 use crate::snapshot::source::{Collector, files};
 
@@ -113,17 +112,12 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
         // No what-ifs: the loaded snapshot takes the copies itself (no clone at 150,000 pods).
         capacity(snapshot, &shape, &options, &copt)
     };
-    let mut out = Vec::new();
-    match args.output {
-        ReportFormat::Text => {
-            write_text(&mut out, &report, ctx.color.styler())?;
-            let mut err = Vec::new();
-            write_notes(&mut err, &report, ctx.err_color.styler())?;
-            ctx.stderr(&err)?;
-        }
-        ReportFormat::Json => write_json(&mut out, &Envelope::new("CapacityReport", &report))?,
-        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("CapacityReport", &report))?,
-    }
-    ctx.stdout(&out)?;
+    ctx.write_report(
+        args.output,
+        "CapacityReport",
+        &report,
+        |out, style| write_text(out, &report, style),
+        |err, style| write_notes(err, &report, style),
+    )?;
     Ok(ExitStatus::Success)
 }

@@ -11,7 +11,6 @@ use super::{Context, GlobalArgs, ReportFormat};
 use crate::error::{Error, ExitStatus};
 use crate::plan::diff::diff;
 use crate::render::diff::{write_notes, write_text};
-use crate::render::json::{Envelope, write_json, write_yaml};
 use crate::sched::{Options, simulate};
 
 /// `diff` flags. OLD is the global source (`--from PATH`, `--demo`, or the cluster).
@@ -111,18 +110,13 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
         report.units.retain(|u| u.namespace == ns);
         report.summary = crate::plan::diff::DiffSummary::of(&report.units);
     }
-    let mut out = Vec::new();
-    match args.output {
-        ReportFormat::Text => {
-            write_text(&mut out, &report, ctx.color.styler())?;
-            let mut err = Vec::new();
-            write_notes(&mut err, &report, ctx.err_color.styler())?;
-            ctx.stderr(&err)?;
-        }
-        ReportFormat::Json => write_json(&mut out, &Envelope::new("PlanDiff", &report))?,
-        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("PlanDiff", &report))?,
-    }
-    ctx.stdout(&out)?;
+    ctx.write_report(
+        args.output,
+        "PlanDiff",
+        &report,
+        |out, style| write_text(out, &report, style),
+        |err, style| write_notes(err, &report, style),
+    )?;
     Ok(if report.summary.newly_unschedulable > 0 {
         ExitStatus::Findings
     } else {

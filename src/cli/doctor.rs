@@ -8,7 +8,6 @@ use crate::doctor::render::{write_notes, write_text};
 use crate::doctor::{Check, Options, Selection, Severity, report};
 use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
-use crate::render::json::{Envelope, write_json, write_yaml};
 
 /// `doctor` flags.
 #[derive(Debug, Args)]
@@ -110,18 +109,13 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
         });
         report.summary = crate::doctor::Summary::of(&report.findings);
     }
-    let mut out = Vec::new();
-    match args.output {
-        ReportFormat::Text => {
-            write_text(&mut out, &report, ctx.color.styler())?;
-            let mut err = Vec::new();
-            write_notes(&mut err, &report, ctx.err_color.styler())?;
-            ctx.stderr(&err)?;
-        }
-        ReportFormat::Json => write_json(&mut out, &Envelope::new("DoctorReport", &report))?,
-        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("DoctorReport", &report))?,
-    }
-    ctx.stdout(&out)?;
+    ctx.write_report(
+        args.output,
+        "DoctorReport",
+        &report,
+        |out, style| write_text(out, &report, style),
+        |err, style| write_notes(err, &report, style),
+    )?;
     Ok(match args.fail_on {
         Some(at) if report.fails(at.into()) => ExitStatus::Findings,
         _ => ExitStatus::Success,

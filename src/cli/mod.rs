@@ -300,6 +300,31 @@ impl Context {
         }
     }
 
+    /// Writes a report as `-o` asks: the text view on stdout with its warnings and notes on
+    /// stderr, or the `kind` envelope as JSON or YAML on stdout (notes inside the report).
+    pub fn write_report<T: serde::Serialize>(
+        &self,
+        format: ReportFormat,
+        kind: &'static str,
+        report: &T,
+        text: impl FnOnce(&mut Vec<u8>, crate::render::color::Styler) -> std::io::Result<()>,
+        notes: impl FnOnce(&mut Vec<u8>, crate::render::color::Styler) -> std::io::Result<()>,
+    ) -> Result<(), Error> {
+        use crate::render::json::{Envelope, write_json, write_yaml};
+        let mut out = Vec::new();
+        match format {
+            ReportFormat::Text => {
+                text(&mut out, self.color.styler())?;
+                let mut err = Vec::new();
+                notes(&mut err, self.err_color.styler())?;
+                self.stderr(&err)?;
+            }
+            ReportFormat::Json => write_json(&mut out, &Envelope::new(kind, report))?,
+            ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new(kind, report))?,
+        }
+        self.stdout(&out)
+    }
+
     /// Writes `bytes` to stderr (warnings, assumptions and notes in text mode).
     pub fn stderr(&self, bytes: &[u8]) -> Result<(), Error> {
         let mut err = std::io::stderr().lock();

@@ -574,13 +574,24 @@ fn rejected_credentials_are_unauthorized_not_unreachable() {
 /// With PodGroups or pods forbidden (403), doctor never concludes they are missing: no finding
 /// advises `kubectl delete`, none says a PodGroup or a claim's consumer does not exist, and the
 /// report warns which kinds it could not read.
+/// Runs `args` against the demo served with `config`, through a temporary kubeconfig: the run
+/// and the requests it sent.
+fn live_run(config: FakeConfig, args: &[&str]) -> (crate::support::Run, Vec<LoggedRequest>) {
+    let server = FakeApiServer::start(demo_objects(), config);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run_cmd(
+        wasctl()
+            .args(args)
+            .args(["--kubeconfig", kubeconfig.to_str().unwrap()]),
+    );
+    (r, server.requests())
+}
+
 #[test]
 fn forbidden_kinds_never_lead_to_destructive_doctor_advice() {
     // With everything readable, the demo's stale claim does get that advice (WASD001).
-    let server = FakeApiServer::start(demo_objects(), FakeConfig::default());
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = server.write_kubeconfig(dir.path());
-    let r = run_cmd(wasctl().args(["doctor", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+    let (r, _) = live_run(FakeConfig::default(), &["doctor", "-A"]);
     assert!(
         r.stdout.contains("kubectl delete resourceclaim"),
         "{}",
@@ -598,23 +609,13 @@ fn forbidden_kinds_never_lead_to_destructive_doctor_advice() {
             false,
         ),
     ] {
-        let server = FakeApiServer::start(
-            demo_objects(),
+        let (r, requests) = live_run(
             FakeConfig {
                 forbidden: vec![(group.to_owned(), plural.to_owned())],
                 ..FakeConfig::default()
             },
+            &["doctor", "-A", "-o", "json"],
         );
-        let dir = tempfile::tempdir().unwrap();
-        let kubeconfig = server.write_kubeconfig(dir.path());
-        let r = run_cmd(wasctl().args([
-            "doctor",
-            "-A",
-            "-o",
-            "json",
-            "--kubeconfig",
-            kubeconfig.to_str().unwrap(),
-        ]));
         assert!(r.code == 0 || r.code == 1, "{plural}: {}", r.transcript());
         let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
         assert!(
@@ -635,7 +636,7 @@ fn forbidden_kinds_never_lead_to_destructive_doctor_advice() {
             "{plural} forbidden: the report says what it could not read: {warnings}"
         );
         // GET-only, never Secrets.
-        for req in server.requests() {
+        for req in requests {
             assert_eq!(req.method, "GET", "{req:?}");
             assert!(!req.path.contains("secrets"), "{req:?}");
         }

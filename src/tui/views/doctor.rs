@@ -14,7 +14,7 @@ use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::event::Intent;
 use crate::tui::keymap::{Binding, DOCTOR};
-use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
+use crate::tui::widgets::{Cell, Column, Cursor, highlight, labelled_line, matches, table};
 
 const COLUMNS: [Column; 3] = [
     Column::new("ID", 8, 18),
@@ -147,15 +147,7 @@ impl Component for DoctorView {
             .collect();
         table(buf, body, theme, &COLUMNS, &cells, Some(selected));
         if let Some(f) = self.finding(cx) {
-            buf.set_line(
-                area.x,
-                area.bottom() - 1,
-                &Line::from(vec![
-                    Span::styled("fix: ", theme.dim()),
-                    Span::raw(sanitize(&f.fix).into_owned()),
-                ]),
-                area.width,
-            );
+            labelled_line(buf, area, area.bottom() - 1, "fix: ", &f.fix, theme);
         }
     }
 

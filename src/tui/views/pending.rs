@@ -16,7 +16,7 @@ use crate::sched::plan::{Outcome, UnitResult};
 use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
 use crate::tui::keymap::{Binding, PENDING};
-use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
+use crate::tui::widgets::{Cell, Column, Cursor, highlight, labelled_line, matches, table};
 
 const COLUMNS: [Column; 8] = [
     Column::new("CHANGE", 6, 16),
@@ -177,15 +177,7 @@ impl Component for PendingView {
             .collect();
         table(buf, body, theme, &COLUMNS, &cells, Some(selected));
         if let Some(u) = self.unit(cx) {
-            buf.set_line(
-                area.x,
-                area.bottom() - 1,
-                &Line::from(vec![
-                    Span::styled("why: ", theme.dim()),
-                    Span::raw(sanitize(&u.message).into_owned()),
-                ]),
-                area.width,
-            );
+            labelled_line(buf, area, area.bottom() - 1, "why: ", &u.message, theme);
             // Under what-ifs: what changed for this unit and which changes caused it, in the
             // `diff` command's words.
             if let Some(c) = change_of(cx, u)
@@ -196,17 +188,8 @@ impl Component for PendingView {
                 } else {
                     format!(" because {}", c.causes.join("; "))
                 };
-                buf.set_line(
-                    area.x,
-                    area.bottom() - 2,
-                    &Line::from(vec![
-                        Span::styled("changed: ", theme.dim()),
-                        Span::raw(
-                            sanitize(&format!("{} → {}{causes}", c.before, c.after)).into_owned(),
-                        ),
-                    ]),
-                    area.width,
-                );
+                let text = format!("{} → {}{causes}", c.before, c.after);
+                labelled_line(buf, area, area.bottom() - 2, "changed: ", &text, theme);
             }
         }
     }

@@ -166,6 +166,20 @@ pub fn table(
     }
 }
 
+/// A status line of a view: a dimmed label (`why: `, `fix: `) then the text, sanitised, on row
+/// `y` of `area`.
+pub fn labelled_line(buf: &mut Buffer, area: Rect, y: u16, label: &str, text: &str, theme: Theme) {
+    buf.set_line(
+        area.x,
+        y,
+        &Line::from(vec![
+            Span::styled(label.to_owned(), theme.dim()),
+            Span::raw(crate::render::sanitize::sanitize(text).into_owned()),
+        ]),
+        area.width,
+    );
+}
+
 /// Splits `text` into spans with the (case-insensitive) match of `filter` highlighted.
 pub fn highlight(text: &str, filter: &str, base: Style, theme: Theme) -> Vec<Span<'static>> {
     if filter.is_empty() {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::dra::DraState;
 use super::pod_req::PodReq;
-use super::resources::{PODS, ResourceId, ResourceTable};
+use super::resources::{OVERFLOW, PODS, ResourceId, ResourceTable};
 use super::selector::{Labels, NodeTaint};
 use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, name_of};
@@ -221,6 +221,16 @@ impl ClusterState {
     /// pods with `spec.resourceClaims` need, with kube-scheduler's `gates`).
     pub fn build(s: &Snapshot, gates: &FeatureGates) -> Self {
         let mut st = Self::default();
+        // The nodes' resource names first: they get the low ids, so a node's vector holds only
+        // what nodes have, whatever names pods make up (issue 14: a pod with thousands of
+        // invented names must not size every node's vector).
+        for n in &s.nodes {
+            let status = n.status.as_ref();
+            let alloc = status.and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()));
+            for name in alloc.into_iter().flatten().map(|(name, _)| name) {
+                st.table.intern(name);
+            }
+        }
         let mut objects = Vec::new();
         for pod in s.pods.iter().filter(|p| !is_terminal(p)) {
             objects.push(pod);
@@ -235,8 +245,10 @@ impl ClusterState {
                 let alloc = status.and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()));
                 let mut allocatable = Amounts::default();
                 for (name, q) in alloc.into_iter().flatten() {
-                    if let Some(v) = ResourceTable::parse(name, &q.0) {
-                        let id = usize::from(st.table.intern(name));
+                    if let Some(v) = ResourceTable::parse(name, &q.0)
+                        && let Some(id) = st.table.get(name).filter(|id| *id != OVERFLOW)
+                    {
+                        let id = usize::from(id);
                         if allocatable.len() <= id {
                             allocatable.resize(id + 1, 0);
                         }
@@ -725,5 +737,49 @@ mod removal_tests {
         assert_eq!(st.nodes[1].requested[usize::from(last)], 1);
         st.forget(greedy);
         assert_eq!(st.nodes[1].requested[usize::from(last)], 0);
+    }
+
+    /// Issue 14: names a hostile input invents beyond the table's capacity share one id that no
+    /// node has, so a pod asking for one fits nowhere (it used to match whatever name had taken
+    /// the last id); a node's own resources are interned first and keep their ids.
+    #[test]
+    fn resource_names_past_the_table_capacity_fit_nowhere() {
+        use k8s_openapi::api::core::v1::Pod;
+        let node: k8s_openapi::api::core::v1::Node = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "n1"},
+            "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110", "example.com/late": "4"}}
+        }))
+        .expect("node");
+        let requests: serde_json::Map<String, serde_json::Value> = (0..70_000)
+            .map(|i| (format!("example.com/r{i}"), serde_json::json!("1")))
+            .collect();
+        let greedy: Pod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "greedy", "namespace": "ns"},
+            "spec": {"containers": [{"name": "c", "resources": {"requests": requests}}]}
+        }))
+        .expect("pod");
+        let late: Pod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "late", "namespace": "ns"},
+            "spec": {"containers": [{"name": "c", "resources": {"requests": {"example.com/late": "1"}}}]}
+        }))
+        .expect("pod");
+        let s = Snapshot {
+            nodes: vec![node],
+            pods: vec![greedy, late],
+            ..Snapshot::default()
+        };
+        let st = ClusterState::build(&s, &FeatureGates::default());
+        assert!(st.table.get("example.com/late").is_some_and(|id| id < 16));
+        assert_eq!(st.table.get("example.com/r69999"), None);
+        assert!(
+            st.nodes[0].allocatable.len() < 16,
+            "the node's vector stays small"
+        );
+        let fit = crate::sched::filter::node_resources_fit::filter;
+        assert!(fit(&st.pods[1], &st.nodes[0]).is_none(), "late fits");
+        assert!(
+            fit(&st.pods[0], &st.nodes[0]).is_some(),
+            "greedy fits nowhere"
+        );
     }
 }

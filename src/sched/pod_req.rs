@@ -13,7 +13,7 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Container, Pod, PodAffinityTerm};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
-use super::resources::{CPU, MEMORY, Requests, ResourceTable, add_into, max_into};
+use super::resources::{CPU, MEMORY, OVERFLOW, Requests, ResourceTable, add_into, max_into};
 use super::selector::{LabelSelector, Labels, NodeTerm, Tol};
 use crate::snapshot::{name_of, namespace_of};
 
@@ -198,12 +198,20 @@ fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
     let res = c.resources.as_ref();
     let requests = res.and_then(|r| r.requests.as_ref());
     let limits = res.and_then(|r| r.limits.as_ref());
+    // Names are map keys, and a limit is added only where no request names it, so ids are
+    // unique except the one shared by names past the table's capacity: checked alone, not with
+    // a scan of `out` per name (quadratic in a pod's names).
+    let mut overflowed = false;
     let mut add = |name: &str, q: &Quantity| {
         if let Some(v) = ResourceTable::parse(name, &q.0) {
             let id = table.intern(name);
-            if !out.iter().any(|(i, _)| *i == id) {
-                out.push((id, v));
+            if id == OVERFLOW {
+                if overflowed {
+                    return;
+                }
+                overflowed = true;
             }
+            out.push((id, v));
         }
     };
     for (name, q) in requests.into_iter().flatten() {

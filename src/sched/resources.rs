@@ -9,6 +9,9 @@ use std::collections::HashMap;
 /// Index of a resource in a [`ResourceTable`].
 pub type ResourceId = u16;
 
+/// The id shared by every resource name past the table's capacity; no node has it.
+pub const OVERFLOW: ResourceId = ResourceId::MAX;
+
 /// The CPU resource, in milli-cores.
 pub const CPU: ResourceId = 0;
 /// Memory, in bytes.
@@ -251,12 +254,20 @@ impl Default for ResourceTable {
 }
 
 impl ResourceTable {
-    /// The id of `name`, adding it if new.
+    /// The id of `name`, adding it if new. Past [`OVERFLOW`] distinct names (far more than
+    /// any cluster has: only invented input gets there) every new name shares that one id,
+    /// which no node ever has: a pod requesting such a resource fits nowhere, rather than
+    /// matching another name's capacity.
     pub fn intern(&mut self, name: &str) -> ResourceId {
         if let Some(id) = self.ids.get(name) {
             return *id;
         }
-        let id = ResourceId::try_from(self.names.len()).unwrap_or(ResourceId::MAX);
+        let Some(id) = ResourceId::try_from(self.names.len())
+            .ok()
+            .filter(|id| *id < OVERFLOW)
+        else {
+            return OVERFLOW;
+        };
         self.names.push(name.to_owned());
         self.ids.insert(name.to_owned(), id);
         id
@@ -269,7 +280,9 @@ impl ResourceTable {
 
     /// The name of `id`.
     pub fn name(&self, id: ResourceId) -> &str {
-        self.names.get(usize::from(id)).map_or("?", String::as_str)
+        self.names
+            .get(usize::from(id))
+            .map_or("(one of more than 65,535 resource names)", String::as_str)
     }
 
     /// How many resources are interned.
@@ -295,24 +308,41 @@ impl ResourceTable {
 /// A sparse list of (resource, amount), as pods request them.
 pub type Requests = Vec<(ResourceId, i64)>;
 
-/// Adds `b` into `a` (both sparse).
-pub fn add_into(a: &mut Requests, b: &[(ResourceId, i64)]) {
+/// Combines `b` into `a` with `op` where both hold an id, appending the others. A pod holds a
+/// handful of resources, searched linearly; past that (invented input with thousands of names)
+/// an index keeps it linear instead of quadratic.
+fn merge_into(a: &mut Requests, b: &[(ResourceId, i64)], op: impl Fn(i64, i64) -> i64) {
+    // `a` grows while `b` is merged: the linear search costs up to (a + b) × b steps.
+    if a.len().saturating_add(b.len()).saturating_mul(b.len()) <= 4096 {
+        for (id, v) in b {
+            match a.iter_mut().find(|(i, _)| i == id) {
+                Some((_, x)) => *x = op(*x, *v),
+                None => a.push((*id, *v)),
+            }
+        }
+        return;
+    }
+    let mut at: HashMap<ResourceId, usize> =
+        a.iter().enumerate().map(|(k, (i, _))| (*i, k)).collect();
     for (id, v) in b {
-        match a.iter_mut().find(|(i, _)| i == id) {
-            Some((_, x)) => *x = x.saturating_add(*v),
-            None => a.push((*id, *v)),
+        match at.get(id) {
+            Some(&k) => a[k].1 = op(a[k].1, *v),
+            None => {
+                at.insert(*id, a.len());
+                a.push((*id, *v));
+            }
         }
     }
 }
 
+/// Adds `b` into `a` (both sparse).
+pub fn add_into(a: &mut Requests, b: &[(ResourceId, i64)]) {
+    merge_into(a, b, i64::saturating_add);
+}
+
 /// Element-wise max of `a` and `b` into `a`.
 pub fn max_into(a: &mut Requests, b: &[(ResourceId, i64)]) {
-    for (id, v) in b {
-        match a.iter_mut().find(|(i, _)| i == id) {
-            Some((_, x)) => *x = (*x).max(*v),
-            None => a.push((*id, *v)),
-        }
-    }
+    merge_into(a, b, i64::max);
 }
 
 #[cfg(test)]
@@ -379,6 +409,25 @@ mod tests {
         assert_eq!(parse_quantity("0.001Ki"), Some(2), "1.024 rounds up");
         let long = format!("0.{}1", "0".repeat(100_000));
         assert_eq!(parse_quantity(&long), Some(1));
+    }
+
+    #[test]
+    fn merging_many_resources_indexes_and_agrees_with_a_few() {
+        let a: Requests = (0..3000u16).map(|i| (i, 1)).collect();
+        let b: Requests = (1500..4500u16).map(|i| (i, 2)).collect();
+        let mut sum = a.clone();
+        add_into(&mut sum, &b);
+        assert_eq!(sum.len(), 4500);
+        assert_eq!(sum[0], (0, 1));
+        assert_eq!(sum[1500], (1500, 3), "both: added");
+        assert_eq!(sum[4499], (4499, 2), "only in b: appended");
+        let mut max = a;
+        max_into(&mut max, &b);
+        assert_eq!(max[1500], (1500, 2));
+        // A few, searched linearly: the same rules.
+        let mut small: Requests = vec![(CPU, 1), (MEMORY, 5)];
+        add_into(&mut small, &[(MEMORY, 1), (PODS, 1)]);
+        assert_eq!(small, vec![(CPU, 1), (MEMORY, 6), (PODS, 1)]);
     }
 
     #[test]

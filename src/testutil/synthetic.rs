@@ -16,6 +16,9 @@ pub struct Profile {
     pub nodes_per_rack: usize,
     /// Running pods, spread over the nodes.
     pub running_pods: usize,
+    /// When not 0, the running pods are members of running basic PodGroups of this many pods
+    /// (`run-group-NNNNN`), so that `tree` lists every one of them (the TUI's scale bench).
+    pub running_group_size: usize,
     /// Pending pods without a group.
     pub pending_pods: usize,
     /// Pending gangs: (number of gangs, pods per gang).
@@ -47,6 +50,7 @@ impl Profile {
             nodes,
             nodes_per_rack: 16,
             running_pods: nodes * 30,
+            running_group_size: 0,
             pending_pods: 0,
             gangs: Vec::new(),
             rack_constraint: false,
@@ -143,6 +147,17 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
     }
     for i in 0..p.running_pods {
         let n = (i % p.nodes.max(1)) + p.nodes * usize::from(p.nodes == 0);
+        let group = (p.running_group_size > 0).then(|| {
+            let name = format!("run-group-{:05}", i / p.running_group_size);
+            if i % p.running_group_size == 0 {
+                out.push(
+                    json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+                    "metadata": {"name": name, "namespace": "default", "creationTimestamp": T0},
+                    "spec": {"schedulingPolicy": {"basic": {}}, "priority": 0}}),
+                );
+            }
+            name
+        });
         let mut v = pod(
             &format!("run-{i:06}"),
             "default",
@@ -150,7 +165,7 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
             1 + rng.below(4),
             0,
             Some(format!("node-{n:05}")),
-            None,
+            group.as_deref(),
             0,
         );
         if p.running_priority != 0 {
@@ -308,6 +323,33 @@ mod tests {
         assert_eq!(s.pod_groups.len(), 3);
         let plan = crate::sched::simulate(&s, &crate::sched::Options::default());
         assert_eq!(plan.summary.scheduled, 23, "{:#?}", plan.summary);
+    }
+
+    #[test]
+    fn running_groups_hold_every_running_pod() {
+        let p = Profile {
+            running_pods: 25,
+            running_group_size: 10,
+            ..Profile::with_nodes(4)
+        };
+        let s = snapshot(&p, 1);
+        assert_eq!(s.pod_groups.len(), 3);
+        let grouped = s
+            .pods
+            .iter()
+            .filter(|pod| {
+                pod.spec
+                    .as_ref()
+                    .is_some_and(|spec| spec.scheduling_group.is_some())
+            })
+            .count();
+        assert_eq!(grouped, 25);
+        let plan = crate::sched::simulate(&s, &crate::sched::Options::default());
+        assert!(
+            plan.units.is_empty(),
+            "nothing is pending: {:#?}",
+            plan.units
+        );
     }
 
     #[test]

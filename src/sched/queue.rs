@@ -5,9 +5,13 @@
 //! tree, is one queued unit when GenericWorkload is on; PrioritySort: priority desc, then the
 //! initial attempt time), `framework/plugins/gangscheduling/gangscheduling.go` (PreEnqueue,
 //! semantics §3.2, §4.1) and `schedule_one_podgroup.go` (group validation, §3.3 step 3).
-//! The initial attempt time is taken to be the creation time (first attempt); ties by name.
+//! A pod's queue timestamp is taken to be its creation time (when it was added to the queue);
+//! ties by name. A group unit takes the timestamp of the first of its members to enter the
+//! queue (upstream `newQueuedPodGroupInfo` copies the first queued pod's `Timestamp`), so
+//! here the earliest creation time among its unscheduled members anywhere in the tree, not
+//! the group object's own creation time.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::node_state::{ClusterState, PodId};
 use crate::snapshot::facts::FeatureGates;
@@ -148,7 +152,8 @@ pub struct Unit {
     pub name: String,
     /// Priority used for ordering (group priority for groups).
     pub priority: i32,
-    /// Creation time (seconds).
+    /// Queue timestamp (seconds): a pod's creation time; for a group, its earliest-created
+    /// unscheduled member's.
     pub created: i64,
     /// What to do.
     pub body: UnitBody,
@@ -300,25 +305,14 @@ impl Builder<'_> {
         ))
     }
 
-    fn group_priority(&self, ns: &str, kind: GroupKind, name: &str) -> (i32, i64) {
-        let meta_spec = match kind {
-            GroupKind::PodGroup => self
-                .s
-                .pod_group(ns, name)
-                .map(|p| (p.spec.priority, &p.metadata)),
-            GroupKind::CompositePodGroup => self
-                .s
-                .composite_pod_group(ns, name)
-                .map(|c| (c.spec.priority, &c.metadata)),
+    fn group_priority(&self, ns: &str, kind: GroupKind, name: &str) -> i32 {
+        let priority = match kind {
+            GroupKind::PodGroup => self.s.pod_group(ns, name).map(|p| p.spec.priority),
+            GroupKind::CompositePodGroup => {
+                self.s.composite_pod_group(ns, name).map(|c| c.spec.priority)
+            }
         };
-        meta_spec.map_or((0, 0), |(prio, meta)| {
-            (
-                prio.unwrap_or(0),
-                meta.creation_timestamp
-                    .as_ref()
-                    .map_or(0, |t| t.0.as_second()),
-            )
-        })
+        priority.flatten().unwrap_or(0)
     }
 
     /// Group validation (semantics §3.3 step 3). With PodGroupPreemptionPolicy on, a member's
@@ -364,7 +358,8 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     let b = Builder { s, st, gates };
     let generic = gates.enabled("GenericWorkload");
     let mut units = Vec::new();
-    let mut roots: BTreeSet<(String, GroupKind, String)> = BTreeSet::new();
+    // Root → the earliest creation time among its unscheduled members (its queue timestamp).
+    let mut roots: BTreeMap<(String, GroupKind, String), i64> = BTreeMap::new();
     let mut broken_roots: Vec<(String, String, String, Vec<PodId>)> = Vec::new();
     for id in 0..st.pods.len() {
         if !is_pending(st, id) {
@@ -423,7 +418,10 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             }
             Some(g) => match b.root_of(&p.namespace, g) {
                 Ok((kind, name)) => {
-                    roots.insert((p.namespace.clone(), kind, name));
+                    let first = roots
+                        .entry((p.namespace.clone(), kind, name))
+                        .or_insert(p.created);
+                    *first = (*first).min(p.created);
                 }
                 Err(message) => {
                     broken_roots.push((p.namespace.clone(), g.to_owned(), message, vec![id]))
@@ -432,7 +430,8 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
         }
     }
     for (ns, pg, message, pods) in broken_roots {
-        let (priority, created) = b.group_priority(&ns, GroupKind::PodGroup, &pg);
+        let priority = b.group_priority(&ns, GroupKind::PodGroup, &pg);
+        let created = pods.iter().map(|p| st.pods[*p].created).min().unwrap_or(0);
         units.push(Unit {
             kind: "PodGroup",
             namespace: ns,
@@ -446,8 +445,8 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             },
         });
     }
-    for (ns, kind, name) in roots {
-        let (priority, created) = b.group_priority(&ns, kind, &name);
+    for ((ns, kind, name), created) in roots {
+        let priority = b.group_priority(&ns, kind, &name);
         let tree = match kind {
             GroupKind::PodGroup => b
                 .pod_group_node(&ns, &name)

@@ -68,6 +68,8 @@ pub struct GroupNode {
     pub known: u32,
     /// Unscheduled members held by DynamicResources' PreEnqueue (a claim does not exist yet).
     pub held: Vec<PodId>,
+    /// Unscheduled members held by `spec.schedulingGates` (SchedulingGates' PreEnqueue).
+    pub gated: Vec<PodId>,
 }
 
 impl GroupNode {
@@ -97,6 +99,14 @@ impl GroupNode {
         out.extend(&self.held);
         for c in &self.children {
             c.held_pods(out);
+        }
+    }
+
+    /// Every member held by its scheduling gates in the subtree.
+    pub fn gated_pods(&self, out: &mut Vec<PodId>) {
+        out.extend(&self.gated);
+        for c in &self.children {
+            c.gated_pods(out);
         }
     }
 
@@ -196,6 +206,7 @@ impl Builder<'_> {
             bound: Vec::new(),
             known: 0,
             held: Vec::new(),
+            gated: Vec::new(),
         };
         for i in self.s.index.pods_by_group.get(ns, name) {
             let pod = &self.s.pods[*i];
@@ -209,11 +220,15 @@ impl Builder<'_> {
             node.known += 1;
             if self.st.placement[id].is_some() {
                 node.bound.push(id);
-            } else if !p.gated && is_pending(self.st, id) {
-                match self.st.dra.pre_enqueue(id) {
-                    // Held by DynamicResources' PreEnqueue: known to the gang, not placeable.
-                    Some(_) => node.held.push(id),
-                    None => node.pending.push(id),
+            } else if is_pending(self.st, id) {
+                // Held at PreEnqueue (scheduling gates, or a claim that does not exist yet):
+                // known to the gang, not placeable, and it holds the whole unit (below).
+                if p.gated {
+                    node.gated.push(id);
+                } else if self.st.dra.pre_enqueue(id).is_some() {
+                    node.held.push(id);
+                } else {
+                    node.pending.push(id);
                 }
             }
         }
@@ -276,6 +291,7 @@ impl Builder<'_> {
             bound: Vec::new(),
             known: 0,
             held: Vec::new(),
+            gated: Vec::new(),
         })
     }
 
@@ -353,6 +369,34 @@ impl Builder<'_> {
     }
 }
 
+/// A group unit held at PreEnqueue because a member is: upstream runs the PreEnqueue plugins
+/// for each pod of a queued entity and, "if any pod is gated, the whole entity is gated"
+/// (scheduling_queue.go `runPreEnqueuePlugins`; queueing_test.go "Single gated pod blocks gang
+/// group from being scheduled until pod is ungated", for gang and basic groups alike). The
+/// message is the first held member's: its scheduling gates, else its missing claim.
+fn held_at_pre_enqueue(st: &ClusterState, tree: &GroupNode, pending: &[PodId]) -> Option<UnitBody> {
+    let mut gated = Vec::new();
+    tree.gated_pods(&mut gated);
+    let mut held = Vec::new();
+    tree.held_pods(&mut held);
+    let message = if let Some(p) = gated.first() {
+        MSG_SCHEDULING_GATES.replace(
+            "{}",
+            &format!("member {} has spec.schedulingGates", st.pods[*p].name),
+        )
+    } else {
+        st.dra.pre_enqueue(*held.first()?)?.to_owned()
+    };
+    let mut pods = pending.to_vec();
+    pods.extend(gated);
+    pods.extend(held);
+    Some(UnitBody::Held {
+        error: false,
+        message,
+        pods,
+    })
+}
+
 /// Builds the units of work in queue order.
 pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit> {
     let b = Builder { s, st, gates };
@@ -360,7 +404,9 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     let mut units = Vec::new();
     // Root → the earliest creation time among its unscheduled members (its queue timestamp).
     let mut roots: BTreeMap<(String, GroupKind, String), i64> = BTreeMap::new();
-    let mut broken_roots: Vec<(String, String, String, Vec<PodId>)> = Vec::new();
+    // PodGroups whose hierarchy cannot be built: (namespace, PodGroup) → message, pods. One
+    // unit per PodGroup, holding every pending member.
+    let mut broken_roots: BTreeMap<(String, String), (String, Vec<PodId>)> = BTreeMap::new();
     for id in 0..st.pods.len() {
         if !is_pending(st, id) {
             continue;
@@ -424,12 +470,16 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                     *first = (*first).min(p.created);
                 }
                 Err(message) => {
-                    broken_roots.push((p.namespace.clone(), g.to_owned(), message, vec![id]))
+                    broken_roots
+                        .entry((p.namespace.clone(), g.to_owned()))
+                        .or_insert_with(|| (message, Vec::new()))
+                        .1
+                        .push(id);
                 }
             },
         }
     }
-    for (ns, pg, message, pods) in broken_roots {
+    for ((ns, pg), (message, pods)) in broken_roots {
         let priority = b.group_priority(&ns, GroupKind::PodGroup, &pg);
         let created = pods.iter().map(|p| st.pods[*p].created).min().unwrap_or(0);
         units.push(Unit {
@@ -474,26 +524,14 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         message,
                         pods: pending,
                     }
+                } else if let Some(body) = held_at_pre_enqueue(st, &tree, &pending) {
+                    // PreEnqueue runs before the cycle's group validation.
+                    body
                 } else if let Err(e) = b.validate(&tree, priority) {
                     UnitBody::Held {
                         error: true,
                         message: e,
                         pods: pending,
-                    }
-                } else if pending.is_empty() {
-                    // Every unscheduled member is gated or waits for a claim: the group cannot
-                    // place anyone.
-                    let mut held = Vec::new();
-                    tree.held_pods(&mut held);
-                    let message = match held.first().and_then(|p| st.dra.pre_enqueue(*p)) {
-                        Some(problem) => problem.to_owned(),
-                        None => MSG_SCHEDULING_GATES
-                            .replace("{}", "every unscheduled member has spec.schedulingGates"),
-                    };
-                    UnitBody::Held {
-                        error: false,
-                        message,
-                        pods: held,
                     }
                 } else {
                     UnitBody::Group(tree)

@@ -94,6 +94,26 @@ impl GroupNode {
         }
     }
 
+    /// The same tree after a cycle placed `placed`: those members count as bound, the rest
+    /// stay pending (the group as it is requeued with the members left).
+    pub fn with_bound(&self, placed: &[(PodId, usize)]) -> GroupNode {
+        let mut node = self.clone();
+        node.move_to_bound(placed);
+        node
+    }
+
+    fn move_to_bound(&mut self, placed: &[(PodId, usize)]) {
+        let (now_bound, still): (Vec<PodId>, Vec<PodId>) = self
+            .pending
+            .iter()
+            .partition(|p| placed.iter().any(|(q, _)| q == *p));
+        self.pending = still;
+        self.bound.extend(now_bound);
+        for c in &mut self.children {
+            c.move_to_bound(placed);
+        }
+    }
+
     /// Every member held by DynamicResources' PreEnqueue in the subtree.
     pub fn held_pods(&self, out: &mut Vec<PodId>) {
         out.extend(&self.held);
@@ -324,9 +344,10 @@ impl Builder<'_> {
     fn group_priority(&self, ns: &str, kind: GroupKind, name: &str) -> i32 {
         let priority = match kind {
             GroupKind::PodGroup => self.s.pod_group(ns, name).map(|p| p.spec.priority),
-            GroupKind::CompositePodGroup => {
-                self.s.composite_pod_group(ns, name).map(|c| c.spec.priority)
-            }
+            GroupKind::CompositePodGroup => self
+                .s
+                .composite_pod_group(ns, name)
+                .map(|c| c.spec.priority),
         };
         priority.flatten().unwrap_or(0)
     }

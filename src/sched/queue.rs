@@ -11,6 +11,7 @@
 //! here the earliest creation time among its unscheduled members anywhere in the tree, not
 //! the group object's own creation time.
 
+use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::node_state::{ClusterState, PodId};
@@ -41,6 +42,14 @@ impl GroupKind {
         match self {
             Self::PodGroup => "PodGroup",
             Self::CompositePodGroup => "CompositePodGroup",
+        }
+    }
+
+    /// The object kind shared with the rest of wasctl.
+    pub fn obj_kind(self) -> ObjKind {
+        match self {
+            Self::PodGroup => ObjKind::PodGroup,
+            Self::CompositePodGroup => ObjKind::CompositePodGroup,
         }
     }
 }
@@ -175,7 +184,7 @@ pub enum UnitBody {
 #[derive(Debug, Clone)]
 pub struct Unit {
     /// `Pod`, `PodGroup` or `CompositePodGroup`.
-    pub kind: &'static str,
+    pub kind: ObjKind,
     /// Namespace.
     pub namespace: String,
     /// Name.
@@ -453,7 +462,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                     UnitBody::Pod(id)
                 };
                 units.push(Unit {
-                    kind: "Pod",
+                    kind: ObjKind::Pod,
                     namespace: p.namespace.clone(),
                     name: p.name.to_string(),
                     priority: p.priority,
@@ -471,7 +480,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                     MSG_NO_POD_GROUP.replace("{}", g)
                 };
                 units.push(Unit {
-                    kind: "Pod",
+                    kind: ObjKind::Pod,
                     namespace: p.namespace.clone(),
                     name: p.name.to_string(),
                     priority: p.priority,
@@ -504,7 +513,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
         let priority = b.group_priority(&ns, GroupKind::PodGroup, &pg);
         let created = pods.iter().map(|p| st.pods[*p].created).min().unwrap_or(0);
         units.push(Unit {
-            kind: "PodGroup",
+            kind: ObjKind::PodGroup,
             namespace: ns,
             name: pg,
             priority,
@@ -560,7 +569,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             }
         };
         units.push(Unit {
-            kind: kind.as_str(),
+            kind: kind.obj_kind(),
             namespace: ns,
             name,
             priority,

@@ -56,8 +56,23 @@ pub enum Feasibility {
 }
 
 impl Feasibility {
-    /// Upstream's status message (empty for Success).
+    /// Upstream's status message for a PodGroup's quorum (empty for Success).
     pub fn message(&self) -> String {
+        self.message_for(GroupKind::PodGroup)
+    }
+
+    /// Upstream's status message for the quorum of a group of `kind` (empty for Success): a
+    /// CompositePodGroup's count is worded `minGroupCount`, as the newest cpg_test.go
+    /// (`TestCPGStatusConditions_HierarchicalDiagnostics`, revision 16457a8) asserts
+    /// ("minGroupCount (2) cannot be satisfied: 0 scheduled, 1 remaining"; its PodGroups keep
+    /// "minCount (2) ..."). The older gangscheduling.go revisions in the stored sources word
+    /// both `minCount`; the newest test is followed. The Wait text is not asserted upstream and
+    /// follows the same word.
+    pub fn message_for(&self, kind: GroupKind) -> String {
+        let word = match kind {
+            GroupKind::PodGroup => "minCount",
+            GroupKind::CompositePodGroup => "minGroupCount",
+        };
         match self {
             Self::Success => String::new(),
             Self::Wait(Quorum {
@@ -65,14 +80,14 @@ impl Feasibility {
                 scheduled,
                 remaining,
             }) => format!(
-                "minCount ({min}) is not yet satisfied: {scheduled} scheduled, {remaining} remaining"
+                "{word} ({min}) is not yet satisfied: {scheduled} scheduled, {remaining} remaining"
             ),
             Self::Unschedulable(Quorum {
                 min,
                 scheduled,
                 remaining,
             }) => format!(
-                "minCount ({min}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
+                "{word} ({min}) cannot be satisfied: {scheduled} scheduled, {remaining} remaining"
             ),
         }
     }
@@ -351,7 +366,7 @@ impl<'a> Cycle<'a> {
             placeable: 0,
         };
         if let f @ Feasibility::Unschedulable(_) = initial {
-            let msg = f.message();
+            let msg = f.message_for(GroupKind::CompositePodGroup);
             self.in_tree = was_in_tree;
             run.status = Status::Unschedulable;
             run.message = format!("{prefix}{msg}");
@@ -370,12 +385,15 @@ impl<'a> Cycle<'a> {
                 Status::Error => {
                     failure.get_or_insert((Status::Error, r.message.clone()));
                 }
-                Status::Unschedulable => child_errors.push(format!(
-                    "{}/{}: {}",
-                    child.kind.as_str(),
-                    child.name,
-                    r.message
-                )),
+                Status::Unschedulable => {
+                    // A composite child's own quorum failure already names it.
+                    let label = format!("{}/{}: ", child.kind.as_str(), child.name);
+                    child_errors.push(if r.message.starts_with(&label) {
+                        r.message
+                    } else {
+                        format!("{label}{}", r.message)
+                    });
+                }
             }
             remaining -= 1;
             if failure.is_none() {
@@ -384,7 +402,7 @@ impl<'a> Cycle<'a> {
                     .placement_feasible
                     .push(feasibility_label(&prefix, &f));
                 if let Feasibility::Unschedulable(_) = f {
-                    let msg = f.message();
+                    let msg = f.message_for(GroupKind::CompositePodGroup);
                     failure = Some((Status::Unschedulable, format!("{prefix}{msg}")));
                 }
             }
@@ -587,6 +605,15 @@ mod tests {
             placement_feasible(1, 1, 0),
             Feasibility::Success,
             "basic with one running member"
+        );
+        // A CompositePodGroup counts children against minGroupCount (cpg_test.go).
+        assert_eq!(
+            placement_feasible(2, 0, 1).message_for(GroupKind::CompositePodGroup),
+            "minGroupCount (2) cannot be satisfied: 0 scheduled, 1 remaining"
+        );
+        assert_eq!(
+            placement_feasible(2, 1, 1).message_for(GroupKind::CompositePodGroup),
+            "minGroupCount (2) is not yet satisfied: 1 scheduled, 1 remaining"
         );
     }
 }

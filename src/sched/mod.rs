@@ -311,6 +311,61 @@ fn apply_preemption(
     result.trace.preemption_domains = p.domains;
 }
 
+/// The members a successful group cycle left unplaced, retried as upstream does: binding a
+/// member is an assigned-pod event for its own group (GangScheduling's
+/// `isSchedulableAfterPodAdded` → Queue), so the group comes back at once with only those
+/// members, places none of them ("pod group is unschedulable", quorum already met) and runs its
+/// PostFilter for them (podgrouppreemption_test.go "Binding first before preemption for gang
+/// policy" asserts the events Bind:high-1, PodGroupPostFilter:pg1, Bind:high-2). The next cycle
+/// itself is not re-run: on the unchanged state it fails the same way. When victims are found
+/// the unit is Preempting: its placements are the members bound now, then the nominated ones.
+fn preempt_for_members_left(
+    state: &mut ClusterState,
+    ctx: &UnitContext<'_>,
+    result: &mut UnitResult,
+    tree: &queue::GroupNode,
+    placed: &[(usize, usize)],
+    all_nodes: &[usize],
+    mode: Mode,
+) {
+    let requeued = tree.with_bound(placed);
+    let never = ctx.group_never(
+        state,
+        &result.kind,
+        &result.namespace,
+        &result.name,
+        &requeued,
+    );
+    let verdict = preempt::preempt_group(
+        state,
+        ctx.victims,
+        preempt::GroupPreemptor {
+            tree: &requeued,
+            priority: result.priority,
+            never,
+        },
+        all_nodes,
+        mode,
+    );
+    if let preempt::Verdict::Preempt(p) = verdict {
+        let bound_now = std::mem::take(&mut result.placements);
+        apply_preemption(state, ctx, result, p);
+        let left = requeued_pending(&requeued);
+        result.message = format!(
+            "{left} member(s) did not fit; pod group preemption for them: found a placement for podgroup, preempting {} victims",
+            result.victims.len()
+        );
+        let nominated = std::mem::take(&mut result.placements);
+        result.placements = bound_now.into_iter().chain(nominated).collect();
+    }
+}
+
+fn requeued_pending(tree: &queue::GroupNode) -> usize {
+    let mut pods = Vec::new();
+    tree.pending_pods(&mut pods);
+    pods.len()
+}
+
 fn run_unit(
     state: &mut ClusterState,
     ctx: &UnitContext<'_>,
@@ -417,6 +472,17 @@ fn run_unit(
                     if left > 0 {
                         result.message =
                             format!("{left} member(s) were not placed and stay pending");
+                        if ctx.preemption {
+                            preempt_for_members_left(
+                                state,
+                                ctx,
+                                &mut result,
+                                &tree,
+                                &run.placed,
+                                all_nodes,
+                                mode,
+                            );
+                        }
                     }
                 }
                 gang::Status::Unschedulable => {

@@ -5,10 +5,14 @@
 //! tree, is one queued unit when GenericWorkload is on; PrioritySort: priority desc, then the
 //! initial attempt time), `framework/plugins/gangscheduling/gangscheduling.go` (PreEnqueue,
 //! semantics §3.2, §4.1) and `schedule_one_podgroup.go` (group validation, §3.3 step 3).
-//! The initial attempt time is taken to be the creation time (first attempt); ties by name.
+//! A pod's queue timestamp is taken to be its creation time (when it was added to the queue);
+//! ties by name. A group unit takes the timestamp of the first of its members to enter the
+//! queue (upstream `newQueuedPodGroupInfo` copies the first queued pod's `Timestamp`), so
+//! here the earliest creation time among its unscheduled members anywhere in the tree, not
+//! the group object's own creation time.
 
 use crate::snapshot::ObjKind;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::node_state::{ClusterState, PodId};
 use crate::snapshot::facts::FeatureGates;
@@ -73,6 +77,8 @@ pub struct GroupNode {
     pub known: u32,
     /// Unscheduled members held by DynamicResources' PreEnqueue (a claim does not exist yet).
     pub held: Vec<PodId>,
+    /// Unscheduled members held by `spec.schedulingGates` (SchedulingGates' PreEnqueue).
+    pub gated: Vec<PodId>,
 }
 
 impl GroupNode {
@@ -97,11 +103,39 @@ impl GroupNode {
         }
     }
 
+    /// The same tree after a cycle placed `placed`: those members count as bound, the rest
+    /// stay pending (the group as it is requeued with the members left).
+    pub fn with_bound(&self, placed: &[(PodId, usize)]) -> GroupNode {
+        let mut node = self.clone();
+        node.move_to_bound(placed);
+        node
+    }
+
+    fn move_to_bound(&mut self, placed: &[(PodId, usize)]) {
+        let (now_bound, still): (Vec<PodId>, Vec<PodId>) = self
+            .pending
+            .iter()
+            .partition(|p| placed.iter().any(|(q, _)| q == *p));
+        self.pending = still;
+        self.bound.extend(now_bound);
+        for c in &mut self.children {
+            c.move_to_bound(placed);
+        }
+    }
+
     /// Every member held by DynamicResources' PreEnqueue in the subtree.
     pub fn held_pods(&self, out: &mut Vec<PodId>) {
         out.extend(&self.held);
         for c in &self.children {
             c.held_pods(out);
+        }
+    }
+
+    /// Every member held by its scheduling gates in the subtree.
+    pub fn gated_pods(&self, out: &mut Vec<PodId>) {
+        out.extend(&self.gated);
+        for c in &self.children {
+            c.gated_pods(out);
         }
     }
 
@@ -157,7 +191,8 @@ pub struct Unit {
     pub name: String,
     /// Priority used for ordering (group priority for groups).
     pub priority: i32,
-    /// Creation time (seconds).
+    /// Queue timestamp (seconds): a pod's creation time; for a group, its earliest-created
+    /// unscheduled member's.
     pub created: i64,
     /// What to do.
     pub body: UnitBody,
@@ -200,6 +235,7 @@ impl Builder<'_> {
             bound: Vec::new(),
             known: 0,
             held: Vec::new(),
+            gated: Vec::new(),
         };
         for i in self.s.index.pods_by_group.get(ns, name) {
             let pod = &self.s.pods[*i];
@@ -213,11 +249,15 @@ impl Builder<'_> {
             node.known += 1;
             if self.st.placement[id].is_some() {
                 node.bound.push(id);
-            } else if !p.gated && is_pending(self.st, id) {
-                match self.st.dra.pre_enqueue(id) {
-                    // Held by DynamicResources' PreEnqueue: known to the gang, not placeable.
-                    Some(_) => node.held.push(id),
-                    None => node.pending.push(id),
+            } else if is_pending(self.st, id) {
+                // Held at PreEnqueue (scheduling gates, or a claim that does not exist yet):
+                // known to the gang, not placeable, and it holds the whole unit (below).
+                if p.gated {
+                    node.gated.push(id);
+                } else if self.st.dra.pre_enqueue(id).is_some() {
+                    node.held.push(id);
+                } else {
+                    node.pending.push(id);
                 }
             }
         }
@@ -280,6 +320,7 @@ impl Builder<'_> {
             bound: Vec::new(),
             known: 0,
             held: Vec::new(),
+            gated: Vec::new(),
         })
     }
 
@@ -309,25 +350,15 @@ impl Builder<'_> {
         ))
     }
 
-    fn group_priority(&self, ns: &str, kind: GroupKind, name: &str) -> (i32, i64) {
-        let meta_spec = match kind {
-            GroupKind::PodGroup => self
-                .s
-                .pod_group(ns, name)
-                .map(|p| (p.spec.priority, &p.metadata)),
+    fn group_priority(&self, ns: &str, kind: GroupKind, name: &str) -> i32 {
+        let priority = match kind {
+            GroupKind::PodGroup => self.s.pod_group(ns, name).map(|p| p.spec.priority),
             GroupKind::CompositePodGroup => self
                 .s
                 .composite_pod_group(ns, name)
-                .map(|c| (c.spec.priority, &c.metadata)),
+                .map(|c| c.spec.priority),
         };
-        meta_spec.map_or((0, 0), |(prio, meta)| {
-            (
-                prio.unwrap_or(0),
-                meta.creation_timestamp
-                    .as_ref()
-                    .map_or(0, |t| t.0.as_second()),
-            )
-        })
+        priority.flatten().unwrap_or(0)
     }
 
     /// Group validation (semantics §3.3 step 3). With PodGroupPreemptionPolicy on, a member's
@@ -368,13 +399,44 @@ impl Builder<'_> {
     }
 }
 
+/// A group unit held at PreEnqueue because a member is: upstream runs the PreEnqueue plugins
+/// for each pod of a queued entity and, "if any pod is gated, the whole entity is gated"
+/// (scheduling_queue.go `runPreEnqueuePlugins`; queueing_test.go "Single gated pod blocks gang
+/// group from being scheduled until pod is ungated", for gang and basic groups alike). The
+/// message is the first held member's: its scheduling gates, else its missing claim.
+fn held_at_pre_enqueue(st: &ClusterState, tree: &GroupNode, pending: &[PodId]) -> Option<UnitBody> {
+    let mut gated = Vec::new();
+    tree.gated_pods(&mut gated);
+    let mut held = Vec::new();
+    tree.held_pods(&mut held);
+    let message = if let Some(p) = gated.first() {
+        MSG_SCHEDULING_GATES.replace(
+            "{}",
+            &format!("member {} has spec.schedulingGates", st.pods[*p].name),
+        )
+    } else {
+        st.dra.pre_enqueue(*held.first()?)?.to_owned()
+    };
+    let mut pods = pending.to_vec();
+    pods.extend(gated);
+    pods.extend(held);
+    Some(UnitBody::Held {
+        error: false,
+        message,
+        pods,
+    })
+}
+
 /// Builds the units of work in queue order.
 pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit> {
     let b = Builder { s, st, gates };
     let generic = gates.enabled("GenericWorkload");
     let mut units = Vec::new();
-    let mut roots: BTreeSet<(String, GroupKind, String)> = BTreeSet::new();
-    let mut broken_roots: Vec<(String, String, String, Vec<PodId>)> = Vec::new();
+    // Root → the earliest creation time among its unscheduled members (its queue timestamp).
+    let mut roots: BTreeMap<(String, GroupKind, String), i64> = BTreeMap::new();
+    // PodGroups whose hierarchy cannot be built: (namespace, PodGroup) → message, pods. One
+    // unit per PodGroup, holding every pending member.
+    let mut broken_roots: BTreeMap<(String, String), (String, Vec<PodId>)> = BTreeMap::new();
     for id in 0..st.pods.len() {
         if !is_pending(st, id) {
             continue;
@@ -432,16 +494,24 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             }
             Some(g) => match b.root_of(&p.namespace, g) {
                 Ok((kind, name)) => {
-                    roots.insert((p.namespace.clone(), kind, name));
+                    let first = roots
+                        .entry((p.namespace.clone(), kind, name))
+                        .or_insert(p.created);
+                    *first = (*first).min(p.created);
                 }
                 Err(message) => {
-                    broken_roots.push((p.namespace.clone(), g.to_owned(), message, vec![id]))
+                    broken_roots
+                        .entry((p.namespace.clone(), g.to_owned()))
+                        .or_insert_with(|| (message, Vec::new()))
+                        .1
+                        .push(id);
                 }
             },
         }
     }
-    for (ns, pg, message, pods) in broken_roots {
-        let (priority, created) = b.group_priority(&ns, GroupKind::PodGroup, &pg);
+    for ((ns, pg), (message, pods)) in broken_roots {
+        let priority = b.group_priority(&ns, GroupKind::PodGroup, &pg);
+        let created = pods.iter().map(|p| st.pods[*p].created).min().unwrap_or(0);
         units.push(Unit {
             kind: ObjKind::PodGroup,
             namespace: ns,
@@ -455,8 +525,8 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             },
         });
     }
-    for (ns, kind, name) in roots {
-        let (priority, created) = b.group_priority(&ns, kind, &name);
+    for ((ns, kind, name), created) in roots {
+        let priority = b.group_priority(&ns, kind, &name);
         let tree = match kind {
             GroupKind::PodGroup => b
                 .pod_group_node(&ns, &name)
@@ -484,26 +554,14 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         message,
                         pods: pending,
                     }
+                } else if let Some(body) = held_at_pre_enqueue(st, &tree, &pending) {
+                    // PreEnqueue runs before the cycle's group validation.
+                    body
                 } else if let Err(e) = b.validate(&tree, priority) {
                     UnitBody::Held {
                         error: true,
                         message: e,
                         pods: pending,
-                    }
-                } else if pending.is_empty() {
-                    // Every unscheduled member is gated or waits for a claim: the group cannot
-                    // place anyone.
-                    let mut held = Vec::new();
-                    tree.held_pods(&mut held);
-                    let message = match held.first().and_then(|p| st.dra.pre_enqueue(*p)) {
-                        Some(problem) => problem.to_owned(),
-                        None => MSG_SCHEDULING_GATES
-                            .replace("{}", "every unscheduled member has spec.schedulingGates"),
-                    };
-                    UnitBody::Held {
-                        error: false,
-                        message,
-                        pods: held,
                     }
                 } else {
                     UnitBody::Group(tree)

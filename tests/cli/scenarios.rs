@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use wasctl::sched::plan::Plan;
 use wasctl::sched::{Options, simulate, whatif};
+use wasctl::snapshot::Snapshot;
 use wasctl::snapshot::source::{Collector, files};
 
 use crate::support::root;
@@ -71,9 +72,27 @@ struct ExpectedUnit {
     whole_group: Option<bool>,
     pdb_violations: Option<u32>,
     gpus_freed: Option<u32>,
+    /// Pods placed on some of these nodes (upstream `VerifyAssignments`).
+    placed_among: Option<Vec<PlacedAmong>>,
+    /// Pods placed in one domain of a topology key (upstream `VerifyAssignedInOneDomain`).
+    same_domain: Option<Vec<SameDomain>>,
 }
 
-fn check(name: &str, plan: &Plan, expected: &Expected) {
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PlacedAmong {
+    pods: Vec<String>,
+    nodes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SameDomain {
+    pods: Vec<String>,
+    key: String,
+}
+
+fn check(name: &str, plan: &Plan, expected: &Expected, snapshot: &Snapshot) {
     let mut last_index = None;
     for e in &expected.units {
         let (index, unit) = plan
@@ -180,6 +199,43 @@ fn check(name: &str, plan: &Plan, expected: &Expected) {
                 .any(|k| k.contains(reason.as_str()));
             assert!(found, "{ctx}\nno claim reason contains: {reason}");
         }
+        let placed = |pod: &str| {
+            unit.placements
+                .iter()
+                .find(|p| p.pod == pod)
+                .map(|p| p.node.clone())
+                .unwrap_or_else(|| panic!("{ctx}\nno placement for {pod}"))
+        };
+        for among in e.placed_among.iter().flatten() {
+            for pod in &among.pods {
+                let node = placed(pod);
+                assert!(
+                    among.nodes.contains(&node),
+                    "{ctx}\n{pod} on {node}, not among {:?}",
+                    among.nodes
+                );
+            }
+        }
+        for same in e.same_domain.iter().flatten() {
+            let values: std::collections::BTreeSet<Option<String>> = same
+                .pods
+                .iter()
+                .map(|pod| {
+                    let node = placed(pod);
+                    snapshot
+                        .nodes
+                        .iter()
+                        .find(|n| n.metadata.name.as_deref() == Some(node.as_str()))
+                        .and_then(|n| n.metadata.labels.as_ref()?.get(&same.key).cloned())
+                })
+                .collect();
+            assert!(
+                values.len() == 1 && !values.contains(&None),
+                "{ctx}\n{:?} are not in one {} domain: {values:?}",
+                same.pods,
+                same.key
+            );
+        }
         if let Some(domains) = &e.domains {
             let got: BTreeMap<String, String> = unit
                 .trace
@@ -244,7 +300,7 @@ fn every_scenario_matches_its_expected_outcome() {
                 .push(format!("added {} node(s) like `{}`", w.add_nodes, w.like));
         }
         let plan = simulate(&snapshot, &options);
-        check(&name, &plan, &expected);
+        check(&name, &plan, &expected, &snapshot);
         let json = serde_json::to_string_pretty(&plan).unwrap();
         insta::assert_snapshot!(format!("{name}_plan"), json);
     }

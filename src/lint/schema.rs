@@ -93,14 +93,21 @@ fn schema_of<T: JsonSchema>() -> Value {
 }
 
 fn typed<T: DeserializeOwned>(value: &Value) -> TypedResult {
-    if let Err(e) = serde_path_to_error::deserialize::<_, T>(value) {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        return (Some((path, e.into_inner().to_string())), Vec::new());
-    }
+    // One pass: the path of the first wrong-type error, and otherwise the ignored fields.
+    let mut track = serde_path_to_error::Track::new();
     let mut unknown = Vec::new();
-    let _ = serde_ignored::deserialize::<_, _, T>(value, |p| unknown.push(ignored_path(&p)));
-    (None, unknown)
+    let result = serde_ignored::deserialize::<_, _, T>(
+        serde_path_to_error::Deserializer::new(value, &mut track),
+        |p| unknown.push(ignored_path(&p)),
+    );
+    match result {
+        Ok(_) => (None, unknown),
+        Err(e) => {
+            let path = track.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            (Some((path, e.to_string())), Vec::new())
+        }
+    }
 }
 
 fn ignored_path(p: &serde_ignored::Path<'_>) -> String {

@@ -641,10 +641,22 @@ impl Copies {
 
 /// Counts the copies of `shape` that fit in `s` (taken by value: the copies are added to it).
 pub fn capacity(
+    s: Snapshot,
+    shape: &Shape,
+    options: &Options,
+    copt: &CapacityOptions,
+) -> CapacityReport {
+    count_copies(s, shape, options, copt, true)
+}
+
+/// [`capacity`]; `reuse` lets the run without preemption stand for the run with it when no unit
+/// of it was unschedulable (tests compare both ways).
+fn count_copies(
     mut s: Snapshot,
     shape: &Shape,
     options: &Options,
     copt: &CapacityOptions,
+    reuse: bool,
 ) -> CapacityReport {
     let max = copt.max_copies.max(1);
     let copies = Copies::add(&mut s, shape, max);
@@ -676,8 +688,16 @@ pub fn capacity(
         without.set_preemption(false);
         let plan = without.run_until(stop_at(PLACED));
         drop(without);
-        let with = prepared.run_until(stop_at(PLACED_OR_PREEMPTING));
-        (plan, Some(with))
+        // The simulator tries preemption only for a unit that did not fit (an `Unschedulable`
+        // outcome). When no unit of the run without preemption had one, the run with it tries
+        // the same units on the same states with the same outcomes (none `Preempting`) and
+        // stops at the same unit: its plan is this one, and `plan_with` stays `None`.
+        let with = plan
+            .units
+            .iter()
+            .any(|u| !reuse || u.outcome == Outcome::Unschedulable)
+            .then(|| prepared.run_until(stop_at(PLACED_OR_PREEMPTING)));
+        (plan, with)
     } else {
         (prepared.run_until(stop_at(PLACED)), None)
     };
@@ -1025,6 +1045,43 @@ mod tests {
             .collect();
         assert_eq!(per, vec![("a".to_owned(), 2), ("b".to_owned(), 3)]);
         assert_eq!(r.settings.domain_key.as_deref(), Some("rack"));
+    }
+
+    #[test]
+    fn the_run_without_preemption_stands_for_the_run_with_it_only_when_it_is_the_same() {
+        // Capped (every copy fits: the run with preemption is not repeated) and not capped
+        // (the sixth copy does not fit: it is), with and without a rack constraint and a
+        // low-priority running pod that the copies can preempt: the same report either way.
+        let low = pod("low-0", "x", 2, Some("b1")).replace(
+            r#""schedulingGroup": {"podGroupName": "x"}"#,
+            r#""priority": -5"#,
+        );
+        let with_victim = load(&[
+            FACTS.to_owned(),
+            node("a1", "a", 4),
+            node("a2", "a", 2),
+            node("b1", "b", 4),
+            node("b2", "b", 2),
+            group("g", 2, ""),
+            pod("g-0", "g", 1, Some("a1")),
+            pod("g-1", "g", 1, Some("a1")),
+            low,
+        ]);
+        for s in [cluster(), with_victim] {
+            for max_copies in [2, 20] {
+                for domain_key in [None, Some("rack".to_owned())] {
+                    let shape =
+                        Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
+                    let copt = CapacityOptions {
+                        max_copies,
+                        domain_key,
+                    };
+                    let reused = count_copies(s.clone(), &shape, &options(), &copt, true);
+                    let full = count_copies(s.clone(), &shape, &options(), &copt, false);
+                    assert_eq!(reused, full, "max {max_copies}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -117,29 +117,46 @@ pub fn add_nodes(s: &mut Snapshot, count: usize, like: &str) -> Result<Vec<Strin
 pub fn add_objects(s: &mut Snapshot, extra: Snapshot) {
     // Linear in both lists (adding a few hundred objects to 150,000 pods stays cheap): the
     // last object of `from` with a key wins, and replaces the snapshot's object with that key.
-    fn merge<T>(into: &mut Vec<T>, from: Vec<T>, key: impl Fn(&T) -> (String, String)) {
+    // The snapshot's objects are looked up by borrowed namespace and name, without copying them.
+    fn merge<T>(
+        into: &mut Vec<T>,
+        from: Vec<T>,
+        key: impl for<'o> Fn(&'o T) -> (&'o str, &'o str),
+    ) {
         if from.is_empty() {
             return;
         }
-        let mut last: std::collections::HashMap<(String, String), usize> =
-            std::collections::HashMap::with_capacity(from.len());
+        let mut last: std::collections::HashMap<String, std::collections::HashMap<String, usize>> =
+            std::collections::HashMap::new();
         for (i, o) in from.iter().enumerate() {
-            last.insert(key(o), i);
+            let (ns, name) = key(o);
+            last.entry(ns.to_owned())
+                .or_default()
+                .insert(name.to_owned(), i);
         }
-        into.retain(|x| !last.contains_key(&key(x)));
+        let last_of = |o: &T| {
+            let (ns, name) = key(o);
+            last.get(ns).and_then(|names| names.get(name)).copied()
+        };
+        into.retain(|x| last_of(x).is_none());
+        let keep: Vec<bool> = from
+            .iter()
+            .enumerate()
+            .map(|(i, o)| last_of(o) == Some(i))
+            .collect();
         into.extend(
             from.into_iter()
-                .enumerate()
-                .filter(|(i, o)| last.get(&key(o)) == Some(i))
-                .map(|(_, o)| o),
+                .zip(keep)
+                .filter(|(_, keep)| *keep)
+                .map(|(o, _)| o),
         );
     }
-    let k = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+    fn k(m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> (&str, &str) {
         (
-            m.namespace.clone().unwrap_or_default(),
-            m.name.clone().unwrap_or_default(),
+            m.namespace.as_deref().unwrap_or_default(),
+            m.name.as_deref().unwrap_or_default(),
         )
-    };
+    }
     merge(&mut s.nodes, extra.nodes, |o| k(&o.metadata));
     merge(&mut s.pods, extra.pods, |o| k(&o.metadata));
     merge(&mut s.pod_groups, extra.pod_groups, |o| k(&o.metadata));

@@ -292,27 +292,38 @@ fn check_cel(obj: &Object, em: &mut Emitter<'_>) {
     if expressions.is_empty() || !em.enabled(Rule::InvalidCelSelector) {
         return;
     }
-    let mut env = Selectors::default();
-    for (path, expression) in expressions {
-        let id = env.compile(expression);
-        if let Some(error) = env.compile_error(id) {
-            let first = error.lines().next().unwrap_or(error);
-            // The API server refuses these before compiling (length) or after (cost).
-            let (message, fix) = if first.starts_with(COST_LIMIT_EXCEEDED) {
-                (
-                    format!("`{path}`: {first}"),
-                    "nest fewer comprehensions, or look attributes up by name instead of iterating",
-                )
-            } else if first.starts_with("Too long") {
-                (format!("`{path}`: {first}"), "shorten the expression")
-            } else {
-                (
-                    format!("`{path}` does not compile: {first}"),
-                    "fix the expression; only `device` (driver, attributes, capacity, allowMultipleAllocations) is declared",
-                )
-            };
-            em.emit_at_value(Rule::InvalidCelSelector, obj, &path, message, fix);
-        }
+    // One CEL environment per thread for the whole run: building it registers every function,
+    // and `compile` keeps each expression's verdict by its text, so an expression that many
+    // manifests repeat is compiled once.
+    thread_local! {
+        static ENV: std::cell::RefCell<Selectors> = std::cell::RefCell::new(Selectors::default());
+    }
+    let errors: Vec<(String, String)> = ENV.with_borrow_mut(|env| {
+        expressions
+            .into_iter()
+            .filter_map(|(path, expression)| {
+                let id = env.compile(expression);
+                env.compile_error(id).map(|e| (path, e.to_owned()))
+            })
+            .collect()
+    });
+    for (path, error) in errors {
+        let first = error.lines().next().unwrap_or(&error);
+        // The API server refuses these before compiling (length) or after (cost).
+        let (message, fix) = if first.starts_with(COST_LIMIT_EXCEEDED) {
+            (
+                format!("`{path}`: {first}"),
+                "nest fewer comprehensions, or look attributes up by name instead of iterating",
+            )
+        } else if first.starts_with("Too long") {
+            (format!("`{path}`: {first}"), "shorten the expression")
+        } else {
+            (
+                format!("`{path}` does not compile: {first}"),
+                "fix the expression; only `device` (driver, attributes, capacity, allowMultipleAllocations) is declared",
+            )
+        };
+        em.emit_at_value(Rule::InvalidCelSelector, obj, &path, message, fix);
     }
 }
 

@@ -395,7 +395,15 @@ fn load_reader_limited(
         total,
         progress,
     };
-    let mut reader = std::io::BufReader::with_capacity(256 << 10, counted);
+    // The buffer holds the whole of a small input (so the first byte is found as before) and
+    // is never larger than it: lint asks this function for its verdict on thousands of small
+    // files, and a 256 KiB buffer per file cost more than parsing them.
+    let capacity = total.map_or(256 << 10, |t| {
+        usize::try_from(t.saturating_add(1))
+            .unwrap_or(usize::MAX)
+            .clamp(8 << 10, 256 << 10)
+    });
+    let mut reader = std::io::BufReader::with_capacity(capacity, counted);
     let first = first_byte(&mut reader).map_err(|e| read_error(path, e))?;
     let format = Format::of(path, first);
     stream::drive(path, collector, |sink| match format {
@@ -424,7 +432,8 @@ pub(crate) fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
 /// Loads the text of one file; `path` is only used in messages and to pick the format
 /// ([`Format::of`]). The same streaming path as files: the text is read as a reader.
 pub fn load_str(text: &str, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
-    load_reader(text.as_bytes(), path, None, collector, &|_, _| {})
+    let len = u64::try_from(text.len()).unwrap_or(u64::MAX);
+    load_reader(text.as_bytes(), path, Some(len), collector, &|_, _| {})
 }
 
 /// serde_json appends " at line L column C"; the position is shown separately.

@@ -9,6 +9,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::time::Duration;
+use wasctl::snapshot::ObjKind;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use wasctl::plan::capacity::{CapacityOptions, Shape, capacity};
@@ -30,7 +31,7 @@ fn copies(c: &mut Criterion) {
             },
             9,
         );
-        let shape = Shape::from_snapshot(&s, "PodGroup", "train", "gang-00000")
+        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "train", "gang-00000")
             .expect("the synthetic gang exists");
         let copt = CapacityOptions {
             max_copies: 100,

@@ -12,6 +12,7 @@
 //! asks a callback for what only the source knows (object, node, namespace and context names).
 //! [`run`] is the edge that loads the snapshot the completed command would read.
 
+use crate::snapshot::ObjKind;
 use std::fmt::Write as _;
 
 use clap::{Args, CommandFactory as _};
@@ -268,10 +269,10 @@ pub struct Source {
 }
 
 /// Names only the source knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Want {
     /// Names of objects of a kind (`PodGroup`, `Pod`, …) in the namespace scope.
-    Objects(&'static str),
+    Objects(ObjKind),
     /// Node names.
     Nodes,
     /// Namespaces that hold objects.
@@ -309,28 +310,34 @@ impl Completion {
 }
 
 /// Target types, in the order users reach for them, with the kinds they name.
-const TARGET_TYPES: &[(&str, &str)] = &[
-    ("pg/", "PodGroup"),
-    ("cpg/", "CompositePodGroup"),
-    ("workload/", "Workload"),
-    ("pod/", "Pod"),
-    ("job/", "Job"),
-    ("resourceclaim/", "ResourceClaim"),
+const TARGET_TYPES: &[(&str, ObjKind)] = &[
+    ("pg/", ObjKind::PodGroup),
+    ("cpg/", ObjKind::CompositePodGroup),
+    ("workload/", ObjKind::Workload),
+    ("pod/", ObjKind::Pod),
+    ("job/", ObjKind::Job),
+    ("resourceclaim/", ObjKind::ResourceClaim),
 ];
 
 /// The target kinds a command accepts (`explain` has no ResourceClaim; `simulate --only` takes
 /// units).
-fn target_kinds(sub: &str, arg: &str) -> &'static [&'static str] {
+fn target_kinds(sub: &str, arg: &str) -> &'static [ObjKind] {
     match (sub, arg) {
-        ("simulate", "only") => &["PodGroup", "CompositePodGroup", "Pod"],
-        ("explain", _) => &["PodGroup", "CompositePodGroup", "Workload", "Pod", "Job"],
+        ("simulate", "only") => &[ObjKind::PodGroup, ObjKind::CompositePodGroup, ObjKind::Pod],
+        ("explain", _) => &[
+            ObjKind::PodGroup,
+            ObjKind::CompositePodGroup,
+            ObjKind::Workload,
+            ObjKind::Pod,
+            ObjKind::Job,
+        ],
         _ => &[
-            "PodGroup",
-            "CompositePodGroup",
-            "Workload",
-            "Pod",
-            "Job",
-            "ResourceClaim",
+            ObjKind::PodGroup,
+            ObjKind::CompositePodGroup,
+            ObjKind::Workload,
+            ObjKind::Pod,
+            ObjKind::Job,
+            ObjKind::ResourceClaim,
         ],
     }
 }
@@ -645,7 +652,7 @@ fn gates(typed: &str) -> Completion {
 
 /// `TYPE/NAME`: the type prefixes (no space after them), then the names of that type.
 fn targets(
-    kinds: &[&str],
+    kinds: &[ObjKind],
     typed: &str,
     source: &Source,
     names: &dyn Fn(&Source, Want) -> Vec<String>,
@@ -660,12 +667,7 @@ fn targets(
     };
     let kind = super::parse_target(&format!("{ty}/x"))
         .ok()
-        .and_then(|(k, _)| {
-            TARGET_TYPES
-                .iter()
-                .find(|(_, tk)| *tk == k)
-                .map(|(_, tk)| *tk)
-        })
+        .map(|(k, _)| k)
         .filter(|k| kinds.contains(k));
     let Some(kind) = kind else {
         return Completion::new(Vec::new(), NO_FILE);
@@ -690,12 +692,12 @@ pub fn snapshot_names(s: &Snapshot, scope: Option<&str>, want: Want) -> Vec<Stri
         };
     }
     let mut out: Vec<String> = match want {
-        Want::Objects("PodGroup") => names_of!(s.pod_groups),
-        Want::Objects("CompositePodGroup") => names_of!(s.composite_pod_groups),
-        Want::Objects("Workload") => names_of!(s.workloads),
-        Want::Objects("Pod") => names_of!(s.pods),
-        Want::Objects("Job") => names_of!(s.jobs),
-        Want::Objects("ResourceClaim") => names_of!(s.resource_claims),
+        Want::Objects(ObjKind::PodGroup) => names_of!(s.pod_groups),
+        Want::Objects(ObjKind::CompositePodGroup) => names_of!(s.composite_pod_groups),
+        Want::Objects(ObjKind::Workload) => names_of!(s.workloads),
+        Want::Objects(ObjKind::Pod) => names_of!(s.pods),
+        Want::Objects(ObjKind::Job) => names_of!(s.jobs),
+        Want::Objects(ObjKind::ResourceClaim) => names_of!(s.resource_claims),
         Want::Objects(_) | Want::Contexts => Vec::new(),
         Want::Nodes => s
             .nodes

@@ -1,5 +1,6 @@
 //! `kubectl wasctl explain TYPE/NAME`: why a gang is (or would be) unschedulable.
 
+use crate::snapshot::ObjKind;
 use clap::Args;
 
 use super::simulate::{WhatIfArgs, apply_what_ifs};
@@ -39,7 +40,7 @@ struct Diagnoses<'a> {
 
 pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error> {
     let (kind, name) = parse_target_words(&args.target)?;
-    if matches!(kind.as_str(), "ResourceClaim" | "Node") {
+    if matches!(kind, ObjKind::ResourceClaim | ObjKind::Node) {
         return Err(Error::usage(
             "`explain` takes a pod, podgroup, compositepodgroup, workload or job",
             "for a claim or a node, use `kubectl wasctl tree resourceclaim/NAME` or `tree node/NAME`",
@@ -65,7 +66,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     };
     let mut diagnoses: Vec<Diagnosis> = Vec::new();
     // A pod in a group: explain the group; a pod of its own: the pod.
-    let plan_units = if t.kind == "Pod" && units.len() > 1 {
+    let plan_units = if t.kind == ObjKind::Pod && units.len() > 1 {
         units[1..].to_vec()
     } else {
         units

@@ -56,6 +56,17 @@ pub struct LintArgs {
     /// Print the documentation of a rule (`WAS101` or `invalid-object-name`) and exit.
     #[arg(long, value_name = "RULE")]
     pub explain: Option<String>,
+    /// The namespace of manifests that name none, for the cross-object rules (default: `default`, as `kubectl apply` without `-n`).
+    #[arg(long, value_name = "NAME")]
+    pub default_namespace: Option<String>,
+    /// Not offered: lint checks manifests, not a cluster's namespaces. Declared here (hidden) so
+    /// that the global `-n` is not propagated into `lint`'s help, completion and man page, and a
+    /// user who types it gets a usage error that points at `--default-namespace`.
+    #[arg(short = 'n', long = "namespace", hide = true, value_name = "NAME")]
+    pub namespace: Option<String>,
+    /// Not offered, as `-n` above.
+    #[arg(short = 'A', long = "all-namespaces", hide = true)]
+    pub all_namespaces: bool,
 }
 
 fn parse_output(s: &str) -> Result<(LintFormat, Option<PathBuf>), String> {
@@ -169,10 +180,18 @@ fn check_outputs(outputs: &[(LintFormat, Option<PathBuf>)]) -> Result<(), Error>
 }
 
 pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
-    if ctx.global.all_namespaces {
+    // `-n`/`-A` given before the command (`kubectl wasctl -n ml lint …`) land in the global
+    // flags, after it in lint's hidden ones: both are refused the same way.
+    if ctx.global.all_namespaces || args.all_namespaces {
         return Err(Error::usage(
             "`lint` checks manifests, not a cluster's namespaces: `-A` does not apply",
-            "`-n NAMESPACE` sets the namespace of manifests that name none, as `kubectl apply -n` does",
+            "lint reads every namespace the manifests name; `--default-namespace NAME` sets it for manifests that name none",
+        ));
+    }
+    if ctx.global.namespace.is_some() || args.namespace.is_some() {
+        return Err(Error::usage(
+            "`lint` does not take `-n`: it checks manifests, not a cluster's namespace",
+            "`--default-namespace NAME` sets the namespace of manifests that name none (as `kubectl apply -n` would)",
         ));
     }
     if args.list_rules {
@@ -249,9 +268,8 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
         config,
         gate_overrides: ctx.gate_overrides()?,
         feasibility: args.feasibility,
-        default_namespace: ctx
-            .global
-            .namespace
+        default_namespace: args
+            .default_namespace
             .clone()
             .unwrap_or_else(|| "default".to_owned()),
     };

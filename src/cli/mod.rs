@@ -27,7 +27,7 @@ use crate::sched::selector::LabelSelector;
 use crate::snapshot::completeness::missing_kinds;
 use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
 use crate::snapshot::source::{Collector, demo, files, live};
-use crate::snapshot::{KindCoverage, Snapshot};
+use crate::snapshot::{KindCoverage, ObjKind, Snapshot};
 
 /// kubectl wasctl: see, simulate and explain Workload-Aware Scheduling on Kubernetes 1.37.
 #[derive(Debug, Parser)]
@@ -546,7 +546,7 @@ impl SelectorArgs {
 pub(crate) fn labels_match(
     s: &Snapshot,
     selector: &LabelSelector,
-    kind: &str,
+    kind: &ObjKind,
     namespace: &str,
     name: &str,
 ) -> bool {
@@ -556,7 +556,7 @@ pub(crate) fn labels_match(
 
 /// Parses a target given as one word `TYPE/NAME` or two words `TYPE NAME` (kubectl accepts
 /// both).
-pub(crate) fn parse_target_words(words: &[String]) -> Result<(String, String), Error> {
+pub(crate) fn parse_target_words(words: &[String]) -> Result<(ObjKind, String), Error> {
     match words {
         [one] => parse_target(one),
         [kind, name] if !kind.contains('/') && !name.contains('/') => {
@@ -571,7 +571,7 @@ pub(crate) fn parse_target_words(words: &[String]) -> Result<(String, String), E
 
 /// Parses `TYPE/NAME` into a kind and name. Accepts kubectl's plural, singular and short
 /// forms and fully qualified names (`podgroups.scheduling.k8s.io/x`).
-pub(crate) fn parse_target(target: &str) -> Result<(String, String), Error> {
+pub(crate) fn parse_target(target: &str) -> Result<(ObjKind, String), Error> {
     let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`";
     let Some((kind, name)) = target.split_once('/') else {
         return Err(Error::usage(
@@ -584,13 +584,13 @@ pub(crate) fn parse_target(target: &str) -> Result<(String, String), Error> {
         .map_or(kind, |(k, _)| k)
         .to_ascii_lowercase();
     let kind = match short.as_str() {
-        "workload" | "workloads" | "wl" => "Workload",
-        "compositepodgroup" | "compositepodgroups" | "cpg" | "cpgs" => "CompositePodGroup",
-        "podgroup" | "podgroups" | "pg" | "pgs" => "PodGroup",
-        "pod" | "pods" | "po" => "Pod",
-        "job" | "jobs" => "Job",
-        "resourceclaim" | "resourceclaims" | "claim" | "claims" => "ResourceClaim",
-        "node" | "nodes" | "no" => "Node",
+        "workload" | "workloads" | "wl" => ObjKind::Workload,
+        "compositepodgroup" | "compositepodgroups" | "cpg" | "cpgs" => ObjKind::CompositePodGroup,
+        "podgroup" | "podgroups" | "pg" | "pgs" => ObjKind::PodGroup,
+        "pod" | "pods" | "po" => ObjKind::Pod,
+        "job" | "jobs" => ObjKind::Job,
+        "resourceclaim" | "resourceclaims" | "claim" | "claims" => ObjKind::ResourceClaim,
+        "node" | "nodes" | "no" => ObjKind::Node,
         _ => {
             return Err(Error::usage(
                 format!("unknown type `{kind}` in `{target}`"),
@@ -604,29 +604,20 @@ pub(crate) fn parse_target(target: &str) -> Result<(String, String), Error> {
             hint,
         ));
     }
-    Ok((kind.to_owned(), name.to_owned()))
+    Ok((kind, name.to_owned()))
 }
 
 /// Finds the namespace of a target: `-n`, else the only namespace holding such an object.
 pub(crate) fn resolve_target(
     ctx: &Context,
     s: &Snapshot,
-    kind: &str,
+    kind: &ObjKind,
     name: &str,
 ) -> Result<ObjRef, Error> {
-    let exists = |ns: &str| match kind {
-        "Workload" => s.workload(ns, name).is_some(),
-        "CompositePodGroup" => s.composite_pod_group(ns, name).is_some(),
-        "PodGroup" => s.pod_group(ns, name).is_some(),
-        "Pod" => s.pod(ns, name).is_some(),
-        "Job" => s.job(ns, name).is_some(),
-        "ResourceClaim" => s.resource_claim(ns, name).is_some(),
-        "Node" => s.node(name).is_some(),
-        _ => false,
-    };
-    if kind == "Node" {
+    let exists = |ns: &str| s.meta_of(kind, ns, name).is_some();
+    if *kind == ObjKind::Node {
         return if exists("") {
-            Ok(ObjRef::new(kind, "", name))
+            Ok(ObjRef::new(kind.clone(), "", name))
         } else {
             Err(Error::usage(
                 format!("Node `{name}` not found"),
@@ -647,7 +638,7 @@ pub(crate) fn resolve_target(
     };
     if let Some(ns) = scope {
         return if exists(&ns) {
-            Ok(ObjRef::new(kind, &ns, name))
+            Ok(ObjRef::new(kind.clone(), &ns, name))
         } else {
             Err(not_found(format!(" in namespace `{ns}`")))
         };
@@ -655,7 +646,7 @@ pub(crate) fn resolve_target(
     let mut namespaces: Vec<String> = s.namespaces_in_use();
     namespaces.retain(|ns| exists(ns));
     match namespaces.as_slice() {
-        [ns] => Ok(ObjRef::new(kind, ns, name)),
+        [ns] => Ok(ObjRef::new(kind.clone(), ns, name)),
         [] => Err(not_found(String::new())),
         many => Err(Error::usage(
             format!(

@@ -1,5 +1,6 @@
 //! `kubectl wasctl simulate`: run every pending unit through the simulator in queue order.
 
+use crate::snapshot::ObjKind;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -135,7 +136,10 @@ pub(crate) fn apply_what_ifs(
 pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Error> {
     let only = args.only.as_deref().map(parse_target).transpose()?;
     if let Some((kind, _)) = &only
-        && !matches!(kind.as_str(), "PodGroup" | "CompositePodGroup" | "Pod")
+        && !matches!(
+            kind,
+            ObjKind::PodGroup | ObjKind::CompositePodGroup | ObjKind::Pod
+        )
     {
         return Err(Error::usage(
             format!("`--only` takes a unit: `pg/`, `cpg/` or `pod/`, not `{kind}`"),

@@ -3,6 +3,7 @@
 
 use super::{Check, Checker};
 use crate::graph::ObjRef;
+use crate::snapshot::ObjKind;
 use crate::snapshot::{name_of, namespace_of};
 
 /// API group → the version a 1.37 API server with workload-aware scheduling serves.
@@ -25,7 +26,7 @@ pub fn check(c: &mut Checker<'_>) {
         };
         if !versions.iter().any(|v| v == version) {
             found.push((
-                ObjRef::new("APIGroup", "", group),
+                ObjRef::new(ObjKind::Other("APIGroup".to_owned()), "", group),
                 format!(
                     "`{group}/{version}` ({what}) is not served; served: {}",
                     if versions.is_empty() {
@@ -58,7 +59,7 @@ pub fn check(c: &mut Checker<'_>) {
         let age = c.age(&o.metadata).unwrap_or_else(|| "?".to_owned());
         c.emit(
             Check::LeftoverOldVersion,
-            ObjRef::new(&o.kind, namespace_of(&o.metadata), name_of(&o.metadata)),
+            ObjRef::new(ObjKind::parse(&o.kind), namespace_of(&o.metadata), name_of(&o.metadata)),
             format!(
                 "stored as `{}`, which 1.37 no longer serves: nothing acts on it (age {age})",
                 o.api_version

@@ -3,6 +3,7 @@
 //! `scheduling.volcano.sh` PodGroups) and YuniKorn (`schedulerName: yunikorn`, its
 //! application labels) beside native gangs.
 
+use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::Pod;
@@ -70,7 +71,7 @@ pub fn check(c: &mut Checker<'_>) {
             .and_then(|g| s.pod_group(ns, g));
         if let Some(pg) = group {
             shared
-                .entry(obj("PodGroup", &pg.metadata))
+                .entry(obj(ObjKind::PodGroup, &pg.metadata))
                 .or_default()
                 .entry(system)
                 .or_default()
@@ -115,7 +116,7 @@ pub fn check(c: &mut Checker<'_>) {
         let found: Vec<String> = found.into_iter().map(str::to_owned).collect();
         c.emit(
             Check::NamespaceSharedWithBatchScheduler,
-            ObjRef::new("Namespace", "", &ns),
+            ObjRef::new(ObjKind::Namespace, "", &ns),
             format!(
                 "the namespace has native PodGroups and objects of {}",
                 found.join(" and ")

@@ -2,6 +2,7 @@
 //! ResourceSlices of nodes that no longer exist, and pools that are incomplete or invalid
 //! (operations.md, "DRA facts that change verdicts").
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use super::{Check, Checker, claim_allocated, list, obj, pod_active};
@@ -26,7 +27,7 @@ fn pre_scheduled(c: &mut Checker<'_>) {
         if !pod_active(pod) {
             continue;
         }
-        let me = obj("Pod", &pod.metadata);
+        let me = obj(ObjKind::Pod, &pod.metadata);
         let mut unallocated = Vec::new();
         for e in g.outgoing(&me, Some(EdgeKind::PodClaim)) {
             let entry = e.label.clone().unwrap_or_default();
@@ -93,7 +94,7 @@ fn double_allocation(c: &mut Checker<'_>) {
         let (ns, first) = &claims[0];
         c.emit(
             Check::DeviceAllocatedTwice,
-            ObjRef::new("ResourceClaim", ns, first),
+            ObjRef::new(ObjKind::ResourceClaim, ns, first),
             format!("device `{device}` is allocated to {} claims: {}", claims.len(), list(&names, 4)),
             "deallocate one of the claims (delete it or its consumer) and check the DRA driver and scheduler versions: only shared or admin-access allocations may repeat a device",
         );
@@ -109,7 +110,7 @@ fn slices_of_missing_nodes(c: &mut Checker<'_>) {
         };
         if s.node(node).is_none() {
             found.push((
-                obj("ResourceSlice", &slice.metadata),
+                obj(ObjKind::ResourceSlice, &slice.metadata),
                 node.to_owned(),
                 slice.spec.driver.clone(),
             ));
@@ -132,7 +133,7 @@ fn pools(c: &mut Checker<'_>) {
     let inv = Inventory::build(&c.s.resource_slices, &[]);
     for pool in &inv.pools {
         let o = ObjRef::new(
-            "ResourcePool",
+            ObjKind::Other("ResourcePool".to_owned()),
             "",
             &format!("{}/{}", pool.driver, pool.name),
         );

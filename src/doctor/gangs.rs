@@ -4,6 +4,7 @@
 
 use super::{Check, Checker, obj, pod_active, pod_running};
 use crate::graph::is_group_claim_entry;
+use crate::snapshot::ObjKind;
 use crate::snapshot::{name_of, namespace_of};
 
 /// Runs the gang health checks.
@@ -53,7 +54,7 @@ fn below_min_count(c: &mut Checker<'_>) {
             .count();
         c.emit(
             Check::RunningBelowMinCount,
-            obj("PodGroup", &pg.metadata),
+            obj(ObjKind::PodGroup, &pg.metadata),
             format!(
                 "`PodGroupInitiallyScheduled=True`, but only {running} of `minCount` {min} members run ({pending} pending, {} pods in all): the application may hang",
                 pods.len()
@@ -74,7 +75,7 @@ fn empty_composite_status(c: &mut Checker<'_>) {
         if empty {
             c.emit(
                 Check::CompositeStatusEmpty,
-                obj("CompositePodGroup", &cpg.metadata),
+                obj(ObjKind::CompositePodGroup, &cpg.metadata),
                 "the status is empty, as expected in 1.37 alpha: the scheduler does not write CompositePodGroup conditions",
                 "read the leaf PodGroups' status instead (`kubectl wasctl tree cpg/NAME`)",
             );
@@ -139,7 +140,7 @@ fn claim_entry_mismatch(c: &mut Checker<'_>) {
         if let Some(example) = example {
             c.emit(
                 Check::PodClaimEntryMismatch,
-                obj("PodGroup", &pg.metadata),
+                obj(ObjKind::PodGroup, &pg.metadata),
                 format!(
                     "{} member pod(s) ({}) do not use the group's shared claim ({example}): each gets a claim of its own from its own entry and does not share the group's devices",
                     bad_pods.len(),

@@ -16,6 +16,7 @@ pub mod orphans;
 pub mod render;
 pub mod skew;
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -235,7 +236,7 @@ impl Summary {
 }
 
 /// A reference to a namespaced or cluster-scoped object.
-pub fn obj(kind: &str, meta: &ObjectMeta) -> ObjRef {
+pub fn obj(kind: ObjKind, meta: &ObjectMeta) -> ObjRef {
     ObjRef::new(kind, namespace_of(meta), name_of(meta))
 }
 

@@ -3,6 +3,7 @@
 //! owner, duplicate groups for one Job, and `reservedFor` near its limit (operations.md,
 //! "Orphans and leaks").
 
+use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Check, Checker, claim_allocated, claim_devices, list, obj, pod_active};
@@ -35,7 +36,7 @@ fn held(devices: &[String]) -> String {
 fn claims(c: &mut Checker<'_>) {
     let (s, g) = (c.s, c.g);
     for claim in &s.resource_claims {
-        let me = obj("ResourceClaim", &claim.metadata);
+        let me = obj(ObjKind::ResourceClaim, &claim.metadata);
         let devices = claim_devices(claim);
         let age = c.age(&claim.metadata).unwrap_or_else(|| "?".to_owned());
         let reserved: Vec<_> = g.outgoing(&me, Some(EdgeKind::ReservedFor)).collect();
@@ -84,7 +85,7 @@ fn claims(c: &mut Checker<'_>) {
         let gone_owner = g
             .outgoing(&me, Some(EdgeKind::Owner))
             .find(|e| {
-                matches!(e.to.kind.as_str(), "Pod" | "PodGroup")
+                matches!(e.to.kind, ObjKind::Pod | ObjKind::PodGroup)
                     && matches!(e.state, EdgeState::Dangling { .. })
             })
             .map(|e| e.to.clone());
@@ -147,7 +148,7 @@ fn deleting_pod_groups(c: &mut Checker<'_>) {
         let Some(since) = pg.metadata.deletion_timestamp.as_ref() else {
             continue;
         };
-        let me = obj("PodGroup", &pg.metadata);
+        let me = obj(ObjKind::PodGroup, &pg.metadata);
         let ns = namespace_of(&pg.metadata);
         let mut claims: BTreeSet<String> = g
             .outgoing(&me, Some(EdgeKind::GroupClaim))
@@ -204,7 +205,7 @@ fn pod_groups_without_pods(c: &mut Checker<'_>) {
         let age = c.age(&pg.metadata).unwrap_or_else(|| "?".to_owned());
         c.emit(
             Check::PodGroupWithoutPods,
-            obj("PodGroup", &pg.metadata),
+            obj(ObjKind::PodGroup, &pg.metadata),
             format!("no pod names this PodGroup in `spec.schedulingGroup.podGroupName`; age {age}"),
             "check that the controller creates the pods with `schedulingGroup.podGroupName` set to this name, or delete the PodGroup if it is left over",
         );
@@ -221,7 +222,7 @@ fn no_owner(c: &mut Checker<'_>) {
             .is_none_or(Vec::is_empty)
             && w.spec.controller_ref.is_none()
         {
-            found.push(obj("Workload", &w.metadata));
+            found.push(obj(ObjKind::Workload, &w.metadata));
         }
     }
     for pg in &s.pod_groups {
@@ -231,7 +232,7 @@ fn no_owner(c: &mut Checker<'_>) {
             .as_ref()
             .is_none_or(Vec::is_empty)
         {
-            found.push(obj("PodGroup", &pg.metadata));
+            found.push(obj(ObjKind::PodGroup, &pg.metadata));
         }
     }
     for cpg in &s.composite_pod_groups {
@@ -241,7 +242,7 @@ fn no_owner(c: &mut Checker<'_>) {
             .as_ref()
             .is_none_or(Vec::is_empty)
         {
-            found.push(obj("CompositePodGroup", &cpg.metadata));
+            found.push(obj(ObjKind::CompositePodGroup, &cpg.metadata));
         }
     }
     for o in found {
@@ -249,7 +250,7 @@ fn no_owner(c: &mut Checker<'_>) {
         c.emit(
             Check::NoOwner,
             o,
-            format!("the {kind} has no owner{}, so nothing garbage-collects it", if kind == "Workload" { " and no `spec.controllerRef`" } else { "" }),
+            format!("the {kind} has no owner{}, so nothing garbage-collects it", if kind == ObjKind::Workload { " and no `spec.controllerRef`" } else { "" }),
             "fine for objects created by hand; delete it yourself when its work is done, or let the controller that uses it own it",
         );
     }
@@ -310,7 +311,7 @@ fn duplicate_groups(c: &mut Checker<'_>) {
             let names: Vec<String> = names.into_iter().collect();
             c.emit(
                 Check::DuplicateGroupsForJob,
-                ObjRef::new("Job", &ns, &job),
+                ObjRef::new(ObjKind::Job, &ns, &job),
                 format!(
                     "{} {kind}s belong to this Job (owned by it or named by its pods): {}",
                     names.len(),

@@ -79,6 +79,7 @@ mod tests {
     use crate::doctor::{Check, Finding, Summary};
     use crate::graph::ObjRef;
     use crate::render::ColorChoice;
+    use crate::snapshot::ObjKind;
 
     #[test]
     fn text_groups_by_severity_and_sanitizes() {
@@ -92,14 +93,14 @@ mod tests {
                 Finding {
                     id: Check::MissingPodGroup,
                     severity: Severity::Error,
-                    object: ObjRef::new("Pod", "ns", "evil\u{1b}[2J"),
+                    object: ObjRef::new(ObjKind::Pod, "ns", "evil\u{1b}[2J"),
                     message: "m".into(),
                     fix: "f".into(),
                 },
                 Finding {
                     id: Check::NoOwner,
                     severity: Severity::Info,
-                    object: ObjRef::new("PodGroup", "ns", "pg"),
+                    object: ObjRef::new(ObjKind::PodGroup, "ns", "pg"),
                     message: "m2".into(),
                     fix: "f2".into(),
                 },

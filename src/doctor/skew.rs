@@ -7,6 +7,7 @@
 //! default for a gate missing from a static pod's `--feature-gates`. Unknown values are never
 //! guessed into a finding.
 
+use crate::snapshot::ObjKind;
 use k8s_openapi::api::scheduling::v1beta1::PodGroup;
 
 use super::{Check, Checker, list, obj};
@@ -61,8 +62,12 @@ fn label(f: &ComponentFacts) -> String {
 
 fn object(f: &ComponentFacts) -> ObjRef {
     match (&f.component, &f.node) {
-        (Component::Kubelet, Some(node)) => ObjRef::new("Node", "", node),
-        (component, _) => ObjRef::new("Component", "", component.as_str()),
+        (Component::Kubelet, Some(node)) => ObjRef::new(ObjKind::Node, "", node),
+        (component, _) => ObjRef::new(
+            ObjKind::Other("Component".to_owned()),
+            "",
+            component.as_str(),
+        ),
     }
 }
 
@@ -168,7 +173,7 @@ fn known(c: &Checker<'_>, f: &ComponentFacts, gate: &str) -> Option<bool> {
 fn users(c: &Checker<'_>, gate: &str) -> Vec<(ObjRef, &'static str)> {
     let s = c.s;
     let mut out = Vec::new();
-    let pg = |p: &PodGroup| obj("PodGroup", &p.metadata);
+    let pg = |p: &PodGroup| obj(ObjKind::PodGroup, &p.metadata);
     match gate {
         "GenericWorkload" => {
             // Basic groups schedule pod by pod either way; gangs are what the gate changes.
@@ -180,11 +185,12 @@ fn users(c: &Checker<'_>, gate: &str) -> Vec<(ObjRef, &'static str)> {
             );
         }
         "CompositePodGroup" => {
-            out.extend(
-                s.composite_pod_groups
-                    .iter()
-                    .map(|p| (obj("CompositePodGroup", &p.metadata), "CompositePodGroup")),
-            );
+            out.extend(s.composite_pod_groups.iter().map(|p| {
+                (
+                    obj(ObjKind::CompositePodGroup, &p.metadata),
+                    "CompositePodGroup",
+                )
+            }));
             out.extend(
                 s.pod_groups
                     .iter()
@@ -205,7 +211,7 @@ fn users(c: &Checker<'_>, gate: &str) -> Vec<(ObjRef, &'static str)> {
                     .filter(|p| p.spec.scheduling_constraints.is_some())
                     .map(|p| {
                         (
-                            obj("CompositePodGroup", &p.metadata),
+                            obj(ObjKind::CompositePodGroup, &p.metadata),
                             "spec.schedulingConstraints",
                         )
                     }),
@@ -216,7 +222,7 @@ fn users(c: &Checker<'_>, gate: &str) -> Vec<(ObjRef, &'static str)> {
                 s.jobs
                     .iter()
                     .filter(|j| j.spec.as_ref().is_some_and(|sp| sp.scheduling.is_some()))
-                    .map(|j| (obj("Job", &j.metadata), "spec.scheduling")),
+                    .map(|j| (obj(ObjKind::Job, &j.metadata), "spec.scheduling")),
             );
         }
         "PodGroupPreemptionPolicy" => {
@@ -274,7 +280,7 @@ fn gate_skew(c: &mut Checker<'_>, gate: &str) {
     if on.is_empty() {
         // Off everywhere it is known: objects that use the feature are dropped or ignored.
         for (o, field) in users {
-            let what = if field == o.kind {
+            let what = if field == o.kind.as_str() {
                 format!("this {field}")
             } else {
                 format!("`{field}`")
@@ -308,7 +314,10 @@ fn gate_skew(c: &mut Checker<'_>, gate: &str) {
     }
     let apiserver_value = values
         .iter()
-        .find(|v| v.0.kind == "Component" && v.0.name == Component::KubeApiserver.as_str())
+        .find(|v| {
+            v.0.kind == ObjKind::Other("Component".to_owned())
+                && v.0.name == Component::KubeApiserver.as_str()
+        })
         .map(|v| v.2);
     let target = values
         .iter()

@@ -1,5 +1,6 @@
 //! Findings: broken links, capacity, claims and preemption, each with its numbers.
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use super::fixes::set_claim_source;
@@ -19,7 +20,7 @@ pub(super) fn links(
     g: &Graph,
     plan: &Plan,
     ns: &str,
-    kind: &str,
+    kind: &ObjKind,
     name: &str,
     unit: &UnitResult,
     out: &mut Vec<Finding>,
@@ -36,14 +37,14 @@ pub(super) fn links(
         });
     }
     // Broken references along Workload → PodGroup → Pod.
-    let mut refs = vec![ObjRef::new(kind, ns, name)];
-    if kind == "PodGroup" {
+    let mut refs = vec![ObjRef::new(kind.clone(), ns, name)];
+    if *kind == ObjKind::PodGroup {
         refs.extend(
             s.index
                 .pods_by_group
                 .get(ns, name)
                 .iter()
-                .map(|i| ObjRef::new("Pod", ns, name_of(&s.pods[*i].metadata))),
+                .map(|i| ObjRef::new(ObjKind::Pod, ns, name_of(&s.pods[*i].metadata))),
         );
     }
     for r in &refs {
@@ -104,7 +105,7 @@ pub(super) fn links(
         });
     }
     // Claim entries that almost match the PodGroup's.
-    if kind == "PodGroup"
+    if *kind == ObjKind::PodGroup
         && let Some(pg) = s.pod_group(ns, name)
     {
         for i in s.index.pods_by_group.get(ns, name) {
@@ -143,7 +144,7 @@ pub(super) fn links(
                     // sharing the group's claim.
                     let mut copy = s.clone();
                     let verified = set_claim_source(&mut copy, ns, name, &entry.name, t)
-                        && schedulable_in(&copy, options, "PodGroup", ns, name);
+                        && schedulable_in(&copy, options, &ObjKind::PodGroup, ns, name);
                     out.push(Finding {
                         id: "WASE005",
                         severity: Severity::Warning,
@@ -181,7 +182,7 @@ pub(super) fn capacity_findings(
         let best_name = best.map_or(String::new(), |d| d.value.clone());
         // A CompositePodGroup counts child groups (minGroupCount); the domains count pods.
         // Never put the two in one "N of M".
-        let title = if unit.kind == "CompositePodGroup" {
+        let title = if unit.kind == ObjKind::CompositePodGroup {
             format!(
                 "no {} domain holds the gang tree: at most {} pod(s) fit in one ({best_name}), and the tree needs {} child group(s) placed together",
                 fit.domains[0].key, fit.placeable, fit.min_count
@@ -204,7 +205,7 @@ pub(super) fn capacity_findings(
             evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
             fix: None,
         });
-    } else if unit.kind == "CompositePodGroup" && unit.outcome != Outcome::Scheduled {
+    } else if unit.kind == ObjKind::CompositePodGroup && unit.outcome != Outcome::Scheduled {
         out.push(Finding {
             id: "WASE021",
             severity: Severity::Error,
@@ -218,7 +219,7 @@ pub(super) fn capacity_findings(
             evidence: serde_json::json!({"placeablePods": fit.placeable, "minGroupCount": fit.min_count}),
             fix: None,
         });
-    } else if unit.kind != "CompositePodGroup" && fit.placeable < fit.min_count {
+    } else if unit.kind != ObjKind::CompositePodGroup && fit.placeable < fit.min_count {
         out.push(Finding {
             id: "WASE021",
             severity: Severity::Error,
@@ -294,7 +295,7 @@ fn preemption_domain(s: &Snapshot, unit: &UnitResult) -> Vec<(String, String)> {
         let mut values: Vec<&str> = unit
             .placements
             .iter()
-            .filter_map(|p| s.labels_of("Node", "", &p.node)?.get(key))
+            .filter_map(|p| s.labels_of(&ObjKind::Node, "", &p.node)?.get(key))
             .map(String::as_str)
             .collect();
         values.sort_unstable();
@@ -315,7 +316,7 @@ pub(super) fn preemption_findings(s: &Snapshot, unit: &UnitResult, out: &mut Vec
         // Victims on nodes of the domain (every key's value matches); a disruptionMode=all
         // victim group can reach outside it.
         let inside = |node: &str| {
-            let labels = s.labels_of("Node", "", node);
+            let labels = s.labels_of(&ObjKind::Node, "", node);
             let mut by_key: Vec<(&str, bool)> = Vec::new();
             for (k, v) in &domain {
                 let hit = labels.and_then(|l| l.get(k)).is_some_and(|x| x == v);

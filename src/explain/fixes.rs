@@ -1,6 +1,7 @@
 //! Verified fixes: each candidate change is applied to a copy of the snapshot and the
 //! simulation is run again; only the changes that make the unit schedulable are reported.
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use super::{Fit, schedulable_in};
@@ -18,11 +19,7 @@ pub(super) fn verified_fixes(
     reasons: &BTreeMap<String, u32>,
     plan: &Plan,
 ) -> Vec<String> {
-    let (kind, ns, name) = (
-        unit.kind.as_str(),
-        unit.namespace.as_str(),
-        unit.name.as_str(),
-    );
+    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let mut out = Vec::new();
     let works = |snap: &Snapshot, opts: &Options| schedulable_in(snap, opts, kind, ns, name);
     // Turn GenericWorkload on.
@@ -34,7 +31,7 @@ pub(super) fn verified_fixes(
         }
     }
     // Lower minCount to what fits.
-    if kind == "PodGroup" && fit.placeable >= 1 && fit.placeable < fit.min_count {
+    if *kind == ObjKind::PodGroup && fit.placeable >= 1 && fit.placeable < fit.min_count {
         let mut copy = s.clone();
         if set_min_count(&mut copy, ns, name, fit.placeable) && works(&copy, options) {
             out.push(format!(
@@ -135,9 +132,9 @@ fn set_min_count(s: &mut Snapshot, ns: &str, name: &str, n: u32) -> bool {
     true
 }
 
-fn drop_topology(s: &mut Snapshot, ns: &str, kind: &str, name: &str) -> bool {
+fn drop_topology(s: &mut Snapshot, ns: &str, kind: &ObjKind, name: &str) -> bool {
     let hit = match kind {
-        "PodGroup" => s
+        ObjKind::PodGroup => s
             .pod_groups
             .iter_mut()
             .find(|p| {

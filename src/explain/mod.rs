@@ -8,6 +8,7 @@
 //! entry, turn a gate on) is applied to a copy of the snapshot and the simulation is run
 //! again; only the changes that make the unit schedulable are reported. Pure: no IO.
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -114,7 +115,7 @@ pub struct Diagnosis {
 #[derive(Debug, Clone)]
 pub struct Target {
     /// `Pod`, `PodGroup`, `CompositePodGroup`, `Workload` or `Job`.
-    pub kind: String,
+    pub kind: ObjKind,
     /// Namespace.
     pub namespace: String,
     /// Name.
@@ -123,8 +124,8 @@ pub struct Target {
 
 /// The units (kind, name) a target stands for, from the graph: a pod → its group's root (or
 /// itself), a Workload or Job → its groups.
-pub fn units_of(g: &Graph, t: &Target) -> Vec<(String, String)> {
-    let r = ObjRef::new(&t.kind, &t.namespace, &t.name);
+pub fn units_of(g: &Graph, t: &Target) -> Vec<(ObjKind, String)> {
+    let r = ObjRef::new(t.kind.clone(), &t.namespace, &t.name);
     let up = |r: &ObjRef| -> ObjRef {
         let mut cur = r.clone();
         for _ in 0..8 {
@@ -139,24 +140,24 @@ pub fn units_of(g: &Graph, t: &Target) -> Vec<(String, String)> {
         }
         cur
     };
-    match t.kind.as_str() {
-        "Pod" => {
+    match t.kind {
+        ObjKind::Pod => {
             let group = g
                 .outgoing(&r, Some(EdgeKind::SchedulingGroup))
                 .find(|e| e.state == EdgeState::Resolved)
                 .map(|e| up(&e.to));
             match group {
-                Some(root) => vec![("Pod".to_owned(), t.name.clone()), (root.kind, root.name)],
-                None => vec![("Pod".to_owned(), t.name.clone())],
+                Some(root) => vec![(ObjKind::Pod, t.name.clone()), (root.kind, root.name)],
+                None => vec![(ObjKind::Pod, t.name.clone())],
             }
         }
-        "PodGroup" | "CompositePodGroup" => {
+        ObjKind::PodGroup | ObjKind::CompositePodGroup => {
             let root = up(&r);
             vec![(root.kind, root.name)]
         }
-        "Workload" | "Job" => {
+        ObjKind::Workload | ObjKind::Job => {
             let mut out = Vec::new();
-            let workloads: Vec<ObjRef> = if t.kind == "Job" {
+            let workloads: Vec<ObjRef> = if t.kind == ObjKind::Job {
                 g.incoming(&r, Some(EdgeKind::ControllerRef))
                     .map(|e| e.from.clone())
                     .collect()
@@ -173,7 +174,7 @@ pub fn units_of(g: &Graph, t: &Target) -> Vec<(String, String)> {
             }
             for e in g
                 .incoming(&r, Some(EdgeKind::Owner))
-                .filter(|e| e.from.kind == "PodGroup")
+                .filter(|e| e.from.kind == ObjKind::PodGroup)
             {
                 let root = up(&e.from);
                 if !out.contains(&(root.kind.clone(), root.name.clone())) {
@@ -186,23 +187,18 @@ pub fn units_of(g: &Graph, t: &Target) -> Vec<(String, String)> {
     }
 }
 
-fn find_unit<'a>(plan: &'a Plan, kind: &str, ns: &str, name: &str) -> Option<&'a UnitResult> {
-    plan.units
-        .iter()
-        .find(|u| u.kind == kind && u.namespace == ns && u.name == name)
-}
-
-fn schedulable(plan: &Plan, kind: &str, ns: &str, name: &str) -> bool {
-    find_unit(plan, kind, ns, name).is_some_and(|u| u.outcome == Outcome::Scheduled)
+fn schedulable(plan: &Plan, kind: &ObjKind, ns: &str, name: &str) -> bool {
+    plan.unit(kind, ns, name)
+        .is_some_and(|u| u.outcome == Outcome::Scheduled)
 }
 
 /// Whether the unit `kind/ns/name` is Scheduled when the queue runs on `s` (a candidate fix's
 /// copy). The queue runs only up to that unit: the units after it in queue order cannot change
 /// its answer, so a fix costs the units before it, not the whole queue. When the target is not
 /// a unit of its own (a PodGroup under a CompositePodGroup), the whole queue runs.
-fn schedulable_in(s: &Snapshot, options: &Options, kind: &str, ns: &str, name: &str) -> bool {
+fn schedulable_in(s: &Snapshot, options: &Options, kind: &ObjKind, ns: &str, name: &str) -> bool {
     let mut prepared = crate::sched::prepare(s, options);
-    let plan = prepared.run_until(|u| u.kind == kind && u.namespace == ns && u.name == name);
+    let plan = prepared.run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
     schedulable(&plan, kind, ns, name)
 }
 
@@ -211,20 +207,20 @@ pub fn explain(
     s: &Snapshot,
     options: &Options,
     namespace: &str,
-    kind: &str,
+    kind: &ObjKind,
     name: &str,
 ) -> Diagnosis {
     let plan = simulate(s, options);
     let graph = Graph::build(s);
     let target = format!("{kind}/{namespace}/{name}");
-    let Some(unit) = find_unit(&plan, kind, namespace, name).cloned() else {
-        if kind == "PodGroup" {
+    let Some(unit) = plan.unit(kind, namespace, name).cloned() else {
+        if *kind == ObjKind::PodGroup {
             let members: Vec<&UnitResult> = s
                 .index
                 .pods_by_group
                 .get(namespace, name)
                 .iter()
-                .filter_map(|i| find_unit(&plan, "Pod", namespace, name_of(&s.pods[*i].metadata)))
+                .filter_map(|i| plan.unit(&ObjKind::Pod, namespace, name_of(&s.pods[*i].metadata)))
                 .collect();
             if !members.is_empty() {
                 return pod_by_pod(s, options, &graph, &plan, namespace, name, &members);
@@ -288,11 +284,7 @@ pub fn explain(
 /// The unit's rejections (filter reason → node count, the most over members that found no
 /// node) and its fit (members that fit at once, per topology domain), from the trace.
 fn reasons_and_fit(s: &Snapshot, unit: &UnitResult) -> (BTreeMap<String, u32>, Fit) {
-    let (kind, namespace, name) = (
-        unit.kind.as_str(),
-        unit.namespace.as_str(),
-        unit.name.as_str(),
-    );
+    let (kind, namespace, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let mut node_reasons: BTreeMap<String, u32> = BTreeMap::new();
     for p in unit.trace.pods.iter().filter(|p| p.node.is_none()) {
         for (r, n) in &p.node_reasons {
@@ -402,7 +394,7 @@ fn pod_by_pod(
     )
     .unwrap_or(0);
     let total = u32::try_from(members.len()).unwrap_or(0);
-    let min = min_count_of(s, "PodGroup", ns, name).unwrap_or(1);
+    let min = min_count_of(s, &ObjKind::PodGroup, ns, name).unwrap_or(1);
     let mut findings = Vec::new();
     let fake = UnitResult {
         outcome: Outcome::Scheduled,
@@ -414,7 +406,7 @@ fn pod_by_pod(
         g,
         plan,
         ns,
-        "PodGroup",
+        &ObjKind::PodGroup,
         name,
         &fake,
         &mut findings,
@@ -471,16 +463,16 @@ fn pod_by_pod(
 
 /// The gang `minCount` of a PodGroup, or `minGroupCount` of a CompositePodGroup, as the
 /// object says (`None` for basic groups and other kinds).
-pub fn min_count_of(s: &Snapshot, kind: &str, ns: &str, name: &str) -> Option<u32> {
+pub fn min_count_of(s: &Snapshot, kind: &ObjKind, ns: &str, name: &str) -> Option<u32> {
     match kind {
-        "PodGroup" => s
+        ObjKind::PodGroup => s
             .pod_group(ns, name)?
             .spec
             .scheduling_policy
             .gang
             .as_ref()
             .map(|g| u32::try_from(g.min_count).unwrap_or(0)),
-        "CompositePodGroup" => s
+        ObjKind::CompositePodGroup => s
             .composite_pod_group(ns, name)?
             .spec
             .scheduling_policy
@@ -496,18 +488,18 @@ fn running(
     s: &Snapshot,
     plan: &Plan,
     ns: &str,
-    kind: &str,
+    kind: &ObjKind,
     name: &str,
     target: String,
 ) -> Diagnosis {
     let (min, pods): (u32, Vec<usize>) = match kind {
-        "PodGroup" => (
+        ObjKind::PodGroup => (
             s.pod_group(ns, name)
                 .and_then(|p| p.spec.scheduling_policy.gang.as_ref())
                 .map_or(1, |g| u32::try_from(g.min_count).unwrap_or(1)),
             s.index.pods_by_group.get(ns, name).to_vec(),
         ),
-        "CompositePodGroup" => {
+        ObjKind::CompositePodGroup => {
             let mut pods = Vec::new();
             for i in s.index.pod_groups_by_parent.get(ns, name) {
                 pods.extend_from_slice(
@@ -541,7 +533,7 @@ fn running(
     let running = u32::try_from(pods.iter().filter(|i| phase(i) == "Running").count()).unwrap_or(0);
     let ready = u32::try_from(pods.iter().filter(|i| is_ready(i)).count()).unwrap_or(0);
     let mut findings = Vec::new();
-    let healthy = kind == "CompositePodGroup" || running >= min;
+    let healthy = *kind == ObjKind::CompositePodGroup || running >= min;
     findings.push(Finding {
         id: "WASE010",
         severity: if healthy { Severity::Info } else { Severity::Warning },

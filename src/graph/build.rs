@@ -1,5 +1,6 @@
 //! Builds the edges of a [`Graph`](super::Graph) from a snapshot, one pass per kind.
 
+use crate::snapshot::ObjKind;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::scheduling::v1beta1::{PodGroup, Workload};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -8,13 +9,13 @@ use super::{Edge, EdgeKind, EdgeState, ObjRef};
 use crate::snapshot::{FOREIGN_GROUPS, Snapshot, name_of, namespace_of};
 
 /// The reference to a foreign owner kind; kinds that clash with native ones get their group.
-pub fn foreign_kind(kind: &str, group: &str) -> String {
+pub fn foreign_kind(kind: &str, group: &str) -> ObjKind {
     if matches!(kind, "Workload" | "PodGroup" | "Job")
         && !matches!(group, "scheduling.k8s.io" | "batch")
     {
-        format!("{kind}.{group}")
+        ObjKind::Other(format!("{kind}.{group}"))
     } else {
-        kind.to_owned()
+        ObjKind::parse(kind)
     }
 }
 
@@ -86,7 +87,7 @@ impl Builder<'_> {
         };
         let to_kind = foreign_kind(kind, group);
         let ns = if kind == "Node" { "" } else { namespace };
-        let to = ObjRef::new(&to_kind, ns, name);
+        let to = ObjRef::new(to_kind, ns, name);
         match found {
             Some(found) => {
                 let state = self.state(kind, ns, found, missing);
@@ -106,7 +107,11 @@ impl Builder<'_> {
 
     fn workloads(&mut self) {
         for w in &self.s.workloads {
-            let from = ObjRef::new("Workload", namespace_of(&w.metadata), name_of(&w.metadata));
+            let from = ObjRef::new(
+                ObjKind::Workload,
+                namespace_of(&w.metadata),
+                name_of(&w.metadata),
+            );
             self.owners(&from, &w.metadata);
             if let Some(c) = w.spec.controller_ref.as_ref() {
                 let group = c.api_group.as_deref().unwrap_or("");
@@ -117,7 +122,7 @@ impl Builder<'_> {
     }
 
     fn workload_ref(&mut self, from: &ObjRef, workload: &str, template: &str) {
-        let to = ObjRef::new("Workload", &from.namespace, workload);
+        let to = ObjRef::new(ObjKind::Workload, &from.namespace, workload);
         let state = match self.s.workload(&from.namespace, workload) {
             None => self.state("Workload", &from.namespace, false, || {
                 format!("Workload `{workload}`")
@@ -135,7 +140,7 @@ impl Builder<'_> {
             .s
             .composite_pod_group(&from.namespace, parent)
             .is_some();
-        let to = ObjRef::new("CompositePodGroup", &from.namespace, parent);
+        let to = ObjRef::new(ObjKind::CompositePodGroup, &from.namespace, parent);
         let state = self.state("CompositePodGroup", &from.namespace, found, || {
             format!("CompositePodGroup `{parent}`")
         });
@@ -149,7 +154,7 @@ impl Builder<'_> {
             .resource_claim_templates
             .get(&from.namespace, template)
             .is_some();
-        let to = ObjRef::new("ResourceClaimTemplate", &from.namespace, template);
+        let to = ObjRef::new(ObjKind::ResourceClaimTemplate, &from.namespace, template);
         let state = self.state("ResourceClaimTemplate", &from.namespace, found, || {
             format!("ResourceClaimTemplate `{template}`")
         });
@@ -158,7 +163,7 @@ impl Builder<'_> {
 
     fn claim(&mut self, from: &ObjRef, kind: EdgeKind, entry: &str, claim: &str) {
         let found = self.s.resource_claim(&from.namespace, claim).is_some();
-        let to = ObjRef::new("ResourceClaim", &from.namespace, claim);
+        let to = ObjRef::new(ObjKind::ResourceClaim, &from.namespace, claim);
         let state = self.state("ResourceClaim", &from.namespace, found, || {
             format!("ResourceClaim `{claim}`")
         });
@@ -168,7 +173,7 @@ impl Builder<'_> {
     fn pod_groups(&mut self) {
         for pg in &self.s.pod_groups {
             let from = ObjRef::new(
-                "PodGroup",
+                ObjKind::PodGroup,
                 namespace_of(&pg.metadata),
                 name_of(&pg.metadata),
             );
@@ -189,7 +194,7 @@ impl Builder<'_> {
                         Some(claim) => self.claim(&from, EdgeKind::GroupClaim, &entry.name, claim),
                         None => self.push(
                             &from,
-                            ObjRef::new("ResourceClaim", &from.namespace, ""),
+                            ObjRef::new(ObjKind::ResourceClaim, &from.namespace, ""),
                             EdgeKind::GroupClaim,
                             Some(&entry.name),
                             EdgeState::Pending {
@@ -205,7 +210,7 @@ impl Builder<'_> {
     fn composite_pod_groups(&mut self) {
         for cpg in &self.s.composite_pod_groups {
             let from = ObjRef::new(
-                "CompositePodGroup",
+                ObjKind::CompositePodGroup,
                 namespace_of(&cpg.metadata),
                 name_of(&cpg.metadata),
             );
@@ -224,7 +229,11 @@ impl Builder<'_> {
 
     fn pods(&mut self) {
         for pod in &self.s.pods {
-            let from = ObjRef::new("Pod", namespace_of(&pod.metadata), name_of(&pod.metadata));
+            let from = ObjRef::new(
+                ObjKind::Pod,
+                namespace_of(&pod.metadata),
+                name_of(&pod.metadata),
+            );
             self.owners(&from, &pod.metadata);
             let Some(spec) = pod.spec.as_ref() else {
                 continue;
@@ -235,7 +244,7 @@ impl Builder<'_> {
                 .and_then(|g| g.pod_group_name.as_deref());
             let group = group_name.and_then(|g| self.s.pod_group(&from.namespace, g));
             if let Some(g) = group_name {
-                let to = ObjRef::new("PodGroup", &from.namespace, g);
+                let to = ObjRef::new(ObjKind::PodGroup, &from.namespace, g);
                 let state = self.state("PodGroup", &from.namespace, group.is_some(), || {
                     format!("PodGroup `{g}`")
                 });
@@ -260,7 +269,7 @@ impl Builder<'_> {
                     Some(claim) => self.claim(&from, EdgeKind::PodClaim, &entry.name, claim),
                     None => self.push(
                         &from,
-                        ObjRef::new("ResourceClaim", &from.namespace, ""),
+                        ObjRef::new(ObjKind::ResourceClaim, &from.namespace, ""),
                         EdgeKind::PodClaim,
                         Some(&entry.name),
                         EdgeState::Pending {
@@ -282,7 +291,7 @@ impl Builder<'_> {
     fn claims(&mut self) {
         for claim in &self.s.resource_claims {
             let from = ObjRef::new(
-                "ResourceClaim",
+                ObjKind::ResourceClaim,
                 namespace_of(&claim.metadata),
                 name_of(&claim.metadata),
             );
@@ -306,12 +315,16 @@ impl Builder<'_> {
 
     fn jobs_and_foreign(&mut self) {
         for job in &self.s.jobs {
-            let from = ObjRef::new("Job", namespace_of(&job.metadata), name_of(&job.metadata));
+            let from = ObjRef::new(
+                ObjKind::Job,
+                namespace_of(&job.metadata),
+                name_of(&job.metadata),
+            );
             self.owners(&from, &job.metadata);
         }
         for o in &self.s.foreign {
             let from = ObjRef::new(
-                &foreign_kind(&o.kind, o.group()),
+                foreign_kind(&o.kind, o.group()),
                 namespace_of(&o.metadata),
                 name_of(&o.metadata),
             );

@@ -20,6 +20,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use crate::snapshot::ObjKind;
 use crate::snapshot::Snapshot;
 
 /// A reference to one object by kind, namespace and name.
@@ -27,7 +28,7 @@ use crate::snapshot::Snapshot;
 #[serde(rename_all = "camelCase")]
 pub struct ObjRef {
     /// Kind, e.g. `PodGroup`.
-    pub kind: String,
+    pub kind: ObjKind,
     /// Namespace (empty for cluster-scoped objects).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub namespace: String,
@@ -37,9 +38,9 @@ pub struct ObjRef {
 
 impl ObjRef {
     /// Builds a reference.
-    pub fn new(kind: &str, namespace: &str, name: &str) -> Self {
+    pub fn new(kind: ObjKind, namespace: &str, name: &str) -> Self {
         Self {
-            kind: kind.to_owned(),
+            kind,
             namespace: namespace.to_owned(),
             name: name.to_owned(),
         }

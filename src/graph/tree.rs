@@ -4,6 +4,7 @@
 //! Pure: the caller passes the instant ages are measured from. One [`TreeReport`] feeds the
 //! text view and `-o json|yaml` alike.
 
+use crate::snapshot::ObjKind;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::resource::v1::ResourceClaim;
 use k8s_openapi::api::scheduling::v1beta1::{DisruptionMode, PodGroup};
@@ -31,11 +32,11 @@ pub struct TreeReport {
 }
 
 /// One object in the tree.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeNode {
     /// Kind, e.g. `PodGroup`.
-    pub kind: String,
+    pub kind: ObjKind,
     /// Namespace (empty for cluster-scoped objects).
     pub namespace: String,
     /// Name.
@@ -84,6 +85,31 @@ pub struct TreeNode {
     /// Children.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNode>,
+}
+
+impl TreeNode {
+    /// The row of `r`, with nothing known about it yet.
+    pub fn of(r: &ObjRef) -> Self {
+        Self {
+            kind: r.kind.clone(),
+            namespace: r.namespace.clone(),
+            name: r.name.clone(),
+            status: None,
+            simulated: None,
+            policy: None,
+            disruption_mode: None,
+            priority: None,
+            priority_class_name: None,
+            node: None,
+            devices: Vec::new(),
+            conditions: Vec::new(),
+            age: None,
+            owner: None,
+            missing: Vec::new(),
+            notes: Vec::new(),
+            children: Vec::new(),
+        }
+    }
 }
 
 /// Which objects to show.
@@ -161,14 +187,14 @@ struct TreeBuilder<'a> {
 const MAX_DEPTH: usize = 64;
 
 /// Sort rank of a root's kind: the hierarchy's order.
-fn kind_rank(kind: &str) -> u8 {
+fn kind_rank(kind: &ObjKind) -> u8 {
     match kind {
-        "Node" => 0,
-        "Job" => 1,
-        "Workload" => 2,
-        "CompositePodGroup" => 3,
-        "PodGroup" => 4,
-        "Pod" => 5,
+        ObjKind::Node => 0,
+        ObjKind::Job => 1,
+        ObjKind::Workload => 2,
+        ObjKind::CompositePodGroup => 3,
+        ObjKind::PodGroup => 4,
+        ObjKind::Pod => 5,
         _ => 6,
     }
 }
@@ -189,24 +215,26 @@ impl TreeBuilder<'_> {
     fn topmost(&self, target: &ObjRef) -> ObjRef {
         let mut current = target.clone();
         for _ in 0..16 {
-            let up = match current.kind.as_str() {
-                "Pod" => self.resolved(&current, EdgeKind::SchedulingGroup),
-                "PodGroup" | "CompositePodGroup" => self
+            let up = match current.kind {
+                ObjKind::Pod => self.resolved(&current, EdgeKind::SchedulingGroup),
+                ObjKind::PodGroup | ObjKind::CompositePodGroup => self
                     .resolved(&current, EdgeKind::Parent)
                     .or_else(|| self.resolved(&current, EdgeKind::WorkloadRef))
                     .or_else(|| self.owner_job(&current)),
-                "Workload" => self
+                ObjKind::Workload => self
                     .resolved(&current, EdgeKind::ControllerRef)
-                    .filter(|o| o.kind == "Job"),
-                "ResourceClaim" => self.resolved(&current, EdgeKind::ReservedFor).or_else(|| {
-                    self.g
-                        .outgoing(&current, Some(EdgeKind::Owner))
-                        .find(|e| {
-                            e.state == EdgeState::Resolved
-                                && matches!(e.to.kind.as_str(), "Pod" | "PodGroup")
-                        })
-                        .map(|e| e.to.clone())
-                }),
+                    .filter(|o| o.kind == ObjKind::Job),
+                ObjKind::ResourceClaim => {
+                    self.resolved(&current, EdgeKind::ReservedFor).or_else(|| {
+                        self.g
+                            .outgoing(&current, Some(EdgeKind::Owner))
+                            .find(|e| {
+                                e.state == EdgeState::Resolved
+                                    && matches!(e.to.kind, ObjKind::Pod | ObjKind::PodGroup)
+                            })
+                            .map(|e| e.to.clone())
+                    })
+                }
                 _ => None,
             };
             match up {
@@ -220,7 +248,7 @@ impl TreeBuilder<'_> {
     fn owner_job(&self, from: &ObjRef) -> Option<ObjRef> {
         self.g
             .outgoing(from, Some(EdgeKind::Owner))
-            .find(|e| e.state == EdgeState::Resolved && e.to.kind == "Job")
+            .find(|e| e.state == EdgeState::Resolved && e.to.kind == ObjKind::Job)
             .map(|e| e.to.clone())
     }
 
@@ -233,7 +261,7 @@ impl TreeBuilder<'_> {
             .filter(|w| in_scope(&w.metadata, namespace))
         {
             roots.push(ObjRef::new(
-                "Workload",
+                ObjKind::Workload,
                 namespace_of(&w.metadata),
                 name_of(&w.metadata),
             ));
@@ -248,7 +276,7 @@ impl TreeBuilder<'_> {
             .filter(|c| in_scope(&c.metadata, namespace))
         {
             let r = ObjRef::new(
-                "CompositePodGroup",
+                ObjKind::CompositePodGroup,
                 namespace_of(&c.metadata),
                 name_of(&c.metadata),
             );
@@ -262,7 +290,7 @@ impl TreeBuilder<'_> {
             .filter(|p| in_scope(&p.metadata, namespace))
         {
             let r = ObjRef::new(
-                "PodGroup",
+                ObjKind::PodGroup,
                 namespace_of(&pg.metadata),
                 name_of(&pg.metadata),
             );
@@ -280,7 +308,11 @@ impl TreeBuilder<'_> {
             }
         }
         for pod in s.pods.iter().filter(|p| in_scope(&p.metadata, namespace)) {
-            let r = ObjRef::new("Pod", namespace_of(&pod.metadata), name_of(&pod.metadata));
+            let r = ObjRef::new(
+                ObjKind::Pod,
+                namespace_of(&pod.metadata),
+                name_of(&pod.metadata),
+            );
             let dangling = self
                 .g
                 .outgoing(&r, Some(EdgeKind::SchedulingGroup))
@@ -356,20 +388,15 @@ impl TreeBuilder<'_> {
             }
         }
         for ((ns, g), pods) in groups {
-            let gr = ObjRef::new("PodGroup", &ns, &g);
+            let gr = ObjRef::new(ObjKind::PodGroup, &ns, &g);
             let mut gn = match self.s.pod_group(&ns, &g) {
                 Some(pg) => self.pod_group(&gr, pg),
-                None => TreeNode {
-                    kind: "PodGroup".to_owned(),
-                    namespace: ns.clone(),
-                    name: g.clone(),
-                    ..TreeNode::default()
-                },
+                None => TreeNode::of(&gr),
             };
             // Only the members on this node (the group's claims stay).
-            gn.children.retain(|c| c.kind != "Pod");
+            gn.children.retain(|c| c.kind != ObjKind::Pod);
             for pod in pods {
-                let pr = ObjRef::new("Pod", &ns, name_of(&pod.metadata));
+                let pr = ObjRef::new(ObjKind::Pod, &ns, name_of(&pod.metadata));
                 gn.children.push(self.pod(&pr, pod));
             }
             n.children.push(gn);
@@ -379,7 +406,11 @@ impl TreeBuilder<'_> {
                 .cmp(&(namespace_of(&b.metadata), name_of(&b.metadata)))
         });
         for pod in single {
-            let pr = ObjRef::new("Pod", namespace_of(&pod.metadata), name_of(&pod.metadata));
+            let pr = ObjRef::new(
+                ObjKind::Pod,
+                namespace_of(&pod.metadata),
+                name_of(&pod.metadata),
+            );
             n.children.push(self.pod(&pr, pod));
         }
         Some(n)
@@ -421,11 +452,11 @@ impl TreeBuilder<'_> {
     /// `r` alone, without children (where the tree stops following references).
     fn leaf(&self, r: &ObjRef) -> Option<TreeNode> {
         let ns = r.namespace.as_str();
-        let meta = match r.kind.as_str() {
-            "CompositePodGroup" => &self.s.composite_pod_group(ns, &r.name)?.metadata,
-            "PodGroup" => &self.s.pod_group(ns, &r.name)?.metadata,
-            "Workload" => &self.s.workload(ns, &r.name)?.metadata,
-            "Job" => &self.s.job(ns, &r.name)?.metadata,
+        let meta = match r.kind {
+            ObjKind::CompositePodGroup => &self.s.composite_pod_group(ns, &r.name)?.metadata,
+            ObjKind::PodGroup => &self.s.pod_group(ns, &r.name)?.metadata,
+            ObjKind::Workload => &self.s.workload(ns, &r.name)?.metadata,
+            ObjKind::Job => &self.s.job(ns, &r.name)?.metadata,
             _ => return self.subtree(r),
         };
         Some(self.base(r, meta))
@@ -433,13 +464,13 @@ impl TreeBuilder<'_> {
 
     fn subtree(&self, r: &ObjRef) -> Option<TreeNode> {
         let ns = r.namespace.as_str();
-        match r.kind.as_str() {
-            "Workload" => self.s.workload(ns, &r.name).map(|w| {
+        match r.kind {
+            ObjKind::Workload => self.s.workload(ns, &r.name).map(|w| {
                 let mut n = self.base(r, &w.metadata);
                 n.children = self.group_children(r, EdgeKind::WorkloadRef, true);
                 n
             }),
-            "CompositePodGroup" => self.s.composite_pod_group(ns, &r.name).map(|c| {
+            ObjKind::CompositePodGroup => self.s.composite_pod_group(ns, &r.name).map(|c| {
                 let mut n = self.base(r, &c.metadata);
                 let spec = Some(&c.spec);
                 n.children = self.group_children(r, EdgeKind::Parent, false);
@@ -460,14 +491,14 @@ impl TreeBuilder<'_> {
                 n.simulated = self.simulated(r, None);
                 n
             }),
-            "PodGroup" => self
+            ObjKind::PodGroup => self
                 .s
                 .pod_group(ns, &r.name)
                 .map(|pg| self.pod_group(r, pg)),
-            "Pod" => self.s.pod(ns, &r.name).map(|p| self.pod(r, p)),
-            "Node" => self.node_object(r),
-            "ResourceClaim" => self.s.resource_claim(ns, &r.name).map(|c| self.claim(r, c)),
-            "Job" => self.s.job(ns, &r.name).map(|j| {
+            ObjKind::Pod => self.s.pod(ns, &r.name).map(|p| self.pod(r, p)),
+            ObjKind::Node => self.node_object(r),
+            ObjKind::ResourceClaim => self.s.resource_claim(ns, &r.name).map(|c| self.claim(r, c)),
+            ObjKind::Job => self.s.job(ns, &r.name).map(|j| {
                 let mut n = self.base(r, &j.metadata);
                 let mut children: Vec<ObjRef> = self
                     .g
@@ -476,9 +507,11 @@ impl TreeBuilder<'_> {
                     .map(|e| e.from.clone())
                     .collect();
                 for e in self.g.incoming(r, Some(EdgeKind::Owner)) {
-                    let standalone = e.from.kind == "PodGroup"
+                    let standalone = e.from.kind == ObjKind::PodGroup
                         && self.resolved(&e.from, EdgeKind::WorkloadRef).is_none();
-                    if standalone || (e.from.kind == "Workload" && !children.contains(&e.from)) {
+                    if standalone
+                        || (e.from.kind == ObjKind::Workload && !children.contains(&e.from))
+                    {
                         children.push(e.from.clone());
                     }
                 }
@@ -499,11 +532,8 @@ impl TreeBuilder<'_> {
     /// Common fields: age, owner, broken references, terminating.
     fn base(&self, r: &ObjRef, meta: &ObjectMeta) -> TreeNode {
         let mut n = TreeNode {
-            kind: r.kind.clone(),
-            namespace: r.namespace.clone(),
-            name: r.name.clone(),
             age: meta.creation_timestamp.as_ref().map(|t| age(t, self.now)),
-            ..TreeNode::default()
+            ..TreeNode::of(r)
         };
         n.owner = meta
             .owner_references
@@ -543,7 +573,8 @@ impl TreeBuilder<'_> {
             .filter(|from| !top_level_only || self.resolved(from, EdgeKind::Parent).is_none())
             .collect();
         refs.sort_by(|a, b| {
-            (a.kind != "CompositePodGroup", &a.name).cmp(&(b.kind != "CompositePodGroup", &b.name))
+            (a.kind != ObjKind::CompositePodGroup, &a.name)
+                .cmp(&(b.kind != ObjKind::CompositePodGroup, &b.name))
         });
         refs.dedup();
         refs.iter().filter_map(|c| self.node(c)).collect()
@@ -582,7 +613,7 @@ impl TreeBuilder<'_> {
         let mut members: Vec<&Pod> = pods.iter().map(|i| &self.s.pods[*i]).collect();
         members.sort_by(|a, b| name_of(&a.metadata).cmp(name_of(&b.metadata)));
         for pod in members {
-            let pr = ObjRef::new("Pod", &r.namespace, name_of(&pod.metadata));
+            let pr = ObjRef::new(ObjKind::Pod, &r.namespace, name_of(&pod.metadata));
             n.children.push(self.pod(&pr, pod));
         }
         n
@@ -656,7 +687,7 @@ impl TreeBuilder<'_> {
             }
         }
         let group_claims: Vec<String> = group
-            .map(|g| ObjRef::new("PodGroup", &r.namespace, g))
+            .map(|g| ObjRef::new(ObjKind::PodGroup, &r.namespace, g))
             .map(|g| {
                 self.g
                     .outgoing(&g, Some(EdgeKind::GroupClaim))
@@ -758,7 +789,7 @@ fn is_satisfied(n: &TreeNode) -> bool {
     } else {
         n.children
             .iter()
-            .any(|c| c.kind == "Pod" && c.node.is_some())
+            .any(|c| c.kind == ObjKind::Pod && c.node.is_some())
             || n.children.iter().any(is_satisfied)
     }
 }

@@ -83,13 +83,11 @@ pub fn check(
     };
     let plan = simulate(&snapshot, &options);
     for unit in &plan.units {
-        if unit.outcome != Outcome::Unschedulable
-            || !matches!(unit.kind.as_str(), "PodGroup" | "CompositePodGroup")
-        {
+        if unit.outcome != Outcome::Unschedulable || !unit.kind.is_group() {
             continue;
         }
         let Some(obj) = objects.iter().find(|o| {
-            o.kind == unit.kind && o.namespace == unit.namespace && o.id.name == unit.name
+            o.kind == unit.kind.as_str() && o.namespace == unit.namespace && o.id.name == unit.name
         }) else {
             continue;
         };

@@ -14,6 +14,7 @@
 //! named `<name>-copy-<n>` (zero-padded), so they queue in order after every pending unit of
 //! the same priority. Pure: no IO, no scheduling logic of its own.
 
+use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, HashMap};
 
 use k8s_openapi::api::batch::v1::Job;
@@ -192,7 +193,7 @@ pub struct WhatIfImpact {
 #[serde(rename_all = "camelCase")]
 pub struct Displaced {
     /// `PodGroup` (or `Pod` for a pod without a group).
-    pub kind: String,
+    pub kind: ObjKind,
     /// Namespace.
     pub namespace: String,
     /// Name.
@@ -260,9 +261,14 @@ impl Shape {
     /// The shape of `kind`/`namespace`/`name` in the snapshot: a PodGroup and the pods naming
     /// it; a Job's PodGroup (or the PodGroup its `spec.scheduling` would create); a Workload's
     /// only PodGroup.
-    pub fn from_snapshot(s: &Snapshot, kind: &str, ns: &str, name: &str) -> Result<Self, String> {
+    pub fn from_snapshot(
+        s: &Snapshot,
+        kind: &ObjKind,
+        ns: &str,
+        name: &str,
+    ) -> Result<Self, String> {
         match kind {
-            "PodGroup" => {
+            ObjKind::PodGroup => {
                 let pg = s
                     .pod_group(ns, name)
                     .ok_or_else(|| format!("PodGroup `{ns}/{name}` not found"))?;
@@ -275,7 +281,7 @@ impl Shape {
                     .collect::<Vec<_>>();
                 Self::checked(pg.clone(), pods, format!("PodGroup/{ns}/{name}"))
             }
-            "Job" => {
+            ObjKind::Job => {
                 let job = s
                     .job(ns, name)
                     .ok_or_else(|| format!("Job `{ns}/{name}` not found"))?;
@@ -288,7 +294,7 @@ impl Shape {
                 match owned {
                     Some(pg) => {
                         let pg_name = name_of(&pg.metadata);
-                        Self::from_snapshot(s, "PodGroup", ns, pg_name).map(|sh| Self {
+                        Self::from_snapshot(s, &ObjKind::PodGroup, ns, pg_name).map(|sh| Self {
                             source: format!("Job/{ns}/{name} (PodGroup {pg_name})"),
                             ..sh
                         })
@@ -296,7 +302,7 @@ impl Shape {
                     None => Self::from_job(job, format!("Job/{ns}/{name}")),
                 }
             }
-            "Workload" => {
+            ObjKind::Workload => {
                 let groups: Vec<&PodGroup> = s
                     .pod_groups
                     .iter()
@@ -312,7 +318,7 @@ impl Shape {
                 match groups.as_slice() {
                     [pg] => {
                         let pg_name = name_of(&pg.metadata);
-                        Self::from_snapshot(s, "PodGroup", ns, pg_name).map(|sh| Self {
+                        Self::from_snapshot(s, &ObjKind::PodGroup, ns, pg_name).map(|sh| Self {
                             source: format!("Workload/{ns}/{name} (PodGroup {pg_name})"),
                             ..sh
                         })
@@ -600,7 +606,7 @@ impl Copies {
         self.names
             .iter()
             .take_while(|n| {
-                plan.outcome_of(s, "PodGroup", &self.namespace, n)
+                plan.outcome_of(s, &ObjKind::PodGroup, &self.namespace, n)
                     .is_some_and(|o| fits.contains(&o))
             })
             .count()
@@ -609,11 +615,11 @@ impl Copies {
     /// The placements of copy `i` in `plan`.
     fn placements<'p>(&self, plan: &'p Plan, i: usize) -> Vec<&'p Placement> {
         let ns = &self.namespace;
-        match plan.unit("PodGroup", ns, &self.names[i]) {
+        match plan.unit(&ObjKind::PodGroup, ns, &self.names[i]) {
             Some(u) => u.placements.iter().collect(),
             None => self.pods[i]
                 .iter()
-                .filter_map(|p| plan.unit("Pod", ns, p))
+                .filter_map(|p| plan.unit(&ObjKind::Pod, ns, p))
                 .flat_map(|u| &u.placements)
                 .collect(),
         }
@@ -623,12 +629,13 @@ impl Copies {
     /// first pod that did not fit.
     fn failed_unit<'p>(&self, plan: &'p Plan, i: usize) -> Option<&'p UnitResult> {
         let ns = &self.namespace;
-        plan.unit("PodGroup", ns, &self.names[i]).or_else(|| {
-            self.pods[i]
-                .iter()
-                .filter_map(|p| plan.unit("Pod", ns, p))
-                .find(|u| u.outcome != Outcome::Scheduled)
-        })
+        plan.unit(&ObjKind::PodGroup, ns, &self.names[i])
+            .or_else(|| {
+                self.pods[i]
+                    .iter()
+                    .filter_map(|p| plan.unit(&ObjKind::Pod, ns, p))
+                    .find(|u| u.outcome != Outcome::Scheduled)
+            })
     }
 }
 
@@ -654,7 +661,7 @@ pub fn capacity(
     let stop_at = |fits: &'static [Outcome]| {
         let (index, ns) = (&index, copies.namespace.as_str());
         move |u: &UnitResult| {
-            u.kind == "PodGroup"
+            u.kind == ObjKind::PodGroup
                 && u.namespace == ns
                 && index
                     .get(u.name.as_str())
@@ -692,7 +699,7 @@ pub fn capacity(
         .as_ref()
         .map(|p| {
             (0..n_with)
-                .filter_map(|i| p.unit("PodGroup", &copies.namespace, &copies.names[i]))
+                .filter_map(|i| p.unit(&ObjKind::PodGroup, &copies.namespace, &copies.names[i]))
                 .filter(|u| u.outcome == Outcome::Preempting)
                 .map(|u| CopyPreemption {
                     copy: format!("PodGroup/{}/{}", u.namespace, u.name),
@@ -804,7 +811,7 @@ fn limit_of(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Limit {
         .iter()
         .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
         .cloned();
-    let min_count = if unit.kind == "PodGroup" {
+    let min_count = if unit.kind == ObjKind::PodGroup {
         d.fit.min_count.max(1)
     } else {
         1
@@ -833,7 +840,7 @@ fn limit_of(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Limit {
 /// `before` and pending (or gone) in `after`, grouped by PodGroup, with their outcome in
 /// `plan_after` (the what-if snapshot simulated without copies).
 pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<Displaced> {
-    let mut out: BTreeMap<(String, String, String), (u32, u32)> = BTreeMap::new();
+    let mut out: BTreeMap<(ObjKind, String, String), (u32, u32)> = BTreeMap::new();
     for pod in &before.pods {
         let bound = pod.spec.as_ref().and_then(|s| s.node_name.as_ref());
         if bound.is_none() {
@@ -850,8 +857,8 @@ pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<
             continue;
         }
         let key = match group_of(pod) {
-            Some(g) => ("PodGroup".to_owned(), ns.to_owned(), g.to_owned()),
-            None => ("Pod".to_owned(), ns.to_owned(), name.to_owned()),
+            Some(g) => (ObjKind::PodGroup, ns.to_owned(), g.to_owned()),
+            None => (ObjKind::Pod, ns.to_owned(), name.to_owned()),
         };
         let e = out.entry(key).or_default();
         if deleted {
@@ -936,7 +943,7 @@ mod tests {
     #[test]
     fn copy_is_a_fresh_pending_group_with_renamed_members() {
         let s = cluster();
-        let shape = Shape::from_snapshot(&s, "PodGroup", "ml", "g").expect("shape");
+        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
         let (pg, pods) = shape.copy(7, 3, Time(s.now()));
         assert_eq!(name_of(&pg.metadata), "g-copy-007");
         assert!(pg.status.is_none() && pg.spec.parent_composite_pod_group_name.is_none());
@@ -957,7 +964,7 @@ mod tests {
     #[test]
     fn copies_are_counted_until_the_first_that_does_not_fit() {
         // 12 GPUs, 2 used by the running gang: 10 free, 2 per copy → 5 copies.
-        let shape = Shape::from_snapshot(&cluster(), "PodGroup", "ml", "g").expect("shape");
+        let shape = Shape::from_snapshot(&cluster(), &ObjKind::PodGroup, "ml", "g").expect("shape");
         let copt = CapacityOptions {
             max_copies: 20,
             domain_key: Some("rack".to_owned()),
@@ -1004,7 +1011,7 @@ mod tests {
         pg.spec.scheduling_constraints =
             serde_json::from_str(r#"{"topology": [{"key": "rack"}]}"#).ok();
         let s = s.build();
-        let shape = Shape::from_snapshot(&s, "PodGroup", "ml", "g").expect("shape");
+        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
         let copt = CapacityOptions {
             max_copies: 20,
             domain_key: None,
@@ -1022,7 +1029,7 @@ mod tests {
 
     #[test]
     fn max_caps_the_count_without_a_limit() {
-        let shape = Shape::from_snapshot(&cluster(), "PodGroup", "ml", "g").expect("shape");
+        let shape = Shape::from_snapshot(&cluster(), &ObjKind::PodGroup, "ml", "g").expect("shape");
         let copt = CapacityOptions {
             max_copies: 2,
             domain_key: None,
@@ -1051,7 +1058,7 @@ mod tests {
         let two = load(&[group("g", 2, ""), group("h", 2, "")]);
         let e = Shape::from_objects(&two, "ml", "f.yaml").expect_err("two groups");
         assert!(e.contains("must hold one PodGroup"), "{e}");
-        let e = Shape::from_snapshot(&cluster(), "Pod", "ml", "g-0").expect_err("a pod");
+        let e = Shape::from_snapshot(&cluster(), &ObjKind::Pod, "ml", "g-0").expect_err("a pod");
         assert!(e.contains("not a Pod"), "{e}");
     }
 

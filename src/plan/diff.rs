@@ -9,6 +9,7 @@
 //! allocatable amounts and running pods, one rejected for an untolerated taint at taints).
 //! Pure: no IO.
 
+use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
@@ -42,7 +43,7 @@ pub struct PlanDiff {
 #[serde(rename_all = "camelCase")]
 pub struct UnitChange {
     /// `PodGroup`, `CompositePodGroup` or `Pod`.
-    pub kind: String,
+    pub kind: ObjKind,
     /// Namespace.
     pub namespace: String,
     /// Name.
@@ -173,7 +174,7 @@ pub fn diff(
 ) -> PlanDiff {
     let node_changes = node_changes(old, new);
     let gate_changes = gate_changes(old_plan, new_plan);
-    let keys: BTreeSet<(String, String, String)> = old_plan
+    let keys: BTreeSet<(ObjKind, String, String)> = old_plan
         .units
         .iter()
         .chain(&new_plan.units)
@@ -309,13 +310,13 @@ impl Answer {
     }
 }
 
-fn outcome(s: &Snapshot, plan: &Plan, kind: &str, ns: &str, name: &str) -> Answer {
+fn outcome(s: &Snapshot, plan: &Plan, kind: &ObjKind, ns: &str, name: &str) -> Answer {
     if let Some(o) = plan.outcome_of(s, kind, ns, name) {
         return Answer::Simulated(o);
     }
     let exists = match kind {
-        "PodGroup" => s.pod_group(ns, name).is_some(),
-        "CompositePodGroup" => s.composite_pod_group(ns, name).is_some(),
+        ObjKind::PodGroup => s.pod_group(ns, name).is_some(),
+        ObjKind::CompositePodGroup => s.composite_pod_group(ns, name).is_some(),
         _ => s.pod(ns, name).is_some(),
     };
     if exists {
@@ -461,14 +462,20 @@ fn gate_changes(old: &Plan, new: &Plan) -> Vec<String> {
 
 /// Changes to the unit's own objects: the group's spec, its members (pending or not), a pod's
 /// spec.
-fn own_changes(old: &Snapshot, new: &Snapshot, kind: &str, ns: &str, name: &str) -> Vec<String> {
+fn own_changes(
+    old: &Snapshot,
+    new: &Snapshot,
+    kind: &ObjKind,
+    ns: &str,
+    name: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
     let spec_json = |s: &Snapshot| -> Option<serde_json::Value> {
         match kind {
-            "PodGroup" => s
+            ObjKind::PodGroup => s
                 .pod_group(ns, name)
                 .and_then(|p| serde_json::to_value(&p.spec).ok()),
-            "CompositePodGroup" => s
+            ObjKind::CompositePodGroup => s
                 .composite_pod_group(ns, name)
                 .and_then(|p| serde_json::to_value(&p.spec).ok()),
             _ => s
@@ -502,7 +509,7 @@ fn own_changes(old: &Snapshot, new: &Snapshot, kind: &str, ns: &str, name: &str)
         (Some(_), None) => out.push(format!("{kind} {ns}/{name} was deleted")),
         _ => {}
     }
-    if kind == "PodGroup" {
+    if *kind == ObjKind::PodGroup {
         let members = |s: &Snapshot| -> BTreeSet<String> {
             s.index
                 .pods_by_group
@@ -797,7 +804,7 @@ mod tests {
 
     fn unit(outcome: Outcome, reasons: &[&str]) -> UnitResult {
         UnitResult {
-            kind: "PodGroup".to_owned(),
+            kind: ObjKind::PodGroup,
             namespace: "ml".to_owned(),
             name: "g".to_owned(),
             outcome,

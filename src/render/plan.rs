@@ -1,6 +1,7 @@
 //! Text view of a simulation [`Plan`]: the gates it used, one row per unit in queue order, then
 //! a summary; warnings, assumptions and notes separately ([`write_notes`], stderr in text mode).
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -96,9 +97,9 @@ pub fn gates_line(component: &str, gates: &BTreeMap<String, bool>) -> String {
 /// `-o name`: one `kind.group/name` per unit, as `kubectl get -o name` prints them.
 pub fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     for u in &plan.units {
-        let kind = match u.kind.as_str() {
-            "PodGroup" => "podgroup.scheduling.k8s.io",
-            "CompositePodGroup" => "compositepodgroup.scheduling.k8s.io",
+        let kind = match u.kind {
+            ObjKind::PodGroup => "podgroup.scheduling.k8s.io",
+            ObjKind::CompositePodGroup => "compositepodgroup.scheduling.k8s.io",
             _ => "pod",
         };
         writeln!(out, "{kind}/{}", sanitize(&u.name))?;

@@ -116,7 +116,7 @@ pub fn write_names(out: &mut dyn Write, report: &TreeReport) -> io::Result<()> {
         writeln!(
             out,
             "{}/{}",
-            l.node.kind.to_ascii_lowercase(),
+            l.node.kind.as_str().to_ascii_lowercase(),
             sanitize(&l.node.name)
         )?;
     }

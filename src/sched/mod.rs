@@ -25,6 +25,7 @@ pub mod score;
 pub mod selector;
 pub mod whatif;
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use node_state::ClusterState;
@@ -43,7 +44,7 @@ pub struct Options {
     /// `--feature-gates` overrides.
     pub gate_overrides: BTreeMap<String, bool>,
     /// Only this unit (`Kind`, namespace, name); the rest of the queue is ignored.
-    pub only: Option<(String, String, String)>,
+    pub only: Option<(ObjKind, String, String)>,
     /// What-ifs already applied to the snapshot, for the report.
     pub what_if: Vec<String>,
     /// Include the per-device map (`simulate --devices`).
@@ -115,7 +116,7 @@ pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
     let state = ClusterState::build(snapshot, &gates);
     let mut units = queue::build(snapshot, &state, &gates);
     if let Some((kind, ns, name)) = &options.only {
-        units.retain(|u| u.kind == kind && &u.namespace == ns && &u.name == name);
+        units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
     }
     let victims = preempt::victims::VictimIndex::build(snapshot, &state, &gates);
     Prepared {
@@ -268,14 +269,14 @@ impl UnitContext<'_> {
     fn group_never(
         &self,
         state: &ClusterState,
-        kind: &str,
+        kind: &ObjKind,
         namespace: &str,
         name: &str,
         tree: &queue::GroupNode,
     ) -> bool {
         if self.gates.enabled("PodGroupPreemptionPolicy") {
             let policy = match kind {
-                "CompositePodGroup" => self
+                ObjKind::CompositePodGroup => self
                     .snapshot
                     .composite_pod_group(namespace, name)
                     .and_then(|c| c.spec.preemption_policy.clone()),
@@ -319,7 +320,7 @@ fn run_unit(
     sampler: &mut Sampler,
 ) -> UnitResult {
     let mut result = UnitResult {
-        kind: unit.kind.to_owned(),
+        kind: unit.kind.clone(),
         namespace: unit.namespace,
         name: unit.name,
         outcome: Outcome::Waiting,

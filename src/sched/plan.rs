@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::schedule_one::Mode;
+use crate::snapshot::ObjKind;
 
 /// What happened to a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -119,7 +120,7 @@ pub struct UnitTrace {
 #[serde(rename_all = "camelCase")]
 pub struct UnitResult {
     /// `PodGroup`, `CompositePodGroup` or `Pod`.
-    pub kind: String,
+    pub kind: ObjKind,
     /// Namespace.
     pub namespace: String,
     /// Name.
@@ -263,10 +264,10 @@ impl Outcome {
 
 impl Plan {
     /// The unit `kind`/`namespace`/`name`, if it was tried.
-    pub fn unit(&self, kind: &str, namespace: &str, name: &str) -> Option<&UnitResult> {
+    pub fn unit(&self, kind: &ObjKind, namespace: &str, name: &str) -> Option<&UnitResult> {
         self.units
             .iter()
-            .find(|u| u.kind == kind && u.namespace == namespace && u.name == name)
+            .find(|u| u.kind == *kind && u.namespace == namespace && u.name == name)
     }
 
     /// The simulated outcome of a Pod, PodGroup or CompositePodGroup: its own unit's; for a
@@ -277,7 +278,7 @@ impl Plan {
     pub fn outcome_of(
         &self,
         s: &crate::snapshot::Snapshot,
-        kind: &str,
+        kind: &ObjKind,
         namespace: &str,
         name: &str,
     ) -> Option<Outcome> {
@@ -285,7 +286,7 @@ impl Plan {
             return Some(u.outcome);
         }
         match kind {
-            "Pod" => {
+            ObjKind::Pod => {
                 let group = s
                     .pod(namespace, name)?
                     .spec
@@ -294,12 +295,12 @@ impl Plan {
                     .as_ref()?
                     .pod_group_name
                     .clone()?;
-                self.outcome_of(s, "PodGroup", namespace, &group)
+                self.outcome_of(s, &ObjKind::PodGroup, namespace, &group)
             }
-            "PodGroup" | "CompositePodGroup" => {
+            ObjKind::PodGroup | ObjKind::CompositePodGroup => {
                 // Up the parent chain to a unit (bounded: a cycle of parents ends here).
                 let mut parent = match kind {
-                    "PodGroup" => s
+                    ObjKind::PodGroup => s
                         .pod_group(namespace, name)
                         .and_then(|p| p.spec.parent_composite_pod_group_name.clone()),
                     _ => s
@@ -308,14 +309,14 @@ impl Plan {
                 };
                 for _ in 0..16 {
                     let Some(p) = parent else { break };
-                    if let Some(u) = self.unit("CompositePodGroup", namespace, &p) {
+                    if let Some(u) = self.unit(&ObjKind::CompositePodGroup, namespace, &p) {
                         return Some(u.outcome);
                     }
                     parent = s
                         .composite_pod_group(namespace, &p)
                         .and_then(|c| c.spec.parent_composite_pod_group_name.clone());
                 }
-                if kind != "PodGroup" {
+                if *kind != ObjKind::PodGroup {
                     return None;
                 }
                 Outcome::combine(
@@ -325,7 +326,7 @@ impl Plan {
                         .iter()
                         .filter_map(|i| {
                             let pod = crate::snapshot::name_of(&s.pods[*i].metadata);
-                            self.unit("Pod", namespace, pod).map(|u| u.outcome)
+                            self.unit(&ObjKind::Pod, namespace, pod).map(|u| u.outcome)
                         }),
                 )
             }

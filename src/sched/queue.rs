@@ -7,6 +7,7 @@
 //! semantics §3.2, §4.1) and `schedule_one_podgroup.go` (group validation, §3.3 step 3).
 //! The initial attempt time is taken to be the creation time (first attempt); ties by name.
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeSet;
 
 use super::node_state::{ClusterState, PodId};
@@ -37,6 +38,14 @@ impl GroupKind {
         match self {
             Self::PodGroup => "PodGroup",
             Self::CompositePodGroup => "CompositePodGroup",
+        }
+    }
+
+    /// The object kind shared with the rest of wasctl.
+    pub fn obj_kind(self) -> ObjKind {
+        match self {
+            Self::PodGroup => ObjKind::PodGroup,
+            Self::CompositePodGroup => ObjKind::CompositePodGroup,
         }
     }
 }
@@ -141,7 +150,7 @@ pub enum UnitBody {
 #[derive(Debug, Clone)]
 pub struct Unit {
     /// `Pod`, `PodGroup` or `CompositePodGroup`.
-    pub kind: &'static str,
+    pub kind: ObjKind,
     /// Namespace.
     pub namespace: String,
     /// Name.
@@ -391,7 +400,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                     UnitBody::Pod(id)
                 };
                 units.push(Unit {
-                    kind: "Pod",
+                    kind: ObjKind::Pod,
                     namespace: p.namespace.clone(),
                     name: p.name.to_string(),
                     priority: p.priority,
@@ -409,7 +418,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                     MSG_NO_POD_GROUP.replace("{}", g)
                 };
                 units.push(Unit {
-                    kind: "Pod",
+                    kind: ObjKind::Pod,
                     namespace: p.namespace.clone(),
                     name: p.name.to_string(),
                     priority: p.priority,
@@ -434,7 +443,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     for (ns, pg, message, pods) in broken_roots {
         let (priority, created) = b.group_priority(&ns, GroupKind::PodGroup, &pg);
         units.push(Unit {
-            kind: "PodGroup",
+            kind: ObjKind::PodGroup,
             namespace: ns,
             name: pg,
             priority,
@@ -502,7 +511,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             }
         };
         units.push(Unit {
-            kind: kind.as_str(),
+            kind: kind.obj_kind(),
             namespace: ns,
             name,
             priority,

@@ -13,6 +13,7 @@ pub mod evidence;
 pub mod export;
 pub mod facts;
 pub mod index;
+pub mod kind;
 pub mod source;
 pub mod validate;
 
@@ -32,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 pub use facts::{ClusterFacts, FeatureGates, KindCoverage};
 pub use index::Index;
+pub use kind::ObjKind;
 
 /// An object wasctl has no Rust type for, kept whole (JSON) with its metadata parsed.
 #[derive(Debug, Clone, PartialEq)]
@@ -276,24 +278,29 @@ impl Snapshot {
         self.index.nodes.get("", name).map(|i| &self.nodes[i])
     }
 
-    /// The labels of an object of a typed kind, if it exists.
+    /// The metadata of an object of a kind that targets name (Pod, PodGroup,
+    /// CompositePodGroup, Workload, Job, ResourceClaim, Node), if it exists.
+    pub fn meta_of(&self, kind: &ObjKind, namespace: &str, name: &str) -> Option<&ObjectMeta> {
+        Some(match kind {
+            ObjKind::Pod => &self.pod(namespace, name)?.metadata,
+            ObjKind::PodGroup => &self.pod_group(namespace, name)?.metadata,
+            ObjKind::CompositePodGroup => &self.composite_pod_group(namespace, name)?.metadata,
+            ObjKind::Workload => &self.workload(namespace, name)?.metadata,
+            ObjKind::Job => &self.job(namespace, name)?.metadata,
+            ObjKind::ResourceClaim => &self.resource_claim(namespace, name)?.metadata,
+            ObjKind::Node => &self.node(name)?.metadata,
+            _ => return None,
+        })
+    }
+
+    /// The labels of an object of a kind that targets name, if it exists.
     pub fn labels_of(
         &self,
-        kind: &str,
+        kind: &ObjKind,
         namespace: &str,
         name: &str,
     ) -> Option<&BTreeMap<String, String>> {
-        let meta = match kind {
-            "Pod" => &self.pod(namespace, name)?.metadata,
-            "PodGroup" => &self.pod_group(namespace, name)?.metadata,
-            "CompositePodGroup" => &self.composite_pod_group(namespace, name)?.metadata,
-            "Workload" => &self.workload(namespace, name)?.metadata,
-            "Job" => &self.job(namespace, name)?.metadata,
-            "ResourceClaim" => &self.resource_claim(namespace, name)?.metadata,
-            "Node" => &self.node(name)?.metadata,
-            _ => return None,
-        };
-        meta.labels.as_ref()
+        self.meta_of(kind, namespace, name)?.labels.as_ref()
     }
 
     /// "Now" for every age, GPU-hour and time-based check: the snapshot's time

@@ -5,6 +5,7 @@
 //! Generic over nothing: it draws into a [`Frame`] and takes crossterm events, so tests drive
 //! it on ratatui's `TestBackend` with scripted keys ([`App::settle`] waits for the worker).
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -496,7 +497,7 @@ impl App {
             }
             KeyCode::Char('e') => {
                 if let Some(obj) = self.with_view(|v, cx| v.selected(cx)).flatten() {
-                    if obj.kind == "Node" || obj.kind == "ResourceClaim" {
+                    if obj.kind == ObjKind::Node || obj.kind == ObjKind::ResourceClaim {
                         self.error(format!(
                             "`explain` takes a pod, group or Workload, not a {}",
                             obj.kind

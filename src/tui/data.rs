@@ -7,6 +7,7 @@
 //! the plan's device map. Nothing here decides where a pod goes or whether something is wrong.
 //! Pure apart from `:add FILE`, which reads the file it names.
 
+use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -67,7 +68,7 @@ pub fn marker(c: Change) -> &'static str {
 }
 
 /// A unit's identity in a plan: kind, namespace, name.
-pub type UnitKey = (String, String, String);
+pub type UnitKey = (ObjKind, String, String);
 
 /// One unit's change under the what-ifs, with its causes, as `kubectl wasctl diff` reports it.
 pub use crate::plan::diff::UnitChange;
@@ -115,7 +116,11 @@ impl TreeRow {
 
     /// The object reference.
     pub fn obj(&self) -> ObjRef {
-        ObjRef::new(&self.node.kind, &self.node.namespace, &self.node.name)
+        ObjRef::new(
+            self.node.kind.clone(),
+            &self.node.namespace,
+            &self.node.name,
+        )
     }
 }
 
@@ -439,14 +444,14 @@ pub fn object_yaml(s: &Snapshot, obj: &ObjRef) -> Option<Result<String, String>>
         serde_saphyr::to_string(o).map_err(|e| e.to_string())
     }
     let (ns, name) = (obj.namespace.as_str(), obj.name.as_str());
-    Some(match obj.kind.as_str() {
-        "Pod" => ser(s.pod(ns, name)?),
-        "PodGroup" => ser(s.pod_group(ns, name)?),
-        "CompositePodGroup" => ser(s.composite_pod_group(ns, name)?),
-        "Workload" => ser(s.workload(ns, name)?),
-        "ResourceClaim" => ser(s.resource_claim(ns, name)?),
-        "Job" => ser(s.job(ns, name)?),
-        "Node" => ser(s.node(name)?),
+    Some(match obj.kind {
+        ObjKind::Pod => ser(s.pod(ns, name)?),
+        ObjKind::PodGroup => ser(s.pod_group(ns, name)?),
+        ObjKind::CompositePodGroup => ser(s.composite_pod_group(ns, name)?),
+        ObjKind::Workload => ser(s.workload(ns, name)?),
+        ObjKind::ResourceClaim => ser(s.resource_claim(ns, name)?),
+        ObjKind::Job => ser(s.job(ns, name)?),
+        ObjKind::Node => ser(s.node(name)?),
         _ => return None,
     })
 }
@@ -494,7 +499,7 @@ mod tests {
         let d = demo_data(vec![WhatIf::Drain("gpu-a1".to_owned())]);
         // train-a runs on gpu-a1 and gpu-a2: its PodGroup is pending again.
         let change = d.changes.get(&(
-            "PodGroup".to_owned(),
+            ObjKind::PodGroup,
             "ml".to_owned(),
             "train-a-workers".to_owned(),
         ));
@@ -525,10 +530,10 @@ mod tests {
     #[test]
     fn yaml_of_a_pod_and_a_missing_object() {
         let d = demo_data(Vec::new());
-        let y = object_yaml(&d.snapshot, &ObjRef::new("Pod", "ml", "big-train-0"))
+        let y = object_yaml(&d.snapshot, &ObjRef::new(ObjKind::Pod, "ml", "big-train-0"))
             .expect("found")
             .expect("serializes");
         assert!(y.contains("big-train-0"));
-        assert!(object_yaml(&d.snapshot, &ObjRef::new("Pod", "ml", "nope")).is_none());
+        assert!(object_yaml(&d.snapshot, &ObjRef::new(ObjKind::Pod, "ml", "nope")).is_none());
     }
 }

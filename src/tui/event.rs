@@ -6,6 +6,7 @@
 //! Components talk to the app through [`Intent`]s pushed on a queue (gitui's `InternalEvent`),
 //! never by reaching into each other.
 
+use crate::snapshot::ObjKind;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
@@ -104,7 +105,7 @@ pub fn diagnose(
     };
     let units = units_of(&graph, &t);
     // A pod in a group: explain the group (as `explain pod/NAME` does).
-    let units = if t.kind == "Pod" && units.len() > 1 {
+    let units = if t.kind == ObjKind::Pod && units.len() > 1 {
         units[1..].to_vec()
     } else {
         units

@@ -2,6 +2,7 @@
 //! screens (gitui's `gitui.rs` tests). The worker thread runs for real; [`App::settle`] waits
 //! for it before each screen is drawn, so the screens are deterministic.
 
+use crate::snapshot::ObjKind;
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -399,7 +400,7 @@ fn select_opens_on_the_object() {
         Config {
             color: true,
             source: "demo".to_owned(),
-            select: Some(ObjRef::new("Pod", "research", "infer-b-1")),
+            select: Some(ObjRef::new(ObjKind::Pod, "research", "infer-b-1")),
             ..Config::default()
         },
         140,
@@ -429,7 +430,7 @@ fn yaml_view() {
         Config {
             color: true,
             source: "demo".to_owned(),
-            select: Some(ObjRef::new("PodGroup", "ml", "big-train-workers")),
+            select: Some(ObjRef::new(ObjKind::PodGroup, "ml", "big-train-workers")),
             ..Config::default()
         },
         100,

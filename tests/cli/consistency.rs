@@ -5,6 +5,7 @@
 //! group that the simulation places.
 
 use std::path::{Path, PathBuf};
+use wasctl::snapshot::ObjKind;
 
 use wasctl::explain::{Verdict, explain};
 use wasctl::graph::Graph;
@@ -69,20 +70,20 @@ fn explain_verdict_equals_simulate_outcome_for_every_unit_of_every_fixture() {
         for pg in &s.pod_groups {
             let ns = pg.metadata.namespace.as_deref().unwrap_or("");
             let pg_name = pg.metadata.name.as_deref().unwrap_or("");
-            if plan.unit("PodGroup", ns, pg_name).is_some() {
+            if plan.unit(&ObjKind::PodGroup, ns, pg_name).is_some() {
                 continue;
             }
-            let Some(outcome) = plan.outcome_of(&s, "PodGroup", ns, pg_name) else {
+            let Some(outcome) = plan.outcome_of(&s, &ObjKind::PodGroup, ns, pg_name) else {
                 continue;
             };
             if plan
                 .units
                 .iter()
-                .all(|u| u.kind != "Pod" || u.namespace != ns)
+                .all(|u| u.kind != ObjKind::Pod || u.namespace != ns)
             {
                 continue;
             }
-            let d = explain(&s, &options, ns, "PodGroup", pg_name);
+            let d = explain(&s, &options, ns, &ObjKind::PodGroup, pg_name);
             if d.verdict == Verdict::Scheduled {
                 // Not pod by pod: the group sits inside a tree whose root is the unit.
                 continue;
@@ -109,8 +110,11 @@ fn doctor_never_says_the_pods_wait_for_a_group_that_schedules() {
         };
         let (findings, _) = wasctl::doctor::check(&s, &graph, &options);
         for f in findings {
-            let kind = f.object.kind.as_str();
-            if !matches!(kind, "PodGroup" | "Pod" | "CompositePodGroup") {
+            let kind = &f.object.kind;
+            if !matches!(
+                kind,
+                ObjKind::PodGroup | ObjKind::Pod | ObjKind::CompositePodGroup
+            ) {
                 continue;
             }
             let says_wait = f.message.contains("wait") && !f.message.contains("PreEnqueue");

@@ -239,3 +239,69 @@ fn every_subcommand_help_has_examples_and_global_flags_apart() {
     let r = run(&["lint", "-A", "x.yaml"]);
     assert_eq!(r.code, 2, "{}", r.transcript());
 }
+
+/// Issue 13 §6: `lint` does not offer `-n` (nor `-A`): not in its help, its completion or its
+/// man page; typed anyway, before or after the command, it is a usage error that names
+/// `--default-namespace`, which does what `kubectl apply -n` does to manifests without one.
+#[test]
+fn lint_does_not_offer_namespace_flags() {
+    let help = run(&["lint", "--help"]);
+    assert_eq!(help.code, 0, "{}", help.transcript());
+    assert!(!help.stdout.contains("--namespace"), "{}", help.stdout);
+    assert!(!help.stdout.contains("--all-namespaces"), "{}", help.stdout);
+    assert!(
+        help.stdout.contains("--default-namespace"),
+        "{}",
+        help.stdout
+    );
+    // Other commands keep them.
+    assert!(run(&["tree", "--help"]).stdout.contains("--namespace"));
+    let completion = run(&["__complete", "lint", "--"]);
+    assert!(
+        !completion.stdout.contains("--namespace"),
+        "{}",
+        completion.stdout
+    );
+    assert!(
+        completion.stdout.contains("--default-namespace"),
+        "{}",
+        completion.stdout
+    );
+    let man =
+        std::fs::read_to_string(crate::support::root().join("packaging/man/kubectl-wasctl-lint.1"))
+            .expect("lint man page");
+    assert!(
+        !man.contains("\\-\\-namespace"),
+        "the lint man page lists -n"
+    );
+    for args in [
+        &["lint", "-n", "ml", "x.yaml"][..],
+        &["-n", "ml", "lint", "x.yaml"][..],
+        &["lint", "--namespace=ml", "x.yaml"][..],
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.transcript());
+        assert!(r.stderr.contains("does not take `-n`"), "{}", r.stderr);
+        assert!(r.stderr.contains("--default-namespace"), "{}", r.stderr);
+    }
+    let r = run(&["lint", "-A", "x.yaml"]);
+    assert!(r.stderr.contains("--default-namespace"), "{}", r.stderr);
+
+    // `--default-namespace` places manifests without a namespace, for the cross-object rules.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gang.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: g, namespace: ml}\nspec:\n  schedulingPolicy: {gang: {minCount: 1}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers: [{name: c, image: busybox}]\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let default = run(&["lint", "-o", "json", file]);
+    assert!(
+        default.stdout.contains("WAS301"),
+        "{}",
+        default.transcript()
+    );
+    let placed = run(&["lint", "-o", "json", "--default-namespace", "ml", file]);
+    assert!(!placed.stdout.contains("WAS301"), "{}", placed.transcript());
+}

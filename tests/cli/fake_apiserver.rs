@@ -27,7 +27,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
@@ -314,6 +314,11 @@ pub struct FakeApiServer {
     log: Arc<Mutex<Vec<LoggedRequest>>>,
     /// The accept loop, joined on drop.
     accept_thread: Option<JoinHandle<()>>,
+    /// What the server serves; swapped whole by [`Self::replace_objects`] (a connection keeps
+    /// the state it started with, as a real list keeps its resourceVersion).
+    state: Arc<RwLock<Arc<State>>>,
+    /// The configuration, for rebuilding the state.
+    config: FakeConfig,
 }
 
 impl FakeApiServer {
@@ -325,7 +330,11 @@ impl FakeApiServer {
     /// loopback socket or the server thread cannot be created.
     pub fn start(objects: Vec<Value>, config: FakeConfig) -> Self {
         let log = Arc::new(Mutex::new(Vec::new()));
-        let state = Arc::new(State::new(objects, config, Arc::clone(&log)));
+        let state = Arc::new(RwLock::new(Arc::new(State::new(
+            objects,
+            config.clone(),
+            Arc::clone(&log),
+        ))));
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
             .expect("fake apiserver: binding 127.0.0.1:0 should succeed");
         let addr = listener
@@ -334,6 +343,7 @@ impl FakeApiServer {
         let shutdown = Arc::new(AtomicBool::new(false));
         let accept_thread = {
             let shutdown = Arc::clone(&shutdown);
+            let state = Arc::clone(&state);
             thread::Builder::new()
                 .name("fake-apiserver".to_owned())
                 .spawn(move || accept_loop(&listener, &shutdown, &state))
@@ -344,7 +354,20 @@ impl FakeApiServer {
             shutdown,
             log,
             accept_thread: Some(accept_thread),
+            state,
+            config,
         }
+    }
+
+    /// Serves `objects` from now on, in place of what the server held (the same config and
+    /// request log): a cluster that changed between two lists.
+    pub fn replace_objects(&self, objects: Vec<Value>) {
+        let next = Arc::new(State::new(
+            objects,
+            self.config.clone(),
+            Arc::clone(&self.log),
+        ));
+        *self.state.write().unwrap_or_else(PoisonError::into_inner) = next;
     }
 
     /// Base URL of the server, `http://127.0.0.1:PORT`.
@@ -414,14 +437,14 @@ impl Drop for FakeApiServer {
 }
 
 /// Accepts connections until `shutdown` is set, handing each to its own thread.
-fn accept_loop(listener: &TcpListener, shutdown: &AtomicBool, state: &Arc<State>) {
+fn accept_loop(listener: &TcpListener, shutdown: &AtomicBool, state: &RwLock<Arc<State>>) {
     for conn in listener.incoming() {
         if shutdown.load(Ordering::SeqCst) {
             break;
         }
         match conn {
             Ok(stream) => {
-                let state = Arc::clone(state);
+                let state = Arc::clone(&state.read().unwrap_or_else(PoisonError::into_inner));
                 // If the thread cannot be spawned the stream is dropped and the client sees the
                 // connection closed, which is all a test can usefully learn.
                 let _ = thread::Builder::new()

@@ -188,3 +188,103 @@ fn tui_refresh_needs_a_cluster() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(run.stderr.contains("`--refresh`"), "{}", run.transcript());
 }
+
+/// A PodGroup that only one of the fake clusters holds, to see which cluster a screen shows.
+fn extra_pod_group(name: &str) -> serde_json::Value {
+    serde_json::json!({
+        "apiVersion": "scheduling.k8s.io/v1beta1",
+        "kind": "PodGroup",
+        "metadata": {"name": name, "namespace": "ml", "uid": format!("uid-{name}"),
+                     "creationTimestamp": "2026-11-30T10:00:00Z"},
+        "spec": {"schedulingPolicy": {"gang": {"minCount": 2}}}
+    })
+}
+
+/// Live mode (issue 19 §4) in a real terminal against two fake API servers on 127.0.0.1:
+/// `--refresh 1` re-lists in the background and shows an object created on the server without
+/// a key pressed; `:ctx b` switches to the other context's cluster; a server that goes away
+/// makes the next reload fail in the status line while the UI keeps the last good data and
+/// still quits cleanly.
+#[test]
+fn tui_live_refreshes_and_switches_context_in_tmux() {
+    use super::fake_apiserver::{FakeApiServer, FakeConfig};
+    use super::support::demo_objects;
+
+    let a = FakeApiServer::start(demo_objects(), FakeConfig::default());
+    let mut b_objects = demo_objects();
+    b_objects.push(extra_pod_group("only-in-b"));
+    let b = FakeApiServer::start(b_objects, FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(
+        &kubeconfig,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster: {{server: '{}'}}\n- name: b\n  cluster: {{server: '{}'}}\nusers:\n- name: u\n  user: {{token: fake-token}}\ncontexts:\n- name: a\n  context: {{cluster: a, user: u, namespace: ml}}\n- name: b\n  context: {{cluster: b, user: u, namespace: ml}}\ncurrent-context: a\n",
+            a.url(),
+            b.url()
+        ),
+    )
+    .unwrap();
+
+    let tmux = Tmux::new();
+    let bin = env!("CARGO_BIN_EXE_kubectl-wasctl");
+    let script = format!(
+        "'{bin}' tui --refresh 1 --kubeconfig '{}'; echo \"EXIT=$?\"; sleep 600",
+        kubeconfig.display()
+    );
+    let out = tmux.cmd(&[
+        "new-session",
+        "-d",
+        "-s",
+        "tui",
+        "-x",
+        "140",
+        "-y",
+        "40",
+        "env",
+        "NO_COLOR=1",
+        "TERM=xterm-256color",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    assert!(out.status.success(), "new-session: {out:?}");
+    let pane = tmux.wait_for(&["PodGroup/big-train-workers", "context (current)"]);
+    assert!(!pane.contains("fresh-gang"), "{pane}");
+
+    // Created on the server: the background re-list shows it, no key pressed (the filter
+    // keeps the row on screen whatever the tree's length).
+    tmux.send(&["/fresh-gang", "Enter"]);
+    tmux.wait_for(&["/fresh-gang", "Nothing matches"]);
+    let lists_before = a.requests().len();
+    let mut changed = demo_objects();
+    changed.push(extra_pod_group("fresh-gang"));
+    a.replace_objects(changed);
+    tmux.wait_for(&["PodGroup/fresh-gang"]);
+    assert!(a.requests().len() > lists_before, "re-listed server a");
+    tmux.send(&["Escape"]);
+    // Cleared: the other rows are back (the cursor stays on the new PodGroup).
+    tmux.wait_for(&["Workload/big-train", "PodGroup/ml/fresh-gang"]);
+
+    // `:ctx b`: the other cluster.
+    tmux.send(&[":ctx b", "Enter"]);
+    tmux.wait_for(&["context b", "PodGroup/big-train-workers"]);
+    tmux.send(&["/only-in-b", "Enter"]);
+    let pane = tmux.wait_for(&["PodGroup/only-in-b", "context b"]);
+    assert!(
+        !pane.contains("fresh-gang"),
+        "cluster b has no fresh-gang: {pane}"
+    );
+
+    // Cluster b goes away: the next refresh fails in the status line, the data stays.
+    drop(b);
+    let pane = tmux.wait_for(&["reload failed"]);
+    assert!(
+        pane.contains("PodGroup/only-in-b"),
+        "the last good data stays: {pane}"
+    );
+
+    tmux.send(&["q"]);
+    let pane = tmux.wait_for(&["EXIT="]);
+    assert!(pane.contains("EXIT=0"), "exit status 0: {pane}");
+}

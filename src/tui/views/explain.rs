@@ -3,6 +3,7 @@
 //! per-claim results, the placements and the preemption victims with the blast radius. The
 //! diagnoses are computed on the worker; this view only lays them out.
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use crossterm::event::KeyEvent;
@@ -262,7 +263,7 @@ pub fn diagnosis_lines(
 fn unit_of<'a>(cx: &Cx<'a>, d: &Diagnosis) -> Option<&'a UnitResult> {
     let mut parts = d.target.splitn(3, '/');
     let (kind, ns, name) = (parts.next()?, parts.next()?, parts.next()?);
-    cx.data.plan.unit(kind, ns, name)
+    cx.data.plan.unit(&ObjKind::parse(kind), ns, name)
 }
 
 impl Component for ExplainView {

@@ -4,6 +4,7 @@
 //! it; below, the selected node's pods with their gangs and claims. `d` and `c` toggle the
 //! drain and cordon what-ifs on the selected node.
 
+use crate::snapshot::ObjKind;
 use std::collections::BTreeSet;
 
 use crossterm::event::{KeyCode, KeyEvent};
@@ -343,7 +344,8 @@ impl Component for NodesView {
     }
 
     fn selected(&self, cx: &Cx<'_>) -> Option<ObjRef> {
-        self.node(cx).map(|n| ObjRef::new("Node", "", &n.name))
+        self.node(cx)
+            .map(|n| ObjRef::new(ObjKind::Node, "", &n.name))
     }
 
     fn click(&mut self, y: u16) {

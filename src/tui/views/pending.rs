@@ -236,7 +236,7 @@ impl Component for PendingView {
 
     fn selected(&self, cx: &Cx<'_>) -> Option<ObjRef> {
         self.unit(cx)
-            .map(|u| ObjRef::new(&u.kind, &u.namespace, &u.name))
+            .map(|u| ObjRef::new(u.kind.clone(), &u.namespace, &u.name))
     }
 
     fn click(&mut self, y: u16) {

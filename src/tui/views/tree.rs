@@ -4,6 +4,7 @@
 //! visible window is drawn; the visible-row list is rebuilt only when expansion, filter,
 //! namespace or data change.
 
+use crate::snapshot::ObjKind;
 use std::collections::HashMap;
 
 use crossterm::event::{KeyCode, KeyEvent};
@@ -294,8 +295,12 @@ impl Component for TreeView {
                 }
                 None => queue.push(Intent::Status("already at the top".to_owned())),
             },
-            KeyCode::Enter => match r.node.kind.as_str() {
-                "Workload" | "CompositePodGroup" | "PodGroup" | "Pod" | "Job" => {
+            KeyCode::Enter => match r.node.kind {
+                ObjKind::Workload
+                | ObjKind::CompositePodGroup
+                | ObjKind::PodGroup
+                | ObjKind::Pod
+                | ObjKind::Job => {
                     queue.push(Intent::Explain(r.obj()));
                 }
                 _ => queue.push(Intent::Yaml(r.obj())),

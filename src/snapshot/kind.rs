@@ -1,0 +1,198 @@
+//! The kind of an object, as one type shared by the graph, the simulator, explain, capacity,
+//! diff, doctor, the TUI and the command line (issue 13: kinds no longer travel as strings).
+//!
+//! The kinds wasctl loads and reasons about are variants; any other kind (an owner such as
+//! JobSet, a DaemonSet, doctor's pseudo-kinds `Component` and `APIGroup`) is [`ObjKind::Other`]
+//! with its name as read. Serialized as the plain kind name (`"PodGroup"`), so every `-o json`
+//! key keeps its shape; ordered by that name, so sorted reports keep their order.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The kind of an object (`kind` as the API names it). Equality, hashing and order go by the
+/// name, so an `Other` that happens to carry a known name is the same kind as its variant.
+#[derive(Debug, Clone)]
+pub enum ObjKind {
+    /// `v1` Pod.
+    Pod,
+    /// `scheduling.k8s.io` PodGroup.
+    PodGroup,
+    /// `scheduling.k8s.io` CompositePodGroup.
+    CompositePodGroup,
+    /// `scheduling.k8s.io` Workload.
+    Workload,
+    /// `batch/v1` Job.
+    Job,
+    /// `v1` Node.
+    Node,
+    /// `v1` Namespace.
+    Namespace,
+    /// `resource.k8s.io` ResourceClaim.
+    ResourceClaim,
+    /// `resource.k8s.io` ResourceClaimTemplate.
+    ResourceClaimTemplate,
+    /// `resource.k8s.io` ResourceSlice.
+    ResourceSlice,
+    /// `resource.k8s.io` DeviceClass.
+    DeviceClass,
+    /// `resource.k8s.io` DeviceTaintRule.
+    DeviceTaintRule,
+    /// `scheduling.k8s.io/v1` PriorityClass.
+    PriorityClass,
+    /// `policy/v1` PodDisruptionBudget.
+    PodDisruptionBudget,
+    /// Any other kind, named as read.
+    Other(String),
+}
+
+impl ObjKind {
+    /// Every named variant, for parsing and completion.
+    pub const KNOWN: [ObjKind; 14] = [
+        ObjKind::Pod,
+        ObjKind::PodGroup,
+        ObjKind::CompositePodGroup,
+        ObjKind::Workload,
+        ObjKind::Job,
+        ObjKind::Node,
+        ObjKind::Namespace,
+        ObjKind::ResourceClaim,
+        ObjKind::ResourceClaimTemplate,
+        ObjKind::ResourceSlice,
+        ObjKind::DeviceClass,
+        ObjKind::DeviceTaintRule,
+        ObjKind::PriorityClass,
+        ObjKind::PodDisruptionBudget,
+    ];
+
+    /// The kind as the API names it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Pod => "Pod",
+            Self::PodGroup => "PodGroup",
+            Self::CompositePodGroup => "CompositePodGroup",
+            Self::Workload => "Workload",
+            Self::Job => "Job",
+            Self::Node => "Node",
+            Self::Namespace => "Namespace",
+            Self::ResourceClaim => "ResourceClaim",
+            Self::ResourceClaimTemplate => "ResourceClaimTemplate",
+            Self::ResourceSlice => "ResourceSlice",
+            Self::DeviceClass => "DeviceClass",
+            Self::DeviceTaintRule => "DeviceTaintRule",
+            Self::PriorityClass => "PriorityClass",
+            Self::PodDisruptionBudget => "PodDisruptionBudget",
+            Self::Other(kind) => kind,
+        }
+    }
+
+    /// The kind named exactly `kind` (as in an object's `kind` field).
+    pub fn parse(kind: &str) -> Self {
+        Self::KNOWN
+            .iter()
+            .find(|k| k.as_str() == kind)
+            .cloned()
+            .unwrap_or_else(|| Self::Other(kind.to_owned()))
+    }
+
+    /// True for the kinds the simulator queues as units of their own: PodGroups and
+    /// CompositePodGroups (a pod outside any group is a unit too, but not a group).
+    pub fn is_group(&self) -> bool {
+        matches!(self, Self::PodGroup | Self::CompositePodGroup)
+    }
+}
+
+impl From<&str> for ObjKind {
+    fn from(kind: &str) -> Self {
+        Self::parse(kind)
+    }
+}
+
+impl fmt::Display for ObjKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for ObjKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for ObjKind {}
+
+impl std::hash::Hash for ObjKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialOrd for ObjKind {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// By name, as the strings were ordered before the type existed.
+impl Ord for ObjKind {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Serialize for ObjKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ObjKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let kind = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        Ok(Self::parse(&kind))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_kinds_are_kept() {
+        for k in ObjKind::KNOWN {
+            assert_eq!(ObjKind::parse(k.as_str()), k);
+        }
+        assert_eq!(
+            ObjKind::parse("JobSet"),
+            ObjKind::Other("JobSet".to_owned())
+        );
+        // Case matters, as in an object's `kind` field.
+        assert_eq!(
+            ObjKind::parse("podgroup"),
+            ObjKind::Other("podgroup".to_owned())
+        );
+        let json = serde_json::to_string(&ObjKind::CompositePodGroup).unwrap();
+        assert_eq!(json, "\"CompositePodGroup\"");
+        let back: ObjKind = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, ObjKind::CompositePodGroup);
+    }
+
+    #[test]
+    fn ordered_by_name_as_strings_were() {
+        let mut kinds = [
+            ObjKind::Workload,
+            ObjKind::Pod,
+            ObjKind::Other("JobSet".to_owned()),
+            ObjKind::PodGroup,
+            ObjKind::CompositePodGroup,
+        ];
+        kinds.sort();
+        let names: Vec<&str> = kinds.iter().map(ObjKind::as_str).collect();
+        assert_eq!(
+            names,
+            ["CompositePodGroup", "JobSet", "Pod", "PodGroup", "Workload"]
+        );
+    }
+}

@@ -85,39 +85,32 @@ pub static META_ONLY: Rules = Rules {
     below: &[("metadata", &META)],
 };
 
-/// What a container keeps in `kube-system`, where facts read `command` and `args`.
-const CONTAINER_CONTROL_PLANE: &[&str] = &[
-    "env",
-    "envFrom",
-    "volumeMounts",
-    "volumeDevices",
-    "livenessProbe",
-    "readinessProbe",
-    "startupProbe",
-    "lifecycle",
-    "securityContext",
-    "workingDir",
-    "terminationMessagePath",
-    "terminationMessagePolicy",
-];
+/// What a container drops: the fields no command reads, and `extra`.
+macro_rules! container_drop {
+    ($($extra:literal),*) => {
+        &[
+            "env",
+            "envFrom",
+            "volumeMounts",
+            "volumeDevices",
+            "livenessProbe",
+            "readinessProbe",
+            "startupProbe",
+            "lifecycle",
+            "securityContext",
+            "workingDir",
+            "terminationMessagePath",
+            "terminationMessagePolicy",
+            $($extra),*
+        ]
+    };
+}
 
-/// [`CONTAINER_CONTROL_PLANE`], and `command` and `args`.
-const CONTAINER: &[&str] = &[
-    "env",
-    "envFrom",
-    "volumeMounts",
-    "volumeDevices",
-    "livenessProbe",
-    "readinessProbe",
-    "startupProbe",
-    "lifecycle",
-    "securityContext",
-    "workingDir",
-    "terminationMessagePath",
-    "terminationMessagePolicy",
-    "command",
-    "args",
-];
+/// What a container drops in `kube-system`, where facts read `command` and `args`.
+const CONTAINER_CONTROL_PLANE: &[&str] = container_drop!();
+
+/// What a container drops elsewhere.
+const CONTAINER: &[&str] = container_drop!("command", "args");
 
 const POD_STATUS: Rules = Rules {
     drop: &[
@@ -318,10 +311,10 @@ macro_rules! forward_plain {
 }
 
 macro_rules! forward_wrapped {
-    ($($method:ident),* $(,)?) => {
-        $( fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+    ($($method:ident($($arg:ident: $t:ty),*)),* $(,)?) => {
+        $( fn $method<V: Visitor<'de>>(self, $($arg: $t,)* visitor: V) -> Result<V::Value, D::Error> {
             let rules = self.rules;
-            self.inner.$method(Wrap { visitor, rules })
+            self.inner.$method($($arg,)* Wrap { visitor, rules })
         } )*
     };
 }
@@ -352,7 +345,16 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Pruned<D> {
         deserialize_identifier,
         deserialize_ignored_any,
     );
-    forward_wrapped!(deserialize_any, deserialize_option, deserialize_seq, deserialize_map);
+    forward_wrapped!(
+        deserialize_any(),
+        deserialize_option(),
+        deserialize_seq(),
+        deserialize_map(),
+        deserialize_newtype_struct(name: &'static str),
+        deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]),
+    );
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
@@ -360,47 +362,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Pruned<D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         self.inner.deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let rules = self.rules;
-        self.inner
-            .deserialize_newtype_struct(name, Wrap { visitor, rules })
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let rules = self.rules;
-        self.inner.deserialize_tuple(len, Wrap { visitor, rules })
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let rules = self.rules;
-        self.inner
-            .deserialize_tuple_struct(name, len, Wrap { visitor, rules })
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let rules = self.rules;
-        self.inner
-            .deserialize_struct(name, fields, Wrap { visitor, rules })
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -468,7 +429,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        self.visitor.visit_newtype_struct(Pruned::new(d, self.rules))
+        self.visitor
+            .visit_newtype_struct(Pruned::new(d, self.rules))
     }
 
     fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
@@ -651,14 +613,16 @@ mod tests {
 
     #[test]
     fn a_dropped_field_of_the_wrong_type_is_not_read_but_a_kept_one_is_checked() {
-        let dropped = r#"{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":"oops"}]}}"#;
+        let dropped =
+            r#"{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":"oops"}]}}"#;
         let mut de = serde_json::Deserializer::from_str(dropped);
         let pod: Pod = de::Deserialize::deserialize(Pruned::new(&mut de, &POD)).unwrap();
         assert_eq!(pod.spec.unwrap().containers[0].name, "c");
-        let kept = r#"{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":"eighty"}]}}"#;
+        let kept =
+            r#"{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":"eighty"}]}}"#;
         let mut de = serde_json::Deserializer::from_str(kept);
-        let err = serde_path_to_error::deserialize::<_, Pod>(Pruned::new(&mut de, &POD))
-            .unwrap_err();
+        let err =
+            serde_path_to_error::deserialize::<_, Pod>(Pruned::new(&mut de, &POD)).unwrap_err();
         assert_eq!(err.path().to_string(), "spec.containers[0].ports");
     }
 }

@@ -70,30 +70,53 @@ fn describe(value: &Value) -> String {
 
 /// Deserializes a typed object, reporting the failing field path, and prunes it.
 fn typed<T: DeserializeOwned + prune::Prune + 'static>(
-    value: Value,
+    mut value: Value,
     object: &str,
 ) -> Result<T, ObjectError> {
+    let namespace = value
+        .get("metadata")
+        .and_then(|m| m.get("namespace"))
+        .and_then(Value::as_str);
+    let rules = T::rules(namespace);
+    prune::prune_value(&mut value, rules);
     let mut o: T = serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))?;
     checked(&o, object)?;
-    o.prune();
+    o.tidy();
     Ok(o)
 }
 
-/// Deserializes a typed object from JSON text, reporting the failing field path, and prunes
-/// it. Trailing characters after the object are an error, as in `serde_json::from_str`.
+/// Deserializes a typed object in `namespace` from JSON text, pruning while it reads (what
+/// is pruned is never built), and reports the failing field path. Trailing characters after
+/// the object are an error, as in `serde_json::from_str`.
+///
+/// The path is tracked only when the fast read failed: reading again with
+/// `serde_path_to_error` costs a string per key, which is most of the time of a clean read.
 fn typed_str<T: DeserializeOwned + prune::Prune + 'static>(
     text: &str,
     object: &str,
+    namespace: Option<&str>,
 ) -> Result<T, ObjectError> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let mut o: T = serde_path_to_error::deserialize(&mut de).map_err(|e| field_error(e, object))?;
-    de.end().map_err(|e| ObjectError {
-        object: object.to_owned(),
-        field: None,
-        message: files::strip_position(&e.to_string()),
-    })?;
+    let rules = T::rules(namespace);
+    let fast = {
+        let mut de = serde_json::Deserializer::from_str(text);
+        T::deserialize(prune::Pruned::new(&mut de, rules)).and_then(|o| de.end().map(|()| o))
+    };
+    let mut o = match fast {
+        Ok(o) => o,
+        Err(_) => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let o: T = serde_path_to_error::deserialize(prune::Pruned::new(&mut de, rules))
+                .map_err(|e| field_error(e, object))?;
+            de.end().map_err(|e| ObjectError {
+                object: object.to_owned(),
+                field: None,
+                message: files::strip_position(&e.to_string()),
+            })?;
+            o
+        }
+    };
     checked(&o, object)?;
-    o.prune();
+    o.tidy();
     Ok(o)
 }
 
@@ -197,11 +220,12 @@ impl Collector {
             Some(ns) => format!("{kind} {ns}/{name}"),
             None => format!("{kind} {name}"),
         };
+        let namespace = meta.and_then(|m| m.namespace.as_deref());
         let s = &mut self.snapshot;
         match (api_version, kind) {
-            ("v1", "Pod") => s.pods.push(typed_str(text, &object)?),
-            ("v1", "Node") => s.nodes.push(typed_str(text, &object)?),
-            ("v1", "Namespace") => s.namespaces.push(typed_str(text, &object)?),
+            ("v1", "Pod") => s.pods.push(typed_str(text, &object, namespace)?),
+            ("v1", "Node") => s.nodes.push(typed_str(text, &object, namespace)?),
+            ("v1", "Namespace") => s.namespaces.push(typed_str(text, &object, namespace)?),
             _ => return slow(self),
         }
         Ok(())
@@ -232,7 +256,17 @@ impl Collector {
                     None => format!("{kind} {name}"),
                 }
             };
-            let o: T = typed_str(text, kind).map_err(|mut e| {
+            // The rules depend on the namespace only for pods (kube-system keeps commands).
+            let head;
+            let namespace = if std::ptr::eq(T::rules(None), T::rules(Some("kube-system"))) {
+                None
+            } else {
+                head = serde_json::from_str::<Head<'_>>(text).ok();
+                head.as_ref()
+                    .and_then(|h| h.metadata.as_ref())
+                    .and_then(|m| m.namespace.as_deref())
+            };
+            let o: T = typed_str(text, kind, namespace).map_err(|mut e| {
                 e.object = object(text);
                 e
             })?;
@@ -544,7 +578,7 @@ fn object_key(kind: &str, value: &Value) -> (String, String, String) {
 }
 
 fn raw(mut value: Value, object: &str) -> Result<RawObject, ObjectError> {
-    prune::prune_value(&mut value);
+    prune::prune_value(&mut value, &prune::META_ONLY);
     let (api_version, kind) = type_of(&value);
     let (api_version, kind) = (api_version.to_owned(), kind.to_owned());
     let metadata: ObjectMeta = match value.get("metadata") {

@@ -944,7 +944,11 @@ mod tests {
 
     /// Two racks of one 4-GPU node and one 2-GPU node; a running gang of 2 x 1 GPU on a1.
     fn cluster() -> Snapshot {
-        load(&[
+        load(&cluster_docs())
+    }
+
+    fn cluster_docs() -> Vec<String> {
+        vec![
             FACTS.to_owned(),
             node("a1", "a", 4),
             node("a2", "a", 2),
@@ -953,7 +957,7 @@ mod tests {
             group("g", 2, ""),
             pod("g-0", "g", 1, Some("a1")),
             pod("g-1", "g", 1, Some("a1")),
-        ])
+        ]
     }
 
     fn options() -> Options {
@@ -1056,17 +1060,7 @@ mod tests {
             r#""schedulingGroup": {"podGroupName": "x"}"#,
             r#""priority": -5"#,
         );
-        let with_victim = load(&[
-            FACTS.to_owned(),
-            node("a1", "a", 4),
-            node("a2", "a", 2),
-            node("b1", "b", 4),
-            node("b2", "b", 2),
-            group("g", 2, ""),
-            pod("g-0", "g", 1, Some("a1")),
-            pod("g-1", "g", 1, Some("a1")),
-            low,
-        ]);
+        let with_victim = load(&[cluster_docs(), vec![low]].concat());
         for s in [cluster(), with_victim] {
             for max_copies in [2, 20] {
                 for domain_key in [None, Some("rack".to_owned())] {

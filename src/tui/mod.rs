@@ -66,6 +66,8 @@ pub fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> io::Re
             let ev = crossterm::event::read()?;
             app.handle(&ev);
             dirty = true;
+        } else if guard.hung_up() {
+            break;
         }
         let now = Instant::now();
         if now.duration_since(last_tick) >= tick {

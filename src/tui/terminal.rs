@@ -1,7 +1,8 @@
 //! Entering and leaving the terminal's TUI state (raw mode, alternate screen, mouse capture,
 //! hidden cursor), restored on every exit path: a normal return, an error (the [`Guard`]'s
 //! `Drop`), a panic (the panic hook restores before the message is printed) and SIGTERM,
-//! SIGHUP or SIGQUIT (flags the event loop checks, so it returns and the guard restores).
+//! SIGHUP or SIGQUIT (flags the event loop checks, so it returns and the guard restores), and a
+//! terminal that hung up without a signal reaching the TUI ([`Guard::hung_up`]).
 //!
 //! A panic on the background worker thread does not leave the UI: the hook records its message
 //! ([`take_worker_panic`]) for the status line instead of printing over the screen.
@@ -77,6 +78,8 @@ pub fn install_panic_hook(restore: Restore) {
 pub struct Guard {
     /// Set by SIGTERM, SIGHUP and SIGQUIT.
     pub signalled: Arc<AtomicBool>,
+    /// Whether `/dev/tty` opened at start: only then can its failing later mean a hangup.
+    had_tty: bool,
 }
 
 impl Guard {
@@ -96,12 +99,25 @@ impl Guard {
             restore();
             return Err(e);
         }
-        Ok(Self { signalled })
+        Ok(Self {
+            signalled,
+            had_tty: std::fs::File::open("/dev/tty").is_ok(),
+        })
     }
 
     /// Whether a termination signal arrived.
     pub fn signalled(&self) -> bool {
         self.signalled.load(Ordering::Relaxed)
+    }
+
+    /// Whether the terminal went away without a signal reaching us. When a terminal hangs up
+    /// (a closed window, a dropped ssh session, `tmux kill-server`), the kernel sends SIGHUP
+    /// to the session leader only and detaches the session from the tty: a TUI started by a
+    /// shell script then gets no signal, and its event poll spins on the dead tty. Opening
+    /// `/dev/tty` (our controlling terminal) fails from then on, so the loop checks it (only
+    /// when it opened at start: without a controlling terminal there is nothing to watch).
+    pub fn hung_up(&self) -> bool {
+        self.had_tty && std::fs::File::open("/dev/tty").is_err()
     }
 }
 

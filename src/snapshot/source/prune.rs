@@ -16,7 +16,7 @@
 //!
 //! The table above is one list, [`Rules`] per kind, and it is applied *while* deserializing
 //! ([`Pruned`], a `Deserializer` adapter): a dropped subtree is skipped as
-//! [`IgnoredAny`](serde::de::IgnoredAny) and never built, so a 10 KB pod costs what its kept
+//! [`IgnoredAny`] and never built, so a 10 KB pod costs what its kept
 //! fields cost. Untyped objects (foreign and stale kinds) are pruned with the same rules by
 //! [`prune_value`]. A dropped field is not type-checked either, as it is never read.
 

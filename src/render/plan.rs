@@ -276,7 +276,7 @@ pub fn write_text(
     let s = &plan.summary;
     writeln!(
         out,
-        "\n{} {} scheduled, {} unschedulable, {} waiting, {} preempting, {} error (queue order: priority, then creation time)",
+        "\n{} {} scheduled, {} unschedulable, {} waiting, {} preempting, {} error (queue order: priority, then creation time; for a group, its first member's)",
         style.bold("Summary:"),
         s.scheduled,
         s.unschedulable,

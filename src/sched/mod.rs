@@ -509,10 +509,19 @@ fn run_unit(
                         ) {
                             preempt::Verdict::Preempt(p) => {
                                 apply_preemption(state, ctx, &mut result, p);
-                                result.message = format!(
+                                // Upstream keeps the cycle's status and appends the
+                                // PostFilter's ("minCount (1) cannot be satisfied: …; pod
+                                // group preemption: found a placement for podgroup, preempting
+                                // 1 victims", TestPodGroupPreemptionStatus).
+                                let found = format!(
                                     "pod group preemption: found a placement for podgroup, preempting {} victims",
                                     result.victims.len()
                                 );
+                                result.message = if result.message.is_empty() {
+                                    found
+                                } else {
+                                    format!("{}; {found}", result.message)
+                                };
                             }
                             preempt::Verdict::Refused(why) => {
                                 result.message =

@@ -1499,8 +1499,12 @@ mod tests {
         let unit = &plan.units[0];
         assert_eq!(unit.outcome, Outcome::Preempting, "{unit:#?}");
         assert!(
+            unit.message.starts_with("minCount (2) cannot be satisfied")
+                && unit
+                    .message
+                    .contains("; pod group preemption: found a placement"),
+            "{}",
             unit.message
-                .starts_with("pod group preemption: found a placement")
         );
         assert_eq!(victims(&plan), ["other-victim"]);
     }

@@ -44,6 +44,7 @@ pub fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> io::Re
         ));
     }
     let guard = terminal::Guard::enter()?;
+    guard.spawn_watchdog();
     let mut term = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     term.clear()?;
     let mut app = App::new(config, snapshot, loader);
@@ -67,6 +68,7 @@ pub fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> io::Re
             app.handle(&ev);
             dirty = true;
         } else if guard.hung_up() {
+            // Usually the watchdog's to notice; here when poll returned first.
             break;
         }
         let now = Instant::now();

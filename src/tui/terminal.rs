@@ -2,7 +2,8 @@
 //! hidden cursor), restored on every exit path: a normal return, an error (the [`Guard`]'s
 //! `Drop`), a panic (the panic hook restores before the message is printed) and SIGTERM,
 //! SIGHUP or SIGQUIT (flags the event loop checks, so it returns and the guard restores), and a
-//! terminal that hung up without a signal reaching the TUI ([`Guard::hung_up`]).
+//! terminal that hung up, which [`Guard::spawn_watchdog`] notices even while the event loop is
+//! stuck in crossterm's reader.
 //!
 //! A panic on the background worker thread does not leave the UI: the hook records its message
 //! ([`take_worker_panic`]) for the status line instead of printing over the screen.
@@ -110,15 +111,56 @@ impl Guard {
         self.signalled.load(Ordering::Relaxed)
     }
 
-    /// Whether the terminal went away without a signal reaching us. When a terminal hangs up
-    /// (a closed window, a dropped ssh session, `tmux kill-server`), the kernel sends SIGHUP
-    /// to the session leader only and detaches the session from the tty: a TUI started by a
-    /// shell script then gets no signal, and its event poll spins on the dead tty. Opening
-    /// `/dev/tty` (our controlling terminal) fails from then on, so the loop checks it (only
-    /// when it opened at start: without a controlling terminal there is nothing to watch).
+    /// Whether the terminal went away: after a hangup (a closed window, a dropped ssh
+    /// session, `tmux kill-server`) the kernel detaches the session from the tty, and
+    /// opening `/dev/tty` (our controlling terminal) fails from then on. Only meaningful when
+    /// it opened at start: without a controlling terminal there is nothing to watch.
     pub fn hung_up(&self) -> bool {
-        self.had_tty && std::fs::File::open("/dev/tty").is_err()
+        hung_up(self.had_tty)
     }
+
+    /// Starts the watchdog thread that ends the process when the event loop cannot. On a
+    /// hung-up tty crossterm's reader retries the failing `read` in a loop inside
+    /// `event::poll` (seen with crossterm 0.29: EIO is neither `WouldBlock` nor
+    /// `Interrupted`), so the loop never gets back to check the signal flag: the TUI spun at
+    /// 100 % CPU after its terminal closed. Every 250 ms the watchdog checks: a terminal that
+    /// is gone ends the process at once with 129 (128 + SIGHUP; there is no terminal left to
+    /// restore), and a termination signal the loop has not acted on within 2 s ends it with
+    /// 128 + 15 after restoring what can be restored.
+    pub fn spawn_watchdog(&self) {
+        let (signalled, had_tty) = (Arc::clone(&self.signalled), self.had_tty);
+        // Without the thread the TUI still works; only the dead-terminal exit is lost.
+        let _ = std::thread::Builder::new()
+            .name("wasctl-tui-watchdog".to_owned())
+            .spawn(move || {
+                let mut signalled_ticks = 0u32;
+                loop {
+                    std::thread::sleep(std::time::Duration::from_millis(250));
+                    if hung_up(had_tty) {
+                        exit_now(129);
+                    }
+                    if signalled.load(Ordering::Relaxed) {
+                        signalled_ticks += 1;
+                        if signalled_ticks >= 8 {
+                            restore();
+                            exit_now(143);
+                        }
+                    }
+                }
+            });
+    }
+}
+
+fn hung_up(had_tty: bool) -> bool {
+    had_tty && std::fs::File::open("/dev/tty").is_err()
+}
+
+#[allow(
+    clippy::exit,
+    reason = "the event loop is stuck in crossterm's reader: only an exit ends it"
+)]
+fn exit_now(code: i32) -> ! {
+    std::process::exit(code)
 }
 
 impl Drop for Guard {

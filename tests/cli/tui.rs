@@ -41,6 +41,30 @@ impl Tmux {
             .unwrap()
     }
 
+    /// Starts `script` under `sh -c` in a detached 140×40 session named `tui`, in the
+    /// repository root, with `NO_COLOR=1` and an xterm `TERM`.
+    fn start(&self, script: &str) {
+        let out = self.cmd(&[
+            "new-session",
+            "-d",
+            "-s",
+            "tui",
+            "-x",
+            "140",
+            "-y",
+            "40",
+            "-c",
+            &root().display().to_string(),
+            "env",
+            "NO_COLOR=1",
+            "TERM=xterm-256color",
+            "sh",
+            "-c",
+            script,
+        ]);
+        assert!(out.status.success(), "new-session: {out:?}");
+    }
+
     fn capture(&self) -> String {
         String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "tui"]).stdout).into_owned()
     }
@@ -103,25 +127,7 @@ fn tui_demo_in_tmux_shows_views_quits_and_restores_the_terminal() {
     let script = format!(
         "'{bin}' tui --demo; echo \"EXIT=$?\"; echo \"MODES=$(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo' | tr '\\n' ' ')\"; sleep 600"
     );
-    let out = tmux.cmd(&[
-        "new-session",
-        "-d",
-        "-s",
-        "tui",
-        "-x",
-        "140",
-        "-y",
-        "40",
-        "-c",
-        &root().display().to_string(),
-        "env",
-        "NO_COLOR=1",
-        "TERM=xterm-256color",
-        "sh",
-        "-c",
-        &script,
-    ]);
-    assert!(out.status.success(), "new-session: {out:?}");
+    tmux.start(&script);
 
     let pane = tmux.wait_for(&["wasctl", "tree (", "PodGroup/big-train-workers"]);
     assert!(pane.contains("│ demo │"), "{pane}");
@@ -168,6 +174,57 @@ fn tui_demo_in_tmux_shows_views_quits_and_restores_the_terminal() {
         tmux.show("#{mouse_any_flag}"),
         "0",
         "mouse reporting is off"
+    );
+}
+
+/// A terminal that goes away (a closed window, a dropped ssh session; here `tmux kill-server`)
+/// ends the TUI even when it is not the session leader: started from a script, the kernel's
+/// SIGHUP goes to the shell, and the TUI notices its controlling terminal is gone on the next
+/// idle tick (`Guard::hung_up`) rather than spinning on the dead tty.
+#[test]
+fn tui_exits_when_its_terminal_goes_away() {
+    let tmux = Tmux::new();
+    let bin = env!("CARGO_BIN_EXE_kubectl-wasctl");
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("tui.pid");
+    // The outer shell stays the session leader; the inner one writes its pid and becomes
+    // the TUI.
+    let script = format!(
+        "sh -c 'echo $$ > \"{}\"; exec \"{bin}\" tui --demo'; echo \"EXIT=$?\"; sleep 600",
+        pid_file.display()
+    );
+    tmux.start(&script);
+    tmux.wait_for(&["wasctl", "PodGroup/big-train-workers"]);
+    let pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_owned();
+    let proc_dir = Path::new("/proc").join(&pid);
+    assert!(proc_dir.exists(), "the TUI runs as pid {pid}");
+
+    let _ = tmux.cmd(&["kill-server"]);
+    let start = Instant::now();
+    let gone = loop {
+        // A zombie is gone too (its parent shell may be gone and not reaped it yet).
+        let state = std::fs::read_to_string(proc_dir.join("stat")).unwrap_or_default();
+        let zombie = state
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+        if !proc_dir.exists() || zombie {
+            break true;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    if !gone {
+        // Do not leave a spinning TUI behind a failed test.
+        let _ = Command::new("kill").arg("-9").arg(&pid).status();
+    }
+    assert!(
+        gone,
+        "the TUI (pid {pid}) still runs 20 s after its terminal went away"
     );
 }
 
@@ -232,23 +289,7 @@ fn tui_live_refreshes_and_switches_context_in_tmux() {
         "'{bin}' tui --refresh 1 --kubeconfig '{}'; echo \"EXIT=$?\"; sleep 600",
         kubeconfig.display()
     );
-    let out = tmux.cmd(&[
-        "new-session",
-        "-d",
-        "-s",
-        "tui",
-        "-x",
-        "140",
-        "-y",
-        "40",
-        "env",
-        "NO_COLOR=1",
-        "TERM=xterm-256color",
-        "sh",
-        "-c",
-        &script,
-    ]);
-    assert!(out.status.success(), "new-session: {out:?}");
+    tmux.start(&script);
     let pane = tmux.wait_for(&["PodGroup/big-train-workers", "context (current)"]);
     assert!(!pane.contains("fresh-gang"), "{pane}");
 

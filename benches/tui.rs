@@ -37,10 +37,13 @@ fn header(buf: &Buffer) -> String {
         .to_owned()
 }
 
-fn tui(c: &mut Criterion) {
+/// The app over a 5,000-node synthetic cluster with 100 pending 8-pod gangs, settled.
+/// `running_group_size` > 0 puts every running pod in a running PodGroup of that size.
+fn app_for(running_group_size: usize) -> (App, usize) {
     let s = snapshot(
         &Profile {
             gangs: vec![(100, 8)],
+            running_group_size,
             ..Profile::with_nodes(5_000)
         },
         3,
@@ -56,6 +59,38 @@ fn tui(c: &mut Criterion) {
         None,
     );
     app.settle();
+    (app, pods)
+}
+
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+fn bench_j(group: &mut Group<'_>, app: &mut App, buf: &mut Buffer, name: &str) {
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            key(app, KeyCode::Char('j'));
+            frame(app, buf);
+        });
+    });
+}
+
+/// `/needle` + Enter, then the frame; Esc clears the filter for the next round.
+fn bench_filter(group: &mut Group<'_>, app: &mut App, buf: &mut Buffer, needle: &str) {
+    group.bench_function("filter_tree_rows", |b| {
+        b.iter(|| {
+            key(app, KeyCode::Char('/'));
+            for c in needle.chars() {
+                key(app, KeyCode::Char(c));
+            }
+            key(app, KeyCode::Enter);
+            frame(app, buf);
+            key(app, KeyCode::Esc);
+        });
+    });
+    eprintln!("after a filter: {}", header(buf));
+}
+
+fn tui(c: &mut Criterion) {
+    let (mut app, pods) = app_for(0);
     let mut buf = Buffer::empty(Rect::new(0, 0, 140, 40));
     frame(&mut app, &mut buf);
     eprintln!("{pods} pods; {}", header(&buf));
@@ -64,12 +99,7 @@ fn tui(c: &mut Criterion) {
     group
         .sample_size(20)
         .measurement_time(Duration::from_secs(10));
-    group.bench_function("key_to_frame_tree_j", |b| {
-        b.iter(|| {
-            key(&mut app, KeyCode::Char('j'));
-            frame(&mut app, &mut buf);
-        });
-    });
+    bench_j(&mut group, &mut app, &mut buf, "key_to_frame_tree_j");
     group.bench_function("key_to_frame_tree_G_then_g", |b| {
         b.iter(|| {
             key(&mut app, KeyCode::Char('G'));
@@ -78,19 +108,7 @@ fn tui(c: &mut Criterion) {
             frame(&mut app, &mut buf);
         });
     });
-    group.bench_function("filter_tree_rows", |b| {
-        b.iter(|| {
-            key(&mut app, KeyCode::Char('/'));
-            for c in "gang-00042".chars() {
-                key(&mut app, KeyCode::Char(c));
-            }
-            key(&mut app, KeyCode::Enter);
-            frame(&mut app, &mut buf);
-            // Clear the filter for the next round.
-            key(&mut app, KeyCode::Esc);
-        });
-    });
-    eprintln!("after a filter: {}", header(&buf));
+    bench_filter(&mut group, &mut app, &mut buf, "gang-00042");
     for c in ":pending".chars() {
         key(&mut app, KeyCode::Char(c));
     }
@@ -98,59 +116,21 @@ fn tui(c: &mut Criterion) {
     app.settle();
     frame(&mut app, &mut buf);
     eprintln!("{}", header(&buf));
-    group.bench_function("key_to_frame_pending_j", |b| {
-        b.iter(|| {
-            key(&mut app, KeyCode::Char('j'));
-            frame(&mut app, &mut buf);
-        });
-    });
+    bench_j(&mut group, &mut app, &mut buf, "key_to_frame_pending_j");
     group.finish();
     drop(app);
 
     // The same cluster with every running pod in a running PodGroup of 10: the tree lists
     // all 150,000 pods (and 15,000 groups), and the filter runs over every row.
-    let s = snapshot(
-        &Profile {
-            gangs: vec![(100, 8)],
-            running_group_size: 10,
-            ..Profile::with_nodes(5_000)
-        },
-        3,
-    );
-    let mut app = App::new(
-        Config {
-            color: true,
-            source: "bench".to_owned(),
-            ..Config::default()
-        },
-        s,
-        None,
-    );
-    app.settle();
+    let (mut app, _) = app_for(10);
     frame(&mut app, &mut buf);
     eprintln!("every pod in the tree: {}", header(&buf));
     let mut group = c.benchmark_group("B10_tui_tree_of_150k_pods");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    group.bench_function("key_to_frame_tree_j", |b| {
-        b.iter(|| {
-            key(&mut app, KeyCode::Char('j'));
-            frame(&mut app, &mut buf);
-        });
-    });
-    group.bench_function("filter_tree_rows", |b| {
-        b.iter(|| {
-            key(&mut app, KeyCode::Char('/'));
-            for c in "run-042042".chars() {
-                key(&mut app, KeyCode::Char(c));
-            }
-            key(&mut app, KeyCode::Enter);
-            frame(&mut app, &mut buf);
-            key(&mut app, KeyCode::Esc);
-        });
-    });
-    eprintln!("after a filter: {}", header(&buf));
+    bench_j(&mut group, &mut app, &mut buf, "key_to_frame_tree_j");
+    bench_filter(&mut group, &mut app, &mut buf, "run-042042");
     group.finish();
 }
 

@@ -49,6 +49,13 @@ pub struct TreeView {
     rows_area: Rect,
     /// An object to put the cursor on at the next refresh.
     want: Option<ObjRef>,
+    /// The rows whose name matches `matched_for` (lowercase), over the data as of the last
+    /// refresh. A filter typed one key at a time grows, and a longer filter matches a subset
+    /// of these: each key then tests only the rows that matched the key before.
+    matched: Vec<usize>,
+    matched_for: String,
+    /// The number of rows `matched` was computed over (a guard beside `refresh`).
+    matched_over: usize,
 }
 
 fn key_of(r: &TreeRow) -> String {
@@ -84,9 +91,26 @@ impl TreeView {
             }
         } else {
             // Matches and their ancestors, whatever is collapsed.
+            let f = &self.filter_lower;
+            let narrowing = !self.matched_for.is_empty()
+                && self.matched_over == rows.len()
+                && f.starts_with(&self.matched_for);
+            self.matched = if narrowing {
+                let before = std::mem::take(&mut self.matched);
+                before
+                    .into_iter()
+                    .filter(|&i| matches(&rows[i].node.name, f))
+                    .collect()
+            } else {
+                (0..rows.len())
+                    .filter(|&i| matches(&rows[i].node.name, f))
+                    .collect()
+            };
+            self.matched_for.clone_from(f);
+            self.matched_over = rows.len();
             let mut keep = vec![false; rows.len()];
-            for (i, r) in rows.iter().enumerate() {
-                if matches(&r.node.name, &self.filter_lower) && cx.shows(&r.node.namespace) {
+            for &i in &self.matched {
+                if cx.shows(&rows[i].node.namespace) {
                     let mut at = Some(i);
                     while let Some(j) = at {
                         if keep[j] {
@@ -311,6 +335,8 @@ impl Component for TreeView {
     }
 
     fn refresh(&mut self, cx: &Cx<'_>) {
+        // The data may have changed: match every row again.
+        self.matched_for.clear();
         let keep = self.want.take().or_else(|| self.selected(cx));
         self.rebuild(cx);
         if let Some(obj) = keep
@@ -414,6 +440,39 @@ mod tests {
             v.selected(&cx).map(|o| o.name),
             Some("pipeline-decode-1".into())
         );
+    }
+
+    // Typed key by key, each key narrowing the rows the key before matched, the filter shows
+    // what the whole filter set at once shows; a shorter filter (Backspace) matches anew.
+    #[test]
+    fn filter_typed_key_by_key_matches_the_whole_filter() {
+        let d = data();
+        let cx = Cx {
+            data: &d,
+            theme: Theme::new(false),
+            namespace: None,
+        };
+        let at_once = |f: &str| {
+            let mut v = TreeView::default();
+            v.refresh(&cx);
+            v.set_filter(f, &cx);
+            v.visible
+        };
+        let mut v = TreeView::default();
+        v.refresh(&cx);
+        let mut typed = String::new();
+        for c in "decode-1".chars() {
+            typed.push(c);
+            v.set_filter(&typed, &cx);
+            assert_eq!(v.visible, at_once(&typed), "after typing {typed:?}");
+        }
+        v.set_filter("decode", &cx);
+        assert_eq!(v.visible, at_once("decode"));
+        assert!(at_once("decode").len() > at_once("decode-1").len());
+        // A refresh (new data) matches every row again.
+        v.refresh(&cx);
+        v.set_filter("decode-", &cx);
+        assert_eq!(v.visible, at_once("decode-"));
     }
 
     #[test]

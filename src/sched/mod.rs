@@ -105,7 +105,8 @@ pub struct Prepared<'a> {
     gates: crate::snapshot::facts::FeatureGates,
     state: ClusterState,
     units: Vec<Unit>,
-    victims: preempt::victims::VictimIndex,
+    /// Read-only during runs: clones share it.
+    victims: std::rc::Rc<preempt::victims::VictimIndex>,
 }
 
 /// Builds the state, the queue (in upstream order, `--only` applied) and the victim index.
@@ -118,7 +119,9 @@ pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
     if let Some((kind, ns, name)) = &options.only {
         units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
     }
-    let victims = preempt::victims::VictimIndex::build(snapshot, &state, &gates);
+    let victims = std::rc::Rc::new(preempt::victims::VictimIndex::build(
+        snapshot, &state, &gates,
+    ));
     Prepared {
         snapshot,
         options: options.clone(),
@@ -160,7 +163,7 @@ impl Prepared<'_> {
             victims,
             units: rest,
         } = self;
-        let (snapshot, gates, victims, options) = (*snapshot, &*gates, &*victims, &*options);
+        let (snapshot, gates, victims, options) = (*snapshot, &*gates, &**victims, &*options);
         let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
         let mut sampler = Sampler::default();
         let ctx = UnitContext {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole commands timed as processes (issue 15's targets): writes the realistic S and L dumps
 # (src/testutil/realistic.rs; never committed) and runs simulate, tree -A and explain on them
-# with the release binary, printing wall time and peak RSS (`/usr/bin/time -f "%e s %M KB"`).
+# with the release binary, printing wall time and peak RSS (`/usr/bin/time -f "%e s %M KB"`),
+# then simulate and tree in live mode on S through benches/live-server.py.
 # Not run in CI (the L dump is 1.75 GB). Usage: benches/commands.sh [DIR] (default: a temp dir,
 # removed afterwards; a given DIR is kept, and existing dumps in it are reused).
 set -euo pipefail
@@ -39,3 +40,27 @@ done
 if [ -f "$dir/s.yaml" ]; then
     measure "simulate s.yaml" simulate --from "$dir/s.yaml" -A
 fi
+# Live mode: S through a local fake API server on 127.0.0.1 (benches/live-server.py, every
+# page of 500 serialized before it listens), against the file time above.
+port_file="$dir/.port"
+rm -f "$port_file"
+python3 benches/live-server.py "$dir/s.json" "$port_file" &
+server=$!
+for _ in $(seq 1200); do [ -s "$port_file" ] && break; sleep 0.25; done
+cat >"$dir/kubeconfig" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: bench
+  cluster: {server: 'http://127.0.0.1:$(cat "$port_file")'}
+users:
+- name: bench
+  user: {token: bench}
+contexts:
+- name: bench
+  context: {cluster: bench, user: bench}
+current-context: bench
+KUBECONFIG
+measure "simulate -A live S (pages of 500)" simulate -A --kubeconfig "$dir/kubeconfig"
+measure "tree -A live S (pages of 500)" tree -A --kubeconfig "$dir/kubeconfig"
+kill "$server"

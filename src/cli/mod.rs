@@ -8,6 +8,7 @@ mod doctor;
 mod explain;
 mod generate;
 mod lint;
+mod profile;
 mod simulate;
 mod snapshot;
 mod tree;
@@ -251,12 +252,13 @@ pub enum TableFormat {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
+    profile::start();
     let ctx = Context::new(cli.global);
     let Some(command) = cli.command else {
         ctx.stdout(SHORT_USAGE.as_bytes())?;
         return Ok(ExitStatus::Success);
     };
-    match command {
+    let result = match command {
         Command::Explain(args) => explain::run(&ctx, &args),
         Command::Simulate(args) => simulate::run(&ctx, &args),
         Command::Capacity(args) => capacity::run(&ctx, &args),
@@ -270,7 +272,9 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Completion(args) => complete::run_completion(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
         Command::Complete(args) => complete::run(&ctx, &args),
-    }
+    };
+    profile::phase("done");
+    result
 }
 
 /// What every command needs: flags, the color decision, and the output streams.
@@ -420,6 +424,7 @@ impl Context {
                 let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
             }
             loaded?;
+            profile::phase("read");
             // A `kubectl get … -o yaml` dump holds only the kinds it was asked for; a
             // `wasctl snapshot` file says what it holds in its ClusterFacts document.
             let partial = !collector.has_facts_document();
@@ -427,6 +432,7 @@ impl Context {
             snapshot.facts.from_files = partial;
             snapshot.stamp_time(k8s_openapi::jiff::Timestamp::now());
             snapshot.warnings.extend(missing_kinds(&snapshot));
+            profile::phase("snapshot");
             return Ok(snapshot);
         }
         let request_timeout = match &g.request_timeout {
@@ -462,6 +468,7 @@ impl Context {
         }
         let mut snapshot = result?;
         snapshot.warnings.extend(missing_kinds(&snapshot));
+        profile::phase("list");
         Ok(snapshot)
     }
 

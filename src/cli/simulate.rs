@@ -165,6 +165,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         what_if,
     };
     let mut plan = simulate(&snapshot, &options);
+    super::profile::phase("simulate");
     if let Some((kind, ns, name)) = &only
         && plan.units.is_empty()
     {

@@ -463,8 +463,7 @@ fn str_at<'v>(v: &'v Value, path: &[&str]) -> Option<&'v str> {
 /// project's machines) and concatenates the results in order. Small inputs stay on one thread.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> Vec<R> + Sync) -> Vec<R> {
     const MIN_PER_THREAD: usize = 64;
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
+    let threads = crate::snapshot::source::stream::cores()
         .min(items.len() / MIN_PER_THREAD)
         .min(16);
     if threads < 2 {

@@ -9,6 +9,7 @@
 //! | Node `status.images`, `volumesInUse`, `volumesAttached` | ImageLocality and volume limits are not modelled |
 //! | Pod containers' (and init containers') `env`, `envFrom`, `volumeMounts`, `volumeDevices`, probes, `lifecycle`, `securityContext`, `workingDir`, termination message fields; `spec.ephemeralContainers` | no command reads them (the simulator reads `resources`, `ports`, `restartPolicy`, `name`, `image`); they are most of a real pod's bytes |
 //! | Pod `spec.volumes` | volume binding and volume limits are not modelled; DRA claims come from `spec.resourceClaims` |
+//! | Pod conditions other than `PodScheduled`, `DisruptionTarget` and `Ready` (dropped by `tidy`, after reading) | nothing reads `Initialized`, `ContainersReady`, `PodReadyToStartContainers` |
 //! | Pod containers' `command` and `args`, except in `kube-system` | facts read control-plane flags (`--feature-gates`) from kube-system pods only |
 //!
 //! Kept on purpose: node `conditions` and `nodeInfo` (facts read kubelet versions), every other
@@ -231,8 +232,17 @@ impl Prune for Pod {
     }
     fn tidy(&mut self) {
         tidy_meta(&mut self.metadata);
+        if let Some(conditions) = self.status.as_mut().and_then(|s| s.conditions.as_mut()) {
+            conditions.retain(|c| KEPT_POD_CONDITIONS.contains(&c.type_.as_str()));
+            conditions.shrink_to_fit();
+        }
     }
 }
+
+/// The pod conditions anything reads: tree (`PodScheduled=False`, `DisruptionTarget`), the
+/// simulator (`DisruptionTarget` of a preemption), explain and the TUI (`Ready`). A running
+/// pod's `PodReadyToStartContainers`, `Initialized` and `ContainersReady` are dropped.
+const KEPT_POD_CONDITIONS: &[&str] = &["PodScheduled", "DisruptionTarget", "Ready"];
 
 impl Prune for Node {
     fn rules(_: Option<&str>) -> &'static Rules {
@@ -600,6 +610,26 @@ mod tests {
         let status = pod.status.as_ref().unwrap();
         assert!(status.container_statuses.is_none());
         assert_eq!(status.phase.as_deref(), Some("Running"));
+
+        // Conditions: the ones something reads stay, in their order.
+        let with_conditions = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+            "status":{"conditions":[{"type":"Initialized","status":"True"},
+              {"type":"Ready","status":"True"},{"type":"ContainersReady","status":"True"},
+              {"type":"DisruptionTarget","status":"True","reason":"PreemptionByScheduler"},
+              {"type":"PodScheduled","status":"True"}]}}"#;
+        let mut pod: Pod = serde_json::from_str(with_conditions).unwrap();
+        pod.tidy();
+        let kept: Vec<&str> = pod
+            .status
+            .as_ref()
+            .unwrap()
+            .conditions
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|c| c.type_.as_str())
+            .collect();
+        assert_eq!(kept, ["Ready", "DisruptionTarget", "PodScheduled"]);
 
         // The same rules on an untyped value, and in kube-system `command` stays.
         let mut value: Value = serde_json::from_str(text).unwrap();

@@ -114,6 +114,14 @@ impl TreeRow {
         self.end > index + 1
     }
 
+    /// Whether the row shows `obj` (compared in place: building an [`ObjRef`] per row to
+    /// compare copies three strings, per row of a 150,000-row tree on every filter key).
+    pub fn is(&self, obj: &ObjRef) -> bool {
+        self.node.kind == obj.kind
+            && self.node.namespace == obj.namespace
+            && self.node.name == obj.name
+    }
+
     /// The object reference.
     pub fn obj(&self) -> ObjRef {
         ObjRef::new(

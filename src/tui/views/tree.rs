@@ -137,9 +137,7 @@ impl TreeView {
 
     fn place_cursor(&mut self, cx: &Cx<'_>, obj: &ObjRef) -> bool {
         let rows = &cx.data.tree;
-        let Some(i) = rows.iter().position(|r| {
-            r.node.kind == obj.kind && r.node.namespace == obj.namespace && r.node.name == obj.name
-        }) else {
+        let Some(i) = rows.iter().position(|r| r.is(obj)) else {
             return false;
         };
         let mut at = rows[i].parent;
@@ -355,11 +353,7 @@ impl Component for TreeView {
         self.filter = filter.to_owned();
         self.filter_lower = filter.to_lowercase();
         self.rebuild(cx);
-        let pos = keep.and_then(|obj| {
-            self.visible
-                .iter()
-                .position(|&i| cx.data.tree[i].obj() == obj)
-        });
+        let pos = keep.and_then(|obj| self.visible.iter().position(|&i| cx.data.tree[i].is(&obj)));
         // While filtering, the first match; after, the object that was selected.
         self.cursor.selected = match pos {
             Some(p) if self.filter.is_empty() => p,

@@ -121,6 +121,8 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     let blocked = diagnoses
         .iter()
         .any(|d| !matches!(d.verdict, Verdict::Scheduled | Verdict::Schedulable));
+    super::release(diagnoses);
+    super::release(snapshot);
     Ok(if args.exit_code && blocked {
         ExitStatus::Findings
     } else {

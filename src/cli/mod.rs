@@ -277,6 +277,13 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     result
 }
 
+/// Leaves `value` to the operating system instead of freeing it, at the end of a one-shot
+/// command (the process exits when the command returns): freeing a 150,000-pod snapshot and
+/// its plan object by object took about half a second of the L dump's `simulate`.
+pub(crate) fn release<T>(value: T) {
+    std::mem::forget(value);
+}
+
 /// What every command needs: flags, the color decision, and the output streams.
 pub(crate) struct Context {
     pub global: GlobalArgs,

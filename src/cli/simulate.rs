@@ -201,5 +201,6 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         ctx.stderr(&err)?;
     }
     ctx.stdout(&out)?;
+    super::release((plan, snapshot));
     Ok(ExitStatus::Success)
 }

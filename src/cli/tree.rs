@@ -87,5 +87,7 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         ctx.stderr(&err)?;
     }
     ctx.stdout(&out)?;
+    super::release((report, plan, graph));
+    super::release(snapshot);
     Ok(ExitStatus::Success)
 }

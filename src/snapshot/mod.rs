@@ -75,6 +75,32 @@ impl Warning {
     }
 }
 
+/// Calls the macro `$m` with the names of the [`Snapshot`]'s object lists (each a `Vec` of
+/// objects with `metadata`), so code that treats every list alike names them once.
+macro_rules! object_lists {
+    ($m:ident) => {
+        $m!(
+            nodes,
+            pods,
+            pod_groups,
+            composite_pod_groups,
+            workloads,
+            resource_claims,
+            resource_claim_templates,
+            resource_slices,
+            device_classes,
+            device_taint_rules,
+            priority_classes,
+            pod_disruption_budgets,
+            jobs,
+            namespaces,
+            foreign,
+            stale
+        )
+    };
+}
+pub(crate) use object_lists;
+
 /// Every object of one cluster, typed, sorted by (namespace, name), with indexes.
 #[derive(Debug, Clone, Default)]
 pub struct Snapshot {
@@ -167,24 +193,7 @@ impl Snapshot {
                 $( self.$field.sort_by_cached_key(|o| key(&o.metadata)); )*
             };
         }
-        sort!(
-            nodes,
-            pods,
-            pod_groups,
-            composite_pod_groups,
-            workloads,
-            resource_claims,
-            resource_claim_templates,
-            resource_slices,
-            device_classes,
-            device_taint_rules,
-            priority_classes,
-            pod_disruption_budgets,
-            jobs,
-            namespaces,
-            foreign,
-            stale
-        );
+        object_lists!(sort);
         self.warnings.sort();
         self.warnings.dedup();
         self.facts.infer_from_objects(&self.nodes, &self.pods);

@@ -488,25 +488,8 @@ impl Collector {
                 }
             )* };
         }
-        append!(
-            nodes,
-            pods,
-            pod_groups,
-            composite_pod_groups,
-            workloads,
-            resource_claims,
-            resource_claim_templates,
-            resource_slices,
-            device_classes,
-            device_taint_rules,
-            priority_classes,
-            pod_disruption_budgets,
-            jobs,
-            namespaces,
-            foreign,
-            stale,
-            warnings,
-        );
+        crate::snapshot::object_lists!(append);
+        s.warnings.extend(o.warnings);
         s.read_as.extend(o.read_as);
     }
 
@@ -520,24 +503,7 @@ impl Collector {
                 s.$field.reserve(others.clone().map(|o| o.snapshot.$field.len()).sum());
             )* };
         }
-        reserve!(
-            nodes,
-            pods,
-            pod_groups,
-            composite_pod_groups,
-            workloads,
-            resource_claims,
-            resource_claim_templates,
-            resource_slices,
-            device_classes,
-            device_taint_rules,
-            priority_classes,
-            pod_disruption_budgets,
-            jobs,
-            namespaces,
-            foreign,
-            stale,
-        );
+        crate::snapshot::object_lists!(reserve);
     }
 
     /// Number of objects collected so far (for progress).

@@ -184,6 +184,22 @@ fn invalid_quantities_are_input_errors_at_their_field() {
     }
 }
 
+/// DRA quantities (a device's capacity here; also counters and the capacity a claim
+/// requests) that are not quantities are input errors at their field too.
+#[test]
+fn invalid_dra_quantities_are_input_errors_at_their_field() {
+    let f = fixture("quantity-dra-capacity.yaml");
+    let r = bounded(&["simulate", "--from", &f]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr.starts_with(&format!(
+            "error: {f}:24:17: ResourceSlice gpu-1-slice: field `spec.devices[1].capacity.memory`: `80 Gi` is not a quantity"
+        )),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn huge_quantities_do_not_fit_and_sums_do_not_wrap() {
     let r = bounded(&["simulate", "--from", &fixture("quantity-huge.yaml")]);

@@ -279,7 +279,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
 
 /// Leaves `value` to the operating system instead of freeing it, at the end of a one-shot
 /// command (the process exits when the command returns): freeing a 150,000-pod snapshot and
-/// its plan object by object took about half a second of the L dump's `simulate`.
+/// its plan object by object took about a second of the L dump's `simulate` (7.7 → 6.6 s).
 pub(crate) fn release<T>(value: T) {
     std::mem::forget(value);
 }

@@ -1,6 +1,6 @@
-//! `WASCTL_PROFILE=1`: a line on stderr at the end of each phase of a command (reading the
-//! input, building the snapshot, simulating, rendering) with the wall time since the process
-//! started and the peak resident memory so far (`VmHWM` of `/proc/self/status`, Linux only).
+//! `WASCTL_PROFILE=1`: a line on stderr at the end of each phase of a command (`read` the
+//! files or `list` the cluster, build the `snapshot`, `simulate`, `done`) with the wall time
+//! since the command started and the peak resident memory so far (`VmHWM` of `/proc/self/status`, Linux only).
 //! For performance reports ("which phase takes the time, which one the memory"); the output is
 //! not a contract and nothing else changes.
 
@@ -10,8 +10,8 @@ use std::time::Instant;
 
 static START: OnceLock<Option<Instant>> = OnceLock::new();
 
-/// Starts the clock (call once, first thing in `main`); a no-op unless `WASCTL_PROFILE` is set
-/// to something other than empty or `0`.
+/// Starts the clock (once, when [`super::run`] starts); a no-op unless `WASCTL_PROFILE` is
+/// set to something other than empty or `0`.
 pub(crate) fn start() {
     START.get_or_init(|| {
         std::env::var_os("WASCTL_PROFILE")

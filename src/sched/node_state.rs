@@ -619,7 +619,7 @@ mod removal_tests {
             let id = st.add_pod(PodReq {
                 namespace: "ns".into(),
                 name: format!("p{i}").into(),
-                requests: vec![(CPU, 100 * (i + 1)), (MEMORY, 1 << 20)],
+                requests: vec![(CPU, 100 * (i + 1)), (MEMORY, 1 << 20)].into(),
                 score_cpu: 100 * (i + 1),
                 host_ports: if i == 4 {
                     vec![("TCP".into(), 8080, String::new())]
@@ -686,7 +686,7 @@ mod removal_tests {
             let id = st.add_pod(PodReq {
                 namespace: "ns".into(),
                 name: name.into(),
-                requests: vec![(MEMORY, ei7)],
+                requests: vec![(MEMORY, ei7)].into(),
                 score_memory: ei7,
                 ..PodReq::default()
             });
@@ -717,7 +717,7 @@ mod removal_tests {
         let greedy = st.add_pod(PodReq {
             namespace: "ns".into(),
             name: "greedy".into(),
-            requests,
+            requests: requests.into(),
             ..PodReq::default()
         });
         st.reindex_nodes();

@@ -74,7 +74,7 @@ pub struct PodReq {
     /// Labels.
     pub labels: Labels,
     /// Effective requests (sparse, interned).
-    pub requests: Requests,
+    pub requests: crate::sched::resources::PodRequests,
     /// CPU for scoring (non-zero default applied).
     pub score_cpu: i64,
     /// Memory for scoring (non-zero default applied).
@@ -245,7 +245,7 @@ fn terminating_by_preemption(pod: &Pod) -> bool {
         })
 }
 
-fn sparse_get(r: &Requests, id: u16) -> i64 {
+fn sparse_get(r: &[(crate::sched::resources::ResourceId, i64)], id: u16) -> i64 {
     r.iter().find(|(i, _)| *i == id).map_or(0, |(_, v)| *v)
 }
 
@@ -374,7 +374,7 @@ impl PodReq {
         let mem = sparse_get(&steady, MEMORY);
         p.score_cpu = if cpu == 0 { DEFAULT_MILLI_CPU } else { cpu };
         p.score_memory = if mem == 0 { DEFAULT_MEMORY } else { mem };
-        p.requests = steady;
+        p.requests = steady.into();
 
         p.tolerations = spec
             .tolerations
@@ -523,7 +523,7 @@ mod tests {
         let a = PodReq {
             name: "a".into(),
             labels: Labels::from([("index".to_owned(), "0".to_owned())]),
-            requests: vec![(CPU, 1000)],
+            requests: vec![(CPU, 1000)].into(),
             ..PodReq::default()
         };
         let b = PodReq {
@@ -534,7 +534,7 @@ mod tests {
         assert!(a.same_filter_inputs(&b, false));
         assert!(!a.same_filter_inputs(&b, true), "labels differ");
         let bigger = PodReq {
-            requests: vec![(CPU, 2000)],
+            requests: vec![(CPU, 2000)].into(),
             ..a.clone()
         };
         assert!(!a.same_filter_inputs(&bigger, false));

@@ -308,6 +308,63 @@ impl ResourceTable {
 /// A sparse list of (resource, amount), as pods request them.
 pub type Requests = Vec<(ResourceId, i64)>;
 
+/// How many (resource, amount) pairs a pod's [`PodRequests`] holds without an allocation: cpu,
+/// memory, an accelerator and ephemeral storage.
+const INLINE_REQUESTS: usize = 4;
+
+/// A compiled pod's requests, sorted by resource: inline up to four pairs.
+///
+/// Every placement, eviction and fit check reads them; in a separate allocation each read
+/// chased a pointer into one of 150,000 scattered blocks, which at 5,000 nodes cost a third of
+/// a gang preemption (B6g) in cache and TLB misses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodRequests(RequestsRepr);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RequestsRepr {
+    Inline(u8, [(ResourceId, i64); INLINE_REQUESTS]),
+    Heap(Box<[(ResourceId, i64)]>),
+}
+
+impl Default for PodRequests {
+    fn default() -> Self {
+        Self(RequestsRepr::Inline(0, [(0, 0); INLINE_REQUESTS]))
+    }
+}
+
+impl From<Requests> for PodRequests {
+    fn from(r: Requests) -> Self {
+        if r.len() <= INLINE_REQUESTS {
+            let mut items = [(0, 0); INLINE_REQUESTS];
+            items[..r.len()].copy_from_slice(&r);
+            // At most INLINE_REQUESTS (4): fits a u8.
+            Self(RequestsRepr::Inline(r.len() as u8, items))
+        } else {
+            Self(RequestsRepr::Heap(r.into_boxed_slice()))
+        }
+    }
+}
+
+impl std::ops::Deref for PodRequests {
+    type Target = [(ResourceId, i64)];
+
+    fn deref(&self) -> &Self::Target {
+        match &self.0 {
+            RequestsRepr::Inline(len, items) => &items[..usize::from(*len)],
+            RequestsRepr::Heap(items) => items,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a PodRequests {
+    type Item = &'a (ResourceId, i64);
+    type IntoIter = std::slice::Iter<'a, (ResourceId, i64)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// Combines `b` into `a` with `op` where both hold an id, appending the others. A pod holds a
 /// handful of resources, searched linearly; past that (invented input with thousands of names)
 /// an index keeps it linear instead of quadratic.

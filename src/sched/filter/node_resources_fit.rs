@@ -140,7 +140,7 @@ mod tests {
     fn reports_every_short_resource() {
         let n = node(1000, 1 << 30, 110, 0);
         let pod = PodReq {
-            requests: vec![(CPU, 2000), (MEMORY, 2 << 30), (4, 1)],
+            requests: vec![(CPU, 2000), (MEMORY, 2 << 30), (4, 1)].into(),
             ..PodReq::default()
         };
         let r = filter(&pod, &n).unwrap();
@@ -165,7 +165,7 @@ mod tests {
         n.requested[usize::from(PODS)] = 1;
         n.requested[4] = 6;
         let pod = PodReq {
-            requests: vec![(4, 4)],
+            requests: vec![(4, 4)].into(),
             ..PodReq::default()
         };
         let r = filter(&pod, &n).unwrap();

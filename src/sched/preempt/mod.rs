@@ -143,13 +143,12 @@ impl Units {
     }
 }
 
+/// A victim unit's importance key: (priority, kind rank, pod count, earliest start reversed).
+type Importance = (i32, victims::Rank, usize, std::cmp::Reverse<i64>);
+
 /// Importance order of victim units (`MoreImportantVictim`): higher priority, then kind rank
 /// (CompositePodGroup > PodGroup > Pod), then bigger group, then earlier start.
-fn importance(
-    st: &ClusterState,
-    idx: &VictimIndex,
-    unit: &[(PodId, NodeId)],
-) -> (i32, victims::Rank, usize, std::cmp::Reverse<i64>) {
+fn importance(st: &ClusterState, idx: &VictimIndex, unit: &[(PodId, NodeId)]) -> Importance {
     let first = unit[0].0;
     let earliest = unit
         .iter()
@@ -162,6 +161,40 @@ fn importance(
         unit.len(),
         std::cmp::Reverse(earliest),
     )
+}
+
+/// What the victim-aware placement and the reprieve read per unit, gathered in one pass in pod
+/// order (reading them unit by unit in importance or node order touched a scattered pod per
+/// victim, each pass costing milliseconds at 150,000 victims).
+struct UnitFacts {
+    /// Every unit's [`importance`].
+    keys: Vec<Importance>,
+    /// Whether a pod of the unit has required anti-affinity terms.
+    anti_affinity: Vec<bool>,
+}
+
+impl UnitFacts {
+    fn of(st: &ClusterState, idx: &VictimIndex, units: &Units) -> Self {
+        let keys = units
+            .spans
+            .iter()
+            .map(|span| importance(st, idx, units.get(*span)))
+            .collect();
+        let anti_affinity = units
+            .spans
+            .iter()
+            .map(|span| {
+                units
+                    .get(*span)
+                    .iter()
+                    .any(|(p, _)| !st.pods[*p].anti_affinity.is_empty())
+            })
+            .collect();
+        Self {
+            keys,
+            anti_affinity,
+        }
+    }
 }
 
 /// Eligible victim units among `candidates` (placed, lower effective priority, not
@@ -364,7 +397,8 @@ trait Reprieval {
     /// [`still_fits`](Self::still_fits), for this unit or any later one. Such units are not put
     /// back during the reprieve (the caller restores the state) and are summarised in one log
     /// line.
-    fn untouched(&self, _st: &ClusterState, _unit: &[(PodId, NodeId)]) -> bool {
+    /// `anti_affinity`: whether a pod of the unit has required anti-affinity terms.
+    fn untouched(&self, _unit: &[(PodId, NodeId)], _anti_affinity: bool) -> bool {
         false
     }
 }
@@ -408,12 +442,11 @@ impl Reprieval for GroupCheck<'_> {
     /// assignment, whose filters read only the assigned nodes and existing pods'
     /// anti-affinity, which this unit has none of). So leaving it out until the caller restores
     /// the state is exact.
-    fn untouched(&self, st: &ClusterState, unit: &[(PodId, NodeId)]) -> bool {
+    fn untouched(&self, unit: &[(PodId, NodeId)], anti_affinity: bool) -> bool {
         let Some(by_node) = &self.by_node else {
             return false;
         };
-        unit.iter()
-            .all(|(p, n)| by_node[*n].is_empty() && st.pods[*p].anti_affinity.is_empty())
+        !anti_affinity && unit.iter().all(|(_, n)| by_node[*n].is_empty())
     }
 }
 
@@ -451,23 +484,26 @@ fn log_line(
 fn reprieve(
     st: &mut ClusterState,
     idx: &VictimIndex,
-    units: &Units,
+    (units, facts): (&Units, &UnitFacts),
     released: &mut Released,
     log: &mut Vec<String>,
     check: &mut dyn Reprieval,
 ) -> (Vec<(PodId, NodeId)>, HashSet<PodId>) {
-    let mut spans = units.spans.clone();
-    spans.sort_by_cached_key(|u| std::cmp::Reverse(importance(st, idx, units.get(*u))));
-    let violations = idx.pdb_violations(st, spans.iter().map(|u| units.get(*u)));
+    // Most important first; a stable sort keeps equal units in their order.
+    let keys = &facts.keys;
+    let mut order: Vec<usize> = (0..units.spans.len()).collect();
+    order.sort_by(|a, b| keys[*b].cmp(&keys[*a]));
+    let violations = idx.pdb_violations(st, order.iter().map(|u| units.get(units.spans[*u])));
     let (mut order, mut rest): (Vec<_>, Vec<_>) =
-        spans.into_iter().zip(violations).partition(|(_, v)| *v);
+        order.into_iter().zip(violations).partition(|(_, v)| *v);
     order.append(&mut rest);
     let mut kept = Vec::new();
     let mut violating_pods = HashSet::new();
     let mut untouched = Vec::new();
-    for (span, violates) in order {
+    for (u, violates) in order {
+        let span = units.spans[u];
         let unit = units.get(span);
-        if check.untouched(st, unit) {
+        if check.untouched(unit, facts.anti_affinity[u]) {
             untouched.push(span);
             continue;
         }
@@ -511,13 +547,15 @@ fn reprieve(
         }
     }
     if !untouched.is_empty() {
-        let mut nodes = BTreeSet::new();
+        let mut nodes = Vec::new();
         let mut pods = 0usize;
         for span in &untouched {
             let unit = units.get(*span);
             pods += unit.len();
             nodes.extend(unit.iter().map(|(_, n)| *n));
         }
+        nodes.sort_unstable();
+        nodes.dedup();
         const NAMED: usize = 5;
         let names: Vec<String> = untouched
             .iter()
@@ -596,14 +634,26 @@ impl Cost {
 /// (anti-)affinity, hard spread, host ports, claims, nominated pods), the check is arithmetic on
 /// the node's free resources; otherwise the victims are put back and the filters run.
 struct VictimAware<'u> {
-    idx: &'u VictimIndex,
     units: &'u Units,
-    /// Per node: (unit, pod) of every victim pod on it, most important unit first, a unit's
-    /// pods next to each other.
-    on_node: Vec<Vec<(u32, PodId)>>,
+    /// Every victim pod, node by node (node `n`'s are `on_node[starts[n]..starts[n + 1]]`),
+    /// on a node most important unit first, a unit's pods next to each other.
+    on_node: Vec<OnNode>,
+    starts: Vec<usize>,
+    /// Every victim pod's requests, copied once in pod order: the arithmetic path reads them
+    /// node by node, and reading each pod's own `requests` there chased two pointers per
+    /// victim into 150,000 scattered pods (a third of B6g).
+    requests: crate::sched::resources::Requests,
+    /// Per unit: its importance key, whose priority and pod count are what [`Cost`] adds.
+    keys: &'u [Importance],
+    /// Per node: whether a victim pod on it has anti-affinity terms (which the arithmetic
+    /// path cannot judge).
+    anti_affinity: Vec<bool>,
     /// Per unit: the (preemptor pod, node) placements that needed it; the unit is committed
     /// while one of those pods is placed on that node (rollbacks undo it on their own).
     committed_by: Vec<Vec<(PodId, NodeId)>>,
+    /// Per unit: whether `committed_by` has an entry (most never do; a flag is one byte to
+    /// read per victim instead of a vector's header).
+    ever_committed: Vec<bool>,
     /// Every (pod, node) [`chosen`](super::schedule_one::NodePreference::chosen), in order.
     chosen: Vec<(PodId, NodeId)>,
     /// Costs per node for pods with `cache_requests` whose fit is arithmetic: a gang's
@@ -619,36 +669,72 @@ struct VictimAware<'u> {
     free: Vec<i64>,
 }
 
+/// A victim pod on a node: its unit, the pod, and its requests' range in
+/// [`VictimAware::requests`].
+#[derive(Debug, Clone, Copy)]
+struct OnNode {
+    unit: u32,
+    pod: PodId,
+    requests: (usize, usize),
+}
+
 impl<'u> VictimAware<'u> {
-    fn new(st: &ClusterState, idx: &'u VictimIndex, units: &'u Units) -> Self {
-        // Importance keys once per unit; each node's short list sorted by them (most important
-        // first, a unit's pods kept together by the unit index).
-        let keys: Vec<_> = units
-            .spans
-            .iter()
-            .map(|span| importance(st, idx, units.get(*span)))
-            .collect();
-        let mut on_node: Vec<Vec<(u32, PodId)>> = vec![Vec::new(); st.nodes.len()];
+    fn new(st: &ClusterState, units: &'u Units, facts: &'u UnitFacts) -> Self {
+        let keys = &facts.keys;
+        // Node by node in one vector: count, then place (units come in pod order, so the pods'
+        // requests are read in memory order).
+        let mut starts = vec![0usize; st.nodes.len() + 1];
+        for (_, n) in &units.pods {
+            starts[*n + 1] += 1;
+        }
+        for n in 0..st.nodes.len() {
+            starts[n + 1] += starts[n];
+        }
+        let mut next = starts.clone();
+        let empty = OnNode {
+            unit: 0,
+            pod: 0,
+            requests: (0, 0),
+        };
+        let mut on_node = vec![empty; units.pods.len()];
+        let mut requests = Vec::with_capacity(units.pods.len() * 2);
+        let mut anti_affinity = vec![false; st.nodes.len()];
         for (u, span) in units.spans.iter().enumerate() {
-            let u = u32::try_from(u).unwrap_or(u32::MAX);
+            let unit = u32::try_from(u).unwrap_or(u32::MAX);
             for (p, n) in units.get(*span) {
-                on_node[*n].push((u, *p));
+                let pod = &st.pods[*p];
+                let start = requests.len();
+                requests.extend_from_slice(&pod.requests);
+                on_node[next[*n]] = OnNode {
+                    unit,
+                    pod: *p,
+                    requests: (start, requests.len()),
+                };
+                next[*n] += 1;
+                anti_affinity[*n] |= !pod.anti_affinity.is_empty();
             }
         }
-        for list in &mut on_node {
+        // Each node's list by importance (most important first, a unit's pods kept together by
+        // the unit index).
+        for n in 0..st.nodes.len() {
+            let list = &mut on_node[starts[n]..starts[n + 1]];
             if list.len() > 1 {
                 list.sort_by(|a, b| {
-                    keys[b.0 as usize]
-                        .cmp(&keys[a.0 as usize])
-                        .then(a.0.cmp(&b.0))
+                    keys[b.unit as usize]
+                        .cmp(&keys[a.unit as usize])
+                        .then(a.unit.cmp(&b.unit))
                 });
             }
         }
         Self {
-            idx,
             units,
             on_node,
+            starts,
+            requests,
+            keys,
+            anti_affinity,
             committed_by: vec![Vec::new(); units.spans.len()],
+            ever_committed: vec![false; units.spans.len()],
             chosen: Vec::new(),
             cache: vec![None; st.nodes.len()],
             cache_requests: None,
@@ -659,9 +745,10 @@ impl<'u> VictimAware<'u> {
     }
 
     fn committed(&self, st: &ClusterState, unit: u32) -> bool {
-        self.committed_by[unit as usize]
-            .iter()
-            .any(|(p, n)| st.placement[*p] == Some(*n))
+        self.ever_committed[unit as usize]
+            && self.committed_by[unit as usize]
+                .iter()
+                .any(|(p, n)| st.placement[*p] == Some(*n))
     }
 
     /// Which chosen pods are placed where they were chosen for: their count and a hash.
@@ -694,11 +781,11 @@ impl<'u> VictimAware<'u> {
     fn prepare(&mut self, st: &ClusterState, pod: PodId) -> bool {
         let fp = self.placed_fingerprint(st);
         let local = Self::local(st, pod);
-        let same = local && self.cache_requests.as_ref() == Some(&st.pods[pod].requests);
+        let same = local && self.cache_requests.as_deref() == Some(&st.pods[pod].requests[..]);
         if fp != self.fingerprint || !same {
             self.cache.iter_mut().for_each(|c| *c = None);
             self.fingerprint = fp;
-            self.cache_requests = local.then(|| st.pods[pod].requests.clone());
+            self.cache_requests = local.then(|| st.pods[pod].requests.to_vec());
         }
         local
     }
@@ -731,13 +818,10 @@ impl<'u> VictimAware<'u> {
     ) -> (Cost, Vec<u32>) {
         let mut cost = Cost::NONE;
         let mut needed = Vec::new();
-        let local = local
-            && self.on_node[node]
-                .iter()
-                .all(|(_, v)| st.pods[*v].anti_affinity.is_empty());
-        let entries = std::mem::take(&mut self.on_node[node]);
+        let local = local && !self.anti_affinity[node];
+        let entries = &self.on_node[self.starts[node]..self.starts[node + 1]];
         // One run of entries per unit (on_node keeps a unit's pods together).
-        let runs = || entries.chunk_by(|a, b| a.0 == b.0);
+        let runs = || entries.chunk_by(|a, b| a.unit == b.unit);
         if local {
             let want = &st.pods[pod].requests;
             let n = &st.nodes[node];
@@ -745,17 +829,15 @@ impl<'u> VictimAware<'u> {
             self.free.extend(want.iter().map(|(id, _)| n.free(*id)));
             let mut free_pods = n.free(crate::sched::resources::PODS);
             for members in runs() {
-                let u = members[0].0;
+                let u = members[0].unit;
                 if !self.committed(st, u) {
                     self.need.clear();
                     self.need.resize(want.len(), 0);
-                    for (_, v) in members {
+                    for m in members {
+                        let has = &self.requests[m.requests.0..m.requests.1];
                         for (k, (id, _)) in want.iter().enumerate() {
-                            self.need[k] += st.pods[*v]
-                                .requests
-                                .iter()
-                                .find(|(r, _)| r == id)
-                                .map_or(0, |(_, a)| *a);
+                            self.need[k] +=
+                                has.iter().find(|(r, _)| r == id).map_or(0, |(_, a)| *a);
                         }
                     }
                     let count = i64::try_from(members.len()).unwrap_or(i64::MAX);
@@ -779,16 +861,16 @@ impl<'u> VictimAware<'u> {
         } else {
             let mut kept: Vec<PodId> = Vec::new();
             for members in runs() {
-                let u = members[0].0;
+                let u = members[0].unit;
                 if !self.committed(st, u) {
-                    for (_, v) in members {
-                        st.assume_nominated(*v, node);
+                    for m in members {
+                        st.assume_nominated(m.pod, node);
                     }
                     if fits(st, pod, node) {
-                        kept.extend(members.iter().map(|(_, v)| *v));
+                        kept.extend(members.iter().map(|m| m.pod));
                     } else {
-                        for (_, v) in members.iter().rev() {
-                            st.forget(*v);
+                        for m in members.iter().rev() {
+                            st.forget(m.pod);
                         }
                         self.charge(u, &mut cost);
                         needed.push(u);
@@ -799,14 +881,13 @@ impl<'u> VictimAware<'u> {
                 st.forget(*v);
             }
         }
-        self.on_node[node] = entries;
         (cost, needed)
     }
 
     /// Adds the whole unit (all its pods, on every node) to `cost`.
     fn charge(&self, unit: u32, cost: &mut Cost) {
-        let pods = self.units.get(self.units.spans[unit as usize]);
-        cost.add(self.idx.pods[pods[0].0].priority, pods.len());
+        let (priority, _, pods, _) = self.keys[unit as usize];
+        cost.add(priority, pods);
     }
 }
 
@@ -839,6 +920,7 @@ impl super::schedule_one::NodePreference for VictimAware<'_> {
         self.cache[node] = None;
         for u in units {
             self.committed_by[u as usize].push((pod, node));
+            self.ever_committed[u as usize] = true;
             for (_, n) in self.units.get(self.units.spans[u as usize]) {
                 self.cache[*n] = None;
             }
@@ -904,7 +986,8 @@ pub fn preempt_group(
     // topology-aware preemption places with the placement algorithm's own scores (cpg_tas_test.go,
     // "preexisting pod group pods constrain available topology domains with preemption",
     // evicts the low pod on node2 although both pods fit on the empty node3 of the rack).
-    let mut aware = (!has_topology(tree)).then(|| VictimAware::new(st, idx, &units));
+    let facts = UnitFacts::of(st, idx, &units);
+    let mut aware = (!has_topology(tree)).then(|| VictimAware::new(st, &units, &facts));
     let cycle = Cycle::new(st, mode, &mut sampler, &mut trace);
     let mut cycle = match aware.as_mut() {
         Some(a) => cycle.preferring(a),
@@ -923,7 +1006,14 @@ pub fn preempt_group(
     // A unit put back gets the allocations released for its claims back (`give_claims_back`);
     // `put_back` restores the rest at the end.
     let mut check = GroupCheck::new(st, &proposed);
-    let (victims, violating) = reprieve(st, idx, &units, &mut released, &mut log, &mut check);
+    let (victims, violating) = reprieve(
+        st,
+        idx,
+        (&units, &facts),
+        &mut released,
+        &mut log,
+        &mut check,
+    );
     // Leave the state as it was; `apply` evicts.
     put_back(st, removal, released);
     Verdict::Preempt(Preemption {
@@ -1064,10 +1154,11 @@ pub fn preempt_pod(
             continue;
         }
         let mut log = Vec::new();
+        let facts = UnitFacts::of(st, idx, &units);
         let (kept, violating) = reprieve(
             st,
             idx,
-            &units,
+            (&units, &facts),
             &mut released,
             &mut log,
             &mut PodCheck { pod, node },

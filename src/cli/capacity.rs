@@ -10,7 +10,7 @@ use super::diff::has_what_ifs;
 use super::simulate::{WhatIfArgs, apply_what_ifs};
 use super::{Context, ReportFormat, parse_target, resolve_target};
 use crate::error::{Error, ExitStatus};
-use crate::plan::capacity::{CapacityOptions, Shape, WhatIfImpact, capacity, displaced};
+use crate::plan::capacity::{CapacityOptions, Shape, WhatIfImpact, capacity_keeping, displaced};
 use crate::render::capacity::{write_notes, write_text};
 use crate::sched::{Options, simulate};
 use crate::snapshot::source::{Collector, files};
@@ -90,7 +90,7 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
         max_copies: usize::try_from(args.max_copies).unwrap_or(100),
         domain_key: args.domain_key.clone(),
     };
-    let report = if has_what_ifs(&args.what_if) {
+    let (report, leftovers) = if has_what_ifs(&args.what_if) {
         let mut after = snapshot.clone();
         options.what_if = apply_what_ifs(&mut after, &args.what_if)?;
         let plan_after = simulate(&after, &options);
@@ -100,18 +100,23 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
             what_if: Vec::new(),
             ..options.clone()
         };
-        let before = capacity(snapshot, &shape, &before_options, &copt);
-        let mut report = capacity(after, &shape, &options, &copt);
+        let (before, left_before) = capacity_keeping(snapshot, &shape, &before_options, &copt);
+        // Freed before the second count, whose state would otherwise add to the peak.
+        drop(left_before);
+        let (mut report, left) = capacity_keeping(after, &shape, &options, &copt);
         report.what_if = Some(WhatIfImpact {
             copies_before: before.copies,
             copies_with_preemption_before: before.copies_with_preemption,
             displaced: moved,
         });
-        report
+        (report, left)
     } else {
         // No what-ifs: the loaded snapshot takes the copies itself (no clone at 150,000 pods).
-        capacity(snapshot, &shape, &options, &copt)
+        capacity_keeping(snapshot, &shape, &options, &copt)
     };
+    // The process exits after the report: freeing the snapshot and the simulation state
+    // object by object would only make the user wait (see `release`).
+    super::release(leftovers);
     ctx.write_report(
         args.output,
         "CapacityReport",

@@ -646,7 +646,26 @@ pub fn capacity(
     options: &Options,
     copt: &CapacityOptions,
 ) -> CapacityReport {
+    capacity_keeping(s, shape, options, copt).0
+}
+
+/// [`capacity`], returning what is left to free with the report (the snapshot with the copies
+/// and the simulation state: about a second of deallocation at 150,000 pods) so that the caller
+/// chooses when to pay for it.
+pub fn capacity_keeping(
+    s: Snapshot,
+    shape: &Shape,
+    options: &Options,
+    copt: &CapacityOptions,
+) -> (CapacityReport, Leftovers) {
     count_copies(s, shape, options, copt, true)
+}
+
+/// What [`capacity_keeping`] leaves to free.
+pub struct Leftovers {
+    // Field order is drop order: the state before the snapshot it was built from.
+    _state: crate::sched::Retained,
+    _snapshot: Snapshot,
 }
 
 /// [`capacity`]; `reuse` lets the run without preemption stand for the run with it when no unit
@@ -657,7 +676,7 @@ fn count_copies(
     options: &Options,
     copt: &CapacityOptions,
     reuse: bool,
-) -> CapacityReport {
+) -> (CapacityReport, Leftovers) {
     let max = copt.max_copies.max(1);
     let copies = Copies::add(&mut s, shape, max);
     let index: HashMap<&str, usize> = copies
@@ -701,7 +720,7 @@ fn count_copies(
     } else {
         (prepared.run_until(stop_at(PLACED)), None)
     };
-    drop(prepared);
+    let retained = prepared.retire();
     let n = copies.leading(&s, &plan, PLACED);
     let n_with = plan_with
         .as_ref()
@@ -733,7 +752,7 @@ fn count_copies(
         .then(|| copies.failed_unit(&plan, n))
         .flatten()
         .map(|u| limit_of(&s, &plan, u));
-    CapacityReport {
+    let report = CapacityReport {
         target: Target {
             kind: "PodGroup".to_owned(),
             namespace: shape.namespace().to_owned(),
@@ -758,7 +777,12 @@ fn count_copies(
             simulation: plan.settings.clone(),
         },
         warnings: plan.warnings.clone(),
-    }
+    };
+    let leftovers = Leftovers {
+        _state: retained,
+        _snapshot: s,
+    };
+    (report, leftovers)
 }
 
 fn count(n: usize) -> u32 {
@@ -1070,8 +1094,8 @@ mod tests {
                         max_copies,
                         domain_key,
                     };
-                    let reused = count_copies(s.clone(), &shape, &options(), &copt, true);
-                    let full = count_copies(s.clone(), &shape, &options(), &copt, false);
+                    let reused = count_copies(s.clone(), &shape, &options(), &copt, true).0;
+                    let full = count_copies(s.clone(), &shape, &options(), &copt, false).0;
                     assert_eq!(reused, full, "max {max_copies}");
                 }
             }

@@ -407,6 +407,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pod_requests_keep_every_pair_inline_or_not() {
+        for n in [0usize, 1, INLINE_REQUESTS, INLINE_REQUESTS + 1, 40] {
+            let pairs: Requests = (0..n)
+                .map(|i| (ResourceId::try_from(i).unwrap_or(0), 10 * i as i64 + 1))
+                .collect();
+            let r = PodRequests::from(pairs.clone());
+            assert_eq!(&r[..], &pairs[..], "{n} pairs");
+            assert_eq!((&r).into_iter().count(), n);
+            assert_eq!(
+                r,
+                PodRequests::from(pairs.clone()),
+                "equal contents compare equal"
+            );
+            let mut other = pairs;
+            if let Some(last) = other.last_mut() {
+                last.1 += 1;
+                assert_ne!(r, PodRequests::from(other), "{n} pairs, one amount differs");
+            }
+        }
+        assert!(PodRequests::default().is_empty());
+        assert_eq!(PodRequests::default(), PodRequests::from(Vec::new()));
+    }
+
+    #[test]
     fn quantities_parse_like_kubernetes() {
         assert_eq!(parse_milli("100m"), Some(100));
         assert_eq!(parse_milli("1"), Some(1000));

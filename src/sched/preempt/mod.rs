@@ -640,8 +640,8 @@ struct VictimAware<'u> {
     on_node: Vec<OnNode>,
     starts: Vec<usize>,
     /// Every victim pod's requests, copied once in pod order: the arithmetic path reads them
-    /// node by node, and reading each pod's own `requests` there chased two pointers per
-    /// victim into 150,000 scattered pods (a third of B6g).
+    /// node by node, where reading them from the pods touched a scattered ~500-byte pod per
+    /// victim.
     requests: crate::sched::resources::Requests,
     /// Per unit: its importance key, whose priority and pod count are what [`Cost`] adds.
     keys: &'u [Importance],
@@ -651,9 +651,6 @@ struct VictimAware<'u> {
     /// Per unit: the (preemptor pod, node) placements that needed it; the unit is committed
     /// while one of those pods is placed on that node (rollbacks undo it on their own).
     committed_by: Vec<Vec<(PodId, NodeId)>>,
-    /// Per unit: whether `committed_by` has an entry (most never do; a flag is one byte to
-    /// read per victim instead of a vector's header).
-    ever_committed: Vec<bool>,
     /// Every (pod, node) [`chosen`](super::schedule_one::NodePreference::chosen), in order.
     chosen: Vec<(PodId, NodeId)>,
     /// Costs per node for pods with `cache_requests` whose fit is arithmetic: a gang's
@@ -734,7 +731,6 @@ impl<'u> VictimAware<'u> {
             keys,
             anti_affinity,
             committed_by: vec![Vec::new(); units.spans.len()],
-            ever_committed: vec![false; units.spans.len()],
             chosen: Vec::new(),
             cache: vec![None; st.nodes.len()],
             cache_requests: None,
@@ -745,10 +741,9 @@ impl<'u> VictimAware<'u> {
     }
 
     fn committed(&self, st: &ClusterState, unit: u32) -> bool {
-        self.ever_committed[unit as usize]
-            && self.committed_by[unit as usize]
-                .iter()
-                .any(|(p, n)| st.placement[*p] == Some(*n))
+        self.committed_by[unit as usize]
+            .iter()
+            .any(|(p, n)| st.placement[*p] == Some(*n))
     }
 
     /// Which chosen pods are placed where they were chosen for: their count and a hash.
@@ -920,7 +915,6 @@ impl super::schedule_one::NodePreference for VictimAware<'_> {
         self.cache[node] = None;
         for u in units {
             self.committed_by[u as usize].push((pod, node));
-            self.ever_committed[u as usize] = true;
             for (_, n) in self.units.get(self.units.spans[u as usize]) {
                 self.cache[*n] = None;
             }

@@ -433,6 +433,7 @@ impl ClusterState {
             required_anti_count: self.required_anti_count,
             ..Removal::default()
         };
+        removal.pods.reserve(pods.size_hint().0);
         for pod in pods {
             let Some(node) = self.placement[pod].take() else {
                 continue;
@@ -442,9 +443,20 @@ impl ClusterState {
             }
             removal.pods.push((pod, node));
         }
-        let mut nodes: Vec<NodeId> = removal.pods.iter().map(|(_, n)| *n).collect();
-        nodes.sort_unstable();
-        nodes.dedup();
+        // The touched nodes in id order: sorted when few pods go, marked when many do (a group
+        // preemption at 5,000 nodes removes 150,000).
+        let nodes: Vec<NodeId> = if removal.pods.len() * 4 < self.nodes.len() {
+            let mut nodes: Vec<NodeId> = removal.pods.iter().map(|(_, n)| *n).collect();
+            nodes.sort_unstable();
+            nodes.dedup();
+            nodes
+        } else {
+            let mut marked = vec![false; self.nodes.len()];
+            for (_, n) in &removal.pods {
+                marked[*n] = true;
+            }
+            (0..self.nodes.len()).filter(|n| marked[*n]).collect()
+        };
         for node in nodes {
             let n = &mut self.nodes[node];
             let saved = SavedNode {

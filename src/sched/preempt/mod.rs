@@ -13,6 +13,7 @@
 pub mod victims;
 
 use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -50,13 +51,14 @@ pub const MSG_TERMINATING_ON_NOMINATED: &str =
 #[serde(rename_all = "camelCase")]
 pub struct Victim {
     /// Always `Pod`.
-    pub kind: String,
+    pub kind: &'static str,
     /// Namespace.
     pub namespace: String,
-    /// Name.
-    pub name: String,
-    /// Node it ran on.
-    pub node: String,
+    /// Name (shared with the simulation's pod: a group preemption at 5,000 nodes describes
+    /// thousands of victims).
+    pub name: Arc<str>,
+    /// Node it ran on (shared with the simulation's node).
+    pub node: Arc<str>,
     /// The group it belongs to (`PodGroup/name`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
@@ -127,10 +129,19 @@ pub enum Verdict {
 /// Victim units, stored flat: every unit's placed pods, each with the node it runs on (its
 /// home, where a reprieve puts it back), and one span of `pods` per unit. One allocation for
 /// all units rather than one per unit (a group preemption has a unit per lower-priority pod).
+///
+/// What the victim-aware placement and the reprieve read per unit is gathered with the units,
+/// in the one pass over the pods that finds them (reading it later unit by unit, in importance
+/// or node order, touched a scattered pod per victim, each pass costing milliseconds at
+/// 150,000 victims).
 #[derive(Debug, Default)]
 struct Units {
     pods: Vec<(PodId, NodeId)>,
     spans: Vec<(usize, usize)>,
+    /// Every unit's [`importance`].
+    keys: Vec<Importance>,
+    /// Per unit: whether a pod of it has required anti-affinity terms.
+    anti_affinity: Vec<bool>,
 }
 
 impl Units {
@@ -140,6 +151,18 @@ impl Units {
 
     fn is_empty(&self) -> bool {
         self.spans.is_empty()
+    }
+
+    /// Ends the unit made of `pods[start..]`, with its facts.
+    fn close(&mut self, st: &ClusterState, idx: &VictimIndex, start: usize) {
+        let end = self.pods.len();
+        let unit = &self.pods[start..end];
+        self.keys.push(importance(st, idx, unit));
+        self.anti_affinity.push(
+            unit.iter()
+                .any(|(p, _)| !st.pods[*p].anti_affinity.is_empty()),
+        );
+        self.spans.push((start, end));
     }
 }
 
@@ -161,40 +184,6 @@ fn importance(st: &ClusterState, idx: &VictimIndex, unit: &[(PodId, NodeId)]) ->
         unit.len(),
         std::cmp::Reverse(earliest),
     )
-}
-
-/// What the victim-aware placement and the reprieve read per unit, gathered in one pass in pod
-/// order (reading them unit by unit in importance or node order touched a scattered pod per
-/// victim, each pass costing milliseconds at 150,000 victims).
-struct UnitFacts {
-    /// Every unit's [`importance`].
-    keys: Vec<Importance>,
-    /// Whether a pod of the unit has required anti-affinity terms.
-    anti_affinity: Vec<bool>,
-}
-
-impl UnitFacts {
-    fn of(st: &ClusterState, idx: &VictimIndex, units: &Units) -> Self {
-        let keys = units
-            .spans
-            .iter()
-            .map(|span| importance(st, idx, units.get(*span)))
-            .collect();
-        let anti_affinity = units
-            .spans
-            .iter()
-            .map(|span| {
-                units
-                    .get(*span)
-                    .iter()
-                    .any(|(p, _)| !st.pods[*p].anti_affinity.is_empty())
-            })
-            .collect();
-        Self {
-            keys,
-            anti_affinity,
-        }
-    }
 }
 
 /// Eligible victim units among `candidates` (placed, lower effective priority, not
@@ -228,7 +217,7 @@ fn victim_units(
         let start = units.pods.len();
         let Some(name) = idx.pods[pod].unit.as_deref() else {
             units.pods.push((pod, home));
-            units.spans.push((start, start + 1));
+            units.close(st, idx, start);
             continue;
         };
         if !seen.insert(name) {
@@ -248,7 +237,7 @@ fn victim_units(
             units.pods.truncate(start);
             continue;
         }
-        units.spans.push((start, units.pods.len()));
+        units.close(st, idx, start);
     }
     units
 }
@@ -481,32 +470,48 @@ fn log_line(
 /// calls untouched are spared without a check and without being put back (the caller restores
 /// the whole state with [`put_back`] afterwards), and are logged as one summary line (at 5,000
 /// nodes a group preemption has ~150,000 of them).
+///
+/// Only the units whose place in that order matters are sorted: the checked ones, and the
+/// untouched ones a budget covers (the PDB pass spends each budget in importance order over
+/// every unit it covers; a unit no budget covers neither spends nor violates one). The summary
+/// still names the first untouched units in the full order.
 fn reprieve(
     st: &mut ClusterState,
     idx: &VictimIndex,
-    (units, facts): (&Units, &UnitFacts),
+    units: &Units,
     released: &mut Released,
     log: &mut Vec<String>,
     check: &mut dyn Reprieval,
 ) -> (Vec<(PodId, NodeId)>, HashSet<PodId>) {
-    // Most important first; a stable sort keeps equal units in their order.
-    let keys = &facts.keys;
-    let mut order: Vec<usize> = (0..units.spans.len()).collect();
-    order.sort_by(|a, b| keys[*b].cmp(&keys[*a]));
+    let keys = &units.keys;
+    // Most important first, ties in unit order (what a stable sort gives).
+    let more_important = |a: &usize, b: &usize| keys[*b].cmp(&keys[*a]).then(a.cmp(b));
+    let untouched: Vec<bool> = units
+        .spans
+        .iter()
+        .zip(&units.anti_affinity)
+        .map(|(span, anti)| check.untouched(units.get(*span), *anti))
+        .collect();
+    let mut order: Vec<usize> = (0..units.spans.len())
+        .filter(|u| !untouched[*u] || idx.covers(st, units.get(units.spans[*u])))
+        .collect();
+    order.sort_unstable_by(more_important);
     let violations = idx.pdb_violations(st, order.iter().map(|u| units.get(units.spans[*u])));
-    let (mut order, mut rest): (Vec<_>, Vec<_>) =
-        order.into_iter().zip(violations).partition(|(_, v)| *v);
+    let mut violating_unit = vec![false; units.spans.len()];
+    for (u, v) in order.iter().zip(&violations) {
+        violating_unit[*u] = *v;
+    }
+    let (mut order, mut rest): (Vec<usize>, Vec<usize>) =
+        order.into_iter().partition(|u| violating_unit[*u]);
     order.append(&mut rest);
     let mut kept = Vec::new();
     let mut violating_pods = HashSet::new();
-    let mut untouched = Vec::new();
-    for (u, violates) in order {
-        let span = units.spans[u];
-        let unit = units.get(span);
-        if check.untouched(unit, facts.anti_affinity[u]) {
-            untouched.push(span);
+    for &u in &order {
+        if untouched[u] {
             continue;
         }
+        let violates = violating_unit[u];
+        let unit = units.get(units.spans[u]);
         // Put the unit back where it ran, with the devices it held.
         let restored = give_claims_back(st, unit, released);
         for (p, n) in unit {
@@ -546,36 +551,78 @@ fn reprieve(
             kept.extend_from_slice(unit);
         }
     }
-    if !untouched.is_empty() {
-        let mut nodes = Vec::new();
-        let mut pods = 0usize;
-        for span in &untouched {
-            let unit = units.get(*span);
-            pods += unit.len();
-            nodes.extend(unit.iter().map(|(_, n)| *n));
-        }
-        nodes.sort_unstable();
-        nodes.dedup();
-        const NAMED: usize = 5;
-        let names: Vec<String> = untouched
-            .iter()
-            .take(NAMED)
-            .map(|span| log_line(st, idx, units.get(*span), "", ""))
-            .collect();
-        let more = untouched.len().saturating_sub(NAMED);
-        log.push(format!(
-            "spared {} unit(s) ({pods} pod(s)) on {} node(s) where the preemptor places no pod: {}{}",
-            untouched.len(),
-            nodes.len(),
-            names.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        ));
+    if let Some(line) = untouched_summary(st, idx, units, &untouched, &order, &violating_unit) {
+        log.push(line);
     }
     (kept, violating_pods)
+}
+
+/// The reprieve's one log line for the units spared untouched: how many, their pods and nodes,
+/// and the first few in reprieve order (violating units in `order` first, then the rest by
+/// importance), or `None` when there is none.
+fn untouched_summary(
+    st: &ClusterState,
+    idx: &VictimIndex,
+    units: &Units,
+    untouched: &[bool],
+    order: &[usize],
+    violating_unit: &[bool],
+) -> Option<String> {
+    const NAMED: usize = 5;
+    let mut count = 0usize;
+    let mut pods = 0usize;
+    let mut on_node = vec![false; st.nodes.len()];
+    // The untouched units not violating a budget: the ones named after the violating ones.
+    let mut others = Vec::new();
+    for (u, span) in units.spans.iter().enumerate() {
+        if !untouched[u] {
+            continue;
+        }
+        count += 1;
+        let unit = units.get(*span);
+        pods += unit.len();
+        for (_, n) in unit {
+            on_node[*n] = true;
+        }
+        if !violating_unit[u] {
+            others.push(u);
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let keys = &units.keys;
+    let more_important = |a: &usize, b: &usize| keys[*b].cmp(&keys[*a]).then(a.cmp(b));
+    let mut named: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|u| untouched[*u] && violating_unit[*u])
+        .take(NAMED)
+        .collect();
+    let wanted = NAMED - named.len();
+    if wanted > 0 && !others.is_empty() {
+        if others.len() > wanted {
+            others.select_nth_unstable_by(wanted - 1, more_important);
+            others.truncate(wanted);
+        }
+        others.sort_unstable_by(more_important);
+        named.extend(others);
+    }
+    let names: Vec<String> = named
+        .iter()
+        .map(|u| log_line(st, idx, units.get(units.spans[*u]), "", ""))
+        .collect();
+    let nodes = on_node.iter().filter(|b| **b).count();
+    let more = count.saturating_sub(NAMED);
+    Some(format!(
+        "spared {count} unit(s) ({pods} pod(s)) on {nodes} node(s) where the preemptor places no pod: {}{}",
+        names.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    ))
 }
 
 /// What placing a preemptor pod on a node costs in victims, compared as upstream's
@@ -676,8 +723,8 @@ struct OnNode {
 }
 
 impl<'u> VictimAware<'u> {
-    fn new(st: &ClusterState, units: &'u Units, facts: &'u UnitFacts) -> Self {
-        let keys = &facts.keys;
+    fn new(st: &ClusterState, units: &'u Units) -> Self {
+        let keys = &units.keys;
         // Node by node in one vector: count, then place (units come in pod order, so the pods'
         // requests are read in memory order).
         let mut starts = vec![0usize; st.nodes.len() + 1];
@@ -980,8 +1027,7 @@ pub fn preempt_group(
     // topology-aware preemption places with the placement algorithm's own scores (cpg_tas_test.go,
     // "preexisting pod group pods constrain available topology domains with preemption",
     // evicts the low pod on node2 although both pods fit on the empty node3 of the rack).
-    let facts = UnitFacts::of(st, idx, &units);
-    let mut aware = (!has_topology(tree)).then(|| VictimAware::new(st, &units, &facts));
+    let mut aware = (!has_topology(tree)).then(|| VictimAware::new(st, &units));
     let cycle = Cycle::new(st, mode, &mut sampler, &mut trace);
     let mut cycle = match aware.as_mut() {
         Some(a) => cycle.preferring(a),
@@ -1000,14 +1046,7 @@ pub fn preempt_group(
     // A unit put back gets the allocations released for its claims back (`give_claims_back`);
     // `put_back` restores the rest at the end.
     let mut check = GroupCheck::new(st, &proposed);
-    let (victims, violating) = reprieve(
-        st,
-        idx,
-        (&units, &facts),
-        &mut released,
-        &mut log,
-        &mut check,
-    );
+    let (victims, violating) = reprieve(st, idx, &units, &mut released, &mut log, &mut check);
     // Leave the state as it was; `apply` evicts.
     put_back(st, removal, released);
     Verdict::Preempt(Preemption {
@@ -1148,11 +1187,10 @@ pub fn preempt_pod(
             continue;
         }
         let mut log = Vec::new();
-        let facts = UnitFacts::of(st, idx, &units);
         let (kept, violating) = reprieve(
             st,
             idx,
-            (&units, &facts),
+            &units,
             &mut released,
             &mut log,
             &mut PodCheck { pod, node },
@@ -1228,11 +1266,25 @@ pub fn apply(st: &mut ClusterState, p: &Preemption) {
 
 /// GPUs a pod holds: extended resources named like `*gpu*` plus DRA devices.
 pub fn gpus_of(st: &ClusterState, pod: PodId) -> u32 {
-    let p = &st.pods[pod];
-    let ext: i64 = p
+    gpus_with(st, &gpu_resources(st), pod)
+}
+
+/// Per resource id: whether its name looks like a GPU (`*gpu*`), as [`gpus_of`] counts.
+fn gpu_resources(st: &ClusterState) -> Vec<bool> {
+    (0..st.table.len())
+        .map(|i| {
+            crate::sched::resources::ResourceId::try_from(i)
+                .is_ok_and(|id| st.table.name(id).contains("gpu"))
+        })
+        .collect()
+}
+
+/// [`gpus_of`] with the GPU resource ids looked up once (describing thousands of victims).
+fn gpus_with(st: &ClusterState, gpu: &[bool], pod: PodId) -> u32 {
+    let ext: i64 = st.pods[pod]
         .requests
         .iter()
-        .filter(|(id, _)| st.table.name(*id).contains("gpu"))
+        .filter(|(id, _)| gpu.get(usize::from(*id)).copied().unwrap_or(false))
         .map(|(_, v)| *v)
         .sum();
     u32::try_from(ext.max(0)).unwrap_or(u32::MAX)
@@ -1253,10 +1305,12 @@ pub fn describe(
     let mut hours = 0.0;
     let preemptor_nodes: BTreeSet<NodeId> = p.placements.iter().map(|(_, n)| *n).collect();
     let mut whole_for_part = false;
+    let gpu = gpu_resources(st);
+    victims.reserve(p.victims.len());
     for (v, home) in &p.victims {
         let pod = &st.pods[*v];
-        let node = st.nodes[*home].name.to_string();
-        let g = gpus_of(st, *v);
+        let node = Arc::clone(&st.nodes[*home].name);
+        let g = gpus_with(st, &gpu, *v);
         gpus += g;
         if let Some(started) = pod.started {
             hours += f64::from(g) * ((now - started).max(0) as f64) / 3600.0;
@@ -1272,9 +1326,9 @@ pub fn describe(
             whole_for_part = true;
         }
         victims.push(Victim {
-            kind: "Pod".to_owned(),
+            kind: "Pod",
             namespace: pod.namespace.clone(),
-            name: pod.name.to_string(),
+            name: Arc::clone(&pod.name),
             node,
             group: idx.pods[*v].group.clone(),
             evicted_with: idx.pods[*v].unit.clone(),
@@ -1401,11 +1455,7 @@ mod tests {
     }
 
     fn victims(plan: &Plan) -> Vec<&str> {
-        let mut v: Vec<&str> = plan.units[0]
-            .victims
-            .iter()
-            .map(|v| v.name.as_str())
-            .collect();
+        let mut v: Vec<&str> = plan.units[0].victims.iter().map(|v| &*v.name).collect();
         v.sort_unstable();
         v
     }

@@ -160,6 +160,21 @@ impl VictimIndex {
         idx
     }
 
+    /// Whether budget `b` counts `pod` (namespace and labels).
+    fn budget_matches(b: &Budget, p: &crate::sched::pod_req::PodReq) -> bool {
+        b.namespace == p.namespace && b.selector.as_ref().is_some_and(|s| s.matches(&p.labels))
+    }
+
+    /// Whether a budget counts a pod of `unit` ([`pdb_violations`](Self::pdb_violations) spends
+    /// no budget on any other unit, so leaving those out of its order changes no answer).
+    pub fn covers(&self, st: &ClusterState, unit: &[(PodId, NodeId)]) -> bool {
+        !self.budgets.is_empty()
+            && unit.iter().any(|(pod, _)| {
+                let p = &st.pods[*pod];
+                self.budgets.iter().any(|b| Self::budget_matches(b, p))
+            })
+    }
+
     /// Upstream PDB accounting: for each budget matching a pod (namespace and labels), its
     /// allowance is decremented per matching victim not already disrupted; going below 0 is a
     /// violation. Returns, per victim unit (its pods with their nodes, in order), whether it
@@ -179,9 +194,8 @@ impl VictimIndex {
                 for &(pod, _) in unit {
                     let p = &st.pods[pod];
                     for (i, b) in self.budgets.iter().enumerate() {
-                        let matches = b.namespace == p.namespace
-                            && b.selector.as_ref().is_some_and(|s| s.matches(&p.labels));
-                        if matches && !b.disrupted.iter().any(|d| **d == *p.name) {
+                        if Self::budget_matches(b, p) && !b.disrupted.iter().any(|d| **d == *p.name)
+                        {
                             allowed[i] -= 1;
                             if allowed[i] < 0 {
                                 violates = true;

@@ -26,3 +26,11 @@ pub mod snapshot;
 #[cfg(any(test, feature = "testutil"))]
 pub mod testutil;
 pub mod tui;
+
+/// The allocator of every binary built on this crate (the plugin, its tests and benches):
+/// mimalloc. A simulation at 5,000 nodes allocates and frees millions of small objects; with
+/// the system allocator, glibc's free-list upkeep (`malloc_consolidate`, `unlink_chunk`) took
+/// a tenth of a group preemption's time.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -1806,6 +1806,44 @@ mod tests {
         ]
     }
 
+    // The reprieve sorts only the units it checks and those a budget covers. A victim the
+    // preemptor does not touch still spends a PodDisruptionBudget first when it is more
+    // important: here `a` (on n3, where no member goes) takes the budget's one disruption, so
+    // evicting `b` (on n1, where both members go) violates it. Sorting only the checked units
+    // would have let `b` take the disruption.
+    #[test]
+    fn untouched_victims_still_spend_a_budget_in_importance_order() {
+        let labelled = |mut p: Value| {
+            p["metadata"]["labels"] = json!({"app": "x"});
+            p
+        };
+        let mut objects = vec![
+            node("n1", 4),
+            node("n2", 4),
+            node("n3", 4),
+            labelled(pod("a", 4, MID, Some("n3"))),
+            labelled(pod("b", 4, LOW, Some("n1"))),
+            pod("c", 4, LOW, Some("n2")),
+            json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                "metadata": {"name": "x", "namespace": "default"},
+                "spec": {"selector": {"matchLabels": {"app": "x"}}, "maxUnavailable": 1},
+                "status": {"disruptionsAllowed": 1, "currentHealthy": 2, "desiredHealthy": 1,
+                    "expectedPods": 2}}),
+        ];
+        objects.extend(gang2());
+        let (plan, placed) = run(objects);
+        let unit = &plan.units[0];
+        assert_eq!(unit.outcome, Outcome::Preempting, "{plan:#?}");
+        assert_eq!(victims(&plan), ["b"]);
+        assert!(unit.victims[0].pdb_violation, "{:#?}", unit.victims);
+        for p in ["p1", "p2"] {
+            assert!(
+                placed.contains(&(p.to_owned(), Some("n1".to_owned()))),
+                "{placed:?}"
+            );
+        }
+    }
+
     // Upstream "Victim-aware scoring: reuse leftover capacity from large victim on same node":
     // the plain 4-cpu victim costs one pod, the all-mode group two; the second member reuses the
     // room the first one's victim frees. Default scores alone would spread the gang and evict

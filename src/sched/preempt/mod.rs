@@ -679,7 +679,8 @@ impl Cost {
 ///
 /// When neither the pod nor the victims on the node have filters that read other pods (pod
 /// (anti-)affinity, hard spread, host ports, claims, nominated pods), the check is arithmetic on
-/// the node's free resources; otherwise the victims are put back and the filters run.
+/// the node's free resources; otherwise the victims are put back, each with the devices its
+/// claims held, and the filters run.
 struct VictimAware<'u> {
     units: &'u Units,
     /// Every victim pod, node by node (node `n`'s are `on_node[starts[n]..starts[n + 1]]`),
@@ -711,6 +712,10 @@ struct VictimAware<'u> {
     /// Scratch: a unit's requests on one node, per requested resource.
     need: Vec<i64>,
     free: Vec<i64>,
+    /// The DRA allocations the removal released, held for the cycle: a victim put back on a
+    /// node to judge its cost gets its claims' devices back first (upstream's per-node victim
+    /// selection re-adds a victim with its claims), and gives them up again afterwards.
+    released: Released,
 }
 
 /// A victim pod on a node: its unit, the pod, and its requests' range in
@@ -723,7 +728,7 @@ struct OnNode {
 }
 
 impl<'u> VictimAware<'u> {
-    fn new(st: &ClusterState, units: &'u Units) -> Self {
+    fn new(st: &ClusterState, units: &'u Units, released: Released) -> Self {
         let keys = &units.keys;
         // Node by node in one vector: count, then place (units come in pod order, so the pods'
         // requests are read in memory order).
@@ -784,6 +789,16 @@ impl<'u> VictimAware<'u> {
             fingerprint: (0, 0),
             need: Vec::new(),
             free: Vec::new(),
+            released,
+        }
+    }
+
+    /// Releases again the allocations [`give_claims_back`] returned for a cost check.
+    fn release_again(&mut self, st: &mut ClusterState, claims: Vec<usize>) {
+        for ci in claims {
+            if let Some(a) = st.dra.take_allocation(ci) {
+                self.released.push((ci, a));
+            }
         }
     }
 
@@ -902,18 +917,27 @@ impl<'u> VictimAware<'u> {
             }
         } else {
             let mut kept: Vec<PodId> = Vec::new();
-            for members in runs() {
+            let mut kept_claims: Vec<usize> = Vec::new();
+            let mut here: Vec<(PodId, NodeId)> = Vec::new();
+            let entries = entries.to_vec();
+            for members in entries.chunk_by(|a, b| a.unit == b.unit) {
                 let u = members[0].unit;
                 if !self.committed(st, u) {
+                    // Back with the devices it held, as the reprieve puts a victim back.
+                    here.clear();
+                    here.extend(members.iter().map(|m| (m.pod, node)));
+                    let restored = give_claims_back(st, &here, &mut self.released);
                     for m in members {
-                        st.assume_nominated(m.pod, node);
+                        st.assume(m.pod, node);
                     }
                     if fits(st, pod, node) {
                         kept.extend(members.iter().map(|m| m.pod));
+                        kept_claims.extend(restored);
                     } else {
                         for m in members.iter().rev() {
                             st.forget(m.pod);
                         }
+                        self.release_again(st, restored);
                         self.charge(u, &mut cost);
                         needed.push(u);
                     }
@@ -922,6 +946,7 @@ impl<'u> VictimAware<'u> {
             for v in kept.iter().rev() {
                 st.forget(*v);
             }
+            self.release_again(st, kept_claims);
         }
         (cost, needed)
     }
@@ -1027,13 +1052,18 @@ pub fn preempt_group(
     // topology-aware preemption places with the placement algorithm's own scores (cpg_tas_test.go,
     // "preexisting pod group pods constrain available topology domains with preemption",
     // evicts the low pod on node2 although both pods fit on the empty node3 of the rack).
-    let mut aware = (!has_topology(tree)).then(|| VictimAware::new(st, &units));
+    let mut aware =
+        (!has_topology(tree)).then(|| VictimAware::new(st, &units, std::mem::take(&mut released)));
     let cycle = Cycle::new(st, mode, &mut sampler, &mut trace);
     let mut cycle = match aware.as_mut() {
         Some(a) => cycle.preferring(a),
         None => cycle,
     };
     let run = cycle.run(tree, all_nodes, true);
+    drop(cycle);
+    if let Some(a) = aware.as_mut() {
+        released = std::mem::take(&mut a.released);
+    }
     if run.status != Status::Success {
         put_back(st, removal, released);
         return Verdict::Refused(format!("preemption cannot help: {}", run.message));
@@ -1795,6 +1825,64 @@ mod tests {
             .collect();
         assert_eq!(devices, ["gpu-0"]);
         assert!(placed.contains(&("keep".to_owned(), Some("n1".to_owned()))));
+    }
+
+    // Victim-aware placement counts a victim's devices: on n1 the more important `a` holds the
+    // node's only GPU, which the preemptor's claim needs, so keeping `a` there is not free; on
+    // n2 the less important `b` only takes cpu. The preemptor goes to n2 and evicts `b`
+    // (upstream's per-node victim selection re-adds a victim with its claims). Judging n1 with
+    // `a`'s device seen free placed the preemptor there, and the reprieve then evicted `a`.
+    #[test]
+    fn victim_aware_placement_counts_the_devices_a_victim_holds() {
+        let slice = |node: &str| {
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                "metadata": {"name": format!("{node}-gpus")}, "spec": {"driver": "gpu.example.com",
+                "nodeName": node, "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
+                "devices": [{"name": "gpu-0"}]}})
+        };
+        let claim = |name: &str| {
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": name, "namespace": "default"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}})
+        };
+        let mut a_claim = claim("a-gpu");
+        a_claim["status"] = json!({"allocation": {"devices": {"results": [{"request": "gpu",
+            "driver": "gpu.example.com", "pool": "n1", "device": "gpu-0"}]}},
+            "reservedFor": [{"resource": "pods", "name": "a", "uid": "u-a"}]});
+        let mut a = pod("a", 1, MID, Some("n1"));
+        a["spec"]["resourceClaims"] = json!([{"name": "gpu", "resourceClaimName": "a-gpu"}]);
+        let mut p1 = in_group(pod("p1", 2, HIGH, None), "pre");
+        p1["spec"]["resourceClaims"] = json!([{"name": "gpu", "resourceClaimName": "p1-gpu"}]);
+        let objects = vec![
+            node("n1", 4),
+            node("n2", 4),
+            json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+                "metadata": {"name": "gpu"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}),
+            slice("n1"),
+            slice("n2"),
+            a_claim,
+            claim("p1-gpu"),
+            a,
+            pod("b", 4, LOW, Some("n2")),
+            group("pre", 1, HIGH, "single"),
+            p1,
+        ];
+        let (plan, placed) = run(objects);
+        assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
+        assert_eq!(
+            victims(&plan),
+            ["b"],
+            "{:?}",
+            plan.units[0].trace.preemption
+        );
+        assert!(
+            placed.contains(&("p1".to_owned(), Some("n2".to_owned()))),
+            "{placed:?}"
+        );
+        assert!(
+            placed.contains(&("a".to_owned(), Some("n1".to_owned()))),
+            "{placed:?}"
+        );
     }
 
     /// A two-pod gang of 2-cpu pods, priority HIGH.

@@ -23,8 +23,8 @@ use findings::{capacity_findings, links, preemption_findings};
 use fixes::verified_fixes;
 
 use crate::graph::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::sched::Options;
 use crate::sched::plan::{Outcome, Plan, UnitResult};
-use crate::sched::{Options, simulate};
 use crate::snapshot::{Snapshot, name_of};
 
 /// How bad a finding is.
@@ -210,7 +210,11 @@ pub fn explain(
     kind: &ObjKind,
     name: &str,
 ) -> Diagnosis {
-    let plan = simulate(s, options);
+    // The queue runs only up to the target: the units after it in queue order cannot change
+    // its answer, and nothing below reads their results (a target that is not a unit of its
+    // own, pod by pod or already running, never stops the run, so the whole queue runs).
+    let plan = crate::sched::prepare(s, options)
+        .run_until(|u| u.kind == *kind && u.namespace == namespace && u.name == name);
     let graph = Graph::build(s);
     let target = format!("{kind}/{namespace}/{name}");
     let Some(unit) = plan.unit(kind, namespace, name).cloned() else {

@@ -242,31 +242,33 @@ fn victim_units(
     units
 }
 
-/// DRA allocations released by [`remove`]: (claim index, its allocation).
-type Released = Vec<(
+/// DRA allocations released by [`remove`], by claim index. A map: the reprieve and the
+/// victim-aware cost give a unit's claims back and take them again once per unit checked, and
+/// scanning a list of every released claim each time was quadratic in the DRA victims.
+type Released = std::collections::BTreeMap<
     usize,
     (
         Vec<super::dra::allocate::Allocated>,
         super::dra::inventory::Scope,
     ),
-)>;
+>;
 
 /// Removes every pod of `units` from the state at once ([`ClusterState::remove_pods`]) and
 /// releases the DRA allocations of claims only the removed pods used; [`put_back`] undoes both.
 fn remove(st: &mut ClusterState, units: &Units) -> (Removal, Released) {
     let removal = st.remove_pods(units.pods.iter().map(|(p, _)| *p));
     if !removal.pods.iter().any(|(p, _)| st.pods[*p].has_claims) {
-        return (removal, Vec::new());
+        return (removal, Released::new());
     }
     let evicted: HashSet<PodId> = removal.pods.iter().map(|(p, _)| *p).collect();
-    let released = st.dra.release(&evicted);
+    let released = st.dra.release(&evicted).into_iter().collect();
     (removal, released)
 }
 
 /// Gives the pods of `unit` the allocations [`remove`] released for their claims (upstream puts
 /// a reprieved victim back with its claims as they were; a fresh Reserve could pick other
 /// devices and so change what later checks see). Returns the claims given back, so that a unit
-/// that stays a victim can release them again.
+/// that stays a victim can release them again ([`release_again`]).
 fn give_claims_back(
     st: &mut ClusterState,
     unit: &[(PodId, NodeId)],
@@ -275,17 +277,29 @@ fn give_claims_back(
     if released.is_empty() || !unit.iter().any(|(p, _)| st.pods[*p].has_claims) {
         return Vec::new();
     }
-    let mine: HashSet<usize> = unit
+    let mut mine: Vec<usize> = unit
         .iter()
+        .filter(|(p, _)| st.pods[*p].has_claims)
         .flat_map(|(p, _)| st.dra.claims_of(*p).collect::<Vec<_>>())
         .collect();
-    let (back, keep): (Released, Released) = std::mem::take(released)
+    mine.sort_unstable();
+    mine.dedup();
+    let back: Vec<_> = mine
         .into_iter()
-        .partition(|(ci, _)| mine.contains(ci));
-    *released = keep;
+        .filter_map(|ci| released.remove(&ci).map(|a| (ci, a)))
+        .collect();
     let indices = back.iter().map(|(ci, _)| *ci).collect();
     st.dra.restore(back);
     indices
+}
+
+/// Releases again the allocations [`give_claims_back`] returned.
+fn release_again(st: &mut ClusterState, claims: Vec<usize>, released: &mut Released) {
+    for ci in claims {
+        if let Some(a) = st.dra.take_allocation(ci) {
+            released.insert(ci, a);
+        }
+    }
 }
 
 /// Puts the state back as it was before [`remove`] (every change made since on the removed
@@ -299,7 +313,7 @@ fn put_back(st: &mut ClusterState, removal: Removal, released: Released) {
             st.dra.unreserve(*p);
         }
     }
-    st.dra.restore(released);
+    st.dra.restore(released.into_iter().collect());
     st.restore(removal);
 }
 
@@ -529,11 +543,7 @@ fn reprieve(
             for (p, _) in unit.iter().rev() {
                 st.forget(*p);
             }
-            for ci in restored {
-                if let Some(a) = st.dra.take_allocation(ci) {
-                    released.push((ci, a));
-                }
-            }
+            release_again(st, restored, released);
             log.push(log_line(
                 st,
                 idx,
@@ -793,15 +803,6 @@ impl<'u> VictimAware<'u> {
         }
     }
 
-    /// Releases again the allocations [`give_claims_back`] returned for a cost check.
-    fn release_again(&mut self, st: &mut ClusterState, claims: Vec<usize>) {
-        for ci in claims {
-            if let Some(a) = st.dra.take_allocation(ci) {
-                self.released.push((ci, a));
-            }
-        }
-    }
-
     fn committed(&self, st: &ClusterState, unit: u32) -> bool {
         self.committed_by[unit as usize]
             .iter()
@@ -937,7 +938,7 @@ impl<'u> VictimAware<'u> {
                         for m in members.iter().rev() {
                             st.forget(m.pod);
                         }
-                        self.release_again(st, restored);
+                        release_again(st, restored, &mut self.released);
                         self.charge(u, &mut cost);
                         needed.push(u);
                     }
@@ -946,7 +947,7 @@ impl<'u> VictimAware<'u> {
             for v in kept.iter().rev() {
                 st.forget(*v);
             }
-            self.release_again(st, kept_claims);
+            release_again(st, kept_claims, &mut self.released);
         }
         (cost, needed)
     }

@@ -1485,6 +1485,18 @@ mod tests {
         (plan, placed)
     }
 
+    /// Asserts that every pod of `pods` ends up on `node`.
+    fn assert_on(placed: &[(String, Option<String>)], pods: &[&str], node: &str) {
+        for p in pods {
+            assert!(
+                placed
+                    .iter()
+                    .any(|(name, on)| name == p && on.as_deref() == Some(node)),
+                "{p} is not on {node}: {placed:?}"
+            );
+        }
+    }
+
     fn victims(plan: &Plan) -> Vec<&str> {
         let mut v: Vec<&str> = plan.units[0].victims.iter().map(|v| &*v.name).collect();
         v.sort_unstable();
@@ -1825,7 +1837,7 @@ mod tests {
             .map(|d| d.device.as_str())
             .collect();
         assert_eq!(devices, ["gpu-0"]);
-        assert!(placed.contains(&("keep".to_owned(), Some("n1".to_owned()))));
+        assert_on(&placed, &["keep"], "n1");
     }
 
     // Victim-aware placement counts a victim's devices: on n1 the more important `a` holds the
@@ -1876,14 +1888,8 @@ mod tests {
             "{:?}",
             plan.units[0].trace.preemption
         );
-        assert!(
-            placed.contains(&("p1".to_owned(), Some("n2".to_owned()))),
-            "{placed:?}"
-        );
-        assert!(
-            placed.contains(&("a".to_owned(), Some("n1".to_owned()))),
-            "{placed:?}"
-        );
+        assert_on(&placed, &["p1"], "n2");
+        assert_on(&placed, &["a"], "n1");
     }
 
     /// A two-pod gang of 2-cpu pods, priority HIGH.
@@ -1925,12 +1931,7 @@ mod tests {
         assert_eq!(unit.outcome, Outcome::Preempting, "{plan:#?}");
         assert_eq!(victims(&plan), ["b"]);
         assert!(unit.victims[0].pdb_violation, "{:#?}", unit.victims);
-        for p in ["p1", "p2"] {
-            assert!(
-                placed.contains(&(p.to_owned(), Some("n1".to_owned()))),
-                "{placed:?}"
-            );
-        }
+        assert_on(&placed, &["p1", "p2"], "n1");
     }
 
     // Upstream "Victim-aware scoring: reuse leftover capacity from large victim on same node":
@@ -1951,12 +1952,7 @@ mod tests {
         let (plan, placed) = run(objects);
         assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
         assert_eq!(victims(&plan), ["big"]);
-        for p in ["p1", "p2"] {
-            assert!(
-                placed.contains(&(p.to_owned(), Some("n1".to_owned()))),
-                "{placed:?}"
-            );
-        }
+        assert_on(&placed, &["p1", "p2"], "n1");
     }
 
     // The node whose victim has the lower priority wins, whatever the node names say; a victim
@@ -1996,9 +1992,6 @@ mod tests {
         let (plan, placed) = run(objects);
         assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
         assert_eq!(victims(&plan), ["plain"]);
-        assert!(
-            placed.contains(&("p1".to_owned(), Some("n2".to_owned()))),
-            "{placed:?}"
-        );
+        assert_on(&placed, &["p1"], "n2");
     }
 }

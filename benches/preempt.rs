@@ -1,5 +1,5 @@
-//! Criterion benches for preemption what-ifs (shared/design/performance.md B6 and B6g) on seeded
-//! synthetic clusters. Run with `cargo bench --features testutil --bench preempt`; no test
+//! Criterion benches for preemption what-ifs (shared/design/performance.md B6 and B6g; B6t and
+//! B6d are ours) on seeded synthetic clusters. Run with `cargo bench --features testutil --bench preempt`; no test
 //! asserts on timing.
 //!
 //! Every iteration starts from a clone of the prepared state (made outside the timed section)
@@ -140,5 +140,31 @@ fn topology_gang(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, single_pod, gang, topology_gang);
+/// B6d: a high-priority gang whose members each need a GPU through a claim template (16
+/// members of 62 cpu, minCount 16) on 5,000 nodes of 8 devices each, where 150,000 low-priority
+/// pods run and 8 of each node's 30 hold its devices through allocated claims: every member
+/// needs a device holder evicted too. A preemptor with claims takes the victim-aware cost's
+/// filter path (victims put back with their devices, the filters run per victim unit).
+fn dra_gang(c: &mut Criterion) {
+    let mut group = c.benchmark_group("B6d_dra_gang_preemption");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    let s = snapshot(
+        &Profile {
+            running_pods: 150_000,
+            running_priority: 10,
+            devices_per_node: 8,
+            running_claims_per_node: 8,
+            preemptor_gangs: vec![(1, 16)],
+            preemptor_claims: true,
+            ..Profile::with_nodes(5_000)
+        },
+        10,
+    );
+    bench_pair(&mut group, "5k_nodes_150k_pods_40k_claims", &s);
+    group.finish();
+}
+
+criterion_group!(benches, single_pod, gang, topology_gang, dra_gang);
 criterion_main!(benches);

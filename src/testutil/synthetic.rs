@@ -29,6 +29,11 @@ pub struct Profile {
     pub devices_per_node: usize,
     /// Pending pods that each need one device through a ResourceClaimTemplate.
     pub claim_pods: usize,
+    /// Running pods per node that each hold one of the node's devices through an allocated
+    /// ResourceClaim (`run-NNNNNN-gpu`); at most `devices_per_node`.
+    pub running_claims_per_node: usize,
+    /// Preemptor gang members each need one device through the ResourceClaimTemplate.
+    pub preemptor_claims: bool,
     /// `spec.priority` of the running pods.
     pub running_priority: i32,
     /// Pending pods without a group, at `preemptor_priority`, each requesting
@@ -56,6 +61,8 @@ impl Profile {
             rack_constraint: false,
             devices_per_node: 0,
             claim_pods: 0,
+            running_claims_per_node: 0,
+            preemptor_claims: false,
             running_priority: 0,
             preemptor_pods: 0,
             preemptor_gangs: Vec::new(),
@@ -171,6 +178,17 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
         if p.running_priority != 0 {
             v["spec"]["priority"] = json!(p.running_priority);
         }
+        let slot = i / p.nodes.max(1);
+        if slot < p.running_claims_per_node.min(p.devices_per_node) {
+            let claim = format!("run-{i:06}-gpu");
+            v["spec"]["resourceClaims"] = json!([{"name": "gpu", "resourceClaimName": claim}]);
+            out.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": claim, "namespace": "default"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}},
+                "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com",
+                    "pool": format!("node-{n:05}"), "device": format!("gpu-{slot}")}]}},
+                    "reservedFor": [{"resource": "pods", "name": format!("run-{i:06}"), "uid": format!("uid-run-{i:06}")}]}}));
+        }
         out.push(v);
     }
     for i in 0..p.pending_pods {
@@ -192,6 +210,12 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
             "metadata": {"name": "one-gpu", "namespace": "default"},
             "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com",
                 "selectors": [{"cel": {"expression": "device.attributes[\"gpu.example.com\"].model == \"H100\""}}]}}]}}}}));
+        if p.preemptor_claims {
+            // The preemptor gangs' namespace has its own copy of the template.
+            let mut t = out[out.len() - 1].clone();
+            t["metadata"]["namespace"] = json!("train");
+            out.push(t);
+        }
         for i in 0..p.nodes {
             let devices: Vec<Value> = (0..p.devices_per_node)
                 .map(|d| json!({"name": format!("gpu-{d}"), "attributes": {"model": {"string": "H100"}, "index": {"int": d}},
@@ -282,6 +306,10 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
                     1 + rng.below(600),
                 );
                 v["spec"]["priority"] = json!(p.preemptor_priority);
+                if p.preemptor_claims {
+                    v["spec"]["resourceClaims"] =
+                        json!([{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]);
+                }
                 out.push(v);
             }
             g += 1;

@@ -1295,12 +1295,7 @@ pub fn apply(st: &mut ClusterState, p: &Preemption) {
     }
 }
 
-/// GPUs a pod holds: extended resources named like `*gpu*` plus DRA devices.
-pub fn gpus_of(st: &ClusterState, pod: PodId) -> u32 {
-    gpus_with(st, &gpu_resources(st), pod)
-}
-
-/// Per resource id: whether its name looks like a GPU (`*gpu*`), as [`gpus_of`] counts.
+/// Per resource id: whether its name looks like a GPU (`*gpu*`), as [`gpus_with`] counts.
 fn gpu_resources(st: &ClusterState) -> Vec<bool> {
     (0..st.table.len())
         .map(|i| {
@@ -1310,7 +1305,8 @@ fn gpu_resources(st: &ClusterState) -> Vec<bool> {
         .collect()
 }
 
-/// [`gpus_of`] with the GPU resource ids looked up once (describing thousands of victims).
+/// GPUs a pod holds: extended resources whose id `gpu` marks (see [`gpu_resources`], looked up
+/// once for thousands of victims) plus DRA devices.
 fn gpus_with(st: &ClusterState, gpu: &[bool], pod: PodId) -> u32 {
     let ext: i64 = st.pods[pod]
         .requests
@@ -1483,6 +1479,18 @@ mod tests {
             })
             .collect();
         (plan, placed)
+    }
+
+    /// Asserts that the first unit preempts and evicts exactly `expected` (sorted), showing the
+    /// preemption's log when not.
+    fn expect_victims(plan: &Plan, expected: &[&str]) {
+        assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
+        assert_eq!(
+            victims(plan),
+            expected,
+            "{:?}",
+            plan.units[0].trace.preemption
+        );
     }
 
     /// Asserts that every pod of `pods` ends up on `node`.
@@ -1824,13 +1832,7 @@ mod tests {
             pre,
         ];
         let (plan, placed) = run(objects);
-        assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
-        assert_eq!(
-            victims(&plan),
-            ["evict"],
-            "{:?}",
-            plan.units[0].trace.preemption
-        );
+        expect_victims(&plan, &["evict"]);
         let devices: Vec<&str> = plan.units[0].placements[0]
             .devices
             .iter()
@@ -1881,13 +1883,7 @@ mod tests {
             p1,
         ];
         let (plan, placed) = run(objects);
-        assert_eq!(plan.units[0].outcome, Outcome::Preempting, "{plan:#?}");
-        assert_eq!(
-            victims(&plan),
-            ["b"],
-            "{:?}",
-            plan.units[0].trace.preemption
-        );
+        expect_victims(&plan, &["b"]);
         assert_on(&placed, &["p1"], "n2");
         assert_on(&placed, &["a"], "n1");
     }

@@ -66,6 +66,15 @@ fn bench_pair(
     group.bench_function(format!("{name}_no_preemption"), |b| run(b, &baseline));
 }
 
+/// A bench group `group` of one case, `name` on the snapshot of `profile` (with `seed`), sampled
+/// 10 times over 20 s (the 5,000-node preemptions).
+fn one_case(c: &mut Criterion, group: &str, name: &str, profile: &Profile, seed: u64) {
+    let mut g = c.benchmark_group(group);
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    bench_pair(&mut g, name, &snapshot(profile, seed));
+    g.finish();
+}
+
 /// B6: one high-priority pod (62 cpu) on 5,000 nodes that run 20,000 low-priority pods (4 a
 /// node, 4–8 cpu in use): it fits nowhere, every node is a candidate (compat samples 500).
 fn single_pod(c: &mut Criterion) {
@@ -122,22 +131,20 @@ fn gang(c: &mut Criterion) {
 /// the group preempts for its best rack (newest 1.37; older code refused). Both cycles, the
 /// failing one and the one with every candidate victim removed, try all 313 racks.
 fn topology_gang(c: &mut Criterion) {
-    let mut group = c.benchmark_group("B6t_topology_gang_preemption");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(20));
-    let s = snapshot(
-        &Profile {
-            running_pods: 150_000,
-            running_priority: 10,
-            preemptor_gangs: vec![(1, 16)],
-            rack_constraint: true,
-            ..Profile::with_nodes(5_000)
-        },
+    let profile = Profile {
+        running_pods: 150_000,
+        running_priority: 10,
+        preemptor_gangs: vec![(1, 16)],
+        rack_constraint: true,
+        ..Profile::with_nodes(5_000)
+    };
+    one_case(
+        c,
+        "B6t_topology_gang_preemption",
+        "5k_nodes_150k_pods_rack_gang",
+        &profile,
         9,
     );
-    bench_pair(&mut group, "5k_nodes_150k_pods_rack_gang", &s);
-    group.finish();
 }
 
 /// B6d: a high-priority gang whose members each need a GPU through a claim template (16
@@ -146,24 +153,22 @@ fn topology_gang(c: &mut Criterion) {
 /// needs a device holder evicted too. A preemptor with claims takes the victim-aware cost's
 /// filter path (victims put back with their devices, the filters run per victim unit).
 fn dra_gang(c: &mut Criterion) {
-    let mut group = c.benchmark_group("B6d_dra_gang_preemption");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(20));
-    let s = snapshot(
-        &Profile {
-            running_pods: 150_000,
-            running_priority: 10,
-            devices_per_node: 8,
-            running_claims_per_node: 8,
-            preemptor_gangs: vec![(1, 16)],
-            preemptor_claims: true,
-            ..Profile::with_nodes(5_000)
-        },
+    let profile = Profile {
+        running_pods: 150_000,
+        running_priority: 10,
+        devices_per_node: 8,
+        running_claims_per_node: 8,
+        preemptor_gangs: vec![(1, 16)],
+        preemptor_claims: true,
+        ..Profile::with_nodes(5_000)
+    };
+    one_case(
+        c,
+        "B6d_dra_gang_preemption",
+        "5k_nodes_150k_pods_40k_claims",
+        &profile,
         10,
     );
-    bench_pair(&mut group, "5k_nodes_150k_pods_40k_claims", &s);
-    group.finish();
 }
 
 criterion_group!(benches, single_pod, gang, topology_gang, dra_gang);

@@ -137,6 +137,12 @@ impl PodReq {
     /// Written as an exhaustive destructuring so that a new field fails to compile here until
     /// someone decides whether filters read it.
     pub fn same_filter_inputs(&self, other: &Self, labels_matter: bool) -> bool {
+        !self.has_claims && !other.has_claims && self.same_inputs_but_claims(other, labels_matter)
+    }
+
+    /// [`same_filter_inputs`](Self::same_filter_inputs) without looking at claims: the
+    /// DynamicResources filter's inputs (the pods' claims) are the caller's to compare.
+    pub fn same_inputs_but_claims(&self, other: &Self, labels_matter: bool) -> bool {
         let Self {
             namespace,
             name: _,
@@ -167,8 +173,7 @@ impl PodReq {
             nominated_node,
             terminating_by_preemption: _,
         } = self;
-        !*has_claims
-            && !other.has_claims
+        *has_claims == other.has_claims
             && *namespace == other.namespace
             && *requests == other.requests
             && *tolerations == other.tolerations

@@ -101,7 +101,7 @@ impl DeviceTol {
 }
 
 /// One way to satisfy a request (the request itself, or one `firstAvailable` sub-request).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Alternative {
     /// Result name: `request` or `request/subrequest`.
     pub result_name: String,
@@ -122,7 +122,7 @@ pub struct Alternative {
 }
 
 /// A request of a claim.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Request {
     /// Request name.
     pub name: String,
@@ -131,7 +131,7 @@ pub struct Request {
 }
 
 /// A constraint of a claim.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Constraint {
     /// Requests it applies to (empty: all).
     pub requests: Vec<String>,
@@ -142,7 +142,7 @@ pub struct Constraint {
 }
 
 /// A claim's device requirements, compiled.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClaimSpec {
     /// Requests in order.
     pub requests: Vec<Request>,

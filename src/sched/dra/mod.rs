@@ -900,6 +900,41 @@ impl DraState {
     pub fn has_claims(&self, pod: PodId) -> bool {
         self.pod_claims.contains_key(&pod)
     }
+
+    /// Whether the DynamicResources filter's answer for `pod` on a node reads that node alone
+    /// (and the pod's own claims): every claim of the pod exists, is used by no other pod and
+    /// is not allocated yet, and no device of the cluster can be used from more than one node
+    /// (no `allNodes` or `nodeSelector` slice). Placing another pod then changes the answer
+    /// only on the node it goes to.
+    pub fn node_local(&self, pod: PodId) -> bool {
+        let Some(pc) = self.pod_claims.get(&pod) else {
+            return true;
+        };
+        pc.problem.is_none()
+            && self.inventory.shared.is_empty()
+            && pc.entries.iter().all(|(_, ci)| {
+                self.claims[*ci].allocation.is_none()
+                    && self.users.get(*ci).is_some_and(|u| u.as_slice() == [pod])
+            })
+    }
+
+    /// Whether two pods' claims ask for the same devices: as many entries, entry by entry the
+    /// same requirements, none allocated (the filter then gives both the same answer on a node
+    /// in the same state).
+    pub fn same_claims(&self, a: PodId, b: PodId) -> bool {
+        let entries = |p: PodId| self.pod_claims.get(&p).map(|pc| pc.entries.as_slice());
+        match (entries(a), entries(b)) {
+            (None, None) => true,
+            (Some(x), Some(y)) => {
+                x.len() == y.len()
+                    && x.iter().zip(y).all(|((_, i), (_, j))| {
+                        let (ci, cj) = (&self.claims[*i], &self.claims[*j]);
+                        ci.allocation.is_none() && cj.allocation.is_none() && ci.spec == cj.spec
+                    })
+            }
+            _ => false,
+        }
+    }
 }
 
 /// One allocated device of a placement.

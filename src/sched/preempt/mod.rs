@@ -349,11 +349,27 @@ fn assignments_fit<'a>(
     ok
 }
 
+/// Whether `pod`'s filters on a node read that node alone (and the pods on it): it has no
+/// required pod (anti-)affinity and no hard topology spread constraint, and its claims are its
+/// own and can only be allocated from one node's devices
+/// ([`DraState::node_local`](crate::sched::dra::DraState::node_local)). Placing or removing
+/// another pod then changes its answers only on that pod's node, unless that pod has required
+/// anti-affinity (existing pods' anti-affinity is read across its topology domain).
+fn filters_read_one_node(st: &ClusterState, pod: PodId) -> bool {
+    let p = &st.pods[pod];
+    p.affinity.is_empty()
+        && p.anti_affinity.is_empty()
+        && p.spread.iter().all(|c| !c.hard)
+        && (!p.has_claims || st.dra.node_local(pod))
+}
+
 /// The group's reprieve check (semantics §6.3 step 5): do all proposed assignments still fit?
 ///
-/// Fast path (the KEP's "reprieval restricted to touched nodes"): when no proposed pod has
-/// required pod (anti-)affinity, a hard topology spread constraint or a claim, its filters on a
-/// node read only that node (and the proposed pods before it there). Putting back a victim unit
+/// Fast path (the KEP's "reprieval restricted to touched nodes"): when every proposed pod's
+/// filters read only the node ([`filters_read_one_node`]; with claims, every device belongs to
+/// one node, so a victim's claims hold devices of its own node and giving them back changes
+/// nothing elsewhere either), its filters on a node read only that node (and the proposed pods
+/// before it there). Putting back a victim unit
 /// whose pods have no required anti-affinity then changes only the filters of the assignments
 /// on the unit's nodes, so only those are re-run, in proposed order; a unit on nodes with no
 /// assignment is spared without running a filter. The answer is the full check's as long as
@@ -369,13 +385,7 @@ struct GroupCheck<'a> {
 
 impl<'a> GroupCheck<'a> {
     fn new(st: &mut ClusterState, proposed: &'a [(PodId, NodeId)]) -> Self {
-        let local = proposed.iter().all(|(p, _)| {
-            let p = &st.pods[*p];
-            p.affinity.is_empty()
-                && p.anti_affinity.is_empty()
-                && p.spread.iter().all(|c| !c.hard)
-                && !p.has_claims
-        });
+        let local = !shortcuts_off() && proposed.iter().all(|(p, _)| filters_read_one_node(st, *p));
         let by_node = (local && assignments_fit(st, proposed.iter())).then(|| {
             let mut by_node: Vec<Vec<usize>> = vec![Vec::new(); st.nodes.len()];
             for (i, (_, n)) in proposed.iter().enumerate() {
@@ -690,7 +700,9 @@ impl Cost {
 /// When neither the pod nor the victims on the node have filters that read other pods (pod
 /// (anti-)affinity, hard spread, host ports, claims, nominated pods), the check is arithmetic on
 /// the node's free resources; otherwise the victims are put back, each with the devices its
-/// claims held, and the filters run.
+/// claims held, and the filters run (only for the units the arithmetic keeps: too little room
+/// is a NodeResourcesFit failure whatever the rest). Costs are kept per node while they can
+/// only change where a pod goes, so a gang's identical members judge each node once.
 struct VictimAware<'u> {
     units: &'u Units,
     /// Every victim pod, node by node (node `n`'s are `on_node[starts[n]..starts[n + 1]]`),
@@ -711,17 +723,23 @@ struct VictimAware<'u> {
     committed_by: Vec<Vec<(PodId, NodeId)>>,
     /// Every (pod, node) [`chosen`](super::schedule_one::NodePreference::chosen), in order.
     chosen: Vec<(PodId, NodeId)>,
-    /// Costs per node for pods with `cache_requests` whose fit is arithmetic: a gang's
-    /// identical members reuse them, a node's entry being dropped when a pod goes there or a
-    /// unit with a pod there is committed.
+    /// Costs per node for pods like `cache_for`'s whose cost on a node reads only that node
+    /// ([`filters_read_one_node`], apart from which victim units are committed, whose nodes'
+    /// entries are dropped): a gang's identical members reuse them, a node's entry
+    /// being dropped when a pod goes there or a unit with a pod there is committed.
     cache: Vec<Option<(Cost, Vec<u32>)>>,
-    cache_requests: Option<crate::sched::resources::Requests>,
+    /// The pod the cache was filled for, and whether its fit was arithmetic.
+    cache_for: Option<(PodId, bool)>,
+    /// Whether any node has a victim with anti-affinity terms (the cost there runs the
+    /// filters, which read more of the pod than its requests).
+    any_anti_affinity: bool,
     /// Which chosen pods were placed when the cache was last known valid; a rollback or a
     /// re-assumption the preference did not see changes it and empties the cache.
     fingerprint: (usize, u64),
     /// Scratch: a unit's requests on one node, per requested resource.
     need: Vec<i64>,
     free: Vec<i64>,
+    want: crate::sched::resources::Requests,
     /// The DRA allocations the removal released, held for the cycle: a victim put back on a
     /// node to judge its cost gets its claims' devices back first (upstream's per-node victim
     /// selection re-adds a victim with its claims), and gives them up again afterwards.
@@ -791,14 +809,16 @@ impl<'u> VictimAware<'u> {
             starts,
             requests,
             keys,
-            anti_affinity,
             committed_by: vec![Vec::new(); units.spans.len()],
             chosen: Vec::new(),
+            any_anti_affinity: anti_affinity.iter().any(|a| *a),
+            anti_affinity,
             cache: vec![None; st.nodes.len()],
-            cache_requests: None,
+            cache_for: None,
             fingerprint: (0, 0),
             need: Vec::new(),
             free: Vec::new(),
+            want: Vec::new(),
             released,
         }
     }
@@ -835,33 +855,51 @@ impl<'u> VictimAware<'u> {
             && nominated_pods_for(st, pod).is_empty()
     }
 
-    /// Makes the cache valid for `pod`; returns whether the pod can use it.
-    fn prepare(&mut self, st: &ClusterState, pod: PodId) -> bool {
+    /// Whether `b`'s costs are `a`'s: the arithmetic path reads the requests alone (but nodes
+    /// with anti-affinity victims run the filters), the filter path every filter input and
+    /// the claims.
+    fn same_costs(&self, st: &ClusterState, a: PodId, b: PodId, arithmetic: bool) -> bool {
+        let (x, y) = (&st.pods[a], &st.pods[b]);
+        let filters = || x.same_inputs_but_claims(y, st.required_anti_count > 0);
+        if arithmetic {
+            x.requests == y.requests && (!self.any_anti_affinity || filters())
+        } else {
+            filters() && st.dra.same_claims(a, b)
+        }
+    }
+
+    /// Makes the cache valid for `pod`; returns whether the pod's fit is arithmetic and
+    /// whether it can use the cache.
+    fn prepare(&mut self, st: &ClusterState, pod: PodId) -> (bool, bool) {
         let fp = self.placed_fingerprint(st);
-        let local = Self::local(st, pod);
-        let same = local && self.cache_requests.as_deref() == Some(&st.pods[pod].requests[..]);
+        let arithmetic = Self::local(st, pod);
+        let cacheable = (arithmetic || filters_read_one_node(st, pod)) && !shortcuts_off();
+        let same = cacheable
+            && self.cache_for.is_some_and(|(rep, a)| {
+                a == arithmetic && (rep == pod || self.same_costs(st, rep, pod, arithmetic))
+            });
         if fp != self.fingerprint || !same {
             self.cache.iter_mut().for_each(|c| *c = None);
             self.fingerprint = fp;
-            self.cache_requests = local.then(|| st.pods[pod].requests.to_vec());
+            self.cache_for = cacheable.then_some((pod, arithmetic));
         }
-        local
+        (arithmetic, cacheable)
     }
 
     /// The cost of placing `pod` on `node` (see the type's documentation), from the cache when
-    /// `local` and known.
+    /// `cacheable` and known.
     fn cost_cached(
         &mut self,
         st: &mut ClusterState,
         pod: PodId,
         node: NodeId,
-        local: bool,
+        (arithmetic, cacheable): (bool, bool),
     ) -> (Cost, Vec<u32>) {
-        if local && let Some(hit) = &self.cache[node] {
+        if cacheable && let Some(hit) = &self.cache[node] {
             return hit.clone();
         }
-        let c = self.cost(st, pod, node, local);
-        if local {
+        let c = self.cost(st, pod, node, arithmetic);
+        if cacheable {
             self.cache[node] = Some(c.clone());
         }
         c
@@ -877,79 +915,114 @@ impl<'u> VictimAware<'u> {
         let mut cost = Cost::NONE;
         let mut needed = Vec::new();
         let local = local && !self.anti_affinity[node];
-        let entries = &self.on_node[self.starts[node]..self.starts[node + 1]];
-        // One run of entries per unit (on_node keeps a unit's pods together).
-        let runs = || entries.chunk_by(|a, b| a.unit == b.unit);
-        if local {
-            let want = &st.pods[pod].requests;
+        // The node's free room for what the pod asks, with the units kept so far back. It
+        // decides alone on the arithmetic path; on the filter path it is checked first, since
+        // a unit that leaves too little room fails NodeResourcesFit whatever the other filters
+        // say (the same test: `pods` room of 1, each positive request within the free amount;
+        // pods nominated to the node only take more room away), so only the units it keeps
+        // run the filters.
+        let mut want = std::mem::take(&mut self.want);
+        want.clear();
+        want.extend(st.pods[pod].requests.iter().copied());
+        {
             let n = &st.nodes[node];
             self.free.clear();
             self.free.extend(want.iter().map(|(id, _)| n.free(*id)));
-            let mut free_pods = n.free(crate::sched::resources::PODS);
-            for members in runs() {
-                let u = members[0].unit;
-                if !self.committed(st, u) {
-                    self.need.clear();
-                    self.need.resize(want.len(), 0);
-                    for m in members {
-                        let has = &self.requests[m.requests.0..m.requests.1];
-                        for (k, (id, _)) in want.iter().enumerate() {
-                            self.need[k] +=
-                                has.iter().find(|(r, _)| r == id).map_or(0, |(_, a)| *a);
-                        }
-                    }
-                    let count = i64::try_from(members.len()).unwrap_or(i64::MAX);
-                    let keeps = free_pods - count >= 1
-                        && want
-                            .iter()
-                            .zip(&self.free)
-                            .zip(&self.need)
-                            .all(|(((_, w), f), n)| *w <= 0 || *w <= f - n);
-                    if keeps {
-                        free_pods -= count;
-                        for (f, n) in self.free.iter_mut().zip(&self.need) {
-                            *f -= n;
-                        }
-                    } else {
-                        self.charge(u, &mut cost);
-                        needed.push(u);
-                    }
-                }
-            }
-        } else {
-            let mut kept: Vec<PodId> = Vec::new();
-            let mut kept_claims: Vec<usize> = Vec::new();
-            let mut here: Vec<(PodId, NodeId)> = Vec::new();
-            let entries = entries.to_vec();
-            for members in entries.chunk_by(|a, b| a.unit == b.unit) {
-                let u = members[0].unit;
-                if !self.committed(st, u) {
-                    // Back with the devices it held, as the reprieve puts a victim back.
-                    here.clear();
-                    here.extend(members.iter().map(|m| (m.pod, node)));
-                    let restored = give_claims_back(st, &here, &mut self.released);
-                    for m in members {
-                        st.assume(m.pod, node);
-                    }
-                    if fits(st, pod, node) {
-                        kept.extend(members.iter().map(|m| m.pod));
-                        kept_claims.extend(restored);
-                    } else {
-                        for m in members.iter().rev() {
-                            st.forget(m.pod);
-                        }
-                        release_again(st, restored, &mut self.released);
-                        self.charge(u, &mut cost);
-                        needed.push(u);
-                    }
-                }
-            }
-            for v in kept.iter().rev() {
-                st.forget(*v);
-            }
-            release_again(st, kept_claims, &mut self.released);
         }
+        let mut free_pods = st.nodes[node].free(crate::sched::resources::PODS);
+        let mut kept: Vec<PodId> = Vec::new();
+        let mut kept_claims: Vec<usize> = Vec::new();
+        let mut here: Vec<(PodId, NodeId)> = Vec::new();
+        let (from, to) = (self.starts[node], self.starts[node + 1]);
+        let mut i = from;
+        // One run of entries per unit (on_node keeps a unit's pods together).
+        while i < to {
+            let u = self.on_node[i].unit;
+            let mut j = i;
+            while j < to && self.on_node[j].unit == u {
+                j += 1;
+            }
+            let run = i..j;
+            i = j;
+            if self.committed(st, u) {
+                continue;
+            }
+            self.need.clear();
+            self.need.resize(want.len(), 0);
+            for m in &self.on_node[run.clone()] {
+                let has = &self.requests[m.requests.0..m.requests.1];
+                for (k, (id, _)) in want.iter().enumerate() {
+                    self.need[k] += has.iter().find(|(r, _)| r == id).map_or(0, |(_, a)| *a);
+                }
+            }
+            let count = i64::try_from(run.len()).unwrap_or(i64::MAX);
+            let room = free_pods - count >= 1
+                && want
+                    .iter()
+                    .zip(&self.free)
+                    .zip(&self.need)
+                    .all(|(((_, w), f), n)| *w <= 0 || *w <= f - n);
+            let keeps = room
+                && (local
+                    || self.filters_keep(
+                        st,
+                        pod,
+                        node,
+                        run,
+                        &mut here,
+                        &mut kept,
+                        &mut kept_claims,
+                    ));
+            if keeps {
+                free_pods -= count;
+                for (f, n) in self.free.iter_mut().zip(&self.need) {
+                    *f -= n;
+                }
+            } else {
+                self.charge(u, &mut cost);
+                needed.push(u);
+            }
+        }
+        for v in kept.iter().rev() {
+            st.forget(*v);
+        }
+        release_again(st, kept_claims, &mut self.released);
+        self.want = want;
         (cost, needed)
+    }
+
+    /// The filter path's check of one unit (the pods `on_node[run]` on `node`): puts it back
+    /// with the devices it held, as the reprieve puts a victim back, and keeps it there (in
+    /// `kept`, its claims in `kept_claims`) when `pod` still passes the filters.
+    #[allow(clippy::too_many_arguments, reason = "the cost loop's scratch vectors")]
+    fn filters_keep(
+        &mut self,
+        st: &mut ClusterState,
+        pod: PodId,
+        node: NodeId,
+        run: std::ops::Range<usize>,
+        here: &mut Vec<(PodId, NodeId)>,
+        kept: &mut Vec<PodId>,
+        kept_claims: &mut Vec<usize>,
+    ) -> bool {
+        let members = &self.on_node[run];
+        here.clear();
+        here.extend(members.iter().map(|m| (m.pod, node)));
+        let restored = give_claims_back(st, here, &mut self.released);
+        for m in members {
+            st.assume(m.pod, node);
+        }
+        if fits(st, pod, node) {
+            kept.extend(members.iter().map(|m| m.pod));
+            kept_claims.extend(restored);
+            true
+        } else {
+            for m in members.iter().rev() {
+                st.forget(m.pod);
+            }
+            release_again(st, restored, &mut self.released);
+            false
+        }
     }
 
     /// Adds the whole unit (all its pods, on every node) to `cost`.
@@ -961,12 +1034,12 @@ impl<'u> VictimAware<'u> {
 
 impl super::schedule_one::NodePreference for VictimAware<'_> {
     fn narrow(&mut self, st: &mut ClusterState, pod: PodId, feasible: &mut Vec<NodeId>) {
-        let local = self.prepare(st, pod);
+        let kind = self.prepare(st, pod);
         let mut costs = Vec::with_capacity(feasible.len());
         for &node in feasible.iter() {
             let cost = match &self.cache[node] {
-                Some((c, _)) if local => *c,
-                _ => self.cost_cached(st, pod, node, local).0,
+                Some((c, _)) if kind.1 => *c,
+                _ => self.cost_cached(st, pod, node, kind).0,
             };
             costs.push(cost);
         }
@@ -982,10 +1055,14 @@ impl super::schedule_one::NodePreference for VictimAware<'_> {
     }
 
     fn chosen(&mut self, st: &mut ClusterState, pod: PodId, node: NodeId) {
-        let local = self.prepare(st, pod);
-        let (_, units) = self.cost_cached(st, pod, node, local);
-        // The pod takes room on `node`, and each unit it needs frees its nodes.
+        let kind = self.prepare(st, pod);
+        let (_, units) = self.cost_cached(st, pod, node, kind);
+        // The pod takes room on `node`, and each unit it needs frees its nodes; its own
+        // required anti-affinity can turn later pods away from any node of its domain.
         self.cache[node] = None;
+        if !st.pods[pod].anti_affinity.is_empty() {
+            self.cache.iter_mut().for_each(|c| *c = None);
+        }
         for u in units {
             self.committed_by[u as usize].push((pod, node));
             for (_, n) in self.units.get(self.units.spans[u as usize]) {
@@ -1001,6 +1078,23 @@ impl super::schedule_one::NodePreference for VictimAware<'_> {
             hash.wrapping_mul(31).wrapping_add((i << 20) | node as u64),
         );
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests turn the victim-aware cost cache and the reprieve's touched-nodes path off, to
+    /// compare with them on.
+    static NO_SHORTCUTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn shortcuts_off() -> bool {
+    NO_SHORTCUTS.with(std::cell::Cell::get)
+}
+
+#[cfg(not(test))]
+const fn shortcuts_off() -> bool {
+    false
 }
 
 /// A pending group root asking for preemption.
@@ -1886,6 +1980,61 @@ mod tests {
         expect_victims(&plan, &["b"]);
         assert_on(&placed, &["p1"], "n2");
         assert_on(&placed, &["a"], "n1");
+    }
+
+    // The victim-aware cost keeps a node's cost for the gang's next identical member until a
+    // pod goes there or a victim unit there is committed, and the reprieve re-checks only the
+    // assignments on a victim's nodes; with claims that are each member's own (a
+    // ResourceClaimTemplate) and node-local devices, both hold for the filter path too.
+    // Clusters where members can share nodes (24 of 64 cpu) and 30 or 45 victims of 1-2 cpu
+    // run on every node (some nodes have room for a member, or a free device, others not) must
+    // give the same plan, victims and placements with the cache as without.
+    #[test]
+    fn cached_victim_costs_give_the_uncached_plan() {
+        use crate::testutil::synthetic::{Profile, snapshot};
+        for (claims, per_node, holders, seed) in [
+            (true, 45, 4, 3),
+            (true, 30, 2, 4),
+            (false, 45, 0, 5),
+            (false, 30, 0, 6),
+        ] {
+            let profile = Profile {
+                running_pods: 48 * per_node,
+                running_priority: 10,
+                devices_per_node: 4,
+                running_claims_per_node: holders,
+                preemptor_gangs: vec![(1, 12)],
+                preemptor_claims: claims,
+                preemptor_cpu: 24,
+                ..Profile::with_nodes(48)
+            };
+            let s = snapshot(&profile, seed);
+            let plan = |off: bool| {
+                super::NO_SHORTCUTS.with(|c| c.set(off));
+                let plan = prepare(&s, &Options::default()).run();
+                super::NO_SHORTCUTS.with(|c| c.set(false));
+                plan
+            };
+            let (cached, uncached) = (plan(false), plan(true));
+            let case = format!("claims {claims}, {per_node} a node, seed {seed}");
+            assert_eq!(cached.units[0].outcome, Outcome::Preempting, "{case}");
+            assert!(!cached.units[0].victims.is_empty(), "{case}");
+            fn outcome(p: &Plan) -> (Vec<(&str, &str)>, Vec<&str>) {
+                let placed = p.units[0].placements.iter();
+                let placed = placed.map(|x| (x.pod.as_str(), x.node.as_str()));
+                (placed.collect(), victims(p))
+            }
+            assert_eq!(outcome(&cached), outcome(&uncached), "{case}");
+            // The rest of the plan too (messages, the cycle's trace), without printing it
+            // whole; only the reprieve's log differs (the touched-nodes path sums up the units
+            // it leaves out in one line).
+            let json = |p: &Plan| {
+                let mut p = p.clone();
+                p.units[0].trace.preemption.clear();
+                serde_json::to_string(&p).unwrap()
+            };
+            assert!(json(&cached) == json(&uncached), "{case}: the plans differ");
+        }
     }
 
     /// A two-pod gang of 2-cpu pods, priority HIGH.

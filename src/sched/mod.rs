@@ -209,6 +209,18 @@ impl Prepared<'_> {
         if !held.is_empty() {
             state.nominated.retain(|p| !held.contains(p));
         }
+        // One pass, each unit tried once in queue order, as upstream's queue orders retries
+        // (scheduling_queue.go, newest 1.37): PrioritySort compares priority, then
+        // `Timestamp`; a pod that fails gets `Timestamp = now` (AddUnschedulablePodIfNotPresent)
+        // and a pod group whose cycle was rejected or is waiting on its preemption gets it too
+        // (AddAttemptedPodGroupIfNeeded) and goes to backoffQ, popped only when activeQ is
+        // empty: a failed unit comes back behind every unit already queued, on a state that
+        // only other units changed. The one exception, a group whose cycle succeeded with
+        // members left (its timestamp preserved "to trigger preemption immediately after the
+        // current cycle"), is `preempt_for_members_left`. Not modelled: the retry itself. It
+        // can only change an outcome when a later unit's preemption frees room the failed one
+        // could not take itself (its policy is Never): by priority order the later unit's
+        // victims were candidates of the failed unit's own preemption.
         let mut results = Vec::with_capacity(queued.len());
         for unit in queued.by_ref() {
             let result = run_unit(state, &ctx, unit, &all_nodes, options.mode, &mut sampler);

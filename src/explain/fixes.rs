@@ -61,32 +61,58 @@ pub(super) fn verified_fixes(
     }
     // Add nodes like the best node of the best domain (or any node the pods could use).
     if let Some(like) = best_node_to_copy(s, unit, fit) {
-        for n in 1..=8 {
+        let adding = |n: usize| {
             let mut copy = s.clone();
-            if whatif::add_nodes(&mut copy, n, &like).is_ok() && works(&copy, options) {
-                let domain = fit
-                    .domains
-                    .iter()
-                    .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
-                    .map(|d| {
-                        let missing = fit.min_count.saturating_sub(d.placeable);
-                        let more = shortfall(s, unit, missing)
-                            .map(|(amount, resource)| {
-                                format!("; the {missing} member(s) left need {amount} {resource} more there")
-                            })
-                            .unwrap_or_default();
-                        format!(
-                            " (in {}={}, which already fits {} of {}{more})",
-                            d.key, d.value, d.placeable, fit.min_count
-                        )
-                    })
-                    .unwrap_or_default();
-                out.push(format!("add {n} node(s) like {like}{domain}"));
-                break;
-            }
+            whatif::add_nodes(&mut copy, n, &like).is_ok() && works(&copy, options)
+        };
+        if let Some(n) = fewest_that_work(MAX_NODES_ADDED, adding) {
+            let domain = fit
+                .domains
+                .iter()
+                .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
+                .map(|d| {
+                    let missing = fit.min_count.saturating_sub(d.placeable);
+                    let more = shortfall(s, unit, missing)
+                        .map(|(amount, resource)| {
+                            format!(
+                                "; the {missing} member(s) left need {amount} {resource} more there"
+                            )
+                        })
+                        .unwrap_or_default();
+                    format!(
+                        " (in {}={}, which already fits {} of {}{more})",
+                        d.key, d.value, d.placeable, fit.min_count
+                    )
+                })
+                .unwrap_or_default();
+            out.push(format!("add {n} node(s) like {like}{domain}"));
         }
     }
     out
+}
+
+/// The most nodes the add-nodes fix tries.
+const MAX_NODES_ADDED: usize = 8;
+
+/// The fewest of 1..=`max` for which `works` holds, assuming that what works with n works with
+/// more (more nodes like one the pods can use never take a placement away): `max` is tried
+/// first, so a fix that does not work costs one simulation instead of `max`, then the count is
+/// halved down (about log2(max) more). Each try simulates a copy of the cluster.
+fn fewest_that_work(max: usize, mut works: impl FnMut(usize) -> bool) -> Option<usize> {
+    if max == 0 || !works(max) {
+        return None;
+    }
+    // `works(hi)` holds and nothing below `lo` is known to.
+    let (mut lo, mut hi) = (1, max);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if works(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(hi)
 }
 
 /// Gives every member's claim entry `entry` the PodGroup's source `to`.
@@ -269,4 +295,29 @@ fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<Strin
                 .then(b.name.cmp(&a.name))
         })
         .map(|n| n.name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fewest_that_work;
+
+    #[test]
+    fn fewest_that_work_finds_the_threshold_in_few_tries() {
+        for threshold in 1..=8 {
+            let mut tries = 0;
+            let found = fewest_that_work(8, |n| {
+                tries += 1;
+                n >= threshold
+            });
+            assert_eq!(found, Some(threshold));
+            assert!(tries <= 4, "threshold {threshold}: {tries} tries");
+        }
+        let mut tries = 0;
+        let never = fewest_that_work(8, |_| {
+            tries += 1;
+            false
+        });
+        assert_eq!((never, tries), (None, 1));
+        assert_eq!(fewest_that_work(0, |_| true), None);
+    }
 }

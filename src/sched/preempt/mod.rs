@@ -366,13 +366,12 @@ fn filters_read_one_node(st: &ClusterState, pod: PodId) -> bool {
 /// The group's reprieve check (semantics §6.3 step 5): do all proposed assignments still fit?
 ///
 /// Fast path (the KEP's "reprieval restricted to touched nodes"): when every proposed pod's
-/// filters read only the node ([`filters_read_one_node`]; with claims, every device belongs to
-/// one node, so a victim's claims hold devices of its own node and giving them back changes
-/// nothing elsewhere either), its filters on a node read only that node (and the proposed pods
-/// before it there). Putting back a victim unit
-/// whose pods have no required anti-affinity then changes only the filters of the assignments
-/// on the unit's nodes, so only those are re-run, in proposed order; a unit on nodes with no
-/// assignment is spared without running a filter. The answer is the full check's as long as
+/// filters read only its node and the pods there, the proposed pods before it included
+/// ([`filters_read_one_node`]; with claims, every device belongs to one node, so a victim's
+/// claims hold devices of its own node and giving them back changes nothing elsewhere either),
+/// putting back a victim unit whose pods have no required anti-affinity changes only the
+/// filters of the assignments on the unit's nodes, so only those are re-run, in proposed order;
+/// a unit on nodes with no assignment is spared without running a filter. The answer is the full check's as long as
 /// every assignment fit before the unit was put back, which holds at the start (checked once)
 /// and after every check (a failed unit is removed again).
 struct GroupCheck<'a> {

@@ -745,6 +745,14 @@ struct VictimAware<'u> {
     released: Released,
 }
 
+/// The victims a cost check put back on a node and kept there, and the claims it gave them
+/// back: undone when the check ends.
+#[derive(Debug, Default)]
+struct Kept {
+    pods: Vec<PodId>,
+    claims: Vec<usize>,
+}
+
 /// A victim pod on a node: its unit, the pod, and its requests' range in
 /// [`VictimAware::requests`].
 #[derive(Debug, Clone, Copy)]
@@ -929,9 +937,7 @@ impl<'u> VictimAware<'u> {
             self.free.extend(want.iter().map(|(id, _)| n.free(*id)));
         }
         let mut free_pods = st.nodes[node].free(crate::sched::resources::PODS);
-        let mut kept: Vec<PodId> = Vec::new();
-        let mut kept_claims: Vec<usize> = Vec::new();
-        let mut here: Vec<(PodId, NodeId)> = Vec::new();
+        let mut kept = Kept::default();
         let (from, to) = (self.starts[node], self.starts[node + 1]);
         let mut i = from;
         // One run of entries per unit (on_node keeps a unit's pods together).
@@ -961,17 +967,7 @@ impl<'u> VictimAware<'u> {
                     .zip(&self.free)
                     .zip(&self.need)
                     .all(|(((_, w), f), n)| *w <= 0 || *w <= f - n);
-            let keeps = room
-                && (local
-                    || self.filters_keep(
-                        st,
-                        pod,
-                        node,
-                        run,
-                        &mut here,
-                        &mut kept,
-                        &mut kept_claims,
-                    ));
+            let keeps = room && (local || self.filters_keep(st, pod, node, run, &mut kept));
             if keeps {
                 free_pods -= count;
                 for (f, n) in self.free.iter_mut().zip(&self.need) {
@@ -982,38 +978,34 @@ impl<'u> VictimAware<'u> {
                 needed.push(u);
             }
         }
-        for v in kept.iter().rev() {
+        for v in kept.pods.iter().rev() {
             st.forget(*v);
         }
-        release_again(st, kept_claims, &mut self.released);
+        release_again(st, kept.claims, &mut self.released);
         self.want = want;
         (cost, needed)
     }
 
     /// The filter path's check of one unit (the pods `on_node[run]` on `node`): puts it back
     /// with the devices it held, as the reprieve puts a victim back, and keeps it there (in
-    /// `kept`, its claims in `kept_claims`) when `pod` still passes the filters.
-    #[allow(clippy::too_many_arguments, reason = "the cost loop's scratch vectors")]
+    /// `kept`) when `pod` still passes the filters.
     fn filters_keep(
         &mut self,
         st: &mut ClusterState,
         pod: PodId,
         node: NodeId,
         run: std::ops::Range<usize>,
-        here: &mut Vec<(PodId, NodeId)>,
-        kept: &mut Vec<PodId>,
-        kept_claims: &mut Vec<usize>,
+        kept: &mut Kept,
     ) -> bool {
         let members = &self.on_node[run];
-        here.clear();
-        here.extend(members.iter().map(|m| (m.pod, node)));
-        let restored = give_claims_back(st, here, &mut self.released);
+        let here: Vec<(PodId, NodeId)> = members.iter().map(|m| (m.pod, node)).collect();
+        let restored = give_claims_back(st, &here, &mut self.released);
         for m in members {
             st.assume(m.pod, node);
         }
         if fits(st, pod, node) {
-            kept.extend(members.iter().map(|m| m.pod));
-            kept_claims.extend(restored);
+            kept.pods.extend(members.iter().map(|m| m.pod));
+            kept.claims.extend(restored);
             true
         } else {
             for m in members.iter().rev() {

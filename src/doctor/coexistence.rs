@@ -6,7 +6,7 @@
 use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
-use k8s_openapi::api::core::v1::Pod;
+use crate::snapshot::Pod;
 
 use super::{Check, Checker, list, obj, pod_active};
 use crate::graph::ObjRef;

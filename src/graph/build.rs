@@ -1,7 +1,7 @@
 //! Builds the edges of a [`Graph`](super::Graph) from a snapshot, one pass per kind.
 
 use crate::snapshot::ObjKind;
-use k8s_openapi::api::core::v1::Pod;
+use crate::snapshot::Pod;
 use k8s_openapi::api::scheduling::v1beta1::{PodGroup, Workload};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 

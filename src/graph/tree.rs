@@ -5,7 +5,7 @@
 //! text view and `-o json|yaml` alike.
 
 use crate::snapshot::ObjKind;
-use k8s_openapi::api::core::v1::Pod;
+use crate::snapshot::Pod;
 use k8s_openapi::api::resource::v1::ResourceClaim;
 use k8s_openapi::api::scheduling::v1beta1::{DisruptionMode, PodGroup};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, ObjectMeta, Time};

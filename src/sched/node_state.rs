@@ -212,7 +212,7 @@ pub struct ClusterState {
 /// The domains of one topology key: (value, nodes), values in name order.
 pub type Domains = std::rc::Rc<Vec<(String, Vec<NodeId>)>>;
 
-fn is_terminal(pod: &k8s_openapi::api::core::v1::Pod) -> bool {
+fn is_terminal(pod: &crate::snapshot::Pod) -> bool {
     matches!(
         pod.status.as_ref().and_then(|s| s.phase.as_deref()),
         Some("Succeeded" | "Failed")
@@ -300,7 +300,7 @@ impl ClusterState {
                 st.assume(id, node);
             }
         }
-        let with_claims: Vec<(PodId, &k8s_openapi::api::core::v1::Pod, &PodReq)> = objects
+        let with_claims: Vec<(PodId, &crate::snapshot::Pod, &PodReq)> = objects
             .iter()
             .enumerate()
             .filter(|(id, _)| st.pods[*id].has_claims)
@@ -764,7 +764,7 @@ mod removal_tests {
     /// the last id); a node's own resources are interned first and keep their ids.
     #[test]
     fn resource_names_past_the_table_capacity_fit_nowhere() {
-        use k8s_openapi::api::core::v1::Pod;
+        use crate::snapshot::Pod;
         let node: k8s_openapi::api::core::v1::Node = serde_json::from_value(serde_json::json!({
             "metadata": {"name": "n1"},
             "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110", "example.com/late": "4"}}

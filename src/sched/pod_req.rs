@@ -10,7 +10,8 @@
 
 use std::sync::Arc;
 
-use k8s_openapi::api::core::v1::{Container, Pod, PodAffinityTerm};
+use crate::snapshot::pod::{Container, Pod};
+use k8s_openapi::api::core::v1::PodAffinityTerm;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
 use super::resources::{CPU, MEMORY, OVERFLOW, Requests, ResourceTable, add_into, max_into};

@@ -5,7 +5,8 @@
 //! stay; pods owned by a controller are recreated by it and become pending again (their node
 //! binding is cleared); bare pods are deleted (kubectl drain needs `--force` for them).
 
-use k8s_openapi::api::core::v1::{Node, Pod, PodStatus};
+use crate::snapshot::pod::{Pod, PodStatus};
+use k8s_openapi::api::core::v1::Node;
 
 use crate::snapshot::{Snapshot, name_of};
 

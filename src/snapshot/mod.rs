@@ -14,13 +14,14 @@ pub mod export;
 pub mod facts;
 pub mod index;
 pub mod kind;
+pub mod pod;
 pub mod source;
 pub mod validate;
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
+use k8s_openapi::api::core::v1::{Namespace, Node};
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
     DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice,
@@ -34,6 +35,7 @@ use serde::{Deserialize, Serialize};
 pub use facts::{ClusterFacts, FeatureGates, KindCoverage};
 pub use index::Index;
 pub use kind::ObjKind;
+pub use pod::Pod;
 
 /// An object wasctl has no Rust type for, kept whole (JSON) with its metadata parsed.
 #[derive(Debug, Clone, PartialEq)]

@@ -23,7 +23,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
-use k8s_openapi::api::core::v1::Pod;
+use crate::snapshot::Pod;
 use k8s_openapi::api::resource::v1::{CapacityRequirements, DeviceClaim, ResourceClaimSpec};
 
 use self::allocate::{

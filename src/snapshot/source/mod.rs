@@ -14,6 +14,7 @@ pub(crate) mod stream;
 
 use std::collections::BTreeMap;
 
+use k8s_openapi::api::core::v1::Pod as ApiPod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -223,7 +224,9 @@ impl Collector {
         let namespace = meta.and_then(|m| m.namespace.as_deref());
         let s = &mut self.snapshot;
         match (api_version, kind) {
-            ("v1", "Pod") => s.pods.push(typed_str(text, &object, namespace)?),
+            ("v1", "Pod") => s
+                .pods
+                .push(typed_str::<ApiPod>(text, &object, namespace)?.into()),
             ("v1", "Node") => s.nodes.push(typed_str(text, &object, namespace)?),
             ("v1", "Namespace") => s.namespaces.push(typed_str(text, &object, namespace)?),
             _ => return slow(self),
@@ -281,7 +284,7 @@ impl Collector {
         }
         let s = &mut self.snapshot;
         match (api_version, kind) {
-            ("v1", "Pod") => s.pods.push(named(kind, text)?),
+            ("v1", "Pod") => s.pods.push(named::<ApiPod>(kind, text)?.into()),
             ("v1", "Node") => s.nodes.push(named(kind, text)?),
             ("v1", "Namespace") => s.namespaces.push(named(kind, text)?),
             ("batch/v1", "Job") => s.jobs.push(named(kind, text)?),
@@ -379,7 +382,7 @@ impl Collector {
         match (group, version, kind) {
             ("", "v1", "Secret") => self.secrets += 1,
             ("", "v1", "Node") => s.nodes.push(typed(value, &object)?),
-            ("", "v1", "Pod") => s.pods.push(typed(value, &object)?),
+            ("", "v1", "Pod") => s.pods.push(typed::<ApiPod>(value, &object)?.into()),
             ("", "v1", "Namespace") => s.namespaces.push(typed(value, &object)?),
             ("batch", "v1", "Job") => s.jobs.push(typed(value, &object)?),
             ("policy", "v1", "PodDisruptionBudget") => {

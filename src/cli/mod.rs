@@ -284,6 +284,57 @@ pub(crate) fn release<T>(value: T) {
     std::mem::forget(value);
 }
 
+/// Stdout as a stream (see [`Context::stdout_stream`]): once the reader has gone away, the
+/// rest of the output is dropped and no error is reported.
+pub(crate) struct StdoutStream<'a> {
+    closed: &'a std::sync::atomic::AtomicBool,
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+}
+
+impl StdoutStream<'_> {
+    fn quiet(&self, r: std::io::Result<()>) -> std::io::Result<()> {
+        match r {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Flushes what is buffered.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        if self.is_closed() {
+            return Ok(());
+        }
+        let r = self.out.flush();
+        self.quiet(r)
+    }
+}
+
+impl Write for StdoutStream<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.is_closed() {
+            return Ok(buf.len());
+        }
+        let r = self.out.write_all(buf);
+        self.quiet(r).map(|()| buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.is_closed() {
+            return Ok(());
+        }
+        let r = self.out.flush();
+        self.quiet(r)
+    }
+}
+
 /// What every command needs: flags, the color decision, and the output streams.
 pub(crate) struct Context {
     pub global: GlobalArgs,
@@ -330,7 +381,13 @@ impl Context {
                 notes(&mut err, self.err_color.styler())?;
                 self.stderr(&err)?;
             }
-            ReportFormat::Json => write_json(&mut out, &Envelope::new(kind, report))?,
+            ReportFormat::Json => {
+                // Streamed: the L dump's plan is 190 MB of JSON, which a buffer would hold
+                // whole (and twice while it grew).
+                let mut pipe = self.stdout_stream();
+                write_json(&mut pipe, &Envelope::new(kind, report))?;
+                return Ok(pipe.finish()?);
+            }
             ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new(kind, report))?,
         }
         self.stdout(&out)
@@ -368,6 +425,15 @@ impl Context {
                 Ok(())
             }
             other => Ok(other?),
+        }
+    }
+
+    /// A buffered writer to stdout that ends quietly on a closed pipe, as [`Context::stdout`]
+    /// does. Call [`StdoutStream::finish`] at the end to flush.
+    pub fn stdout_stream(&self) -> StdoutStream<'_> {
+        StdoutStream {
+            closed: &self.stdout_closed,
+            out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
         }
     }
 

@@ -16,7 +16,7 @@ use crate::snapshot::{name_of, namespace_of};
 pub const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 
 /// YuniKorn's application label and annotation keys.
-pub const YUNIKORN_KEYS: &[&str] = &["applicationId", "yunikorn.apache.org/app-id"];
+pub use crate::snapshot::pod::YUNIKORN_KEYS;
 
 /// Which other batch system claims a pod, if one does.
 fn other_scheduler(c: &Checker<'_>, pod: &Pod) -> Option<&'static str> {

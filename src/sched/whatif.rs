@@ -37,7 +37,7 @@ fn stays_on_drain(pod: &Pod) -> bool {
         .metadata
         .annotations
         .as_ref()
-        .is_some_and(|a| a.contains_key("kubernetes.io/config.mirror"));
+        .is_some_and(|a| a.contains_key(crate::snapshot::pod::MIRROR_ANNOTATION));
     mirror || owners.clone().any(|o| o.kind == "DaemonSet")
 }
 

@@ -56,3 +56,16 @@ fn a_clean_run_on_a_closed_pipe_still_succeeds() {
     let (code, stderr) = run_with_closed_stdout(&["lint", "testdata/manifests/lint/good"]);
     assert_eq!(code, Some(0), "stderr: {stderr}");
 }
+
+/// `-o json` is streamed to stdout (not buffered whole): a closed pipe mid-stream still ends
+/// quietly, with the command's own status.
+#[test]
+fn streamed_json_on_a_closed_pipe_keeps_the_status() {
+    let (code, stderr) = run_with_closed_stdout(&["simulate", "--demo", "-A", "-o", "json"]);
+    assert_eq!(code, Some(0), "stderr: {stderr}");
+    assert!(!stderr.to_lowercase().contains("pipe"), "stderr: {stderr}");
+    let args = ["lint", "testdata/manifests/lint/bad", "-o", "json"];
+    let (code, stderr) = run_with_closed_stdout(&args);
+    assert_eq!(code, Some(1), "stderr: {stderr}");
+    assert!(!stderr.to_lowercase().contains("pipe"), "stderr: {stderr}");
+}

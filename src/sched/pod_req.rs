@@ -15,7 +15,7 @@ use k8s_openapi::api::core::v1::PodAffinityTerm;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
 use super::resources::{CPU, MEMORY, OVERFLOW, Requests, ResourceTable, add_into, max_into};
-use super::selector::{LabelSelector, Labels, NodeTerm, Tol};
+use super::selector::{LabelSelector, NodeTerm, PodLabels, Tol};
 use crate::snapshot::{name_of, namespace_of};
 
 /// Scoring defaults for containers that request nothing (upstream `schedutil.DefaultMilliCPURequest`
@@ -73,7 +73,7 @@ pub struct PodReq {
     /// Name (shared: traces and victims copy it by reference count).
     pub name: Arc<str>,
     /// Labels.
-    pub labels: Labels,
+    pub labels: PodLabels,
     /// Effective requests (sparse, interned).
     pub requests: crate::sched::resources::PodRequests,
     /// CPU for scoring (non-zero default applied).
@@ -258,7 +258,7 @@ fn sparse_get(r: &[(crate::sched::resources::ResourceId, i64)], id: u16) -> i64 
 fn affinity_term(
     t: &PodAffinityTerm,
     own_ns: &str,
-    own_labels: &Labels,
+    own_labels: &PodLabels,
     weight: i32,
 ) -> AffinityTerm {
     let mut selector = t
@@ -283,7 +283,7 @@ fn affinity_term(
         if let Some(v) = own_labels.get(key) {
             selector.requirements.push(super::selector::Requirement {
                 key: key.clone(),
-                op: super::selector::Op::NotIn(vec![v.clone()]),
+                op: super::selector::Op::NotIn(vec![v.to_owned()]),
             });
         }
     }
@@ -312,7 +312,11 @@ impl PodReq {
         let mut p = Self {
             namespace: namespace_of(meta).to_owned(),
             name: name_of(meta).into(),
-            labels: meta.labels.clone().unwrap_or_default(),
+            labels: meta
+                .labels
+                .as_ref()
+                .map(PodLabels::from_map)
+                .unwrap_or_default(),
             scheduler_name: "default-scheduler".to_owned(),
             created: meta
                 .creation_timestamp
@@ -528,13 +532,13 @@ mod tests {
     fn filter_inputs_ignore_names_and_compare_labels_only_when_they_matter() {
         let a = PodReq {
             name: "a".into(),
-            labels: Labels::from([("index".to_owned(), "0".to_owned())]),
+            labels: PodLabels::from_pairs([("index", "0")]),
             requests: vec![(CPU, 1000)].into(),
             ..PodReq::default()
         };
         let b = PodReq {
             name: "b".into(),
-            labels: Labels::from([("index".to_owned(), "1".to_owned())]),
+            labels: PodLabels::from_pairs([("index", "1")]),
             ..a.clone()
         };
         assert!(a.same_filter_inputs(&b, false));

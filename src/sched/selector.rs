@@ -12,6 +12,119 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector as ApiLabelSel
 /// Labels of an object.
 pub type Labels = BTreeMap<String, String>;
 
+/// What a selector reads from an object's labels: the value of one key.
+pub trait LabelLookup {
+    /// The value of `key`, if the label is set.
+    fn label(&self, key: &str) -> Option<&str>;
+}
+
+impl LabelLookup for Labels {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(String::as_str)
+    }
+}
+
+/// A pod's labels as the simulator keeps them: the keys and values in one string, keys sorted,
+/// with their end offsets. A `BTreeMap` of the same six labels takes a 544-byte node and twelve
+/// strings (about 950 bytes, 13 allocations); this takes the text and 8 bytes a label (about
+/// 250 bytes, 2 allocations), for every one of 150,000 compiled pods.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PodLabels {
+    text: Box<str>,
+    /// Per label: (end of the key, end of the value) in `text`; the value starts where the
+    /// key ends.
+    ends: Box<[(u32, u32)]>,
+}
+
+impl PodLabels {
+    /// The labels of a map (its order is the keys' order).
+    pub fn from_map(map: &Labels) -> Self {
+        Self::from_sorted(map.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+    }
+
+    /// Labels from (key, value) pairs in any order; a repeated key keeps its last value.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let map: BTreeMap<&str, &str> = pairs.into_iter().collect();
+        Self::from_sorted(map.iter().map(|(k, v)| (*k, *v)))
+    }
+
+    fn from_sorted<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> Self {
+        let len: usize = pairs.clone().map(|(k, v)| k.len() + v.len()).sum();
+        // Label keys and values are at most 316 bytes (validation); a hostile file's longer
+        // ones still fit u32 offsets unless the labels of one pod pass 4 GiB, past the
+        // loader's 1 GiB file limit.
+        let mut text = String::with_capacity(len);
+        let mut ends = Vec::with_capacity(pairs.clone().count());
+        for (k, v) in pairs {
+            text.push_str(k);
+            let key_end = u32::try_from(text.len()).unwrap_or(u32::MAX);
+            text.push_str(v);
+            let value_end = u32::try_from(text.len()).unwrap_or(u32::MAX);
+            ends.push((key_end, value_end));
+        }
+        Self {
+            text: text.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+        }
+    }
+
+    /// The labels in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let mut start = 0usize;
+        self.ends.iter().map(move |&(k, v)| {
+            let (k, v) = (k as usize, v as usize);
+            let pair = (
+                self.text.get(start..k).unwrap_or(""),
+                self.text.get(k..v).unwrap_or(""),
+            );
+            start = v;
+            pair
+        })
+    }
+
+    /// The number of labels.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// No labels.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn key_at(&self, i: usize) -> (&str, usize) {
+        let start = match i.checked_sub(1) {
+            Some(prev) => self.ends[prev].1 as usize,
+            None => 0,
+        };
+        let end = self.ends[i].0 as usize;
+        (self.text.get(start..end).unwrap_or(""), end)
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        let (mut lo, mut hi) = (0usize, self.ends.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let (k, end) = self.key_at(mid);
+            match k.cmp(key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    return self.text.get(end..self.ends[mid].1 as usize);
+                }
+            }
+        }
+        None
+    }
+}
+
+impl LabelLookup for PodLabels {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key)
+    }
+}
+
 /// A selector operator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Op {
@@ -80,8 +193,8 @@ impl Requirement {
     }
 
     /// Whether `labels` satisfy the requirement.
-    pub fn matches(&self, labels: &Labels) -> bool {
-        self.matches_value(labels.get(&self.key).map(String::as_str))
+    pub fn matches(&self, labels: &(impl LabelLookup + ?Sized)) -> bool {
+        self.matches_value(labels.label(&self.key))
     }
 }
 
@@ -182,7 +295,7 @@ impl LabelSelector {
     }
 
     /// Whether `labels` match.
-    pub fn matches(&self, labels: &Labels) -> bool {
+    pub fn matches(&self, labels: &(impl LabelLookup + ?Sized)) -> bool {
         self.requirements.iter().all(|r| r.matches(labels))
     }
 }
@@ -322,6 +435,47 @@ mod tests {
         }
         assert!(LabelSelector::parse("app in x").is_err());
         assert!(LabelSelector::parse("a b").is_err());
+    }
+
+    #[test]
+    fn pod_labels_answer_as_the_map_does() {
+        let map = labels(&[
+            ("batch.kubernetes.io/job-name", "run-0001"),
+            ("app", "trainer"),
+            ("z", ""),
+            ("controller-uid", "9b0c"),
+        ]);
+        let packed = PodLabels::from_map(&map);
+        assert_eq!(packed.len(), 4);
+        for key in [
+            "app",
+            "z",
+            "controller-uid",
+            "batch.kubernetes.io/job-name",
+            "",
+            "b",
+            "zz",
+        ] {
+            assert_eq!(packed.get(key), map.label(key), "{key}");
+        }
+        let pairs: Vec<(&str, &str)> = packed.iter().collect();
+        let want: Vec<(&str, &str)> = map.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(pairs, want);
+        let selector = LabelSelector::compile(&ApiLabelSelector {
+            match_labels: Some(BTreeMap::from([("app".to_owned(), "trainer".to_owned())])),
+            match_expressions: None,
+        });
+        assert!(selector.matches(&packed) && selector.matches(&map));
+        // Equal labels are equal however they were given; a later value wins.
+        assert_eq!(
+            PodLabels::from_pairs([("b", "2"), ("a", "1"), ("b", "3")]),
+            PodLabels::from_map(&labels(&[("a", "1"), ("b", "3")]))
+        );
+        assert_ne!(
+            PodLabels::from_pairs([("ab", "c")]),
+            PodLabels::from_pairs([("a", "bc")])
+        );
+        assert!(PodLabels::default().is_empty() && PodLabels::default().get("a").is_none());
     }
 
     fn labels(pairs: &[(&str, &str)]) -> Labels {

@@ -396,7 +396,7 @@ mod tests {
         PodReq {
             namespace: ns.to_owned(),
             name: name.into(),
-            labels: labels(&[("app", app)]),
+            labels: crate::sched::selector::PodLabels::from_pairs([("app", app)]),
             ..PodReq::default()
         }
     }

@@ -367,7 +367,7 @@ mod tests {
     use super::super::Reason;
     use super::*;
     use crate::sched::node_state::PodId;
-    use crate::sched::selector::{Labels, NodeTaint, Tol};
+    use crate::sched::selector::{Labels, NodeTaint, PodLabels, Tol};
 
     fn labels(pairs: &[(&str, &str)]) -> Labels {
         pairs
@@ -397,7 +397,7 @@ mod tests {
         PodReq {
             namespace: ns.to_owned(),
             name: name.into(),
-            labels: labels(pairs),
+            labels: PodLabels::from_pairs(pairs.iter().copied()),
             ..PodReq::default()
         }
     }
@@ -547,7 +547,7 @@ mod tests {
         web_pods(&mut st, "n1", 1);
         let mut p = incoming(constraint("zone", 1, true));
         assert!(run(&st, &p, "n1").is_some(), "1 + 1 - 0 > 1");
-        p.labels = labels(&[("app", "batch")]);
+        p.labels = PodLabels::from_pairs([("app", "batch")]);
         assert!(run(&st, &p, "n1").is_none(), "1 + 0 - 0 <= 1");
     }
 

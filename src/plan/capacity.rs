@@ -483,7 +483,7 @@ impl Shape {
                 });
                 Pod {
                     metadata: meta,
-                    spec: Some(pod_spec),
+                    spec: Some(Box::new(pod_spec)),
                     status: None,
                 }
             })
@@ -538,10 +538,10 @@ impl Shape {
                 Pod {
                     metadata: fresh(&p.metadata, format!("{}-{suffix}", name_of(&p.metadata))),
                     spec: Some(spec),
-                    status: Some(PodStatus {
+                    status: Some(Box::new(PodStatus {
                         phase: Some("Pending".to_owned()),
                         ..PodStatus::default()
-                    }),
+                    })),
                 }
             })
             .collect();

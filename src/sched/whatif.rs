@@ -67,10 +67,10 @@ pub fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
         if let Some(spec) = pod.spec.as_mut() {
             spec.node_name = None;
         }
-        pod.status = Some(PodStatus {
+        pod.status = Some(Box::new(PodStatus {
             phase: Some("Pending".to_owned()),
             ..PodStatus::default()
-        });
+        }));
         true
     });
     reindex(s);

@@ -68,10 +68,12 @@ fn requests_only(mut r: ResourceRequirements) -> ResourceRequirements {
 pub struct Pod {
     /// `metadata`.
     pub metadata: ObjectMeta,
-    /// `spec`.
-    pub spec: Option<PodSpec>,
+    /// `spec` (boxed, as `status`: the snapshot's list of 150,000 pods is copied once while
+    /// the parallel reader's batches are merged, and a record of 376 bytes copies in a third
+    /// of the time and room of one of 1,120).
+    pub spec: Option<Box<PodSpec>>,
     /// `status`.
-    pub status: Option<PodStatus>,
+    pub status: Option<Box<PodStatus>>,
 }
 
 /// The kept part of a `PodSpec`.
@@ -321,8 +323,8 @@ impl From<ApiPod> for Pod {
         }
         Self {
             metadata,
-            spec: p.spec.map(PodSpec::from),
-            status: p.status.map(PodStatus::from),
+            spec: p.spec.map(|s| Box::new(PodSpec::from(s))),
+            status: p.status.map(|s| Box::new(PodStatus::from(s))),
         }
     }
 }
@@ -331,8 +333,8 @@ impl From<&Pod> for ApiPod {
     fn from(p: &Pod) -> Self {
         Self {
             metadata: p.metadata.clone(),
-            spec: p.spec.as_ref().map(ApiPodSpec::from),
-            status: p.status.as_ref().map(ApiPodStatus::from),
+            spec: p.spec.as_deref().map(ApiPodSpec::from),
+            status: p.status.as_deref().map(ApiPodStatus::from),
         }
     }
 }

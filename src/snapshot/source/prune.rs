@@ -13,7 +13,8 @@
 //! | Pod containers' `command` and `args`, except in `kube-system` | facts read control-plane flags (`--feature-gates`) from kube-system pods only |
 //!
 //! Kept on purpose: node `conditions` and `nodeInfo` (facts read kubelet versions), every other
-//! spec field.
+//! spec field. A pod then goes into the snapshot's pod record ([`crate::snapshot::pod`]),
+//! which keeps only the fields some command reads (its own table).
 //!
 //! The table above is one list, [`Rules`] per kind, and it is applied *while* deserializing
 //! ([`Pruned`], a `Deserializer` adapter): a dropped subtree is skipped as

@@ -5,8 +5,9 @@
 //! init containers (sidecars) add to the steady state and to every later init container; the
 //! pod needs the max of the steady state and each init container's peak; pod-level
 //! `spec.resources.requests` replace cpu/memory when set; `spec.overhead` is added. A container
-//! with limits but no requests gets requests = limits (API defaulting), so files that skipped
-//! defaulting behave as the cluster would.
+//! with limits but no requests has requests = limits: the snapshot's pod record applies that
+//! API defaulting when it is read ([`crate::snapshot::pod`]), so files that skipped defaulting
+//! behave as the cluster would.
 
 use std::sync::Arc;
 
@@ -201,12 +202,9 @@ impl PodReq {
 
 fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
     let mut out = Requests::new();
-    let res = c.resources.as_ref();
-    let requests = res.and_then(|r| r.requests.as_ref());
-    let limits = res.and_then(|r| r.limits.as_ref());
-    // Names are map keys, and a limit is added only where no request names it, so ids are
-    // unique except the one shared by names past the table's capacity: checked alone, not with
-    // a scan of `out` per name (quadratic in a pod's names).
+    let requests = c.resources.as_ref().and_then(|r| r.requests.as_ref());
+    // Names are map keys, so ids are unique except the one shared by names past the table's
+    // capacity: checked alone, not with a scan of `out` per name (quadratic in a pod's names).
     let mut overflowed = false;
     let mut add = |name: &str, q: &Quantity| {
         if let Some(v) = ResourceTable::parse(name, &q.0) {
@@ -222,12 +220,6 @@ fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
     };
     for (name, q) in requests.into_iter().flatten() {
         add(name, q);
-    }
-    // API defaulting: a limit without a request sets the request.
-    for (name, q) in limits.into_iter().flatten() {
-        if requests.is_none_or(|r| !r.contains_key(name)) {
-            add(name, q);
-        }
     }
     out
 }

@@ -372,7 +372,7 @@ impl Context {
         text: impl FnOnce(&mut Vec<u8>, crate::render::color::Styler) -> std::io::Result<()>,
         notes: impl FnOnce(&mut Vec<u8>, crate::render::color::Styler) -> std::io::Result<()>,
     ) -> Result<(), Error> {
-        use crate::render::json::{Envelope, write_json, write_yaml};
+        use crate::render::json::{Envelope, write_yaml};
         let mut out = Vec::new();
         match format {
             ReportFormat::Text => {
@@ -381,13 +381,7 @@ impl Context {
                 notes(&mut err, self.err_color.styler())?;
                 self.stderr(&err)?;
             }
-            ReportFormat::Json => {
-                // Streamed: the L dump's plan is 190 MB of JSON, which a buffer would hold
-                // whole (and twice while it grew).
-                let mut pipe = self.stdout_stream();
-                write_json(&mut pipe, &Envelope::new(kind, report))?;
-                return Ok(pipe.finish()?);
-            }
+            ReportFormat::Json => return self.stdout_json(&Envelope::new(kind, report)),
             ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new(kind, report))?,
         }
         self.stdout(&out)
@@ -411,21 +405,17 @@ impl Context {
     /// output quietly: it is not an error, so the command's exit status stays that of its
     /// findings (`lint BAD | head -1` still fails).
     pub fn stdout(&self, bytes: &[u8]) -> Result<(), Error> {
-        if self
-            .stdout_closed
-            .load(std::sync::atomic::Ordering::Relaxed)
-        {
-            return Ok(());
-        }
-        let mut out = std::io::stdout().lock();
-        match out.write_all(bytes).and_then(|()| out.flush()) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.stdout_closed
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
-                Ok(())
-            }
-            other => Ok(other?),
-        }
+        let mut out = self.stdout_stream();
+        out.write_all(bytes)?;
+        Ok(out.finish()?)
+    }
+
+    /// Writes a report as pretty JSON to stdout, streamed: the L dump's plan is 190 MB of
+    /// JSON, which a buffer would hold whole (and twice while it grew).
+    pub fn stdout_json<T: serde::Serialize>(&self, report: &T) -> Result<(), Error> {
+        let mut out = self.stdout_stream();
+        crate::render::json::write_json(&mut out, report)?;
+        Ok(out.finish()?)
     }
 
     /// A buffered writer to stdout that ends quietly on a closed pipe, as [`Context::stdout`]

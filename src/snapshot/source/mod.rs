@@ -158,6 +158,85 @@ impl From<ObjectError> for JsonError {
     }
 }
 
+/// The object's `apiVersion` and `kind` when they are its first two keys, as plain strings
+/// (no escapes), which is how both the API server (`kind`, `apiVersion`) and kubectl
+/// (sorted keys) write them; `None` for anything else, which then takes the full [`Head`]
+/// read. Costs a few bytes of lexing instead of a pass over the whole object.
+fn leading_type(text: &str) -> Option<(&str, &str)> {
+    fn ws(b: &[u8], mut i: usize) -> usize {
+        while b
+            .get(i)
+            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            i += 1;
+        }
+        i
+    }
+    // A string without escapes starting at `i` (at its quote): its contents and the index
+    // after the closing quote.
+    fn plain(text: &str, i: usize) -> Option<(&str, usize)> {
+        let b = text.as_bytes();
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let len = b
+            .get(i + 1..)?
+            .iter()
+            .position(|c| matches!(c, b'"' | b'\\'))?;
+        let end = i + 1 + len;
+        if b.get(end) != Some(&b'"') {
+            return None;
+        }
+        Some((text.get(i + 1..end)?, end + 1))
+    }
+    let b = text.as_bytes();
+    let mut i = ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let (mut api_version, mut kind) = (None, None);
+    for n in 0..2 {
+        // Past the `{`, then past the `,`.
+        i = ws(b, i + 1);
+        let (key, after) = plain(text, i)?;
+        i = ws(b, after);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let (value, after) = plain(text, ws(b, i + 1))?;
+        match key {
+            "apiVersion" if api_version.is_none() => api_version = Some(value),
+            "kind" if kind.is_none() => kind = Some(value),
+            _ => return None,
+        }
+        i = ws(b, after);
+        // A comma after the first pair; after the second, whatever follows is the full
+        // read's to check.
+        if n == 0 && b.get(i) != Some(&b',') {
+            return None;
+        }
+    }
+    Some((api_version?, kind?))
+}
+
+/// Reads a typed object from JSON text the quick way: with the rules for any namespace, no
+/// path tracking and no head read first. `None` when anything is off (a syntax or type error,
+/// a refused quantity, a missing name), and the caller then takes the full read, which
+/// reports it; a clean object comes out the same either way (pruning ends in `tidy`).
+fn quick_typed<T>(text: &str) -> Option<T>
+where
+    T: DeserializeOwned + prune::Prune + k8s_openapi::Metadata<Ty = ObjectMeta> + 'static,
+{
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut o = T::deserialize(prune::Pruned::new(&mut de, T::rules_any_namespace())).ok()?;
+    de.end().ok()?;
+    if o.metadata().name.as_deref().is_none_or(str::is_empty) || checked(&o, "").is_err() {
+        return None;
+    }
+    o.tidy();
+    Some(o)
+}
+
 /// What [`Collector::add_json`] reads first: the type, the name, and a List's items as raw text.
 #[derive(serde::Deserialize)]
 struct Head<'a> {
@@ -185,6 +264,18 @@ impl Collector {
     /// unusual about the head (missing type or name, non-string fields), takes the
     /// [`Collector::add`] path, so errors are the same either way.
     pub fn add_json(&mut self, text: &str) -> Result<(), JsonError> {
+        if let Some(type_) = leading_type(text) {
+            let s = &mut self.snapshot;
+            let added = match type_ {
+                ("v1", "Pod") => quick_typed::<ApiPod>(text).map(|p| s.pods.push(p.into())),
+                ("v1", "Node") => quick_typed(text).map(|n| s.nodes.push(n)),
+                ("v1", "Namespace") => quick_typed(text).map(|n| s.namespaces.push(n)),
+                _ => None,
+            };
+            if added.is_some() {
+                return Ok(());
+            }
+        }
         let slow = |c: &mut Self| match serde_json::from_str::<Value>(text) {
             Ok(value) => c.add(value).map_err(JsonError::Object),
             Err(e) => Err(JsonError::Syntax(e)),
@@ -250,6 +341,9 @@ impl Collector {
             kind: &str,
             text: &str,
         ) -> Result<T, ObjectError> {
+            if let Some(o) = quick_typed::<T>(text) {
+                return Ok(o);
+            }
             let object = |text: &str| {
                 let head = serde_json::from_str::<Head<'_>>(text).ok();
                 let meta = head.as_ref().and_then(|h| h.metadata.as_ref());
@@ -754,5 +848,84 @@ mod tests {
             .unwrap()["cpu"];
         assert_eq!(cpu.0, "2");
         assert!(s.warnings.iter().any(|w| w.code == "Duplicates"));
+    }
+
+    #[test]
+    fn leading_type_reads_only_plain_leading_pairs() {
+        assert_eq!(
+            leading_type(r#" {"apiVersion": "v1", "kind": "Pod", "metadata": {}}"#),
+            Some(("v1", "Pod"))
+        );
+        // The API server's order.
+        assert_eq!(
+            leading_type("{\n  \"kind\":\"Node\",\n  \"apiVersion\":\"v1\"}"),
+            Some(("v1", "Node"))
+        );
+        for other in [
+            r#"{"metadata": {}, "apiVersion": "v1", "kind": "Pod"}"#,
+            r#"{"apiVersion": "v1"}"#,
+            r#"{"apiVersion": "v1", "apiVersion": "v1"}"#,
+            r#"{"apiVersion": "v\u0031", "kind": "Pod"}"#,
+            r#"{"apiVersion": 1, "kind": "Pod"}"#,
+            r#"{"apiVersion": "v1" "kind": "Pod"}"#,
+            r#"["apiVersion"]"#,
+            r#"{"apiVersion": "v1", "kind": "Po"#,
+            "",
+        ] {
+            assert_eq!(leading_type(other), None, "{other}");
+        }
+    }
+
+    /// The quick read (rules for any namespace, finished by `tidy`) and the full read (the
+    /// namespace's own rules) give the same object, and every error still comes from the
+    /// full read.
+    #[test]
+    fn quick_and_full_reads_agree() {
+        let pod = |ns: &str| {
+            format!(
+                r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "p", "namespace": "{ns}",
+                "managedFields": [{{"manager": "m"}}]}}, "spec": {{"containers": [{{"name": "c",
+                "command": ["run"], "args": ["--feature-gates=A=true"], "env": [{{"name": "E"}}]}}],
+                "initContainers": [{{"name": "i", "command": ["init"]}}]}}}}"#
+            )
+        };
+        for ns in ["ml", "kube-system"] {
+            let text = pod(ns);
+            let mut quick = Collector::new();
+            quick.add_json(&text).unwrap();
+            let mut full = Collector::new();
+            full.add(serde_json::from_str(&text).unwrap()).unwrap();
+            let (quick, full) = (quick.finish(), full.finish());
+            let as_json = |s: &Snapshot| serde_json::to_value(&s.pods).unwrap();
+            assert_eq!(as_json(&quick), as_json(&full), "{ns}");
+            let spec = quick.pods[0].spec.as_ref().unwrap();
+            let kept = ns == "kube-system";
+            assert_eq!(spec.containers[0].command.is_some(), kept, "{ns}");
+            assert_eq!(spec.containers[0].args.is_some(), kept, "{ns}");
+            let init = &spec.init_containers.as_ref().unwrap()[0];
+            assert_eq!(init.command.is_some(), kept, "{ns}");
+        }
+        // A command of the wrong type is dropped unread outside kube-system, as before.
+        let odd = r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ml"},
+            "spec": {"containers": [{"name": "c", "command": 5}]}}"#;
+        let mut c = Collector::new();
+        c.add_json(odd).unwrap();
+        assert_eq!(c.finish().pods.len(), 1);
+        // And refused in kube-system, with the field named.
+        let mut c = Collector::new();
+        let Err(JsonError::Object(e)) = c.add_json(&odd.replace("\"ml\"", "\"kube-system\""))
+        else {
+            panic!("kube-system's command is read");
+        };
+        assert_eq!(e.object, "Pod kube-system/p");
+        assert_eq!(e.field.as_deref(), Some("spec.containers[0].command"));
+        // A missing name is the full read's error too.
+        let mut c = Collector::new();
+        let Err(JsonError::Object(e)) =
+            c.add_json(r#"{"apiVersion": "v1", "kind": "Node", "metadata": {}}"#)
+        else {
+            panic!("a nameless node is refused");
+        };
+        assert_eq!(e.field.as_deref(), Some("metadata.name"));
     }
 }

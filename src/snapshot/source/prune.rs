@@ -184,6 +184,13 @@ pub trait Prune {
     /// The rules for an object in `namespace`.
     fn rules(namespace: Option<&str>) -> &'static Rules;
 
+    /// The rules to read with before the namespace is known: the ones that drop least, so
+    /// that [`Prune::tidy`], which sees the namespace, can finish the pruning (only a pod's
+    /// rules depend on the namespace).
+    fn rules_any_namespace() -> &'static Rules {
+        Self::rules(None)
+    }
+
     /// Tidies what the rules left (an annotation map emptied by the pruning becomes `None`).
     fn tidy(&mut self) {}
 }
@@ -231,8 +238,22 @@ impl Prune for Pod {
             &POD
         }
     }
+    fn rules_any_namespace() -> &'static Rules {
+        &POD_CONTROL_PLANE
+    }
     fn tidy(&mut self) {
         tidy_meta(&mut self.metadata);
+        // What `POD` drops beyond `POD_CONTROL_PLANE`, for a pod read before its namespace
+        // was known (a no-op after reading with the pod's own rules).
+        if self.metadata.namespace.as_deref() != Some("kube-system") {
+            if let Some(spec) = self.spec.as_mut() {
+                let init = spec.init_containers.iter_mut().flatten();
+                for c in spec.containers.iter_mut().chain(init) {
+                    c.command = None;
+                    c.args = None;
+                }
+            }
+        }
         if let Some(conditions) = self.status.as_mut().and_then(|s| s.conditions.as_mut()) {
             conditions.retain(|c| KEPT_POD_CONDITIONS.contains(&c.type_.as_str()));
             conditions.shrink_to_fit();

@@ -31,19 +31,34 @@ pub struct SnapshotArgs {
 
 pub(crate) fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, Error> {
     let snapshot = ctx.load()?;
-    let mut out = Vec::new();
-    match args.output {
-        SnapshotFormat::Yaml => export::write_yaml(&mut out, &snapshot)?,
-        SnapshotFormat::Json => export::write_json(&mut out, &snapshot)?,
-    }
+    // Written as it is made, object by object (an export of 150,000 pods is gigabytes of text).
+    let write = |out: &mut dyn std::io::Write| match args.output {
+        SnapshotFormat::Yaml => export::write_yaml(out, &snapshot),
+        SnapshotFormat::Json => export::write_json(out, &snapshot),
+    };
     match &args.file {
-        Some(path) => std::fs::write(path, &out).map_err(|e| {
-            Error::usage(
-                format!("cannot write `{}`: {e}", path.display()),
-                "check the directory exists and is writable",
-            )
-        })?,
-        None => ctx.stdout(&out)?,
+        Some(path) => {
+            let cannot = |e: std::io::Error| {
+                Error::usage(
+                    format!("cannot write `{}`: {e}", path.display()),
+                    "check the directory exists and is writable",
+                )
+            };
+            let file = std::fs::File::create(path).map_err(cannot)?;
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+            if let Err(e) = write(&mut out).and_then(|()| std::io::Write::flush(&mut out)) {
+                // No half-written snapshot is left behind to be read back as a whole one.
+                drop(out);
+                let _ = std::fs::remove_file(path);
+                return Err(cannot(e));
+            }
+        }
+        None => {
+            let mut out = ctx.stdout_stream();
+            write(&mut out)?;
+            out.finish()?;
+        }
     }
+    super::release(snapshot);
     Ok(ExitStatus::Success)
 }

@@ -22,6 +22,22 @@ const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 /// Every object of the snapshot as redacted JSON values, facts document first.
 pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
     let mut docs = Vec::with_capacity(s.object_count() + 1);
+    each_document(s, io::Error::other, |doc| {
+        docs.push(doc);
+        Ok(())
+    })?;
+    Ok(docs)
+}
+
+/// Hands every object of the snapshot to `f` as a redacted JSON value, facts document first,
+/// one at a time: the writers stream them, so an export holds one object's value at a time
+/// (a `Vec` of every value was four times the snapshot's own memory). `conv` turns a
+/// serialization error into `f`'s error type.
+pub fn each_document<E>(
+    s: &Snapshot,
+    conv: fn(serde_json::Error) -> E,
+    mut f: impl FnMut(Value) -> Result<(), E>,
+) -> Result<(), E> {
     // Record every typed kind's coverage, so that a kind read completely with no objects
     // is not taken for a kind missing from the input when the file is read back.
     let mut full = s.facts.clone();
@@ -30,7 +46,7 @@ pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
             .entry((*kind).to_owned())
             .or_insert_with(|| s.coverage(kind));
     }
-    let mut facts = serde_json::to_value(&full).map_err(io::Error::other)?;
+    let mut facts = serde_json::to_value(&full).map_err(conv)?;
     if let Value::Object(map) = &mut facts {
         let mut head = Map::new();
         head.insert("apiVersion".to_owned(), Value::from(WASCTL_API_VERSION));
@@ -38,16 +54,17 @@ pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
         head.append(map);
         facts = Value::Object(head);
     }
-    docs.push(facts);
-    fn push<T: Serialize>(
+    f(facts)?;
+    fn each<T: Serialize, E>(
         s: &Snapshot,
-        docs: &mut Vec<Value>,
         kind: &str,
         list: &[T],
         meta: impl Fn(&T) -> (&str, &str),
-    ) -> io::Result<()> {
+        conv: fn(serde_json::Error) -> E,
+        f: &mut impl FnMut(Value) -> Result<(), E>,
+    ) -> Result<(), E> {
         for o in list {
-            let mut v = serde_json::to_value(o).map_err(io::Error::other)?;
+            let mut v = serde_json::to_value(o).map_err(conv)?;
             let (ns, name) = meta(o);
             if let Some(api_version) =
                 s.read_as
@@ -56,13 +73,13 @@ pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
                 v["apiVersion"] = Value::from(api_version.clone());
             }
             redact(&mut v);
-            docs.push(v);
+            f(v)?;
         }
         Ok(())
     }
     macro_rules! each {
         ($($field:ident => $kind:literal),* $(,)?) => {
-            $( push(s, &mut docs, $kind, &s.$field, |o| (namespace_of(&o.metadata), name_of(&o.metadata)))?; )*
+            $( each(s, $kind, &s.$field, |o| (namespace_of(&o.metadata), name_of(&o.metadata)), conv, &mut f)?; )*
         };
     }
     each!(
@@ -84,24 +101,45 @@ pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
     for raw in s.foreign.iter().chain(&s.stale) {
         let mut v = raw.value.clone();
         redact(&mut v);
-        docs.push(v);
-    }
-    Ok(docs)
-}
-
-/// Writes a YAML document stream.
-pub fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
-    for doc in documents(s)? {
-        out.write_all(b"---\n")?;
-        let text = serde_saphyr::to_string(&doc).map_err(io::Error::other)?;
-        out.write_all(text.as_bytes())?;
+        f(v)?;
     }
     Ok(())
 }
 
-/// Writes one JSON `List`.
+/// Writes a YAML document stream, one object at a time.
+pub fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
+    each_document(s, io::Error::other, |doc| {
+        out.write_all(b"---\n")?;
+        let text = serde_saphyr::to_string(&doc).map_err(io::Error::other)?;
+        out.write_all(text.as_bytes())
+    })
+}
+
+/// Writes one JSON `List` (pretty, keys in order: `apiVersion`, `items`, `kind`), one item
+/// at a time.
 pub fn write_json(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
-    let list = serde_json::json!({ "apiVersion": "v1", "kind": "List", "items": documents(s)? });
+    /// The `items` of the list, serialized as [`each_document`] makes them.
+    struct Items<'a>(&'a Snapshot);
+    impl Serialize for Items<'_> {
+        fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{Error as _, SerializeSeq as _};
+            let mut seq = ser.serialize_seq(None)?;
+            each_document(self.0, S::Error::custom, |doc| seq.serialize_element(&doc))?;
+            seq.end()
+        }
+    }
+    #[derive(Serialize)]
+    struct List<'a> {
+        #[serde(rename = "apiVersion")]
+        api_version: &'static str,
+        items: Items<'a>,
+        kind: &'static str,
+    }
+    let list = List {
+        api_version: "v1",
+        items: Items(s),
+        kind: "List",
+    };
     serde_json::to_writer_pretty(&mut *out, &list).map_err(io::Error::other)?;
     out.write_all(b"\n")
 }

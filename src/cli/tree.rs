@@ -43,6 +43,7 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     let selector = args.selector.compile()?;
     let snapshot = ctx.load()?;
     let graph = Graph::build(&snapshot);
+    super::profile::phase("graph");
     let target = match parsed {
         Some((kind, name)) => Some(resolve_target(ctx, &snapshot, &kind, &name)?),
         None => None,
@@ -58,6 +59,7 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         ..Options::default()
     };
     let plan = simulate(&snapshot, &options);
+    super::profile::phase("simulate");
     let mut report = build(
         &snapshot,
         &graph,
@@ -69,6 +71,7 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     if let Some(sel) = &selector {
         report.roots.retain(|r| subtree_matches(&snapshot, sel, r));
     }
+    super::profile::phase("report");
     let mut out = Vec::new();
     let text = |wide| TextOptions {
         wide,

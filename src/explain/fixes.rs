@@ -4,15 +4,16 @@
 use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
-use super::{Fit, schedulable_in};
+use super::{Fit, schedulable_in, schedulable_run};
 use crate::sched::plan::{Plan, UnitResult};
-use crate::sched::{Options, whatif};
+use crate::sched::{Options, Prepared, whatif};
 use crate::snapshot::{Snapshot, name_of};
 
 /// Tries candidate changes on copies of the snapshot and keeps those that make the unit
 /// schedulable (outcome Scheduled, not only Preempting).
 pub(super) fn verified_fixes(
     s: &Snapshot,
+    prepared: &Prepared<'_>,
     options: &Options,
     unit: &UnitResult,
     fit: &Fit,
@@ -22,6 +23,9 @@ pub(super) fn verified_fixes(
     let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let mut out = Vec::new();
     let works = |snap: &Snapshot, opts: &Options| schedulable_in(snap, opts, kind, ns, name);
+    // A fix to the group's own policy reuses the compiled state (see `with_changed_groups`).
+    let works_changed_groups =
+        |snap: &Snapshot| schedulable_run(prepared.with_changed_groups(snap), kind, ns, name);
     // Turn GenericWorkload on.
     if plan.settings.feature_gates.get("GenericWorkload") == Some(&false) {
         let mut o = options.clone();
@@ -33,7 +37,7 @@ pub(super) fn verified_fixes(
     // Lower minCount to what fits.
     if *kind == ObjKind::PodGroup && fit.placeable >= 1 && fit.placeable < fit.min_count {
         let mut copy = s.clone();
-        if set_min_count(&mut copy, ns, name, fit.placeable) && works(&copy, options) {
+        if set_min_count(&mut copy, ns, name, fit.placeable) && works_changed_groups(&copy) {
             out.push(format!(
                 "lower minCount of PodGroup {name} to {}",
                 fit.placeable
@@ -43,7 +47,7 @@ pub(super) fn verified_fixes(
     // Drop the topology constraint.
     if !fit.domains.is_empty() {
         let mut copy = s.clone();
-        if drop_topology(&mut copy, ns, kind, name) && works(&copy, options) {
+        if drop_topology(&mut copy, ns, kind, name) && works_changed_groups(&copy) {
             out.push(format!(
                 "drop the `{}` topology constraint of {kind} {name}",
                 fit.domains[0].key
@@ -307,7 +311,59 @@ fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<Strin
 
 #[cfg(test)]
 mod tests {
-    use super::fewest_that_work;
+    use super::*;
+
+    /// A fix to a group's own policy, run on the shared compiled state
+    /// (`with_changed_groups`), gives the same plan as compiling the changed copy from scratch,
+    /// for every PodGroup of every explain and scenario fixture, with minCount 1 and with the
+    /// topology constraint dropped.
+    #[test]
+    fn group_fixes_on_the_shared_state_plan_as_from_scratch() {
+        let mut dirs: Vec<std::path::PathBuf> = ["testdata/explain", "testdata/scenarios"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(d).expect("fixture directory"))
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        let mut compared = 0;
+        for dir in dirs {
+            let mut c = crate::snapshot::source::Collector::new();
+            let cluster = dir.join("cluster.yaml");
+            if crate::snapshot::source::files::load_path(&cluster, &mut c).is_err() {
+                continue;
+            }
+            let s = c.finish();
+            let options = Options::default();
+            let prepared = crate::sched::prepare(&s, &options);
+            for pg in &s.pod_groups {
+                let (ns, name) = (
+                    crate::snapshot::namespace_of(&pg.metadata),
+                    name_of(&pg.metadata),
+                );
+                let changes: [&dyn Fn(&mut Snapshot) -> bool; 2] =
+                    [&|c| set_min_count(c, ns, name, 1), &|c| {
+                        drop_topology(c, ns, &ObjKind::PodGroup, name)
+                    }];
+                for change in changes {
+                    let mut copy = s.clone();
+                    if !change(&mut copy) {
+                        continue;
+                    }
+                    let shared = prepared.with_changed_groups(&copy).into_plan();
+                    let fresh = crate::sched::simulate(&copy, &options);
+                    assert_eq!(
+                        serde_json::to_value(&shared.units).expect("plan"),
+                        serde_json::to_value(&fresh.units).expect("plan"),
+                        "{} {ns}/{name}",
+                        dir.display()
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 20, "only {compared} changes compared");
+    }
 
     #[test]
     fn fewest_that_work_finds_the_threshold_in_few_tries() {

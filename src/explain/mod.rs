@@ -197,7 +197,16 @@ fn schedulable(plan: &Plan, kind: &ObjKind, ns: &str, name: &str) -> bool {
 /// its answer, so a fix costs the units before it, not the whole queue. When the target is not
 /// a unit of its own (a PodGroup under a CompositePodGroup), the whole queue runs.
 fn schedulable_in(s: &Snapshot, options: &Options, kind: &ObjKind, ns: &str, name: &str) -> bool {
-    let mut prepared = crate::sched::prepare(s, options);
+    schedulable_run(crate::sched::prepare(s, options), kind, ns, name)
+}
+
+/// [`schedulable_in`] on a simulation already prepared.
+fn schedulable_run(
+    mut prepared: crate::sched::Prepared<'_>,
+    kind: &ObjKind,
+    ns: &str,
+    name: &str,
+) -> bool {
     let plan = prepared.run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
     schedulable(&plan, kind, ns, name)
 }
@@ -210,12 +219,29 @@ pub fn explain(
     kind: &ObjKind,
     name: &str,
 ) -> Diagnosis {
+    let graph = Graph::build(s);
+    let prepared = crate::sched::prepare(s, options);
+    explain_prepared(s, &graph, &prepared, options, namespace, kind, name)
+}
+
+/// [`explain`] on a graph and a prepared simulation the caller already has (built from `s`,
+/// `prepared` with `options`, and not run yet): a command explaining several units, or one
+/// that builds both at once on two cores, builds them once. `prepared` is cloned, not used up.
+pub fn explain_prepared(
+    s: &Snapshot,
+    graph: &Graph,
+    prepared: &crate::sched::Prepared<'_>,
+    options: &Options,
+    namespace: &str,
+    kind: &ObjKind,
+    name: &str,
+) -> Diagnosis {
     // The queue runs only up to the target: the units after it in queue order cannot change
     // its answer, and nothing below reads their results (a target that is not a unit of its
     // own, pod by pod or already running, never stops the run, so the whole queue runs).
-    let plan = crate::sched::prepare(s, options)
+    let plan = prepared
+        .clone()
         .run_until(|u| u.kind == *kind && u.namespace == namespace && u.name == name);
-    let graph = Graph::build(s);
     let target = format!("{kind}/{namespace}/{name}");
     let Some(unit) = plan.unit(kind, namespace, name).cloned() else {
         if *kind == ObjKind::PodGroup {
@@ -227,7 +253,7 @@ pub fn explain(
                 .filter_map(|i| plan.unit(&ObjKind::Pod, namespace, name_of(&s.pods[*i].metadata)))
                 .collect();
             if !members.is_empty() {
-                return pod_by_pod(s, options, &graph, &plan, namespace, name, &members);
+                return pod_by_pod(s, options, graph, &plan, namespace, name, &members);
             }
         }
         return running(s, &plan, namespace, kind, name, target);
@@ -237,7 +263,7 @@ pub fn explain(
     links(
         s,
         options,
-        &graph,
+        graph,
         &plan,
         namespace,
         kind,
@@ -266,7 +292,7 @@ pub fn explain(
         verdict,
         Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
     ) {
-        verified_fixes(s, options, &unit, &fit, &node_reasons, &plan)
+        verified_fixes(s, prepared, options, &unit, &fit, &node_reasons, &plan)
     } else {
         Vec::new()
     };

@@ -245,13 +245,13 @@ impl Prune for Pod {
         tidy_meta(&mut self.metadata);
         // What `POD` drops beyond `POD_CONTROL_PLANE`, for a pod read before its namespace
         // was known (a no-op after reading with the pod's own rules).
-        if self.metadata.namespace.as_deref() != Some("kube-system") {
-            if let Some(spec) = self.spec.as_mut() {
-                let init = spec.init_containers.iter_mut().flatten();
-                for c in spec.containers.iter_mut().chain(init) {
-                    c.command = None;
-                    c.args = None;
-                }
+        if self.metadata.namespace.as_deref() != Some("kube-system")
+            && let Some(spec) = self.spec.as_mut()
+        {
+            let init = spec.init_containers.iter_mut().flatten();
+            for c in spec.containers.iter_mut().chain(init) {
+                c.command = None;
+                c.args = None;
             }
         }
         if let Some(conditions) = self.status.as_mut().and_then(|s| s.conditions.as_mut()) {

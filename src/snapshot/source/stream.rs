@@ -177,10 +177,15 @@ struct Scanner<'r, R: BufRead> {
     path: &'r str,
     line: usize,
     column: usize,
-    /// A little more than the last unit's length: the next unit's buffer starts that large
-    /// (the items of one list are much alike), instead of doubling its way up.
+    /// A little more than the last unit's length, at most [`UNIT_RESERVE_MAX`]: the next
+    /// unit's buffer starts that large (the items of one list are much alike), instead of
+    /// doubling its way up. The cap keeps one large object (a big ResourceSlice before
+    /// 150,000 pods) from making every later small unit reserve its size while it waits in a batch.
     last_unit: usize,
 }
+
+/// The most a unit's buffer reserves up front (a real pod is 6–10 KB of JSON).
+const UNIT_RESERVE_MAX: usize = 64 << 10;
 
 /// The number of `\n` in `bytes`, counted 255 bytes at a time in a `u8` so that the compiler
 /// turns it into a few vector instructions per 32 bytes (a `usize` count per byte was 8% of
@@ -434,7 +439,7 @@ impl<'r, R: BufRead> Scanner<'r, R> {
             let (line, column) = (self.line, self.column);
             let mut text = Vec::with_capacity(self.last_unit);
             self.value(&mut text)?;
-            self.last_unit = text.len() + text.len() / 8;
+            self.last_unit = (text.len() + text.len() / 8).min(UNIT_RESERVE_MAX);
             sink(self.unit(text, line, column, None)?)?;
             first = false;
             match self.skip_ws(None)? {
@@ -543,7 +548,7 @@ impl<'r, R: BufRead> Scanner<'r, R> {
             let (line, column) = (self.line, self.column);
             let mut text = Vec::with_capacity(self.last_unit);
             self.value(&mut text)?;
-            self.last_unit = text.len() + text.len() / 8;
+            self.last_unit = (text.len() + text.len() / 8).min(UNIT_RESERVE_MAX);
             sink(self.unit(text, line, column, Some(index))?)?;
             index += 1;
             match self.skip_ws(None)? {
@@ -965,5 +970,31 @@ mod tests {
         assert_eq!(super::count_newlines(&text), slow);
         assert_eq!(super::count_newlines(&[b'\n'; 600]), 600);
         assert_eq!(super::count_newlines(b""), 0);
+    }
+
+    /// Items are cut at the same places whatever the reader's buffer size, so a backslash, a
+    /// quote or a bracket at a buffer's end is carried into the next one.
+    #[test]
+    fn items_are_cut_alike_across_every_buffer_boundary() {
+        let items = [
+            r#"{"kind":"A","s":"a \"quoted\" } ] [ { string\\","n":[1,{"x":"]"}]}"#,
+            r#"{"kind":"B","t":"\\","u":"\u007b"}"#,
+            r#"[{"k":"}"},"]"]"#,
+            r#""a top-level string with a \" and a }""#,
+        ];
+        let text = format!(
+            "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{}\n]}}",
+            items.join(",\n")
+        );
+        for capacity in 1..=24 {
+            let mut reader = std::io::BufReader::with_capacity(capacity, text.as_bytes());
+            let mut cut = Vec::new();
+            super::split_json(&mut reader, "t.json", &mut |u: super::Unit| {
+                cut.push(u.text);
+                Ok(())
+            })
+            .unwrap_or_else(|_| panic!("capacity {capacity}: the list splits"));
+            assert_eq!(cut, items, "capacity {capacity}");
+        }
     }
 }

@@ -146,19 +146,19 @@ pub struct Retained {
 }
 
 impl Prepared<'_> {
-    /// This prepared simulation (not run yet) for `changed`, a copy of its snapshot whose
+    /// This prepared simulation (as it was before any run) for `changed`, a copy of its snapshot whose
     /// PodGroups and CompositePodGroups differ only in their gang `minCount` or topology
     /// constraints: the state (the compiled nodes and pods, the DRA claims) and the victim
     /// index read neither, so they are shared as they are, and only the queue, which does, is
     /// built again from `changed`. What explain's fixes cost at 150,000 pods is then the run,
     /// not compiling every pod again.
     pub fn with_changed_groups<'b>(&self, changed: &'b Snapshot) -> Prepared<'b> {
-        debug_assert!(!self.started, "the state must be the one before any run");
         let gates = changed
             .facts
             .gates_for(Component::KubeScheduler, &self.options.gate_overrides);
-        if gates != self.gates {
-            // The change moved a gate inferred from the objects: compile everything again.
+        if self.started || gates != self.gates {
+            // A run has moved the state on, or the change moved a gate inferred from the
+            // objects: compile everything again.
             return prepare(changed, &self.options);
         }
         let mut units = queue::build(changed, &self.state, &self.gates);

@@ -35,8 +35,13 @@ impl<'a, T: Serialize> Envelope<'a, T> {
 
 /// Writes `value` as pretty JSON with a trailing newline.
 pub fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value).map_err(std::io::Error::other)?;
-    out.write_all(b"\n")
+    // The serializer writes a few bytes at a time (a quote, a colon, an indent): through `dyn
+    // Write` each piece was a call through two writers, 0.7 s of the L dump's 190 MB plan. A
+    // buffer of our own takes them inline and hands `out` 64 KiB at a time.
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer_pretty(&mut buffered, value).map_err(std::io::Error::other)?;
+    buffered.write_all(b"\n")?;
+    buffered.flush()
 }
 
 /// Writes `value` as one YAML document, fields in the same order and with the same names as

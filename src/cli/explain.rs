@@ -59,14 +59,8 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     };
     // The graph and the compiled simulation are independent reads of the snapshot: built at
     // once on two cores (at 150,000 pods each takes a few hundred milliseconds).
-    let (graph, prepared) = std::thread::scope(|scope| {
-        let graph = scope.spawn(|| Graph::build(&snapshot));
-        let prepared = crate::sched::prepare(&snapshot, &options);
-        let graph = graph
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (graph, prepared)
-    });
+    let (graph, prepared) =
+        Graph::build_beside(&snapshot, || crate::sched::prepare(&snapshot, &options));
     let t = Target {
         kind: target.kind.clone(),
         namespace: target.namespace.clone(),

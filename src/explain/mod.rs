@@ -219,8 +219,7 @@ pub fn explain(
     kind: &ObjKind,
     name: &str,
 ) -> Diagnosis {
-    let graph = Graph::build(s);
-    let prepared = crate::sched::prepare(s, options);
+    let (graph, prepared) = Graph::build_beside(s, || crate::sched::prepare(s, options));
     explain_prepared(s, &graph, &prepared, options, namespace, kind, name)
 }
 

@@ -134,6 +134,20 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// Builds the graph of `snapshot` on a second thread while `work` runs on this one, for
+    /// the commands that need both the graph and a simulation (independent reads of the
+    /// snapshot; at 150,000 pods the graph takes a quarter of a second).
+    pub fn build_beside<T>(snapshot: &Snapshot, work: impl FnOnce() -> T) -> (Self, T) {
+        std::thread::scope(|scope| {
+            let graph = scope.spawn(|| Self::build(snapshot));
+            let out = work();
+            let graph = graph
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (graph, out)
+        })
+    }
+
     /// Builds the graph of a snapshot.
     pub fn build(snapshot: &Snapshot) -> Self {
         let edges = build::edges(snapshot);

@@ -41,6 +41,7 @@ fn bench(c: &mut Criterion) {
         nodes: 200,
         running_pods: 6_000,
         gangs: (10, 8),
+        stuck: 0,
     };
     for (name, layout, file) in [
         ("json_200_nodes_6k_pods", Layout::JsonList, "bench.json"),

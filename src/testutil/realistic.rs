@@ -25,24 +25,32 @@ pub struct RealisticProfile {
     pub running_pods: usize,
     /// Pending gangs: (number of PodGroups, members each); members ask for 4 cpu.
     pub gangs: (usize, usize),
+    /// Pending gangs that cannot schedule, this many of each kind, queued after the others:
+    /// `wide-K` (20 members of 8 GPUs in one rack of 16 nodes: the topology constraint or
+    /// minCount is the fix), `big-K` (members of 12 GPUs, more than any node has) and
+    /// `inference-K` (members pinned to the tainted `pool=inference` nodes without the
+    /// toleration). They give explain's fixes work at scale.
+    pub stuck: usize,
 }
 
 impl RealisticProfile {
-    /// S: 1,000 nodes, 30,000 running pods, 50 pending gangs of 8.
+    /// S: 1,000 nodes, 30,000 running pods, 50 pending gangs of 8, 3 that cannot schedule.
     pub fn small() -> Self {
         Self {
             nodes: 1_000,
             running_pods: 30_000,
             gangs: (50, 8),
+            stuck: 1,
         }
     }
 
-    /// L: 5,000 nodes, 150,000 running pods, 250 pending gangs of 8.
+    /// L: 5,000 nodes, 150,000 running pods, 250 pending gangs of 8, 6 that cannot schedule.
     pub fn large() -> Self {
         Self {
             nodes: 5_000,
             running_pods: 150_000,
             gangs: (250, 8),
+            stuck: 2,
         }
     }
 
@@ -52,6 +60,7 @@ impl RealisticProfile {
             nodes,
             running_pods: nodes * 3,
             gangs: (2, 3),
+            stuck: 0,
         }
     }
 }
@@ -80,9 +89,19 @@ fn uid(rng: &mut Rng) -> String {
     hex
 }
 
+/// Every fiftieth node is in the tainted inference pool.
+fn is_inference(i: usize) -> bool {
+    i % 50 == 49
+}
+
 fn node(i: usize, rng: &mut Rng) -> Value {
     let name = format!("node-{i:05}");
     let rack = i / 16;
+    let pool = if is_inference(i) {
+        "inference"
+    } else {
+        "training"
+    };
     let images: Vec<Value> = (0..24)
         .map(|k| {
             json!({"names": [
@@ -95,7 +114,7 @@ fn node(i: usize, rng: &mut Rng) -> Value {
         json!({"type": t, "status": status, "lastHeartbeatTime": T0, "lastTransitionTime": T0,
             "reason": reason, "message": message})
     };
-    json!({"apiVersion": "v1", "kind": "Node",
+    let mut node = json!({"apiVersion": "v1", "kind": "Node",
         "metadata": {"name": name, "uid": uid(rng), "resourceVersion": format!("{}", 1000 + i),
             "creationTimestamp": T0,
             "labels": {
@@ -105,7 +124,8 @@ fn node(i: usize, rng: &mut Rng) -> Value {
                 "topology.kubernetes.io/region": "region-1",
                 "topology.kubernetes.io/zone": format!("zone-{}", rack / 4),
                 "topology.kubernetes.io/rack": format!("rack-{rack:04}"),
-                "nvidia.com/gpu.product": if i.is_multiple_of(3) { "A100" } else { "H100" }},
+                "nvidia.com/gpu.product": if i.is_multiple_of(3) { "A100" } else { "H100" },
+                "pool": pool},
             "annotations": {
                 "node.alpha.kubernetes.io/ttl": "0",
                 "volumes.kubernetes.io/controller-managed-attach-detach": "true",
@@ -146,18 +166,25 @@ fn node(i: usize, rng: &mut Rng) -> Value {
                 "osImage": "Ubuntu 24.04.1 LTS", "containerRuntimeVersion": "containerd://2.0.1",
                 "kubeletVersion": "v1.37.0", "kubeProxyVersion": "", "operatingSystem": "linux",
                 "architecture": "amd64"},
-            "images": images}})
+            "images": images}});
+    if is_inference(i) {
+        node["spec"]["taints"] =
+            json!([{"key": "dedicated", "value": "inference", "effect": "NoSchedule"}]);
+    }
+    node
 }
 
 struct PodShape<'a> {
     name: String,
     namespace: &'a str,
     job: String,
+    job_uid: String,
     cpu: u64,
     mem_gi: u64,
     gpu: u64,
     node: Option<String>,
     group: Option<String>,
+    node_selector: Option<(&'a str, &'a str)>,
     minute: u64,
 }
 
@@ -167,7 +194,7 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
         (p.minute / 60) % 24,
         p.minute % 60
     );
-    let job_uid = uid(rng);
+    let job_uid = &p.job_uid;
     let token_volume = format!("kube-api-access-{:05x}", rng.below(1 << 20));
     let env: Vec<Value> = [
         ("LOG_LEVEL", "info"),
@@ -229,6 +256,9 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
     if let Some(g) = &p.group {
         spec["schedulingGroup"] = json!({"podGroupName": g});
     }
+    if let Some((k, v)) = p.node_selector {
+        spec["nodeSelector"] = json!({k: v});
+    }
     let running = p.node.is_some();
     let cond = |t: &str, status: &str| json!({"type": t, "status": status, "lastProbeTime": null, "lastTransitionTime": created});
     let status = if running {
@@ -283,8 +313,66 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
         "spec": spec, "status": status})
 }
 
+/// A Job's uid, fixed by its number: its pods' ownerReferences and labels name it.
+fn job_uid(n: usize) -> String {
+    format!("4a0b0000-0000-4000-8000-{n:012x}")
+}
+
+/// The Job that owns `pods` pods (indexed completions), shaped like API output: kubectl's
+/// managedFields and the controller's, the last-applied annotation, the pod template and a
+/// status counting the pods active. A gang's Job names its PodGroup in the template.
+fn job(
+    name: &str,
+    namespace: &str,
+    uid: &str,
+    pods: usize,
+    group: Option<&str>,
+    cpu: u64,
+) -> Value {
+    let labels = json!({"app": "trainer", "batch.kubernetes.io/controller-uid": uid,
+        "batch.kubernetes.io/job-name": name, "controller-uid": uid, "job-name": name});
+    let last_applied = json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"completions": pods, "parallelism": pods, "completionMode": "Indexed",
+            "template": {"spec": {"containers": [{"name": "main",
+                "image": "registry.example/train/worker:v2.14.3"}]}}}})
+    .to_string();
+    let mut template_spec = json!({"containers": [{"name": "main",
+            "image": "registry.example/train/worker:v2.14.3", "imagePullPolicy": "IfNotPresent",
+            "resources": {"requests": {"cpu": cpu.to_string()}},
+            "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}],
+        "restartPolicy": "Never", "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler",
+        "securityContext": {}, "terminationGracePeriodSeconds": 30});
+    if let Some(g) = group {
+        template_spec["schedulingGroup"] = json!({"podGroupName": g});
+    }
+    let active = if group.is_some() { 0 } else { pods };
+    json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": name, "namespace": namespace, "uid": uid, "generation": 1,
+            "resourceVersion": format!("{}", 100_000 + uid.len()), "creationTimestamp": T0,
+            "labels": {"app": "trainer"},
+            "annotations": {LAST_APPLIED: last_applied},
+            "managedFields": [
+                {"manager": "kubectl-client-side-apply", "operation": "Update", "apiVersion": "batch/v1",
+                 "time": T0, "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:annotations": {".": {},
+                    "f:kubectl.kubernetes.io/last-applied-configuration": {}}, "f:labels": {".": {}, "f:app": {}}},
+                    "f:spec": {"f:backoffLimit": {}, "f:completionMode": {}, "f:completions": {},
+                        "f:parallelism": {}, "f:template": {"f:spec": {"f:containers": {}}}}}},
+                {"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "batch/v1",
+                 "time": T0, "fieldsType": "FieldsV1", "subresource": "status",
+                 "fieldsV1": {"f:status": {"f:active": {}, "f:ready": {}, "f:startTime": {},
+                    "f:terminating": {}, "f:uncountedTerminatedPods": {}}}}]},
+        "spec": {"parallelism": pods, "completions": pods, "completionMode": "Indexed",
+            "backoffLimit": 6, "backoffLimitPerIndex": null, "manualSelector": false,
+            "podReplacementPolicy": "TerminatingOrFailed", "suspend": false,
+            "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": uid}},
+            "template": {"metadata": {"labels": labels}, "spec": template_spec}},
+        "status": {"active": active, "ready": active, "terminating": 0, "startTime": T0,
+            "uncountedTerminatedPods": {}}})
+}
+
 /// Calls `emit` with every object of the cluster, in a fixed order (a facts document, nodes,
-/// running pods, then each PodGroup followed by its members).
+/// running pods each after its Job, then each PodGroup followed by its Job and its members).
 pub fn for_each_object(
     p: &RealisticProfile,
     seed: u64,
@@ -301,41 +389,65 @@ pub fn for_each_object(
     }
     for i in 0..p.running_pods {
         let n = i % p.nodes.max(1);
+        let job_name = format!("run-{:04}", i / 8);
+        if i % 8 == 0 {
+            let pods = (p.running_pods - i).min(8);
+            emit(job(&job_name, "batch", &job_uid(i / 8), pods, None, 1))?;
+        }
         let shape = PodShape {
             name: format!("run-{:04}-{i:06}", i / 8),
             namespace: "batch",
-            job: format!("run-{:04}", i / 8),
+            job: job_name,
+            job_uid: job_uid(i / 8),
             cpu: 1 + rng.below(2),
             mem_gi: 1 + rng.below(4),
             gpu: 0,
             node: (p.nodes > 0).then(|| format!("node-{n:05}")),
             group: None,
+            node_selector: None,
             minute: rng.below(600),
         };
         emit(pod(&shape, i, &mut rng))?;
     }
     let (gangs, size) = p.gangs;
-    for g in 0..gangs {
-        let name = format!("gang-{g:04}");
+    let jobs = p.running_pods.div_ceil(8);
+    // (name, members, minCount, GPUs each, nodeSelector): the schedulable gangs, then the
+    // stuck ones (see [`RealisticProfile::stuck`]).
+    let mut groups: Vec<(String, usize, u64, Option<(&str, &str)>)> = (0..gangs)
+        .map(|g| (format!("gang-{g:04}"), size, 1, None))
+        .collect();
+    for k in 0..p.stuck {
+        groups.push((format!("wide-{k}"), 20, 8, None));
+        groups.push((format!("big-{k}"), 4, 12, None));
+        groups.push((format!("inference-{k}"), 4, 1, Some(("pool", "inference"))));
+    }
+    let mut index = p.running_pods;
+    for (g, (name, members, gpu, node_selector)) in groups.into_iter().enumerate() {
+        let stuck = g >= gangs;
         emit(
             json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
             "metadata": {"name": name, "namespace": "train", "uid": uid(&mut rng), "creationTimestamp": T0},
-            "spec": {"schedulingPolicy": {"gang": {"minCount": size}}, "priority": 0,
+            "spec": {"schedulingPolicy": {"gang": {"minCount": members}}, "priority": 0,
                 "schedulingConstraints": {"topology": [{"key": "topology.kubernetes.io/rack"}]}}}),
         )?;
-        for m in 0..size {
+        let uid = job_uid(jobs + g);
+        emit(job(&name, "train", &uid, members, Some(&name), 4))?;
+        for m in 0..members {
             let shape = PodShape {
                 name: format!("{name}-{m}"),
                 namespace: "train",
                 job: name.clone(),
+                job_uid: uid.clone(),
                 cpu: 4,
                 mem_gi: 16,
-                gpu: 1,
+                gpu,
                 node: None,
                 group: Some(name.clone()),
-                minute: 600 + rng.below(60),
+                node_selector,
+                minute: if stuck { 700 } else { 600 } + rng.below(60),
             };
-            emit(pod(&shape, p.running_pods + g * size + m, &mut rng))?;
+            emit(pod(&shape, index, &mut rng))?;
+            index += 1;
         }
     }
     Ok(())
@@ -384,13 +496,20 @@ mod tests {
         let p = RealisticProfile::tiny(4);
         let mut json = Vec::new();
         let n = write(&mut json, &p, 3, Layout::JsonList).unwrap();
-        assert_eq!(n, 1 + 4 + 12 + 2 + 6);
+        // The facts, 4 nodes, 2 Jobs of running pods and their 12 pods, 2 gangs (PodGroup, Job, 3 pods).
+        assert_eq!(n, 1 + 4 + 2 + 12 + 2 * (1 + 1 + 3));
         let mut again = Vec::new();
         write(&mut again, &p, 3, Layout::JsonList).unwrap();
         assert_eq!(json, again, "same seed, same bytes");
         let value: Value = serde_json::from_slice(&json).unwrap();
-        let pod = &value["items"][5];
+        let job = &value["items"][5];
+        assert_eq!(job["kind"], "Job");
+        let pod = &value["items"][6];
         assert_eq!(pod["kind"], "Pod");
+        assert_eq!(
+            pod["metadata"]["ownerReferences"][0]["uid"],
+            job["metadata"]["uid"]
+        );
         assert_eq!(
             pod["metadata"]["managedFields"].as_array().unwrap().len(),
             2

@@ -130,7 +130,11 @@ pub(super) fn set_claim_source(
     let members = s.index.pods_by_group.get(ns, group).to_vec();
     let mut changed = false;
     for i in members {
-        let Some(spec) = s.pods.get_mut(i).and_then(|p| p.spec.as_mut()) else {
+        let Some(spec) = s
+            .pods
+            .get_mut(i)
+            .and_then(|p| std::sync::Arc::make_mut(p).spec.as_mut())
+        else {
             continue;
         };
         for e in spec.resource_claims.iter_mut().flatten() {
@@ -205,7 +209,7 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<Stri
     for pod in s.pods.iter_mut().filter(|p| {
         p.metadata.namespace.as_deref() == Some(ns) && names.contains(&name_of(&p.metadata))
     }) {
-        if let Some(spec) = pod.spec.as_mut() {
+        if let Some(spec) = std::sync::Arc::make_mut(pod).spec.as_mut() {
             spec.tolerations.get_or_insert_with(Vec::new).push(
                 k8s_openapi::api::core::v1::Toleration {
                     key: Some(taint.key.clone()),
@@ -316,7 +320,9 @@ mod tests {
     /// A fix to a group's own policy, run on the shared compiled state
     /// (`with_changed_groups`), gives the same plan as compiling the changed copy from scratch,
     /// for every PodGroup of every explain and scenario fixture, with minCount 1 and with the
-    /// topology constraint dropped.
+    /// topology constraint dropped; and so does resuming from a checkpoint just before the
+    /// group's turn (the queue ahead of it run once, as explain does). A queue run in two steps
+    /// plans as one run (the node sampler carries over).
     #[test]
     fn group_fixes_on_the_shared_state_plan_as_from_scratch() {
         let mut dirs: Vec<std::path::PathBuf> = ["testdata/explain", "testdata/scenarios"]
@@ -326,7 +332,7 @@ mod tests {
             .filter(|p| p.is_dir())
             .collect();
         dirs.sort();
-        let mut compared = 0;
+        let (mut compared, mut resumed_compared) = (0, 0);
         for dir in dirs {
             let mut c = crate::snapshot::source::Collector::new();
             let cluster = dir.join("cluster.yaml");
@@ -336,11 +342,31 @@ mod tests {
             let s = c.finish();
             let options = Options::default();
             let prepared = crate::sched::prepare(&s, &options);
+            let whole = serde_json::to_value(&crate::sched::simulate(&s, &options).units);
             for pg in &s.pod_groups {
                 let (ns, name) = (
                     crate::snapshot::namespace_of(&pg.metadata),
                     name_of(&pg.metadata),
                 );
+                let is_pg = |u: &crate::sched::queue::Unit| {
+                    u.kind == ObjKind::PodGroup && u.namespace == ns && u.name == name
+                };
+                let mut checkpoint = prepared.clone();
+                let earlier = if prepared.queued().iter().any(is_pg) {
+                    Some(checkpoint.advance_until(is_pg))
+                } else {
+                    None
+                };
+                if let Some(earlier) = &earlier {
+                    let split = checkpoint.clone().plan_after(earlier.clone(), |_| false);
+                    assert_eq!(
+                        serde_json::to_value(&split.units).expect("plan"),
+                        *whole.as_ref().expect("plan"),
+                        "{} {ns}/{name}: the queue in two steps",
+                        dir.display()
+                    );
+                    resumed_compared += 1;
+                }
                 let changes: [&dyn Fn(&mut Snapshot) -> bool; 2] =
                     [&|c| set_min_count(c, ns, name, 1), &|c| {
                         drop_topology(c, ns, &ObjKind::PodGroup, name)
@@ -352,17 +378,34 @@ mod tests {
                     }
                     let shared = prepared.with_changed_groups(&copy).into_plan();
                     let fresh = crate::sched::simulate(&copy, &options);
+                    let fresh = serde_json::to_value(&fresh.units).expect("plan");
                     assert_eq!(
                         serde_json::to_value(&shared.units).expect("plan"),
-                        serde_json::to_value(&fresh.units).expect("plan"),
+                        fresh,
                         "{} {ns}/{name}",
                         dir.display()
                     );
                     compared += 1;
+                    if let Some(earlier) = &earlier {
+                        let resumed = checkpoint
+                            .with_changed_groups(&copy)
+                            .plan_after(earlier.clone(), |_| false);
+                        assert_eq!(
+                            serde_json::to_value(&resumed.units).expect("plan"),
+                            fresh,
+                            "{} {ns}/{name}: resumed before the group's turn",
+                            dir.display()
+                        );
+                        resumed_compared += 1;
+                    }
                 }
             }
         }
         assert!(compared > 20, "only {compared} changes compared");
+        assert!(
+            resumed_compared > 20,
+            "only {resumed_compared} resumed runs compared"
+        );
     }
 
     #[test]

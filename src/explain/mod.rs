@@ -238,9 +238,24 @@ pub fn explain_prepared(
     // The queue runs only up to the target: the units after it in queue order cannot change
     // its answer, and nothing below reads their results (a target that is not a unit of its
     // own, pod by pod or already running, never stops the run, so the whole queue runs).
-    let plan = prepared
+    //
+    // The units before the target run once, on `checkpoint`: the plan and every fix that
+    // changes only the target's own group resume from there (see `with_changed_groups`), so
+    // at 150,000 pods a fix costs the target's own cycle, not the queue ahead of it again.
+    let is_target = |k: &ObjKind, ns: &str, n: &str| k == kind && ns == namespace && n == name;
+    let mut checkpoint = prepared.clone();
+    let earlier = if checkpoint
+        .queued()
+        .iter()
+        .any(|u| is_target(&u.kind, &u.namespace, &u.name))
+    {
+        checkpoint.advance_until(|u| is_target(&u.kind, &u.namespace, &u.name))
+    } else {
+        Vec::new()
+    };
+    let plan = checkpoint
         .clone()
-        .run_until(|u| u.kind == *kind && u.namespace == namespace && u.name == name);
+        .plan_after(earlier, |u| is_target(&u.kind, &u.namespace, &u.name));
     let target = format!("{kind}/{namespace}/{name}");
     let Some(unit) = plan.unit(kind, namespace, name).cloned() else {
         if *kind == ObjKind::PodGroup {
@@ -291,7 +306,7 @@ pub fn explain_prepared(
         verdict,
         Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
     ) {
-        verified_fixes(s, prepared, options, &unit, &fit, &node_reasons, &plan)
+        verified_fixes(s, &checkpoint, options, &unit, &fit, &node_reasons, &plan)
     } else {
         Vec::new()
     };

@@ -610,7 +610,7 @@ impl TreeBuilder<'_> {
                 n.children.push(c);
             }
         }
-        let mut members: Vec<&Pod> = pods.iter().map(|i| &self.s.pods[*i]).collect();
+        let mut members: Vec<&Pod> = pods.iter().map(|i| &*self.s.pods[*i]).collect();
         members.sort_by(|a, b| name_of(&a.metadata).cmp(name_of(&b.metadata)));
         for pod in members {
             let pr = ObjRef::new(ObjKind::Pod, &r.namespace, name_of(&pod.metadata));

@@ -278,7 +278,7 @@ impl Shape {
                     .pods_by_group
                     .get(ns, name)
                     .iter()
-                    .map(|i| s.pods[*i].clone())
+                    .map(|i| Pod::clone(&s.pods[*i]))
                     .collect::<Vec<_>>();
                 Self::checked(pg.clone(), pods, format!("PodGroup/{ns}/{name}"))
             }
@@ -367,7 +367,7 @@ impl Shape {
                     .iter()
                     .filter(|p| group_of(p) == Some(name.as_str()))
                     .map(|p| {
-                        let mut p = p.clone();
+                        let mut p = Pod::clone(p);
                         p.metadata = with_ns(p.metadata);
                         p
                     })
@@ -413,7 +413,7 @@ impl Shape {
                     .pods
                     .iter()
                     .map(|p| {
-                        let mut p = p.clone();
+                        let mut p = Pod::clone(p);
                         p.metadata = with_ns(p.metadata);
                         p
                     })
@@ -590,7 +590,9 @@ impl Copies {
                     .collect(),
             );
             extra.pod_groups.push(pg);
-            extra.pods.extend(members);
+            extra
+                .pods
+                .extend(members.into_iter().map(std::sync::Arc::new));
         }
         whatif::add_objects(s, extra);
         Self {
@@ -1145,7 +1147,7 @@ mod tests {
         // As a drain of a1 would leave it: the members pending again, a1 cordoned.
         crate::sched::whatif::cordon(&mut after, "a1").expect("a1");
         for p in &mut after.pods {
-            if let Some(spec) = p.spec.as_mut() {
+            if let Some(spec) = std::sync::Arc::make_mut(p).spec.as_mut() {
                 spec.node_name = None;
             }
         }

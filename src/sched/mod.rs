@@ -109,6 +109,9 @@ pub struct Prepared<'a> {
     victims: std::rc::Rc<preempt::victims::VictimIndex>,
     /// Whether a run has changed the state (see [`Prepared::with_changed_groups`]).
     started: bool,
+    /// Upstream's `nextStartNodeIndex`, carried from one call of a run to the next, so a
+    /// queue run in steps samples the nodes as one run does.
+    sampler: Sampler,
 }
 
 /// Builds the state, the queue (in upstream order, `--only` applied) and the victim index.
@@ -132,6 +135,7 @@ pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
         units,
         victims,
         started: false,
+        sampler: Sampler::default(),
     }
 }
 
@@ -146,24 +150,41 @@ pub struct Retained {
 }
 
 impl Prepared<'_> {
-    /// This prepared simulation (as it was before any run) for `changed`, a copy of its snapshot whose
-    /// PodGroups and CompositePodGroups differ only in their gang `minCount` or topology
-    /// constraints: the state (the compiled nodes and pods, the DRA claims) and the victim
-    /// index read neither, so they are shared as they are, and only the queue, which does, is
-    /// built again from `changed`. What explain's fixes cost at 150,000 pods is then the run,
-    /// not compiling every pod again.
+    /// This prepared simulation for `changed`, a copy of its snapshot whose PodGroups and
+    /// CompositePodGroups differ only in their gang `minCount` or topology constraints: the
+    /// state (the compiled nodes and pods, the DRA claims) and the victim index read neither,
+    /// so they are shared as they are, and only the queue, which does, is built again from
+    /// `changed`. What explain's fixes cost at 150,000 pods is then the run, not compiling
+    /// every pod again.
+    ///
+    /// On a simulation that has already run part of its queue (see
+    /// [`Prepared::advance_until`]) the state is the one those units left, and the queue keeps
+    /// only the units still queued here, rebuilt from `changed`. That equals running `changed`
+    /// from the start when the changed groups are only in units still queued: the units before
+    /// them read none of their objects (a unit's run reads its own group and pods, and the
+    /// state), so they place the same pods on the same nodes. Explain's fixes change the
+    /// target's own group, which is queued.
     pub fn with_changed_groups<'b>(&self, changed: &'b Snapshot) -> Prepared<'b> {
         let gates = changed
             .facts
             .gates_for(Component::KubeScheduler, &self.options.gate_overrides);
-        if self.started || gates != self.gates {
-            // A run has moved the state on, or the change moved a gate inferred from the
-            // objects: compile everything again.
+        if gates != self.gates {
+            // The change moved a gate inferred from the objects: compile everything again.
             return prepare(changed, &self.options);
         }
         let mut units = queue::build(changed, &self.state, &self.gates);
         if let Some((kind, ns, name)) = &self.options.only {
             units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
+        }
+        if self.started {
+            // The units run so far are done; a unit that failed there is pending again in the
+            // state and would be queued anew.
+            let queued: std::collections::HashSet<(&ObjKind, &str, &str)> = self
+                .units
+                .iter()
+                .map(|u| (&u.kind, u.namespace.as_str(), u.name.as_str()))
+                .collect();
+            units.retain(|u| queued.contains(&(&u.kind, u.namespace.as_str(), u.name.as_str())));
         }
         Prepared {
             snapshot: changed,
@@ -172,8 +193,14 @@ impl Prepared<'_> {
             state: self.state.clone(),
             units,
             victims: std::rc::Rc::clone(&self.victims),
-            started: false,
+            started: self.started,
+            sampler: self.sampler,
         }
+    }
+
+    /// The units not run yet, in queue order.
+    pub fn queued(&self) -> &[Unit] {
+        &self.units
     }
 
     /// Runs every unit in queue order, each placement updating the state the next one sees.
@@ -205,8 +232,37 @@ impl Prepared<'_> {
     /// Runs the queue in order until `stop` returns true for a unit's result (that unit
     /// included). The units not tried stay queued: a later call continues where this one
     /// stopped, on the state this one left. The plan lists the units tried in this call.
-    pub fn run_until(&mut self, mut stop: impl FnMut(&UnitResult) -> bool) -> Plan {
-        let mut queued = std::mem::take(&mut self.units).into_iter();
+    pub fn run_until(&mut self, stop: impl FnMut(&UnitResult) -> bool) -> Plan {
+        self.plan_after(Vec::new(), stop)
+    }
+
+    /// Runs the units before the first queued unit for which `next` holds (all of them if
+    /// none does), and returns their results; that unit and the ones after it stay queued.
+    /// A caller asking several questions about one unit (explain's fixes) runs what comes
+    /// before it once and answers each question from a clone.
+    pub fn advance_until(&mut self, next: impl FnMut(&Unit) -> bool) -> Vec<UnitResult> {
+        self.run_units(next, |_| false)
+    }
+
+    /// [`Prepared::run_until`] after earlier steps: the plan lists `earlier` (the results of
+    /// those steps, e.g. from [`Prepared::advance_until`]) and then the units this call tries.
+    pub fn plan_after(
+        &mut self,
+        mut earlier: Vec<UnitResult>,
+        stop: impl FnMut(&UnitResult) -> bool,
+    ) -> Plan {
+        earlier.extend(self.run_units(|_| false, stop));
+        self.plan_of(earlier)
+    }
+
+    /// Runs queued units in order, before one for which `before` holds and up to one whose
+    /// result `stop` holds for (included).
+    fn run_units(
+        &mut self,
+        mut before: impl FnMut(&Unit) -> bool,
+        mut stop: impl FnMut(&UnitResult) -> bool,
+    ) -> Vec<UnitResult> {
+        let queued_units = std::mem::take(&mut self.units);
         let Prepared {
             snapshot,
             options,
@@ -215,11 +271,11 @@ impl Prepared<'_> {
             victims,
             units: rest,
             started,
+            sampler,
         } = self;
         *started = true;
         let (snapshot, gates, victims, options) = (*snapshot, &*gates, &**victims, &*options);
         let all_nodes: Vec<usize> = (0..state.nodes.len()).collect();
-        let mut sampler = Sampler::default();
         let ctx = UnitContext {
             snapshot,
             gates,
@@ -230,8 +286,7 @@ impl Prepared<'_> {
         // Pods held at PreEnqueue never reach kube-scheduler's active queue, so they are not
         // in its nominator (scheduling_queue.go: AddNominatedPod runs when a pod moves to
         // activeQ on add/update) and their nominations hold no room.
-        let held: std::collections::HashSet<usize> = queued
-            .as_slice()
+        let held: std::collections::HashSet<usize> = queued_units
             .iter()
             .filter_map(|u| match &u.body {
                 UnitBody::Held {
@@ -256,9 +311,10 @@ impl Prepared<'_> {
         // can only change an outcome when a later unit's preemption frees room the failed one
         // could not take itself (its policy is Never): by priority order the later unit's
         // victims were candidates of the failed unit's own preemption.
+        let mut queued = queued_units.into_iter().peekable();
         let mut results = Vec::with_capacity(queued.len());
-        for unit in queued.by_ref() {
-            let result = run_unit(state, &ctx, unit, &all_nodes, options.mode, &mut sampler);
+        while let Some(unit) = queued.next_if(|u| !before(u)) {
+            let result = run_unit(state, &ctx, unit, &all_nodes, options.mode, sampler);
             let done = stop(&result);
             results.push(result);
             if done {
@@ -266,6 +322,19 @@ impl Prepared<'_> {
             }
         }
         *rest = queued.collect();
+        results
+    }
+
+    /// The plan of `results`, run on this simulation, as its state now stands.
+    fn plan_of(&self, results: Vec<UnitResult>) -> Plan {
+        let Prepared {
+            snapshot,
+            options,
+            gates,
+            state,
+            ..
+        } = self;
+        let (snapshot, gates) = (*snapshot, gates);
         let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
         for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
             feature_gates.insert((*g).to_owned(), gates.enabled(g));
@@ -689,4 +758,46 @@ fn device_map(state: &ClusterState) -> Vec<plan::DeviceUse> {
         }
     }
     rows
+}
+
+#[cfg(test)]
+mod step_tests {
+    use super::{Mode, Options, prepare};
+    use crate::testutil::synthetic::{Profile, snapshot};
+
+    /// A queue run in steps (`advance_until`, then `plan_after`) plans as one run, also in
+    /// compat mode at a size where upstream samples the nodes: the sampler's start index
+    /// (`nextStartNodeIndex`) carries from one step to the next.
+    #[test]
+    fn a_queue_run_in_steps_plans_as_one_run() {
+        let mut p = Profile::with_nodes(400);
+        p.running_pods = 400 * 4;
+        p.pending_pods = 60;
+        p.gangs = vec![(6, 4)];
+        let s = snapshot(&p, 7);
+        let options = Options {
+            mode: Mode::Compat,
+            ..Options::default()
+        };
+        let prepared = prepare(&s, &options);
+        let whole = serde_json::to_value(&prepared.clone().into_plan().units).expect("plan");
+        let n = prepared.queued().len();
+        assert!(n > 40, "{n} units");
+        for at in [1, n / 3, n / 2, n - 1] {
+            let key = {
+                let u = &prepared.queued()[at];
+                (u.kind.clone(), u.namespace.clone(), u.name.clone())
+            };
+            let mut steps = prepared.clone();
+            let earlier = steps
+                .advance_until(|u| (&u.kind, &u.namespace, &u.name) == (&key.0, &key.1, &key.2));
+            assert_eq!(earlier.len(), at);
+            let plan = steps.plan_after(earlier, |_| false);
+            assert_eq!(
+                serde_json::to_value(&plan.units).expect("plan"),
+                whole,
+                "split before unit {at}"
+            );
+        }
+    }
 }

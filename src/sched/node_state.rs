@@ -316,8 +316,12 @@ impl ClusterState {
         }
         // Room for every pod at once: grown by doubling, the compiled pods (~500 bytes each)
         // and the name index were copied about twice over (0.3-0.5 s at 150,000 pods).
-        let objects: Vec<&crate::snapshot::Pod> =
-            s.pods.iter().filter(|p| !is_terminal(p)).collect();
+        let objects: Vec<&crate::snapshot::Pod> = s
+            .pods
+            .iter()
+            .map(|p| &**p)
+            .filter(|p| !is_terminal(p))
+            .collect();
         let compiled = compile_pods(&objects, &mut st.table);
         Rc::make_mut(&mut st.pod_ids).reserve(compiled.len());
         st.placement.reserve_exact(compiled.len());
@@ -870,7 +874,7 @@ mod removal_tests {
         .expect("pod");
         let s = Snapshot {
             nodes: vec![node],
-            pods: vec![greedy, late],
+            pods: vec![greedy.into(), late.into()],
             ..Snapshot::default()
         };
         let st = ClusterState::build(&s, &FeatureGates::default());

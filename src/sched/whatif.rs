@@ -64,6 +64,8 @@ pub fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
             return false;
         }
         recreated += 1;
+        // Copied only here: the pods a drain leaves alone stay shared with the original.
+        let pod = std::sync::Arc::make_mut(pod);
         if let Some(spec) = pod.spec.as_mut() {
             spec.node_name = None;
         }

@@ -372,7 +372,7 @@ impl ClusterFacts {
     /// Adds what objects reveal, without overriding facts already present: kubelet versions
     /// from node status, and control-plane versions and `--feature-gates` from kubeadm-style
     /// static pods in `kube-system` (label `component`).
-    pub fn infer_from_objects(&mut self, nodes: &[Node], pods: &[Pod]) {
+    pub fn infer_from_objects(&mut self, nodes: &[Node], pods: &[std::sync::Arc<Pod>]) {
         for pod in pods {
             if pod.metadata.namespace.as_deref() != Some("kube-system") {
                 continue;

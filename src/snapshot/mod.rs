@@ -109,7 +109,7 @@ pub struct Snapshot {
     /// Nodes.
     pub nodes: Vec<Node>,
     /// Pods, in every namespace (the simulator needs every pod that uses node resources).
-    pub pods: Vec<Pod>,
+    pub pods: Vec<std::sync::Arc<Pod>>,
     /// PodGroups (`v1beta1` shape; `v1alpha3` ones converted).
     pub pod_groups: Vec<PodGroup>,
     /// CompositePodGroups (`v1alpha3`).
@@ -268,7 +268,7 @@ impl Snapshot {
 
     /// The Pod `namespace/name`, if present.
     pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
-        self.index.pods.get(namespace, name).map(|i| &self.pods[i])
+        self.index.pods.get(namespace, name).map(|i| &*self.pods[i])
     }
 
     /// The ResourceClaim `namespace/name`, if present.

@@ -13,6 +13,7 @@ pub mod prune;
 pub(crate) mod stream;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::Pod as ApiPod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -267,7 +268,9 @@ impl Collector {
         if let Some(type_) = leading_type(text) {
             let s = &mut self.snapshot;
             let added = match type_ {
-                ("v1", "Pod") => quick_typed::<ApiPod>(text).map(|p| s.pods.push(p.into())),
+                ("v1", "Pod") => {
+                    quick_typed::<ApiPod>(text).map(|p| s.pods.push(Arc::new(p.into())))
+                }
                 ("v1", "Node") => quick_typed(text).map(|n| s.nodes.push(n)),
                 ("v1", "Namespace") => quick_typed(text).map(|n| s.namespaces.push(n)),
                 _ => None,
@@ -315,9 +318,9 @@ impl Collector {
         let namespace = meta.and_then(|m| m.namespace.as_deref());
         let s = &mut self.snapshot;
         match (api_version, kind) {
-            ("v1", "Pod") => s
-                .pods
-                .push(typed_str::<ApiPod>(text, &object, namespace)?.into()),
+            ("v1", "Pod") => s.pods.push(Arc::new(
+                typed_str::<ApiPod>(text, &object, namespace)?.into(),
+            )),
             ("v1", "Node") => s.nodes.push(typed_str(text, &object, namespace)?),
             ("v1", "Namespace") => s.namespaces.push(typed_str(text, &object, namespace)?),
             _ => return slow(self),
@@ -378,7 +381,7 @@ impl Collector {
         }
         let s = &mut self.snapshot;
         match (api_version, kind) {
-            ("v1", "Pod") => s.pods.push(named::<ApiPod>(kind, text)?.into()),
+            ("v1", "Pod") => s.pods.push(Arc::new(named::<ApiPod>(kind, text)?.into())),
             ("v1", "Node") => s.nodes.push(named(kind, text)?),
             ("v1", "Namespace") => s.namespaces.push(named(kind, text)?),
             ("batch/v1", "Job") => s.jobs.push(named(kind, text)?),
@@ -476,7 +479,9 @@ impl Collector {
         match (group, version, kind) {
             ("", "v1", "Secret") => self.secrets += 1,
             ("", "v1", "Node") => s.nodes.push(typed(value, &object)?),
-            ("", "v1", "Pod") => s.pods.push(typed::<ApiPod>(value, &object)?.into()),
+            ("", "v1", "Pod") => s
+                .pods
+                .push(Arc::new(typed::<ApiPod>(value, &object)?.into())),
             ("", "v1", "Namespace") => s.namespaces.push(typed(value, &object)?),
             ("batch", "v1", "Job") => s.jobs.push(typed(value, &object)?),
             ("policy", "v1", "PodDisruptionBudget") => {

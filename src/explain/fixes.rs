@@ -54,22 +54,42 @@ pub(super) fn verified_fixes(
             ));
         }
     }
-    // Tolerate the taint that rejected nodes.
+    // Tolerate the taint that rejected nodes: only the members' compiled form changes.
     if reasons.keys().any(|r| r.contains("untolerated taint")) {
         let mut copy = s.clone();
-        if let Some(taint) = tolerate_taints(&mut copy, ns, unit)
-            && works(&copy, options)
+        let members: Vec<&str> = unit.trace.pods.iter().map(|p| &*p.pod).collect();
+        if let Some(taint) = tolerate_taints(&mut copy, ns, &members)
+            && schedulable_run(prepared.with_changed_pods(&copy, ns, &members), kind, ns, name)
         {
             out.push(format!("add a toleration for taint `{taint}` to the pods"));
         }
     }
     // Add nodes like the best node of the best domain (or any node the pods could use).
+    //
+    // The count is searched on the state just before the unit's turn with the nodes added
+    // there (each try is the unit's own cycle, not the queue ahead of it again), then the
+    // answer is verified on a copy of the cluster holding the nodes, run from the start: the
+    // units ahead may take some of the new nodes. When that fails, the count is searched on
+    // such copies. When no count up to the most tried helps on the quick state, none is
+    // offered: the units ahead could only free room by moving onto the new nodes.
     if let Some(like) = best_node_to_copy(s, unit, fit) {
         let adding = |n: usize| {
             let mut copy = s.clone();
             whatif::add_nodes(&mut copy, n, &like).is_ok() && works(&copy, options)
         };
-        if let Some(n) = fewest_that_work(MAX_NODES_ADDED, adding) {
+        let quick = |n: usize| {
+            prepared
+                .with_nodes_like(&like, n)
+                .is_some_and(|p| schedulable_run(p, kind, ns, name))
+        };
+        let found = fewest_that_work(MAX_NODES_ADDED, quick).and_then(|n| {
+            if adding(n) {
+                Some(n)
+            } else {
+                fewest_that_work(MAX_NODES_ADDED, adding)
+            }
+        });
+        if let Some(n) = found {
             let domain = fit
                 .domains
                 .iter()
@@ -193,7 +213,7 @@ fn drop_topology(s: &mut Snapshot, ns: &str, kind: &ObjKind, name: &str) -> bool
     hit
 }
 
-fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<String> {
+fn tolerate_taints(s: &mut Snapshot, ns: &str, names: &[&str]) -> Option<String> {
     // The NoSchedule/NoExecute taints of nodes that are otherwise usable.
     let taint = s
         .nodes
@@ -205,7 +225,6 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, unit: &UnitResult) -> Option<Stri
                 && !t.key.starts_with("node.kubernetes.io/")
         })?
         .clone();
-    let names: Vec<&str> = unit.trace.pods.iter().map(|p| &*p.pod).collect();
     for pod in s.pods.iter_mut().filter(|p| {
         p.metadata.namespace.as_deref() == Some(ns) && names.contains(&name_of(&p.metadata))
     }) {
@@ -332,7 +351,7 @@ mod tests {
             .filter(|p| p.is_dir())
             .collect();
         dirs.sort();
-        let (mut compared, mut resumed_compared) = (0, 0);
+        let (mut compared, mut resumed_compared, mut tolerated) = (0, 0, 0);
         for dir in dirs {
             let mut c = crate::snapshot::source::Collector::new();
             let cluster = dir.join("cluster.yaml");
@@ -357,6 +376,39 @@ mod tests {
                 } else {
                     None
                 };
+                // The members tolerate a taint: recompiled in the shared state, from the start
+                // and from the checkpoint.
+                let members: Vec<&str> = s
+                    .index
+                    .pods_by_group
+                    .get(ns, name)
+                    .iter()
+                    .map(|i| name_of(&s.pods[*i].metadata))
+                    .collect();
+                let mut copy = s.clone();
+                if !members.is_empty() && tolerate_taints(&mut copy, ns, &members).is_some() {
+                    let fresh = serde_json::to_value(&crate::sched::simulate(&copy, &options).units)
+                        .expect("plan");
+                    let shared = prepared.with_changed_pods(&copy, ns, &members).into_plan();
+                    assert_eq!(
+                        serde_json::to_value(&shared.units).expect("plan"),
+                        fresh,
+                        "{} {ns}/{name}: tolerations",
+                        dir.display()
+                    );
+                    if let Some(earlier) = &earlier {
+                        let resumed = checkpoint
+                            .with_changed_pods(&copy, ns, &members)
+                            .plan_after(earlier.clone(), |_| false);
+                        assert_eq!(
+                            serde_json::to_value(&resumed.units).expect("plan"),
+                            fresh,
+                            "{} {ns}/{name}: tolerations, resumed",
+                            dir.display()
+                        );
+                    }
+                    tolerated += 1;
+                }
                 if let Some(earlier) = &earlier {
                     let split = checkpoint.clone().plan_after(earlier.clone(), |_| false);
                     assert_eq!(
@@ -402,6 +454,7 @@ mod tests {
             }
         }
         assert!(compared > 20, "only {compared} changes compared");
+        assert!(tolerated > 3, "only {tolerated} toleration changes compared");
         assert!(
             resumed_compared > 20,
             "only {resumed_compared} resumed runs compared"

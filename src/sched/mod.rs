@@ -149,7 +149,7 @@ pub struct Retained {
     _victims: std::rc::Rc<preempt::victims::VictimIndex>,
 }
 
-impl Prepared<'_> {
+impl<'a> Prepared<'a> {
     /// This prepared simulation for `changed`, a copy of its snapshot whose PodGroups and
     /// CompositePodGroups differ only in their gang `minCount` or topology constraints: the
     /// state (the compiled nodes and pods, the DRA claims) and the victim index read neither,
@@ -196,6 +196,83 @@ impl Prepared<'_> {
             started: self.started,
             sampler: self.sampler,
         }
+    }
+
+    /// This simulation for `changed`, a copy of its snapshot in which only the pods
+    /// `namespace`/`names` differ, and only in what the filters and scores read of a pod (its
+    /// tolerations, say): those pods are compiled again from `changed` into a copy of the
+    /// state, and everything else (the other compiled pods and nodes, the DRA claims, the
+    /// victim index, the queue) is kept. The pods must not be placed in the state (a pending
+    /// group's members, before its turn): a placed pod has added its requests and labels to a
+    /// node, so then, or if a pod is missing on either side, or the change moved a gate,
+    /// everything is compiled from `changed` again (from the start of the queue).
+    ///
+    /// On a simulation that has run part of its queue this equals running `changed` from the
+    /// start when the pods belong to a unit still queued, by the argument of
+    /// [`Prepared::with_changed_groups`]: the units before read nothing of them.
+    pub fn with_changed_pods<'b>(
+        &self,
+        changed: &'b Snapshot,
+        namespace: &str,
+        names: &[&str],
+    ) -> Prepared<'b> {
+        let gates = changed
+            .facts
+            .gates_for(Component::KubeScheduler, &self.options.gate_overrides);
+        let ids: Option<Vec<(usize, &crate::snapshot::Pod)>> = names
+            .iter()
+            .map(|name| {
+                let id = self.state.pod_id(namespace, name)?;
+                let object = changed.pod(namespace, name)?;
+                self.state.placement[id].is_none().then_some((id, object))
+            })
+            .collect();
+        let (Some(ids), true) = (ids, gates == self.gates) else {
+            return prepare(changed, &self.options);
+        };
+        let mut state = self.state.clone();
+        for (id, object) in ids {
+            let compiled = pod_req::PodReq::compile(object, &mut state.table);
+            std::rc::Rc::make_mut(&mut state.pods)[id] = compiled;
+        }
+        Prepared {
+            snapshot: changed,
+            options: self.options.clone(),
+            gates: self.gates.clone(),
+            state,
+            units: self.units.clone(),
+            victims: std::rc::Rc::clone(&self.victims),
+            started: self.started,
+            sampler: self.sampler,
+        }
+    }
+
+    /// This simulation with `count` empty nodes like node `like` (see [`whatif::node_like`])
+    /// added to the state as it stands, after every other node: for a quick search of how
+    /// many nodes a queued unit needs. It is not what a snapshot holding those nodes plans:
+    /// there the units already run could have used the new nodes, and the nodes would be
+    /// ordered by name. None when `like` is not a node of the snapshot.
+    pub fn with_nodes_like(&self, like: &str, count: usize) -> Option<Prepared<'a>> {
+        let template = self
+            .snapshot
+            .nodes
+            .iter()
+            .find(|n| crate::snapshot::name_of(&n.metadata) == like)?;
+        let mut state = self.state.clone();
+        let added: Vec<_> = (1..=count)
+            .map(|i| state.compile_node(&whatif::node_like(template, i)))
+            .collect();
+        state.append_nodes(added);
+        Some(Prepared {
+            snapshot: self.snapshot,
+            options: self.options.clone(),
+            gates: self.gates.clone(),
+            state,
+            units: self.units.clone(),
+            victims: std::rc::Rc::clone(&self.victims),
+            started: self.started,
+            sampler: self.sampler,
+        })
     }
 
     /// The units not run yet, in queue order.

@@ -329,40 +329,7 @@ impl ClusterState {
         for id in 0..st.pods.len() {
             st.index_pod(id);
         }
-        let mut nodes: Vec<NodeState> = s
-            .nodes
-            .iter()
-            .map(|n| {
-                let status = n.status.as_ref();
-                let alloc = status.and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()));
-                let mut allocatable = Amounts::default();
-                for (name, q) in alloc.into_iter().flatten() {
-                    if let Some(v) = ResourceTable::parse(name, &q.0)
-                        && let Some(id) = st.table.get(name).filter(|id| *id != OVERFLOW)
-                    {
-                        let id = usize::from(id);
-                        if allocatable.len() <= id {
-                            allocatable.resize(id + 1, 0);
-                        }
-                        allocatable[id] = v;
-                    }
-                }
-                let spec = n.spec.as_ref();
-                NodeState {
-                    name: name_of(&n.metadata).into(),
-                    labels: n.metadata.labels.clone().unwrap_or_default(),
-                    unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
-                    taints: spec
-                        .and_then(|s| s.taints.as_ref())
-                        .into_iter()
-                        .flatten()
-                        .map(NodeTaint::compile)
-                        .collect(),
-                    allocatable,
-                    ..NodeState::default()
-                }
-            })
-            .collect();
+        let mut nodes: Vec<NodeState> = s.nodes.iter().map(|n| st.compile_node(n)).collect();
         nodes.sort_by(|a, b| a.name.cmp(&b.name));
         st.nodes = nodes;
         st.reindex_nodes();
@@ -418,6 +385,46 @@ impl ClusterState {
             .borrow_mut()
             .insert(key.to_owned(), std::rc::Rc::clone(&d));
         d
+    }
+
+    /// A node as the state holds it, nothing placed on it yet. Resource names the table does
+    /// not have are left out (the table holds every node's names once built).
+    pub fn compile_node(&self, n: &k8s_openapi::api::core::v1::Node) -> NodeState {
+        let status = n.status.as_ref();
+        let alloc = status.and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()));
+        let mut allocatable = Amounts::default();
+        for (name, q) in alloc.into_iter().flatten() {
+            if let Some(v) = ResourceTable::parse(name, &q.0)
+                && let Some(id) = self.table.get(name).filter(|id| *id != OVERFLOW)
+            {
+                let id = usize::from(id);
+                if allocatable.len() <= id {
+                    allocatable.resize(id + 1, 0);
+                }
+                allocatable[id] = v;
+            }
+        }
+        let spec = n.spec.as_ref();
+        NodeState {
+            name: name_of(&n.metadata).into(),
+            labels: n.metadata.labels.clone().unwrap_or_default(),
+            unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
+            taints: spec
+                .and_then(|s| s.taints.as_ref())
+                .into_iter()
+                .flatten()
+                .map(NodeTaint::compile)
+                .collect(),
+            allocatable,
+            ..NodeState::default()
+        }
+    }
+
+    /// Adds empty nodes after the others (ids after every existing one, so nothing placed
+    /// moves). A state built from a snapshot holding them would order them by name instead.
+    pub fn append_nodes(&mut self, nodes: impl IntoIterator<Item = NodeState>) {
+        self.nodes.extend(nodes);
+        self.reindex_nodes();
     }
 
     /// Rebuilds the name index and pads resource vectors after nodes or resources changed.

@@ -84,6 +84,24 @@ pub fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
 /// flag and sizes the snapshot, so it is checked before anything is copied.
 pub const MAX_ADD_NODES: usize = 5_000;
 
+/// The `i`th node added like `template` (1, 2, …): `NAME-sim-i`, its hostname label renamed,
+/// schedulable, without a uid.
+pub fn node_like(template: &Node, i: usize) -> Node {
+    let name = format!("{}-sim-{i}", name_of(&template.metadata));
+    let mut n = template.clone();
+    n.metadata.name = Some(name.clone());
+    n.metadata.uid = None;
+    if let Some(labels) = n.metadata.labels.as_mut()
+        && labels.contains_key("kubernetes.io/hostname")
+    {
+        labels.insert("kubernetes.io/hostname".to_owned(), name);
+    }
+    if let Some(spec) = n.spec.as_mut() {
+        spec.unschedulable = None;
+    }
+    n
+}
+
 /// Adds `count` copies of node `like` (same labels, taints and allocatable; no pods), named
 /// `<like>-sim-1` … with their `kubernetes.io/hostname` label set to the new name. More than
 /// [`MAX_ADD_NODES`] is an error, and nothing is added.
@@ -96,20 +114,9 @@ pub fn add_nodes(s: &mut Snapshot, count: usize, like: &str) -> Result<Vec<Strin
     let template = node_mut(s, like)?.clone();
     let mut names = Vec::new();
     for i in 1..=count {
-        let name = format!("{like}-sim-{i}");
-        let mut n = template.clone();
-        n.metadata.name = Some(name.clone());
-        n.metadata.uid = None;
-        if let Some(labels) = n.metadata.labels.as_mut()
-            && labels.contains_key("kubernetes.io/hostname")
-        {
-            labels.insert("kubernetes.io/hostname".to_owned(), name.clone());
-        }
-        if let Some(spec) = n.spec.as_mut() {
-            spec.unschedulable = None;
-        }
+        let n = node_like(&template, i);
+        names.push(name_of(&n.metadata).to_owned());
         s.nodes.push(n);
-        names.push(name);
     }
     reindex(s);
     Ok(names)

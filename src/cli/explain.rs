@@ -75,11 +75,16 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         units
     };
     super::profile::phase("graph");
-    for (k, n) in &plan_units {
+    // Each unit's explanation runs a prepared simulation up to its turn (its checkpoint); the
+    // last one runs the original, so a one-unit explain holds one compiled state, not two.
+    let last = plan_units.len().saturating_sub(1);
+    let mut prepared = prepared;
+    for (i, (k, n)) in plan_units.iter().enumerate() {
+        let mut copy = (i != last).then(|| prepared.clone());
         diagnoses.push(explain_prepared(
             &snapshot,
             &graph,
-            &prepared,
+            copy.as_mut().unwrap_or(&mut prepared),
             &options,
             &t.namespace,
             k,

@@ -59,7 +59,12 @@ pub(super) fn verified_fixes(
         let mut copy = s.clone();
         let members: Vec<&str> = unit.trace.pods.iter().map(|p| &*p.pod).collect();
         if let Some(taint) = tolerate_taints(&mut copy, ns, &members)
-            && schedulable_run(prepared.with_changed_pods(&copy, ns, &members), kind, ns, name)
+            && schedulable_run(
+                prepared.with_changed_pods(&copy, ns, &members),
+                kind,
+                ns,
+                name,
+            )
         {
             out.push(format!("add a toleration for taint `{taint}` to the pods"));
         }
@@ -85,8 +90,11 @@ pub(super) fn verified_fixes(
         let found = fewest_that_work(MAX_NODES_ADDED, quick).and_then(|n| {
             if adding(n) {
                 Some(n)
-            } else {
+            } else if n < MAX_NODES_ADDED {
                 fewest_that_work(MAX_NODES_ADDED, adding)
+            } else {
+                // The exact search would try the most first: just tried.
+                None
             }
         });
         if let Some(n) = found {
@@ -167,6 +175,7 @@ pub(super) fn set_claim_source(
         }
     }
     if changed {
+        // The index holds the pods' claim references: built again.
         *s = std::mem::take(s).build();
     }
     changed
@@ -182,7 +191,7 @@ fn set_min_count(s: &mut Snapshot, ns: &str, name: &str, n: u32) -> bool {
         return false;
     };
     g.min_count = i32::try_from(n).unwrap_or(i32::MAX);
-    *s = std::mem::take(s).build();
+    s.after_spec_change();
     true
 }
 
@@ -208,7 +217,7 @@ fn drop_topology(s: &mut Snapshot, ns: &str, kind: &ObjKind, name: &str) -> bool
             .is_some(),
     };
     if hit {
-        *s = std::mem::take(s).build();
+        s.after_spec_change();
     }
     hit
 }
@@ -239,7 +248,7 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, names: &[&str]) -> Option<String>
             );
         }
     }
-    *s = std::mem::take(s).build();
+    s.after_spec_change();
     Some(format!("{}:{}", taint.key, taint.effect))
 }
 
@@ -387,8 +396,8 @@ mod tests {
                     .collect();
                 let mut copy = s.clone();
                 if !members.is_empty() && tolerate_taints(&mut copy, ns, &members).is_some() {
-                    let fresh = serde_json::to_value(&crate::sched::simulate(&copy, &options).units)
-                        .expect("plan");
+                    let fresh = crate::sched::simulate(&copy.clone().build(), &options);
+                    let fresh = serde_json::to_value(&fresh.units).expect("plan");
                     let shared = prepared.with_changed_pods(&copy, ns, &members).into_plan();
                     assert_eq!(
                         serde_json::to_value(&shared.units).expect("plan"),
@@ -429,7 +438,9 @@ mod tests {
                         continue;
                     }
                     let shared = prepared.with_changed_groups(&copy).into_plan();
-                    let fresh = crate::sched::simulate(&copy, &options);
+                    // From scratch on a copy built again whole (sorted, indexed, facts
+                    // inferred): `after_spec_change` must leave the copy as that.
+                    let fresh = crate::sched::simulate(&copy.clone().build(), &options);
                     let fresh = serde_json::to_value(&fresh.units).expect("plan");
                     assert_eq!(
                         serde_json::to_value(&shared.units).expect("plan"),
@@ -454,7 +465,10 @@ mod tests {
             }
         }
         assert!(compared > 20, "only {compared} changes compared");
-        assert!(tolerated > 3, "only {tolerated} toleration changes compared");
+        assert!(
+            tolerated > 3,
+            "only {tolerated} toleration changes compared"
+        );
         assert!(
             resumed_compared > 20,
             "only {resumed_compared} resumed runs compared"

@@ -219,17 +219,20 @@ pub fn explain(
     kind: &ObjKind,
     name: &str,
 ) -> Diagnosis {
-    let (graph, prepared) = Graph::build_beside(s, || crate::sched::prepare(s, options));
-    explain_prepared(s, &graph, &prepared, options, namespace, kind, name)
+    let (graph, mut prepared) = Graph::build_beside(s, || crate::sched::prepare(s, options));
+    explain_prepared(s, &graph, &mut prepared, options, namespace, kind, name)
 }
 
 /// [`explain`] on a graph and a prepared simulation the caller already has (built from `s`,
 /// `prepared` with `options`, and not run yet): a command explaining several units, or one
-/// that builds both at once on two cores, builds them once. `prepared` is cloned, not used up.
+/// that builds both at once on two cores, builds them once. `prepared` is run up to the unit's
+/// turn (the checkpoint the fixes resume from), so a caller explaining several units passes
+/// a clone for each; the caller frees it (at 150,000 pods that takes a while, which a
+/// command about to exit need not wait for).
 pub fn explain_prepared(
     s: &Snapshot,
     graph: &Graph,
-    prepared: &crate::sched::Prepared<'_>,
+    prepared: &mut crate::sched::Prepared<'_>,
     options: &Options,
     namespace: &str,
     kind: &ObjKind,
@@ -243,7 +246,7 @@ pub fn explain_prepared(
     // changes only the target's own group resume from there (see `with_changed_groups`), so
     // at 150,000 pods a fix costs the target's own cycle, not the queue ahead of it again.
     let is_target = |k: &ObjKind, ns: &str, n: &str| k == kind && ns == namespace && n == name;
-    let mut checkpoint = prepared.clone();
+    let checkpoint = prepared;
     let earlier = if checkpoint
         .queued()
         .iter()
@@ -306,7 +309,7 @@ pub fn explain_prepared(
         verdict,
         Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
     ) {
-        verified_fixes(s, &checkpoint, options, &unit, &fit, &node_reasons, &plan)
+        verified_fixes(s, checkpoint, options, &unit, &fit, &node_reasons, &plan)
     } else {
         Vec::new()
     };

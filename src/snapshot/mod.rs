@@ -204,6 +204,16 @@ impl Snapshot {
         self
     }
 
+    /// Refreshes what [`Snapshot::build`] derives from the objects' contents after a change
+    /// to specs that leaves every object's name and every reference between objects as they
+    /// were (a PodGroup's minCount or topology, a pod's tolerations, a claim entry's source):
+    /// the lists stay sorted and the index holds, and only the API-server gates inferred from
+    /// the objects (which read their specs) are derived again. What a fix's copy of 150,000
+    /// pods costs is then the change, not sorting and indexing every object again.
+    pub fn after_spec_change(&mut self) {
+        self.facts.inferred_gates = evidence::apiserver_gates(self);
+    }
+
     /// Number of objects held (typed, foreign and stale), for progress and summaries.
     pub fn object_count(&self) -> usize {
         self.nodes.len()

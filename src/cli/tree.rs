@@ -24,6 +24,11 @@ pub struct TreeArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = TableFormat::Text)]
     pub output: TableFormat,
+    /// Show the recorded status only, without simulating the pending groups (no SIMULATED
+    /// column, no `simulated` keys in `-o json`): at 150,000 pods the simulation is a third of
+    /// the command's time.
+    #[arg(long)]
+    pub no_simulate: bool,
 }
 
 /// True when `node` or something below it is an object whose labels match.
@@ -58,16 +63,18 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     };
     // The graph and the plan are independent reads of the snapshot: made at once on two
     // cores (at 150,000 pods the graph takes a quarter of a second, the plan two).
-    let (graph, plan) = Graph::build_beside(&snapshot, || simulate(&snapshot, &options));
+    let (graph, plan) = if args.no_simulate {
+        (Graph::build(&snapshot), None)
+    } else {
+        let (graph, plan) = Graph::build_beside(&snapshot, || simulate(&snapshot, &options));
+        (graph, Some(plan))
+    };
     super::profile::phase("simulate");
-    let mut report = build(
-        &snapshot,
-        &graph,
-        &scope,
-        now,
-        plan.settings.assumed.clone(),
-        Some(&plan),
+    let assumed = plan.as_ref().map_or_else(
+        || snapshot.facts.assumed.clone(),
+        |p| p.settings.assumed.clone(),
     );
+    let mut report = build(&snapshot, &graph, &scope, now, assumed, plan.as_ref());
     if let Some(sel) = &selector {
         report.roots.retain(|r| subtree_matches(&snapshot, sel, r));
     }

@@ -192,3 +192,34 @@ fn parent_reference_cycles_end_and_are_reported() {
     assert_eq!(r.code, 1, "{}", r.transcript());
     assert_eq!(r.stdout.matches("WAS313 error").count(), 2, "{}", r.stdout);
 }
+
+/// `--no-simulate`: the same tree with the recorded status only. Every line of the simulated
+/// tree is there, the SIMULATED column and the `simulated` keys are not, and nothing else
+/// differs (the demo has pending groups, so the simulated tree does show them).
+#[test]
+fn no_simulate_shows_the_recorded_tree_without_the_simulated_column() {
+    let with = run(&["tree", "-A", "--demo", "-o", "json"]);
+    let without = run(&["tree", "-A", "--demo", "-o", "json", "--no-simulate"]);
+    assert_eq!((with.code, without.code), (0, 0), "{}", without.stderr);
+    assert!(with.stdout.contains("\"simulated\""));
+    assert!(!without.stdout.contains("\"simulated\""), "{}", without.stdout);
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("simulated");
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut a: serde_json::Value = serde_json::from_str(&with.stdout).expect("json");
+    let mut b: serde_json::Value = serde_json::from_str(&without.stdout).expect("json");
+    strip(&mut a);
+    strip(&mut b);
+    assert_eq!(a["roots"], b["roots"]);
+    let text = run(&["tree", "-A", "--demo", "--no-simulate"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(run(&["tree", "-A", "--demo"]).stdout.contains("SIMULATED"));
+    assert!(!text.stdout.contains("SIMULATED"), "{}", text.stdout);
+}

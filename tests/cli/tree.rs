@@ -202,7 +202,11 @@ fn no_simulate_shows_the_recorded_tree_without_the_simulated_column() {
     let without = run(&["tree", "-A", "--demo", "-o", "json", "--no-simulate"]);
     assert_eq!((with.code, without.code), (0, 0), "{}", without.stderr);
     assert!(with.stdout.contains("\"simulated\""));
-    assert!(!without.stdout.contains("\"simulated\""), "{}", without.stdout);
+    assert!(
+        !without.stdout.contains("\"simulated\""),
+        "{}",
+        without.stdout
+    );
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(m) => {

@@ -375,7 +375,7 @@ impl Shape {
                 Self::checked(pg, pods, format!("PodGroup/{name} in {file}"))
             }
             ([], [job], _) => {
-                let mut job = job.clone();
+                let mut job = Job::clone(job);
                 job.metadata = with_ns(job.metadata);
                 let source = format!("Job/{} in {file}", name_of(&job.metadata));
                 Self::from_job(&job, source)

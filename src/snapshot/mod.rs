@@ -131,7 +131,7 @@ pub struct Snapshot {
     /// PodDisruptionBudgets.
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
     /// Jobs.
-    pub jobs: Vec<Job>,
+    pub jobs: Vec<std::sync::Arc<Job>>,
     /// Namespaces.
     pub namespaces: Vec<Namespace>,
     /// Owner objects of kinds wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano).
@@ -291,7 +291,7 @@ impl Snapshot {
 
     /// The Job `namespace/name`, if present.
     pub fn job(&self, namespace: &str, name: &str) -> Option<&Job> {
-        self.index.jobs.get(namespace, name).map(|i| &self.jobs[i])
+        self.index.jobs.get(namespace, name).map(|i| &*self.jobs[i])
     }
 
     /// The Node `name`, if present.

@@ -1125,6 +1125,52 @@ mod tests {
         assert!(status.images.is_none());
         assert!(status.allocatable.is_some() && status.conditions.is_some());
         assert!(status.node_info.is_some() && node.metadata.labels.is_some());
+        // A Job's pod template is pruned as a pod's spec; what capacity, the graph and the
+        // evidence read of it survives.
+        let job = &s.jobs[0];
+        assert!(job.metadata.managed_fields.is_none() && job.metadata.annotations.is_none());
+        let last = crate::snapshot::source::prune::LAST_APPLIED;
+        let job_json = serde_json::json!({"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": "j", "namespace": "ns", "managedFields": [{"manager": "m"}],
+                "annotations": {last: "{}"}},
+            "spec": {"parallelism": 2, "template": {
+                "metadata": {"labels": {"app": "x"}, "annotations": {last: "{}"}},
+                "spec": {"schedulingGroup": {"podGroupName": "g"},
+                    "volumes": [{"name": "v", "emptyDir": {}}],
+                    "containers": [{"name": "c", "image": "i",
+                        "env": [{"name": "E", "value": "1"}],
+                        "volumeMounts": [{"name": "v", "mountPath": "/v"}],
+                        "resources": {"requests": {"cpu": "2", "nvidia.com/gpu": "1"}}}]}}},
+            "status": {"active": 2}})
+        .to_string();
+        let js = load(&job_json, "job.json").unwrap();
+        let job = serde_json::to_value(&*js.jobs[0]).unwrap();
+        let template = &job["spec"]["template"];
+        assert!(template["spec"].get("volumes").is_none(), "{job}");
+        assert!(
+            template["spec"]["containers"][0].get("env").is_none(),
+            "{job}"
+        );
+        assert!(
+            template["spec"]["containers"][0]
+                .get("volumeMounts")
+                .is_none()
+        );
+        assert!(template["metadata"].get("annotations").is_none(), "{job}");
+        assert!(job["metadata"].get("managedFields").is_none());
+        assert_eq!(
+            template["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"],
+            "1"
+        );
+        assert_eq!(template["spec"]["schedulingGroup"]["podGroupName"], "g");
+        assert_eq!(template["metadata"]["labels"]["app"], "x");
+        assert_eq!(
+            (
+                job["spec"]["parallelism"].as_i64(),
+                job["status"]["active"].as_i64()
+            ),
+            (Some(2), Some(2))
+        );
         // The export round trip reads back the same snapshot.
         let mut out = Vec::new();
         crate::snapshot::export::write_json(&mut out, &s).unwrap();

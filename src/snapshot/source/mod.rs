@@ -260,7 +260,7 @@ struct HeadMeta<'a> {
 }
 
 impl Collector {
-    /// Adds one object (or a `List`) given as JSON text. Nodes, pods and namespaces, the bulk of
+    /// Adds one object (or a `List`) given as JSON text. Nodes, pods, namespaces and Jobs, the bulk of
     /// any snapshot, are deserialized straight from the text; everything else, and anything
     /// unusual about the head (missing type or name, non-string fields), takes the
     /// [`Collector::add`] path, so errors are the same either way.
@@ -273,6 +273,7 @@ impl Collector {
                 }
                 ("v1", "Node") => quick_typed(text).map(|n| s.nodes.push(n)),
                 ("v1", "Namespace") => quick_typed(text).map(|n| s.namespaces.push(n)),
+                ("batch/v1", "Job") => quick_typed(text).map(|j| s.jobs.push(Arc::new(j))),
                 _ => None,
             };
             if added.is_some() {
@@ -384,7 +385,7 @@ impl Collector {
             ("v1", "Pod") => s.pods.push(Arc::new(named::<ApiPod>(kind, text)?.into())),
             ("v1", "Node") => s.nodes.push(named(kind, text)?),
             ("v1", "Namespace") => s.namespaces.push(named(kind, text)?),
-            ("batch/v1", "Job") => s.jobs.push(named(kind, text)?),
+            ("batch/v1", "Job") => s.jobs.push(Arc::new(named(kind, text)?)),
             ("scheduling.k8s.io/v1beta1", "PodGroup") => s.pod_groups.push(named(kind, text)?),
             ("scheduling.k8s.io/v1beta1", "Workload") => s.workloads.push(named(kind, text)?),
             ("resource.k8s.io/v1", "ResourceClaim") => {
@@ -483,7 +484,7 @@ impl Collector {
                 .pods
                 .push(Arc::new(typed::<ApiPod>(value, &object)?.into())),
             ("", "v1", "Namespace") => s.namespaces.push(typed(value, &object)?),
-            ("batch", "v1", "Job") => s.jobs.push(typed(value, &object)?),
+            ("batch", "v1", "Job") => s.jobs.push(Arc::new(typed(value, &object)?)),
             ("policy", "v1", "PodDisruptionBudget") => {
                 s.pod_disruption_budgets.push(typed(value, &object)?);
             }

@@ -123,6 +123,31 @@ const POD_STATUS: Rules = Rules {
     below: &[],
 };
 
+/// The rules of a pod's spec (or a pod template's) whose containers drop `container`.
+macro_rules! pod_spec_rules {
+    ($container:expr) => {
+        Rules {
+            drop: &["volumes", "ephemeralContainers"],
+            below: &[
+                (
+                    "containers",
+                    &Rules {
+                        drop: $container,
+                        below: &[],
+                    },
+                ),
+                (
+                    "initContainers",
+                    &Rules {
+                        drop: $container,
+                        below: &[],
+                    },
+                ),
+            ],
+        }
+    };
+}
+
 /// The rules of a pod whose containers drop `container`.
 macro_rules! pod_rules {
     ($container:expr) => {
@@ -130,33 +155,34 @@ macro_rules! pod_rules {
             drop: &[],
             below: &[
                 ("metadata", &META),
-                (
-                    "spec",
-                    &Rules {
-                        drop: &["volumes", "ephemeralContainers"],
-                        below: &[
-                            (
-                                "containers",
-                                &Rules {
-                                    drop: $container,
-                                    below: &[],
-                                },
-                            ),
-                            (
-                                "initContainers",
-                                &Rules {
-                                    drop: $container,
-                                    below: &[],
-                                },
-                            ),
-                        ],
-                    },
-                ),
+                ("spec", &pod_spec_rules!($container)),
                 ("status", &POD_STATUS),
             ],
         }
     };
 }
+
+/// A Job: its pod template's spec as a pod's (what capacity, the graph and the evidence read
+/// of it: resources, the scheduling group, claims, labels), and the metadata of both.
+pub static JOB: Rules = Rules {
+    drop: &[],
+    below: &[
+        ("metadata", &META),
+        (
+            "spec",
+            &Rules {
+                drop: &[],
+                below: &[(
+                    "template",
+                    &Rules {
+                        drop: &[],
+                        below: &[("metadata", &META), ("spec", &pod_spec_rules!(CONTAINER))],
+                    },
+                )],
+            },
+        ),
+    ],
+};
 
 /// A pod outside `kube-system`.
 pub static POD: Rules = pod_rules!(CONTAINER);
@@ -217,7 +243,6 @@ macro_rules! meta_only {
 
 meta_only!(
     Namespace,
-    Job,
     PodDisruptionBudget,
     DeviceClass,
     DeviceTaintRule,
@@ -265,6 +290,22 @@ impl Prune for Pod {
 /// simulator (`DisruptionTarget` of a preemption), explain and the TUI (`Ready`). A running
 /// pod's `PodReadyToStartContainers`, `Initialized` and `ContainersReady` are dropped.
 const KEPT_POD_CONDITIONS: &[&str] = &["PodScheduled", "DisruptionTarget", "Ready"];
+
+impl Prune for Job {
+    fn rules(_: Option<&str>) -> &'static Rules {
+        &JOB
+    }
+    fn tidy(&mut self) {
+        tidy_meta(&mut self.metadata);
+        if let Some(meta) = self
+            .spec
+            .as_mut()
+            .and_then(|s| s.template.metadata.as_mut())
+        {
+            tidy_meta(meta);
+        }
+    }
+}
 
 impl Prune for Node {
     fn rules(_: Option<&str>) -> &'static Rules {

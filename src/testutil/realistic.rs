@@ -313,6 +313,15 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
         "spec": spec, "status": status})
 }
 
+/// A pending gang: its name (PodGroup and Job), members (= minCount), GPUs per member, and the
+/// members' nodeSelector.
+struct Gang {
+    name: String,
+    members: usize,
+    gpu: u64,
+    node_selector: Option<(&'static str, &'static str)>,
+}
+
 /// A Job's uid, fixed by its number: its pods' ownerReferences and labels name it.
 fn job_uid(n: usize) -> String {
     format!("4a0b0000-0000-4000-8000-{n:012x}")
@@ -411,18 +420,34 @@ pub fn for_each_object(
     }
     let (gangs, size) = p.gangs;
     let jobs = p.running_pods.div_ceil(8);
-    // (name, members, minCount, GPUs each, nodeSelector): the schedulable gangs, then the
-    // stuck ones (see [`RealisticProfile::stuck`]).
-    let mut groups: Vec<(String, usize, u64, Option<(&str, &str)>)> = (0..gangs)
-        .map(|g| (format!("gang-{g:04}"), size, 1, None))
+    // The schedulable gangs, then the stuck ones (see [`RealisticProfile::stuck`]).
+    let gang = |name: String, members: usize, gpu: u64, node_selector| Gang {
+        name,
+        members,
+        gpu,
+        node_selector,
+    };
+    let mut groups: Vec<Gang> = (0..gangs)
+        .map(|g| gang(format!("gang-{g:04}"), size, 1, None))
         .collect();
     for k in 0..p.stuck {
-        groups.push((format!("wide-{k}"), 20, 8, None));
-        groups.push((format!("big-{k}"), 4, 12, None));
-        groups.push((format!("inference-{k}"), 4, 1, Some(("pool", "inference"))));
+        groups.push(gang(format!("wide-{k}"), 20, 8, None));
+        groups.push(gang(format!("big-{k}"), 4, 12, None));
+        groups.push(gang(
+            format!("inference-{k}"),
+            4,
+            1,
+            Some(("pool", "inference")),
+        ));
     }
     let mut index = p.running_pods;
-    for (g, (name, members, gpu, node_selector)) in groups.into_iter().enumerate() {
+    for (g, group) in groups.into_iter().enumerate() {
+        let Gang {
+            name,
+            members,
+            gpu,
+            node_selector,
+        } = group;
         let stuck = g >= gangs;
         emit(
             json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",

@@ -175,8 +175,7 @@ pub(super) fn set_claim_source(
         }
     }
     if changed {
-        // The index holds the pods' claim references: built again.
-        *s = std::mem::take(s).build();
+        s.after_spec_change();
     }
     changed
 }
@@ -406,9 +405,13 @@ mod tests {
                         dir.display()
                     );
                     if let Some(earlier) = &earlier {
-                        let resumed = checkpoint
-                            .with_changed_pods(&copy, ns, &members)
-                            .plan_after(earlier.clone(), |_| false);
+                        let mut resumed = checkpoint.with_changed_pods(&copy, ns, &members);
+                        let earlier = if resumed.has_run() {
+                            earlier.clone()
+                        } else {
+                            Vec::new()
+                        };
+                        let resumed = resumed.plan_after(earlier, |_| false);
                         assert_eq!(
                             serde_json::to_value(&resumed.units).expect("plan"),
                             fresh,
@@ -450,9 +453,13 @@ mod tests {
                     );
                     compared += 1;
                     if let Some(earlier) = &earlier {
-                        let resumed = checkpoint
-                            .with_changed_groups(&copy)
-                            .plan_after(earlier.clone(), |_| false);
+                        let mut resumed = checkpoint.with_changed_groups(&copy);
+                        let earlier = if resumed.has_run() {
+                            earlier.clone()
+                        } else {
+                            Vec::new()
+                        };
+                        let resumed = resumed.plan_after(earlier, |_| false);
                         assert_eq!(
                             serde_json::to_value(&resumed.units).expect("plan"),
                             fresh,
@@ -472,6 +479,76 @@ mod tests {
         assert!(
             resumed_compared > 20,
             "only {resumed_compared} resumed runs compared"
+        );
+    }
+
+    /// A unit ahead preempts a running member of the target gang: resumed from the checkpoint,
+    /// the minCount fix plans as a run from the start does (the target's unit, built before the
+    /// eviction there, still counts that member as bound).
+    #[test]
+    fn a_fix_resumed_after_a_preemption_of_the_targets_member_plans_as_from_scratch() {
+        let facts = r#"{"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": "2026-11-20T12:00:00Z", "serverVersion": "v1.37.0", "components": [{"component": "kube-scheduler", "version": "v1.37.0", "featureGates": {"GenericWorkload": true, "TopologyAwareWorkloadScheduling": true}}]}"#;
+        let node = |n: &str| {
+            format!(
+                r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{n}", "labels": {{"kubernetes.io/hostname": "{n}"}}}}, "status": {{"allocatable": {{"cpu": "4", "memory": "16Gi", "pods": "110"}}}}}}"#
+            )
+        };
+        let pod = |name: &str, priority: i32, group: &str, node: &str, created: &str| {
+            let group = if group.is_empty() {
+                String::new()
+            } else {
+                format!(r#", "schedulingGroup": {{"podGroupName": "{group}"}}"#)
+            };
+            let (node, phase) = if node.is_empty() {
+                (String::new(), "Pending")
+            } else {
+                (format!(r#", "nodeName": "{node}""#), "Running")
+            };
+            format!(
+                r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "default", "creationTimestamp": "2026-11-20T{created}:00Z"}}, "spec": {{"priority": {priority}, "containers": [{{"name": "main", "image": "busybox", "resources": {{"requests": {{"cpu": "3"}}}}}}]{group}{node}}}, "status": {{"phase": "{phase}"}}}}"#
+            )
+        };
+        let docs = [
+            facts.to_owned(),
+            node("n1"),
+            node("n2"),
+            pod("hog", 2000, "", "n2", "08:00"),
+            r#"{"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup", "metadata": {"name": "low", "namespace": "default", "creationTimestamp": "2026-11-20T10:00:00Z"}, "spec": {"priority": 0, "schedulingPolicy": {"gang": {"minCount": 3}}}}"#.to_owned(),
+            pod("low-0", 0, "low", "n1", "10:00"),
+            pod("low-1", 0, "low", "", "10:00"),
+            pod("low-2", 0, "low", "", "10:00"),
+            pod("high", 1000, "", "", "09:00"),
+        ];
+        let text = docs.join("\n---\n");
+        let mut c = crate::snapshot::source::Collector::new();
+        crate::snapshot::source::files::load_str(&text, "preempted.yaml", &mut c).expect("load");
+        let s = c.finish();
+        let options = Options::default();
+        let prepared = crate::sched::prepare(&s, &options);
+        let whole = crate::sched::simulate(&s, &options);
+        let high = whole
+            .unit(&ObjKind::Pod, "default", "high")
+            .expect("high is queued");
+        assert_ne!(
+            high.outcome,
+            crate::sched::plan::Outcome::Scheduled,
+            "high must preempt"
+        );
+        let is_low = |u: &crate::sched::queue::Unit| u.kind == ObjKind::PodGroup && u.name == "low";
+        assert!(prepared.queued().iter().any(is_low), "low is queued");
+        let mut checkpoint = prepared.clone();
+        let earlier = checkpoint.advance_until(is_low);
+        assert!(!earlier.is_empty(), "high runs ahead of low");
+        let mut copy = s.clone();
+        assert!(set_min_count(&mut copy, "default", "low", 2));
+        let fresh = crate::sched::simulate(&copy.clone().build(), &options);
+        let mut resumed = checkpoint.with_changed_groups(&copy);
+        // The member's eviction makes the resume compile afresh, from the start.
+        assert!(!resumed.has_run());
+        let resumed = resumed.plan_after(Vec::new(), |_| false);
+        assert_eq!(
+            serde_json::to_value(&resumed.units).expect("plan"),
+            serde_json::to_value(&fresh.units).expect("plan")
         );
     }
 

@@ -177,14 +177,42 @@ impl<'a> Prepared<'a> {
             units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
         }
         if self.started {
+            // A unit ahead that preempted pods of a group still queued changed what that group
+            // holds (its bound members are pending again, its queue time may move): built from
+            // the state here, its unit would differ from the one a run from the start builds.
+            let evicted = self.units.iter().any(|u| match &u.body {
+                UnitBody::Group(g) => {
+                    let mut bound = Vec::new();
+                    g.bound_pods(&mut bound);
+                    bound.iter().any(|p| self.state.placement[*p].is_none())
+                }
+                _ => false,
+            });
+            if evicted {
+                return prepare(changed, &self.options);
+            }
             // The units run so far are done; a unit that failed there is pending again in the
             // state and would be queued anew.
-            let queued: std::collections::HashSet<(&ObjKind, &str, &str)> = self
+            let queued: std::collections::HashMap<(&ObjKind, &str, &str), bool> = self
                 .units
                 .iter()
-                .map(|u| (&u.kind, u.namespace.as_str(), u.name.as_str()))
+                .map(|u| {
+                    let held = matches!(u.body, UnitBody::Held { .. });
+                    ((&u.kind, u.namespace.as_str(), u.name.as_str()), held)
+                })
                 .collect();
-            units.retain(|u| queued.contains(&(&u.kind, u.namespace.as_str(), u.name.as_str())));
+            units
+                .retain(|u| queued.contains_key(&(&u.kind, u.namespace.as_str(), u.name.as_str())));
+            // A unit held at PreEnqueue before the change and not after (or the other way) had
+            // its pods' nominations dropped, or kept, when the run began: compile afresh.
+            let same = units.len() == self.units.len()
+                && units.iter().all(|u| {
+                    queued.get(&(&u.kind, u.namespace.as_str(), u.name.as_str()))
+                        == Some(&matches!(u.body, UnitBody::Held { .. }))
+                });
+            if !same {
+                return prepare(changed, &self.options);
+            }
         }
         Prepared {
             snapshot: changed,
@@ -273,6 +301,13 @@ impl<'a> Prepared<'a> {
             started: self.started,
             sampler: self.sampler,
         })
+    }
+
+    /// Whether part of the queue has run on this state: false for a simulation compiled
+    /// afresh, which is what the `with_changed_*` methods return when they cannot resume (the
+    /// results of earlier steps do not belong before such a plan).
+    pub fn has_run(&self) -> bool {
+        self.started
     }
 
     /// The units not run yet, in queue order.

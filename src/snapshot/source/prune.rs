@@ -11,6 +11,7 @@
 //! | Pod `spec.volumes` | volume binding and volume limits are not modelled; DRA claims come from `spec.resourceClaims` |
 //! | Pod conditions other than `PodScheduled`, `DisruptionTarget` and `Ready` (dropped by `tidy`, after reading) | nothing reads `Initialized`, `ContainersReady`, `PodReadyToStartContainers` |
 //! | Pod containers' `command` and `args`, except in `kube-system` | facts read control-plane flags (`--feature-gates`) from kube-system pods only |
+//! | A Job's pod template, as a pod's spec (`spec.template.spec`: the container fields, `volumes`, `ephemeralContainers`, `command` and `args`; the template's last-applied annotation) | capacity reads the template's resources, scheduling group, claims, tolerations and affinity; the graph, doctor and the evidence read the Job's owners, status, labels and `spec.scheduling` |
 //!
 //! Kept on purpose: node `conditions` and `nodeInfo` (facts read kubelet versions), every other
 //! spec field. A pod then goes into the snapshot's pod record ([`crate::snapshot::pod`]),

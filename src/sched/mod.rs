@@ -168,8 +168,12 @@ impl<'a> Prepared<'a> {
         let gates = changed
             .facts
             .gates_for(Component::KubeScheduler, &self.options.gate_overrides);
-        if gates != self.gates {
-            // The change moved a gate inferred from the objects: compile everything again.
+        if gates != self.gates || (self.started && self.evicted_from_queued()) {
+            // The change moved a gate inferred from the objects, or a unit ahead preempted
+            // pods of a group still queued, which changed what that group holds (its bound
+            // members are pending again, its queue time may move): built from the state here,
+            // its unit would differ from the one a run from the start builds. Compile
+            // everything again.
             return prepare(changed, &self.options);
         }
         let mut units = queue::build(changed, &self.state, &self.gates);
@@ -177,20 +181,6 @@ impl<'a> Prepared<'a> {
             units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
         }
         if self.started {
-            // A unit ahead that preempted pods of a group still queued changed what that group
-            // holds (its bound members are pending again, its queue time may move): built from
-            // the state here, its unit would differ from the one a run from the start builds.
-            let evicted = self.units.iter().any(|u| match &u.body {
-                UnitBody::Group(g) => {
-                    let mut bound = Vec::new();
-                    g.bound_pods(&mut bound);
-                    bound.iter().any(|p| self.state.placement[*p].is_none())
-                }
-                _ => false,
-            });
-            if evicted {
-                return prepare(changed, &self.options);
-            }
             // The units run so far are done; a unit that failed there is pending again in the
             // state and would be queued anew.
             let queued: std::collections::HashMap<(&ObjKind, &str, &str), bool> = self
@@ -214,16 +204,7 @@ impl<'a> Prepared<'a> {
                 return prepare(changed, &self.options);
             }
         }
-        Prepared {
-            snapshot: changed,
-            options: self.options.clone(),
-            gates: self.gates.clone(),
-            state: self.state.clone(),
-            units,
-            victims: std::rc::Rc::clone(&self.victims),
-            started: self.started,
-            sampler: self.sampler,
-        }
+        self.derived(changed, self.state.clone(), units)
     }
 
     /// This simulation for `changed`, a copy of its snapshot in which only the pods
@@ -263,16 +244,7 @@ impl<'a> Prepared<'a> {
             let compiled = pod_req::PodReq::compile(object, &mut state.table);
             std::rc::Rc::make_mut(&mut state.pods)[id] = compiled;
         }
-        Prepared {
-            snapshot: changed,
-            options: self.options.clone(),
-            gates: self.gates.clone(),
-            state,
-            units: self.units.clone(),
-            victims: std::rc::Rc::clone(&self.victims),
-            started: self.started,
-            sampler: self.sampler,
-        }
+        self.derived(changed, state, self.units.clone())
     }
 
     /// This simulation with `count` empty nodes like node `like` (see [`whatif::node_like`])
@@ -291,16 +263,41 @@ impl<'a> Prepared<'a> {
             .map(|i| state.compile_node(&whatif::node_like(template, i)))
             .collect();
         state.append_nodes(added);
-        Some(Prepared {
-            snapshot: self.snapshot,
+        Some(self.derived(self.snapshot, state, self.units.clone()))
+    }
+
+    /// Whether a bound member of a group still queued has lost its place (a unit run so far
+    /// preempted it).
+    fn evicted_from_queued(&self) -> bool {
+        let mut bound = Vec::new();
+        self.units.iter().any(|u| match &u.body {
+            UnitBody::Group(g) => {
+                bound.clear();
+                g.bound_pods(&mut bound);
+                bound.iter().any(|p| self.state.placement[*p].is_none())
+            }
+            _ => false,
+        })
+    }
+
+    /// This simulation's options, gates, victim index, progress and sampler, on `snapshot` with
+    /// `state` and the queue `units`.
+    fn derived<'b>(
+        &self,
+        snapshot: &'b Snapshot,
+        state: ClusterState,
+        units: Vec<Unit>,
+    ) -> Prepared<'b> {
+        Prepared {
+            snapshot,
             options: self.options.clone(),
             gates: self.gates.clone(),
             state,
-            units: self.units.clone(),
+            units,
             victims: std::rc::Rc::clone(&self.victims),
             started: self.started,
             sampler: self.sampler,
-        })
+        }
     }
 
     /// Whether part of the queue has run on this state: false for a simulation compiled

@@ -233,10 +233,16 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, names: &[&str]) -> Option<String>
                 && !t.key.starts_with("node.kubernetes.io/")
         })?
         .clone();
-    for pod in s.pods.iter_mut().filter(|p| {
-        p.metadata.namespace.as_deref() == Some(ns) && names.contains(&name_of(&p.metadata))
-    }) {
-        if let Some(spec) = std::sync::Arc::make_mut(pod).spec.as_mut() {
+    let ids: Vec<usize> = names
+        .iter()
+        .filter_map(|n| s.index.pods.get(ns, n))
+        .collect();
+    for i in ids {
+        if let Some(spec) = s
+            .pods
+            .get_mut(i)
+            .and_then(|p| std::sync::Arc::make_mut(p).spec.as_mut())
+        {
             spec.tolerations.get_or_insert_with(Vec::new).push(
                 k8s_openapi::api::core::v1::Toleration {
                     key: Some(taint.key.clone()),
@@ -344,6 +350,20 @@ fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<Strin
 mod tests {
     use super::*;
 
+    /// The units of the whole plan of `resumed`, a simulation resumed after `earlier`
+    /// (or compiled afresh, when it could not resume: then it plans from the start).
+    fn resumed_units(
+        mut resumed: Prepared<'_>,
+        earlier: &[crate::sched::plan::UnitResult],
+    ) -> serde_json::Value {
+        let earlier = if resumed.has_run() {
+            earlier.to_vec()
+        } else {
+            Vec::new()
+        };
+        serde_json::to_value(&resumed.plan_after(earlier, |_| false).units).expect("plan")
+    }
+
     /// A fix to a group's own policy, run on the shared compiled state
     /// (`with_changed_groups`), gives the same plan as compiling the changed copy from scratch,
     /// for every PodGroup of every explain and scenario fixture, with minCount 1 and with the
@@ -405,15 +425,12 @@ mod tests {
                         dir.display()
                     );
                     if let Some(earlier) = &earlier {
-                        let mut resumed = checkpoint.with_changed_pods(&copy, ns, &members);
-                        let earlier = if resumed.has_run() {
-                            earlier.clone()
-                        } else {
-                            Vec::new()
-                        };
-                        let resumed = resumed.plan_after(earlier, |_| false);
+                        let resumed = resumed_units(
+                            checkpoint.with_changed_pods(&copy, ns, &members),
+                            earlier,
+                        );
                         assert_eq!(
-                            serde_json::to_value(&resumed.units).expect("plan"),
+                            resumed,
                             fresh,
                             "{} {ns}/{name}: tolerations, resumed",
                             dir.display()
@@ -453,15 +470,9 @@ mod tests {
                     );
                     compared += 1;
                     if let Some(earlier) = &earlier {
-                        let mut resumed = checkpoint.with_changed_groups(&copy);
-                        let earlier = if resumed.has_run() {
-                            earlier.clone()
-                        } else {
-                            Vec::new()
-                        };
-                        let resumed = resumed.plan_after(earlier, |_| false);
+                        let resumed = resumed_units(checkpoint.with_changed_groups(&copy), earlier);
                         assert_eq!(
-                            serde_json::to_value(&resumed.units).expect("plan"),
+                            resumed,
                             fresh,
                             "{} {ns}/{name}: resumed before the group's turn",
                             dir.display()

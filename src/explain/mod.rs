@@ -334,9 +334,9 @@ fn reasons_and_fit(s: &Snapshot, unit: &UnitResult) -> (BTreeMap<String, u32>, F
     let (kind, namespace, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let mut node_reasons: BTreeMap<String, u32> = BTreeMap::new();
     for p in unit.trace.pods.iter().filter(|p| p.node.is_none()) {
-        for (r, n) in &p.node_reasons {
-            let e = node_reasons.entry(r.clone()).or_default();
-            *e = (*e).max(*n);
+        for (r, n) in p.node_reasons.iter() {
+            let e = node_reasons.entry(r.to_owned()).or_default();
+            *e = (*e).max(n);
         }
     }
     let top_group = format!("{kind}/{name}");

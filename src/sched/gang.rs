@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use super::filter::node_resources_fit::most_allocated_over;
 use super::node_state::{ClusterState, NodeId, PodId};
-use super::plan::{DomainTrace, PodTrace, UnitTrace};
+use super::plan::{DomainTrace, PodTrace, ReasonTexts, UnitTrace};
 use super::queue::{GroupKind, GroupNode};
 use super::schedule_one::{
     Mode, NodePreference, PodAttempt, Sampler, fit_error, schedule_pod_preferring,
@@ -152,6 +152,8 @@ pub struct Cycle<'a> {
     in_tree: bool,
     /// Node preference applied before scores (workload-aware preemption's victim-aware run).
     prefer: Option<&'a mut dyn NodePreference>,
+    /// The reason texts of the traces, shared between them.
+    texts: ReasonTexts,
 }
 
 fn feasibility_label(prefix: &str, f: &Feasibility) -> Cow<'static, str> {
@@ -183,6 +185,7 @@ impl<'a> Cycle<'a> {
             placement_label: None,
             in_tree: false,
             prefer: None,
+            texts: ReasonTexts::default(),
         }
     }
 
@@ -262,21 +265,13 @@ impl<'a> Cycle<'a> {
                 )
             });
             let name = self.state.pods[pod].name.clone();
-            self.trace.pods.push(PodTrace {
-                pod: name.clone(),
-                node: attempt.node.map(|n| self.state.nodes[n].name.clone()),
-                evaluated: attempt.diagnosis.evaluated,
-                feasible: attempt.diagnosis.feasible,
-                unresolvable: attempt.diagnosis.unresolvable,
-                node_reasons: attempt
-                    .diagnosis
-                    .reasons
-                    .iter()
-                    .map(|(r, n)| (r.text(&self.state.table).into_owned(), *n))
-                    .collect(),
-                placement: self.placement_label.clone(),
-                claim_reasons: attempt.diagnosis.claim_reasons.clone(),
-            });
+            self.trace.pods.push(PodTrace::of_attempt(
+                self.state,
+                pod,
+                &attempt,
+                self.placement_label.clone(),
+                &mut self.texts,
+            ));
             match attempt.node {
                 Some(node) => {
                     self.state.assume(pod, node);

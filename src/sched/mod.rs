@@ -29,7 +29,9 @@ use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use node_state::ClusterState;
-use plan::{Outcome, Placement, Plan, PodTrace, Settings, Summary, UnitResult, UnitTrace};
+use plan::{
+    Outcome, Placement, Plan, PodTrace, ReasonTexts, Settings, Summary, UnitResult, UnitTrace,
+};
 use queue::{Unit, UnitBody};
 use schedule_one::{Mode, Sampler, fit_error, schedule_pod};
 
@@ -653,21 +655,13 @@ fn run_unit(
         UnitBody::Pod(pod) => {
             result.pending = 1;
             let attempt = schedule_pod(state, pod, all_nodes, mode, sampler);
-            result.trace.pods.push(PodTrace {
-                pod: state.pods[pod].name.clone(),
-                node: attempt.node.map(|n| state.nodes[n].name.clone()),
-                evaluated: attempt.diagnosis.evaluated,
-                feasible: attempt.diagnosis.feasible,
-                unresolvable: attempt.diagnosis.unresolvable,
-                node_reasons: attempt
-                    .diagnosis
-                    .reasons
-                    .iter()
-                    .map(|(r, n)| (r.text(&state.table).into_owned(), *n))
-                    .collect(),
-                placement: None,
-                claim_reasons: attempt.diagnosis.claim_reasons.clone(),
-            });
+            result.trace.pods.push(PodTrace::of_attempt(
+                state,
+                pod,
+                &attempt,
+                None,
+                &mut ReasonTexts::default(),
+            ));
             match attempt.node {
                 Some(node) => {
                     state.assume(pod, node);
@@ -710,6 +704,11 @@ fn run_unit(
             let mut trace = UnitTrace::default();
             let run =
                 gang::Cycle::new(state, mode, sampler, &mut trace).run(&tree, all_nodes, true);
+            // A topology gang traces every member in every domain: thousands of traces per
+            // unit, kept for the whole plan, so not with a growing vector's spare room.
+            trace.pods.shrink_to_fit();
+            trace.domains.shrink_to_fit();
+            trace.placement_feasible.shrink_to_fit();
             result.trace = trace;
             match run.status {
                 gang::Status::Success => {

@@ -4,12 +4,15 @@
 //! Serialized as `kind: SimulationReport` (README "JSON output"); keys are a stable contract.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::schedule_one::Mode;
+use super::filter::Reason;
+use super::node_state::{ClusterState, PodId};
+use super::resources::ResourceTable;
+use super::schedule_one::{Mode, PodAttempt};
 use crate::snapshot::ObjKind;
 
 /// What happened to a unit.
@@ -55,14 +58,112 @@ pub struct PodTrace {
     /// Nodes where preemption cannot help (UnschedulableAndUnresolvable).
     pub unresolvable: u32,
     /// Filter reason → node count.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub node_reasons: BTreeMap<String, u32>,
+    #[serde(skip_serializing_if = "ReasonCounts::is_empty")]
+    pub node_reasons: ReasonCounts,
     /// DynamicResources: claim → why no device → node count.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub claim_reasons: BTreeMap<String, BTreeMap<String, u32>>,
     /// Which placement (topology domain) this attempt belongs to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<Arc<str>>,
+}
+
+impl PodTrace {
+    /// The trace of `pod`'s `attempt`, within `placement` (a topology domain) if any; the
+    /// reason texts come from (and go into) `texts`.
+    pub(crate) fn of_attempt(
+        state: &ClusterState,
+        pod: PodId,
+        attempt: &PodAttempt,
+        placement: Option<Arc<str>>,
+        texts: &mut ReasonTexts,
+    ) -> Self {
+        let d = &attempt.diagnosis;
+        Self {
+            pod: state.pods[pod].name.clone(),
+            node: attempt.node.map(|n| state.nodes[n].name.clone()),
+            evaluated: d.evaluated,
+            feasible: d.feasible,
+            unresolvable: d.unresolvable,
+            node_reasons: d
+                .reasons
+                .iter()
+                .map(|(r, n)| (texts.text(*r, &state.table), *n))
+                .collect(),
+            claim_reasons: d.claim_reasons.clone(),
+            placement,
+        }
+    }
+}
+
+/// Filter reason → node count, sorted by reason, serialized as a map.
+///
+/// A topology-constrained gang traces every member in every domain: 640,000 traces for the
+/// gangs of a 5,000-node cluster. A `BTreeMap<String, u32>` costs each of them a tree node
+/// and a copy of every reason's text; here they share the text ([`ReasonTexts`]) and hold an
+/// exact-size slice.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReasonCounts(Box<[(Arc<str>, u32)]>);
+
+impl ReasonCounts {
+    /// No reasons.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// (reason, node count), in reason order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.0.iter().map(|(r, n)| (&**r, *n))
+    }
+
+    /// The reasons, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(r, _)| &**r)
+    }
+
+    /// The node count of `reason`.
+    pub fn get(&self, reason: &str) -> Option<u32> {
+        self.0
+            .binary_search_by(|(r, _)| (**r).cmp(reason))
+            .ok()
+            .map(|i| self.0[i].1)
+    }
+}
+
+/// Collects (reason, count) pairs in any order; a reason given twice adds up.
+impl<K: Into<Arc<str>>> FromIterator<(K, u32)> for ReasonCounts {
+    fn from_iter<I: IntoIterator<Item = (K, u32)>>(iter: I) -> Self {
+        let mut v: Vec<(Arc<str>, u32)> = iter.into_iter().map(|(k, n)| (k.into(), n)).collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 = kept.1.saturating_add(later.1);
+            }
+            same
+        });
+        Self(v.into_boxed_slice())
+    }
+}
+
+impl Serialize for ReasonCounts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+/// The texts of the filter reasons met so far, each allocated once.
+#[derive(Debug, Default)]
+pub(crate) struct ReasonTexts(HashMap<Reason, Arc<str>>);
+
+impl ReasonTexts {
+    /// `reason`'s text.
+    pub(crate) fn text(&mut self, reason: Reason, table: &ResourceTable) -> Arc<str> {
+        self.0
+            .entry(reason)
+            .or_insert_with(|| Arc::from(reason.text(table)))
+            .clone()
+    }
 }
 
 /// One topology domain tried for a group.
@@ -349,5 +450,48 @@ impl Summary {
             }
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reason_counts_serialize_like_the_map_they_replace() {
+        let pairs = [
+            ("node(s) didn't match Pod's node affinity/selector", 7),
+            ("Insufficient nvidia.com/gpu", 12),
+            ("node(s) had untolerated taint(s)", 3),
+        ];
+        let counts: ReasonCounts = pairs.iter().map(|&(r, n)| (r, n)).collect();
+        let map: BTreeMap<String, u32> = pairs.iter().map(|&(r, n)| (r.to_owned(), n)).collect();
+        assert_eq!(
+            serde_json::to_string(&counts).unwrap(),
+            serde_json::to_string(&map).unwrap()
+        );
+        assert_eq!(
+            counts.keys().collect::<Vec<_>>(),
+            map.keys().map(String::as_str).collect::<Vec<_>>()
+        );
+        assert_eq!(counts.get("Insufficient nvidia.com/gpu"), Some(12));
+        assert_eq!(counts.get("Insufficient cpu"), None);
+        assert!(ReasonCounts::default().is_empty());
+    }
+
+    #[test]
+    fn a_reason_given_twice_adds_up() {
+        let counts: ReasonCounts = [("b", 1), ("a", 2), ("b", 3)].into_iter().collect();
+        assert_eq!(counts.iter().collect::<Vec<_>>(), [("a", 2), ("b", 4)]);
+    }
+
+    #[test]
+    fn a_reason_text_is_allocated_once() {
+        let table = ResourceTable::default();
+        let mut texts = ReasonTexts::default();
+        let reason = Reason::Static("node(s) were unschedulable");
+        let (a, b) = (texts.text(reason, &table), texts.text(reason, &table));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(&*a, "node(s) were unschedulable");
     }
 }

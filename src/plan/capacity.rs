@@ -17,8 +17,8 @@
 use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::snapshot::pod::{Pod, PodSpec, PodStatus};
-use k8s_openapi::api::batch::v1::Job;
+use crate::snapshot::Job;
+use crate::snapshot::pod::{Pod, PodStatus};
 use k8s_openapi::api::core::v1::PodSchedulingGroup;
 use k8s_openapi::api::scheduling::v1beta1::{PodGroup, PodGroupSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
@@ -477,7 +477,7 @@ impl Shape {
                 let mut meta = template.metadata.clone().unwrap_or_default();
                 meta.name = Some(format!("{name}-{i}"));
                 meta.namespace = Some(ns.clone());
-                let mut pod_spec = PodSpec::from(template.spec.clone().unwrap_or_default());
+                let mut pod_spec = template.spec.clone().unwrap_or_default();
                 pod_spec.scheduling_group = Some(PodSchedulingGroup {
                     pod_group_name: Some(pg_name.clone()),
                 });

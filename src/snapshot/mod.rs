@@ -13,6 +13,7 @@ pub mod evidence;
 pub mod export;
 pub mod facts;
 pub mod index;
+pub mod job;
 pub mod kind;
 pub mod pod;
 pub mod source;
@@ -20,7 +21,6 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{Namespace, Node};
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 pub use facts::{ClusterFacts, FeatureGates, KindCoverage};
 pub use index::Index;
+pub use job::Job;
 pub use kind::ObjKind;
 pub use pod::Pod;
 

@@ -15,6 +15,7 @@ pub(crate) mod stream;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use k8s_openapi::api::batch::v1::Job as ApiJob;
 use k8s_openapi::api::core::v1::Pod as ApiPod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::de::DeserializeOwned;
@@ -273,7 +274,9 @@ impl Collector {
                 }
                 ("v1", "Node") => quick_typed(text).map(|n| s.nodes.push(n)),
                 ("v1", "Namespace") => quick_typed(text).map(|n| s.namespaces.push(n)),
-                ("batch/v1", "Job") => quick_typed(text).map(|j| s.jobs.push(Arc::new(j))),
+                ("batch/v1", "Job") => {
+                    quick_typed::<ApiJob>(text).map(|j| s.jobs.push(Arc::new(j.into())))
+                }
                 _ => None,
             };
             if added.is_some() {
@@ -385,7 +388,7 @@ impl Collector {
             ("v1", "Pod") => s.pods.push(Arc::new(named::<ApiPod>(kind, text)?.into())),
             ("v1", "Node") => s.nodes.push(named(kind, text)?),
             ("v1", "Namespace") => s.namespaces.push(named(kind, text)?),
-            ("batch/v1", "Job") => s.jobs.push(Arc::new(named(kind, text)?)),
+            ("batch/v1", "Job") => s.jobs.push(Arc::new(named::<ApiJob>(kind, text)?.into())),
             ("scheduling.k8s.io/v1beta1", "PodGroup") => s.pod_groups.push(named(kind, text)?),
             ("scheduling.k8s.io/v1beta1", "Workload") => s.workloads.push(named(kind, text)?),
             ("resource.k8s.io/v1", "ResourceClaim") => {
@@ -484,7 +487,10 @@ impl Collector {
                 .pods
                 .push(Arc::new(typed::<ApiPod>(value, &object)?.into())),
             ("", "v1", "Namespace") => s.namespaces.push(typed(value, &object)?),
-            ("batch", "v1", "Job") => s.jobs.push(Arc::new(typed(value, &object)?)),
+            ("batch", "v1", "Job") => {
+                s.jobs
+                    .push(Arc::new(typed::<ApiJob>(value, &object)?.into()));
+            }
             ("policy", "v1", "PodDisruptionBudget") => {
                 s.pod_disruption_budgets.push(typed(value, &object)?);
             }

@@ -25,7 +25,6 @@
 
 use std::fmt;
 
-use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
@@ -39,6 +38,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, IntoDeserialize
 use serde_json::Value;
 
 use crate::snapshot::facts::ClusterFacts;
+use k8s_openapi::api::batch::v1::Job;
 
 /// The annotation `kubectl apply` writes: a full copy of the object, never read.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";

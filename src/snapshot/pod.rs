@@ -76,13 +76,14 @@ pub struct Pod {
     pub status: Option<Box<PodStatus>>,
 }
 
-/// The kept part of a `PodSpec`.
+/// The kept part of a `PodSpec`. `affinity` and the pod-level `resources` are boxed: set on
+/// few pods, they took 216 of every spec's 592 bytes inline.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
     /// `affinity`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub affinity: Option<Affinity>,
+    pub affinity: Option<Box<Affinity>>,
     /// `containers`.
     pub containers: Vec<Container>,
     /// `initContainers`.
@@ -111,7 +112,7 @@ pub struct PodSpec {
     pub resource_claims: Option<Vec<PodResourceClaim>>,
     /// `resources` (pod-level).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub resources: Option<ResourceRequirements>,
+    pub resources: Option<Box<ResourceRequirements>>,
     /// `restartPolicy`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
@@ -219,7 +220,7 @@ fn exact<T>(list: Option<Vec<T>>) -> Option<Vec<T>> {
 impl From<ApiPodSpec> for PodSpec {
     fn from(s: ApiPodSpec) -> Self {
         Self {
-            affinity: s.affinity,
+            affinity: s.affinity.map(Box::new),
             containers: containers(s.containers),
             init_containers: s.init_containers.map(containers),
             node_name: s.node_name,
@@ -229,7 +230,7 @@ impl From<ApiPodSpec> for PodSpec {
             priority: s.priority,
             priority_class_name: s.priority_class_name,
             resource_claims: exact(s.resource_claims),
-            resources: s.resources,
+            resources: s.resources.map(Box::new),
             restart_policy: s.restart_policy,
             scheduler_name: s.scheduler_name,
             scheduling_gates: exact(s.scheduling_gates),

@@ -243,14 +243,14 @@ fn tolerate_taints(s: &mut Snapshot, ns: &str, names: &[&str]) -> Option<String>
             .get_mut(i)
             .and_then(|p| std::sync::Arc::make_mut(p).spec.as_mut())
         {
-            spec.tolerations.get_or_insert_with(Vec::new).push(
-                k8s_openapi::api::core::v1::Toleration {
-                    key: Some(taint.key.clone()),
-                    operator: Some("Exists".to_owned()),
-                    effect: Some(taint.effect.clone()),
-                    ..Default::default()
-                },
-            );
+            let mut tolerations = spec.tolerations.as_deref().unwrap_or_default().to_vec();
+            tolerations.push(k8s_openapi::api::core::v1::Toleration {
+                key: Some(taint.key.clone()),
+                operator: Some("Exists".to_owned()),
+                effect: Some(taint.effect.clone()),
+                ..Default::default()
+            });
+            spec.tolerations = Some(tolerations.into());
         }
     }
     s.after_spec_change();

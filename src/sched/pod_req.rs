@@ -380,8 +380,9 @@ impl PodReq {
 
         p.tolerations = spec
             .tolerations
+            .as_deref()
+            .unwrap_or_default()
             .iter()
-            .flatten()
             .map(Tol::compile)
             .collect();
         p.node_selector = spec

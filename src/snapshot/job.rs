@@ -144,7 +144,7 @@ mod tests {
         assert_eq!(spec.parallelism, Some(4));
         assert!(spec.scheduling.is_some());
         let pod = spec.template.spec.as_ref().unwrap();
-        assert_eq!(pod.tolerations.as_ref().map(Vec::len), Some(1));
+        assert_eq!(pod.tolerations.as_ref().map(|t| t.len()), Some(1));
         // The template's container is kept as a pod's: limits become requests.
         let requests = pod.containers[0]
             .resources

@@ -9,7 +9,8 @@
 //! below into this record, and the rest is dropped, as kube-scheduler keeps its own `PodInfo`
 //! beside the informer's object. Every part of the record is the API's own type
 //! (`ObjectMeta`, `Affinity`, `Toleration`, `ResourceRequirements`, …), under the API's field
-//! names, so code reads `pod.spec.as_ref()?.tolerations` as it would on the API type.
+//! names, so code reads `pod.spec.as_ref()?.tolerations` as it would on the API type (a few
+//! parts are boxed or shared behind an `Arc`, which reads the same).
 //!
 //! Kept, field by field (everything the simulator, tree, doctor, lint, diff, capacity and
 //! export read):
@@ -24,7 +25,9 @@
 //! Serialized, the record is a valid `v1` Pod with those fields (export writes it; `--from`
 //! reads it back to the same record).
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{
     Affinity, Container as ApiContainer, ContainerPort, Pod as ApiPod, PodCondition,
@@ -125,9 +128,9 @@ pub struct PodSpec {
     /// `schedulingGroup`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduling_group: Option<PodSchedulingGroup>,
-    /// `tolerations`.
+    /// `tolerations`, shared between pods that list the same ones ([`shared_tolerations`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tolerations: Option<Vec<Toleration>>,
+    pub tolerations: Option<Arc<[Toleration]>>,
     /// `topologySpreadConstraints`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub topology_spread_constraints: Option<Vec<TopologySpreadConstraint>>,
@@ -217,6 +220,35 @@ fn exact<T>(list: Option<Vec<T>>) -> Option<Vec<T>> {
     })
 }
 
+/// How many distinct toleration lists each reading thread remembers.
+const RECENT_TOLERATIONS: usize = 8;
+
+/// `list` as an `Arc`, shared with an equal list read recently on this thread.
+///
+/// Nearly every pod carries the same few tolerations: the two that admission adds
+/// (`node.kubernetes.io/not-ready` and `unreachable`, 300 s) and those of its workload's
+/// template. At 112 bytes each, held once per pod, they were about 65 MB of the 150,000-pod
+/// snapshot; pods of one Job are read one after another, so a few recent lists catch them.
+fn shared_tolerations(list: Vec<Toleration>) -> Arc<[Toleration]> {
+    thread_local! {
+        static RECENT: RefCell<Vec<Arc<[Toleration]>>> = const { RefCell::new(Vec::new()) };
+    }
+    RECENT.with(|recent| {
+        let mut recent = recent.borrow_mut();
+        if let Some(i) = recent.iter().position(|r| **r == *list) {
+            let hit = recent.remove(i);
+            recent.push(Arc::clone(&hit));
+            return hit;
+        }
+        let new: Arc<[Toleration]> = Arc::from(list);
+        if recent.len() == RECENT_TOLERATIONS {
+            recent.remove(0);
+        }
+        recent.push(Arc::clone(&new));
+        new
+    })
+}
+
 impl From<ApiPodSpec> for PodSpec {
     fn from(s: ApiPodSpec) -> Self {
         Self {
@@ -235,7 +267,7 @@ impl From<ApiPodSpec> for PodSpec {
             scheduler_name: s.scheduler_name,
             scheduling_gates: exact(s.scheduling_gates),
             scheduling_group: s.scheduling_group,
-            tolerations: exact(s.tolerations),
+            tolerations: s.tolerations.map(shared_tolerations),
             topology_spread_constraints: exact(s.topology_spread_constraints),
         }
     }
@@ -417,11 +449,24 @@ mod tests {
     }
 
     #[test]
+    fn pods_with_the_same_tolerations_share_one_list() {
+        let a: Pod = serde_json::from_str(POD).unwrap();
+        let b: Pod = serde_json::from_str(&POD.replace("w-0", "w-1")).unwrap();
+        let other: Pod =
+            serde_json::from_str(&POD.replace(r#""key": "gpu""#, r#""key": "tpu""#)).unwrap();
+        let tolerations = |p: &Pod| p.spec.as_ref().unwrap().tolerations.clone().unwrap();
+        assert!(Arc::ptr_eq(&tolerations(&a), &tolerations(&b)));
+        assert!(!Arc::ptr_eq(&tolerations(&a), &tolerations(&other)));
+        assert_eq!(tolerations(&other)[0].key.as_deref(), Some("tpu"));
+        // Export writes the list as any other.
+        let value = serde_json::to_value(&b).unwrap();
+        assert_eq!(value["spec"]["tolerations"][0]["key"], "gpu");
+    }
+
+    #[test]
     fn lists_keep_no_spare_room() {
         let pod: Pod = serde_json::from_str(POD).unwrap();
         let spec = pod.spec.unwrap();
-        let tolerations = spec.tolerations.unwrap();
-        assert_eq!(tolerations.capacity(), tolerations.len());
         let c = &spec.containers;
         assert_eq!(c.capacity(), c.len());
         let conditions = pod.status.unwrap().conditions.unwrap();

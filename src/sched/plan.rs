@@ -100,7 +100,7 @@ impl PodTrace {
 ///
 /// A topology-constrained gang traces every member in every domain: 640,000 traces for the
 /// gangs of a 5,000-node cluster. A `BTreeMap<String, u32>` costs each of them a tree node
-/// and a copy of every reason's text; here they share the text ([`ReasonTexts`]) and hold an
+/// and a copy of every reason's text; here they share the text (`ReasonTexts`) and hold an
 /// exact-size slice.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReasonCounts(Box<[(Arc<str>, u32)]>);

@@ -128,7 +128,7 @@ pub struct PodSpec {
     /// `schedulingGroup`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduling_group: Option<PodSchedulingGroup>,
-    /// `tolerations`, shared between pods that list the same ones ([`shared_tolerations`]).
+    /// `tolerations`, shared between pods that list the same ones (`shared_tolerations`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tolerations: Option<Arc<[Toleration]>>,
     /// `topologySpreadConstraints`.

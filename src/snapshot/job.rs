@@ -95,21 +95,16 @@ impl From<ApiJob> for Job {
     }
 }
 
+/// Written as the API type writes a Job.
 impl Serialize for Job {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let n = 3 + usize::from(self.spec.is_some()) + usize::from(self.status.is_some());
-        let mut s = serializer.serialize_struct("Job", n)?;
-        s.serialize_field("apiVersion", "batch/v1")?;
-        s.serialize_field("kind", "Job")?;
-        s.serialize_field("metadata", &self.metadata)?;
-        if let Some(spec) = &self.spec {
-            s.serialize_field("spec", spec)?;
-        }
-        if let Some(status) = &self.status {
-            s.serialize_field("status", status)?;
-        }
-        s.end()
+        super::pod::serialize_object(
+            serializer,
+            ("batch/v1", "Job"),
+            &self.metadata,
+            self.spec.as_deref(),
+            self.status.as_deref(),
+        )
     }
 }
 

@@ -306,22 +306,40 @@ impl From<ApiPod> for Pod {
     }
 }
 
-/// Written as the API type writes a Pod (`apiVersion`, `kind`, then the fields).
+/// Writes a record as the API type writes its object: `apiVersion`, `kind`, `metadata`, then
+/// `spec` and `status` when present (the pod and [Job](super::Job) records).
+pub(super) fn serialize_object<S: Serializer>(
+    serializer: S,
+    (api_version, kind): (&'static str, &'static str),
+    metadata: &ObjectMeta,
+    spec: Option<&impl Serialize>,
+    status: Option<&impl Serialize>,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let n = 3 + usize::from(spec.is_some()) + usize::from(status.is_some());
+    let mut s = serializer.serialize_struct(kind, n)?;
+    s.serialize_field("apiVersion", api_version)?;
+    s.serialize_field("kind", kind)?;
+    s.serialize_field("metadata", metadata)?;
+    if let Some(spec) = spec {
+        s.serialize_field("spec", spec)?;
+    }
+    if let Some(status) = status {
+        s.serialize_field("status", status)?;
+    }
+    s.end()
+}
+
+/// Written as the API type writes a Pod.
 impl Serialize for Pod {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let n = 3 + usize::from(self.spec.is_some()) + usize::from(self.status.is_some());
-        let mut s = serializer.serialize_struct("Pod", n)?;
-        s.serialize_field("apiVersion", "v1")?;
-        s.serialize_field("kind", "Pod")?;
-        s.serialize_field("metadata", &self.metadata)?;
-        if let Some(spec) = &self.spec {
-            s.serialize_field("spec", spec)?;
-        }
-        if let Some(status) = &self.status {
-            s.serialize_field("status", status)?;
-        }
-        s.end()
+        serialize_object(
+            serializer,
+            ("v1", "Pod"),
+            &self.metadata,
+            self.spec.as_deref(),
+            self.status.as_deref(),
+        )
     }
 }
 

@@ -87,7 +87,7 @@ impl From<LoadError> for Stop {
 pub(crate) type Sink<'a> = dyn FnMut(Unit) -> Result<(), Stop> + 'a;
 
 /// Turns one unit into objects in `collector`; errors carry file positions.
-pub(crate) fn process(unit: Unit, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
+pub(crate) fn process(unit: &Unit, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
     let abs = |line: usize, column: usize| -> (usize, usize) {
         let l = unit.line + line.max(1) - 1;
         let c = if line <= 1 {
@@ -182,10 +182,53 @@ struct Scanner<'r, R: BufRead> {
     /// doubling its way up. The cap keeps one large object (a big ResourceSlice before
     /// 150,000 pods) from making every later small unit reserve its size while it waits in a batch.
     last_unit: usize,
+    /// Where the units' buffers come from: the buffers of units already typed, handed back.
+    buffers: &'r Buffers,
+    /// Buffers taken from `buffers` and not used yet (taken many at once, so the pool's lock
+    /// is held once per batch rather than once per unit).
+    spare: Vec<Vec<u8>>,
 }
 
 /// The most a unit's buffer reserves up front (a real pod is 6–10 KB of JSON).
 const UNIT_RESERVE_MAX: usize = 64 << 10;
+
+/// Unit buffers handed back by the threads that typed them, for the reader to fill again.
+///
+/// Each unit of a 150,000-pod dump is a buffer of 6–10 KB that the reading thread fills and a
+/// worker thread frees: a fresh buffer for every unit took memory the process had never
+/// touched, and the kernel's zeroing of those pages (with the allocator setting up each one)
+/// was two thirds of the reading thread's time. The pool is bounded: at most
+/// [`Buffers::MAX`] buffers, none larger than [`Buffers::MAX_CAPACITY`].
+#[derive(Debug, Default)]
+pub(crate) struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
+
+impl Buffers {
+    /// The most buffers the pool keeps (a few batches' worth: what is in flight).
+    const MAX: usize = 4 * BATCH_UNITS;
+    /// The largest buffer the pool keeps (a larger one is freed).
+    const MAX_CAPACITY: usize = 4 * UNIT_RESERVE_MAX;
+
+    /// Hands back the buffers of units already typed.
+    pub(crate) fn give(&self, texts: impl IntoIterator<Item = Vec<u8>>) {
+        let Ok(mut pool) = self.0.lock() else { return };
+        for mut text in texts {
+            if pool.len() >= Self::MAX {
+                break;
+            }
+            if text.capacity() <= Self::MAX_CAPACITY {
+                text.clear();
+                pool.push(text);
+            }
+        }
+    }
+
+    /// Moves every pooled buffer into `into`.
+    fn take_all(&self, into: &mut Vec<Vec<u8>>) {
+        if let Ok(mut pool) = self.0.lock() {
+            into.append(&mut pool);
+        }
+    }
+}
 
 /// The number of `\n` in `bytes`, counted 255 bytes at a time in a `u8` so that the compiler
 /// turns it into a few vector instructions per 32 bytes (a `usize` count per byte was 8% of
@@ -208,6 +251,21 @@ fn is_ws(b: u8) -> bool {
 }
 
 impl<'r, R: BufRead> Scanner<'r, R> {
+    /// An empty buffer for the next unit, with room for `capacity` bytes: a pooled one when
+    /// there is one.
+    fn buffer(&mut self, capacity: usize) -> Vec<u8> {
+        if self.spare.is_empty() {
+            self.buffers.take_all(&mut self.spare);
+        }
+        match self.spare.pop() {
+            Some(mut text) => {
+                text.reserve(capacity);
+                text
+            }
+            None => Vec::with_capacity(capacity),
+        }
+    }
+
     fn io(&self, e: std::io::Error) -> Stop {
         Stop::Load(super::files::read_error(self.path, e))
     }
@@ -437,7 +495,7 @@ impl<'r, R: BufRead> Scanner<'r, R> {
                 Some(_) => {}
             }
             let (line, column) = (self.line, self.column);
-            let mut text = Vec::with_capacity(self.last_unit);
+            let mut text = self.buffer(self.last_unit);
             self.value(&mut text)?;
             self.last_unit = (text.len() + text.len() / 8).min(UNIT_RESERVE_MAX);
             sink(self.unit(text, line, column, None)?)?;
@@ -546,7 +604,7 @@ impl<'r, R: BufRead> Scanner<'r, R> {
                 Some(_) => {}
             }
             let (line, column) = (self.line, self.column);
-            let mut text = Vec::with_capacity(self.last_unit);
+            let mut text = self.buffer(self.last_unit);
             self.value(&mut text)?;
             self.last_unit = (text.len() + text.len() / 8).min(UNIT_RESERVE_MAX);
             sink(self.unit(text, line, column, Some(index))?)?;
@@ -572,6 +630,7 @@ fn is_list_kind(kind: &str) -> bool {
 pub(crate) fn split_json<R: BufRead>(
     reader: &mut R,
     path: &str,
+    buffers: &Buffers,
     sink: &mut Sink<'_>,
 ) -> Result<(), Stop> {
     let mut s = Scanner {
@@ -580,6 +639,8 @@ pub(crate) fn split_json<R: BufRead>(
         line: 1,
         column: 1,
         last_unit: 0,
+        buffers,
+        spare: Vec::new(),
     };
     // A UTF-8 byte order mark is skipped.
     if let Ok(buf) = s.r.fill_buf()
@@ -846,7 +907,7 @@ const BATCH_BYTES: usize = 2 << 20;
 pub(crate) fn drive(
     path: &str,
     collector: &mut Collector,
-    produce: impl FnOnce(&mut Sink<'_>) -> Result<(), Stop>,
+    produce: impl FnOnce(&mut Sink<'_>, &Buffers) -> Result<(), Stop>,
 ) -> Result<(), LoadError> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Mutex, mpsc};
@@ -856,11 +917,13 @@ pub(crate) fn drive(
     let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Vec<Unit>)>(workers * 2);
     let job_rx = Mutex::new(job_rx);
     let (result_tx, result_rx) = mpsc::channel::<(usize, Result<Collector, LoadError>)>();
+    let buffers = Buffers::default();
     let run_batch = |units: Vec<Unit>| -> Result<Collector, LoadError> {
         let mut c = Collector::new();
-        for u in units {
+        for u in &units {
             process(u, path, &mut c)?;
         }
+        buffers.give(units.into_iter().map(|u| u.text.into_bytes()));
         Ok(c)
     };
     let run_batch = &run_batch;
@@ -909,22 +972,23 @@ pub(crate) fn drive(
                     sent += 1;
                 } else if inline_error.is_none() {
                     // One core: type in place.
-                    for u in units {
+                    for u in &units {
                         if let Err(e) = process(u, path, &mut inline) {
                             inline_error = Some(e);
                             return Err(Stop::Aborted);
                         }
                     }
+                    buffers.give(units.into_iter().map(|u| u.text.into_bytes()));
                 }
                 Ok(())
             };
-            produce(&mut sink)
+            produce(&mut sink, &buffers)
         };
         // What is left is typed here.
         let rest = std::mem::take(&mut batch);
         let mut rest_result = Ok(());
         if matches!(produced, Ok(()) | Err(Stop::Load(_))) && inline_error.is_none() {
-            for u in rest {
+            for u in &rest {
                 if let Err(e) = process(u, path, &mut inline) {
                     rest_result = Err(e);
                     break;
@@ -989,7 +1053,8 @@ mod tests {
         for capacity in 1..=24 {
             let mut reader = std::io::BufReader::with_capacity(capacity, text.as_bytes());
             let mut cut = Vec::new();
-            super::split_json(&mut reader, "t.json", &mut |u: super::Unit| {
+            let buffers = super::Buffers::default();
+            super::split_json(&mut reader, "t.json", &buffers, &mut |u: super::Unit| {
                 cut.push(u.text);
                 Ok(())
             })

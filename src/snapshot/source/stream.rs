@@ -198,9 +198,15 @@ const UNIT_RESERVE_MAX: usize = 64 << 10;
 /// worker thread frees: a fresh buffer for every unit took memory the process had never
 /// touched, and the kernel's zeroing of those pages (with the allocator setting up each one)
 /// was two thirds of the reading thread's time. The pool is bounded: at most
-/// [`Buffers::MAX`] buffers, none larger than [`Buffers::MAX_CAPACITY`].
+/// [`Buffers::MAX`] buffers, none larger than [`Buffers::MAX_CAPACITY`]. It keeps nothing until
+/// the producer first takes from it, so a producer that builds its texts otherwise (the YAML
+/// splitter) does not leave a full pool of buffers nobody reuses.
 #[derive(Debug, Default)]
-pub(crate) struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
+pub(crate) struct Buffers {
+    pool: std::sync::Mutex<Vec<Vec<u8>>>,
+    /// Whether the producer takes buffers from the pool.
+    taken: std::sync::atomic::AtomicBool,
+}
 
 impl Buffers {
     /// The most buffers the pool keeps (a few batches' worth: what is in flight).
@@ -210,7 +216,12 @@ impl Buffers {
 
     /// Hands back the buffers of units already typed.
     pub(crate) fn give(&self, texts: impl IntoIterator<Item = Vec<u8>>) {
-        let Ok(mut pool) = self.0.lock() else { return };
+        if !self.taken.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let Ok(mut pool) = self.pool.lock() else {
+            return;
+        };
         for mut text in texts {
             if pool.len() >= Self::MAX {
                 break;
@@ -224,7 +235,8 @@ impl Buffers {
 
     /// Moves every pooled buffer into `into`.
     fn take_all(&self, into: &mut Vec<Vec<u8>>) {
-        if let Ok(mut pool) = self.0.lock() {
+        self.taken.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut pool) = self.pool.lock() {
             into.append(&mut pool);
         }
     }
@@ -1053,7 +1065,10 @@ mod tests {
         for capacity in 1..=24 {
             let mut reader = std::io::BufReader::with_capacity(capacity, text.as_bytes());
             let mut cut = Vec::new();
+            // Reused buffers arrive cleared, whatever they held.
             let buffers = super::Buffers::default();
+            buffers.take_all(&mut Vec::new());
+            buffers.give((0..3).map(|i| format!("stale text {i}").into_bytes()));
             super::split_json(&mut reader, "t.json", &buffers, &mut |u: super::Unit| {
                 cut.push(u.text);
                 Ok(())
@@ -1061,5 +1076,33 @@ mod tests {
             .unwrap_or_else(|_| panic!("capacity {capacity}: the list splits"));
             assert_eq!(cut, items, "capacity {capacity}");
         }
+    }
+
+    /// The pool keeps nothing for a producer that never takes from it, at most `MAX` buffers,
+    /// none over `MAX_CAPACITY`, and hands them out cleared.
+    #[test]
+    fn the_buffer_pool_is_bounded_and_hands_out_cleared_buffers() {
+        use super::Buffers;
+        let pool = Buffers::default();
+        pool.give([b"never taken".to_vec()]);
+        let mut out = Vec::new();
+        pool.take_all(&mut out);
+        assert!(
+            out.is_empty(),
+            "a producer that never took gets nothing pooled"
+        );
+
+        pool.give([
+            vec![b'x'; 10],
+            Vec::with_capacity(Buffers::MAX_CAPACITY + 1),
+        ]);
+        pool.take_all(&mut out);
+        assert_eq!(out.len(), 1, "the oversized buffer is freed");
+        assert!(out[0].is_empty() && out[0].capacity() >= 10);
+
+        out.clear();
+        pool.give((0..Buffers::MAX + 10).map(|_| Vec::with_capacity(16)));
+        pool.take_all(&mut out);
+        assert_eq!(out.len(), Buffers::MAX);
     }
 }

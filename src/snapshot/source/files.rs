@@ -406,9 +406,10 @@ fn load_reader_limited(
     let mut reader = std::io::BufReader::with_capacity(capacity, counted);
     let first = first_byte(&mut reader).map_err(|e| read_error(path, e))?;
     let format = Format::of(path, first);
+    let chunk = stream::chunk_for(total);
     stream::drive(path, collector, |sink, buffers| match format {
-        Format::Json => stream::split_json(&mut reader, path, buffers, sink),
-        Format::Yaml => stream::split_yaml(&mut reader, path, sink),
+        Format::Json => stream::split_json(&mut reader, path, chunk, buffers, sink),
+        Format::Yaml => stream::split_yaml(&mut reader, path, buffers, sink),
     })
 }
 

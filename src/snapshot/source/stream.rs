@@ -10,7 +10,7 @@
 //! `items:` in column 1 (what `kubectl get -o yaml` prints) is cut into one unit per item.
 //! Every unit remembers where it starts, so errors keep their file line and column.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use super::files::{LoadError, strip_position};
 use super::{Collector, JsonError, ObjectError};
@@ -51,11 +51,13 @@ impl Format {
     }
 }
 
-/// One piece of input that becomes zero or more objects.
+/// One piece of input that becomes zero or more objects: a range of its [`Batch`]'s text.
 #[derive(Debug)]
 pub(crate) struct Unit {
-    /// The text (for a YAML List item, de-indented).
-    pub text: String,
+    /// Where the text starts in the batch (for a YAML List item, de-indented).
+    pub start: usize,
+    /// Where it ends.
+    pub end: usize,
     /// How to parse it.
     pub format: Format,
     /// 1-based line of the first byte in the file.
@@ -83,11 +85,54 @@ impl From<LoadError> for Stop {
     }
 }
 
-/// Receives units in input order.
-pub(crate) type Sink<'a> = dyn FnMut(Unit) -> Result<(), Stop> + 'a;
+/// Units and the text they are ranges of: what one worker types at a time.
+#[derive(Debug)]
+pub(crate) struct Batch {
+    /// The text; bytes outside the units' ranges are not input (or not this batch's).
+    pub text: Vec<u8>,
+    /// The units, in input order.
+    pub units: Vec<Unit>,
+}
 
-/// Turns one unit into objects in `collector`; errors carry file positions.
-pub(crate) fn process(unit: &Unit, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
+/// Receives batches in input order.
+pub(crate) type Sink<'a> = dyn FnMut(Batch) -> Result<(), Stop> + 'a;
+
+/// The text of `unit` in `text`, which must be UTF-8 (the error points at the first byte
+/// that is not).
+pub(crate) fn unit_text<'t>(text: &'t [u8], unit: &Unit, path: &str) -> Result<&'t str, LoadError> {
+    let bytes = text.get(unit.start..unit.end).unwrap_or_default();
+    std::str::from_utf8(bytes).map_err(|e| {
+        let (l, c) = super::files::line_col(bytes, e.valid_up_to());
+        LoadError::Syntax {
+            path: path.to_owned(),
+            format: "UTF-8",
+            line: unit.line + l - 1,
+            column: if l == 1 {
+                unit.column + c - 1
+            } else {
+                c + unit.indent
+            },
+            message: "the file is not valid UTF-8".to_owned(),
+        }
+    })
+}
+
+/// Turns the units of `batch` into objects in `collector`, stopping at the first error.
+fn process_batch(batch: &Batch, path: &str, collector: &mut Collector) -> Result<(), LoadError> {
+    for unit in &batch.units {
+        process(unit, unit_text(&batch.text, unit, path)?, path, collector)?;
+    }
+    Ok(())
+}
+
+/// Turns one unit, whose text is `text`, into objects in `collector`; errors carry file
+/// positions.
+pub(crate) fn process(
+    unit: &Unit,
+    text: &str,
+    path: &str,
+    collector: &mut Collector,
+) -> Result<(), LoadError> {
     let abs = |line: usize, column: usize| -> (usize, usize) {
         let l = unit.line + line.max(1) - 1;
         let c = if line <= 1 {
@@ -122,7 +167,7 @@ pub(crate) fn process(unit: &Unit, path: &str, collector: &mut Collector) -> Res
         }
     };
     match unit.format {
-        Format::Json => collector.add_json(&unit.text).map_err(|e| match e {
+        Format::Json => collector.add_json(text).map_err(|e| match e {
             JsonError::Syntax(e) => {
                 let (line, column) = abs(e.line(), e.column());
                 LoadError::Syntax {
@@ -134,17 +179,17 @@ pub(crate) fn process(unit: &Unit, path: &str, collector: &mut Collector) -> Res
                 }
             }
             JsonError::Object(e) => {
-                let located = super::files::locate_json(&unit.text, &e);
+                let located = super::files::locate_json(text, &e);
                 object_error(e, located)
             }
         }),
         Format::Yaml => {
-            if !super::files::has_content(&unit.text) {
+            if !super::files::has_content(text) {
                 return Ok(());
             }
             let value: serde_json::Value =
-                serde_saphyr::from_str_with_options(&unit.text, super::files::yaml_options())
-                    .map_err(|e| {
+                serde_saphyr::from_str_with_options(text, super::files::yaml_options()).map_err(
+                    |e| {
                         let (line, column) = e.location().map_or((1, 1), |l| {
                             (
                                 usize::try_from(l.line()).unwrap_or(1),
@@ -159,9 +204,10 @@ pub(crate) fn process(unit: &Unit, path: &str, collector: &mut Collector) -> Res
                             column,
                             message: super::files::first_line(&e.to_string()),
                         }
-                    })?;
+                    },
+                )?;
             collector.add(value).map_err(|e| {
-                let located = super::files::locate_yaml(&unit.text, &e);
+                let located = super::files::locate_yaml(text, &e);
                 object_error(e, located)
             })
         }
@@ -171,36 +217,63 @@ pub(crate) fn process(unit: &Unit, path: &str, collector: &mut Collector) -> Res
 // ---------------------------------------------------------------------------------------------
 // JSON
 
-/// A position-tracking reader over a `BufRead`.
-struct Scanner<'r, R: BufRead> {
+/// The size of a fresh chunk of JSON input: a batch of units is one chunk, so this is also
+/// how much text a worker types at a time (about 200–300 real pods).
+pub(crate) const CHUNK: usize = 2 << 20;
+
+/// The size of the chunk for an input of `total` bytes: the whole of a small input and the
+/// read that finds its end fit in one chunk (so lint's thousands of small files each take
+/// one buffer of their own size), and no input takes more than [`CHUNK`].
+pub(crate) fn chunk_for(total: Option<u64>) -> usize {
+    total.map_or(CHUNK, |t| {
+        let t = usize::try_from(t).unwrap_or(usize::MAX);
+        t.saturating_add(t / 6).saturating_add(64).min(CHUNK)
+    })
+}
+
+/// A position-tracking scanner that reads its input into chunks and cuts units out of them
+/// in place.
+///
+/// A unit is a range of the chunk it was read into: the scanner copies no unit's bytes,
+/// except the unfinished one at a chunk's end, which moves to the start of the next chunk.
+/// A finished chunk goes to the sink with its units, as one [`Batch`]. (Copying each unit
+/// into a buffer of its own cost the reading thread three times the kernel's copy of the
+/// same bytes, in a cold destination.)
+struct Scanner<'r, 's, R: Read> {
     r: &'r mut R,
     path: &'r str,
     line: usize,
     column: usize,
-    /// A little more than the last unit's length, at most [`UNIT_RESERVE_MAX`]: the next
-    /// unit's buffer starts that large (the items of one list are much alike), instead of
-    /// doubling its way up. The cap keeps one large object (a big ResourceSlice before
-    /// 150,000 pods) from making every later small unit reserve its size while it waits in a batch.
-    last_unit: usize,
-    /// Where the units' buffers come from: the buffers of units already typed, handed back.
+    /// The current chunk: `buf[..end]` is input, `buf[pos..end]` is not consumed yet. The
+    /// chunk is always initialised to its full length; bytes after `end` are stale.
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    /// The input offset of `buf[0]`.
+    base: usize,
+    /// The input offset from which bytes must survive the next chunk change: the start of
+    /// the value being cut, if any.
+    keep: Option<usize>,
+    /// The units finished in `buf`, as ranges of it.
+    units: Vec<Unit>,
+    /// The size of a fresh chunk, and the least room a read is given: smaller reads would
+    /// go through the `BufReader`'s own buffer (a second copy), so a chunk with less room
+    /// left is finished.
+    chunk: usize,
+    min_read: usize,
+    eof: bool,
+    /// Where chunks come from: those of batches already typed, handed back.
     buffers: &'r Buffers,
-    /// Buffers taken from `buffers` and not used yet (taken many at once, so the pool's lock
-    /// is held once per batch rather than once per unit).
-    spare: Vec<Vec<u8>>,
+    sink: &'r mut Sink<'s>,
 }
 
-/// The most a unit's buffer reserves up front (a real pod is 6–10 KB of JSON).
-const UNIT_RESERVE_MAX: usize = 64 << 10;
-
-/// Unit buffers handed back by the threads that typed them, for the reader to fill again.
+/// Chunks handed back by the threads that typed their units, for the reader to fill again.
 ///
-/// Each unit of a 150,000-pod dump is a buffer of 6–10 KB that the reading thread fills and a
-/// worker thread frees: a fresh buffer for every unit took memory the process had never
-/// touched, and the kernel's zeroing of those pages (with the allocator setting up each one)
-/// was two thirds of the reading thread's time. The pool is bounded: at most
-/// [`Buffers::MAX`] buffers, none larger than [`Buffers::MAX_CAPACITY`]. It keeps nothing until
-/// the producer first takes from it, so a producer that builds its texts otherwise (the YAML
-/// splitter) does not leave a full pool of buffers nobody reuses.
+/// A fresh buffer for each piece of input took memory the process had never touched, and
+/// the kernel's zeroing of those pages was two thirds of the reading thread's time. The
+/// pool is bounded: at most [`Buffers::MAX`] buffers (a few more than are in flight), none
+/// larger than [`Buffers::MAX_CAPACITY`]. It keeps nothing until the producer first takes
+/// from it, so a producer that never does (one small file) leaves no buffer behind.
 #[derive(Debug, Default)]
 pub(crate) struct Buffers {
     pool: std::sync::Mutex<Vec<Vec<u8>>>,
@@ -209,35 +282,42 @@ pub(crate) struct Buffers {
 }
 
 impl Buffers {
-    /// The most buffers the pool keeps (a few batches' worth: what is in flight).
-    const MAX: usize = 4 * BATCH_UNITS;
-    /// The largest buffer the pool keeps (a larger one is freed).
-    const MAX_CAPACITY: usize = 4 * UNIT_RESERVE_MAX;
+    /// The most buffers the pool keeps.
+    const MAX: usize = 16;
+    /// The largest buffer the pool keeps (a larger one, grown for one huge object, is freed).
+    const MAX_CAPACITY: usize = 4 * CHUNK;
 
-    /// Hands back the buffers of units already typed.
-    pub(crate) fn give(&self, texts: impl IntoIterator<Item = Vec<u8>>) {
-        if !self.taken.load(std::sync::atomic::Ordering::Relaxed) {
+    /// Hands back the text of a batch already typed.
+    pub(crate) fn give(&self, text: Vec<u8>) {
+        if !self.taken.load(std::sync::atomic::Ordering::Relaxed)
+            || text.capacity() > Self::MAX_CAPACITY
+        {
             return;
         }
-        let Ok(mut pool) = self.pool.lock() else {
-            return;
-        };
-        for mut text in texts {
-            if pool.len() >= Self::MAX {
-                break;
-            }
-            if text.capacity() <= Self::MAX_CAPACITY {
-                text.clear();
-                pool.push(text);
-            }
+        if let Ok(mut pool) = self.pool.lock()
+            && pool.len() < Self::MAX
+        {
+            pool.push(text);
         }
     }
 
-    /// Moves every pooled buffer into `into`.
-    fn take_all(&self, into: &mut Vec<Vec<u8>>) {
+    /// A pooled buffer, if there is one. Its contents are stale: a JSON chunk keeps its
+    /// length (it is read into in place), a YAML batch clears it.
+    fn take(&self) -> Option<Vec<u8>> {
         self.taken.store(true, std::sync::atomic::Ordering::Relaxed);
-        if let Ok(mut pool) = self.pool.lock() {
-            into.append(&mut pool);
+        self.pool.lock().ok().and_then(|mut pool| pool.pop())
+    }
+
+    /// A chunk of at least `len` initialised bytes.
+    fn chunk(&self, len: usize) -> Vec<u8> {
+        match self.take() {
+            Some(mut chunk) => {
+                if chunk.len() < len {
+                    chunk.resize(len, 0);
+                }
+                chunk
+            }
+            None => vec![0; len],
         }
     }
 }
@@ -262,22 +342,7 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-impl<'r, R: BufRead> Scanner<'r, R> {
-    /// An empty buffer for the next unit, with room for `capacity` bytes: a pooled one when
-    /// there is one.
-    fn buffer(&mut self, capacity: usize) -> Vec<u8> {
-        if self.spare.is_empty() {
-            self.buffers.take_all(&mut self.spare);
-        }
-        match self.spare.pop() {
-            Some(mut text) => {
-                text.reserve(capacity);
-                text
-            }
-            None => Vec::with_capacity(capacity),
-        }
-    }
-
+impl<R: Read> Scanner<'_, '_, R> {
     fn io(&self, e: std::io::Error) -> Stop {
         Stop::Load(super::files::read_error(self.path, e))
     }
@@ -292,11 +357,77 @@ impl<'r, R: BufRead> Scanner<'r, R> {
         })
     }
 
-    /// Consumes `n` bytes of the current buffer, appending them to `out`.
-    fn advance(&mut self, n: usize, out: Option<&mut Vec<u8>>) {
-        let Ok(buf) = self.r.fill_buf() else { return };
-        let n = n.min(buf.len());
-        let taken = &buf[..n];
+    /// The input offset of the next byte.
+    fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// The bytes of an input range that is still in the chunk (one just cut).
+    fn bytes(&self, (start, end): (usize, usize)) -> &[u8] {
+        &self.buf[start - self.base..end - self.base]
+    }
+
+    /// Makes at least one unconsumed byte available; `false` at the end of the input.
+    fn fill(&mut self) -> Result<bool, Stop> {
+        while self.pos == self.end {
+            if self.eof {
+                return Ok(false);
+            }
+            if self.buf.len() - self.end < self.min_read {
+                self.next_chunk()?;
+            }
+            match self.r.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.io(e)),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Finishes the current chunk: its units go to the sink, and the bytes still kept move
+    /// to the start of the next chunk (which grows if they fill half of it: one object
+    /// larger than a chunk).
+    fn next_chunk(&mut self) -> Result<(), Stop> {
+        let from = self.keep.map_or(self.end, |k| k - self.base);
+        let kept = self.end - from;
+        let len = self
+            .chunk
+            .max(kept.saturating_mul(2))
+            .max(kept + self.min_read);
+        if self.units.is_empty() {
+            self.buf.copy_within(from..self.end, 0);
+            if self.buf.len() < len {
+                self.buf.resize(len, 0);
+            }
+        } else {
+            let mut next = self.buffers.chunk(len);
+            next[..kept].copy_from_slice(&self.buf[from..self.end]);
+            let text = std::mem::replace(&mut self.buf, next);
+            let units = std::mem::take(&mut self.units);
+            (self.sink)(Batch { text, units })?;
+        }
+        self.base += from;
+        self.pos -= from;
+        self.end = kept;
+        Ok(())
+    }
+
+    /// Sends the units still in the current chunk.
+    fn finish(&mut self) -> Result<(), Stop> {
+        if self.units.is_empty() {
+            return Ok(());
+        }
+        let text = std::mem::take(&mut self.buf);
+        let units = std::mem::take(&mut self.units);
+        (self.sink)(Batch { text, units })
+    }
+
+    /// Consumes `n` unconsumed bytes.
+    fn advance(&mut self, n: usize) {
+        let n = n.min(self.end - self.pos);
+        let taken = &self.buf[self.pos..self.pos + n];
         match memchr::memrchr(b'\n', taken) {
             Some(last) => {
                 self.line += count_newlines(taken);
@@ -304,42 +435,50 @@ impl<'r, R: BufRead> Scanner<'r, R> {
             }
             None => self.column += n,
         }
-        if let Some(out) = out {
-            out.extend_from_slice(taken);
-        }
-        self.r.consume(n);
+        self.pos += n;
     }
 
-    /// Skips whitespace, appending it to `out`.
-    fn skip_ws(&mut self, mut out: Option<&mut Vec<u8>>) -> Result<Option<u8>, Stop> {
+    /// Skips whitespace; the next byte, not consumed.
+    fn skip_ws(&mut self) -> Result<Option<u8>, Stop> {
         loop {
-            let buf = match self.r.fill_buf() {
-                Ok(b) => b,
-                Err(e) => return Err(self.io(e)),
-            };
-            if buf.is_empty() {
+            if !self.fill()? {
                 return Ok(None);
             }
-            match buf.iter().position(|b| !is_ws(*b)) {
+            let rest = &self.buf[self.pos..self.end];
+            match rest.iter().position(|b| !is_ws(*b)) {
                 Some(i) => {
-                    let next = buf[i];
-                    self.advance(i, out.as_deref_mut());
+                    let next = rest[i];
+                    self.advance(i);
                     return Ok(Some(next));
                 }
                 None => {
-                    let n = buf.len();
-                    self.advance(n, out.as_deref_mut());
+                    let n = rest.len();
+                    self.advance(n);
                 }
             }
         }
     }
 
-    /// Reads one complete value (structurally: strings, escapes and brackets are tracked; the
-    /// rest is checked by serde_json later) and appends it to `out`.
-    fn value(&mut self, out: &mut Vec<u8>) -> Result<(), Stop> {
-        let Some(first) = self.skip_ws(None)? else {
+    /// Reads one complete value after any whitespace and returns its input range, which
+    /// stays in the chunk until the next read.
+    fn cut(&mut self) -> Result<(usize, usize), Stop> {
+        self.skip_ws()?;
+        let start = self.offset();
+        let outer = self.keep;
+        self.keep = Some(outer.map_or(start, |k| k.min(start)));
+        let read = self.value();
+        self.keep = outer;
+        read?;
+        Ok((start, self.offset()))
+    }
+
+    /// Consumes one complete value (structurally: strings, escapes and brackets are
+    /// tracked; the rest is checked by serde_json later). Whitespace before it is skipped.
+    fn value(&mut self) -> Result<(), Stop> {
+        let Some(first) = self.skip_ws()? else {
             return Err(self.syntax("EOF while parsing a value"));
         };
+        let start = self.offset();
         match first {
             b'{' | b'[' | b'"' => {
                 // Only the brackets of the value's own kind are counted: in valid JSON they
@@ -353,20 +492,17 @@ impl<'r, R: BufRead> Scanner<'r, R> {
                 };
                 let mut depth = 0usize;
                 let mut in_string = false;
-                // A backslash ended the last buffer: its escaped byte starts this one.
+                // A backslash ended the last read: its escaped byte starts this one.
                 let mut escape = false;
                 loop {
-                    let buf = match self.r.fill_buf() {
-                        Ok(b) => b,
-                        Err(e) => return Err(self.io(e)),
-                    };
-                    if buf.is_empty() {
+                    if !self.fill()? {
                         return Err(self.syntax(match first {
                             b'{' => "EOF while parsing an object",
                             b'[' => "EOF while parsing a list",
                             _ => "EOF while parsing a string",
                         }));
                     }
+                    let buf = &self.buf[self.pos..self.end];
                     let mut end = None;
                     let mut i = usize::from(std::mem::take(&mut escape));
                     while i < buf.len() {
@@ -409,52 +545,43 @@ impl<'r, R: BufRead> Scanner<'r, R> {
                             break;
                         }
                     }
-                    match end {
-                        Some(n) => {
-                            self.advance(n, Some(out));
-                            return Ok(());
-                        }
-                        None => {
-                            let n = buf.len();
-                            self.advance(n, Some(out));
-                        }
+                    let n = end.unwrap_or(buf.len());
+                    self.advance(n);
+                    if end.is_some() {
+                        return Ok(());
                     }
                 }
             }
             _ => loop {
                 // A scalar: up to the next delimiter.
-                let buf = match self.r.fill_buf() {
-                    Ok(b) => b,
-                    Err(e) => return Err(self.io(e)),
-                };
-                if buf.is_empty() {
+                if !self.fill()? {
                     return Ok(());
                 }
+                let buf = &self.buf[self.pos..self.end];
                 match buf
                     .iter()
                     .position(|b| is_ws(*b) || matches!(b, b',' | b']' | b'}' | b'[' | b'{' | b'"'))
                 {
-                    Some(0) if out.is_empty() => {
+                    Some(0) if self.offset() == start => {
                         return Err(self.syntax("expected value"));
                     }
                     Some(i) => {
-                        self.advance(i, Some(out));
+                        self.advance(i);
                         return Ok(());
                     }
                     None => {
                         let n = buf.len();
-                        self.advance(n, Some(out));
+                        self.advance(n);
                     }
                 }
             },
         }
     }
 
-    fn expect(&mut self, what: u8, message: &str, out: Option<&mut Vec<u8>>) -> Result<(), Stop> {
-        let mut out = out;
-        match self.skip_ws(out.as_deref_mut())? {
+    fn expect(&mut self, what: u8, message: &str) -> Result<(), Stop> {
+        match self.skip_ws()? {
             Some(b) if b == what => {
-                self.advance(1, out);
+                self.advance(1);
                 Ok(())
             }
             Some(_) => Err(self.syntax(message)),
@@ -462,60 +589,49 @@ impl<'r, R: BufRead> Scanner<'r, R> {
         }
     }
 
+    /// Records a unit just cut (its range is still in the chunk).
     fn unit(
-        &self,
-        text: Vec<u8>,
+        &mut self,
+        (start, end): (usize, usize),
         line: usize,
         column: usize,
         item: Option<usize>,
-    ) -> Result<Unit, Stop> {
-        let text = String::from_utf8(text).map_err(|e| {
-            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let (l, c) = super::files::line_col(valid, valid.len());
-            Stop::Load(LoadError::Syntax {
-                path: self.path.to_owned(),
-                format: "UTF-8",
-                line: line + l - 1,
-                column: if l == 1 { column + c - 1 } else { c },
-                message: "the file is not valid UTF-8".to_owned(),
-            })
-        })?;
-        Ok(Unit {
-            text,
+    ) {
+        self.units.push(Unit {
+            start: start - self.base,
+            end: end - self.base,
             format: Format::Json,
             line,
             column,
             indent: 0,
             item,
-        })
+        });
     }
 
-    /// A top-level array: every element is a unit.
-    fn array(&mut self, sink: &mut Sink<'_>) -> Result<(), Stop> {
-        self.advance(1, None);
-        let mut first = true;
+    /// The elements of an array (a top-level one, or a List's `items`): one unit each.
+    fn elements(&mut self, list: bool) -> Result<(), Stop> {
+        self.advance(1);
+        let mut index = 0;
         loop {
-            match self.skip_ws(None)? {
+            match self.skip_ws()? {
                 None => return Err(self.syntax("EOF while parsing a list")),
                 Some(b']') => {
-                    if !first {
+                    if index > 0 {
                         return Err(self.syntax("trailing comma"));
                     }
-                    self.advance(1, None);
+                    self.advance(1);
                     return Ok(());
                 }
                 Some(_) => {}
             }
             let (line, column) = (self.line, self.column);
-            let mut text = self.buffer(self.last_unit);
-            self.value(&mut text)?;
-            self.last_unit = (text.len() + text.len() / 8).min(UNIT_RESERVE_MAX);
-            sink(self.unit(text, line, column, None)?)?;
-            first = false;
-            match self.skip_ws(None)? {
-                Some(b',') => self.advance(1, None),
+            let range = self.cut()?;
+            self.unit(range, line, column, list.then_some(index));
+            index += 1;
+            match self.skip_ws()? {
+                Some(b',') => self.advance(1),
                 Some(b']') => {
-                    self.advance(1, None);
+                    self.advance(1);
                     return Ok(());
                 }
                 Some(_) => return Err(self.syntax("expected `,` or `]`")),
@@ -526,109 +642,101 @@ impl<'r, R: BufRead> Scanner<'r, R> {
 
     /// A top-level object: a `List` has its `items` streamed one by one; any other object is
     /// one unit.
-    fn object(&mut self, sink: &mut Sink<'_>) -> Result<(), Stop> {
+    fn object(&mut self) -> Result<(), Stop> {
         let (line, column) = (self.line, self.column);
-        // The object's text, verbatim, while it may still be a plain object.
-        let mut whole: Option<Vec<u8>> = Some(Vec::new());
-        self.advance(1, whole.as_mut());
+        let start = self.offset();
+        // The object is kept whole while it may still be a plain object.
+        let mut whole = true;
+        self.keep = Some(start);
+        self.advance(1);
         let mut kind: Option<String> = None;
         let mut streamed = false;
         let mut first = true;
         loop {
-            match self.skip_ws(whole.as_mut())? {
+            match self.skip_ws()? {
                 None => return Err(self.syntax("EOF while parsing an object")),
                 Some(b'}') => {
                     if !first {
                         return Err(self.syntax("trailing comma"));
                     }
-                    self.advance(1, whole.as_mut());
+                    self.advance(1);
                     break;
                 }
                 Some(b'"') => {}
                 Some(_) => return Err(self.syntax("key must be a string")),
             }
-            let mut key = Vec::new();
-            self.value(&mut key)?;
-            if let Some(w) = whole.as_mut() {
-                w.extend_from_slice(&key);
-            }
-            let key: String = serde_json::from_slice(&key)
+            let range = self.cut()?;
+            let key: String = serde_json::from_slice(self.bytes(range))
                 .map_err(|e| self.syntax(&strip_position(&e.to_string())))?;
-            self.expect(b':', "expected `:`", whole.as_mut())?;
-            let next = self.skip_ws(whole.as_mut())?;
+            self.expect(b':', "expected `:`")?;
+            let next = self.skip_ws()?;
             let list_like = kind.as_deref().is_none_or(is_list_kind);
             if key == "items" && next == Some(b'[') && list_like {
-                whole = None;
+                whole = false;
+                self.keep = None;
                 streamed = true;
-                self.items(sink)?;
+                self.elements(true)?;
             } else {
-                let mut value = Vec::new();
-                self.value(&mut value)?;
+                let range = self.cut()?;
                 if key == "kind" {
-                    kind = serde_json::from_slice::<String>(&value).ok();
-                }
-                if let Some(w) = whole.as_mut() {
-                    w.extend_from_slice(&value);
+                    kind = serde_json::from_slice::<String>(self.bytes(range)).ok();
                 }
             }
             first = false;
-            match self.skip_ws(whole.as_mut())? {
-                Some(b',') => self.advance(1, whole.as_mut()),
+            match self.skip_ws()? {
+                Some(b',') => self.advance(1),
                 Some(b'}') => {
-                    self.advance(1, whole.as_mut());
+                    self.advance(1);
                     break;
                 }
                 Some(_) => return Err(self.syntax("expected `,` or `}`")),
                 None => return Err(self.syntax("EOF while parsing an object")),
             }
         }
-        match whole {
-            Some(text) => sink(self.unit(text, line, column, None)?),
-            None if streamed && kind.as_deref().is_some_and(is_list_kind) => Ok(()),
-            None => Err(Stop::Load(LoadError::Object {
-                path: self.path.to_owned(),
-                line,
-                column,
-                object: kind.clone().unwrap_or_else(|| "<unknown>".to_owned()),
-                field: Some("kind".to_owned()),
-                message: format!(
-                    "an object with `items` must be a `List`, found {}",
-                    kind.map_or("no `kind`".to_owned(), |k| format!("`{k}`"))
-                ),
-            })),
+        if whole {
+            self.keep = None;
+            self.unit((start, self.offset()), line, column, None);
+            return Ok(());
         }
+        if streamed && kind.as_deref().is_some_and(is_list_kind) {
+            return Ok(());
+        }
+        Err(Stop::Load(LoadError::Object {
+            path: self.path.to_owned(),
+            line,
+            column,
+            object: kind.clone().unwrap_or_else(|| "<unknown>".to_owned()),
+            field: Some("kind".to_owned()),
+            message: format!(
+                "an object with `items` must be a `List`, found {}",
+                kind.map_or("no `kind`".to_owned(), |k| format!("`{k}`"))
+            ),
+        }))
     }
 
-    /// The `items` array of a List: one unit per element.
-    fn items(&mut self, sink: &mut Sink<'_>) -> Result<(), Stop> {
-        self.advance(1, None);
-        let mut index = 0;
+    /// The whole input: top-level values one after another.
+    fn run(&mut self) -> Result<(), Stop> {
+        // A UTF-8 byte order mark is skipped (and not counted as a column).
+        self.keep = Some(0);
+        while self.end < 3 && !self.eof {
+            self.pos = self.end;
+            self.fill()?;
+        }
+        self.pos = 0;
+        self.keep = None;
+        if self.buf[..self.end].starts_with(b"\xEF\xBB\xBF") {
+            self.pos = 3;
+        }
         loop {
-            match self.skip_ws(None)? {
-                None => return Err(self.syntax("EOF while parsing a list")),
-                Some(b']') => {
-                    if index > 0 {
-                        return Err(self.syntax("trailing comma"));
-                    }
-                    self.advance(1, None);
-                    return Ok(());
+            match self.skip_ws()? {
+                None => return Ok(()),
+                Some(b'[') => self.elements(false)?,
+                Some(b'{') => self.object()?,
+                Some(_) => {
+                    let (line, column) = (self.line, self.column);
+                    let range = self.cut()?;
+                    self.unit(range, line, column, None);
                 }
-                Some(_) => {}
-            }
-            let (line, column) = (self.line, self.column);
-            let mut text = self.buffer(self.last_unit);
-            self.value(&mut text)?;
-            self.last_unit = (text.len() + text.len() / 8).min(UNIT_RESERVE_MAX);
-            sink(self.unit(text, line, column, Some(index))?)?;
-            index += 1;
-            match self.skip_ws(None)? {
-                Some(b',') => self.advance(1, None),
-                Some(b']') => {
-                    self.advance(1, None);
-                    return Ok(());
-                }
-                Some(_) => return Err(self.syntax("expected `,` or `]`")),
-                None => return Err(self.syntax("EOF while parsing a list")),
             }
         }
     }
@@ -638,41 +746,37 @@ fn is_list_kind(kind: &str) -> bool {
     kind.ends_with("List")
 }
 
-/// Splits JSON from `reader` into units.
-pub(crate) fn split_json<R: BufRead>(
+/// Splits JSON from `reader` into units, read in chunks of `chunk` bytes (see [`chunk_for`]).
+pub(crate) fn split_json<R: Read>(
     reader: &mut R,
     path: &str,
+    chunk: usize,
     buffers: &Buffers,
     sink: &mut Sink<'_>,
 ) -> Result<(), Stop> {
+    let chunk = chunk.max(1);
     let mut s = Scanner {
         r: reader,
         path,
         line: 1,
         column: 1,
-        last_unit: 0,
+        buf: vec![0; chunk],
+        pos: 0,
+        end: 0,
+        base: 0,
+        keep: None,
+        units: Vec::new(),
+        chunk,
+        min_read: (chunk / 8).max(1),
+        eof: false,
         buffers,
-        spare: Vec::new(),
+        sink,
     };
-    // A UTF-8 byte order mark is skipped.
-    if let Ok(buf) = s.r.fill_buf()
-        && buf.starts_with(b"\xEF\xBB\xBF")
-    {
-        s.r.consume(3);
-    }
-    loop {
-        match s.skip_ws(None)? {
-            None => return Ok(()),
-            Some(b'[') => s.array(sink)?,
-            Some(b'{') => s.object(sink)?,
-            Some(_) => {
-                let (line, column) = (s.line, s.column);
-                let mut text = Vec::new();
-                s.value(&mut text)?;
-                sink(s.unit(text, line, column, None)?)?;
-            }
-        }
-    }
+    let scanned = s.run();
+    // The units before an error still go out: an error inside one of them comes first in
+    // the input, so it is the one to report.
+    let finished = s.finish();
+    scanned.and(finished)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -687,7 +791,8 @@ enum Items {
     /// Inside the block sequence, at item `index`.
     Active {
         index: usize,
-        current: Option<(usize, String)>,
+        /// The item being read: its first line, and where its text starts in the batch.
+        current: Option<(usize, usize)>,
     },
 }
 
@@ -709,34 +814,69 @@ impl YamlDoc {
     }
 }
 
-fn yaml_unit(text: String, line: usize, indent: usize, item: Option<usize>) -> Unit {
-    Unit {
-        text,
-        format: Format::Yaml,
-        line,
-        column: 1 + indent,
-        indent,
-        item,
+/// The batch the YAML splitter fills: units' texts are written straight into it.
+struct YamlOut<'a, 's> {
+    text: Vec<u8>,
+    units: Vec<Unit>,
+    buffers: &'a Buffers,
+    sink: &'a mut Sink<'s>,
+}
+
+impl YamlOut<'_, '_> {
+    /// Ends the unit whose text started at `start` and runs to the end of the batch's text;
+    /// a full batch goes to the sink.
+    fn unit(
+        &mut self,
+        start: usize,
+        line: usize,
+        indent: usize,
+        item: Option<usize>,
+    ) -> Result<(), Stop> {
+        self.units.push(Unit {
+            start,
+            end: self.text.len(),
+            format: Format::Yaml,
+            line,
+            column: 1 + indent,
+            indent,
+            item,
+        });
+        if self.units.len() >= BATCH_UNITS || self.text.len() >= BATCH_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Sends the units ended so far (only ever between units).
+    fn flush(&mut self) -> Result<(), Stop> {
+        if self.units.is_empty() {
+            return Ok(());
+        }
+        let mut next = self.buffers.take().unwrap_or_default();
+        next.clear();
+        let text = std::mem::replace(&mut self.text, next);
+        let units = std::mem::take(&mut self.units);
+        (self.sink)(Batch { text, units })
     }
 }
 
 /// Ends the current item, if any.
-fn flush_item(doc: &mut YamlDoc, sink: &mut Sink<'_>) -> Result<(), Stop> {
+fn flush_item(doc: &mut YamlDoc, out: &mut YamlOut<'_, '_>) -> Result<(), Stop> {
     if let Items::Active { index, current } = &mut doc.items
-        && let Some((line, text)) = current.take()
+        && let Some((line, start)) = current.take()
     {
         let i = *index;
         *index += 1;
         doc.streamed = true;
-        sink(yaml_unit(text, line, 2, Some(i)))?;
+        out.unit(start, line, 2, Some(i))?;
     }
     Ok(())
 }
 
 /// Ends a document: its shell (everything outside a streamed `items`) is one unit, checked to
 /// be a List when items were streamed.
-fn flush_doc(doc: &mut YamlDoc, path: &str, sink: &mut Sink<'_>) -> Result<(), Stop> {
-    flush_item(doc, sink)?;
+fn flush_doc(doc: &mut YamlDoc, path: &str, out: &mut YamlOut<'_, '_>) -> Result<(), Stop> {
+    flush_item(doc, out)?;
     if let Items::Pending(line) = std::mem::replace(&mut doc.items, Items::None) {
         doc.text.push_str(&line);
     }
@@ -781,7 +921,9 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, sink: &mut Sink<'_>) -> Result<(), S
         return Ok(());
     }
     if super::files::has_content(&text) {
-        sink(yaml_unit(text, doc.start, 0, None))?;
+        let start = out.text.len();
+        out.text.extend_from_slice(text.as_bytes());
+        out.unit(start, doc.start, 0, None)?;
     }
     Ok(())
 }
@@ -791,7 +933,26 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, sink: &mut Sink<'_>) -> Result<(), S
 pub(crate) fn split_yaml<R: BufRead>(
     reader: &mut R,
     path: &str,
+    buffers: &Buffers,
     sink: &mut Sink<'_>,
+) -> Result<(), Stop> {
+    let mut out = YamlOut {
+        text: Vec::new(),
+        units: Vec::new(),
+        buffers,
+        sink,
+    };
+    let split = split_yaml_into(reader, path, &mut out);
+    // The units before an error still go out: an error inside one of them comes first in
+    // the input, so it is the one to report.
+    let flushed = out.flush();
+    split.and(flushed)
+}
+
+fn split_yaml_into<R: BufRead>(
+    reader: &mut R,
+    path: &str,
+    out: &mut YamlOut<'_, '_>,
 ) -> Result<(), Stop> {
     let mut raw = Vec::new();
     let mut number = 0usize;
@@ -822,7 +983,7 @@ pub(crate) fn split_yaml<R: BufRead>(
         let is_start = bare == "---" || bare.starts_with("--- ") || bare.starts_with("---\t");
         let is_end = bare == "...";
         if is_start || is_end {
-            flush_doc(&mut doc, path, sink)?;
+            flush_doc(&mut doc, path, out)?;
             if is_end {
                 doc = YamlDoc::new(number + 1);
                 continue;
@@ -845,9 +1006,11 @@ pub(crate) fn split_yaml<R: BufRead>(
                 if blank_or_comment {
                     held.push_str(line);
                 } else if bare == "-" || bare.starts_with("- ") {
+                    let start = out.text.len();
+                    out.text.extend_from_slice(dedent(line).as_bytes());
                     doc.items = Items::Active {
                         index: 0,
-                        current: Some((number, dedent(line))),
+                        current: Some((number, start)),
                     };
                     // Keep the line count of the shell right for its own errors.
                     doc.text.push_str("items: []\n");
@@ -860,42 +1023,43 @@ pub(crate) fn split_yaml<R: BufRead>(
             }
             Items::Active { .. } => {
                 if bare == "-" || bare.starts_with("- ") {
-                    flush_item(&mut doc, sink)?;
+                    flush_item(&mut doc, out)?;
                     if let Items::Active { current, .. } = &mut doc.items {
-                        *current = Some((number, dedent(line)));
+                        let start = out.text.len();
+                        out.text.extend_from_slice(dedent(line).as_bytes());
+                        *current = Some((number, start));
                     }
                 } else if blank_or_comment || first == Some(b' ') {
                     if let Items::Active {
-                        current: Some((_, text)),
-                        ..
-                    } = &mut doc.items
+                        current: Some(_), ..
+                    } = &doc.items
                     {
                         if first == Some(b' ') {
-                            text.push_str(&dedent(line));
+                            out.text.extend_from_slice(dedent(line).as_bytes());
                         } else {
-                            text.push('\n');
+                            out.text.push(b'\n');
                         }
                     }
                 } else {
                     // A column-1 key after the sequence: back to the shell.
-                    flush_item(&mut doc, sink)?;
+                    flush_item(&mut doc, out)?;
                     doc.items = Items::None;
                     doc.text.push_str(line);
                 }
             }
         }
     }
-    flush_doc(&mut doc, path, sink)
+    flush_doc(&mut doc, path, out)
 }
 
 /// Removes the first two columns (`- ` or two spaces) of a List item line.
-fn dedent(line: &str) -> String {
+fn dedent(line: &str) -> &str {
     let cut = line
         .bytes()
         .take(2)
         .take_while(|b| *b == b' ' || *b == b'-')
         .count();
-    line[cut..].to_owned()
+    &line[cut..]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -909,13 +1073,17 @@ pub(crate) fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
 }
 
-/// Units per batch handed to a worker, and the bytes after which a batch is sent early.
+/// The most units in a YAML batch, and the bytes after which one is sent early (a JSON batch
+/// is one chunk, [`CHUNK`]).
 const BATCH_UNITS: usize = 256;
 const BATCH_BYTES: usize = 2 << 20;
 
-/// Feeds the units `produce` makes into `collector`, typing batches on worker threads when the
-/// input is larger than one batch, and merging them in input order (so the first error in the
-/// input is the one reported, and "the last copy wins" keeps its meaning).
+/// Feeds the batches `produce` makes into `collector`, typing them on worker threads when
+/// the input is larger than one batch, and merging them in input order (so the first error
+/// in the input is the one reported, and "the last copy wins" keeps its meaning).
+///
+/// The last batch is typed on this thread once production ends: a batch is held until the
+/// next one arrives, so an input of one batch starts no thread at all.
 pub(crate) fn drive(
     path: &str,
     collector: &mut Collector,
@@ -926,36 +1094,30 @@ pub(crate) fn drive(
 
     let workers = cores().clamp(1, 4);
     let failed = AtomicBool::new(false);
-    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Vec<Unit>)>(workers * 2);
+    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Batch)>(workers * 2);
     let job_rx = Mutex::new(job_rx);
     let (result_tx, result_rx) = mpsc::channel::<(usize, Result<Collector, LoadError>)>();
     let buffers = Buffers::default();
-    let run_batch = |units: Vec<Unit>| -> Result<Collector, LoadError> {
-        let mut c = Collector::new();
-        for u in &units {
-            process(u, path, &mut c)?;
-        }
-        buffers.give(units.into_iter().map(|u| u.text.into_bytes()));
-        Ok(c)
+    let run_batch = |batch: Batch, c: &mut Collector| -> Result<(), LoadError> {
+        process_batch(&batch, path, c)?;
+        buffers.give(batch.text);
+        Ok(())
     };
     let run_batch = &run_batch;
     std::thread::scope(|scope| {
         let mut spawned = false;
-        let mut batch: Vec<Unit> = Vec::new();
-        let mut bytes = 0usize;
+        let mut pending: Option<Batch> = None;
         let mut sent = 0usize;
         let mut inline = Collector::new();
         let mut inline_error: Option<LoadError> = None;
         let produced = {
-            let mut sink = |unit: Unit| -> Result<(), Stop> {
+            let mut sink = |batch: Batch| -> Result<(), Stop> {
                 if failed.load(Ordering::Relaxed) {
                     return Err(Stop::Aborted);
                 }
-                bytes += unit.text.len();
-                batch.push(unit);
-                if batch.len() < BATCH_UNITS && bytes < BATCH_BYTES {
+                let Some(ready) = pending.replace(batch) else {
                     return Ok(());
-                }
+                };
                 if !spawned && workers > 1 {
                     spawned = true;
                     for _ in 0..workers {
@@ -963,8 +1125,9 @@ pub(crate) fn drive(
                         scope.spawn(move || {
                             loop {
                                 let job = job_rx.lock().map(|rx| rx.recv());
-                                let Ok(Ok((seq, units))) = job else { break };
-                                let result = run_batch(units);
+                                let Ok(Ok((seq, batch))) = job else { break };
+                                let mut c = Collector::new();
+                                let result = run_batch(batch, &mut c).map(|()| c);
                                 if result.is_err() {
                                     failed.store(true, Ordering::Relaxed);
                                 }
@@ -975,37 +1138,29 @@ pub(crate) fn drive(
                         });
                     }
                 }
-                let units = std::mem::take(&mut batch);
-                bytes = 0;
                 if spawned {
-                    if job_tx.send((sent, units)).is_err() {
+                    if job_tx.send((sent, ready)).is_err() {
                         return Err(Stop::Aborted);
                     }
                     sent += 1;
                 } else if inline_error.is_none() {
                     // One core: type in place.
-                    for u in &units {
-                        if let Err(e) = process(u, path, &mut inline) {
-                            inline_error = Some(e);
-                            return Err(Stop::Aborted);
-                        }
+                    if let Err(e) = run_batch(ready, &mut inline) {
+                        inline_error = Some(e);
+                        return Err(Stop::Aborted);
                     }
-                    buffers.give(units.into_iter().map(|u| u.text.into_bytes()));
                 }
                 Ok(())
             };
             produce(&mut sink, &buffers)
         };
-        // What is left is typed here.
-        let rest = std::mem::take(&mut batch);
+        // The last batch is typed here.
         let mut rest_result = Ok(());
-        if matches!(produced, Ok(()) | Err(Stop::Load(_))) && inline_error.is_none() {
-            for u in &rest {
-                if let Err(e) = process(u, path, &mut inline) {
-                    rest_result = Err(e);
-                    break;
-                }
-            }
+        if let Some(rest) = pending.take()
+            && matches!(produced, Ok(()) | Err(Stop::Load(_)))
+            && inline_error.is_none()
+        {
+            rest_result = process_batch(&rest, path, &mut inline);
         }
         drop(job_tx);
         drop(result_tx);
@@ -1048,10 +1203,57 @@ mod tests {
         assert_eq!(super::count_newlines(b""), 0);
     }
 
-    /// Items are cut at the same places whatever the reader's buffer size, so a backslash, a
-    /// quote or a bracket at a buffer's end is carried into the next one.
+    /// A reader that hands out at most `step` bytes per read, as a pipe may.
+    struct Trickle<'a> {
+        text: &'a [u8],
+        step: usize,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.text.len());
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    /// Splits `text` with chunks of `chunk` bytes and reads of at most `step`; the units'
+    /// texts and positions.
+    fn cut(text: &str, chunk: usize, step: usize) -> Vec<(String, usize, usize, Option<usize>)> {
+        let mut reader = Trickle {
+            text: text.as_bytes(),
+            step,
+        };
+        let mut cut = Vec::new();
+        // Pooled chunks arrive with stale bytes, whatever they held.
+        let buffers = super::Buffers::default();
+        let _ = buffers.take();
+        for i in 0..3 {
+            buffers.give(format!("stale {i} }}]\"").repeat(9).into_bytes());
+        }
+        super::split_json(
+            &mut reader,
+            "t.json",
+            chunk,
+            &buffers,
+            &mut |b: super::Batch| {
+                for u in &b.units {
+                    let text = super::unit_text(&b.text, u, "t.json").expect("UTF-8");
+                    cut.push((text.to_owned(), u.line, u.column, u.item));
+                }
+                Ok(())
+            },
+        )
+        .unwrap_or_else(|_| panic!("chunk {chunk}, step {step}: the input splits"));
+        cut
+    }
+
+    /// Items are cut at the same places, with the same positions, whatever the chunk size
+    /// and however short the reads: a backslash, a quote or a bracket at a chunk's end is
+    /// carried into the next one, and a unit larger than a chunk grows it.
     #[test]
-    fn items_are_cut_alike_across_every_buffer_boundary() {
+    fn items_are_cut_alike_across_every_chunk_boundary() {
         let items = [
             r#"{"kind":"A","s":"a \"quoted\" } ] [ { string\\","n":[1,{"x":"]"}]}"#,
             r#"{"kind":"B","t":"\\","u":"\u007b"}"#,
@@ -1059,50 +1261,52 @@ mod tests {
             r#""a top-level string with a \" and a }""#,
         ];
         let text = format!(
-            "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{}\n]}}",
+            "\u{feff}{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{}\n],\"metadata\":{{}}}}\n{{\"kind\":\"Pod\"}} 7",
             items.join(",\n")
         );
-        for capacity in 1..=24 {
-            let mut reader = std::io::BufReader::with_capacity(capacity, text.as_bytes());
-            let mut cut = Vec::new();
-            // Reused buffers arrive cleared, whatever they held.
-            let buffers = super::Buffers::default();
-            buffers.take_all(&mut Vec::new());
-            buffers.give((0..3).map(|i| format!("stale text {i}").into_bytes()));
-            super::split_json(&mut reader, "t.json", &buffers, &mut |u: super::Unit| {
-                cut.push(u.text);
-                Ok(())
-            })
-            .unwrap_or_else(|_| panic!("capacity {capacity}: the list splits"));
-            assert_eq!(cut, items, "capacity {capacity}");
+        let whole = cut(&text, 1 << 20, usize::MAX);
+        let texts: Vec<&str> = whole.iter().map(|u| u.0.as_str()).collect();
+        assert_eq!(texts[..4], items);
+        assert_eq!(texts[4..], [r#"{"kind":"Pod"}"#, "7"]);
+        assert_eq!((whole[0].1, whole[0].2, whole[0].3), (2, 1, Some(0)));
+        assert_eq!((whole[1].1, whole[1].2, whole[1].3), (3, 1, Some(1)));
+        assert_eq!((whole[4].1, whole[4].2, whole[4].3), (7, 1, None));
+        assert_eq!((whole[5].1, whole[5].2), (7, 16));
+        for chunk in 1..=40 {
+            for step in [1, 3, 7, usize::MAX] {
+                assert_eq!(cut(&text, chunk, step), whole, "chunk {chunk}, step {step}");
+            }
         }
     }
 
-    /// The pool keeps nothing for a producer that never takes from it, at most `MAX` buffers,
-    /// none over `MAX_CAPACITY`, and hands them out cleared.
+    /// The pool keeps nothing for a producer that never took from it, at most `MAX` buffers,
+    /// none over `MAX_CAPACITY`; a chunk from it has the length asked for.
     #[test]
-    fn the_buffer_pool_is_bounded_and_hands_out_cleared_buffers() {
+    fn the_buffer_pool_is_bounded() {
         use super::Buffers;
         let pool = Buffers::default();
-        pool.give([b"never taken".to_vec()]);
-        let mut out = Vec::new();
-        pool.take_all(&mut out);
+        pool.give(b"never taken".to_vec());
         assert!(
-            out.is_empty(),
+            pool.take().is_none(),
             "a producer that never took gets nothing pooled"
         );
 
-        pool.give([
-            vec![b'x'; 10],
-            Vec::with_capacity(Buffers::MAX_CAPACITY + 1),
-        ]);
-        pool.take_all(&mut out);
-        assert_eq!(out.len(), 1, "the oversized buffer is freed");
-        assert!(out[0].is_empty() && out[0].capacity() >= 10);
+        pool.give(vec![b'x'; 10]);
+        pool.give(Vec::with_capacity(Buffers::MAX_CAPACITY + 1));
+        assert_eq!(
+            pool.chunk(64).len(),
+            64,
+            "the small buffer grows to the chunk asked for"
+        );
+        assert!(pool.take().is_none(), "the oversized buffer was freed");
 
-        out.clear();
-        pool.give((0..Buffers::MAX + 10).map(|_| Vec::with_capacity(16)));
-        pool.take_all(&mut out);
-        assert_eq!(out.len(), Buffers::MAX);
+        for _ in 0..Buffers::MAX + 10 {
+            pool.give(Vec::with_capacity(16));
+        }
+        let mut kept = 0;
+        while pool.take().is_some() {
+            kept += 1;
+        }
+        assert_eq!(kept, Buffers::MAX);
     }
 }

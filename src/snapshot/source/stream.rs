@@ -645,8 +645,7 @@ impl<R: Read> Scanner<'_, '_, R> {
     fn object(&mut self) -> Result<(), Stop> {
         let (line, column) = (self.line, self.column);
         let start = self.offset();
-        // The object is kept whole while it may still be a plain object.
-        let mut whole = true;
+        // The object is kept whole until its `items` are streamed (it may be a plain object).
         self.keep = Some(start);
         self.advance(1);
         let mut kind: Option<String> = None;
@@ -672,7 +671,6 @@ impl<R: Read> Scanner<'_, '_, R> {
             let next = self.skip_ws()?;
             let list_like = kind.as_deref().is_none_or(is_list_kind);
             if key == "items" && next == Some(b'[') && list_like {
-                whole = false;
                 self.keep = None;
                 streamed = true;
                 self.elements(true)?;
@@ -693,12 +691,12 @@ impl<R: Read> Scanner<'_, '_, R> {
                 None => return Err(self.syntax("EOF while parsing an object")),
             }
         }
-        if whole {
+        if !streamed {
             self.keep = None;
             self.unit((start, self.offset()), line, column, None);
             return Ok(());
         }
-        if streamed && kind.as_deref().is_some_and(is_list_kind) {
+        if kind.as_deref().is_some_and(is_list_kind) {
             return Ok(());
         }
         Err(Stop::Load(LoadError::Object {

@@ -6,14 +6,24 @@ use std::collections::BTreeMap;
 
 use super::{Fit, schedulable_in, schedulable_run};
 use crate::sched::plan::{Plan, UnitResult};
-use crate::sched::{Options, Prepared, whatif};
+use crate::sched::{Options, whatif};
 use crate::snapshot::{Snapshot, name_of};
+
+/// The compiled simulation the fixes start from.
+pub(super) struct Prepared<'p, 's> {
+    /// Run up to the unit's turn: the fixes that change only the unit's own objects resume
+    /// from here.
+    pub checkpoint: &'p crate::sched::Prepared<'s>,
+    /// Not run yet (None when the caller passed one that had run): the add-nodes fix runs
+    /// from the start, as the units ahead may take the new nodes.
+    pub unstarted: Option<&'p crate::sched::Prepared<'s>>,
+}
 
 /// Tries candidate changes on copies of the snapshot and keeps those that make the unit
 /// schedulable (outcome Scheduled, not only Preempting).
 pub(super) fn verified_fixes(
     s: &Snapshot,
-    prepared: &Prepared<'_>,
+    compiled: &Prepared<'_, '_>,
     options: &Options,
     unit: &UnitResult,
     fit: &Fit,
@@ -21,6 +31,7 @@ pub(super) fn verified_fixes(
     plan: &Plan,
 ) -> Vec<String> {
     let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
+    let prepared = compiled.checkpoint;
     let mut out = Vec::new();
     let works = |snap: &Snapshot, opts: &Options| schedulable_in(snap, opts, kind, ns, name);
     // A fix to the group's own policy reuses the compiled state (see `with_changed_groups`).
@@ -79,6 +90,12 @@ pub(super) fn verified_fixes(
     // offered: the units ahead could only free room by moving onto the new nodes.
     if let Some(like) = best_node_to_copy(s, unit, fit) {
         let adding = |n: usize| {
+            if let Some(p) = compiled
+                .unstarted
+                .and_then(|p| p.with_nodes_added(&like, n))
+            {
+                return schedulable_run(p, kind, ns, name);
+            }
             let mut copy = s.clone();
             whatif::add_nodes(&mut copy, n, &like).is_ok() && works(&copy, options)
         };
@@ -353,7 +370,7 @@ mod tests {
     /// The units of the whole plan of `resumed`, a simulation resumed after `earlier`
     /// (or compiled afresh, when it could not resume: then it plans from the start).
     fn resumed_units(
-        mut resumed: Prepared<'_>,
+        mut resumed: crate::sched::Prepared<'_>,
         earlier: &[crate::sched::plan::UnitResult],
     ) -> serde_json::Value {
         let earlier = if resumed.has_run() {

@@ -246,6 +246,10 @@ pub fn explain_prepared(
     // changes only the target's own group resume from there (see `with_changed_groups`), so
     // at 150,000 pods a fix costs the target's own cycle, not the queue ahead of it again.
     let is_target = |k: &ObjKind, ns: &str, n: &str| k == kind && ns == namespace && n == name;
+    // The add-nodes fix is verified from the start of the queue, on this state not run yet
+    // with the nodes compiled in (see `Prepared::with_nodes_added`): a copy is kept, cheaper
+    // than compiling the cluster again (the compiled pods are shared).
+    let unstarted = (!prepared.has_run()).then(|| prepared.clone());
     let checkpoint = prepared;
     let earlier = if checkpoint
         .queued()
@@ -309,7 +313,11 @@ pub fn explain_prepared(
         verdict,
         Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
     ) {
-        verified_fixes(s, checkpoint, options, &unit, &fit, &node_reasons, &plan)
+        let prepared = fixes::Prepared {
+            checkpoint,
+            unstarted: unstarted.as_ref(),
+        };
+        verified_fixes(s, &prepared, options, &unit, &fit, &node_reasons, &plan)
     } else {
         Vec::new()
     };

@@ -268,6 +268,31 @@ impl<'a> Prepared<'a> {
         Some(self.derived(self.snapshot, state, self.units.clone()))
     }
 
+    /// This simulation, not run yet, for a copy of its snapshot with `count` nodes like node
+    /// `like` added (what [`whatif::add_nodes`] does): the compiled pods, the queue and the
+    /// victim index read no node, so they are kept, and the nodes are compiled into a copy of
+    /// the state in name order, as a state built from that copy orders them. What explain's
+    /// add-nodes fix costs at 150,000 pods is then the run from the start, not compiling every
+    /// pod again. None when `like` is not a node of the snapshot, when a run has started here
+    /// (the units run so far did not see the nodes), or when a new node's name is taken (see
+    /// [`ClusterState::insert_nodes`]).
+    pub fn with_nodes_added(&self, like: &str, count: usize) -> Option<Prepared<'a>> {
+        if self.started || count > whatif::MAX_ADD_NODES {
+            return None;
+        }
+        let template = self
+            .snapshot
+            .nodes
+            .iter()
+            .find(|n| crate::snapshot::name_of(&n.metadata) == like)?;
+        let mut state = self.state.clone();
+        let added: Vec<_> = (1..=count)
+            .map(|i| state.compile_node(&whatif::node_like(template, i)))
+            .collect();
+        state.insert_nodes(added)?;
+        Some(self.derived(self.snapshot, state, self.units.clone()))
+    }
+
     /// Whether a bound member of a group still queued has lost its place (a unit run so far
     /// preempted it).
     fn evicted_from_queued(&self) -> bool {
@@ -907,5 +932,144 @@ mod step_tests {
                 "split before unit {at}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod added_nodes_tests {
+    use super::{Mode, Options, prepare, simulate, whatif};
+    use crate::snapshot::{Snapshot, name_of};
+
+    fn units(plan: &super::Plan) -> serde_json::Value {
+        serde_json::to_value(&plan.units).expect("plan")
+    }
+
+    /// The plan of `s` with `count` nodes like `like` added, both ways: compiled into the
+    /// state not run yet, and built from a copy of the snapshot holding the nodes.
+    fn both_ways(
+        s: &Snapshot,
+        options: &Options,
+        like: &str,
+        count: usize,
+    ) -> (serde_json::Value, serde_json::Value) {
+        let added = prepare(s, options)
+            .with_nodes_added(like, count)
+            .expect("nodes added to the compiled state")
+            .into_plan();
+        let mut copy = s.clone();
+        whatif::add_nodes(&mut copy, count, like).expect("nodes added to the copy");
+        (units(&added), units(&simulate(&copy, options)))
+    }
+
+    /// Nodes added to the compiled state plan as a snapshot holding them does (what explain's
+    /// add-nodes fix verifies), for every explain and scenario fixture, with the first, a
+    /// middle and the last node copied once and three times: the new nodes sort among the
+    /// others by name, and the bound pods follow their renumbered nodes.
+    #[test]
+    fn nodes_added_to_the_compiled_state_plan_as_a_snapshot_holding_them() {
+        let mut dirs: Vec<std::path::PathBuf> = ["testdata/explain", "testdata/scenarios"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(d).expect("fixture directory"))
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        let mut compared = 0;
+        for dir in dirs {
+            let mut c = crate::snapshot::source::Collector::new();
+            let cluster = dir.join("cluster.yaml");
+            if crate::snapshot::source::files::load_path(&cluster, &mut c).is_err() {
+                continue;
+            }
+            let s = c.finish();
+            let Some(last) = s.nodes.len().checked_sub(1) else {
+                continue;
+            };
+            let mut picks = vec![0, last / 2, last];
+            picks.dedup();
+            for i in picks {
+                let like = name_of(&s.nodes[i].metadata).to_owned();
+                for count in [1, 3] {
+                    let (added, copied) = both_ways(&s, &Options::default(), &like, count);
+                    assert_eq!(added, copied, "{} like {like} x{count}", dir.display());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 40, "only {compared} compared");
+    }
+
+    /// In compat mode at a size where upstream samples the nodes, which nodes a pod sees
+    /// depends on their order: the added nodes are where a built state has them.
+    #[test]
+    fn nodes_added_in_the_middle_sample_as_a_snapshot_holding_them() {
+        use crate::testutil::synthetic::{Profile, snapshot};
+        let mut p = Profile::with_nodes(400);
+        p.running_pods = 400 * 4;
+        p.pending_pods = 60;
+        p.gangs = vec![(6, 4)];
+        let s = snapshot(&p, 11);
+        let options = Options {
+            mode: Mode::Compat,
+            ..Options::default()
+        };
+        let like = name_of(&s.nodes[123].metadata).to_owned();
+        let (added, copied) = both_ways(&s, &options, &like, 5);
+        assert_eq!(added, copied);
+    }
+
+    /// The cases a state cannot take the nodes into, where the caller compiles the copy: a
+    /// run has started, a new name is taken by a node, a pod names a new node.
+    #[test]
+    fn nodes_are_not_added_where_a_built_state_would_differ() {
+        use crate::testutil::synthetic::{Profile, snapshot};
+        let mut p = Profile::with_nodes(4);
+        p.pending_pods = 2;
+        let s = snapshot(&p, 3);
+        let like = name_of(&s.nodes[0].metadata).to_owned();
+        let mut started = prepare(&s, &Options::default());
+        assert!(
+            started.with_nodes_added(&like, 1).is_some(),
+            "nothing ran yet"
+        );
+        let _ = started.run_until(|_| true);
+        assert!(started.with_nodes_added(&like, 1).is_none(), "a unit ran");
+        assert!(
+            prepare(&s, &Options::default())
+                .with_nodes_added("no-such-node", 1)
+                .is_none()
+        );
+
+        let mut taken = s.clone();
+        let mut twin = taken.nodes[1].clone();
+        twin.metadata.name = Some(format!("{like}-sim-2"));
+        taken.nodes.push(twin);
+        let taken = taken.build();
+        assert!(
+            prepare(&taken, &Options::default())
+                .with_nodes_added(&like, 1)
+                .is_some()
+        );
+        assert!(
+            prepare(&taken, &Options::default())
+                .with_nodes_added(&like, 2)
+                .is_none()
+        );
+
+        let mut named = s.clone();
+        let pod = named
+            .pods
+            .iter_mut()
+            .find(|p| p.spec.as_ref().is_some_and(|sp| sp.node_name.is_none()))
+            .expect("a pending pod");
+        if let Some(spec) = std::sync::Arc::make_mut(pod).spec.as_mut() {
+            spec.node_name = Some(format!("{like}-sim-1"));
+        }
+        let named = named.build();
+        assert!(
+            prepare(&named, &Options::default())
+                .with_nodes_added(&like, 1)
+                .is_none()
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! pods on them, and assume/forget for the scheduling cycle. Built once from a snapshot;
 //! what-ifs change a clone, never the snapshot.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -425,6 +425,51 @@ impl ClusterState {
     pub fn append_nodes(&mut self, nodes: impl IntoIterator<Item = NodeState>) {
         self.nodes.extend(nodes);
         self.reindex_nodes();
+    }
+
+    /// Adds empty nodes where a state built from a snapshot holding them has them: every node
+    /// in name order, as [`ClusterState::build`] sorts them. The nodes already here are
+    /// renumbered, and so are the placements that name them; nothing else of the state holds a
+    /// node id (the DRA state keys nodes by name, its memo by the shared name's address, and
+    /// the domains are computed again). None, and nothing changed, when an added node's name
+    /// is taken or a pod names it in `spec.nodeName` (a state built with the node would bind
+    /// that pod there).
+    pub fn insert_nodes(&mut self, added: Vec<NodeState>) -> Option<()> {
+        let mut names: HashSet<&str> = HashSet::with_capacity(added.len());
+        for n in &added {
+            if self.node_ids.contains_key(&*n.name) || !names.insert(&n.name) {
+                return None;
+            }
+        }
+        if self
+            .pods
+            .iter()
+            .filter_map(|p| p.node_name.as_deref())
+            .any(|n| names.contains(n))
+        {
+            return None;
+        }
+        let before = self.nodes.len();
+        let mut all: Vec<(NodeState, Option<NodeId>)> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .enumerate()
+            .map(|(id, n)| (n, Some(id)))
+            .chain(added.into_iter().map(|n| (n, None)))
+            .collect();
+        // Stable, as the build's sort: equal names keep their order.
+        all.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let mut renumbered: Vec<NodeId> = vec![0; before];
+        for (new, (_, old)) in all.iter().enumerate() {
+            if let Some(old) = old {
+                renumbered[*old] = new;
+            }
+        }
+        self.nodes = all.into_iter().map(|(n, _)| n).collect();
+        for node in self.placement.iter_mut().flatten() {
+            *node = renumbered[*node];
+        }
+        self.reindex_nodes();
+        Some(())
     }
 
     /// Rebuilds the name index and pads resource vectors after nodes or resources changed.

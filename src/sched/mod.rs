@@ -244,7 +244,7 @@ impl<'a> Prepared<'a> {
         let mut state = self.state.clone();
         for (id, object) in ids {
             let compiled = pod_req::PodReq::compile(object, &mut state.table);
-            std::rc::Rc::make_mut(&mut state.pods)[id] = compiled;
+            state.pods.set(id, compiled);
         }
         self.derived(changed, state, self.units.clone())
     }

@@ -186,9 +186,9 @@ pub struct ClusterState {
     pub node_ids: HashMap<String, NodeId>,
     /// Every pod of the snapshot (and pods added by what-ifs). Compiled once and never
     /// changed by a run, so clones of the state share it (a clone of a 150,000-pod state used
-    /// to copy and later free about two million strings); [`ClusterState::add_pod`] copies it
-    /// on write.
-    pub pods: Rc<Vec<PodReq>>,
+    /// to copy and later free about two million strings); a pod added or compiled again copies
+    /// only its block (see [`PodTable`]).
+    pub pods: PodTable,
     /// Where each pod is bound or assumed.
     pub placement: Vec<Option<NodeId>>,
     /// (namespace, name) → pod id (shared like `pods`).
@@ -209,6 +209,83 @@ pub struct ClusterState {
     pub nominated: Vec<PodId>,
 }
 
+/// Pods per block of a [`PodTable`] (a power of two: indexing is a shift and a mask).
+const POD_BLOCK: usize = 1024;
+
+/// The compiled pods, indexed by pod id, in blocks that clones of the state share and copy
+/// on write: explain's toleration fix compiles a gang's members again into a copy of the
+/// state, and capacity adds copies of a gang, without copying the other 150,000 pods (about
+/// 0.3 s when the pods were one shared vector).
+#[derive(Debug, Clone, Default)]
+pub struct PodTable {
+    blocks: Vec<Rc<Vec<PodReq>>>,
+    len: usize,
+}
+
+impl PodTable {
+    /// The table of `blocks`, each of [`POD_BLOCK`] pods but the last (which may be shorter).
+    fn of_blocks(blocks: Vec<Vec<PodReq>>) -> Self {
+        debug_assert!(blocks.iter().rev().skip(1).all(|b| b.len() == POD_BLOCK));
+        let len = blocks.iter().map(Vec::len).sum();
+        Self {
+            blocks: blocks.into_iter().map(Rc::new).collect(),
+            len,
+        }
+    }
+
+    /// Number of pods.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The pods in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &PodReq> {
+        self.blocks.iter().flat_map(|b| b.iter())
+    }
+
+    /// Pod `id`, if there is one.
+    pub fn get(&self, id: PodId) -> Option<&PodReq> {
+        self.blocks.get(id / POD_BLOCK)?.get(id % POD_BLOCK)
+    }
+
+    /// Replaces pod `id` (copying its block if another state shares it).
+    pub fn set(&mut self, id: PodId, pod: PodReq) {
+        if let Some(slot) = self
+            .blocks
+            .get_mut(id / POD_BLOCK)
+            .and_then(|b| Rc::make_mut(b).get_mut(id % POD_BLOCK))
+        {
+            *slot = pod;
+        }
+    }
+
+    /// Adds a pod after the others.
+    pub fn push(&mut self, pod: PodReq) {
+        match self.blocks.last_mut() {
+            Some(last) if last.len() < POD_BLOCK => Rc::make_mut(last).push(pod),
+            _ => {
+                let mut block = Vec::with_capacity(POD_BLOCK.min(self.len.max(16)));
+                block.push(pod);
+                self.blocks.push(Rc::new(block));
+            }
+        }
+        self.len += 1;
+    }
+}
+
+impl std::ops::Index<PodId> for PodTable {
+    type Output = PodReq;
+
+    fn index(&self, id: PodId) -> &PodReq {
+        &self.blocks[id / POD_BLOCK][id % POD_BLOCK]
+    }
+}
+
 /// The domains of one topology key: (value, nodes), values in name order.
 pub type Domains = std::rc::Rc<Vec<(String, Vec<NodeId>)>>;
 
@@ -222,10 +299,7 @@ const PARALLEL_COMPILE_MIN: usize = 4096;
 /// `table` itself; every other chunk compiles on a copy and, if it met a name that copy did
 /// not have (a pod requesting a resource no node or earlier pod names: rare), is compiled
 /// again on `table` after the chunks before it, so every name gets the id it gets in order.
-pub(crate) fn compile_pods(
-    pods: &[&crate::snapshot::Pod],
-    table: &mut ResourceTable,
-) -> Vec<PodReq> {
+pub(crate) fn compile_pods(pods: &[&crate::snapshot::Pod], table: &mut ResourceTable) -> PodTable {
     let threads = std::thread::available_parallelism()
         .map_or(1, std::num::NonZeroUsize::get)
         .min(4);
@@ -236,35 +310,51 @@ fn compile_pods_on(
     pods: &[&crate::snapshot::Pod],
     table: &mut ResourceTable,
     threads: usize,
-) -> Vec<PodReq> {
+) -> PodTable {
     if threads < 2 || pods.len() < PARALLEL_COMPILE_MIN {
-        return pods.iter().map(|p| PodReq::compile(p, table)).collect();
+        return PodTable::of_blocks(
+            pods.chunks(POD_BLOCK)
+                .map(|c| c.iter().map(|p| PodReq::compile(p, table)).collect())
+                .collect(),
+        );
     }
-    // Filled in place, chunk by chunk: compiling into a vector per chunk and moving them into
-    // one would hold every compiled pod twice for a moment (80 MB at 150,000 pods).
-    let mut out: Vec<PodReq> = Vec::with_capacity(pods.len());
-    out.resize_with(pods.len(), PodReq::default);
-    let size = pods.len().div_ceil(threads);
+    // Filled in place, block by block: compiling into a vector per thread and moving them into
+    // blocks would hold every compiled pod twice for a moment (80 MB at 150,000 pods). Each
+    // thread takes a run of whole blocks.
+    let mut blocks: Vec<Vec<PodReq>> = pods
+        .chunks(POD_BLOCK)
+        .map(|c| {
+            let mut block = Vec::with_capacity(c.len());
+            block.resize_with(c.len(), PodReq::default);
+            block
+        })
+        .collect();
+    let per = blocks.len().div_ceil(threads);
+    let size = per * POD_BLOCK;
+    let fill =
+        |slots: &mut [Vec<PodReq>], pods: &[&crate::snapshot::Pod], t: &mut ResourceTable| {
+            for (block, pods) in slots.iter_mut().zip(pods.chunks(POD_BLOCK)) {
+                for (slot, pod) in block.iter_mut().zip(pods) {
+                    *slot = PodReq::compile(pod, t);
+                }
+            }
+        };
     let base = table.clone();
     let base_len = base.len();
     let grown: Vec<bool> = std::thread::scope(|scope| {
-        let mut chunks = out.chunks_mut(size).zip(pods.chunks(size));
+        let mut chunks = blocks.chunks_mut(per).zip(pods.chunks(size));
         let first = chunks.next();
         let others: Vec<_> = chunks
             .map(|(slots, pods)| {
                 let mut local = base.clone();
                 scope.spawn(move || {
-                    for (slot, pod) in slots.iter_mut().zip(pods) {
-                        *slot = PodReq::compile(pod, &mut local);
-                    }
+                    fill(slots, pods, &mut local);
                     local.len() != base_len
                 })
             })
             .collect();
         if let Some((slots, pods)) = first {
-            for (slot, pod) in slots.iter_mut().zip(pods) {
-                *slot = PodReq::compile(pod, table);
-            }
+            fill(slots, pods, table);
         }
         others
             .into_iter()
@@ -274,21 +364,19 @@ fn compile_pods_on(
             })
             .collect()
     });
-    for ((slots, pods), grown) in out
-        .chunks_mut(size)
+    for ((slots, pods), grown) in blocks
+        .chunks_mut(per)
         .zip(pods.chunks(size))
         .skip(1)
         .zip(grown)
     {
-        // A chunk whose copy did not grow used only names the copy had, which keep their ids
+        // A run whose copy did not grow used only names the copy had, which keep their ids
         // in `table`; one that grew gave its new names ids that may be taken, or out of order.
         if grown {
-            for (slot, pod) in slots.iter_mut().zip(pods) {
-                *slot = PodReq::compile(pod, table);
-            }
+            fill(slots, pods, table);
         }
     }
-    out
+    PodTable::of_blocks(blocks)
 }
 
 fn is_terminal(pod: &crate::snapshot::Pod) -> bool {
@@ -325,7 +413,7 @@ impl ClusterState {
         let compiled = compile_pods(&objects, &mut st.table);
         Rc::make_mut(&mut st.pod_ids).reserve(compiled.len());
         st.placement.reserve_exact(compiled.len());
-        st.pods = Rc::new(compiled);
+        st.pods = compiled;
         for id in 0..st.pods.len() {
             st.index_pod(id);
         }
@@ -495,7 +583,7 @@ impl ClusterState {
     /// Adds a pod (not placed); returns its id.
     pub fn add_pod(&mut self, pod: PodReq) -> PodId {
         let id = self.pods.len();
-        Rc::make_mut(&mut self.pods).push(pod);
+        self.pods.push(pod);
         self.index_pod(id);
         id
     }
@@ -970,7 +1058,8 @@ mod compile_tests {
     /// copy of the table grew: compiled again in order) or names an earlier chunk added.
     #[test]
     fn parallel_compile_equals_compiling_in_order() {
-        let n = PARALLEL_COMPILE_MIN * 3;
+        // Not a whole number of blocks: the last block is short.
+        let n = PARALLEL_COMPILE_MIN * 3 + 17;
         for case in 0..3 {
             let pods: Vec<Pod> = (0..n)
                 .map(|i| {
@@ -996,9 +1085,10 @@ mod compile_tests {
             for threads in [2, 3] {
                 let mut par_table = nodes.clone();
                 let parallel = compile_pods_on(&refs, &mut par_table, threads);
+                assert_eq!(parallel.len(), n);
                 assert_eq!(
-                    format!("{parallel:?}"),
-                    format!("{sequential:?}"),
+                    format!("{:?}", parallel.iter().collect::<Vec<_>>()),
+                    format!("{:?}", sequential.iter().collect::<Vec<_>>()),
                     "case {case}"
                 );
                 assert_eq!(par_table.len(), seq_table.len(), "case {case}");
@@ -1008,5 +1098,37 @@ mod compile_tests {
                 }
             }
         }
+    }
+
+    /// A pod set or added in one clone of the table copies its block only: the other clone
+    /// keeps its pods, and the blocks it does not touch stay shared.
+    #[test]
+    fn pod_table_copies_only_the_block_written() {
+        use super::{POD_BLOCK, PodTable};
+        let named = |i: usize| PodReq {
+            name: format!("p{i}").into(),
+            ..PodReq::default()
+        };
+        let mut table = PodTable::default();
+        for i in 0..POD_BLOCK + 5 {
+            table.push(named(i));
+        }
+        assert_eq!(table.len(), POD_BLOCK + 5);
+        assert_eq!(&*table[POD_BLOCK + 4].name, format!("p{}", POD_BLOCK + 4));
+        assert!(table.get(POD_BLOCK + 5).is_none());
+        let mut copy = table.clone();
+        copy.set(3, named(9999));
+        copy.push(named(7777));
+        assert_eq!(&*copy[3].name, "p9999");
+        assert_eq!(&*table[3].name, "p3", "the original keeps its pod");
+        assert_eq!((copy.len(), table.len()), (POD_BLOCK + 6, POD_BLOCK + 5));
+        assert_eq!(&*copy[POD_BLOCK + 5].name, "p7777");
+        assert!(!std::rc::Rc::ptr_eq(&copy.blocks[1], &table.blocks[1]));
+        let mut other = table.clone();
+        other.set(POD_BLOCK, named(1));
+        assert!(std::rc::Rc::ptr_eq(&other.blocks[0], &table.blocks[0]));
+        let names: Vec<String> = copy.iter().map(|p| p.name.to_string()).collect();
+        assert_eq!(names.len(), POD_BLOCK + 6);
+        assert_eq!(names[4], "p4");
     }
 }

@@ -389,21 +389,8 @@ mod tests {
     /// plans as one run (the node sampler carries over).
     #[test]
     fn group_fixes_on_the_shared_state_plan_as_from_scratch() {
-        let mut dirs: Vec<std::path::PathBuf> = ["testdata/explain", "testdata/scenarios"]
-            .iter()
-            .flat_map(|d| std::fs::read_dir(d).expect("fixture directory"))
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.is_dir())
-            .collect();
-        dirs.sort();
         let (mut compared, mut resumed_compared, mut tolerated) = (0, 0, 0);
-        for dir in dirs {
-            let mut c = crate::snapshot::source::Collector::new();
-            let cluster = dir.join("cluster.yaml");
-            if crate::snapshot::source::files::load_path(&cluster, &mut c).is_err() {
-                continue;
-            }
-            let s = c.finish();
+        for (dir, s) in crate::testutil::fixture_clusters() {
             let options = Options::default();
             let prepared = crate::sched::prepare(&s, &options);
             let whole = serde_json::to_value(&crate::sched::simulate(&s, &options).units);

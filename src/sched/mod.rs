@@ -901,17 +901,23 @@ mod step_tests {
     /// A queue run in steps (`advance_until`, then `plan_after`) plans as one run, also in
     /// compat mode at a size where upstream samples the nodes: the sampler's start index
     /// (`nextStartNodeIndex`) carries from one step to the next.
-    #[test]
-    fn a_queue_run_in_steps_plans_as_one_run() {
+    /// A cluster large enough that upstream samples the nodes (compat mode), with gangs and
+    /// pods pending, and the options that sample.
+    pub(super) fn sampled(seed: u64) -> (crate::snapshot::Snapshot, Options) {
         let mut p = Profile::with_nodes(400);
         p.running_pods = 400 * 4;
         p.pending_pods = 60;
         p.gangs = vec![(6, 4)];
-        let s = snapshot(&p, 7);
         let options = Options {
             mode: Mode::Compat,
             ..Options::default()
         };
+        (snapshot(&p, seed), options)
+    }
+
+    #[test]
+    fn a_queue_run_in_steps_plans_as_one_run() {
+        let (s, options) = sampled(7);
         let prepared = prepare(&s, &options);
         let whole = serde_json::to_value(&prepared.clone().into_plan().units).expect("plan");
         let n = prepared.queued().len();
@@ -937,7 +943,7 @@ mod step_tests {
 
 #[cfg(test)]
 mod added_nodes_tests {
-    use super::{Mode, Options, prepare, simulate, whatif};
+    use super::{Options, prepare, simulate, whatif};
     use crate::snapshot::{Snapshot, name_of};
 
     fn units(plan: &super::Plan) -> serde_json::Value {
@@ -967,21 +973,8 @@ mod added_nodes_tests {
     /// others by name, and the bound pods follow their renumbered nodes.
     #[test]
     fn nodes_added_to_the_compiled_state_plan_as_a_snapshot_holding_them() {
-        let mut dirs: Vec<std::path::PathBuf> = ["testdata/explain", "testdata/scenarios"]
-            .iter()
-            .flat_map(|d| std::fs::read_dir(d).expect("fixture directory"))
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.is_dir())
-            .collect();
-        dirs.sort();
         let mut compared = 0;
-        for dir in dirs {
-            let mut c = crate::snapshot::source::Collector::new();
-            let cluster = dir.join("cluster.yaml");
-            if crate::snapshot::source::files::load_path(&cluster, &mut c).is_err() {
-                continue;
-            }
-            let s = c.finish();
+        for (dir, s) in crate::testutil::fixture_clusters() {
             let Some(last) = s.nodes.len().checked_sub(1) else {
                 continue;
             };
@@ -1003,16 +996,7 @@ mod added_nodes_tests {
     /// depends on their order: the added nodes are where a built state has them.
     #[test]
     fn nodes_added_in_the_middle_sample_as_a_snapshot_holding_them() {
-        use crate::testutil::synthetic::{Profile, snapshot};
-        let mut p = Profile::with_nodes(400);
-        p.running_pods = 400 * 4;
-        p.pending_pods = 60;
-        p.gangs = vec![(6, 4)];
-        let s = snapshot(&p, 11);
-        let options = Options {
-            mode: Mode::Compat,
-            ..Options::default()
-        };
+        let (s, options) = super::step_tests::sampled(11);
         let like = name_of(&s.nodes[123].metadata).to_owned();
         let (added, copied) = both_ways(&s, &options, &like, 5);
         assert_eq!(added, copied);

@@ -248,20 +248,10 @@ impl PodTable {
         self.blocks.iter().flat_map(|b| b.iter())
     }
 
-    /// Pod `id`, if there is one.
-    pub fn get(&self, id: PodId) -> Option<&PodReq> {
-        self.blocks.get(id / POD_BLOCK)?.get(id % POD_BLOCK)
-    }
-
-    /// Replaces pod `id` (copying its block if another state shares it).
+    /// Replaces pod `id` (copying its block if another state shares it). Panics when there
+    /// is no pod `id`, as indexing does.
     pub fn set(&mut self, id: PodId, pod: PodReq) {
-        if let Some(slot) = self
-            .blocks
-            .get_mut(id / POD_BLOCK)
-            .and_then(|b| Rc::make_mut(b).get_mut(id % POD_BLOCK))
-        {
-            *slot = pod;
-        }
+        Rc::make_mut(&mut self.blocks[id / POD_BLOCK])[id % POD_BLOCK] = pod;
     }
 
     /// Adds a pod after the others.
@@ -1115,7 +1105,6 @@ mod compile_tests {
         }
         assert_eq!(table.len(), POD_BLOCK + 5);
         assert_eq!(&*table[POD_BLOCK + 4].name, format!("p{}", POD_BLOCK + 4));
-        assert!(table.get(POD_BLOCK + 5).is_none());
         let mut copy = table.clone();
         copy.set(3, named(9999));
         copy.push(named(7777));

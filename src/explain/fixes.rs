@@ -10,7 +10,7 @@ use crate::sched::{Options, whatif};
 use crate::snapshot::{Snapshot, name_of};
 
 /// The compiled simulation the fixes start from.
-pub(super) struct Prepared<'p, 's> {
+pub(super) struct Compiled<'p, 's> {
     /// Run up to the unit's turn: the fixes that change only the unit's own objects resume
     /// from here.
     pub checkpoint: &'p crate::sched::Prepared<'s>,
@@ -23,7 +23,7 @@ pub(super) struct Prepared<'p, 's> {
 /// schedulable (outcome Scheduled, not only Preempting).
 pub(super) fn verified_fixes(
     s: &Snapshot,
-    compiled: &Prepared<'_, '_>,
+    compiled: &Compiled<'_, '_>,
     options: &Options,
     unit: &UnitResult,
     fit: &Fit,

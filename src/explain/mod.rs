@@ -313,11 +313,11 @@ pub fn explain_prepared(
         verdict,
         Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
     ) {
-        let prepared = fixes::Prepared {
+        let compiled = fixes::Compiled {
             checkpoint,
             unstarted: unstarted.as_ref(),
         };
-        verified_fixes(s, &prepared, options, &unit, &fit, &node_reasons, &plan)
+        verified_fixes(s, &compiled, options, &unit, &fit, &node_reasons, &plan)
     } else {
         Vec::new()
     };

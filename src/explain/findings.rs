@@ -4,7 +4,7 @@ use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use super::fixes::set_claim_source;
-use super::{Finding, Fit, Severity, schedulable_in};
+use super::{DOMAINS_SHOWN, Finding, Fit, Severity, schedulable_in};
 use crate::graph::{EdgeKind, EdgeState, Graph, ObjRef};
 use crate::sched::Options;
 use crate::sched::plan::{Outcome, Plan, UnitResult};
@@ -197,11 +197,21 @@ pub(super) fn capacity_findings(
             id: "WASE020",
             severity: Severity::Error,
             title,
-            detail: format!(
-                "members that fit per domain: {}; {} in all domains together — free capacity spread across domains is not gang capacity",
-                fit.domains.iter().map(|d| format!("{}={}", d.value, d.placeable)).collect::<Vec<_>>().join(", "),
-                total
-            ),
+            detail: {
+                let (shown, rest) = fit.leading_domains(DOMAINS_SHOWN);
+                let mut list = shown
+                    .iter()
+                    .map(|d| format!("{}={}", d.value, d.placeable))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if rest > 0 {
+                    list.push_str(&format!(", … {rest} more (-o json lists all)"));
+                }
+                let per = if rest > 0 { "per domain, most first" } else { "per domain" };
+                format!(
+                    "members that fit {per}: {list}; {total} in all domains together — free capacity spread across domains is not gang capacity"
+                )
+            },
             evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
             fix: None,
         });
@@ -407,5 +417,67 @@ pub(super) fn preemption_findings(s: &Snapshot, unit: &UnitResult, out: &mut Vec
             evidence: serde_json::Value::Null,
             fix: None,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::DomainFit;
+    use crate::sched::plan::UnitTrace;
+
+    #[test]
+    fn the_domain_finding_names_the_best_domains_and_counts_the_rest() {
+        let unit = UnitResult {
+            kind: ObjKind::PodGroup,
+            namespace: "train".to_owned(),
+            name: "wide".to_owned(),
+            outcome: Outcome::Unschedulable,
+            message: String::new(),
+            placements: Vec::new(),
+            victims: Vec::new(),
+            blast_radius: None,
+            min_count: Some(16),
+            scheduled_before: 0,
+            pending: 16,
+            priority: 0,
+            trace: UnitTrace::default(),
+        };
+        let mut domains: Vec<DomainFit> = (0..313)
+            .map(|i| DomainFit {
+                key: "rack".to_owned(),
+                value: format!("r{i:03}"),
+                placeable: 1,
+            })
+            .collect();
+        domains[250].placeable = 6;
+        let fit = Fit {
+            min_count: 16,
+            placeable: 6,
+            domains,
+        };
+        let mut out = Vec::new();
+        capacity_findings(&unit, &fit, &BTreeMap::new(), &mut out);
+        let f = out.iter().find(|f| f.id == "WASE020").expect("WASE020");
+        assert_eq!(
+            f.title,
+            "no rack domain holds the gang: at most 6 of 16 members fit in one (r250)"
+        );
+        let rest = 313 - DOMAINS_SHOWN;
+        assert!(
+            f.detail
+                .starts_with("members that fit per domain, most first: r250=6, r000=1,"),
+            "{}",
+            f.detail
+        );
+        assert!(
+            f.detail.contains(&format!(
+                ", … {rest} more (-o json lists all); 318 in all domains together"
+            )),
+            "{}",
+            f.detail
+        );
+        // The evidence keeps every domain.
+        assert_eq!(f.evidence.as_array().map(Vec::len), Some(313));
     }
 }

@@ -84,6 +84,33 @@ pub struct Fit {
     pub domains: Vec<DomainFit>,
 }
 
+/// How many domains the text view names before it summarises the rest: a 5,000-node cluster has
+/// hundreds of racks, and a line per rack buries the answer (`-o json` keeps them all).
+pub const DOMAINS_SHOWN: usize = 8;
+
+impl Fit {
+    /// The domains a text view shows and how many it leaves out: see [`leading`].
+    #[must_use]
+    pub fn leading_domains(&self, limit: usize) -> (Vec<&DomainFit>, usize) {
+        leading(&self.domains, limit, |d| u64::from(d.placeable))
+    }
+}
+
+/// The items a text view shows and how many it leaves out. Up to `limit` items come in the
+/// report's order; past that, the `limit` with the highest `score` (ties in the report's order),
+/// so the best candidates are never among the ones left out.
+#[must_use]
+pub fn leading<T>(items: &[T], limit: usize, score: impl Fn(&T) -> u64) -> (Vec<&T>, usize) {
+    if items.len() <= limit {
+        return (items.iter().collect(), 0);
+    }
+    let mut best: Vec<&T> = items.iter().collect();
+    // Stable: equal scores keep the report's order.
+    best.sort_by_key(|t| std::cmp::Reverse(score(t)));
+    best.truncate(limit);
+    (best, items.len() - limit)
+}
+
 /// The diagnosis of one unit (`kind: Diagnosis`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1106,6 +1106,47 @@ mod tests {
     }
 
     #[test]
+    fn the_text_view_lists_the_best_domains_and_counts_the_rest() {
+        // 313 racks as at 5,000 nodes: the table keeps the domains with the most copies
+        // (ties in the report's order) and counts the rest; `-o json` keeps every one.
+        use crate::explain::DOMAINS_SHOWN;
+        use crate::render::color::ColorChoice;
+        let shape = Shape::from_snapshot(&cluster(), &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: Some("rack".to_owned()),
+        };
+        let mut r = capacity(cluster(), &shape, &options(), &copt);
+        r.domains = (0..313)
+            .map(|i| DomainCopies {
+                key: "rack".to_owned(),
+                value: format!("r{i:03}"),
+                copies: u32::from(i == 200) * 3 + 1,
+                copies_with_preemption: u32::from(i == 9) + 1,
+            })
+            .collect();
+        let mut out = Vec::new();
+        crate::render::capacity::write_text(&mut out, &r, ColorChoice::Never.styler())
+            .expect("write to a Vec");
+        let text = String::from_utf8(out).expect("utf-8");
+        let rows: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("rack="))
+            .map(|l| l.split_whitespace().next().unwrap_or_default())
+            .collect();
+        assert_eq!(rows.len(), DOMAINS_SHOWN, "{text}");
+        // Most copies first, then most with preemption, then the report's order.
+        assert_eq!(rows[..3], ["r200", "r009", "r000"], "{text}");
+        assert!(
+            text.contains(&format!(
+                "… {} more domain(s), at most 1 copy in each (-o json lists all)",
+                313 - DOMAINS_SHOWN
+            )),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn max_caps_the_count_without_a_limit() {
         let shape = Shape::from_snapshot(&cluster(), &ObjKind::PodGroup, "ml", "g").expect("shape");
         let copt = CapacityOptions {

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::color::Styler;
 use super::sanitize;
 use super::table::{Cell, Paint, Table};
-use crate::explain::Verdict;
+use crate::explain::{DOMAINS_SHOWN, Verdict, leading};
 use crate::plan::capacity::CapacityReport;
 
 /// Writes the report.
@@ -68,7 +68,12 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
     if !r.domains.is_empty() {
         writeln!(out)?;
         let mut table = Table::new(["DOMAIN", "COPIES", "WITH PREEMPTION"]);
-        for d in &r.domains {
+        // Hundreds of racks at 5,000 nodes: the best domains, then a count of the rest.
+        let (shown, rest) = leading(&r.domains, DOMAINS_SHOWN, |d| {
+            u64::from(d.copies) << 32 | u64::from(d.copies_with_preemption)
+        });
+        let least_shown = shown.last().map_or(0, |d| d.copies);
+        for d in shown {
             let paint = if d.copies > 0 { Paint::Ok } else { Paint::Dim };
             table.row([
                 Cell::painted(
@@ -80,6 +85,16 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
             ]);
         }
         table.write(out, style)?;
+        if rest > 0 {
+            writeln!(
+                out,
+                "{}",
+                style.dim(format!(
+                    "… {rest} more domain(s), at most {least_shown} cop{} in each (-o json lists all)",
+                    plural(least_shown)
+                ))
+            )?;
+        }
         if r.copies_across_domains > 0 {
             writeln!(
                 out,

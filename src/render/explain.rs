@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::color::Styler;
 use super::sanitize;
-use crate::explain::{Diagnosis, Severity, Verdict};
+use crate::explain::{DOMAINS_SHOWN, Diagnosis, Severity, Verdict};
 
 /// Writes one diagnosis.
 pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
@@ -43,13 +43,24 @@ pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Resu
             "  {} member(s) fit at once (ignoring preemption), minCount {}",
             d.fit.placeable, d.fit.min_count
         )?;
-        for dom in &d.fit.domains {
+        let (shown, rest) = d.fit.leading_domains(DOMAINS_SHOWN);
+        let least_shown = shown.last().map_or(0, |dom| dom.placeable);
+        for dom in shown {
             writeln!(
                 out,
                 "  {}={}: {} fit",
                 sanitize(&dom.key),
                 sanitize(&dom.value),
                 dom.placeable
+            )?;
+        }
+        if rest > 0 {
+            writeln!(
+                out,
+                "  {}",
+                style.dim(format!(
+                    "… {rest} more domain(s), {least_shown} or fewer fit in each (-o json lists all)"
+                ))
             )?;
         }
     }
@@ -87,4 +98,81 @@ pub fn write_notes(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Res
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::{DomainFit, Fit};
+    use crate::render::color::ColorChoice;
+
+    fn diagnosis(domains: Vec<DomainFit>) -> Diagnosis {
+        Diagnosis {
+            target: "PodGroup/train/wide".to_owned(),
+            verdict: Verdict::Unschedulable,
+            message: String::new(),
+            findings: Vec::new(),
+            node_reasons: std::collections::BTreeMap::new(),
+            fit: Fit {
+                min_count: 16,
+                placeable: 6,
+                domains,
+            },
+            fixes: Vec::new(),
+            assumed: Vec::new(),
+            feature_gates: std::collections::BTreeMap::new(),
+            pod_by_pod: None,
+        }
+    }
+
+    fn rack(i: u32, placeable: u32) -> DomainFit {
+        DomainFit {
+            key: "rack".to_owned(),
+            value: format!("r{i:03}"),
+            placeable,
+        }
+    }
+
+    fn text(d: &Diagnosis) -> String {
+        let mut out = Vec::new();
+        write_text(&mut out, d, ColorChoice::Never.styler()).expect("write to a Vec");
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn a_few_domains_are_all_listed_in_order() {
+        let t = text(&diagnosis(vec![rack(1, 2), rack(2, 6), rack(3, 0)]));
+        let fit: Vec<&str> = t.lines().filter(|l| l.starts_with("  rack=")).collect();
+        assert_eq!(
+            fit,
+            [
+                "  rack=r001: 2 fit",
+                "  rack=r002: 6 fit",
+                "  rack=r003: 0 fit"
+            ]
+        );
+        assert!(!t.contains("more domain"), "{t}");
+    }
+
+    #[test]
+    fn hundreds_of_domains_show_the_best_and_count_the_rest() {
+        // 313 racks as at 5,000 nodes: the best ones are shown, wherever they sort by name.
+        let mut racks: Vec<DomainFit> = (0..313).map(|i| rack(i, 1)).collect();
+        racks[200].placeable = 6;
+        racks[7].placeable = 5;
+        let t = text(&diagnosis(racks));
+        let fit: Vec<&str> = t.lines().filter(|l| l.starts_with("  rack=")).collect();
+        assert_eq!(fit.len(), DOMAINS_SHOWN, "{t}");
+        assert_eq!(fit[0], "  rack=r200: 6 fit");
+        assert_eq!(fit[1], "  rack=r007: 5 fit");
+        // Ties keep the report's order.
+        assert_eq!(fit[2], "  rack=r000: 1 fit");
+        let rest = 313 - DOMAINS_SHOWN;
+        assert!(
+            t.contains(&format!(
+                "  … {rest} more domain(s), 1 or fewer fit in each (-o json lists all)"
+            )),
+            "{t}"
+        );
+    }
 }

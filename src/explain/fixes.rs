@@ -5,7 +5,7 @@ use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use super::{Fit, schedulable_in, schedulable_run};
-use crate::sched::plan::{Plan, UnitResult};
+use crate::sched::plan::{Outcome, Plan, UnitResult};
 use crate::sched::{Options, whatif};
 use crate::snapshot::{Snapshot, name_of};
 
@@ -43,6 +43,34 @@ pub(super) fn verified_fixes(
         o.gate_overrides.insert("GenericWorkload".to_owned(), true);
         if works(s, &o) {
             out.push("enable GenericWorkload in kube-scheduler".to_owned());
+        }
+    }
+    // Turn DRAPreemption on (alpha, off by default in 1.37): the preemption dry run then
+    // releases the devices lower-priority pods hold. Offered when DynamicResources rejected
+    // nodes and preemption found no victims; verified like the others, except that making the
+    // unit Preempting is enough (that is what the gate changes).
+    if unit.outcome == Outcome::Unschedulable
+        && plan.settings.feature_gates.get(DRA_PREEMPTION) != Some(&true)
+        && reasons
+            .keys()
+            .any(|r| r.contains(crate::sched::dra::ERR_CANNOT_ALLOCATE))
+    {
+        let mut o = options.clone();
+        o.gate_overrides.insert(DRA_PREEMPTION.to_owned(), true);
+        let mut p = crate::sched::prepare(s, &o);
+        let run = p.run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
+        if let Some(u) = run
+            .unit(kind, ns, name)
+            .filter(|u| matches!(u.outcome, Outcome::Scheduled | Outcome::Preempting))
+        {
+            out.push(format!(
+                "enable the DRAPreemption feature gate in kube-scheduler (alpha in 1.37): preemption then frees the devices that lower-priority pods hold{}",
+                if u.victims.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} pod(s) would be evicted)", u.victims.len())
+                }
+            ));
         }
     }
     // Lower minCount to what fits.
@@ -139,6 +167,9 @@ pub(super) fn verified_fixes(
     }
     out
 }
+
+/// The gate behind which the preemption dry run frees a victim's devices (KEP-5690).
+pub(super) const DRA_PREEMPTION: &str = "DRAPreemption";
 
 /// The most nodes the add-nodes fix tries.
 const MAX_NODES_ADDED: usize = 8;

@@ -348,6 +348,22 @@ pub fn explain_prepared(
     } else {
         Vec::new()
     };
+    if fixes.iter().any(|f| f.contains(fixes::DRA_PREEMPTION)) {
+        // Verified: with the gate on, preemption frees the devices. Say why it does not now.
+        findings.push(Finding {
+            id: "WASE032",
+            severity: Severity::Warning,
+            title: "devices held by lower-priority pods are not preempted for (DRAPreemption is off)".to_owned(),
+            detail: format!(
+                "the devices this {} needs are held by lower-priority pods, but kube-scheduler 1.37 does not preempt for DRA devices unless the DRAPreemption feature gate is on (alpha, off by default)",
+                if unit.kind == ObjKind::Pod { "pod" } else { "gang" },
+            ),
+            evidence: serde_json::json!({"featureGate": fixes::DRA_PREEMPTION, "enabled": false}),
+            fix: None,
+        });
+        // "preemption would not help" is true only as the gate stands: this finding says why.
+        findings.retain(|f| f.id != "WASE031");
+    }
     findings.sort_by_key(|f| f.severity);
     Diagnosis {
         target,

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::node_state::{ClusterState, PodId};
 use crate::snapshot::facts::FeatureGates;
-use crate::snapshot::{Snapshot, name_of};
+use crate::snapshot::{Snapshot, hierarchy, name_of};
 
 /// PreEnqueue message for a pod whose PodGroup is unknown (CompositePodGroup gate off).
 pub const MSG_NO_POD_GROUP: &str =
@@ -276,10 +276,21 @@ impl Builder<'_> {
         key.filter(|_| self.gates.enabled("TopologyAwareWorkloadScheduling"))
     }
 
+    /// The tree under CompositePodGroup `name`, which sits at level `depth` (the root at 1).
+    /// A child below [`hierarchy::MAX_HIERARCHY_DEPTH`] levels makes the tree invalid.
     fn composite_node(&self, ns: &str, name: &str, depth: usize) -> Result<GroupNode, String> {
-        if depth > 8 {
+        let has_children = !self
+            .s
+            .index
+            .composite_pod_groups_by_parent
+            .get(ns, name)
+            .is_empty()
+            || !self.s.index.pod_groups_by_parent.get(ns, name).is_empty();
+        if has_children && depth >= hierarchy::MAX_HIERARCHY_DEPTH {
             return Err(format!(
-                "CompositePodGroup hierarchy under \"{name}\" is deeper than 4 levels or has a cycle"
+                "invalid hierarchy under compositepodgroup/{ns}/{name}: hierarchy depth {} exceeds maximum allowed depth {}",
+                depth + 1,
+                hierarchy::MAX_HIERARCHY_DEPTH
             ));
         }
         let cpg = self
@@ -325,29 +336,17 @@ impl Builder<'_> {
     }
 
     /// The root of the hierarchy `pg` belongs to: (kind, name), following parents while the
-    /// CompositePodGroup gate is on. An error names a missing parent or a cycle.
-    fn root_of(&self, ns: &str, pg: &str) -> Result<(GroupKind, String), String> {
+    /// CompositePodGroup gate is on ([`hierarchy::walk_up`]). An error names a missing parent
+    /// (the pods wait) or a structurally invalid tree: a cycle, or more than
+    /// [`hierarchy::MAX_HIERARCHY_DEPTH`] levels (an error, reason `Invalid` upstream).
+    fn root_of(&self, ns: &str, pg: &str) -> Result<(GroupKind, String), hierarchy::Broken> {
         if !self.gates.enabled("CompositePodGroup") {
             return Ok((GroupKind::PodGroup, pg.to_owned()));
         }
-        let mut parent = self
-            .s
-            .pod_group(ns, pg)
-            .and_then(|p| p.spec.parent_composite_pod_group_name.clone());
-        let mut current = (GroupKind::PodGroup, pg.to_owned());
-        for _ in 0..8 {
-            let Some(p) = parent else { return Ok(current) };
-            let Some(cpg) = self.s.composite_pod_group(ns, &p) else {
-                return Err(format!(
-                    "failed to build hierarchy snapshot: composite pod group object not found in state for compositepodgroup/{ns}/{p}"
-                ));
-            };
-            parent = cpg.spec.parent_composite_pod_group_name.clone();
-            current = (GroupKind::CompositePodGroup, p);
-        }
-        Err(format!(
-            "failed to build hierarchy snapshot: hierarchy above podgroup/{ns}/{pg} is deeper than 4 levels or has a cycle"
-        ))
+        Ok(match hierarchy::walk_up(self.s, ns, pg)? {
+            None => (GroupKind::PodGroup, pg.to_owned()),
+            Some(root) => (GroupKind::CompositePodGroup, root),
+        })
     }
 
     fn group_priority(&self, ns: &str, kind: GroupKind, name: &str) -> i32 {
@@ -436,7 +435,8 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     let mut roots: BTreeMap<(String, GroupKind, String), i64> = BTreeMap::new();
     // PodGroups whose hierarchy cannot be built: (namespace, PodGroup) → message, pods. One
     // unit per PodGroup, holding every pending member.
-    let mut broken_roots: BTreeMap<(String, String), (String, Vec<PodId>)> = BTreeMap::new();
+    #[allow(clippy::type_complexity)]
+    let mut broken_roots: BTreeMap<(String, String), (String, bool, Vec<PodId>)> = BTreeMap::new();
     for id in 0..st.pods.len() {
         if !is_pending(st, id) {
             continue;
@@ -499,17 +499,23 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         .or_insert(p.created);
                     *first = (*first).min(p.created);
                 }
-                Err(message) => {
+                Err(broken) => {
                     broken_roots
                         .entry((p.namespace.clone(), g.to_owned()))
-                        .or_insert_with(|| (message, Vec::new()))
-                        .1
+                        .or_insert_with(|| {
+                            (
+                                broken.message(&p.namespace, g),
+                                broken.is_invalid(),
+                                Vec::new(),
+                            )
+                        })
+                        .2
                         .push(id);
                 }
             },
         }
     }
-    for ((ns, pg), (message, pods)) in broken_roots {
+    for ((ns, pg), (message, invalid, pods)) in broken_roots {
         let priority = b.group_priority(&ns, GroupKind::PodGroup, &pg);
         let created = pods.iter().map(|p| st.pods[*p].created).min().unwrap_or(0);
         units.push(Unit {
@@ -519,7 +525,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             priority,
             created,
             body: UnitBody::Held {
-                error: false,
+                error: invalid,
                 message,
                 pods,
             },
@@ -531,7 +537,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             GroupKind::PodGroup => b
                 .pod_group_node(&ns, &name)
                 .ok_or_else(|| format!("PodGroup \"{name}\" not found")),
-            GroupKind::CompositePodGroup => b.composite_node(&ns, &name, 0),
+            GroupKind::CompositePodGroup => b.composite_node(&ns, &name, 1),
         };
         let body = match tree {
             Err(message) => UnitBody::Held {

@@ -215,6 +215,8 @@ pub const GATES: &[GateInfo] = &[
         &[A, S],
     ),
     gate("DRASchedulerFilterTimeout", "Beta", true, true, &[S]),
+    // KEP-5690, new in 1.37: a victim's claims are released in the preemption dry run.
+    gate("DRAPreemption", "Alpha", false, false, &[S]),
     gate("SchedulerAsyncPreemption", "Beta", true, true, &[S]),
     gate("NodeDeclaredFeatures", "GA", true, true, &[S, K]),
     gate(

@@ -12,6 +12,7 @@ pub mod completeness;
 pub mod evidence;
 pub mod export;
 pub mod facts;
+pub mod hierarchy;
 pub mod index;
 pub mod job;
 pub mod kind;

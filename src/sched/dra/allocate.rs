@@ -43,6 +43,11 @@ pub struct Features {
     pub fractional_capacity: bool,
     /// DRAListTypeAttributes (alpha, off).
     pub list_attributes: bool,
+    /// DRAPreemption (alpha in 1.37, KEP-5690, off): the preemption dry run releases a victim's
+    /// own claims. Off, DynamicResources' RemovePod releases nothing, so evicting pods never
+    /// frees devices for a preemptor (test/integration/dra/preemption.go
+    /// `testPreemptionDisabled`).
+    pub preemption: bool,
 }
 
 impl Default for Features {
@@ -51,6 +56,7 @@ impl Default for Features {
             consumable_capacity: true,
             fractional_capacity: true,
             list_attributes: false,
+            preemption: false,
         }
     }
 }
@@ -62,6 +68,7 @@ impl Features {
             consumable_capacity: gates.enabled("DRAConsumableCapacity"),
             fractional_capacity: gates.enabled("DRAFractionalCapacityRange"),
             list_attributes: gates.enabled("DRAListTypeAttributes"),
+            preemption: gates.enabled("DRAPreemption"),
         }
     }
 

@@ -56,6 +56,15 @@ pub struct ClaimInstance {
     pub hypothetical: bool,
     /// The PodGroup it is shared by, if it is a PodGroup claim.
     pub group: Option<String>,
+    /// Reserved for a PodGroup (a `podgroups` consumer in `status.reservedFor`, or owned by
+    /// one): evicting the group's pods never releases it, in the preemption dry run or after
+    /// (dynamicresources_preemption_test.go `TestRemovePod` "pod-group-claim-not-released").
+    pub held_by_group: bool,
+    /// `status.reservedFor` names a pod whose UID is not that of any pod the snapshot has using
+    /// the claim (a pod re-created under the same name, or never seen): the dry run never
+    /// releases it, as upstream compares consumers by UID
+    /// ("shared-claim-count-matches-but-uids-differ-not-released").
+    pub reserved_by_unknown_pod: bool,
     /// Requirements.
     pub spec: ClaimSpec,
     /// Allocated devices and where they can be used.
@@ -363,6 +372,13 @@ impl DraState {
             ..Self::default()
         };
         let mut by_name: HashMap<(String, String), usize> = HashMap::new();
+        // Per stored claim: the UIDs of the pods its `status.reservedFor` names, and of the
+        // pods the snapshot has using it.
+        // A pod without a UID (a hand-written manifest) is matched by name.
+        let mut reserved_pod_uids: Vec<Vec<(String, String)>> =
+            Vec::with_capacity(s.resource_claims.len());
+        let mut user_uids: Vec<Vec<(&str, Option<&str>)>> =
+            vec![Vec::new(); s.resource_claims.len()];
         for c in &s.resource_claims {
             let mut instance = ClaimInstance {
                 name: name_of(&c.metadata).to_owned(),
@@ -375,9 +391,16 @@ impl DraState {
                     .flatten()
                     .find(|o| o.controller == Some(true) && o.kind == "PodGroup")
                     .map(|o| o.name.clone()),
+                held_by_group: false,
+                reserved_by_unknown_pod: false,
                 spec: compile_claim(spec_devices(c.spec.as_ref()), &classes, &mut sel, features),
                 allocation: None,
             };
+            instance.held_by_group = instance.group.is_some()
+                || c.status
+                    .as_ref()
+                    .and_then(|st| st.reserved_for.as_ref())
+                    .is_some_and(|r| r.iter().any(|c| c.resource == "podgroups"));
             if let Some(a) = c.status.as_ref().and_then(|st| st.allocation.as_ref()) {
                 let devices: Vec<Allocated> = a
                     .devices
@@ -424,6 +447,18 @@ impl DraState {
                 st.in_use.apply(&st.inventory, &devices, 1);
                 instance.allocation = Some((devices, scope));
             }
+            reserved_pod_uids.push(
+                c.status
+                    .as_ref()
+                    .and_then(|st| st.reserved_for.as_ref())
+                    .map(|r| {
+                        r.iter()
+                            .filter(|c| c.resource == "pods")
+                            .map(|c| (c.name.clone(), c.uid.clone()))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            );
             by_name.insert(
                 (instance.namespace.clone(), instance.name.clone()),
                 st.claims.len(),
@@ -502,6 +537,8 @@ impl DraState {
                                             namespace: req.namespace.clone(),
                                             hypothetical: true,
                                             group: Some(pg_name.clone()),
+                                            held_by_group: true,
+                                            reserved_by_unknown_pod: false,
                                             spec: compile_claim(
                                                 devices, &classes, &mut sel, features,
                                             ),
@@ -528,6 +565,8 @@ impl DraState {
                                         namespace: req.namespace.clone(),
                                         hypothetical: true,
                                         group: None,
+                                        held_by_group: false,
+                                        reserved_by_unknown_pod: false,
                                         spec: compile_claim(devices, &classes, &mut sel, features),
                                         allocation: None,
                                     });
@@ -540,7 +579,12 @@ impl DraState {
                     continue;
                 };
                 match idx {
-                    Ok(i) => pc.entries.push((e.name.clone(), i)),
+                    Ok(i) => {
+                        if let Some(uids) = user_uids.get_mut(i) {
+                            uids.push((req.name.as_ref(), pod.metadata.uid.as_deref()));
+                        }
+                        pc.entries.push((e.name.clone(), i));
+                    }
                     Err(problem) => {
                         pc.problem.get_or_insert(problem);
                     }
@@ -575,6 +619,18 @@ impl DraState {
                 }
             }
             st.pod_claims.insert(*id, pc);
+        }
+        for (i, reserved) in reserved_pod_uids.iter().enumerate() {
+            let known = &user_uids[i];
+            let is_known = |(name, uid): &(String, String)| {
+                known.iter().any(|(n, u)| match u {
+                    Some(u) => *u == uid,
+                    None => *n == name,
+                })
+            };
+            if !reserved.iter().all(is_known) {
+                st.claims[i].reserved_by_unknown_pod = true;
+            }
         }
         st.selectors = Rc::new(RefCell::new(sel));
         st.users = vec![Vec::new(); st.claims.len()];
@@ -845,7 +901,8 @@ impl DraState {
         let mut released = Vec::new();
         for ci in candidates {
             let claim = &mut self.claims[ci];
-            if claim.group.is_none()
+            if !claim.held_by_group
+                && !claim.reserved_by_unknown_pod
                 && self.users[ci].iter().all(|p| evicted.contains(p))
                 && let Some(a) = claim.allocation.take()
             {
@@ -1496,5 +1553,84 @@ mod tests {
                 )
             )
         );
+    }
+
+    /// A claim `name` on node1's `gpu-0`, allocated, with `status.reservedFor` as given.
+    fn allocated_claim(name: &str, reserved_for: &str) -> String {
+        format!(
+            r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {{"name": "{name}", "namespace": "default", "uid": "uid-{name}"}}, "spec": {{"devices": {{"requests": [{{"name": "gpu", "exactly": {{"deviceClassName": "gpu"}}}}]}}}}, "status": {{"allocation": {{"devices": {{"results": [{{"request": "gpu", "driver": "gpu.example.com", "pool": "node1", "device": "gpu-0"}}]}}}}, "reservedFor": [{reserved_for}]}}}}"#
+        )
+    }
+
+    /// A pod bound to node1 that names claim `claim`.
+    fn bound_pod(name: &str, claim: &str) -> String {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "default", "uid": "uid-{name}"}}, "spec": {{"nodeName": "node1", "containers": [{{"name": "c", "image": "x"}}], "resourceClaims": [{{"name": "gpu", "resourceClaimName": "{claim}"}}]}}, "status": {{"phase": "Running"}}}}"#
+        )
+    }
+
+    fn pod_ref(name: &str) -> String {
+        format!(r#"{{"resource": "pods", "name": "{name}", "uid": "uid-{name}"}}"#)
+    }
+
+    /// Which claims `release` frees when `evicted` pods are removed.
+    fn released(docs: &[String], evicted: &[&str]) -> Vec<String> {
+        let gpu = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "gpu.example.com", "nodeName": "node1", "pool": {"name": "node1", "generation": 1, "resourceSliceCount": 1}, "devices": [{"name": "gpu-0"}]}}"#;
+        let mut all = vec![NODE.to_owned(), CLASS.to_owned(), gpu.to_owned()];
+        all.extend_from_slice(docs);
+        let mut st = state(&all);
+        let evicted: HashSet<PodId> = evicted.iter().map(|n| id(&st, n)).collect();
+        let out = st.dra.release(&evicted);
+        out.iter()
+            .map(|(ci, _)| st.dra.claims[*ci].name.clone())
+            .collect()
+    }
+
+    // dynamicresources_preemption_test.go `TestRemovePod` (1.37, DRAPreemption on): which
+    // claims removing a pod releases in the preemption dry run.
+    #[test]
+    fn remove_pod_single_user_claim_released() {
+        let docs = [allocated_claim("c", &pod_ref("a")), bound_pod("a", "c")];
+        assert_eq!(released(&docs, &["a"]), ["c"]);
+    }
+
+    #[test]
+    fn remove_pod_shared_claim_released_only_when_all_users_are_out() {
+        let docs = [
+            allocated_claim("shared", &format!("{}, {}", pod_ref("a"), pod_ref("b"))),
+            bound_pod("a", "shared"),
+            bound_pod("b", "shared"),
+        ];
+        // "shared-claim-single-user-out-not-released", "shared-claim-all-users-out-released".
+        assert!(released(&docs, &["a"]).is_empty());
+        assert_eq!(released(&docs, &["a", "b"]), ["shared"]);
+    }
+
+    #[test]
+    fn remove_pod_pod_group_claim_not_released() {
+        let group = r#"{"apiGroup": "scheduling.k8s.io", "resource": "podgroups", "name": "my-group", "uid": "group-uid"}"#;
+        let docs = [
+            allocated_claim("pg-claim", group),
+            bound_pod("a", "pg-claim"),
+        ];
+        assert!(released(&docs, &["a"]).is_empty());
+    }
+
+    #[test]
+    fn remove_pod_shared_claim_count_matches_but_uids_differ_not_released() {
+        // reservedFor names a pod UID the snapshot does not have (the pod was re-created).
+        let other = r#"{"resource": "pods", "name": "a", "uid": "never-simulated-pod-uid"}"#;
+        let docs = [
+            allocated_claim("spurious", other),
+            bound_pod("a", "spurious"),
+        ];
+        assert!(released(&docs, &["a"]).is_empty());
+    }
+
+    #[test]
+    fn remove_pod_allocated_unreserved_claim_released() {
+        // "allocated-unused-claim-released": no reservedFor at all.
+        let docs = [allocated_claim("c", ""), bound_pod("a", "c")];
+        assert_eq!(released(&docs, &["a"]), ["c"]);
     }
 }

@@ -255,9 +255,14 @@ type Released = std::collections::BTreeMap<
 
 /// Removes every pod of `units` from the state at once ([`ClusterState::remove_pods`]) and
 /// releases the DRA allocations of claims only the removed pods used; [`put_back`] undoes both.
+///
+/// With `DRAPreemption` off (the 1.37 default) nothing is released: upstream's DynamicResources
+/// RemovePod only releases a victim's claims behind that gate (KEP-5690), so a preemptor that
+/// needs devices held by lower-priority pods finds no victims for them
+/// (test/integration/dra/preemption.go `testPreemptionDisabled`).
 fn remove(st: &mut ClusterState, units: &Units) -> (Removal, Released) {
     let removal = st.remove_pods(units.pods.iter().map(|(p, _)| *p));
-    if !removal.pods.iter().any(|(p, _)| st.pods[*p].has_claims) {
+    if !st.dra.features.preemption || !removal.pods.iter().any(|(p, _)| st.pods[*p].has_claims) {
         return (removal, Released::new());
     }
     let evicted: HashSet<PodId> = removal.pods.iter().map(|(p, _)| *p).collect();
@@ -1297,9 +1302,23 @@ pub fn preempt_pod(
             continue;
         }
         let (removal, mut released) = remove(st, &units);
-        if !fits(st, pod, node) {
+        let blocker = {
+            let pre = pre_filter(st, &st.pods[pod]);
+            let nominated = nominated_pods_for(st, pod);
+            filter_node(st, pod, &pre, node, &nominated).map(|r| r.plugin)
+        };
+        if let Some(plugin) = blocker {
             put_back(st, removal, released);
-            *histogram.entry(MSG_NOT_HELPFUL).or_default() += 1;
+            // Devices the victims hold and the dry run does not release (DRAPreemption off,
+            // or a claim reserved for a PodGroup) leave no victims to find: upstream reports
+            // "No preemption victims found" (test/integration/dra/preemption.go
+            // testPodGroupPreemption); any other filter still failing: not helpful.
+            let why = if plugin == super::dra::NAME {
+                MSG_NO_VICTIMS_POD
+            } else {
+                MSG_NOT_HELPFUL
+            };
+            *histogram.entry(why).or_default() += 1;
             continue;
         }
         let mut log = Vec::new();
@@ -2000,9 +2019,14 @@ mod tests {
                 ..Profile::with_nodes(48)
             };
             let s = snapshot(&profile, seed);
+            // Devices held by victims are freed only with DRAPreemption on (off by default).
+            let mut options = Options::default();
+            options
+                .gate_overrides
+                .insert("DRAPreemption".to_owned(), true);
             let plan = |off: bool| {
                 super::NO_SHORTCUTS.with(|c| c.set(off));
-                let plan = prepare(&s, &Options::default()).run();
+                let plan = prepare(&s, &options).run();
                 super::NO_SHORTCUTS.with(|c| c.set(false));
                 plan
             };

@@ -36,7 +36,10 @@ use queue::{Unit, UnitBody};
 use schedule_one::{Mode, Sampler, fit_error, schedule_pod};
 
 use crate::snapshot::Snapshot;
-use crate::snapshot::facts::{ASSUMED_WAS_GATES, Component};
+use crate::snapshot::facts::{ASSUMED_WAS_GATES, Component, SUPPORTED_KUBERNETES};
+
+/// The gate behind which preemption frees a victim's DRA devices (KEP-5690, alpha in 1.37).
+const DRA_PREEMPTION: &str = "DRAPreemption";
 
 /// How to simulate.
 #[derive(Debug, Clone, Default)]
@@ -475,15 +478,31 @@ impl<'a> Prepared<'a> {
         for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
             feature_gates.insert((*g).to_owned(), gates.enabled(g));
         }
+        let mut assumed: Vec<String> = gates.assumed.clone();
+        // Where claims exist, whether preemption may free devices decides outcomes: the gate is
+        // shown, and an assumed default is said on the one "no feature-gate facts" line.
+        if !state.dra.claims.is_empty() {
+            let on = gates.enabled(DRA_PREEMPTION);
+            feature_gates.insert(DRA_PREEMPTION.to_owned(), on);
+            // A component whose gates are known runs an unlisted alpha gate at its default:
+            // nothing to say then.
+            if !on
+                && let Some(line) = assumed
+                    .iter_mut()
+                    .find(|a| a.starts_with("no feature-gate facts"))
+            {
+                line.push_str(&format!(
+                    " and {DRA_PREEMPTION} off (the {SUPPORTED_KUBERNETES} default: preemption frees no DRA devices)"
+                ));
+            }
+        }
         Plan {
             settings: Settings {
                 mode: options.mode,
                 feature_gates,
-                assumed: gates
-                    .assumed
-                    .iter()
-                    .chain(&snapshot.facts.assumed)
-                    .cloned()
+                assumed: assumed
+                    .into_iter()
+                    .chain(snapshot.facts.assumed.iter().cloned())
                     .collect(),
                 notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
                 what_if: options.what_if.clone(),

@@ -22,12 +22,16 @@ fn run(b: &mut criterion::Bencher<'_>, prepared: &Prepared<'_>) {
     b.iter_batched_ref(|| prepared.clone(), Prepared::run, BatchSize::LargeInput);
 }
 
-fn options(no_preemption: bool) -> Options {
-    Options {
+fn options(no_preemption: bool, dra_preemption: bool) -> Options {
+    let mut o = Options {
         mode: Mode::Compat,
         no_preemption,
         ..Options::default()
+    };
+    if dra_preemption {
+        o.gate_overrides.insert("DRAPreemption".to_owned(), true);
     }
+    o
 }
 
 /// Benches `name` (with preemption) and `name_no_preemption` on `s`, after checking once that
@@ -40,8 +44,9 @@ fn bench_pair(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     s: &Snapshot,
+    dra_preemption: bool,
 ) {
-    let prepared = prepare(s, &options(false));
+    let prepared = prepare(s, &options(false, dra_preemption));
     let plan = prepared.clone().run();
     let unit = plan.units.first().expect("one pending unit");
     assert_eq!(
@@ -62,7 +67,7 @@ fn bench_pair(
         hasher.finish()
     );
     group.bench_function(name, |b| run(b, &prepared));
-    let baseline = prepare(s, &options(true));
+    let baseline = prepare(s, &options(true, dra_preemption));
     group.bench_function(format!("{name}_no_preemption"), |b| run(b, &baseline));
 }
 
@@ -71,7 +76,7 @@ fn bench_pair(
 fn one_case(c: &mut Criterion, group: &str, name: &str, profile: &Profile, seed: u64) {
     let mut g = c.benchmark_group(group);
     g.sample_size(10).measurement_time(Duration::from_secs(20));
-    bench_pair(&mut g, name, &snapshot(profile, seed));
+    bench_pair(&mut g, name, &snapshot(profile, seed), false);
     g.finish();
 }
 
@@ -91,7 +96,7 @@ fn single_pod(c: &mut Criterion) {
     group
         .sample_size(20)
         .measurement_time(Duration::from_secs(10));
-    bench_pair(&mut group, "5k_nodes_20k_victims", &s);
+    bench_pair(&mut group, "5k_nodes_20k_victims", &s, false);
     group.finish();
 }
 
@@ -112,7 +117,7 @@ fn gang(c: &mut Criterion) {
         },
         7,
     );
-    bench_pair(&mut group, "100_nodes_1k_victims", &small);
+    bench_pair(&mut group, "100_nodes_1k_victims", &small, false);
     let large = snapshot(
         &Profile {
             running_pods: 150_000,
@@ -122,7 +127,7 @@ fn gang(c: &mut Criterion) {
         },
         8,
     );
-    bench_pair(&mut group, "5k_nodes_150k_pods", &large);
+    bench_pair(&mut group, "5k_nodes_150k_pods", &large, false);
     group.finish();
 }
 
@@ -152,6 +157,10 @@ fn topology_gang(c: &mut Criterion) {
 /// pods run and 8 of each node's 30 hold its devices through allocated claims: every member
 /// needs a device holder evicted too. A preemptor with claims takes the victim-aware cost's
 /// filter path (victims put back with their devices, the filters run per victim unit).
+///
+/// Run with the DRAPreemption gate **on** (alpha, off by default in 1.37): only with it does
+/// the preemption dry run free the victims' devices. `B6d_…_gate_off` times the default, where
+/// the dry run frees no device and the gang stays Unschedulable.
 fn dra_gang(c: &mut Criterion) {
     let profile = Profile {
         running_pods: 150_000,
@@ -162,13 +171,23 @@ fn dra_gang(c: &mut Criterion) {
         preemptor_claims: true,
         ..Profile::with_nodes(5_000)
     };
-    one_case(
-        c,
-        "B6d_dra_gang_preemption",
-        "5k_nodes_150k_pods_40k_claims",
-        &profile,
-        10,
+    let s = snapshot(&profile, 10);
+    let mut g = c.benchmark_group("B6d_dra_gang_preemption");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    bench_pair(&mut g, "5k_nodes_150k_pods_40k_claims", &s, true);
+    let gate_off = prepare(&s, &options(false, false));
+    let plan = gate_off.clone().run();
+    let unit = plan.units.first().expect("one pending unit");
+    assert_eq!(
+        unit.outcome,
+        Outcome::Unschedulable,
+        "gate off: {}",
+        unit.message
     );
+    g.bench_function("5k_nodes_150k_pods_40k_claims_gate_off", |b| {
+        run(b, &gate_off)
+    });
+    g.finish();
 }
 
 criterion_group!(benches, single_pod, gang, topology_gang, dra_gang);

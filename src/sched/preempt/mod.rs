@@ -1999,6 +1999,37 @@ mod tests {
     // Clusters where members can share nodes (24 of 64 cpu) and 30 or 45 victims of 1-2 cpu
     // run on every node (some nodes have room for a member, or a free device, others not) must
     // give the same plan, victims and placements with the cache as without.
+    // B6d in small: a gang whose members need devices that only lower-priority pods' claims
+    // hold preempts with DRAPreemption on and stays Unschedulable with it off (the 1.37
+    // default; test/integration/dra/preemption.go testPreemptionDisabled).
+    #[test]
+    fn dra_gang_preempts_only_with_the_dra_preemption_gate() {
+        use crate::testutil::synthetic::{Profile, snapshot};
+        let profile = Profile {
+            running_pods: 48 * 30,
+            running_priority: 10,
+            devices_per_node: 4,
+            running_claims_per_node: 4,
+            preemptor_gangs: vec![(1, 12)],
+            preemptor_claims: true,
+            preemptor_cpu: 24,
+            ..Profile::with_nodes(48)
+        };
+        let s = snapshot(&profile, 3);
+        let outcome = |on: bool| {
+            let mut options = Options::default();
+            options
+                .gate_overrides
+                .insert("DRAPreemption".to_owned(), on);
+            let plan = prepare(&s, &options).run();
+            (plan.units[0].outcome, plan.units[0].victims.len())
+        };
+        let (on, victims) = outcome(true);
+        assert_eq!(on, Outcome::Preempting);
+        assert!(victims > 0);
+        assert_eq!(outcome(false), (Outcome::Unschedulable, 0));
+    }
+
     #[test]
     fn cached_victim_costs_give_the_uncached_plan() {
         use crate::testutil::synthetic::{Profile, snapshot};

@@ -297,6 +297,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS313@23:3 WAS313@43:3",
     ),
     (
+        "WAS314-hierarchy-too-deep.yaml",
+        false,
+        Cluster::None,
+        "WAS314@64:3 WAS314@113:3",
+    ),
+    (
         "WAS401-removed-api-version.yaml",
         false,
         Cluster::None,

@@ -1,7 +1,7 @@
 //! `WAS3xx`: cross-object references, within the linted set and, when a cluster snapshot is
 //! given (`--from`, `--demo`, `--cluster`), against the cluster too (semantics §1.3–§1.7).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -167,6 +167,32 @@ spec:
 
 ## References
 - KEP-6012 (CompositePodGroup)
+";
+
+/// `WAS314` documentation.
+pub const WAS314: &str = "## What it does
+Counts the levels of each CompositePodGroup hierarchy, from its root CompositePodGroup down to
+its PodGroups (the PodGroup counts as a level), and reports a group that sits deeper than 4
+levels.
+
+## Why is this bad?
+kube-scheduler 1.37 refuses a hierarchy deeper than 4 levels (`WorkloadMaxTreeDepth`; its
+hierarchy validation says \"hierarchy depth 5 exceeds maximum allowed depth 4\"): none of the
+tree's pods is scheduled. `kubectl wasctl simulate` and `explain` report such a tree as an error.
+
+## Example
+```yaml
+kind: PodGroup
+metadata: {name: leaf}
+spec:
+  parentCompositePodGroupName: c4   # c4 → c3 → c2 → c1: five levels
+```
+
+Use instead: flatten the hierarchy to at most 4 levels.
+
+## References
+- `k8s.io/api/scheduling/v1beta1/types.go` (`WorkloadMaxTreeDepth`); semantics of the
+  CompositePodGroup hierarchy (KEP-6012)
 ";
 
 /// `WAS313` documentation.
@@ -610,11 +636,25 @@ pub fn check(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_
     }
 }
 
-/// `WAS313`: a CompositePodGroup whose parent chain comes back to itself, reported once per
-/// cycle on its linted member with the smallest name. Parents come from the linted objects,
-/// then from the cluster; every chain is walked with a visited set, so this ends on any input.
+/// Where a CompositePodGroup sits in its hierarchy, found by [`resolve_levels`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// Levels from the root (the root is 1; a parent the input lacks counts as no level).
+    Depth(usize),
+    /// On a cycle, or below one: no depth.
+    Cyclic,
+}
+
+/// `WAS313` and `WAS314`: the parent chains of the CompositePodGroups, walked once. Parents
+/// come from the linted objects, then from the cluster. One pass resolves every group's level
+/// with a memo and an on-path map, so a 20,000-long chain costs 20,000 steps (the walk it
+/// replaces restarted at every group and searched its path at every step: cubic). A cycle is
+/// reported once, on its linted member with the smallest name; a group or PodGroup deeper than
+/// [`MAX_HIERARCHY_DEPTH`] levels (the leaf PodGroup counts; upstream hierarchy validation:
+/// "hierarchy depth 5 exceeds maximum allowed depth 4") once per chain, where it first exceeds.
 fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
-    let mut parent: BTreeMap<Key, String> = BTreeMap::new();
+    use crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH;
+    let mut parent: HashMap<Key, String> = HashMap::new();
     if let Some(s) = cluster {
         for c in &s.composite_pod_groups {
             if let (Some(name), Some(p)) = (
@@ -626,61 +666,158 @@ fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut 
             }
         }
     }
+    let mut known: HashSet<Key> = parent.keys().cloned().collect();
+    if let Some(s) = cluster {
+        for c in &s.composite_pod_groups {
+            if let Some(name) = c.metadata.name.as_ref() {
+                known.insert((
+                    c.metadata.namespace.clone().unwrap_or_default(),
+                    name.clone(),
+                ));
+            }
+        }
+    }
     let mut linted: BTreeMap<Key, &Object> = BTreeMap::new();
+    let mut leaves: Vec<(&Object, Key)> = Vec::new();
     for obj in objects {
-        if was_kind(obj) != Some(WasKind::CompositePodGroup) {
+        let spec = obj.value.get("spec").unwrap_or(&Value::Null);
+        match was_kind(obj) {
+            Some(WasKind::CompositePodGroup) => {
+                let key = (obj.namespace.clone(), obj.id.name.clone());
+                match get_str(spec, "parentCompositePodGroupName") {
+                    Some(p) => parent.insert(key.clone(), p.to_owned()),
+                    None => parent.remove(&key),
+                };
+                known.insert(key.clone());
+                linted.insert(key, obj);
+            }
+            Some(WasKind::PodGroup) => {
+                if let Some(p) = get_str(spec, "parentCompositePodGroupName") {
+                    leaves.push((obj, (obj.namespace.clone(), p.to_owned())));
+                }
+            }
+            _ => {}
+        }
+    }
+    let (levels, cycles) = resolve_levels(&parent, &known, linted.keys());
+    for cycle in cycles {
+        let Some((key, obj)) = cycle
+            .iter()
+            .filter_map(|k| linted.get(k).map(|o| (k, *o)))
+            .min_by(|a, b| a.0.cmp(b.0))
+        else {
+            continue;
+        };
+        let from = cycle.iter().position(|k| k == key).unwrap_or(0);
+        let names: Vec<&str> = cycle[from..]
+            .iter()
+            .chain(&cycle[..from])
+            .chain(std::iter::once(key))
+            .map(|k| k.1.as_str())
+            .collect();
+        em.emit(
+            Rule::ParentCycle,
+            obj,
+            "spec.parentCompositePodGroupName",
+            format!(
+                "`parentCompositePodGroupName` references form a cycle: {}",
+                names.join(" → ")
+            ),
+            "remove `parentCompositePodGroupName` from the group meant to be the root",
+        );
+    }
+    let too_deep = |depth: usize| depth > MAX_HIERARCHY_DEPTH;
+    let level_of = |k: &Key| levels.get(k).copied();
+    // A linted group is reported where its chain first exceeds the limit: its parent (if
+    // linted) is not itself too deep.
+    let parent_reported = |k: &Key| {
+        parent.get(k).is_some_and(|p| {
+            let pk = (k.0.clone(), p.clone());
+            linted.contains_key(&pk)
+                && matches!(level_of(&pk), Some(Level::Depth(d)) if too_deep(d))
+        })
+    };
+    let emit_deep = |em: &mut Emitter<'_>, obj: &Object, depth: usize| {
+        em.emit(
+            Rule::HierarchyTooDeep,
+            obj,
+            "spec.parentCompositePodGroupName",
+            format!(
+                "hierarchy depth {depth} exceeds maximum allowed depth {MAX_HIERARCHY_DEPTH}: kube-scheduler refuses to schedule the tree"
+            ),
+            format!("flatten the hierarchy to at most {MAX_HIERARCHY_DEPTH} levels, the PodGroups included"),
+        );
+    };
+    for (key, obj) in &linted {
+        if let Some(Level::Depth(d)) = level_of(key)
+            && too_deep(d)
+            && !parent_reported(key)
+        {
+            emit_deep(em, obj, d);
+        }
+    }
+    for (obj, parent_key) in leaves {
+        let Some(Level::Depth(d)) = level_of(&parent_key) else {
+            continue;
+        };
+        let parent_linted_deep = linted.contains_key(&parent_key) && too_deep(d);
+        if too_deep(d + 1) && !parent_linted_deep {
+            emit_deep(em, obj, d + 1);
+        }
+    }
+}
+
+/// The level of every CompositePodGroup reachable from `starts` (and of their ancestors), and
+/// the cycles met, each once. Linear: every group is pushed on a walk at most once.
+fn resolve_levels<'k>(
+    parent: &HashMap<Key, String>,
+    known: &HashSet<Key>,
+    starts: impl Iterator<Item = &'k Key>,
+) -> (HashMap<Key, Level>, Vec<Vec<Key>>) {
+    let mut levels: HashMap<Key, Level> = HashMap::new();
+    let mut cycles = Vec::new();
+    for start in starts {
+        if levels.contains_key(start) {
             continue;
         }
-        let key = (obj.namespace.clone(), obj.id.name.clone());
-        let spec = obj.value.get("spec").unwrap_or(&Value::Null);
-        match get_str(spec, "parentCompositePodGroupName") {
-            Some(p) => parent.insert(key.clone(), p.to_owned()),
-            None => parent.remove(&key),
-        };
-        linted.insert(key, obj);
-    }
-    let mut reported: BTreeSet<Key> = BTreeSet::new();
-    for start in linted.keys() {
         let mut path: Vec<Key> = Vec::new();
+        let mut on_path: HashMap<Key, usize> = HashMap::new();
         let mut at = start.clone();
-        loop {
-            if let Some(i) = path.iter().position(|k| *k == at) {
-                let cycle = &path[i..];
-                if cycle.iter().any(|k| reported.contains(k)) {
-                    break;
-                }
-                reported.extend(cycle.iter().cloned());
-                let Some((key, obj)) = cycle
-                    .iter()
-                    .filter_map(|k| linted.get(k).map(|o| (k, *o)))
-                    .min_by(|a, b| a.0.cmp(b.0))
-                else {
-                    break;
-                };
-                let from = cycle.iter().position(|k| k == key).unwrap_or(0);
-                let names: Vec<&str> = cycle[from..]
-                    .iter()
-                    .chain(&cycle[..from])
-                    .chain(std::iter::once(key))
-                    .map(|k| k.1.as_str())
-                    .collect();
-                em.emit(
-                    Rule::ParentCycle,
-                    obj,
-                    "spec.parentCompositePodGroupName",
-                    format!(
-                        "`parentCompositePodGroupName` references form a cycle: {}",
-                        names.join(" → ")
-                    ),
-                    "remove `parentCompositePodGroupName` from the group meant to be the root",
-                );
-                break;
+        // Walk up until a resolved group, a root, a missing parent or the path itself.
+        let base = loop {
+            if let Some(l) = levels.get(&at) {
+                break *l;
             }
-            let Some(next) = parent.get(&at) else { break };
+            if let Some(&i) = on_path.get(&at) {
+                let cycle: Vec<Key> = path[i..].to_vec();
+                for k in &cycle {
+                    levels.insert(k.clone(), Level::Cyclic);
+                }
+                path.truncate(i);
+                cycles.push(cycle);
+                break Level::Cyclic;
+            }
+            if !known.contains(&at) {
+                // A parent the input lacks (WAS306 says so): its children count from 1.
+                break Level::Depth(0);
+            }
+            on_path.insert(at.clone(), path.len());
             path.push(at.clone());
-            at = (at.0.clone(), next.clone());
+            match parent.get(&at) {
+                Some(p) => at = (at.0.clone(), p.clone()),
+                None => break Level::Depth(0),
+            }
+        };
+        let mut level = base;
+        for k in path.into_iter().rev() {
+            level = match level {
+                Level::Depth(d) => Level::Depth(d + 1),
+                Level::Cyclic => Level::Cyclic,
+            };
+            levels.insert(k, level);
         }
     }
+    (levels, cycles)
 }
 
 fn check_priority_class(
@@ -1046,5 +1183,50 @@ fn check_immutable(obj: &Object, ix: &Index<'_>, em: &mut Emitter<'_>) {
             compare(obj, "spec", old_spec, new_spec, &fields, em);
             compare_policy_kind(obj, "spec", old_spec, new_spec, em);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(n: usize) -> Key {
+        ("ml".to_owned(), format!("c{n}"))
+    }
+
+    // issue 46: the parent-chain check was cubic (a 20,000-long chain took minutes); one
+    // memoised walk resolves every level in one pass.
+    #[test]
+    fn a_20000_long_chain_resolves_in_one_pass() {
+        let n = 20_000;
+        let parent: HashMap<Key, String> =
+            (1..n).map(|i| (key(i), format!("c{}", i - 1))).collect();
+        let known: HashSet<Key> = (0..n).map(key).collect();
+        let starts: Vec<Key> = (0..n).map(key).collect();
+        let (levels, cycles) = resolve_levels(&parent, &known, starts.iter());
+        assert!(cycles.is_empty());
+        assert_eq!(levels[&key(0)], Level::Depth(1));
+        assert_eq!(levels[&key(n - 1)], Level::Depth(n));
+    }
+
+    #[test]
+    fn cycles_are_found_once_and_groups_below_them_have_no_depth() {
+        // a → b → a, and c under a.
+        let parent: HashMap<Key, String> = [
+            (("ml".to_owned(), "a".to_owned()), "b".to_owned()),
+            (("ml".to_owned(), "b".to_owned()), "a".to_owned()),
+            (("ml".to_owned(), "c".to_owned()), "a".to_owned()),
+        ]
+        .into_iter()
+        .collect();
+        let known: HashSet<Key> = parent.keys().cloned().collect();
+        let starts: Vec<Key> = ["c", "a", "b"]
+            .iter()
+            .map(|n| ("ml".to_owned(), (*n).to_owned()))
+            .collect();
+        let (levels, cycles) = resolve_levels(&parent, &known, starts.iter());
+        assert_eq!(cycles.len(), 1);
+        assert_eq!(cycles[0].len(), 2);
+        assert!(levels.values().all(|l| *l == Level::Cyclic));
     }
 }

@@ -8,6 +8,7 @@ mod doctor;
 mod explain;
 mod generate;
 mod lint;
+mod output_file;
 mod profile;
 mod simulate;
 mod snapshot;

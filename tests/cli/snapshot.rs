@@ -88,3 +88,60 @@ fn secrets_and_env_values_never_leave_in_a_snapshot() {
         );
     }
 }
+
+/// `--file LINK` replaces the link's target whole and keeps the link and the target's mode;
+/// a failed write leaves the old file as it was.
+#[cfg(unix)]
+#[test]
+fn snapshot_file_through_a_symlink_keeps_the_link_and_replaces_its_target() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.yaml");
+    std::fs::write(&real, "old\n").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.path().join("link.yaml");
+    std::os::unix::fs::symlink("real.yaml", &link).unwrap();
+    let r = run(&["snapshot", "--demo", "--file", link.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let written = std::fs::read_to_string(&real).unwrap();
+    assert_eq!(written, run(&["snapshot", "--demo"]).stdout);
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o7777,
+        0o600
+    );
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+}
+
+/// `--file /dev/full`: a clean "disk full" error, exit 2, and the device is still there.
+#[cfg(target_os = "linux")]
+#[test]
+fn snapshot_file_on_a_full_device_says_disk_full_and_deletes_nothing() {
+    use std::os::unix::fs::FileTypeExt as _;
+    if !std::fs::metadata("/dev/full").is_ok_and(|m| m.file_type().is_char_device()) {
+        return;
+    }
+    let r = run(&["snapshot", "--demo", "--file", "/dev/full"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error: cannot write `/dev/full`: disk full (no space left on device)\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        std::fs::metadata("/dev/full")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+}

@@ -124,7 +124,8 @@ fn live_snapshot_records_facts_from_version_and_metrics() {
     ]));
     assert_eq!(r.code, 0, "{}", r.transcript());
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let facts = &v["items"][0];
+    // The facts document is the last item.
+    let facts = v["items"].as_array().unwrap().last().unwrap();
     assert_eq!(facts["kind"], "ClusterFacts");
     assert_eq!(facts["serverVersion"], "v1.37.0");
     assert_eq!(
@@ -334,7 +335,12 @@ fn faulty_snapshot(
 }
 
 fn pod_coverage(snapshot: &serde_json::Value) -> serde_json::Value {
-    snapshot["items"][0]["coverage"]["Pod"].clone()
+    snapshot["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|o| o["kind"] == "ClusterFacts"))
+        .map_or(serde_json::Value::Null, |facts| {
+            facts["coverage"]["Pod"].clone()
+        })
 }
 
 fn pods_in(snapshot: &serde_json::Value) -> usize {

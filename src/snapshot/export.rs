@@ -139,7 +139,7 @@ pub fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
         match count {
             Some(n) => {
                 let sep = if text.ends_with('\n') { "" } else { "\n" };
-                write!(out, "{sep}objectCount: {n}\n")
+                writeln!(out, "{sep}objectCount: {n}")
             }
             None => Ok(()),
         }

@@ -201,7 +201,7 @@ fn a_truncated_snapshot_file_is_named_when_read() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = std::fs::read_to_string(&json).unwrap();
-    std::fs::write(&cut.with_extension("json"), &text[..text.len() / 2]).unwrap();
+    std::fs::write(cut.with_extension("json"), &text[..text.len() / 2]).unwrap();
     let r = run(&[
         "simulate",
         "--from",

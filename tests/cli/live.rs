@@ -807,3 +807,35 @@ fn a_token_file_with_a_trailing_newline_works() {
         r.stderr
     );
 }
+
+/// A kubeconfig larger than any real one (`/dev/zero`, a huge file) is refused at a cap, not
+/// read until memory runs out.
+#[test]
+fn a_kubeconfig_larger_than_the_cap_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(33 << 20)
+        .unwrap();
+    let mut paths = vec![huge.clone()];
+    if std::path::Path::new("/dev/zero").exists() {
+        paths.push("/dev/zero".into());
+    }
+    for path in paths {
+        let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", path.to_str().unwrap()]));
+        assert_eq!(r.code, 3, "{}", r.transcript());
+        assert!(
+            r.stderr.contains(&format!(
+                "`{}`: more than 32 MiB: not a kubeconfig",
+                path.display()
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+    // Through `KUBECONFIG` too.
+    let r = run_cmd(wasctl().env("KUBECONFIG", &huge).args(["tree", "-A"]));
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(r.stderr.contains("more than 32 MiB"), "{}", r.stderr);
+}

@@ -68,9 +68,7 @@ impl Default for LiveOptions {
 /// `Ok(None)` when there is none at all.
 fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, String> {
     if let Some(path) = explicit {
-        return Kubeconfig::read_from(path)
-            .map(Some)
-            .map_err(|e| kubeconfig_error(path, &e));
+        return read_capped(path).map(Some);
     }
     let paths: Vec<PathBuf> = match std::env::var_os("KUBECONFIG") {
         Some(v) if !v.is_empty() => std::env::split_paths(&v)
@@ -83,13 +81,53 @@ fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, Str
     };
     let mut merged: Option<Kubeconfig> = None;
     for path in paths.iter().filter(|p| p.is_file()) {
-        let next = Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(path, &e))?;
+        let next = read_capped(path)?;
         merged = Some(match merged {
             None => next,
             Some(m) => m.merge(next).map_err(|e| kubeconfig_error(path, &e))?,
         });
     }
     Ok(merged)
+}
+
+/// The most bytes a kubeconfig may have: a thousand clusters with their CA certificates
+/// inline are a few MiB; `--kubeconfig /dev/zero` would otherwise be read until memory runs
+/// out.
+const MAX_KUBECONFIG_BYTES: u64 = 32 << 20;
+
+/// Reads one kubeconfig file, refusing one larger than [`MAX_KUBECONFIG_BYTES`]. A regular
+/// file is judged by its size and read by kube (which makes its relative paths absolute); a
+/// device, FIFO or `/dev/stdin` is read here, up to the cap.
+fn read_capped(path: &Path) -> Result<Kubeconfig, String> {
+    use std::io::Read as _;
+    let file = path.display();
+    let too_large = || {
+        format!(
+            "`{file}`: more than {} MiB: not a kubeconfig",
+            MAX_KUBECONFIG_BYTES >> 20
+        )
+    };
+    let io = |e: std::io::Error| format!("`{file}`: {}", crate::error::io_in_words(&e));
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_file() {
+        if meta.len() > MAX_KUBECONFIG_BYTES {
+            return Err(too_large());
+        }
+        return Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(path, &e));
+    }
+    if meta.is_dir() {
+        return Err(format!("`{file}`: is a directory, not a kubeconfig file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_KUBECONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_KUBECONFIG_BYTES {
+        return Err(too_large());
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("`{file}`: not UTF-8 text: not a kubeconfig"))?;
+    Kubeconfig::from_yaml(&text).map_err(|e| kubeconfig_error(path, &e))
 }
 
 /// A kubeconfig error as the user sees it: the file, line, column and field path, never the

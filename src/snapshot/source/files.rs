@@ -1276,6 +1276,26 @@ mod tests {
         assert!(load(&json[..json.len() / 2], "snap.json").is_err());
     }
 
+    /// A snapshot of a later format is read, with a warning that says so.
+    #[test]
+    fn a_newer_snapshot_format_is_named() {
+        let facts = |v: u32| {
+            format!(
+                "apiVersion: wasctl.dev/v1alpha1\nkind: ClusterFacts\nformatVersion: {v}\nobjectCount: 1\n---\napiVersion: v1\nkind: Node\nmetadata: {{name: n1}}\n"
+            )
+        };
+        let codes = |text: &str| -> Vec<String> {
+            load(text, "s.yaml")
+                .unwrap()
+                .warnings
+                .iter()
+                .map(|w| w.code.clone())
+                .collect()
+        };
+        assert!(!codes(&facts(2)).contains(&"NewerSnapshotFormat".to_owned()));
+        assert!(codes(&facts(3)).contains(&"NewerSnapshotFormat".to_owned()));
+    }
+
     /// Snapshots written before the count (facts first, no header) load without a warning.
     #[test]
     fn an_old_snapshot_without_a_count_is_read_without_a_warning() {

@@ -49,6 +49,8 @@ pub struct Collector {
     declared_objects: u64,
     /// True once a file was found cut short ([`Collector::check_complete`]).
     truncated: bool,
+    /// The highest `formatVersion` of the facts documents read.
+    format_version: u32,
 }
 
 /// How much a [`Collector`] held before a file was read into it, to judge that file alone.
@@ -559,7 +561,9 @@ impl Collector {
         self.facts_documents += 1;
         // The count describes the file, not the cluster: it is checked once the file is
         // read, never kept.
-        facts.format_version = None;
+        if let Some(v) = facts.format_version.take() {
+            self.format_version = self.format_version.max(v);
+        }
         if let Some(n) = facts.object_count.take() {
             self.counted_facts += 1;
             self.declared_objects = self.declared_objects.saturating_add(n);
@@ -650,7 +654,9 @@ impl Collector {
             counted_facts,
             declared_objects,
             truncated,
+            format_version,
         } = other;
+        self.format_version = self.format_version.max(format_version);
         self.counted_facts += counted_facts;
         self.declared_objects = self.declared_objects.saturating_add(declared_objects);
         self.truncated |= truncated;
@@ -710,6 +716,16 @@ impl Collector {
     /// Turns what was collected into an indexed snapshot, with warnings for unknown kinds,
     /// skipped Secrets and duplicates.
     pub fn finish(mut self) -> Snapshot {
+        if self.format_version > crate::snapshot::facts::SNAPSHOT_FORMAT_VERSION {
+            self.snapshot.warnings.push(Warning::new(
+                "NewerSnapshotFormat",
+                format!(
+                    "the input was written by a newer wasctl (snapshot formatVersion {}; this wasctl reads up to {}): what that version added is ignored",
+                    self.format_version,
+                    crate::snapshot::facts::SNAPSHOT_FORMAT_VERSION
+                ),
+            ));
+        }
         if !self.unknown.is_empty() {
             let total: usize = self.unknown.values().sum();
             let kinds: Vec<String> = self

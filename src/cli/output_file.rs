@@ -62,7 +62,7 @@ impl WriteError {
             }
             io::ErrorKind::NotFound => "check that the directory exists",
             io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
-                "check that the directory is writable (the file is written to a temporary file beside it, then renamed)"
+                "check the permissions of the file and of its directory (the file is written to a temporary file beside it, then renamed)"
             }
             _ => "check the path, or write the file elsewhere",
         };
@@ -204,6 +204,14 @@ fn replace(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    // A file its owner made read-only stays protected, as with `>`: a rename would replace
+    // it regardless (opening for writing, without truncating, changes nothing).
+    if existing.is_some() {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(real)
+            .map_err(|e| (None, e))?;
+    }
     let (tmp, file) = create_temporary(dir)?;
     let result = (|| -> Result<(), StepError> {
         set_mode(&file, existing, mode).map_err(|e| {
@@ -391,6 +399,26 @@ mod tests {
             0o640
         );
         assert!(leftovers(dir.path()).is_empty() && leftovers(&real_dir).is_empty());
+    }
+
+    /// A read-only file is refused as `>` refuses it (root may write any file, as with `>`).
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_not_replaced() {
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kept.yaml");
+        std::fs::write(&path, "kept\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let result = write_file(&path, None, text("new\n"));
+        if std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0) {
+            assert!(result.is_ok());
+            return;
+        }
+        let err = result.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept\n");
+        assert!(leftovers(dir.path()).is_empty());
     }
 
     #[cfg(unix)]

@@ -611,9 +611,11 @@ fn trim_token_file(auth: &mut kube::config::AuthInfo) {
         return;
     };
     let mut text = String::new();
-    // A token is a few KiB; a larger "token file" is not read whole.
-    let read = std::fs::File::open(&path).and_then(|f| f.take(1 << 20).read_to_string(&mut text));
-    if read.is_ok() {
+    // A token is a few KiB: a file over 1 MiB (or not text) is left to kube as it is.
+    const MAX_TOKEN_BYTES: u64 = 1 << 20;
+    let read = std::fs::File::open(&path)
+        .and_then(|f| f.take(MAX_TOKEN_BYTES + 1).read_to_string(&mut text));
+    if read.is_ok_and(|n| n as u64 <= MAX_TOKEN_BYTES) {
         auth.token = Some(text.trim().to_owned().into());
         auth.token_file = None;
     }

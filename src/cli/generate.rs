@@ -376,12 +376,8 @@ fn write_file(path: &Path, f: &Generated) -> Result<(), Error> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(fail)?;
     }
-    std::fs::write(path, &f.contents).map_err(fail)?;
-    #[cfg(unix)]
-    if f.executable {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
-    }
+    let mode = f.executable.then_some(0o755);
+    super::output_file::write_file(path, mode, |out| out.write_all(&f.contents))?;
     Ok(())
 }
 

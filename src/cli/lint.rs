@@ -282,12 +282,9 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
     for (format, file) in &outputs {
         let bytes = render(*format, &report, args, ctx, file.is_some())?;
         match file {
-            Some(path) => std::fs::write(path, &bytes).map_err(|e| {
-                Error::usage(
-                    format!("cannot write `{}`: {e}", path.display()),
-                    "check that the directory exists and is writable",
-                )
-            })?,
+            Some(path) => {
+                super::output_file::write_file(path, None, |out| out.write_all(&bytes))?;
+            }
             None => ctx.stdout(&bytes)?,
         }
     }

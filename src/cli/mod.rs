@@ -8,6 +8,7 @@ mod doctor;
 mod explain;
 mod generate;
 mod lint;
+mod output_file;
 mod profile;
 mod simulate;
 mod snapshot;
@@ -564,13 +565,18 @@ pub(crate) fn require_nodes_and_pods(s: &Snapshot) -> Result<(), Error> {
         match s.coverage(kind) {
             KindCoverage::Complete | KindCoverage::Namespace { .. } => {}
             KindCoverage::NotInInput => {
+                // A snapshot cut short before its pods: that is the news, not a dump to redo.
+                let hint = match s.warnings.iter().find(|w| w.code == "TruncatedSnapshot") {
+                    Some(w) => w.message.clone(),
+                    None => format!(
+                        "add them (`kubectl get {plural} -A -o yaml`), or make a complete dump with `kubectl wasctl snapshot -A -o yaml > dump.yaml`"
+                    ),
+                };
                 return Err(Error::usage(
                     format!(
                         "the input holds no {kind} objects: a simulation needs every {kind} of the cluster"
                     ),
-                    format!(
-                        "add them (`kubectl get {plural} -A -o yaml`), or make a complete dump with `kubectl wasctl snapshot -A -o yaml > dump.yaml`"
-                    ),
+                    hint,
                 ));
             }
             KindCoverage::Unreadable { reason } => {

@@ -37,22 +37,7 @@ pub(crate) fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, Erro
         SnapshotFormat::Json => export::write_json(out, &snapshot),
     };
     match &args.file {
-        Some(path) => {
-            let cannot = |e: std::io::Error| {
-                Error::usage(
-                    format!("cannot write `{}`: {e}", path.display()),
-                    "check the directory exists and is writable",
-                )
-            };
-            let file = std::fs::File::create(path).map_err(cannot)?;
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
-            if let Err(e) = write(&mut out).and_then(|()| std::io::Write::flush(&mut out)) {
-                // No half-written snapshot is left behind to be read back as a whole one.
-                drop(out);
-                let _ = std::fs::remove_file(path);
-                return Err(cannot(e));
-            }
-        }
+        Some(path) => super::output_file::write_file(path, None, write)?,
         None => {
             let mut out = ctx.stdout_stream();
             write(&mut out)?;

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::facts::WASCTL_API_VERSION;
+use super::facts::{SNAPSHOT_FORMAT_VERSION, SNAPSHOT_HEADER, WASCTL_API_VERSION};
 use super::{Snapshot, name_of, namespace_of};
 
 /// The text that replaces redacted values.
@@ -19,7 +19,7 @@ pub const REDACTED: &str = "<redacted>";
 
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
-/// Every object of the snapshot as redacted JSON values, facts document first.
+/// Every object of the snapshot as redacted JSON values, facts document last.
 pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
     let mut docs = Vec::with_capacity(s.object_count() + 1);
     each_document(s, io::Error::other, |doc| {
@@ -29,15 +29,9 @@ pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
     Ok(docs)
 }
 
-/// Hands every object of the snapshot to `f` as a redacted JSON value, facts document first,
-/// one at a time: the writers stream them, so an export holds one object's value at a time
-/// (a `Vec` of every value was four times the snapshot's own memory). `conv` turns a
-/// serialization error into `f`'s error type.
-pub fn each_document<E>(
-    s: &Snapshot,
-    conv: fn(serde_json::Error) -> E,
-    mut f: impl FnMut(Value) -> Result<(), E>,
-) -> Result<(), E> {
+/// The `ClusterFacts` document of a snapshot of `s`: the facts, every typed kind's coverage,
+/// the file format version and the number of objects written before it.
+fn facts_document(s: &Snapshot) -> Result<Value, serde_json::Error> {
     // Record every typed kind's coverage, so that a kind read completely with no objects
     // is not taken for a kind missing from the input when the file is read back.
     let mut full = s.facts.clone();
@@ -46,7 +40,9 @@ pub fn each_document<E>(
             .entry((*kind).to_owned())
             .or_insert_with(|| s.coverage(kind));
     }
-    let mut facts = serde_json::to_value(&full).map_err(conv)?;
+    full.format_version = Some(SNAPSHOT_FORMAT_VERSION);
+    full.object_count = Some(u64::try_from(s.object_count()).unwrap_or(u64::MAX));
+    let mut facts = serde_json::to_value(&full)?;
     if let Value::Object(map) = &mut facts {
         let mut head = Map::new();
         head.insert("apiVersion".to_owned(), Value::from(WASCTL_API_VERSION));
@@ -54,7 +50,27 @@ pub fn each_document<E>(
         head.append(map);
         facts = Value::Object(head);
     }
-    f(facts)?;
+    Ok(facts)
+}
+
+/// True for the document [`facts_document`] makes.
+fn is_facts(doc: &Value) -> bool {
+    doc.get("kind").and_then(Value::as_str) == Some("ClusterFacts")
+        && doc.get("apiVersion").and_then(Value::as_str) == Some(WASCTL_API_VERSION)
+}
+
+/// Hands every object of the snapshot to `f` as a redacted JSON value, then the facts
+/// document, one at a time: the writers stream them, so an export holds one object's value at
+/// a time (a `Vec` of every value was four times the snapshot's own memory). `conv` turns a
+/// serialization error into `f`'s error type.
+///
+/// The facts document comes last and counts the objects before it: a file cut short has no
+/// facts document, or fewer objects than it counts, and the loader says so.
+pub fn each_document<E>(
+    s: &Snapshot,
+    conv: fn(serde_json::Error) -> E,
+    mut f: impl FnMut(Value) -> Result<(), E>,
+) -> Result<(), E> {
     fn each<T: Serialize, E>(
         s: &Snapshot,
         kind: &str,
@@ -103,15 +119,30 @@ pub fn each_document<E>(
         redact(&mut v);
         f(v)?;
     }
-    Ok(())
+    f(facts_document(s).map_err(conv)?)
 }
 
-/// Writes a YAML document stream, one object at a time.
+/// Writes a YAML document stream, one object at a time, after [`SNAPSHOT_HEADER`]. The
+/// facts document's `objectCount` is its last line, so a cut anywhere before the end leaves
+/// a count that is missing or wrong.
 pub fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
-    each_document(s, io::Error::other, |doc| {
+    out.write_all(SNAPSHOT_HEADER.as_bytes())?;
+    each_document(s, io::Error::other, |mut doc| {
         out.write_all(b"---\n")?;
+        let count = if is_facts(&doc) {
+            doc.as_object_mut().and_then(|m| m.remove("objectCount"))
+        } else {
+            None
+        };
         let text = serde_saphyr::to_string(&doc).map_err(io::Error::other)?;
-        out.write_all(text.as_bytes())
+        out.write_all(text.as_bytes())?;
+        match count {
+            Some(n) => {
+                let sep = if text.ends_with('\n') { "" } else { "\n" };
+                writeln!(out, "{sep}objectCount: {n}")
+            }
+            None => Ok(()),
+        }
     })
 }
 

@@ -16,6 +16,15 @@ use serde::{Deserialize, Serialize};
 /// The `apiVersion` of wasctl's own documents.
 pub const WASCTL_API_VERSION: &str = "wasctl.dev/v1alpha1";
 
+/// The version of the file `wasctl snapshot` writes: 2 puts the `ClusterFacts` document last,
+/// with the number of objects before it (`objectCount`), so a truncated file is detected.
+/// Files without `formatVersion` (version 1, or written by hand) are read as they are.
+pub const SNAPSHOT_FORMAT_VERSION: u32 = 2;
+
+/// The first line of a YAML file `wasctl snapshot` writes: a file that starts with it and has
+/// no `ClusterFacts` document was cut short.
+pub const SNAPSHOT_HEADER: &str = "# kubectl wasctl snapshot (formatVersion 2): the ClusterFacts document, last, counts the objects\n";
+
 /// The Kubernetes minor version wasctl models.
 pub const SUPPORTED_KUBERNETES: &str = "1.37";
 
@@ -96,6 +105,15 @@ pub struct ClusterFacts {
     /// completely (live) or, for files, is judged by [`crate::snapshot::Snapshot::coverage`].
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub coverage: BTreeMap<String, KindCoverage>,
+    /// The snapshot file format ([`SNAPSHOT_FORMAT_VERSION`]) of the file this document
+    /// closes; absent in documents written by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format_version: Option<u32>,
+    /// How many objects the file holds besides this document: the loader compares it with
+    /// what it read, to detect a truncated file. Never kept in a loaded snapshot (the loader
+    /// takes it out of each document).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object_count: Option<u64>,
     /// kube-apiserver gates the objects prove on (gate → evidence), computed when the
     /// snapshot is built (see [`crate::snapshot::evidence`]); never read from a document.
     #[serde(skip)]

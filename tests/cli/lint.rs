@@ -566,3 +566,46 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         .collect();
     assert!(errors.is_empty(), "SARIF schema violations: {errors:#?}");
 }
+
+/// `-o sarif=FILE` is written whole or not at all: through a symlink the link stays and its
+/// target is replaced; on a full device the error says "disk full" (exit 2) and the device
+/// node survives.
+#[cfg(unix)]
+#[test]
+fn sarif_files_are_written_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.sarif");
+    std::fs::write(&real, "old").unwrap();
+    let link = dir.path().join("out.sarif");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let input = format!("{BAD}/WAS302-pod-claim-mismatch.yaml");
+    let r = run(&["lint", &input, "-o", &format!("sarif={}", link.display())]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        let r = run(&["lint", &input, "-o", "sarif=/dev/full"]);
+        assert_eq!(r.code, 2, "{}", r.transcript());
+        assert!(
+            r.stderr
+                .contains("cannot write `/dev/full`: disk full (no space left on device)"),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            std::fs::metadata("/dev/full")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+}

@@ -124,7 +124,8 @@ fn live_snapshot_records_facts_from_version_and_metrics() {
     ]));
     assert_eq!(r.code, 0, "{}", r.transcript());
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let facts = &v["items"][0];
+    // The facts document is the last item.
+    let facts = v["items"].as_array().unwrap().last().unwrap();
     assert_eq!(facts["kind"], "ClusterFacts");
     assert_eq!(facts["serverVersion"], "v1.37.0");
     assert_eq!(
@@ -334,7 +335,12 @@ fn faulty_snapshot(
 }
 
 fn pod_coverage(snapshot: &serde_json::Value) -> serde_json::Value {
-    snapshot["items"][0]["coverage"]["Pod"].clone()
+    snapshot["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|o| o["kind"] == "ClusterFacts"))
+        .map_or(serde_json::Value::Null, |facts| {
+            facts["coverage"]["Pod"].clone()
+        })
 }
 
 fn pods_in(snapshot: &serde_json::Value) -> usize {
@@ -641,4 +647,195 @@ fn forbidden_kinds_never_lead_to_destructive_doctor_advice() {
             assert!(!req.path.contains("secrets"), "{req:?}");
         }
     }
+}
+
+/// A kubeconfig for `server` whose user is `user` (YAML lines under `user:`, indented by 4).
+fn kubeconfig_with_user(dir: &std::path::Path, url: &str, user: &str) -> std::path::PathBuf {
+    let path = dir.join("kubeconfig");
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: {url}\n\
+         users:\n- name: u\n  user:\n{user}\
+         contexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n    namespace: default\n\
+         current-context: x\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// An executable shell script `name` in `dir`.
+#[cfg(unix)]
+fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// An exec credential plugin that prints malformed JSON, or prints a credential and exits 1:
+/// the message is an authentication failure naming the plugin, its exit status and stderr (as
+/// kubectl shows it), never its stdout (the token), never a debug dump.
+#[cfg(unix)]
+#[test]
+fn a_failing_exec_credential_plugin_is_named_and_its_token_never_shown() {
+    let server = FakeApiServer::start(
+        demo_objects(),
+        FakeConfig {
+            required_token: Some("SECRET-TOKEN-123".to_owned()),
+            ..FakeConfig::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let credential = r#"{"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {"token": "SECRET-TOKEN-123"}}"#;
+    let cases = [
+        (
+            "malformed",
+            script(
+                dir.path(),
+                "malformed.sh",
+                "printf '%s\\n' '{\"token\": \"SECRET-TOKEN-123\"'\n",
+            ),
+            "",
+            "printed no valid ExecCredential on stdout".to_owned(),
+        ),
+        (
+            "exit 1",
+            script(
+                dir.path(),
+                "fails.sh",
+                &format!(
+                    "printf '%s\\n' '{credential}'\necho 'login required: run sso-login' >&2\nexit 1\n"
+                ),
+            ),
+            "      interactiveMode: Never\n",
+            "failed: exit status 1: login required: run sso-login".to_owned(),
+        ),
+        (
+            "exit 1, interactive",
+            script(
+                dir.path(),
+                "fails-interactive.sh",
+                &format!("printf '%s\\n' '{credential}'\nexit 1\n"),
+            ),
+            "",
+            "failed: exit status 1\n".to_owned(),
+        ),
+    ];
+    for (what, plugin, extra, expected) in cases {
+        let kubeconfig = kubeconfig_with_user(
+            dir.path(),
+            &server.url(),
+            &format!(
+                "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n{extra}",
+                plugin.display()
+            ),
+        );
+        let r =
+            run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+        assert_eq!(r.code, 3, "{what}: {}", r.transcript());
+        assert!(
+            !r.transcript().contains("SECRET-TOKEN"),
+            "{what}: {}",
+            r.transcript()
+        );
+        let headline = format!(
+            "error: cannot authenticate to the Kubernetes API server at `{}/`: the kubeconfig's exec credential plugin `{}` ",
+            server.url().trim_end_matches('/'),
+            plugin.display()
+        );
+        assert!(r.stderr.starts_with(&headline), "{what}: {}", r.stderr);
+        assert!(r.stderr.contains(&expected), "{what}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("cannot reach")
+                && !r.stderr.contains("Output {")
+                && !r.stderr.contains("caused by"),
+            "{what}: {}",
+            r.stderr
+        );
+    }
+    // The same plugin printing a good credential and exiting 0 reads the cluster.
+    let good = script(
+        dir.path(),
+        "good.sh",
+        &format!("printf '%s\\n' '{credential}'\n"),
+    );
+    let kubeconfig = kubeconfig_with_user(
+        dir.path(),
+        &server.url(),
+        &format!(
+            "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n",
+            good.display()
+        ),
+    );
+    let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+    assert_eq!(r.code, 0, "{}", r.transcript());
+}
+
+/// `tokenFile` written by `echo TOKEN > file` ends with a newline, which client-go trims.
+#[test]
+fn a_token_file_with_a_trailing_newline_works() {
+    let server = FakeApiServer::start(
+        demo_objects(),
+        FakeConfig {
+            required_token: Some("file-token".to_owned()),
+            ..FakeConfig::default()
+        },
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    std::fs::write(&token, "file-token\n").unwrap();
+    let kubeconfig = kubeconfig_with_user(
+        dir.path(),
+        &server.url(),
+        &format!("    tokenFile: {}\n", token.display()),
+    );
+    let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    // A token file that cannot be read is named, as an authentication failure.
+    let kubeconfig = kubeconfig_with_user(
+        dir.path(),
+        &server.url(),
+        &format!("    tokenFile: {}\n", dir.path().join("missing").display()),
+    );
+    let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]));
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("cannot read the kubeconfig's `tokenFile`")
+            && r.stderr.contains("no such file or directory"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A kubeconfig larger than any real one (`/dev/zero`, a huge file) is refused at a cap, not
+/// read until memory runs out.
+#[test]
+fn a_kubeconfig_larger_than_the_cap_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(33 << 20)
+        .unwrap();
+    let mut paths = vec![huge.clone()];
+    if std::path::Path::new("/dev/zero").exists() {
+        paths.push("/dev/zero".into());
+    }
+    for path in paths {
+        let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", path.to_str().unwrap()]));
+        assert_eq!(r.code, 3, "{}", r.transcript());
+        assert!(
+            r.stderr.contains(&format!(
+                "`{}`: more than 32 MiB: not a kubeconfig",
+                path.display()
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+    // Through `KUBECONFIG` too.
+    let r = run_cmd(wasctl().env("KUBECONFIG", &huge).args(["tree", "-A"]));
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(r.stderr.contains("more than 32 MiB"), "{}", r.stderr);
 }

@@ -42,14 +42,26 @@ pub fn run(args: &[&str]) -> Run {
     run_cmd(wasctl().args(args))
 }
 
-/// Runs a prepared command.
+/// The credentials the tests' kubeconfigs and fake servers hand out: no run may print one,
+/// whatever fails (issue 46: an exec plugin's token was echoed in the error).
+pub const HANDED_OUT_CREDENTIALS: &[&str] = &["fake-token", "SECRET-TOKEN"];
+
+/// Runs a prepared command, and checks that it printed no credential the tests hand out.
 pub fn run_cmd(cmd: &mut Command) -> Run {
     let out = cmd.output().expect("the binary runs");
-    Run {
+    let run = Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    for secret in HANDED_OUT_CREDENTIALS {
+        assert!(
+            !run.stdout.contains(secret) && !run.stderr.contains(secret),
+            "the run printed the credential `{secret}`: {}",
+            run.transcript()
+        );
     }
+    run
 }
 
 /// Every file with one of `extensions` directly in `dir`, sorted.

@@ -406,10 +406,26 @@ fn load_reader_limited(
     let mut reader = std::io::BufReader::with_capacity(capacity, counted);
     let first = first_byte(&mut reader).map_err(|e| read_error(path, e))?;
     let format = Format::of(path, first);
+    let header = format == Format::Yaml && starts_with_snapshot_header(&mut reader);
     let chunk = stream::chunk_for(total);
+    let before = collector.marks();
     stream::drive(path, collector, |sink, buffers| match format {
         Format::Json => stream::split_json(&mut reader, path, chunk, buffers, sink),
         Format::Yaml => stream::split_yaml(&mut reader, path, buffers, sink),
+    })?;
+    collector.check_complete(path, before, header);
+    Ok(())
+}
+
+/// True when the input starts with the first line `wasctl snapshot` writes (looked at
+/// without consuming it).
+fn starts_with_snapshot_header(reader: &mut impl BufRead) -> bool {
+    let header = crate::snapshot::facts::SNAPSHOT_HEADER;
+    let mark = header.split(" (").next().unwrap_or(header).as_bytes();
+    reader.fill_buf().is_ok_and(|buf| {
+        buf.strip_prefix(b"\xEF\xBB\xBF")
+            .unwrap_or(buf)
+            .starts_with(mark)
     })
 }
 
@@ -1186,6 +1202,112 @@ mod tests {
             .unwrap()
         };
         assert_eq!(plan(&s), plan(&again));
+    }
+
+    fn truncation_warnings(s: &crate::snapshot::Snapshot) -> Vec<String> {
+        s.warnings
+            .iter()
+            .filter(|w| w.code == "TruncatedSnapshot")
+            .map(|w| w.message.clone())
+            .collect()
+    }
+
+    /// See: issue 46 item 1: a snapshot cut short is named, never read in silence.
+    #[test]
+    fn a_truncated_snapshot_is_detected_and_a_whole_one_is_not() {
+        let demo = crate::snapshot::source::demo::load().unwrap();
+        let total = demo.object_count();
+        let mut yaml = Vec::new();
+        crate::snapshot::export::write_yaml(&mut yaml, &demo).unwrap();
+        let yaml = String::from_utf8(yaml).unwrap();
+        assert!(yaml.trim_end().ends_with(&format!("objectCount: {total}")));
+
+        // The whole file: no warning, and the count is not kept in the facts.
+        let whole = load(&yaml, "snap.yaml").unwrap();
+        assert_eq!(truncation_warnings(&whole), Vec::<String>::new());
+        assert_eq!(whole.object_count(), total);
+        assert_eq!(whole.facts.object_count, None);
+
+        // Cut in the middle of its objects, at a document boundary and inside a document.
+        let docs: Vec<usize> = yaml.match_indices("\n---\n").map(|(i, _)| i + 1).collect();
+        let middle = docs[docs.len() / 2];
+        // Inside a document, the cut object is refused or read in part: never read in silence.
+        let inside = yaml[middle..].find("\n  ").map(|i| middle + i + 1).unwrap();
+        let before_facts = yaml[..docs[docs.len() - 1]].rfind('\n').unwrap() + 1;
+        for (cut, at_boundary) in [(middle, true), (inside, false), (before_facts, false)] {
+            let s = match load(&yaml[..cut], "snap.yaml") {
+                Ok(s) => s,
+                Err(_) if !at_boundary => continue,
+                Err(e) => panic!("cut at {cut}: {e}"),
+            };
+            let w = truncation_warnings(&s);
+            assert_eq!(w.len(), 1, "cut at {cut}: {w:?}");
+            assert!(
+                w[0].starts_with("snapshot `snap.yaml` is truncated: its ClusterFacts document, written last, is missing ("),
+                "{}",
+                w[0]
+            );
+        }
+
+        // An object lost in the middle (the facts document survives): N of M.
+        let lost = format!("{}{}", &yaml[..docs[5]], &yaml[docs[6]..]);
+        let s = load(&lost, "snap.yaml").unwrap();
+        assert_eq!(
+            truncation_warnings(&s),
+            vec![format!(
+                "snapshot `snap.yaml` is truncated: {} of {total} objects. Objects and facts after the cut are missing, so findings about them are not checked; take the snapshot again",
+                total - 1
+            )]
+        );
+
+        // Cut inside the facts document, before or inside its count.
+        let count_at = yaml.rfind("objectCount: ").unwrap();
+        for cut in [count_at, count_at + "objectCount: ".len() + 1] {
+            let s = load(&yaml[..cut], "snap.yaml").unwrap();
+            assert_eq!(truncation_warnings(&s).len(), 1, "cut at {cut}");
+        }
+
+        // JSON: facts last with the count; a cut is a syntax error, never a silent read.
+        let mut json = Vec::new();
+        crate::snapshot::export::write_json(&mut json, &demo).unwrap();
+        let json = String::from_utf8(json).unwrap();
+        let whole = load(&json, "snap.json").unwrap();
+        assert_eq!(truncation_warnings(&whole), Vec::<String>::new());
+        assert!(load(&json[..json.len() / 2], "snap.json").is_err());
+    }
+
+    /// A snapshot of a later format is read, with a warning that says so.
+    #[test]
+    fn a_newer_snapshot_format_is_named() {
+        let facts = |v: u32| {
+            format!(
+                "apiVersion: wasctl.dev/v1alpha1\nkind: ClusterFacts\nformatVersion: {v}\nobjectCount: 1\n---\napiVersion: v1\nkind: Node\nmetadata: {{name: n1}}\n"
+            )
+        };
+        let codes = |text: &str| -> Vec<String> {
+            load(text, "s.yaml")
+                .unwrap()
+                .warnings
+                .iter()
+                .map(|w| w.code.clone())
+                .collect()
+        };
+        assert!(!codes(&facts(2)).contains(&"NewerSnapshotFormat".to_owned()));
+        assert!(codes(&facts(3)).contains(&"NewerSnapshotFormat".to_owned()));
+    }
+
+    /// Snapshots written before the count (facts first, no header) load without a warning.
+    #[test]
+    fn an_old_snapshot_without_a_count_is_read_without_a_warning() {
+        let old = include_str!("../../../testdata/clusters/demo.yaml");
+        let s = load(old, "old.yaml").unwrap();
+        assert_eq!(truncation_warnings(&s), Vec::<String>::new());
+        let half = &old[..old.len() / 2];
+        let cut = &half[..half.rfind("\n---\n").unwrap() + 1];
+        assert_eq!(
+            truncation_warnings(&load(cut, "old.yaml").unwrap()),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

@@ -68,9 +68,7 @@ impl Default for LiveOptions {
 /// `Ok(None)` when there is none at all.
 fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, String> {
     if let Some(path) = explicit {
-        return Kubeconfig::read_from(path)
-            .map(Some)
-            .map_err(|e| kubeconfig_error(path, &e));
+        return read_capped(path).map(Some);
     }
     let paths: Vec<PathBuf> = match std::env::var_os("KUBECONFIG") {
         Some(v) if !v.is_empty() => std::env::split_paths(&v)
@@ -83,13 +81,53 @@ fn read_kubeconfig(explicit: Option<&PathBuf>) -> Result<Option<Kubeconfig>, Str
     };
     let mut merged: Option<Kubeconfig> = None;
     for path in paths.iter().filter(|p| p.is_file()) {
-        let next = Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(path, &e))?;
+        let next = read_capped(path)?;
         merged = Some(match merged {
             None => next,
             Some(m) => m.merge(next).map_err(|e| kubeconfig_error(path, &e))?,
         });
     }
     Ok(merged)
+}
+
+/// The most bytes a kubeconfig may have: a thousand clusters with their CA certificates
+/// inline are a few MiB; `--kubeconfig /dev/zero` would otherwise be read until memory runs
+/// out.
+const MAX_KUBECONFIG_BYTES: u64 = 32 << 20;
+
+/// Reads one kubeconfig file, refusing one larger than [`MAX_KUBECONFIG_BYTES`]. A regular
+/// file is judged by its size and read by kube (which makes its relative paths absolute); a
+/// device, FIFO or `/dev/stdin` is read here, up to the cap.
+fn read_capped(path: &Path) -> Result<Kubeconfig, String> {
+    use std::io::Read as _;
+    let file = path.display();
+    let too_large = || {
+        format!(
+            "`{file}`: more than {} MiB: not a kubeconfig",
+            MAX_KUBECONFIG_BYTES >> 20
+        )
+    };
+    let io = |e: std::io::Error| format!("`{file}`: {}", crate::error::io_in_words(&e));
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_file() {
+        if meta.len() > MAX_KUBECONFIG_BYTES {
+            return Err(too_large());
+        }
+        return Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(path, &e));
+    }
+    if meta.is_dir() {
+        return Err(format!("`{file}`: is a directory, not a kubeconfig file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_KUBECONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_KUBECONFIG_BYTES {
+        return Err(too_large());
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("`{file}`: not UTF-8 text: not a kubeconfig"))?;
+    Kubeconfig::from_yaml(&text).map_err(|e| kubeconfig_error(path, &e))
 }
 
 /// A kubeconfig error as the user sees it: the file, line, column and field path, never the
@@ -219,6 +257,16 @@ pub enum AccessError {
         #[source]
         source: kube::Error,
     },
+    /// The kubeconfig's credentials could not be obtained: an exec credential plugin failed
+    /// or printed no credential, a token file cannot be read. Never holds what the plugin
+    /// printed on stdout (the credential).
+    #[error("cannot authenticate to the Kubernetes API server at `{server}`: {message}")]
+    Auth {
+        /// The server URL.
+        server: String,
+        /// What failed, in kubectl's terms (the plugin's command, exit status and stderr).
+        message: String,
+    },
     /// The server rejected the credentials (401).
     #[error("the Kubernetes API server at `{server}` rejected the credentials (401 Unauthorized)")]
     Unauthorized {
@@ -255,6 +303,7 @@ impl AccessError {
             Self::Config { .. } => "pass `--kubeconfig FILE` or set `KUBECONFIG`; or read files with `--from PATH`, or try `--demo`".to_owned(),
             Self::Timeout { .. } => "check `kubectl cluster-info`, or give the server more time with `--request-timeout 2m`".to_owned(),
             Self::Unreachable { .. } => "check `kubectl cluster-info` and `--context`; or read files with `--from PATH`, or try `--demo`".to_owned(),
+            Self::Auth { .. } => "run the credential plugin's command by hand to see what it needs (a login, a path), or check the context's `user` in the kubeconfig".to_owned(),
             Self::Unauthorized { .. } => "the token or certificate of the context's user is wrong or expired: check `kubectl auth whoami`, or log in again".to_owned(),
             Self::Refused { code: 403, .. } => "the user may not read the API's discovery documents: check `kubectl auth can-i --list`".to_owned(),
             Self::Refused { .. } => "check `kubectl cluster-info` and `--context`".to_owned(),
@@ -514,6 +563,7 @@ async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), A
         value.set_sensitive(true);
         config.headers.push((http::header::AUTHORIZATION, value));
     }
+    trim_token_file(&mut config.auth_info);
     if let Some(user) = &options.impersonate {
         config.auth_info.impersonate = Some(user.clone());
     }
@@ -523,11 +573,138 @@ async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), A
     // Shown in messages and reports: without `user:password@`.
     let server = without_userinfo(&config.cluster_url.to_string());
     let namespace = config.default_namespace.clone();
-    let client = Client::try_from(config).map_err(|source| AccessError::Unreachable {
-        server: server.clone(),
-        source,
+    let plugin = exec_plugin(&config.auth_info);
+    let client = Client::try_from(config).map_err(|source| {
+        match auth_failure(&source, plugin.as_deref()) {
+            Some(message) => AccessError::Auth {
+                server: server.clone(),
+                message,
+            },
+            None => AccessError::Unreachable {
+                server: server.clone(),
+                source,
+            },
+        }
     })?;
     Ok((client, server, namespace))
+}
+
+/// The command of the exec credential plugin kube runs for `auth`, if it runs one (a token
+/// or token file takes precedence, as in client-go).
+fn exec_plugin(auth: &kube::config::AuthInfo) -> Option<String> {
+    if auth.token.is_some() || auth.token_file.is_some() {
+        return None;
+    }
+    auth.exec.as_ref()?.command.clone()
+}
+
+/// Reads the kubeconfig's `tokenFile` as client-go does, surrounding whitespace (the
+/// trailing newline of `echo TOKEN > file`) trimmed, and puts the token in its place (kube
+/// sends the file's bytes as they are, and a newline cannot be in a header). A file that
+/// cannot be read is left to kube, which names it.
+fn trim_token_file(auth: &mut kube::config::AuthInfo) {
+    use std::io::Read as _;
+    if auth.token.is_some() {
+        return;
+    }
+    let Some(path) = auth.token_file.clone() else {
+        return;
+    };
+    let mut text = String::new();
+    // A token is a few KiB: a file over 1 MiB (or not text) is left to kube as it is.
+    const MAX_TOKEN_BYTES: u64 = 1 << 20;
+    let read = std::fs::File::open(&path)
+        .and_then(|f| f.take(MAX_TOKEN_BYTES + 1).read_to_string(&mut text));
+    if read.is_ok_and(|n| n as u64 <= MAX_TOKEN_BYTES) {
+        auth.token = Some(text.trim().to_owned().into());
+        auth.token_file = None;
+    }
+}
+
+/// When `e` is (or wraps) a failure to obtain credentials, what failed in words, without
+/// the plugin's stdout (the credential) and without a debug dump; `None` for other errors.
+fn auth_failure(e: &kube::Error, plugin: Option<&str>) -> Option<String> {
+    use kube::client::AuthError;
+    let mut found: Option<&AuthError> = match e {
+        kube::Error::Auth(a) => Some(a),
+        _ => None,
+    };
+    let mut source = std::error::Error::source(e);
+    while found.is_none()
+        && let Some(cause) = source
+    {
+        found = cause.downcast_ref::<AuthError>();
+        source = cause.source();
+    }
+    let plugin = match plugin {
+        Some(p) => format!("the kubeconfig's exec credential plugin `{p}`"),
+        None => "the kubeconfig's exec credential plugin".to_owned(),
+    };
+    Some(match found? {
+        AuthError::AuthExecRun { out, .. } => {
+            let status = match out.status.code() {
+                Some(code) => format!("exit status {code}"),
+                None => out.status.to_string(),
+            };
+            let stderr = plugin_stderr(&out.stderr);
+            if stderr.is_empty() {
+                format!("{plugin} failed: {status}")
+            } else {
+                format!("{plugin} failed: {status}: {stderr}")
+            }
+        }
+        AuthError::AuthExecStart(io) => format!(
+            "{plugin} could not be started: {}",
+            crate::error::io_in_words(io)
+        ),
+        AuthError::AuthExecParse(_) => format!(
+            "{plugin} printed no valid ExecCredential on stdout (not shown: it may hold a credential)"
+        ),
+        AuthError::ExecPluginFailed => {
+            format!("{plugin} printed an ExecCredential without `status`")
+        }
+        AuthError::MalformedTokenExpirationDate(_) => format!(
+            "{plugin} printed an ExecCredential whose `status.expirationTimestamp` is not an RFC 3339 time"
+        ),
+        AuthError::MissingCommand => {
+            "the kubeconfig's `user.exec` has no `command`".to_owned()
+        }
+        AuthError::ExecMissingClusterInfo => {
+            "the kubeconfig's `user.exec` sets `provideClusterInfo` but the context's cluster is missing".to_owned()
+        }
+        AuthError::ReadTokenFile(io, path) => format!(
+            "cannot read the kubeconfig's `tokenFile` `{}`: {}",
+            path.display(),
+            crate::error::io_in_words(io)
+        ),
+        AuthError::InvalidBearerToken(_) => {
+            "the token holds characters an HTTP header cannot (a line break?)".to_owned()
+        }
+        AuthError::InvalidBasicAuth(_) => {
+            "the username or password holds characters an HTTP header cannot".to_owned()
+        }
+        AuthError::UnrefreshableTokenResponse => {
+            "the credential could not be refreshed".to_owned()
+        }
+        AuthError::AuthExec(_) => "the kubeconfig's `auth-provider` failed".to_owned(),
+        other => format!("the credentials could not be obtained: {}", redact_quoted(&other.to_string())),
+    })
+}
+
+/// What an exec plugin printed on stderr, as kubectl shows it: at most 20 lines and 2,000
+/// bytes (the end, where the reason usually is).
+fn plugin_stderr(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.trim().lines().collect();
+    let mut out = lines[lines.len().saturating_sub(20)..].join("\n");
+    if out.len() > 2000 {
+        let mut start = out.len() - 2000;
+        while !out.is_char_boundary(start) {
+            start += 1;
+        }
+        out = format!("…{}", &out[start..]);
+    }
+    out
 }
 
 fn status_code(e: &kube::Error) -> Option<u16> {
@@ -545,16 +722,20 @@ async fn load_async(
     let timeout = options.request_timeout;
     // A status answer is the server speaking: say what it said (without kube's debug dump of
     // the `Status`); anything else means it could not be reached.
-    let unreachable = |source: kube::Error| match source {
-        kube::Error::Api(status) if status.code == 401 => AccessError::Unauthorized {
+    let unreachable = |source: kube::Error| match (auth_failure(&source, None), source) {
+        (Some(message), _) => AccessError::Auth {
+            server: server.clone(),
+            message,
+        },
+        (None, kube::Error::Api(status)) if status.code == 401 => AccessError::Unauthorized {
             server: server.clone(),
         },
-        kube::Error::Api(status) => AccessError::Refused {
+        (None, kube::Error::Api(status)) => AccessError::Refused {
             server: server.clone(),
             code: status.code,
             message: status.message.clone(),
         },
-        source => AccessError::Unreachable {
+        (None, source) => AccessError::Unreachable {
             server: server.clone(),
             source,
         },
@@ -976,10 +1157,9 @@ async fn get_bytes(
         .body(kube::client::Body::from(Vec::new()))
         .map_err(|e| ListFailure::Transport(e.to_string()))?;
     let answer = async {
-        let response = client
-            .send(request)
-            .await
-            .map_err(|e| ListFailure::Transport(e.to_string()))?;
+        let response = client.send(request).await.map_err(|e| {
+            ListFailure::Transport(auth_failure(&e, None).unwrap_or_else(|| e.to_string()))
+        })?;
         let status = response.status();
         if status.is_redirection() {
             let location = response

@@ -44,6 +44,22 @@ pub struct Collector {
     unknown: BTreeMap<String, usize>,
     secrets: usize,
     facts_documents: usize,
+    /// Facts documents that carried an `objectCount`, and the sum of their counts.
+    counted_facts: usize,
+    declared_objects: u64,
+    /// True once a file was found cut short ([`Collector::check_complete`]).
+    truncated: bool,
+    /// The highest `formatVersion` of the facts documents read.
+    format_version: u32,
+}
+
+/// How much a [`Collector`] held before a file was read into it, to judge that file alone.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FileMarks {
+    objects: usize,
+    facts_documents: usize,
+    counted_facts: usize,
+    declared_objects: u64,
 }
 
 fn type_of(value: &Value) -> (&str, &str) {
@@ -541,8 +557,17 @@ impl Collector {
     }
 
     /// Merges a `ClusterFacts` document (later documents add to and override earlier ones).
-    pub fn merge_facts(&mut self, facts: ClusterFacts) {
+    pub fn merge_facts(&mut self, mut facts: ClusterFacts) {
         self.facts_documents += 1;
+        // The count describes the file, not the cluster: it is checked once the file is
+        // read, never kept.
+        if let Some(v) = facts.format_version.take() {
+            self.format_version = self.format_version.max(v);
+        }
+        if let Some(n) = facts.object_count.take() {
+            self.counted_facts += 1;
+            self.declared_objects = self.declared_objects.saturating_add(n);
+        }
         let mine = &mut self.snapshot.facts;
         if facts.snapshot_time.is_some() {
             mine.snapshot_time = facts.snapshot_time;
@@ -563,8 +588,58 @@ impl Collector {
     /// True when a `ClusterFacts` document was read (a `wasctl snapshot` file, or a fixture
     /// that describes its cluster): such a file vouches for its kinds being complete unless
     /// its `coverage` says otherwise.
+    ///
+    /// A snapshot file found cut short vouches for nothing.
     pub fn has_facts_document(&self) -> bool {
-        self.facts_documents > 0
+        self.facts_documents > 0 && !self.truncated
+    }
+
+    /// What this collector holds now, before a file is read into it.
+    pub(crate) fn marks(&self) -> FileMarks {
+        FileMarks {
+            objects: self.len(),
+            facts_documents: self.facts_documents,
+            counted_facts: self.counted_facts,
+            declared_objects: self.declared_objects,
+        }
+    }
+
+    /// After the file `path` was read into this collector (which held `before`): warns when
+    /// the file is a snapshot cut short. A `wasctl snapshot` file (`header`: it starts with
+    /// [`SNAPSHOT_HEADER`](crate::snapshot::facts::SNAPSHOT_HEADER)) ends with a
+    /// `ClusterFacts` document that counts the objects before it; a file without a count (an
+    /// older snapshot, a hand-written fixture) is not judged.
+    pub(crate) fn check_complete(&mut self, path: &str, before: FileMarks, header: bool) {
+        let read = u64::try_from(self.len().saturating_sub(before.objects)).unwrap_or(u64::MAX);
+        let facts = self.facts_documents.saturating_sub(before.facts_documents);
+        let counted = self.counted_facts.saturating_sub(before.counted_facts);
+        let declared = self
+            .declared_objects
+            .saturating_sub(before.declared_objects);
+        let what = if counted > 0 {
+            if read == declared {
+                return;
+            } else if read < declared {
+                format!("{read} of {declared} objects")
+            } else {
+                format!(
+                    "{read} objects, but its ClusterFacts document counts {declared} (was it edited or cut inside that document?)"
+                )
+            }
+        } else if header && facts == 0 {
+            format!("its ClusterFacts document, written last, is missing ({read} objects read)")
+        } else if header {
+            "its ClusterFacts document, written last, lacks its `objectCount`".to_owned()
+        } else {
+            return;
+        };
+        self.truncated = true;
+        self.warn(Warning::new(
+            "TruncatedSnapshot",
+            format!(
+                "snapshot `{path}` is truncated: {what}. Objects and facts after the cut are missing, so findings about them are not checked; take the snapshot again"
+            ),
+        ));
     }
 
     /// Appends everything `other` collected after what this collector holds, as if its
@@ -576,7 +651,15 @@ impl Collector {
             unknown,
             secrets,
             facts_documents,
+            counted_facts,
+            declared_objects,
+            truncated,
+            format_version,
         } = other;
+        self.format_version = self.format_version.max(format_version);
+        self.counted_facts += counted_facts;
+        self.declared_objects = self.declared_objects.saturating_add(declared_objects);
+        self.truncated |= truncated;
         for (k, n) in unknown {
             *self.unknown.entry(k).or_default() += n;
         }
@@ -633,6 +716,16 @@ impl Collector {
     /// Turns what was collected into an indexed snapshot, with warnings for unknown kinds,
     /// skipped Secrets and duplicates.
     pub fn finish(mut self) -> Snapshot {
+        if self.format_version > crate::snapshot::facts::SNAPSHOT_FORMAT_VERSION {
+            self.snapshot.warnings.push(Warning::new(
+                "NewerSnapshotFormat",
+                format!(
+                    "the input was written by a newer wasctl (snapshot formatVersion {}; this wasctl reads up to {}): what that version added is ignored",
+                    self.format_version,
+                    crate::snapshot::facts::SNAPSHOT_FORMAT_VERSION
+                ),
+            ));
+        }
         if !self.unknown.is_empty() {
             let total: usize = self.unknown.values().sum();
             let kinds: Vec<String> = self

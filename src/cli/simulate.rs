@@ -102,7 +102,7 @@ pub(crate) fn apply_what_ifs(
         for path in &args.add {
             files::load_path(path, &mut collector)?;
         }
-        whatif::add_objects(snapshot, collector.finish());
+        whatif::add_manifests(snapshot, collector.finish()).map_err(super::refused)?;
         applied.push(format!(
             "added the objects of {}",
             args.add

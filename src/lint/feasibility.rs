@@ -61,7 +61,12 @@ fn empty_cluster(objects: &[Object], cluster: &Snapshot) -> Snapshot {
         }
     }
     c.merge_facts(cluster.facts.clone());
-    c.finish()
+    let mut s = c.finish();
+    // The linted objects as the API server would create them (priority from their class,
+    // default tolerations). One the API server would refuse is left as written: other rules
+    // report why (a class that exists nowhere: WAS308).
+    let _ = crate::admit::admit(&mut s, None);
+    s
 }
 
 /// Reports linted gangs that cannot be placed on the empty cluster.

@@ -78,6 +78,38 @@ impl Warning {
     }
 }
 
+/// One kind of change admission made to manifests (see `crate::admit`), with how many
+/// objects it changed. Only changes the simulation reads are recorded, so a dump (whose
+/// objects are stored, never admitted) records none.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Admitted {
+    /// A stable machine-readable code, e.g. `PriorityFromClass`, `LimitRangeDefaults`.
+    pub change: String,
+    /// What was changed, for humans (`priority set from priorityClassName`).
+    pub message: String,
+    /// How many objects it changed.
+    pub count: usize,
+}
+
+impl Admitted {
+    /// The text line's words after `admitted: `.
+    pub fn sentence(&self) -> String {
+        let objects = if self.count == 1 { "object" } else { "objects" };
+        format!("{} on {} {objects}", self.message, self.count)
+    }
+}
+
+/// Adds `from` to `into`, summing the counts of entries with the same change.
+pub fn merge_admitted(into: &mut Vec<Admitted>, from: Vec<Admitted>) {
+    for a in from {
+        match into.iter_mut().find(|b| b.change == a.change) {
+            Some(b) => b.count += a.count,
+            None => into.push(a),
+        }
+    }
+}
+
 /// Calls the macro `$m` with the names of the [`Snapshot`]'s object lists (each a `Vec` of
 /// objects with `metadata`), so code that treats every list alike names them once.
 macro_rules! object_lists {
@@ -150,6 +182,9 @@ pub struct Snapshot {
     pub index: Index,
     /// The kubeconfig context's namespace, in live mode.
     pub default_namespace: Option<String>,
+    /// What admission changed on the manifests among the objects (`crate::admit`); empty
+    /// for stored objects (a dump, a live cluster).
+    pub admitted: Vec<Admitted>,
 }
 
 /// The kinds wasctl keeps typed, with their canonical apiVersion.

@@ -1,0 +1,211 @@
+//! Admission: manifests as kube-apiserver 1.37's default admission chain would store them.
+//!
+//! Input: a [`Snapshot`] of objects, and optionally the cluster they are added to (whose
+//! PriorityClasses and nodes admission reads). Output: the same objects, changed as the API
+//! server's mutating admission plugins would change them on `create`, and an [`Admission`]
+//! that says what changed, what the API server would refuse, and what could not be known.
+//! Pure: no IO. Sits above `snapshot` and below `graph`/`sched` (it imports neither).
+//!
+//! **Stored or manifest.** An object that carries `metadata.uid` or `metadata.resourceVersion`
+//! came from an API server (a dump, a live list, a snapshot export): it was admitted when it
+//! was created and is simulated as it is. Any other object is a manifest, and is admitted
+//! here first. The CLI also takes every object of a `--from` input that holds a wasctl
+//! `ClusterFacts` document (a `wasctl snapshot` file, or a fixture written in that format) as
+//! stored: such a file describes a cluster's state, not objects about to be created.
+//!
+//! Plugins modelled, in the order kube-apiserver runs them (`Priority`, then
+//! `DefaultTolerationSeconds`), see [`priority`] and [`pod_defaults`]. Stored objects are
+//! never changed, so admitting a dump changes nothing and records nothing.
+
+pub mod pod_defaults;
+pub mod priority;
+
+use std::fmt;
+use std::sync::Arc;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+use crate::snapshot::{
+    Admitted, ObjKind, Snapshot, Warning, merge_admitted, name_of, namespace_of,
+};
+
+/// True when the object came from an API server (it has a `uid` or a `resourceVersion`):
+/// it is simulated as stored, never admitted again.
+pub fn is_stored(meta: &ObjectMeta) -> bool {
+    meta.uid.as_deref().is_some_and(|u| !u.is_empty())
+        || meta
+            .resource_version
+            .as_deref()
+            .is_some_and(|v| !v.is_empty())
+}
+
+/// An object the API server would refuse to create.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Refusal {
+    /// Its kind.
+    pub kind: ObjKind,
+    /// Its namespace.
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+    /// Why, values in backticks (`priorityClassName `high` names no PriorityClass`).
+    pub reason: String,
+}
+
+impl Refusal {
+    fn new(kind: ObjKind, meta: &ObjectMeta, reason: String) -> Self {
+        Self {
+            kind,
+            namespace: namespace_of(meta).to_owned(),
+            name: name_of(meta).to_owned(),
+            reason,
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = if self.namespace.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}/{}", self.namespace, self.name)
+        };
+        write!(
+            f,
+            "{} {who}: {} (the API server would refuse it)",
+            self.kind, self.reason
+        )
+    }
+}
+
+/// What admitting a set of objects did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Admission {
+    /// What changed, one entry per kind of change (only changes the simulation reads).
+    pub admitted: Vec<Admitted>,
+    /// Objects the API server would refuse; they are left as written.
+    pub refused: Vec<Refusal>,
+    /// What could not be known (e.g. PriorityClasses that could not be read).
+    pub warnings: Vec<Warning>,
+}
+
+impl Admission {
+    /// Counts one more object changed by `change`.
+    pub(crate) fn count(&mut self, change: &str, message: &str) {
+        merge_admitted(
+            &mut self.admitted,
+            vec![Admitted {
+                change: change.to_owned(),
+                message: message.to_owned(),
+                count: 1,
+            }],
+        );
+    }
+
+    /// The refusals as one message (the first few named), or `None` when nothing is refused.
+    pub fn refusal_message(&self) -> Option<String> {
+        const SHOWN: usize = 5;
+        match self.refused.as_slice() {
+            [] => None,
+            [one] => Some(one.to_string()),
+            many => {
+                let mut lines: Vec<String> =
+                    many.iter().take(SHOWN).map(ToString::to_string).collect();
+                if many.len() > SHOWN {
+                    lines.push(format!("… and {} more", many.len() - SHOWN));
+                }
+                Some(format!(
+                    "{} manifests would be refused by the API server:\n  {}",
+                    many.len(),
+                    lines.join("\n  ")
+                ))
+            }
+        }
+    }
+
+    /// Records what was admitted and the warnings in `into` (the snapshot the objects are
+    /// simulated in).
+    pub fn record(self, into: &mut Snapshot) {
+        merge_admitted(&mut into.admitted, self.admitted);
+        into.warnings.extend(self.warnings);
+        into.warnings.sort();
+        into.warnings.dedup();
+    }
+}
+
+/// Admits the manifests among `objects` (every object that [`is_stored`] says is not
+/// stored), reading PriorityClasses and nodes from `objects` and `cluster`. Objects the API
+/// server would refuse are left as written and listed in [`Admission::refused`]; the caller
+/// decides (the commands stop with an input error). Names and references do not change, so
+/// the snapshot's lists stay sorted and its index holds.
+pub fn admit(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
+    let mut out = Admission::default();
+    let manifests = objects.pods.iter().any(|p| !is_stored(&p.metadata))
+        || objects.pod_groups.iter().any(|g| !is_stored(&g.metadata))
+        || objects
+            .composite_pod_groups
+            .iter()
+            .any(|g| !is_stored(&g.metadata));
+    if !manifests {
+        return out;
+    }
+    let classes = priority::Classes::of(objects, cluster);
+    let not_ready_taints = pod_defaults::nodes_have_condition_taints(objects, cluster);
+    priority::admit_groups(objects, &classes, &mut out);
+    for pod in &mut objects.pods {
+        if is_stored(&pod.metadata) {
+            continue;
+        }
+        let pod = Arc::make_mut(pod);
+        // `Priority` runs before `DefaultTolerationSeconds` in kube-apiserver's chain.
+        if let Err(reason) = priority::admit_pod(pod, &classes, &mut out) {
+            out.refused
+                .push(Refusal::new(ObjKind::Pod, &pod.metadata, reason));
+            continue;
+        }
+        pod_defaults::admit_pod(pod, not_ready_taints, &mut out);
+    }
+    out.warnings.extend(classes.warning());
+    out.refused.sort();
+    objects.after_spec_change();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_object_with_a_uid_or_resource_version_is_stored() {
+        let meta = |uid: Option<&str>, rv: Option<&str>| ObjectMeta {
+            uid: uid.map(str::to_owned),
+            resource_version: rv.map(str::to_owned),
+            ..ObjectMeta::default()
+        };
+        assert!(is_stored(&meta(Some("abc"), None)));
+        assert!(is_stored(&meta(None, Some("12"))));
+        assert!(!is_stored(&meta(None, None)));
+        assert!(!is_stored(&meta(Some(""), Some(""))));
+    }
+
+    #[test]
+    fn refusals_name_the_object_and_say_the_api_server_refuses_it() {
+        let r = Refusal {
+            kind: ObjKind::PodGroup,
+            namespace: "ml".into(),
+            name: "urgent".into(),
+            reason: "priorityClassName `high` names no PriorityClass".into(),
+        };
+        assert_eq!(
+            r.to_string(),
+            "PodGroup ml/urgent: priorityClassName `high` names no PriorityClass (the API server would refuse it)"
+        );
+        let a = Admission {
+            refused: vec![r.clone(); 7],
+            ..Admission::default()
+        };
+        let m = a.refusal_message().unwrap();
+        assert!(m.starts_with("7 manifests would be refused"), "{m}");
+        assert!(m.ends_with("… and 2 more"), "{m}");
+    }
+}

@@ -1,0 +1,147 @@
+//! Admission (issue 45): manifests are simulated as kube-apiserver would store them, stored
+//! objects (a dump, the demo) exactly as they are. Fixtures under testdata/admission/.
+
+use serde_json::Value;
+
+use crate::support::{root, run};
+
+const FIXTURE: &str = "testdata/admission/priority-class";
+
+fn path(file: &str) -> String {
+    format!("{FIXTURE}/{file}")
+}
+
+#[test]
+fn a_gang_naming_only_its_priority_class_preempts_the_low_gang() {
+    let (running, urgent) = (path("running.yaml"), path("urgent.yaml"));
+    let r = run(&["simulate", "--from", &running, "--add", &urgent]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("PodGroup/urgent"))
+        .unwrap_or_default();
+    assert!(line.contains("Preempting"), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains("No preemption victims found"),
+        "{}",
+        r.stdout
+    );
+    // Said once, on stderr: the `low` gang (3 objects) and the urgent one (3 objects).
+    assert_eq!(
+        r.stderr
+            .matches("admitted: priority set from priorityClassName on 6 objects")
+            .count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    let r = run(&[
+        "simulate", "--from", &running, "--add", &urgent, "-o", "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let unit = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "urgent")
+        .unwrap();
+    assert_eq!(unit["priority"], 100_000);
+    assert_eq!(unit["outcome"], "Preempting");
+    // Both urgent pods fit on one node once a pod of the `low` gang (priority 1000) goes.
+    assert_eq!(unit["victims"][0]["group"], "PodGroup/batch", "{unit}");
+    assert_eq!(unit["victims"][0]["priority"], 1000, "{unit}");
+    assert_eq!(
+        v["settings"]["admitted"],
+        serde_json::json!([{"change": "PriorityFromClass",
+            "message": "priority set from priorityClassName", "count": 6}])
+    );
+}
+
+#[test]
+fn explain_gives_the_same_answer_and_says_what_was_admitted() {
+    let r = run(&[
+        "explain",
+        "pg/urgent",
+        "--from",
+        &path("running.yaml"),
+        "--add",
+        &path("urgent.yaml"),
+        "-o",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}", r.transcript()));
+    assert_eq!(v["verdict"], "NeedsPreemption", "{}", r.stdout);
+    assert_eq!(v["admitted"][0]["change"], "PriorityFromClass");
+}
+
+#[test]
+fn a_class_that_exists_nowhere_is_an_input_error_naming_the_object_and_the_class() {
+    let r = run(&[
+        "simulate",
+        "--from",
+        &path("running.yaml"),
+        "--add",
+        &path("missing-class.yaml"),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr.contains(
+            "PodGroup ml/urgent: priorityClassName `urgent` names no PriorityClass (the API server would refuse it)"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("Pod ml/urgent-0"), "{}", r.stderr);
+}
+
+#[test]
+fn a_priority_written_without_its_class_is_refused_not_simulated() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("numbers.yaml");
+    let text = std::fs::read_to_string(root().join(path("urgent.yaml")))
+        .unwrap()
+        .replace("priorityClassName: high", "priority: 100000");
+    std::fs::write(&file, text).unwrap();
+    let r = run(&[
+        "simulate",
+        "--from",
+        &path("running.yaml"),
+        "--add",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr.contains(
+            "Pod ml/urgent-0: priority 100000 is written but no priorityClassName and no globalDefault PriorityClass gives 0"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn stored_objects_are_not_admitted_dumps_and_the_demo_report_nothing() {
+    let inputs: [&[&str]; 3] = [
+        &["--from", "testdata/dumps/kubectl-get-list.yaml"],
+        &["--from", "testdata/dumps/kubectl-get-list.json"],
+        &["--demo"],
+    ];
+    for input in inputs {
+        let mut args = vec!["simulate", "-A", "-o", "json"];
+        args.extend_from_slice(input);
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{input:?}: {}", r.transcript());
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(
+            v["settings"].get("admitted").is_none(),
+            "{input:?}: {}",
+            v["settings"]
+        );
+        let mut args = vec!["simulate", "-A"];
+        args.extend_from_slice(input);
+        let r = run(&args);
+        assert!(!r.stderr.contains("admitted:"), "{input:?}: {}", r.stderr);
+    }
+}

@@ -13,18 +13,23 @@
 //! `ClusterFacts` document (a `wasctl snapshot` file, or a fixture written in that format) as
 //! stored: such a file describes a cluster's state, not objects about to be created.
 //!
-//! Plugins modelled, in the order kube-apiserver runs them (`Priority`, then
-//! `DefaultTolerationSeconds`), see [`priority`] and [`pod_defaults`]. Stored objects are
-//! never changed, so admitting a dump changes nothing and records nothing.
+//! Plugins modelled, in the order kube-apiserver runs them: `LimitRanger` (defaults only,
+//! [`limit_range`]), `Priority` ([`priority`]), `DefaultTolerationSeconds` and the default
+//! `schedulerName` ([`pod_defaults`]), `RuntimeClass` ([`runtime_class`]). Not modelled:
+//! `ResourceQuota`, LimitRanger's min/max validation, webhooks. Stored objects are never
+//! changed, so admitting a dump changes nothing and records nothing.
 
+pub mod limit_range;
 pub mod pod_defaults;
 pub mod priority;
+pub mod runtime_class;
 
 use std::fmt;
 use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
+use crate::snapshot::pod::Pod;
 use crate::snapshot::{
     Admitted, ObjKind, Snapshot, Warning, merge_admitted, name_of, namespace_of,
 };
@@ -150,22 +155,56 @@ pub fn admit(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
         return out;
     }
     let classes = priority::Classes::of(objects, cluster);
+    let limits = limit_range::Defaults::of(objects, cluster);
+    let runtimes = runtime_class::Classes::of(objects, cluster);
     let not_ready_taints = pod_defaults::nodes_have_condition_taints(objects, cluster);
     priority::admit_groups(objects, &classes, &mut out);
+    let mut runtime_unknown = Vec::new();
     for pod in &mut objects.pods {
         if is_stored(&pod.metadata) {
             continue;
         }
-        let pod = Arc::make_mut(pod);
-        // `Priority` runs before `DefaultTolerationSeconds` in kube-apiserver's chain.
-        if let Err(reason) = priority::admit_pod(pod, &classes, &mut out) {
-            out.refused
-                .push(Refusal::new(ObjKind::Pod, &pod.metadata, reason));
-            continue;
+        // What a refused pod's admission counted is not kept: the API server stores nothing.
+        let mut counted = Admission::default();
+        let mut admitted = Pod::clone(pod);
+        let result = (|| {
+            limit_range::admit_pod(&mut admitted, &limits, &mut counted);
+            priority::admit_pod(&mut admitted, &classes, &mut counted)?;
+            pod_defaults::admit_pod(&mut admitted, not_ready_taints, &mut counted);
+            runtime_class::admit_pod(&mut admitted, &runtimes, &mut counted)
+        })();
+        match result {
+            Err(reason) => out
+                .refused
+                .push(Refusal::new(ObjKind::Pod, &pod.metadata, reason)),
+            Ok(known) => {
+                if !known {
+                    runtime_unknown.push(format!(
+                        "{}/{}",
+                        namespace_of(&pod.metadata),
+                        name_of(&pod.metadata)
+                    ));
+                }
+                merge_admitted(&mut out.admitted, counted.admitted);
+                if admitted != **pod {
+                    *pod = Arc::new(admitted);
+                }
+            }
         }
-        pod_defaults::admit_pod(pod, not_ready_taints, &mut out);
     }
     out.warnings.extend(classes.warning());
+    if let Some(first) = runtime_unknown.first() {
+        out.warnings.push(Warning::new(
+            "RuntimeClassNotResolved",
+            format!(
+                "the RuntimeClass of pod `{first}`{} is not in the input: its overhead and scheduling are not added; add the RuntimeClasses (`kubectl get runtimeclasses -o yaml`)",
+                match runtime_unknown.len() {
+                    1 => String::new(),
+                    n => format!(" and {} more", n - 1),
+                }
+            ),
+        ));
+    }
     out.refused.sort();
     objects.after_spec_change();
     out

@@ -213,6 +213,10 @@ pub fn add_objects(s: &mut Snapshot, extra: Snapshot) {
         extra.pod_disruption_budgets,
         |o| k(&o.metadata),
     );
+    merge(&mut s.limit_ranges, extra.limit_ranges, |o| k(&o.metadata));
+    merge(&mut s.runtime_classes, extra.runtime_classes, |o| {
+        k(&o.metadata)
+    });
     merge(&mut s.jobs, extra.jobs, |o| k(&o.metadata));
     merge(&mut s.namespaces, extra.namespaces, |o| k(&o.metadata));
     s.warnings.extend(extra.warnings);

@@ -21,7 +21,8 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{Namespace, Node};
+use k8s_openapi::api::core::v1::{LimitRange, Namespace, Node};
+use k8s_openapi::api::node::v1::RuntimeClass;
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
     DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice,
@@ -127,6 +128,8 @@ macro_rules! object_lists {
             device_taint_rules,
             priority_classes,
             pod_disruption_budgets,
+            limit_ranges,
+            runtime_classes,
             jobs,
             namespaces,
             foreign,
@@ -163,6 +166,11 @@ pub struct Snapshot {
     pub priority_classes: Vec<PriorityClass>,
     /// PodDisruptionBudgets.
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
+    /// LimitRanges (their container defaults are applied to manifest pods by `crate::admit`).
+    pub limit_ranges: Vec<LimitRange>,
+    /// RuntimeClasses (their overhead and scheduling are applied to manifest pods by
+    /// `crate::admit`).
+    pub runtime_classes: Vec<RuntimeClass>,
     /// Jobs.
     pub jobs: Vec<std::sync::Arc<Job>>,
     /// Namespaces.
@@ -202,6 +210,8 @@ pub const TYPED_KINDS: &[(&str, &str)] = &[
     ("resource.k8s.io/v1", "DeviceClass"),
     ("resource.k8s.io/v1", "DeviceTaintRule"),
     ("policy/v1", "PodDisruptionBudget"),
+    ("v1", "LimitRange"),
+    ("node.k8s.io/v1", "RuntimeClass"),
     ("batch/v1", "Job"),
 ];
 
@@ -264,6 +274,8 @@ impl Snapshot {
             + self.device_taint_rules.len()
             + self.priority_classes.len()
             + self.pod_disruption_budgets.len()
+            + self.limit_ranges.len()
+            + self.runtime_classes.len()
             + self.jobs.len()
             + self.namespaces.len()
             + self.foreign.len()
@@ -424,6 +436,8 @@ impl Snapshot {
             "DeviceClass" => self.device_classes.len(),
             "DeviceTaintRule" => self.device_taint_rules.len(),
             "PodDisruptionBudget" => self.pod_disruption_budgets.len(),
+            "LimitRange" => self.limit_ranges.len(),
+            "RuntimeClass" => self.runtime_classes.len(),
             "Job" => self.jobs.len(),
             _ => return None,
         })

@@ -145,3 +145,87 @@ fn stored_objects_are_not_admitted_dumps_and_the_demo_report_nothing() {
         assert!(!r.stderr.contains("admitted:"), "{input:?}: {}", r.stderr);
     }
 }
+
+/// `simulate --from cluster.yaml --add pods.yaml` in a fixture folder, as text.
+fn simulate_folder(folder: &str) -> crate::support::Run {
+    let dir = format!("testdata/admission/{folder}");
+    run(&[
+        "simulate",
+        "--from",
+        &format!("{dir}/cluster.yaml"),
+        "--add",
+        &format!("{dir}/pods.yaml"),
+    ])
+}
+
+fn outcome_of<'a>(stdout: &'a str, pod: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| l.contains(&format!("Pod/{pod} ")))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_pod_without_requests_uses_the_namespace_limit_range_defaults() {
+    let r = simulate_folder("limit-range");
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        outcome_of(&r.stdout, "web-0").contains("Scheduled"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        outcome_of(&r.stdout, "web-1").contains("Unschedulable"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Insufficient cpu"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "admitted: container requests set from the namespace's LimitRange defaults on 2 objects"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_runtime_class_adds_its_overhead_and_node_selector() {
+    let r = simulate_folder("runtime-class");
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        outcome_of(&r.stdout, "sandboxed-0").contains("Scheduled"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        outcome_of(&r.stdout, "sandboxed-1").contains("Unschedulable"),
+        "{}",
+        r.stdout
+    );
+    let json = run(&[
+        "simulate",
+        "--from",
+        "testdata/admission/runtime-class/cluster.yaml",
+        "--add",
+        "testdata/admission/runtime-class/pods.yaml",
+        "-o",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    let placed: Vec<&str> = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|u| u["placements"].as_array().unwrap())
+        .map(|p| p["node"].as_str().unwrap())
+        .collect();
+    assert_eq!(placed, ["sandbox-1"], "{}", json.stdout);
+    let changes: Vec<&str> = v["settings"]["admitted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["change"].as_str().unwrap())
+        .collect();
+    assert_eq!(changes, ["RuntimeClassOverhead", "RuntimeClassScheduling"]);
+}

@@ -32,19 +32,24 @@ const SIMULATED: &[&str] = &[
     "ResourceClaimTemplate",
     "DeviceClass",
     "PriorityClass",
+    "LimitRange",
+    "RuntimeClass",
 ];
 
 fn values<T: serde::Serialize>(items: &[T]) -> impl Iterator<Item = Value> + '_ {
     items.iter().filter_map(|i| serde_json::to_value(i).ok())
 }
 
-/// The empty cluster: nodes, devices and classes of `cluster`, its facts, and the linted objects.
+/// The empty cluster: nodes, devices, classes and LimitRanges of `cluster`, its facts, and the
+/// linted objects, admitted as the API server would create them.
 fn empty_cluster(objects: &[Object], cluster: &Snapshot) -> Snapshot {
     let mut c = Collector::new();
     let infrastructure = values(&cluster.nodes)
         .chain(values(&cluster.resource_slices))
         .chain(values(&cluster.device_classes))
-        .chain(values(&cluster.priority_classes));
+        .chain(values(&cluster.priority_classes))
+        .chain(values(&cluster.limit_ranges))
+        .chain(values(&cluster.runtime_classes));
     for v in infrastructure {
         let _ = c.add(v);
     }

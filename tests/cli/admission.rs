@@ -229,3 +229,36 @@ fn a_runtime_class_adds_its_overhead_and_node_selector() {
         .collect();
     assert_eq!(changes, ["RuntimeClassOverhead", "RuntimeClassScheduling"]);
 }
+
+#[test]
+fn capacity_admits_its_shape_file_as_simulate_admits_added_manifests() {
+    let r = run(&[
+        "capacity",
+        "--from",
+        &path("running.yaml"),
+        "--shape",
+        &path("urgent.yaml"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    // No room without preemption; at priority 100000 the copies preempt the `low` gang.
+    assert_eq!(v["copies"], 0, "{}", r.stdout);
+    assert_eq!(v["copiesWithPreemption"], 2, "{}", r.stdout);
+    assert_eq!(v["settings"]["admitted"][0]["change"], "PriorityFromClass");
+    let r = run(&[
+        "capacity",
+        "--from",
+        &path("running.yaml"),
+        "--shape",
+        &path("missing-class.yaml"),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("PodGroup ml/urgent: priorityClassName `urgent` names no PriorityClass"),
+        "{}",
+        r.stderr
+    );
+}

@@ -228,6 +228,26 @@ mod tests {
     }
 
     #[test]
+    fn admitting_the_dumps_and_the_demo_changes_nothing() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for file in [
+            "testdata/dumps/kubectl-get-list.yaml",
+            "testdata/dumps/kubectl-get-list.json",
+            "testdata/clusters/demo.yaml",
+        ] {
+            let mut c = crate::snapshot::source::Collector::new();
+            crate::snapshot::source::files::load_path(&root.join(file), &mut c).expect(file);
+            let mut s = c.finish();
+            s.facts.from_files = true;
+            let (pods, groups) = (s.pods.clone(), s.pod_groups.clone());
+            let a = admit(&mut s, None);
+            assert_eq!(a, Admission::default(), "{file}");
+            assert_eq!(s.pods, pods, "{file}");
+            assert_eq!(s.pod_groups, groups, "{file}");
+        }
+    }
+
+    #[test]
     fn refusals_name_the_object_and_say_the_api_server_refuses_it() {
         let r = Refusal {
             kind: ObjKind::PodGroup,

@@ -68,18 +68,21 @@ impl Refusal {
     }
 }
 
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Refusal {
+    /// `Kind namespace/name: reason`, for a list under a heading that says who refuses.
+    pub fn line(&self) -> String {
         let who = if self.namespace.is_empty() {
             self.name.clone()
         } else {
             format!("{}/{}", self.namespace, self.name)
         };
-        write!(
-            f,
-            "{} {who}: {} (the API server would refuse it)",
-            self.kind, self.reason
-        )
+        format!("{} {who}: {}", self.kind, self.reason)
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (the API server would refuse it)", self.line())
     }
 }
 
@@ -114,8 +117,7 @@ impl Admission {
             [] => None,
             [one] => Some(one.to_string()),
             many => {
-                let mut lines: Vec<String> =
-                    many.iter().take(SHOWN).map(ToString::to_string).collect();
+                let mut lines: Vec<String> = many.iter().take(SHOWN).map(Refusal::line).collect();
                 if many.len() > SHOWN {
                     lines.push(format!("… and {} more", many.len() - SHOWN));
                 }

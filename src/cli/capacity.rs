@@ -72,7 +72,7 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
                     .map_err(shape_error)?;
             let admission = shape.admit(&file, &snapshot);
             if let Some(message) = admission.refusal_message() {
-                return Err(super::refused(message));
+                return Err(super::refused(message, std::slice::from_ref(path)));
             }
             admission.record(&mut snapshot);
             shape

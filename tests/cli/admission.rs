@@ -87,13 +87,24 @@ fn a_class_that_exists_nowhere_is_an_input_error_naming_the_object_and_the_class
     ]);
     assert_eq!(r.code, 2, "{}", r.transcript());
     assert!(
-        r.stderr.contains(
-            "PodGroup ml/urgent: priorityClassName `urgent` names no PriorityClass (the API server would refuse it)"
-        ),
+        r.stderr
+            .starts_with("error: 3 manifests would be refused by the API server:"),
         "{}",
         r.stderr
     );
-    assert!(r.stderr.contains("Pod ml/urgent-0"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("  PodGroup ml/urgent: priorityClassName `urgent` names no PriorityClass\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("  Pod ml/urgent-0: "), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("(read from `testdata/admission/priority-class/missing-class.yaml`)"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

@@ -11,6 +11,7 @@
 //! - Interactive: [`tui`] (the terminal UI over the same reports).
 //! - Errors and exit codes: [`error`].
 
+pub mod admit;
 pub mod cli;
 pub mod doctor;
 pub mod error;

@@ -52,7 +52,7 @@ fn shape_error(e: String) -> Error {
 
 pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Error> {
     let target = args.target.as_deref().map(parse_target).transpose()?;
-    let snapshot = ctx.load()?;
+    let mut snapshot = ctx.load()?;
     let shape = match (&target, &args.shape) {
         (Some((kind, name)), _) => {
             let r = resolve_target(ctx, &snapshot, kind, name)?;
@@ -66,12 +66,16 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
                 .namespace
                 .clone()
                 .unwrap_or_else(|| "default".to_owned());
-            Shape::from_objects(
-                &collector.finish(),
-                &namespace,
-                &format!("`{}`", path.display()),
-            )
-            .map_err(shape_error)?
+            let file = collector.finish();
+            let mut shape =
+                Shape::from_objects(&file, &namespace, &format!("`{}`", path.display()))
+                    .map_err(shape_error)?;
+            let admission = shape.admit(&file, &snapshot);
+            if let Some(message) = admission.refusal_message() {
+                return Err(super::refused(message, std::slice::from_ref(path)));
+            }
+            admission.record(&mut snapshot);
+            shape
         }
         (None, None) => {
             return Err(Error::usage(

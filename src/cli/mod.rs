@@ -458,7 +458,9 @@ impl Context {
     pub fn load(&self) -> Result<Snapshot, Error> {
         let g = &self.global;
         if g.demo {
-            return Ok(demo::load()?);
+            let mut snapshot = demo::load()?;
+            admit_own(&mut snapshot, &[])?;
+            return Ok(snapshot);
         }
         if !g.from.is_empty() {
             // Bytes read of the file's size, on stderr when it is a terminal (never when piped).
@@ -494,6 +496,11 @@ impl Context {
             let partial = !collector.has_facts_document();
             let mut snapshot = collector.finish();
             snapshot.facts.from_files = partial;
+            // A file with a ClusterFacts document (`wasctl snapshot`, or a fixture written
+            // in its format) describes a cluster's state: its objects are taken as stored.
+            if partial {
+                admit_own(&mut snapshot, &g.from)?;
+            }
             snapshot.stamp_time(k8s_openapi::jiff::Timestamp::now());
             snapshot.warnings.extend(missing_kinds(&snapshot));
             profile::phase("snapshot");
@@ -532,6 +539,8 @@ impl Context {
         }
         let mut snapshot = result?;
         snapshot.warnings.extend(missing_kinds(&snapshot));
+        // Every listed object is stored: this only checks, and changes nothing.
+        admit_own(&mut snapshot, &[])?;
         profile::phase("list");
         Ok(snapshot)
     }
@@ -554,6 +563,36 @@ impl Context {
             )
         }
     }
+}
+
+/// The input error for manifests the API server would refuse (exit 2), naming the files
+/// they were read from.
+pub(crate) fn refused(message: String, files: &[PathBuf]) -> Error {
+    let from = files
+        .iter()
+        .map(|p| format!("`{}`", p.display()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = if from.is_empty() {
+        message
+    } else {
+        format!("{message}\n(read from {from})")
+    };
+    Error::usage(
+        message,
+        "the API server refuses such objects on create: a named PriorityClass or RuntimeClass must exist (add it to the input), and `priority`/`preemptionPolicy` are best left unset (admission fills them from the class); objects with `metadata.uid` are taken as stored and not admitted",
+    )
+}
+
+/// Admits the manifests among a loaded snapshot's own objects ([`crate::admit`]) and records
+/// what changed in it; a manifest the API server would refuse is an input error.
+fn admit_own(snapshot: &mut Snapshot, files: &[PathBuf]) -> Result<(), Error> {
+    let admission = crate::admit::admit(snapshot, None);
+    if let Some(message) = admission.refusal_message() {
+        return Err(refused(message, files));
+    }
+    admission.record(snapshot);
+    Ok(())
 }
 
 /// Refuses to simulate without the kinds every placement depends on: nodes and pods. An

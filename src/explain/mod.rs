@@ -131,6 +131,10 @@ pub struct Diagnosis {
     pub fixes: Vec<String>,
     /// What the simulation assumed.
     pub assumed: Vec<String>,
+    /// What admission changed on the manifests among the input (as simulate's
+    /// `settings.admitted`); omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub admitted: Vec<crate::snapshot::Admitted>,
     /// The kube-scheduler feature gates the simulation used (WAS-relevant ones).
     pub feature_gates: BTreeMap<String, bool>,
     /// Set when the scheduler takes gangs pod by pod (GenericWorkload off): why.
@@ -374,6 +378,7 @@ pub fn explain_prepared(
         fit,
         fixes,
         assumed: plan.settings.assumed.clone(),
+        admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
@@ -462,6 +467,7 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
         fit,
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
@@ -554,6 +560,7 @@ fn pod_by_pod(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
     }
@@ -657,6 +664,7 @@ fn running(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
     }

@@ -32,19 +32,24 @@ const SIMULATED: &[&str] = &[
     "ResourceClaimTemplate",
     "DeviceClass",
     "PriorityClass",
+    "LimitRange",
+    "RuntimeClass",
 ];
 
 fn values<T: serde::Serialize>(items: &[T]) -> impl Iterator<Item = Value> + '_ {
     items.iter().filter_map(|i| serde_json::to_value(i).ok())
 }
 
-/// The empty cluster: nodes, devices and classes of `cluster`, its facts, and the linted objects.
+/// The empty cluster: nodes, devices, classes and LimitRanges of `cluster`, its facts, and the
+/// linted objects, admitted as the API server would create them.
 fn empty_cluster(objects: &[Object], cluster: &Snapshot) -> Snapshot {
     let mut c = Collector::new();
     let infrastructure = values(&cluster.nodes)
         .chain(values(&cluster.resource_slices))
         .chain(values(&cluster.device_classes))
-        .chain(values(&cluster.priority_classes));
+        .chain(values(&cluster.priority_classes))
+        .chain(values(&cluster.limit_ranges))
+        .chain(values(&cluster.runtime_classes));
     for v in infrastructure {
         let _ = c.add(v);
     }
@@ -61,7 +66,12 @@ fn empty_cluster(objects: &[Object], cluster: &Snapshot) -> Snapshot {
         }
     }
     c.merge_facts(cluster.facts.clone());
-    c.finish()
+    let mut s = c.finish();
+    // The linted objects as the API server would create them (priority from their class,
+    // default tolerations). One the API server would refuse is left as written: other rules
+    // report why (a class that exists nowhere: WAS308).
+    let _ = crate::admit::admit(&mut s, None);
+    s
 }
 
 /// Reports linted gangs that cannot be placed on the empty cluster.

@@ -291,6 +291,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS312@8:3",
     ),
     (
+        "WAS312-limit-range-default-cannot-fit.yaml",
+        false,
+        Cluster::DemoFeasibility,
+        "WAS002@5:1 WAS312@21:3",
+    ),
+    (
         "WAS313-parent-cycle.yaml",
         false,
         Cluster::None,

@@ -491,6 +491,31 @@ impl Shape {
         Self::checked(pg, pods, source)
     }
 
+    /// Admits a shape read from a manifest file as the API server would create its PodGroup
+    /// and pods ([`crate::admit`]): against the PriorityClasses and nodes of `cluster` and
+    /// the classes of `file` (the file's own objects). Stored objects (with a uid) are left as
+    /// they are. The caller refuses the shape when [`crate::admit::Admission::refused`] is not
+    /// empty.
+    pub fn admit(&mut self, file: &Snapshot, cluster: &Snapshot) -> crate::admit::Admission {
+        let mut objects = Snapshot {
+            pod_groups: vec![self.pod_group.clone()],
+            pods: self.pods.iter().cloned().map(std::sync::Arc::new).collect(),
+            priority_classes: file.priority_classes.clone(),
+            nodes: file.nodes.clone(),
+            ..Snapshot::default()
+        };
+        let admission = crate::admit::admit(&mut objects, Some(cluster));
+        if let Some(pg) = objects.pod_groups.pop() {
+            self.pod_group = pg;
+        }
+        self.pods = objects
+            .pods
+            .into_iter()
+            .map(std::sync::Arc::unwrap_or_clone)
+            .collect();
+        admission
+    }
+
     fn checked(pod_group: PodGroup, pods: Vec<Pod>, source: String) -> Result<Self, String> {
         if pods.is_empty() {
             return Err(format!(

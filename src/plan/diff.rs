@@ -904,6 +904,7 @@ mod tests {
                 assumed: Vec::new(),
                 notes: Vec::new(),
                 what_if: Vec::new(),
+                admitted: Vec::new(),
                 pod_by_pod: None,
             },
             warnings: Vec::new(),

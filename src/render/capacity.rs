@@ -236,6 +236,7 @@ pub fn write_notes(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io
     if let Some(p) = &r.settings.simulation.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(p))?;
     }
+    crate::render::plan::write_admitted(out, &r.settings.simulation.admitted, style)?;
     for a in &r.settings.simulation.assumed {
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
     }

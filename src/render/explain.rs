@@ -94,6 +94,7 @@ pub fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Re
 
 /// What the diagnosis assumed (stderr in text mode).
 pub fn write_notes(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
+    crate::render::plan::write_admitted(out, &d.admitted, style)?;
     for a in &d.assumed {
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
     }
@@ -120,6 +121,7 @@ mod tests {
             },
             fixes: Vec::new(),
             assumed: Vec::new(),
+            admitted: Vec::new(),
             feature_gates: std::collections::BTreeMap::new(),
             pod_by_pod: None,
         }

@@ -107,12 +107,30 @@ pub fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     Ok(())
 }
 
+/// Writes one `admitted:` line per kind of change admission made to the manifests (stderr
+/// in text mode, beside `assumed:` and `note:`).
+pub fn write_admitted(
+    out: &mut dyn Write,
+    admitted: &[crate::snapshot::Admitted],
+    style: Styler,
+) -> io::Result<()> {
+    for a in admitted {
+        writeln!(
+            out,
+            "{}",
+            style.dim(format!("admitted: {}", sanitize(&a.sentence())))
+        )?;
+    }
+    Ok(())
+}
+
 /// Writes the loader warnings, assumptions and notes of a plan (text mode sends them to
 /// stderr, so stdout carries only the report).
 pub fn write_notes(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
     for w in &plan.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
     }
+    write_admitted(out, &plan.settings.admitted, style)?;
     for a in &plan.settings.assumed {
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
     }

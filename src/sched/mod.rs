@@ -506,6 +506,7 @@ impl<'a> Prepared<'a> {
                     .collect(),
                 notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
                 what_if: options.what_if.clone(),
+                admitted: snapshot.admitted.clone(),
                 pod_by_pod: pod_by_pod(snapshot, gates, options),
             },
             warnings: snapshot.warnings.clone(),

@@ -265,6 +265,10 @@ pub struct Settings {
     /// What-ifs applied before simulating.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub what_if: Vec<String>,
+    /// What admission changed on the manifests among the input (`crate::admit`), one entry
+    /// per kind of change; empty (and omitted) for stored objects.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub admitted: Vec<crate::snapshot::Admitted>,
     /// When pending pods name a PodGroup but kube-scheduler's `GenericWorkload` is off: the
     /// sentence saying that these gangs are scheduled pod by pod, and why (which component,
     /// known or assumed). Reports say it first.

@@ -122,6 +122,21 @@ pub fn add_nodes(s: &mut Snapshot, count: usize, like: &str) -> Result<Vec<Strin
     Ok(names)
 }
 
+/// Adds manifests (`--add` files, the TUI's `:add`): admits the objects of `extra` that are
+/// not stored as the API server would ([`crate::admit`], with the PriorityClasses and nodes
+/// of `s` and `extra`), records what admission changed in `s`, then adds them as
+/// [`add_objects`] does. An object the API server would refuse is an error, and nothing is
+/// added.
+pub fn add_manifests(s: &mut Snapshot, mut extra: Snapshot) -> Result<(), String> {
+    let admission = crate::admit::admit(&mut extra, Some(s));
+    if let Some(message) = admission.refusal_message() {
+        return Err(message);
+    }
+    admission.record(s);
+    add_objects(s, extra);
+    Ok(())
+}
+
 /// Adds the objects of `extra` (loaded from `--add` files) as new objects; objects with the
 /// same kind, namespace and name replace the snapshot's.
 pub fn add_objects(s: &mut Snapshot, extra: Snapshot) {
@@ -198,6 +213,10 @@ pub fn add_objects(s: &mut Snapshot, extra: Snapshot) {
         extra.pod_disruption_budgets,
         |o| k(&o.metadata),
     );
+    merge(&mut s.limit_ranges, extra.limit_ranges, |o| k(&o.metadata));
+    merge(&mut s.runtime_classes, extra.runtime_classes, |o| {
+        k(&o.metadata)
+    });
     merge(&mut s.jobs, extra.jobs, |o| k(&o.metadata));
     merge(&mut s.namespaces, extra.namespaces, |o| k(&o.metadata));
     s.warnings.extend(extra.warnings);

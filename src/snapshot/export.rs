@@ -113,6 +113,8 @@ pub fn each_document<E>(
         resource_claim_templates => "ResourceClaimTemplate",
         resource_claims => "ResourceClaim",
         pod_disruption_budgets => "PodDisruptionBudget",
+        limit_ranges => "LimitRange",
+        runtime_classes => "RuntimeClass",
     );
     for raw in s.foreign.iter().chain(&s.stale) {
         let mut v = raw.value.clone();

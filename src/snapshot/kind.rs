@@ -43,13 +43,17 @@ pub enum ObjKind {
     PriorityClass,
     /// `policy/v1` PodDisruptionBudget.
     PodDisruptionBudget,
+    /// `v1` LimitRange.
+    LimitRange,
+    /// `node.k8s.io/v1` RuntimeClass.
+    RuntimeClass,
     /// Any other kind, named as read.
     Other(String),
 }
 
 impl ObjKind {
     /// Every named variant, for parsing and completion.
-    pub const KNOWN: [ObjKind; 14] = [
+    pub const KNOWN: [ObjKind; 16] = [
         ObjKind::Pod,
         ObjKind::PodGroup,
         ObjKind::CompositePodGroup,
@@ -64,6 +68,8 @@ impl ObjKind {
         ObjKind::DeviceTaintRule,
         ObjKind::PriorityClass,
         ObjKind::PodDisruptionBudget,
+        ObjKind::LimitRange,
+        ObjKind::RuntimeClass,
     ];
 
     /// The kind as the API names it.
@@ -83,6 +89,8 @@ impl ObjKind {
             Self::DeviceTaintRule => "DeviceTaintRule",
             Self::PriorityClass => "PriorityClass",
             Self::PodDisruptionBudget => "PodDisruptionBudget",
+            Self::LimitRange => "LimitRange",
+            Self::RuntimeClass => "RuntimeClass",
             Self::Other(kind) => kind,
         }
     }

@@ -22,7 +22,8 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{Namespace, Node};
+use k8s_openapi::api::core::v1::{LimitRange, Namespace, Node};
+use k8s_openapi::api::node::v1::RuntimeClass;
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
     DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice,
@@ -79,6 +80,38 @@ impl Warning {
     }
 }
 
+/// One kind of change admission made to manifests (see `crate::admit`), with how many
+/// objects it changed. Only changes the simulation reads are recorded, so a dump (whose
+/// objects are stored, never admitted) records none.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Admitted {
+    /// A stable machine-readable code, e.g. `PriorityFromClass`, `LimitRangeDefaults`.
+    pub change: String,
+    /// What was changed, for humans (`priority set from priorityClassName`).
+    pub message: String,
+    /// How many objects it changed.
+    pub count: usize,
+}
+
+impl Admitted {
+    /// The text line's words after `admitted: `.
+    pub fn sentence(&self) -> String {
+        let objects = if self.count == 1 { "object" } else { "objects" };
+        format!("{} on {} {objects}", self.message, self.count)
+    }
+}
+
+/// Adds `from` to `into`, summing the counts of entries with the same change.
+pub fn merge_admitted(into: &mut Vec<Admitted>, from: Vec<Admitted>) {
+    for a in from {
+        match into.iter_mut().find(|b| b.change == a.change) {
+            Some(b) => b.count += a.count,
+            None => into.push(a),
+        }
+    }
+}
+
 /// Calls the macro `$m` with the names of the [`Snapshot`]'s object lists (each a `Vec` of
 /// objects with `metadata`), so code that treats every list alike names them once.
 macro_rules! object_lists {
@@ -96,6 +129,8 @@ macro_rules! object_lists {
             device_taint_rules,
             priority_classes,
             pod_disruption_budgets,
+            limit_ranges,
+            runtime_classes,
             jobs,
             namespaces,
             foreign,
@@ -132,6 +167,11 @@ pub struct Snapshot {
     pub priority_classes: Vec<PriorityClass>,
     /// PodDisruptionBudgets.
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
+    /// LimitRanges (their container defaults are applied to manifest pods by `crate::admit`).
+    pub limit_ranges: Vec<LimitRange>,
+    /// RuntimeClasses (their overhead and scheduling are applied to manifest pods by
+    /// `crate::admit`).
+    pub runtime_classes: Vec<RuntimeClass>,
     /// Jobs.
     pub jobs: Vec<std::sync::Arc<Job>>,
     /// Namespaces.
@@ -151,6 +191,9 @@ pub struct Snapshot {
     pub index: Index,
     /// The kubeconfig context's namespace, in live mode.
     pub default_namespace: Option<String>,
+    /// What admission changed on the manifests among the objects (`crate::admit`); empty
+    /// for stored objects (a dump, a live cluster).
+    pub admitted: Vec<Admitted>,
 }
 
 /// The kinds wasctl keeps typed, with their canonical apiVersion.
@@ -168,6 +211,8 @@ pub const TYPED_KINDS: &[(&str, &str)] = &[
     ("resource.k8s.io/v1", "DeviceClass"),
     ("resource.k8s.io/v1", "DeviceTaintRule"),
     ("policy/v1", "PodDisruptionBudget"),
+    ("v1", "LimitRange"),
+    ("node.k8s.io/v1", "RuntimeClass"),
     ("batch/v1", "Job"),
 ];
 
@@ -230,6 +275,8 @@ impl Snapshot {
             + self.device_taint_rules.len()
             + self.priority_classes.len()
             + self.pod_disruption_budgets.len()
+            + self.limit_ranges.len()
+            + self.runtime_classes.len()
             + self.jobs.len()
             + self.namespaces.len()
             + self.foreign.len()
@@ -390,6 +437,8 @@ impl Snapshot {
             "DeviceClass" => self.device_classes.len(),
             "DeviceTaintRule" => self.device_taint_rules.len(),
             "PodDisruptionBudget" => self.pod_disruption_budgets.len(),
+            "LimitRange" => self.limit_ranges.len(),
+            "RuntimeClass" => self.runtime_classes.len(),
             "Job" => self.jobs.len(),
             _ => return None,
         })

@@ -18,7 +18,7 @@
 //! | part | fields |
 //! |---|---|
 //! | `metadata` | all but `managedFields` and the annotations nothing reads (kept: [`annotation_is_read`]) |
-//! | `spec` | `affinity`, `containers`, `initContainers`, `nodeName`, `nodeSelector`, `overhead`, `preemptionPolicy`, `priority`, `priorityClassName`, `resourceClaims`, `resources`, `restartPolicy`, `schedulerName`, `schedulingGates`, `schedulingGroup`, `tolerations`, `topologySpreadConstraints` |
+//! | `spec` | `affinity`, `containers`, `initContainers`, `nodeName`, `nodeSelector`, `overhead`, `preemptionPolicy`, `priority`, `priorityClassName`, `resourceClaims`, `resources`, `restartPolicy`, `runtimeClassName`, `schedulerName`, `schedulingGates`, `schedulingGroup`, `tolerations`, `topologySpreadConstraints` |
 //! | containers | `name`, `image`, `command`, `args`, `ports`, `resources.requests` (with API defaulting from `limits` applied, then `limits` dropped), `resources.claims`, `restartPolicy` |
 //! | `status` | `phase`, `conditions`, `nominatedNodeName`, `reason`, `message`, `startTime`, `resourceClaimStatuses` |
 //!
@@ -119,6 +119,9 @@ pub struct PodSpec {
     /// `restartPolicy`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
+    /// `runtimeClassName` (read by admission, which adds the class's overhead and scheduling).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime_class_name: Option<String>,
     /// `schedulerName`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scheduler_name: Option<String>,
@@ -264,6 +267,7 @@ impl From<ApiPodSpec> for PodSpec {
             resource_claims: exact(s.resource_claims),
             resources: s.resources.map(Box::new),
             restart_policy: s.restart_policy,
+            runtime_class_name: s.runtime_class_name,
             scheduler_name: s.scheduler_name,
             scheduling_gates: exact(s.scheduling_gates),
             scheduling_group: s.scheduling_group,

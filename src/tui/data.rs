@@ -250,7 +250,7 @@ fn apply(s: &mut Snapshot, w: &WhatIf) -> Result<String, String> {
         WhatIf::Add(path) => {
             let mut collector = Collector::new();
             files::load_path(path, &mut collector).map_err(|e| e.to_string())?;
-            whatif::add_objects(s, collector.finish());
+            whatif::add_manifests(s, collector.finish())?;
             Ok(format!("added the objects of `{}`", path.display()))
         }
     }

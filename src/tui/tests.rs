@@ -395,6 +395,34 @@ fn add_file_what_if_adds_a_pending_gang() {
 }
 
 #[test]
+fn add_file_naming_a_missing_priority_class_is_refused_as_the_api_server_would() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("typo.yaml");
+    std::fs::write(
+        &path,
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo-0\n  namespace: ml\nspec:\n  priorityClassName: hihg\n  containers:\n  - name: c\n    image: x\n",
+    )
+    .expect("writes");
+    let mut h = Harness::with(
+        Config {
+            color: false,
+            source: "demo".to_owned(),
+            ..Config::default()
+        },
+        200,
+        36,
+    );
+    h.keys(&format!(":add {}<Enter>", path.display()));
+    let text = h.text();
+    assert!(text.contains("error:"), "{text}");
+    assert!(
+        text.contains("priorityClassName `hihg` names no PriorityClass"),
+        "{text}"
+    );
+    assert!(!text.contains("what-ifs:"), "{text}");
+}
+
+#[test]
 fn select_opens_on_the_object() {
     let mut h = Harness::with(
         Config {

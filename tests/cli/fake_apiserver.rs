@@ -93,6 +93,15 @@ const BUILTIN_RESOURCES: &[BuiltinResource] = &[
     builtin("", "v1", "nodes", "node", "Node", false),
     builtin("", "v1", "pods", "pod", "Pod", true),
     builtin("", "v1", "namespaces", "namespace", "Namespace", false),
+    builtin("", "v1", "limitranges", "limitrange", "LimitRange", true),
+    builtin(
+        "node.k8s.io",
+        "v1",
+        "runtimeclasses",
+        "runtimeclass",
+        "RuntimeClass",
+        false,
+    ),
     // Served so that a test can prove the client never reads them.
     builtin("", "v1", "secrets", "secret", "Secret", true),
     builtin(

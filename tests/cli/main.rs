@@ -7,6 +7,7 @@
     reason = "test helpers panic on broken fixtures by design"
 )]
 
+mod admission;
 mod bad_input;
 mod capacity;
 mod completion;

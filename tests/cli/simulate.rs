@@ -123,7 +123,7 @@ fn added_manifests_become_pending_units() {
     let path = dir.path().join("new.yaml");
     std::fs::write(
         &path,
-        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: extra, namespace: ml}\nspec:\n  schedulingPolicy: {gang: {minCount: 1}}\n  priority: 5\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: extra-0, namespace: ml}\nspec:\n  priority: 5\n  schedulingGroup: {podGroupName: extra}\n  containers: [{name: c, image: busybox, resources: {requests: {cpu: '1'}}}]\n",
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: extra, namespace: ml}\nspec:\n  schedulingPolicy: {gang: {minCount: 1}}\n  priorityClassName: low\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: extra-0, namespace: ml}\nspec:\n  priorityClassName: low\n  schedulingGroup: {podGroupName: extra}\n  containers: [{name: c, image: busybox, resources: {requests: {cpu: '1'}}}]\n",
     )
     .unwrap();
     let r = run(&[

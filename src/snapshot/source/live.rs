@@ -433,6 +433,9 @@ const WANTED: &[Wanted] = &[
         true,
     ),
     want("batch", "v1", "jobs", "Job", true),
+    // Read for admitting manifests (`--add`): container defaults and pod overhead.
+    want("", "v1", "limitranges", "LimitRange", true),
+    want("node.k8s.io", "v1", "runtimeclasses", "RuntimeClass", false),
     optional("jobset.x-k8s.io", "", "jobsets", "JobSet"),
     optional(
         "leaderworkerset.x-k8s.io",

@@ -507,6 +507,10 @@ impl Collector {
                 s.jobs
                     .push(Arc::new(typed::<ApiJob>(value, &object)?.into()));
             }
+            ("", "v1", "LimitRange") => s.limit_ranges.push(typed(value, &object)?),
+            ("node.k8s.io", "v1", "RuntimeClass") => {
+                s.runtime_classes.push(typed(value, &object)?);
+            }
             ("policy", "v1", "PodDisruptionBudget") => {
                 s.pod_disruption_budgets.push(typed(value, &object)?);
             }
@@ -852,6 +856,8 @@ fn dedup_all(s: &mut Snapshot) -> usize {
     n += dedup(&mut s.device_taint_rules, |o| &o.metadata);
     n += dedup(&mut s.priority_classes, |o| &o.metadata);
     n += dedup(&mut s.pod_disruption_budgets, |o| &o.metadata);
+    n += dedup(&mut s.limit_ranges, |o| &o.metadata);
+    n += dedup(&mut s.runtime_classes, |o| &o.metadata);
     n += dedup(&mut s.jobs, |o| &o.metadata);
     n += dedup(&mut s.namespaces, |o| &o.metadata);
     n

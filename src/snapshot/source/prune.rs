@@ -25,7 +25,9 @@
 
 use std::fmt;
 
+use k8s_openapi::api::core::v1::LimitRange;
 use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
+use k8s_openapi::api::node::v1::RuntimeClass;
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
     DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice,
@@ -245,6 +247,8 @@ macro_rules! meta_only {
 meta_only!(
     Namespace,
     PodDisruptionBudget,
+    LimitRange,
+    RuntimeClass,
     DeviceClass,
     DeviceTaintRule,
     ResourceClaim,

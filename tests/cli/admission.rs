@@ -1,0 +1,275 @@
+//! Admission (issue 45): manifests are simulated as kube-apiserver would store them, stored
+//! objects (a dump, the demo) exactly as they are. Fixtures under testdata/admission/.
+
+use serde_json::Value;
+
+use crate::support::{root, run};
+
+const FIXTURE: &str = "testdata/admission/priority-class";
+
+fn path(file: &str) -> String {
+    format!("{FIXTURE}/{file}")
+}
+
+#[test]
+fn a_gang_naming_only_its_priority_class_preempts_the_low_gang() {
+    let (running, urgent) = (path("running.yaml"), path("urgent.yaml"));
+    let r = run(&["simulate", "--from", &running, "--add", &urgent]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("PodGroup/urgent"))
+        .unwrap_or_default();
+    assert!(line.contains("Preempting"), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains("No preemption victims found"),
+        "{}",
+        r.stdout
+    );
+    // Said once, on stderr: the `low` gang (3 objects) and the urgent one (3 objects).
+    assert_eq!(
+        r.stderr
+            .matches("admitted: priority set from priorityClassName on 6 objects")
+            .count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    let r = run(&[
+        "simulate", "--from", &running, "--add", &urgent, "-o", "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let unit = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "urgent")
+        .unwrap();
+    assert_eq!(unit["priority"], 100_000);
+    assert_eq!(unit["outcome"], "Preempting");
+    // Both urgent pods fit on one node once a pod of the `low` gang (priority 1000) goes.
+    assert_eq!(unit["victims"][0]["group"], "PodGroup/batch", "{unit}");
+    assert_eq!(unit["victims"][0]["priority"], 1000, "{unit}");
+    assert_eq!(
+        v["settings"]["admitted"],
+        serde_json::json!([{"change": "PriorityFromClass",
+            "message": "priority set from priorityClassName", "count": 6}])
+    );
+}
+
+#[test]
+fn explain_gives_the_same_answer_and_says_what_was_admitted() {
+    let r = run(&[
+        "explain",
+        "pg/urgent",
+        "--from",
+        &path("running.yaml"),
+        "--add",
+        &path("urgent.yaml"),
+        "-o",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}", r.transcript()));
+    assert_eq!(v["verdict"], "NeedsPreemption", "{}", r.stdout);
+    assert_eq!(v["admitted"][0]["change"], "PriorityFromClass");
+}
+
+#[test]
+fn a_class_that_exists_nowhere_is_an_input_error_naming_the_object_and_the_class() {
+    let r = run(&[
+        "simulate",
+        "--from",
+        &path("running.yaml"),
+        "--add",
+        &path("missing-class.yaml"),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .starts_with("error: 3 manifests would be refused by the API server:"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("  PodGroup ml/urgent: priorityClassName `urgent` names no PriorityClass\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("  Pod ml/urgent-0: "), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("(read from `testdata/admission/priority-class/missing-class.yaml`)"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_priority_written_without_its_class_is_refused_not_simulated() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("numbers.yaml");
+    let text = std::fs::read_to_string(root().join(path("urgent.yaml")))
+        .unwrap()
+        .replace("priorityClassName: high", "priority: 100000");
+    std::fs::write(&file, text).unwrap();
+    let r = run(&[
+        "simulate",
+        "--from",
+        &path("running.yaml"),
+        "--add",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr.contains(
+            "Pod ml/urgent-0: priority 100000 is written but no priorityClassName and no globalDefault PriorityClass gives 0"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn stored_objects_are_not_admitted_dumps_and_the_demo_report_nothing() {
+    let inputs: [&[&str]; 3] = [
+        &["--from", "testdata/dumps/kubectl-get-list.yaml"],
+        &["--from", "testdata/dumps/kubectl-get-list.json"],
+        &["--demo"],
+    ];
+    for input in inputs {
+        let mut args = vec!["simulate", "-A", "-o", "json"];
+        args.extend_from_slice(input);
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{input:?}: {}", r.transcript());
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(
+            v["settings"].get("admitted").is_none(),
+            "{input:?}: {}",
+            v["settings"]
+        );
+        let mut args = vec!["simulate", "-A"];
+        args.extend_from_slice(input);
+        let r = run(&args);
+        assert!(!r.stderr.contains("admitted:"), "{input:?}: {}", r.stderr);
+    }
+}
+
+/// `simulate --from cluster.yaml --add pods.yaml` in a fixture folder, as text.
+fn simulate_folder(folder: &str) -> crate::support::Run {
+    let dir = format!("testdata/admission/{folder}");
+    run(&[
+        "simulate",
+        "--from",
+        &format!("{dir}/cluster.yaml"),
+        "--add",
+        &format!("{dir}/pods.yaml"),
+    ])
+}
+
+fn outcome_of<'a>(stdout: &'a str, pod: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| l.contains(&format!("Pod/{pod} ")))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_pod_without_requests_uses_the_namespace_limit_range_defaults() {
+    let r = simulate_folder("limit-range");
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        outcome_of(&r.stdout, "web-0").contains("Scheduled"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        outcome_of(&r.stdout, "web-1").contains("Unschedulable"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Insufficient cpu"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "admitted: container requests set from the namespace's LimitRange defaults on 2 objects"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_runtime_class_adds_its_overhead_and_node_selector() {
+    let r = simulate_folder("runtime-class");
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        outcome_of(&r.stdout, "sandboxed-0").contains("Scheduled"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        outcome_of(&r.stdout, "sandboxed-1").contains("Unschedulable"),
+        "{}",
+        r.stdout
+    );
+    let json = run(&[
+        "simulate",
+        "--from",
+        "testdata/admission/runtime-class/cluster.yaml",
+        "--add",
+        "testdata/admission/runtime-class/pods.yaml",
+        "-o",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    let placed: Vec<&str> = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|u| u["placements"].as_array().unwrap())
+        .map(|p| p["node"].as_str().unwrap())
+        .collect();
+    assert_eq!(placed, ["sandbox-1"], "{}", json.stdout);
+    let changes: Vec<&str> = v["settings"]["admitted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["change"].as_str().unwrap())
+        .collect();
+    assert_eq!(changes, ["RuntimeClassOverhead", "RuntimeClassScheduling"]);
+}
+
+#[test]
+fn capacity_admits_its_shape_file_as_simulate_admits_added_manifests() {
+    let r = run(&[
+        "capacity",
+        "--from",
+        &path("running.yaml"),
+        "--shape",
+        &path("urgent.yaml"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    // No room without preemption; at priority 100000 the copies preempt the `low` gang.
+    assert_eq!(v["copies"], 0, "{}", r.stdout);
+    assert_eq!(v["copiesWithPreemption"], 2, "{}", r.stdout);
+    assert_eq!(v["settings"]["admitted"][0]["change"], "PriorityFromClass");
+    let r = run(&[
+        "capacity",
+        "--from",
+        &path("running.yaml"),
+        "--shape",
+        &path("missing-class.yaml"),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("PodGroup ml/urgent: priorityClassName `urgent` names no PriorityClass"),
+        "{}",
+        r.stderr
+    );
+}

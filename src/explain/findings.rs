@@ -399,8 +399,13 @@ pub(super) fn preemption_findings(s: &Snapshot, unit: &UnitResult, out: &mut Vec
                     format!("; {} PDB violation(s)", b.pdb_violations)
                 } else {
                     String::new()
-                }
-            ),
+                },
+            ) + &b
+                .groups
+                .iter()
+                .filter_map(|g| g.stranded())
+                .map(|s| format!("; {s}"))
+                .collect::<String>(),
             evidence,
             fix: None,
         });

@@ -277,6 +277,10 @@ pub fn write_text(
                     b.pdb_violations
                 ));
             }
+            for stranded in b.groups.iter().filter_map(|g| g.stranded()) {
+                line.push_str("; ");
+                line.push_str(&sanitize(&stranded));
+            }
         }
         writeln!(out, "{line}")?;
     }

@@ -595,7 +595,28 @@ fn apply_preemption(
     result: &mut UnitResult,
     p: preempt::Preemption,
 ) {
-    let (victims, blast) = preempt::describe(state, ctx.victims, &p, ctx.now);
+    let (victims, mut blast) = preempt::describe(state, ctx.victims, &p, ctx.now);
+    let snapshot = ctx.snapshot;
+    let members = |ns: &str, group: &str| -> Vec<node_state::PodId> {
+        snapshot
+            .index
+            .pods_by_group
+            .get(ns, group)
+            .iter()
+            .filter_map(|i| snapshot.pods.get(*i))
+            .filter_map(|pod| state.pod_id(ns, crate::snapshot::name_of(&pod.metadata)))
+            .collect()
+    };
+    let min_count = |ns: &str, group: &str| -> Option<u32> {
+        let gang = snapshot
+            .pod_group(ns, group)?
+            .spec
+            .scheduling_policy
+            .gang
+            .as_ref()?;
+        u32::try_from(gang.min_count).ok()
+    };
+    blast.groups = preempt::groups_left(state, ctx.victims, &p.victims, &members, &min_count);
     preempt::apply(state, &p);
     result.outcome = Outcome::Preempting;
     result.placements = placements(state, &p.placements);

@@ -211,3 +211,28 @@ fn device_map_lists_every_claim_sharing_a_device() {
         "{placed}"
     );
 }
+
+/// A gang in `disruptionMode: single` that loses a member to preemption and falls below its
+/// minCount: simulate says what it keeps and holds (text), and `-o json` has it per victim
+/// group under `blastRadius.groups[].left`.
+#[test]
+fn preemption_says_what_a_victim_gang_keeps_below_its_min_count() {
+    let cluster = "testdata/scenarios/upstream-wap-single-mode-gang-victim-gang-preemptor-below-mincount/cluster.yaml";
+    let r = run(&["simulate", "--from", cluster]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "gang `default/victim-pg` keeps 2 of 3 running, below its minCount 3: its remaining pods make no progress"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["simulate", "--from", cluster, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let unit = &v["units"][0];
+    assert_eq!(
+        unit["blastRadius"]["groups"][0],
+        serde_json::json!({"group": "PodGroup/default/victim-pg", "evicted": 1,
+            "left": {"running": 2, "minCount": 3, "holds": {}}})
+    );
+}

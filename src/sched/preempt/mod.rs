@@ -12,7 +12,7 @@
 
 pub mod victims;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -89,6 +89,125 @@ pub struct BlastRadius {
     pub pdb_violations: u32,
     /// The preemptor fits once the victims are gone.
     pub preemptor_fits: bool,
+    /// Per victim group: what it keeps running once its victims are evicted (a gang in
+    /// `disruptionMode: single` can be left below its minCount, holding its GPUs while making
+    /// no progress).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub groups: Vec<GroupLeft>,
+}
+
+/// A group that loses members to a preemption.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupLeft {
+    /// `PodGroup/namespace/name`.
+    pub group: String,
+    /// Its pods evicted.
+    pub evicted: u32,
+    /// What stays.
+    pub left: Left,
+}
+
+/// What a victim group keeps running.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Left {
+    /// Its pods still running (bound, not being deleted).
+    pub running: u32,
+    /// Its gang minCount (`None` for a basic group).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_count: Option<u32>,
+    /// GPUs its running pods hold: extended resources named `*gpu*`, and DRA devices as
+    /// `resource.k8s.io/devices`.
+    pub holds: BTreeMap<String, String>,
+}
+
+impl GroupLeft {
+    /// "gang `ns/batch` keeps 4 of 6 running, below its minCount 6: its remaining pods hold 16
+    /// nvidia.com/gpu and make no progress", when the eviction leaves a gang short of its
+    /// minCount with pods still running; `None` otherwise.
+    pub fn stranded(&self) -> Option<String> {
+        let min = self.left.min_count?;
+        let running = self.left.running;
+        if running == 0 || running >= min {
+            return None;
+        }
+        let holds: Vec<String> = self
+            .left
+            .holds
+            .iter()
+            .map(|(r, q)| format!("{q} {r}"))
+            .collect();
+        let name = self.group.trim_start_matches("PodGroup/");
+        Some(format!(
+            "gang `{name}` keeps {running} of {} running, below its minCount {min}: its remaining pods {}make no progress",
+            running + self.evicted,
+            if holds.is_empty() {
+                String::new()
+            } else {
+                format!("hold {} and ", holds.join(", "))
+            }
+        ))
+    }
+}
+
+/// What each victim group of `victims` keeps: `members(namespace, group)` lists a group's pods
+/// in the simulation, `min_count` its gang minCount.
+pub fn groups_left(
+    st: &ClusterState,
+    idx: &VictimIndex,
+    victims: &[(PodId, NodeId)],
+    members: &dyn Fn(&str, &str) -> Vec<PodId>,
+    min_count: &dyn Fn(&str, &str) -> Option<u32>,
+) -> Vec<GroupLeft> {
+    let evicted: HashSet<PodId> = victims.iter().map(|(v, _)| *v).collect();
+    let mut by_group: BTreeMap<(String, String), u32> = BTreeMap::new();
+    for (v, _) in victims {
+        if let Some(g) = &idx.pods[*v].group {
+            let name = g.trim_start_matches("PodGroup/").to_owned();
+            *by_group
+                .entry((st.pods[*v].namespace.clone(), name))
+                .or_default() += 1;
+        }
+    }
+    let gpu = gpu_resources(st);
+    by_group
+        .into_iter()
+        .map(|((ns, name), n)| {
+            let mut running = 0u32;
+            let mut holds: BTreeMap<String, i64> = BTreeMap::new();
+            for p in members(&ns, &name) {
+                if evicted.contains(&p) || st.placement[p].is_none() || st.pods[p].terminating {
+                    continue;
+                }
+                running += 1;
+                for (id, v) in st.pods[p].requests.iter() {
+                    if gpu.get(usize::from(*id)).copied().unwrap_or(false) {
+                        *holds.entry(st.table.name(*id).to_owned()).or_default() += *v;
+                    }
+                }
+                let devices = st.dra.device_count(p);
+                if devices > 0 {
+                    *holds
+                        .entry("resource.k8s.io/devices".to_owned())
+                        .or_default() += i64::try_from(devices).unwrap_or(i64::MAX);
+                }
+            }
+            GroupLeft {
+                group: format!("PodGroup/{ns}/{name}"),
+                evicted: n,
+                left: Left {
+                    running,
+                    min_count: min_count(&ns, &name),
+                    holds: holds
+                        .into_iter()
+                        .filter(|(_, q)| *q > 0)
+                        .map(|(r, q)| (r, q.to_string()))
+                        .collect(),
+                },
+            }
+        })
+        .collect()
 }
 
 /// A successful preemption: victims, the preemptor's nominated placements, the reprieve log.
@@ -1478,6 +1597,7 @@ pub fn describe(
         gpu_hours_lost: (hours * 100.0).round() / 100.0,
         pdb_violations: u32::try_from(p.violating.len()).unwrap_or(u32::MAX),
         preemptor_fits: true,
+        groups: Vec::new(),
     };
     (victims, blast)
 }
@@ -2028,6 +2148,34 @@ mod tests {
         assert_eq!(on, Outcome::Preempting);
         assert!(victims > 0);
         assert_eq!(outcome(false), (Outcome::Unschedulable, 0));
+    }
+
+    #[test]
+    fn a_gang_left_below_its_min_count_is_named_with_what_it_holds() {
+        let g = |running, min_count, holds: &[(&str, &str)]| super::GroupLeft {
+            group: "PodGroup/ml/batch".to_owned(),
+            evicted: 2,
+            left: super::Left {
+                running,
+                min_count,
+                holds: holds
+                    .iter()
+                    .map(|(r, q)| ((*r).to_owned(), (*q).to_owned()))
+                    .collect(),
+            },
+        };
+        assert_eq!(
+            g(4, Some(6), &[("nvidia.com/gpu", "16")])
+                .stranded()
+                .as_deref(),
+            Some(
+                "gang `ml/batch` keeps 4 of 6 running, below its minCount 6: its remaining pods hold 16 nvidia.com/gpu and make no progress"
+            )
+        );
+        // Still at its minCount, all gone, or a basic group: nothing to say.
+        assert_eq!(g(6, Some(6), &[]).stranded(), None);
+        assert_eq!(g(0, Some(6), &[]).stranded(), None);
+        assert_eq!(g(4, None, &[]).stranded(), None);
     }
 
     #[test]

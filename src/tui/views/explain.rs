@@ -141,6 +141,12 @@ fn unit_lines(u: &UnitResult, theme: Theme, out: &mut Vec<Line<'static>>) {
                     }
                 )),
             ]));
+            for stranded in b.groups.iter().filter_map(|g| g.stranded()) {
+                out.push(Line::from(vec![
+                    Span::styled("  left behind: ", theme.dim()),
+                    Span::styled(s(&stranded), theme.warn()),
+                ]));
+            }
         }
         out.push(Line::default());
     }

@@ -85,6 +85,9 @@ checks! {
     "WASD013" => ParentCycle, Error,
         "CompositePodGroups name each other as parents in a cycle",
         "A group that is its own parent, or `a → b → a`, has no root: the tree cannot be scheduled and tools that walk up the hierarchy never reach a top.";
+    "WASD014" => HierarchyTooDeep, Error,
+        "A PodGroup sits more than 4 levels deep in its CompositePodGroup hierarchy",
+        "kube-scheduler 1.37 refuses a hierarchy deeper than 4 levels, the PodGroup included (\"hierarchy depth 5 exceeds maximum allowed depth 4\"): none of the tree's pods is scheduled.";
     "WASD101" => VersionSkew, Warning,
         "A component's version is outside the supported skew with kube-apiserver",
         "kube-scheduler and kube-controller-manager may be at most one minor older than kube-apiserver, kubelets three, and none newer.";

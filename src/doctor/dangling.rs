@@ -52,6 +52,29 @@ pub fn check(c: &mut Checker<'_>) {
             _ => {}
         }
     }
+    // The walk the simulator uses (snapshot::hierarchy): a PodGroup too deep in its tree.
+    for pg in &s.pod_groups {
+        if pg.spec.parent_composite_pod_group_name.is_none() {
+            continue;
+        }
+        let (ns, name) = (
+            crate::snapshot::namespace_of(&pg.metadata),
+            crate::snapshot::name_of(&pg.metadata),
+        );
+        if let Err(broken @ crate::snapshot::hierarchy::Broken::TooDeep { .. }) =
+            crate::snapshot::hierarchy::walk_up(s, ns, name)
+        {
+            c.emit(
+                Check::HierarchyTooDeep,
+                crate::graph::ObjRef::new(crate::snapshot::ObjKind::PodGroup, ns, name),
+                broken.message(ns, name),
+                format!(
+                    "flatten the hierarchy to at most {} levels, the PodGroup included",
+                    crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH
+                ),
+            );
+        }
+    }
     for cycle in g.parent_cycles() {
         let Some(first) = cycle.first() else {
             continue;
@@ -117,6 +140,26 @@ status: {phase: Succeeded}
                 .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
                 .collect();
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn a_pod_group_five_levels_deep_is_reported() {
+        // hierarchy_validation_test.go: "hierarchy depth 5 exceeds maximum allowed depth 4".
+        let mut yaml = String::new();
+        for (name, parent) in [("c1", ""), ("c2", "c1"), ("c3", "c2"), ("c4", "c3")] {
+            let parent = if parent.is_empty() {
+                String::new()
+            } else {
+                format!(", parentCompositePodGroupName: {parent}")
+            };
+            yaml.push_str(&format!("apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: {name}, namespace: ml}}\nspec: {{schedulingPolicy: {{basic: {{}}}}{parent}}}\n---\n"));
+        }
+        yaml.push_str("apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: deep, namespace: ml}\nspec: {schedulingPolicy: {basic: {}}, parentCompositePodGroupName: c4}\n---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: fine, namespace: ml}\nspec: {schedulingPolicy: {basic: {}}, parentCompositePodGroupName: c3}\n");
+        let deep: Vec<(String, String)> = run(&yaml)
+            .into_iter()
+            .filter(|(id, _)| id == "WASD014")
+            .collect();
+        assert_eq!(deep, [("WASD014".to_owned(), "deep".to_owned())]);
     }
 
     #[test]

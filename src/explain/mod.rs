@@ -157,19 +157,27 @@ pub struct Target {
 /// itself), a Workload or Job → its groups.
 pub fn units_of(g: &Graph, t: &Target) -> Vec<(ObjKind, String)> {
     let r = ObjRef::new(t.kind.clone(), &t.namespace, &t.name);
+    // The root the simulator queues: a PodGroup in a structurally invalid tree (a cycle, or
+    // deeper than MAX_HIERARCHY_DEPTH levels with the PodGroup counted) is a unit of its own,
+    // as `snapshot::hierarchy::walk_up` makes it.
     let up = |r: &ObjRef| -> ObjRef {
+        let max = crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH;
         let mut cur = r.clone();
-        for _ in 0..8 {
+        let mut seen = vec![r.clone()];
+        loop {
             let next = g
                 .outgoing(&cur, Some(EdgeKind::Parent))
                 .find(|e| e.state == EdgeState::Resolved)
                 .map(|e| e.to.clone());
             match next {
-                Some(n) => cur = n,
-                None => break,
+                Some(n) if seen.contains(&n) || seen.len() >= max => return r.clone(),
+                Some(n) => {
+                    seen.push(n.clone());
+                    cur = n;
+                }
+                None => return cur,
             }
         }
-        cur
     };
     match t.kind {
         ObjKind::Pod => {

@@ -122,6 +122,11 @@ impl Builder<'_> {
     }
 
     fn workload_ref(&mut self, from: &ObjRef, workload: &str, template: &str) {
+        // An empty name is no reference (a CompositePodGroup written without its required
+        // `workloadRef`: lint says so), not a Workload named "" that is missing.
+        if workload.is_empty() {
+            return;
+        }
         let to = ObjRef::new(ObjKind::Workload, &from.namespace, workload);
         let state = match self.s.workload(&from.namespace, workload) {
             None => self.state("Workload", &from.namespace, false, || {

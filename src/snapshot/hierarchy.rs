@@ -66,7 +66,7 @@ impl Broken {
 
 /// Follows `parentCompositePodGroupName` up from PodGroup `pod_group`: the root
 /// CompositePodGroup's name (`None` when the PodGroup has no parent and is its own root), or
-/// why the hierarchy is broken. Costs at most [`WALK_LIMIT`] steps.
+/// why the hierarchy is broken. Costs at most 64 steps, however long the chain.
 pub fn walk_up(s: &Snapshot, namespace: &str, pod_group: &str) -> Result<Option<String>, Broken> {
     let mut parent = s
         .pod_group(namespace, pod_group)

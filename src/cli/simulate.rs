@@ -175,19 +175,40 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
             "run `kubectl wasctl simulate` to list the units; a PodGroup inside a CompositePodGroup tree is scheduled with its root",
         ));
     }
+    // An empty result names the scope that emptied it, as kubectl does ("No resources found in
+    // default namespace."): the namespace, with what is pending elsewhere, or the selector.
+    let mut empty = None;
     if let Some(ns) = ctx.namespace_scope(&snapshot) {
+        let everywhere = plan.units.len();
         plan.units.retain(|u| u.namespace == ns);
         plan.summary = Summary::of(&plan.units);
+        if plan.units.is_empty() {
+            empty = Some(if everywhere > 0 {
+                format!(
+                    "No pending units in namespace {ns} ({everywhere} pending in other namespaces; use -A)."
+                )
+            } else {
+                format!("No pending units in namespace {ns}: every pod is bound.")
+            });
+        }
     }
     if let Some(sel) = args.selector.compile()? {
+        let before = plan.units.len();
         plan.units
             .retain(|u| labels_match(&snapshot, &sel, &u.kind, &u.namespace, &u.name));
         plan.summary = Summary::of(&plan.units);
+        if plan.units.is_empty() && before > 0 {
+            empty = Some(format!(
+                "No pending units match the selector {} ({before} pending without it).",
+                args.selector.selector.as_deref().unwrap_or_default()
+            ));
+        }
     }
     let mut out = Vec::new();
     let text = |wide| TextOptions {
         wide,
         hide_namespace: ctx.one_namespace(&snapshot),
+        empty: empty.clone(),
     };
     match args.output {
         TableFormat::Text => write_text(&mut out, &plan, ctx.color.styler(), text(false))?,

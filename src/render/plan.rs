@@ -11,12 +11,15 @@ use super::table::{Cell, Paint, Table};
 use crate::sched::plan::{Outcome, Plan, UnitResult};
 
 /// Options of the text view.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct TextOptions {
     /// `-o wide`: more columns (priority, victims).
     pub wide: bool,
     /// `-n`: one namespace, so the NAMESPACE column is hidden, as kubectl does.
     pub hide_namespace: bool,
+    /// What to say when no unit is left to show, naming the scope that emptied it (a
+    /// namespace, a selector); `None`: nothing is pending anywhere.
+    pub empty: Option<String>,
 }
 
 fn outcome_cell(o: Outcome) -> Cell {
@@ -160,7 +163,10 @@ pub fn write_text(
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
     }
     if plan.units.is_empty() {
-        writeln!(out, "Nothing is pending: every pod is bound.")?;
+        match &opts.empty {
+            Some(line) => writeln!(out, "{}", sanitize(line))?,
+            None => writeln!(out, "Nothing is pending: every pod is bound.")?,
+        }
     } else {
         let mut headers = vec!["NAMESPACE", "NAME", "OUTCOME", "PLACED", "MIN", "NODES"];
         if opts.wide {

@@ -236,3 +236,28 @@ fn preemption_says_what_a_victim_gang_keeps_below_its_min_count() {
             "left": {"running": 2, "minCount": 3, "holds": {}}})
     );
 }
+
+/// An empty result names the scope that emptied it, as kubectl does (issue 45 item 6): a
+/// namespace with nothing pending says how much is pending elsewhere; a selector that matches
+/// nothing says so; neither claims that every pod is bound.
+#[test]
+fn empty_results_name_the_namespace_or_the_selector() {
+    let r = run(&["simulate", "--demo", "-n", "default"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "No pending units in namespace default (5 pending in other namespaces; use -A)."
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("every pod is bound"), "{}", r.stdout);
+    let r = run(&["simulate", "--demo", "-n", "ml", "-l", "app=nothing"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("No pending units match the selector app=nothing (3 pending without it)."),
+        "{}",
+        r.stdout
+    );
+}

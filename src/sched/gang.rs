@@ -445,6 +445,17 @@ impl<'a> Cycle<'a> {
         let mut pinned: Option<String> = None;
         for pod in bound {
             let Some(node) = self.state.placement[pod] else {
+                // Bound to a node the snapshot lacks: upstream's getScheduledPodsTopologyDomain
+                // looks the node up in the snapshot (`NodeInfos().Get`) and fails.
+                if self.state.bound_to_missing_node(pod) {
+                    let p = &self.state.pods[pod];
+                    return error(format!(
+                        "cannot determine domain for already scheduled pods: getting node for pod {}/{}: nodeinfo not found for node name {:?}",
+                        p.namespace,
+                        p.name,
+                        p.node_name.as_deref().unwrap_or_default()
+                    ));
+                }
                 continue;
             };
             let n = &self.state.nodes[node];

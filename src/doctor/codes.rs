@@ -85,6 +85,9 @@ checks! {
     "WASD013" => ParentCycle, Error,
         "CompositePodGroups name each other as parents in a cycle",
         "A group that is its own parent, or `a → b → a`, has no root: the tree cannot be scheduled and tools that walk up the hierarchy never reach a top.";
+    "WASD014" => PodOnMissingNode, Warning,
+        "A pod is bound to a missing node",
+        "Its `spec.nodeName` names a Node that does not exist. kube-scheduler never queues a bound pod, so it is not rescheduled, and its requests count on no node; its gang counts it as a running member. The pod garbage collector (kube-controller-manager) deletes such pods; one that stays means it is not running. Reported only when every Node was read.";
     "WASD101" => VersionSkew, Warning,
         "A component's version is outside the supported skew with kube-apiserver",
         "kube-scheduler and kube-controller-manager may be at most one minor older than kube-apiserver, kubelets three, and none newer.";

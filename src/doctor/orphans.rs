@@ -67,9 +67,13 @@ fn pods_on_missing_nodes(c: &mut Checker<'_>) {
                 "{what} bound to a missing node: `spec.nodeName` names node `{node}`, which does not exist; the scheduler never reschedules a bound pod and its requests count on no node"
             ),
             format!(
-                "delete {} so that {} re-create them and the scheduler places them; if such pods stay, check that kube-controller-manager's pod garbage collector runs",
-                if pods.len() == 1 { "the pod" } else { "the pods" },
-                if pods.len() == 1 { "its controller" } else { "their controllers" },
+                "{} and the scheduler places {}; if such pods stay, check that kube-controller-manager's pod garbage collector runs",
+                if pods.len() == 1 {
+                    "delete the pod so that its controller re-creates it"
+                } else {
+                    "delete the pods so that their controllers re-create them"
+                },
+                if pods.len() == 1 { "it" } else { "them" },
             ),
         );
     }

@@ -135,7 +135,7 @@ checks! {
         "The driver or its cleanup left the slice behind; device counts overstate capacity.";
     "WASD404" => IncompletePool, Warning,
         "A device pool is incomplete",
-        "Not every ResourceSlice of the pool's current generation is present; the scheduler refuses `allocationMode: All` from it.";
+        "The pool's current generation does not have exactly `resourceSliceCount` ResourceSlices (fewer, more, or a count of 0): the scheduler allocates nothing from it, so no request can use the pool (and `allocationMode: All` over its devices fails).";
     "WASD405" => InvalidPool, Error,
         "A device pool is invalid",
         "Duplicate device names, duplicate counter sets or unknown counters: the scheduler allocates nothing from it.";

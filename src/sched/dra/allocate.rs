@@ -997,6 +997,8 @@ mod properties {
             driver: DRIVER.into(),
             name: "node1".into(),
             complete: true,
+            slices: 1,
+            resource_slice_count: 1,
             invalid: None,
             devices: Vec::new(),
             counters: BTreeMap::from([(

@@ -279,6 +279,21 @@ impl<'a> Cycle<'a> {
                     scheduled += 1;
                     last_failure = None;
                 }
+                None if attempt.diagnosis.error.is_some() => {
+                    // A filter's error (a CEL runtime error in a device selector) aborts the
+                    // pod group's cycle with that error (no fit error, no preemption).
+                    let message = format!(
+                        "{name}: {}",
+                        attempt.diagnosis.error.as_deref().unwrap_or_default()
+                    );
+                    self.rollback(&placed);
+                    return GroupRun {
+                        status: Status::Error,
+                        message,
+                        placed: Vec::new(),
+                        placeable: 0,
+                    };
+                }
                 None => {
                     if first_pod_error.is_none() {
                         first_pod_error = Some(format!(

@@ -713,6 +713,12 @@ fn run_unit(
                     result.outcome = Outcome::Scheduled;
                     result.placements = placements(state, &[(pod, node)]);
                 }
+                // A filter's error (a CEL runtime error in a device selector): schedulePod
+                // returns it, which is no FitError, so there is no PostFilter (preemption).
+                None if attempt.diagnosis.error.is_some() => {
+                    result.outcome = Outcome::Error;
+                    result.message = attempt.diagnosis.error.clone().unwrap_or_default();
+                }
                 None => {
                     result.outcome = Outcome::Unschedulable;
                     result.message = fit_error(all_nodes.len(), &attempt.diagnosis, &state.table);

@@ -280,8 +280,14 @@ pub enum Failure {
     PoolInvalid(String),
     /// The step budget ran out.
     BudgetExceeded,
-    /// A claim-level error (CEL, missing class, too many devices).
+    /// A claim-level error (missing class, too many devices).
     Error(String),
+    /// A CEL selector failed to compile or to evaluate (a division by zero, a missing map
+    /// key, the cost limit). Upstream's allocator returns the error and the DynamicResources
+    /// Filter returns it as an error status (`statusError`: "This should only fail if there
+    /// is something wrong with the claim or class. Return an error to abort scheduling of
+    /// it."), so the pod's attempt ends with an error, not Unschedulable.
+    Cel(String),
 }
 
 impl Failure {
@@ -297,7 +303,7 @@ impl Failure {
             Self::PoolIncomplete(p) => format!("asks for all devices, but resource pool {p} is currently being updated"),
             Self::PoolInvalid(p) => format!("invalid resource pools were encountered: {p}"),
             Self::BudgetExceeded => "search step budget exceeded: kube-scheduler would likely hit its DynamicResources filter timeout".to_owned(),
-            Self::Error(e) => e.clone(),
+            Self::Error(e) | Self::Cel(e) => e.clone(),
         }
     }
 }
@@ -654,7 +660,7 @@ fn candidates(
                     break;
                 }
                 Err(err) => {
-                    return Err(Failure::Error(format!("selector `{}`: {err}", sel.text(e))));
+                    return Err(Failure::Cel(format!("selector `{}`: {err}", sel.text(e))));
                 }
             }
         }

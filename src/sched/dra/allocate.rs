@@ -263,6 +263,9 @@ impl InUse {
 pub enum Failure {
     /// No device on the node matches the class and selectors.
     NoMatchingDevice,
+    /// No device of a complete pool matches, but devices of this incomplete pool
+    /// (`driver/pool`) would: nothing is allocated from an incomplete pool (semantics §7.2).
+    NoMatchingDeviceIncompletePool(String),
     /// Every matching device is already allocated.
     AllMatchingAllocated,
     /// Matching free devices are tainted and not tolerated.
@@ -295,6 +298,9 @@ impl Failure {
     pub fn text(&self) -> String {
         match self {
             Self::NoMatchingDevice => "no device matches the class and selectors".to_owned(),
+            Self::NoMatchingDeviceIncompletePool(p) => format!(
+                "no device matches the class and selectors (devices of resource pool {p} would, but the pool is incomplete: its current generation does not have exactly `resourceSliceCount` slices, and no request can use it)"
+            ),
             Self::AllMatchingAllocated => "all matching devices are allocated".to_owned(),
             Self::TaintNotTolerated => "matching free devices have untolerated taints".to_owned(),
             Self::CountersExhausted => "the counters of matching partitionable devices are exhausted".to_owned(),
@@ -872,9 +878,23 @@ fn diagnose(
                     .iter()
                     .find(|p| p.invalid.is_some())
                     .map(|p| format!("{}/{}", p.driver, p.name));
+                if let Some(p) = invalid {
+                    return (ci, Failure::PoolInvalid(p));
+                }
+                // Only a diagnosis: the devices of incomplete pools are looked at to say why,
+                // never allocated (a CEL error among them is no reason here).
+                let incomplete = candidates(inv, sel, node, alt, true).ok().and_then(|all| {
+                    all.iter()
+                        .map(|d| &inv.pools[inv.devices[*d].pool])
+                        .find(|p| !p.complete)
+                        .map(|p| format!("{}/{}", p.driver, p.name))
+                });
                 return (
                     ci,
-                    invalid.map_or(Failure::NoMatchingDevice, Failure::PoolInvalid),
+                    incomplete.map_or(
+                        Failure::NoMatchingDevice,
+                        Failure::NoMatchingDeviceIncompletePool,
+                    ),
                 );
             }
             if alt.all && !alt.admin && matching.iter().any(|d| in_use.allocated(*d)) {

@@ -50,6 +50,15 @@ fn pods_on_missing_nodes(c: &mut Checker<'_>) {
                 .push(name_of(&pod.metadata).to_owned());
         }
     }
+    // A file of some nodes only (`kubectl get node n1 -o yaml` beside every pod) reads as
+    // complete: when the pods name more missing nodes than the input holds and no
+    // ClusterFacts document says Nodes were all read, the input is taken for a partial dump
+    // and nothing is concluded (never "absent" from "not in the input").
+    let missing: std::collections::BTreeSet<&str> = by_node.keys().map(|(_, n)| *n).collect();
+    if s.facts.from_files && !s.facts.coverage.contains_key("Node") && missing.len() > s.nodes.len()
+    {
+        return;
+    }
     for ((ns, node), mut pods) in by_node {
         pods.sort();
         let Some(first) = pods.first() else {
@@ -558,6 +567,40 @@ mod missing_node_tests {
             ),
             "{}",
             f.message
+        );
+    }
+
+    /// A file dump of some nodes only: more missing nodes named by pods than nodes in the
+    /// input, and no ClusterFacts coverage for Nodes, is taken for a partial dump.
+    #[test]
+    fn a_dump_of_some_nodes_only_does_not_flood() {
+        let yaml = [
+            NODE_N1.to_owned(),
+            pod("a", "n2", "Running"),
+            pod("b", "n3", "Running"),
+        ]
+        .concat();
+        let mut s = snapshot(&yaml);
+        s.facts.from_files = true;
+        let g = Graph::build(&s);
+        let options = Options {
+            now: NOW.parse().expect("valid time"),
+            gate_overrides: Default::default(),
+        };
+        let (findings, _) = check(&s, &g, &options);
+        assert!(
+            !findings.iter().any(|f| f.id.id() == "WASD014"),
+            "{findings:#?}"
+        );
+        // A snapshot that says every Node was read is believed.
+        s.facts
+            .coverage
+            .insert("Node".to_owned(), KindCoverage::Complete);
+        let (findings, _) = check(&s, &g, &options);
+        assert_eq!(
+            findings.iter().filter(|f| f.id.id() == "WASD014").count(),
+            2,
+            "{findings:#?}"
         );
     }
 

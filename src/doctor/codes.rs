@@ -88,6 +88,9 @@ checks! {
     "WASD014" => HierarchyTooDeep, Error,
         "A PodGroup sits more than 4 levels deep in its CompositePodGroup hierarchy",
         "kube-scheduler 1.37 refuses a hierarchy deeper than 4 levels, the PodGroup included (\"hierarchy depth 5 exceeds maximum allowed depth 4\"): none of the tree's pods is scheduled.";
+    "WASD015" => PodOnMissingNode, Warning,
+        "A pod is bound to a missing node",
+        "Its `spec.nodeName` names a Node that does not exist. kube-scheduler never queues a bound pod, so it is not rescheduled, and its requests count on no node; its gang counts it as a running member. The pod garbage collector (kube-controller-manager) deletes such pods; one that stays means it is not running. Reported only when every Node was read.";
     "WASD101" => VersionSkew, Warning,
         "A component's version is outside the supported skew with kube-apiserver",
         "kube-scheduler and kube-controller-manager may be at most one minor older than kube-apiserver, kubelets three, and none newer.";
@@ -135,7 +138,7 @@ checks! {
         "The driver or its cleanup left the slice behind; device counts overstate capacity.";
     "WASD404" => IncompletePool, Warning,
         "A device pool is incomplete",
-        "Not every ResourceSlice of the pool's current generation is present; the scheduler refuses `allocationMode: All` from it.";
+        "The pool's current generation does not have exactly `resourceSliceCount` ResourceSlices (fewer, more, or a count of 0): the scheduler allocates nothing from it, so no request can use the pool (and `allocationMode: All` over its devices fails).";
     "WASD405" => InvalidPool, Error,
         "A device pool is invalid",
         "Duplicate device names, duplicate counter sets or unknown counters: the scheduler allocates nothing from it.";

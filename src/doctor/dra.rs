@@ -129,6 +129,21 @@ fn slices_of_missing_nodes(c: &mut Checker<'_>) {
     }
 }
 
+/// Why a pool is incomplete: upstream wants exactly `resourceSliceCount` slices of the
+/// current generation (`GatherPools`: `len(pool.Slices) != ResourceSliceCount`).
+fn incomplete_why(pool: &crate::sched::dra::inventory::Pool) -> String {
+    let (n, count) = (pool.slices, pool.resource_slice_count);
+    if count <= 0 {
+        format!("its `resourceSliceCount` is {count}, so it can never be complete")
+    } else if i64::try_from(n).is_ok_and(|n| n > count) {
+        format!(
+            "its current generation has {n} slices, more than its `resourceSliceCount` of {count}"
+        )
+    } else {
+        format!("its current generation has {n} of its {count} slices (`resourceSliceCount`)")
+    }
+}
+
 fn pools(c: &mut Checker<'_>) {
     let inv = Inventory::build(&c.s.resource_slices, &[]);
     for pool in &inv.pools {
@@ -149,10 +164,12 @@ fn pools(c: &mut Checker<'_>) {
                 Check::IncompletePool,
                 o,
                 format!(
-                    "pool `{}` of driver `{}` is missing slices of its current generation: `allocationMode: All` cannot use it",
-                    pool.name, pool.driver
+                    "pool `{}` of driver `{}` is incomplete: {}; no request can use the pool until it is complete",
+                    pool.name,
+                    pool.driver,
+                    incomplete_why(pool)
                 ),
-                "check the DRA driver on that node: it publishes fewer slices than `resourceSliceCount`",
+                "check the DRA driver that publishes the pool: every slice of its current generation must be present and carry the same `resourceSliceCount`, equal to the number of slices",
             );
         }
     }
@@ -183,6 +200,44 @@ mod tests {
         assert_eq!(ids(&invalid), ["WASD405"]);
         let gone = format!("{NODE}{}", slice("s2", "n2", 1, "{name: gpu-0}"));
         assert_eq!(run(&gone), vec![("WASD403".to_owned(), "s2".to_owned())]);
+    }
+
+    /// Issue 46, semantics §7.2: complete means exactly `resourceSliceCount` slices of the
+    /// current generation; more slices than the count, or a count of 0, is incomplete too,
+    /// and the message says that no request can use the pool.
+    #[test]
+    fn pool_with_more_slices_than_its_count_or_a_count_of_zero_is_incomplete() {
+        let message = |yaml: &str| {
+            let s = super::super::test_support::snapshot(yaml);
+            let g = crate::graph::Graph::build(&s);
+            let options = super::super::Options {
+                now: super::super::test_support::NOW.parse().expect("valid time"),
+                gate_overrides: Default::default(),
+            };
+            let (findings, _) = super::super::check(&s, &g, &options);
+            assert_eq!(findings.len(), 1, "{findings:#?}");
+            assert_eq!(findings[0].id.id(), "WASD404");
+            findings[0].message.clone()
+        };
+        let more = format!(
+            "{NODE}{}{}",
+            slice("s1", "n1", 1, "{name: gpu-0}"),
+            slice("s2", "n1", 1, "{name: gpu-1}")
+        );
+        assert_eq!(
+            message(&more),
+            "pool `n1` of driver `d` is incomplete: its current generation has 2 slices, more than its `resourceSliceCount` of 1; no request can use the pool until it is complete"
+        );
+        let zero = format!("{NODE}{}", slice("s1", "n1", 0, "{name: gpu-0}"));
+        assert_eq!(
+            message(&zero),
+            "pool `n1` of driver `d` is incomplete: its `resourceSliceCount` is 0, so it can never be complete; no request can use the pool until it is complete"
+        );
+        let fewer = format!("{NODE}{}", slice("s1", "n1", 2, "{name: gpu-0}"));
+        assert_eq!(
+            message(&fewer),
+            "pool `n1` of driver `d` is incomplete: its current generation has 1 of its 2 slices (`resourceSliceCount`); no request can use the pool until it is complete"
+        );
     }
 
     #[test]

@@ -23,6 +23,69 @@ pub fn check(c: &mut Checker<'_>) {
     pod_groups_without_pods(c);
     no_owner(c);
     duplicate_groups(c);
+    pods_on_missing_nodes(c);
+}
+
+/// Pods bound to a node the snapshot does not hold: one finding per namespace and node (a
+/// removed node can leave hundreds), about its first pod by name. Only when every Node was
+/// read: a `kubectl get nodes n1` dump or unreadable Nodes say nothing about the others.
+fn pods_on_missing_nodes(c: &mut Checker<'_>) {
+    let s = c.s;
+    if s.nodes.is_empty() || !s.knows_all("Node", None) {
+        return;
+    }
+    let mut by_node: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+    for pod in &s.pods {
+        let phase = pod.status.as_ref().and_then(|st| st.phase.as_deref());
+        if matches!(phase, Some("Succeeded" | "Failed")) {
+            continue;
+        }
+        let Some(node) = pod.spec.as_ref().and_then(|sp| sp.node_name.as_deref()) else {
+            continue;
+        };
+        if s.node(node).is_none() {
+            by_node
+                .entry((namespace_of(&pod.metadata), node))
+                .or_default()
+                .push(name_of(&pod.metadata).to_owned());
+        }
+    }
+    // A file of some nodes only (`kubectl get node n1 -o yaml` beside every pod) reads as
+    // complete: when the pods name more missing nodes than the input holds and no
+    // ClusterFacts document says Nodes were all read, the input is taken for a partial dump
+    // and nothing is concluded (never "absent" from "not in the input").
+    let missing: std::collections::BTreeSet<&str> = by_node.keys().map(|(_, n)| *n).collect();
+    if s.facts.from_files && !s.facts.coverage.contains_key("Node") && missing.len() > s.nodes.len()
+    {
+        return;
+    }
+    for ((ns, node), mut pods) in by_node {
+        pods.sort();
+        let Some(first) = pods.first() else {
+            continue;
+        };
+        let what = if pods.len() == 1 {
+            "the pod is".to_owned()
+        } else {
+            format!("{} pods ({}) are", pods.len(), list(&pods, 4))
+        };
+        c.emit(
+            Check::PodOnMissingNode,
+            ObjRef::new(ObjKind::Pod, ns, first),
+            format!(
+                "{what} bound to a missing node: `spec.nodeName` names node `{node}`, which does not exist; the scheduler never reschedules a bound pod and its requests count on no node"
+            ),
+            format!(
+                "{} and the scheduler places {}; if such pods stay, check that kube-controller-manager's pod garbage collector runs",
+                if pods.len() == 1 {
+                    "delete the pod so that its controller re-creates it"
+                } else {
+                    "delete the pods so that their controllers re-create them"
+                },
+                if pods.len() == 1 { "it" } else { "them" },
+            ),
+        );
+    }
 }
 
 fn held(devices: &[String]) -> String {
@@ -451,6 +514,118 @@ spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: g2}}
         assert!(
             found.contains(&("WASD008".to_owned(), "j".to_owned())),
             "{found:?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod missing_node_tests {
+    use super::super::test_support::{NOW, run, snapshot};
+    use super::super::{Options, check};
+    use crate::graph::Graph;
+    use crate::snapshot::KindCoverage;
+
+    const NODE_N1: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+
+    fn pod(name: &str, node: &str, phase: &str) -> String {
+        format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: ns}}\nspec: {{nodeName: {node}, containers: [{{name: c, image: i}}]}}\nstatus: {{phase: {phase}}}\n"
+        )
+    }
+
+    /// Issue 46: a Running pod whose node is gone is reported once per node and namespace,
+    /// naming the pods; pods on a node that exists and finished pods are not.
+    #[test]
+    fn pods_bound_to_a_missing_node_are_reported_once_per_node() {
+        let yaml = [
+            NODE_N1.to_owned(),
+            pod("a", "n1", "Running"),
+            pod("b", "gone", "Running"),
+            pod("c", "gone", "Running"),
+            pod("d", "gone", "Succeeded"),
+        ]
+        .concat();
+        let found: Vec<_> = run(&yaml)
+            .into_iter()
+            .filter(|(id, _)| id == "WASD015")
+            .collect();
+        assert_eq!(found, [("WASD015".to_owned(), "b".to_owned())]);
+        let s = snapshot(&yaml);
+        let g = Graph::build(&s);
+        let options = Options {
+            now: NOW.parse().expect("valid time"),
+            gate_overrides: Default::default(),
+        };
+        let (findings, _) = check(&s, &g, &options);
+        let f = findings
+            .iter()
+            .find(|f| f.id.id() == "WASD015")
+            .expect("a finding");
+        assert!(
+            f.message.starts_with(
+                "2 pods (`b`, `c`) are bound to a missing node: `spec.nodeName` names node `gone`"
+            ),
+            "{}",
+            f.message
+        );
+    }
+
+    /// A file dump of some nodes only: more missing nodes named by pods than nodes in the
+    /// input, and no ClusterFacts coverage for Nodes, is taken for a partial dump.
+    #[test]
+    fn a_dump_of_some_nodes_only_does_not_flood() {
+        let yaml = [
+            NODE_N1.to_owned(),
+            pod("a", "n2", "Running"),
+            pod("b", "n3", "Running"),
+        ]
+        .concat();
+        let mut s = snapshot(&yaml);
+        s.facts.from_files = true;
+        let g = Graph::build(&s);
+        let options = Options {
+            now: NOW.parse().expect("valid time"),
+            gate_overrides: Default::default(),
+        };
+        let (findings, _) = check(&s, &g, &options);
+        assert!(
+            !findings.iter().any(|f| f.id.id() == "WASD015"),
+            "{findings:#?}"
+        );
+        // A snapshot that says every Node was read is believed.
+        s.facts
+            .coverage
+            .insert("Node".to_owned(), KindCoverage::Complete);
+        let (findings, _) = check(&s, &g, &options);
+        assert_eq!(
+            findings.iter().filter(|f| f.id.id() == "WASD015").count(),
+            2,
+            "{findings:#?}"
+        );
+    }
+
+    /// Never "absent" from "unread": no Node in the input, or Nodes unreadable, says nothing.
+    #[test]
+    fn pods_on_unknown_nodes_are_not_reported_when_nodes_were_not_all_read() {
+        let no_nodes = pod("b", "gone", "Running");
+        assert!(!run(&no_nodes).iter().any(|(id, _)| id == "WASD015"));
+        let yaml = [NODE_N1.to_owned(), pod("b", "gone", "Running")].concat();
+        let mut s = snapshot(&yaml);
+        s.facts.coverage.insert(
+            "Node".to_owned(),
+            KindCoverage::Unreadable {
+                reason: "HTTP 500".to_owned(),
+            },
+        );
+        let g = Graph::build(&s);
+        let options = Options {
+            now: NOW.parse().expect("valid time"),
+            gate_overrides: Default::default(),
+        };
+        let (findings, _) = check(&s, &g, &options);
+        assert!(
+            !findings.iter().any(|f| f.id.id() == "WASD015"),
+            "{findings:#?}"
         );
     }
 }

@@ -279,6 +279,21 @@ impl<'a> Cycle<'a> {
                     scheduled += 1;
                     last_failure = None;
                 }
+                None if attempt.diagnosis.error.is_some() => {
+                    // A filter's error (a CEL runtime error in a device selector) aborts the
+                    // pod group's cycle with that error (no fit error, no preemption).
+                    let message = format!(
+                        "{name}: {}",
+                        attempt.diagnosis.error.as_deref().unwrap_or_default()
+                    );
+                    self.rollback(&placed);
+                    return GroupRun {
+                        status: Status::Error,
+                        message,
+                        placed: Vec::new(),
+                        placeable: 0,
+                    };
+                }
                 None => {
                     if first_pod_error.is_none() {
                         first_pod_error = Some(format!(
@@ -445,6 +460,17 @@ impl<'a> Cycle<'a> {
         let mut pinned: Option<String> = None;
         for pod in bound {
             let Some(node) = self.state.placement[pod] else {
+                // Bound to a node the snapshot lacks: upstream's getScheduledPodsTopologyDomain
+                // looks the node up in the snapshot (`NodeInfos().Get`) and fails.
+                if self.state.bound_to_missing_node(pod) {
+                    let p = &self.state.pods[pod];
+                    return error(format!(
+                        "cannot determine domain for already scheduled pods: getting node for pod {}/{}: nodeinfo not found for node name {:?}",
+                        p.namespace,
+                        p.name,
+                        p.node_name.as_deref().unwrap_or_default()
+                    ));
+                }
                 continue;
             };
             let n = &self.state.nodes[node];

@@ -304,7 +304,7 @@ impl<'a> Prepared<'a> {
             UnitBody::Group(g) => {
                 bound.clear();
                 g.bound_pods(&mut bound);
-                bound.iter().any(|p| self.state.placement[*p].is_none())
+                bound.iter().any(|p| !self.state.is_bound(*p))
             }
             _ => false,
         })
@@ -734,6 +734,12 @@ fn run_unit(
                     result.outcome = Outcome::Scheduled;
                     result.placements = placements(state, &[(pod, node)]);
                 }
+                // A filter's error (a CEL runtime error in a device selector): schedulePod
+                // returns it, which is no FitError, so there is no PostFilter (preemption).
+                None if attempt.diagnosis.error.is_some() => {
+                    result.outcome = Outcome::Error;
+                    result.message = attempt.diagnosis.error.clone().unwrap_or_default();
+                }
                 None => {
                     result.outcome = Outcome::Unschedulable;
                     result.message = fit_error(all_nodes.len(), &attempt.diagnosis, &state.table);
@@ -1095,6 +1101,97 @@ mod added_nodes_tests {
             prepare(&named, &Options::default())
                 .with_nodes_added(&like, 1)
                 .is_none()
+        );
+    }
+}
+
+#[cfg(test)]
+mod bound_to_missing_node_tests {
+    use super::{Options, Outcome, simulate};
+    use crate::snapshot::source::{Collector, files};
+
+    fn snapshot(text: &str) -> crate::snapshot::Snapshot {
+        let mut c = Collector::new();
+        files::load_str(text, "test.yaml", &mut c).expect("fixture loads");
+        c.finish()
+    }
+
+    const FACTS: &str = r#"{"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": "2026-11-20T12:00:00Z", "serverVersion": "v1.37.0", "components": [{"component": "kube-scheduler", "version": "v1.37.0", "featureGates": {"GenericWorkload": true, "TopologyAwareWorkloadScheduling": true}}]}"#;
+
+    fn pod(name: &str, node: Option<&str>, group: bool) -> String {
+        let node = node
+            .map(|n| format!(r#", "nodeName": "{n}""#))
+            .unwrap_or_default();
+        let group = if group {
+            r#", "schedulingGroup": {"podGroupName": "pg"}"#
+        } else {
+            ""
+        };
+        let phase = if node.is_empty() {
+            "Pending"
+        } else {
+            "Running"
+        };
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "default", "creationTimestamp": "2026-11-20T10:00:00Z"}}, "spec": {{"containers": [{{"name": "c", "image": "i", "resources": {{"requests": {{"cpu": "1"}}}}}}]{group}{node}}}, "status": {{"phase": "{phase}"}}}}"#
+        )
+    }
+
+    fn cluster(topology: bool, pods: &[String]) -> String {
+        let constraints = if topology {
+            r#", "schedulingConstraints": {"topology": [{"key": "rack"}]}"#
+        } else {
+            ""
+        };
+        let mut docs = vec![
+            FACTS.to_owned(),
+            r#"{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"rack": "a"}}, "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "110"}}}"#.to_owned(),
+            format!(
+                r#"{{"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup", "metadata": {{"name": "pg", "namespace": "default"}}, "spec": {{"schedulingPolicy": {{"gang": {{"minCount": 2}}}}{constraints}}}}}"#
+            ),
+        ];
+        docs.extend(pods.iter().cloned());
+        docs.join("\n---\n")
+    }
+
+    /// kube-scheduler never queues an assigned pod, even one whose Node is gone (its cache
+    /// holds it under a node entry the snapshot leaves out); its pod group state counts it as
+    /// assigned. The pod's CPU counts on no node: n1 (1 CPU) still takes the pending member.
+    #[test]
+    fn a_pod_bound_to_a_missing_node_is_a_running_member_and_never_queued() {
+        let s = snapshot(&cluster(
+            false,
+            &[
+                pod("gone", Some("n-removed"), true),
+                pod("p", None, true),
+                pod("solo-gone", Some("n-removed"), false),
+            ],
+        ));
+        let plan = simulate(&s, &Options::default());
+        assert_eq!(plan.units.len(), 1, "{:#?}", plan.units);
+        let u = &plan.units[0];
+        assert_eq!(u.name, "pg");
+        assert!(matches!(u.outcome, Outcome::Scheduled), "{u:#?}");
+        assert_eq!(u.scheduled_before, 1);
+        assert_eq!(u.placements.len(), 1);
+        assert_eq!(u.placements[0].node, "n1");
+    }
+
+    /// With a topology constraint, upstream looks the running member's node up in the snapshot
+    /// (`getScheduledPodsTopologyDomain` → `NodeInfos().Get`), which fails for a missing node.
+    #[test]
+    fn a_topology_gang_with_a_member_on_a_missing_node_cannot_determine_its_domain() {
+        let s = snapshot(&cluster(
+            true,
+            &[pod("gone", Some("n-removed"), true), pod("p", None, true)],
+        ));
+        let plan = simulate(&s, &Options::default());
+        assert_eq!(plan.units.len(), 1, "{:#?}", plan.units);
+        let u = &plan.units[0];
+        assert!(matches!(u.outcome, Outcome::Error), "{u:#?}");
+        assert_eq!(
+            u.message,
+            "cannot determine domain for already scheduled pods: getting node for pod default/gone: nodeinfo not found for node name \"n-removed\""
         );
     }
 }

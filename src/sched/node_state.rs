@@ -588,6 +588,27 @@ impl ClusterState {
         self.placement.push(None);
     }
 
+    /// Whether `pod` is bound (`spec.nodeName` set) to a node this state does not hold: a
+    /// Running pod whose Node object is gone, or was not read. kube-scheduler never queues an
+    /// assigned pod (its cache adds every pod with `spec.nodeName` as assigned, under a node
+    /// entry that stays out of the snapshot while the Node object is missing), and its pod
+    /// group state counts it as assigned (`podGroupStateData.addPod`: `Spec.NodeName != ""`).
+    /// So such a pod is bound, not pending; its requests count on no node (no node of the
+    /// snapshot holds it) and it is never a preemption victim.
+    pub fn bound_to_missing_node(&self, pod: PodId) -> bool {
+        self.placement[pod].is_none()
+            && self.pods[pod]
+                .node_name
+                .as_deref()
+                .is_some_and(|n| !self.node_ids.contains_key(n))
+    }
+
+    /// Whether `pod` is bound or assumed: placed on a node of this state, or bound to one it
+    /// lacks ([`bound_to_missing_node`](Self::bound_to_missing_node)).
+    pub fn is_bound(&self, pod: PodId) -> bool {
+        self.placement[pod].is_some() || self.bound_to_missing_node(pod)
+    }
+
     /// Places `pod` on `node` (bound or assumed): its requests, ports and membership count there.
     pub fn assume(&mut self, pod: PodId, node: NodeId) {
         self.assume_inner(pod, node, true);

@@ -201,7 +201,11 @@ pub struct Unit {
 /// Whether the scheduler would try to place this pod now.
 pub fn is_pending(state: &ClusterState, pod: PodId) -> bool {
     let p = &state.pods[pod];
-    state.placement[pod].is_none() && !p.terminating && p.scheduler_name == "default-scheduler"
+    // A pod with `spec.nodeName` is assigned, even to a node the snapshot lacks: never queued.
+    state.placement[pod].is_none()
+        && !state.bound_to_missing_node(pod)
+        && !p.terminating
+        && p.scheduler_name == "default-scheduler"
 }
 
 struct Builder<'a> {
@@ -247,7 +251,7 @@ impl Builder<'_> {
                 continue;
             }
             node.known += 1;
-            if self.st.placement[id].is_some() {
+            if self.st.is_bound(id) {
                 node.bound.push(id);
             } else if is_pending(self.st, id) {
                 // Held at PreEnqueue (scheduling gates, or a claim that does not exist yet):

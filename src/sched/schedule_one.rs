@@ -53,6 +53,10 @@ pub struct Diagnosis {
     pub unresolvable: u32,
     /// DynamicResources: claim → why → node count.
     pub claim_reasons: BTreeMap<String, BTreeMap<String, u32>>,
+    /// A filter's error (upstream `fwk.Error`, e.g. a CEL runtime error in a device
+    /// selector): the attempt stopped at the first node that returned it, and the pod's
+    /// outcome is this error, as `RunFilterPlugins` wraps it.
+    pub error: Option<String>,
 }
 
 /// The result of one pod's attempt.
@@ -147,6 +151,28 @@ pub fn schedule_pod_preferring(
         match rejection {
             None => feasible.push(node),
             Some(r) => {
+                if r.code == Code::Error {
+                    // Upstream findNodesThatPassFilters cancels the search on an error status
+                    // and schedulePod returns the error (no FitError, no PostFilter).
+                    let why = r.detail.as_ref().map_or_else(
+                        || {
+                            r.reasons
+                                .iter()
+                                .map(|x| x.text(&state.table).into_owned())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        },
+                        |(claim, why)| {
+                            if claim.is_empty() {
+                                why.clone()
+                            } else {
+                                format!("claim {claim}: {why}")
+                            }
+                        },
+                    );
+                    diagnosis.error = Some(format!("running {:?} filter plugin: {why}", r.plugin));
+                    break;
+                }
                 if let Some((claim, why)) = r.detail {
                     *diagnosis
                         .claim_reasons
@@ -168,6 +194,12 @@ pub fn schedule_pod_preferring(
         sampler.next_start = (start + processed) % n;
     }
     diagnosis.evaluated = u32::try_from(processed).unwrap_or(u32::MAX);
+    if diagnosis.error.is_some() {
+        return PodAttempt {
+            node: None,
+            diagnosis,
+        };
+    }
     diagnosis.feasible = u32::try_from(feasible.len()).unwrap_or(u32::MAX);
     if feasible.len() > 1
         && let Some(p) = prefer.as_deref_mut()

@@ -263,6 +263,9 @@ impl InUse {
 pub enum Failure {
     /// No device on the node matches the class and selectors.
     NoMatchingDevice,
+    /// No device of a complete pool matches, but devices of this incomplete pool
+    /// (`driver/pool`) would: nothing is allocated from an incomplete pool (semantics §7.2).
+    NoMatchingDeviceIncompletePool(String),
     /// Every matching device is already allocated.
     AllMatchingAllocated,
     /// Matching free devices are tainted and not tolerated.
@@ -280,8 +283,14 @@ pub enum Failure {
     PoolInvalid(String),
     /// The step budget ran out.
     BudgetExceeded,
-    /// A claim-level error (CEL, missing class, too many devices).
+    /// A claim-level error (missing class, too many devices).
     Error(String),
+    /// A CEL selector failed to compile or to evaluate (a division by zero, a missing map
+    /// key, the cost limit). Upstream's allocator returns the error and the DynamicResources
+    /// Filter returns it as an error status (`statusError`: "This should only fail if there
+    /// is something wrong with the claim or class. Return an error to abort scheduling of
+    /// it."), so the pod's attempt ends with an error, not Unschedulable.
+    Cel(String),
 }
 
 impl Failure {
@@ -289,6 +298,9 @@ impl Failure {
     pub fn text(&self) -> String {
         match self {
             Self::NoMatchingDevice => "no device matches the class and selectors".to_owned(),
+            Self::NoMatchingDeviceIncompletePool(p) => format!(
+                "no device matches the class and selectors (devices of resource pool {p} would, but the pool is incomplete: its current generation does not have exactly `resourceSliceCount` slices, and no request can use it)"
+            ),
             Self::AllMatchingAllocated => "all matching devices are allocated".to_owned(),
             Self::TaintNotTolerated => "matching free devices have untolerated taints".to_owned(),
             Self::CountersExhausted => "the counters of matching partitionable devices are exhausted".to_owned(),
@@ -297,7 +309,7 @@ impl Failure {
             Self::PoolIncomplete(p) => format!("asks for all devices, but resource pool {p} is currently being updated"),
             Self::PoolInvalid(p) => format!("invalid resource pools were encountered: {p}"),
             Self::BudgetExceeded => "search step budget exceeded: kube-scheduler would likely hit its DynamicResources filter timeout".to_owned(),
-            Self::Error(e) => e.clone(),
+            Self::Error(e) | Self::Cel(e) => e.clone(),
         }
     }
 }
@@ -654,7 +666,7 @@ fn candidates(
                     break;
                 }
                 Err(err) => {
-                    return Err(Failure::Error(format!("selector `{}`: {err}", sel.text(e))));
+                    return Err(Failure::Cel(format!("selector `{}`: {err}", sel.text(e))));
                 }
             }
         }
@@ -866,9 +878,23 @@ fn diagnose(
                     .iter()
                     .find(|p| p.invalid.is_some())
                     .map(|p| format!("{}/{}", p.driver, p.name));
+                if let Some(p) = invalid {
+                    return (ci, Failure::PoolInvalid(p));
+                }
+                // Only a diagnosis: the devices of incomplete pools are looked at to say why,
+                // never allocated (a CEL error among them is no reason here).
+                let incomplete = candidates(inv, sel, node, alt, true).ok().and_then(|all| {
+                    all.iter()
+                        .map(|d| &inv.pools[inv.devices[*d].pool])
+                        .find(|p| !p.complete)
+                        .map(|p| format!("{}/{}", p.driver, p.name))
+                });
                 return (
                     ci,
-                    invalid.map_or(Failure::NoMatchingDevice, Failure::PoolInvalid),
+                    incomplete.map_or(
+                        Failure::NoMatchingDevice,
+                        Failure::NoMatchingDeviceIncompletePool,
+                    ),
                 );
             }
             if alt.all && !alt.admin && matching.iter().any(|d| in_use.allocated(*d)) {
@@ -997,6 +1023,8 @@ mod properties {
             driver: DRIVER.into(),
             name: "node1".into(),
             complete: true,
+            slices: 1,
+            resource_slice_count: 1,
             invalid: None,
             devices: Vec::new(),
             counters: BTreeMap::from([(

@@ -169,8 +169,12 @@ pub struct Pool {
     pub driver: String,
     /// Pool name.
     pub name: String,
-    /// All slices of the current generation are present.
+    /// The current generation has exactly `resourceSliceCount` slices (and the count is not 0).
     pub complete: bool,
+    /// Slices of the current generation seen.
+    pub slices: usize,
+    /// Their `resourceSliceCount` (the first slice's by name).
+    pub resource_slice_count: i64,
     /// Why the pool is invalid, if it is.
     pub invalid: Option<String>,
     /// Devices in order.
@@ -274,16 +278,21 @@ impl Inventory {
                 .unwrap_or(0);
             group.retain(|s| s.spec.pool.generation == max_gen);
             group.sort_by(|a, b| name_of(&a.metadata).cmp(name_of(&b.metadata)));
+            // Complete only when the current generation has exactly `resourceSliceCount`
+            // slices (semantics §7.2; upstream `GatherPools`: `IsIncomplete = len(pool.Slices)
+            // != pool.Slices[0].Spec.Pool.ResourceSliceCount`). More slices than the count, or
+            // a count of 0, is incomplete too, and nothing is allocated from the pool. Upstream
+            // reads the count of the first slice it saw; the first by name stands in for it.
             let expected = group
-                .iter()
-                .map(|s| s.spec.pool.resource_slice_count)
-                .max()
-                .unwrap_or(0);
-            let complete = i64::try_from(group.len()).unwrap_or(i64::MAX) >= expected;
+                .first()
+                .map_or(0, |s| s.spec.pool.resource_slice_count);
+            let complete = i64::try_from(group.len()).is_ok_and(|n| n == expected);
             let mut pool = Pool {
                 driver: driver.clone(),
                 name: pool_name.clone(),
                 complete,
+                slices: group.len(),
+                resource_slice_count: expected,
                 invalid: None,
                 devices: Vec::new(),
                 counters: BTreeMap::new(),

@@ -701,7 +701,11 @@ impl DraState {
             Ok(()) => None,
             Err((ci, failure)) => Some(Rejection {
                 plugin: NAME,
-                code: Code::Unschedulable,
+                code: if matches!(failure, allocate::Failure::Cel(_)) {
+                    Code::Error
+                } else {
+                    Code::Unschedulable
+                },
                 reasons: vec![Reason::Static(ERR_CANNOT_ALLOCATE)],
                 detail: Some((
                     self.claims[todo[ci.min(todo.len() - 1)]].name.clone(),

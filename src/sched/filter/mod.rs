@@ -45,6 +45,9 @@ pub enum Code {
     Unschedulable,
     /// Preemption cannot help on this node.
     UnschedulableAndUnresolvable,
+    /// The plugin failed (upstream `fwk.Error`): the pod's scheduling attempt aborts with the
+    /// error on the first node that returns it, and it is no fit error (no preemption).
+    Error,
 }
 
 /// A node's rejection by one plugin.

@@ -30,11 +30,13 @@
 //!   have, so the hash here is of `<namespace>/<job>` (fixed). A Job with a controller owner
 //!   (JobSet, CronJob) gets no Workload/PodGroup: its parent owns them (or delegates them with
 //!   an annotation this module does not follow).
-//! - Whether `WorkloadWithJob` is on: the `--feature-gates` overrides, then the cluster's
-//!   facts for kube-controller-manager; with no feature-gate facts at all it is taken as on
-//!   (as the other WAS gates are for a fact-less snapshot). With it off, a Job's
-//!   `spec.scheduling` is dropped by the API server: the pods are created without a group,
-//!   and a warning says so.
+//! - Whether `WorkloadWithJob` is on: the `--feature-gates` overrides, then
+//!   kube-controller-manager's (else kube-apiserver's) value in the cluster's facts, then the
+//!   gate inferred from stored objects. When nothing says, a Job that sets `spec.scheduling`
+//!   is taken as written for a cluster with the gate on (it gets its Workload/PodGroup), and
+//!   a Job without it as for the 1.37 default, off (pods only: a basic PodGroup would not
+//!   change where they go). With the gate known off, the API server drops `spec.scheduling`:
+//!   the pods are created without a group, and a warning says so.
 //!
 //! **Deployment / ReplicaSet / StatefulSet** (apps/v1), `replicas` (default 1) pods:
 //! - Deployment: its ReplicaSet `<deployment>-<hash>` (the `pod-template-hash` label; here
@@ -87,19 +89,26 @@ pub struct JobObjects {
     pub scheduling_dropped: bool,
 }
 
-/// Whether the Job controller runs with `WorkloadWithJob`: `overrides` first, then the
-/// facts of `s`; on when no gate is known at all (see the [module](self)).
-pub fn workload_with_job(s: &Snapshot, overrides: &BTreeMap<String, bool>) -> bool {
+/// Whether the Job controller runs with `WorkloadWithJob`: the `--feature-gates` overrides,
+/// then kube-controller-manager's or kube-apiserver's known value in the facts of `s`, then
+/// the gate inferred from stored objects; `None` when nothing says (see the [module](self)).
+pub fn workload_with_job(s: &Snapshot, overrides: &BTreeMap<String, bool>) -> Option<bool> {
     const GATE: &str = "WorkloadWithJob";
     if let Some(v) = overrides.get(GATE) {
-        return *v;
+        return Some(*v);
     }
-    if !s.facts.knows_any_gate() {
-        return true;
+    for component in [Component::KubeControllerManager, Component::KubeApiserver] {
+        let known = s
+            .facts
+            .components
+            .iter()
+            .filter(|f| f.component == component)
+            .find_map(|f| f.feature_gates.get(GATE));
+        if let Some(v) = known {
+            return Some(*v);
+        }
     }
-    s.facts
-        .gates_for(Component::KubeControllerManager, overrides)
-        .enabled(GATE)
+    s.facts.inferred_gates.contains_key(GATE).then_some(true)
 }
 
 /// FNV-32a, as Go's `hash/fnv`.
@@ -170,7 +179,8 @@ fn suffix(i: usize) -> String {
 
 /// The objects the Job controller would create for the manifest `job` (namespace already
 /// set). Errors name the Job.
-pub fn expand_job(job: &Job, workload_with_job: bool) -> Result<JobObjects, String> {
+/// `workload_with_job`: the gate as [`workload_with_job`] resolves it (`None`: unknown).
+pub fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjects, String> {
     let ns = namespace_of(&job.metadata).to_owned();
     let name = name_of(&job.metadata).to_owned();
     let who = format!("Job {ns}/{name}");
@@ -198,6 +208,7 @@ pub fn expand_job(job: &Job, workload_with_job: bool) -> Result<JobObjects, Stri
         .iter()
         .flatten()
         .any(|o| o.controller == Some(true));
+    let workload_with_job = workload_with_job.unwrap_or(spec.scheduling.is_some());
     let manage = workload_with_job && template_spec.scheduling_group.is_none() && !controlled;
     out.scheduling_dropped = !workload_with_job && spec.scheduling.is_some();
     let mut group_name = None;
@@ -421,7 +432,11 @@ pub fn expand_apps(raw: &RawObject) -> Option<Result<Vec<Pod>, String>> {
 /// Expands the manifest controllers of `objects` in place (pods, PodGroups, Workloads added;
 /// the controllers themselves kept), recording what was done in `out`. Returns true when
 /// objects were added (the caller rebuilds the snapshot's order and index).
-pub(super) fn expand(objects: &mut Snapshot, workload_with_job: bool, out: &mut Admission) -> bool {
+pub(super) fn expand(
+    objects: &mut Snapshot,
+    workload_with_job: Option<bool>,
+    out: &mut Admission,
+) -> bool {
     let mut added = false;
     let mut suspended = Vec::new();
     let mut dropped = Vec::new();
@@ -557,7 +572,7 @@ mod tests {
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "train", "namespace": "ml"}},
             "spec": {{"parallelism": 4, "completions": 3, "completionMode": "Indexed", {TEMPLATE}}}}}"#
         ));
-        let made = expand_job(&j, false).expect("expand");
+        let made = expand_job(&j, Some(false)).expect("expand");
         // parallelism capped by completions.
         let names: Vec<&str> = made.pods.iter().map(|p| name_of(&p.metadata)).collect();
         assert_eq!(names, ["train-0", "train-1", "train-2"]);
@@ -583,13 +598,18 @@ mod tests {
         let j = job(&format!(
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "pi", "namespace": "d"}}, "spec": {{{TEMPLATE}}}}}"#
         ));
-        let made = expand_job(&j, false).expect("expand");
+        let made = expand_job(&j, Some(false)).expect("expand");
         let names: Vec<&str> = made.pods.iter().map(|p| name_of(&p.metadata)).collect();
         assert_eq!(names, ["pi-00000"]);
         let zero = job(&format!(
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "pi"}}, "spec": {{"parallelism": 0, {TEMPLATE}}}}}"#
         ));
-        assert!(expand_job(&zero, false).expect("expand").pods.is_empty());
+        assert!(
+            expand_job(&zero, Some(false))
+                .expect("expand")
+                .pods
+                .is_empty()
+        );
     }
 
     #[test]
@@ -598,7 +618,7 @@ mod tests {
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "train", "namespace": "ml"}},
             "spec": {{"parallelism": 4, "completionMode": "Indexed", "scheduling": {{"schedulingPolicy": {{"gang": {{}}}}}}, {TEMPLATE}}}}}"#
         ));
-        let made = expand_job(&j, true).expect("expand");
+        let made = expand_job(&j, Some(true)).expect("expand");
         let wl = made.workload.expect("workload");
         let pg = made.pod_group.expect("podgroup");
         let wl_name = name_of(&wl.metadata).to_owned();
@@ -634,11 +654,16 @@ mod tests {
         let owned = job(&format!(
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "w", "ownerReferences": [{{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u", "controller": true}}]}}, "spec": {{{TEMPLATE}}}}}"#
         ));
-        assert!(expand_job(&owned, true).expect("e").pod_group.is_none());
+        assert!(
+            expand_job(&owned, Some(true))
+                .expect("e")
+                .pod_group
+                .is_none()
+        );
         let byo = job(
             r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "w"}, "spec": {"template": {"spec": {"schedulingGroup": {"podGroupName": "mine"}, "containers": [{"name": "c", "image": "x"}]}}}}"#,
         );
-        let made = expand_job(&byo, true).expect("e");
+        let made = expand_job(&byo, Some(true)).expect("e");
         assert!(made.pod_group.is_none());
         let g = made.pods[0]
             .spec
@@ -653,7 +678,7 @@ mod tests {
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "later", "namespace": "ml"}}, "spec": {{"suspend": true, "parallelism": 2, {TEMPLATE}}}}}"#
         )]);
         let mut out = Admission::default();
-        assert!(!expand(&mut s, true, &mut out));
+        assert!(!expand(&mut s, Some(true), &mut out));
         assert!(s.pods.is_empty());
         assert_eq!(
             out.warnings[0].message,
@@ -668,7 +693,7 @@ mod tests {
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "j", "namespace": "ml", "uid": "u1"}}, "spec": {{{TEMPLATE}}}}}"#
         )]);
         let mut out = Admission::default();
-        assert!(!expand(&mut s, true, &mut out));
+        assert!(!expand(&mut s, Some(true), &mut out));
         assert!(s.pods.is_empty());
         assert_eq!(out, Admission::default());
     }
@@ -689,7 +714,7 @@ mod tests {
             r#"{"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "d"}, "spec": {"selector": {}, "template": {"spec": {"containers": []}}}}"#,
         ]);
         let mut out = Admission::default();
-        assert!(expand(&mut s, true, &mut out));
+        assert!(expand(&mut s, Some(true), &mut out));
         let mut names: Vec<String> = s
             .pods
             .iter()

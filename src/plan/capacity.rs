@@ -300,7 +300,7 @@ impl Shape {
                             ..sh
                         })
                     }
-                    None => Self::from_job(job, format!("Job/{ns}/{name}"), true),
+                    None => Self::from_job(job, format!("Job/{ns}/{name}"), Some(true)),
                 }
             }
             ObjKind::Workload => {
@@ -353,7 +353,7 @@ impl Shape {
         objects: &Snapshot,
         namespace: &str,
         file: &str,
-        workload_with_job: bool,
+        workload_with_job: Option<bool>,
     ) -> Result<Self, String> {
         let ns_of = |m: &ObjectMeta| m.namespace.clone().unwrap_or_else(|| namespace.to_owned());
         let with_ns = |mut m: ObjectMeta| {
@@ -444,7 +444,11 @@ impl Shape {
     /// every command uses ([`crate::admit::controllers::expand_job`], semantics §1.7). A Job
     /// that gets no PodGroup (`WorkloadWithJob` off, a suspended Job, a template that names
     /// its own group) is not a gang shape.
-    fn from_job(job: &Job, source: String, workload_with_job: bool) -> Result<Self, String> {
+    fn from_job(
+        job: &Job,
+        source: String,
+        workload_with_job: Option<bool>,
+    ) -> Result<Self, String> {
         let made = crate::admit::controllers::expand_job(job, workload_with_job)
             .map_err(|e| format!("{source}: {e}"))?;
         if made.suspended {
@@ -453,13 +457,20 @@ impl Shape {
             ));
         }
         let Some(pg) = made.pod_group else {
-            return Err(format!(
-                "{source} gets no PodGroup from the Job controller: {}",
-                if workload_with_job {
-                    "its pod template names its own `schedulingGroup`, or it has a controller owner"
-                } else {
+            let asks = job.spec.as_ref().is_some_and(|s| s.scheduling.is_some());
+            let why = match workload_with_job {
+                Some(false) => {
                     "WorkloadWithJob is off (`--feature-gates WorkloadWithJob=true` to count it as the gang it would be)"
                 }
+                None if !asks => {
+                    "it sets no `spec.scheduling` and WorkloadWithJob is not known to be on (`--feature-gates WorkloadWithJob=true` to count its basic PodGroup)"
+                }
+                _ => {
+                    "its pod template names its own `schedulingGroup`, or it has a controller owner"
+                }
+            };
+            return Err(format!(
+                "{source} gets no PodGroup from the Job controller: {why}"
             ));
         };
         Self::checked(pg, made.pods, source)
@@ -1160,7 +1171,7 @@ mod tests {
     #[test]
     fn a_job_shape_is_the_podgroup_its_controller_creates() {
         let s = load(&[r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"parallelism": 3, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}"#.to_owned()]);
-        let shape = Shape::from_objects(&s, "ml", "job.yaml", true).expect("shape");
+        let shape = Shape::from_objects(&s, "ml", "job.yaml", Some(true)).expect("shape");
         assert_eq!(shape.namespace(), "ml");
         assert_eq!(shape.pods.len(), 3);
         // No spec.scheduling: basic (semantics §1.7).
@@ -1171,17 +1182,17 @@ mod tests {
         assert!(pg.starts_with("j-") && pg.contains("-j-pgt-0-"), "{pg}");
         assert!(shape.pods.iter().all(|p| group_of(p) == Some(pg.as_str())));
         // With WorkloadWithJob off the Job controller creates no PodGroup: no gang to count.
-        let e = Shape::from_objects(&s, "ml", "job.yaml", false).expect_err("gate off");
+        let e = Shape::from_objects(&s, "ml", "job.yaml", Some(false)).expect_err("gate off");
         assert!(e.contains("WorkloadWithJob is off"), "{e}");
     }
 
     #[test]
     fn a_shape_without_pods_or_with_two_groups_is_refused() {
         let empty = load(&[group("g", 2, "")]);
-        let e = Shape::from_objects(&empty, "ml", "f.yaml", true).expect_err("no pods");
+        let e = Shape::from_objects(&empty, "ml", "f.yaml", None).expect_err("no pods");
         assert!(e.contains("has no pods"), "{e}");
         let two = load(&[group("g", 2, ""), group("h", 2, "")]);
-        let e = Shape::from_objects(&two, "ml", "f.yaml", true).expect_err("two groups");
+        let e = Shape::from_objects(&two, "ml", "f.yaml", None).expect_err("two groups");
         assert!(e.contains("must hold one PodGroup"), "{e}");
         let e = Shape::from_snapshot(&cluster(), &ObjKind::Pod, "ml", "g-0").expect_err("a pod");
         assert!(e.contains("not a Pod"), "{e}");

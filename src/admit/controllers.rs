@@ -172,6 +172,15 @@ fn owner(api_version: &str, kind: &str, name: &str, controller: bool) -> OwnerRe
     }
 }
 
+/// The object's namespace, `default` when it names none (as `kubectl create` without `-n`
+/// in a context without a namespace; `capacity --shape` sets its `-n` before expanding).
+fn namespace_or_default(meta: &ObjectMeta) -> String {
+    match namespace_of(meta) {
+        "" => "default".to_owned(),
+        ns => ns.to_owned(),
+    }
+}
+
 /// The 5-character stand-in for the controller's random `generateName` suffix.
 fn suffix(i: usize) -> String {
     format!("{i:05}")
@@ -181,7 +190,7 @@ fn suffix(i: usize) -> String {
 /// set). Errors name the Job.
 /// `workload_with_job`: the gate as [`workload_with_job`] resolves it (`None`: unknown).
 pub fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjects, String> {
-    let ns = namespace_of(&job.metadata).to_owned();
+    let ns = namespace_or_default(&job.metadata);
     let name = name_of(&job.metadata).to_owned();
     let who = format!("Job {ns}/{name}");
     let Some(spec) = job.spec.as_deref() else {
@@ -301,7 +310,7 @@ pub fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjec
             } else {
                 meta.name = Some(format!("{name}-{i:0width$}"));
             }
-            meta.namespace = (!ns.is_empty()).then(|| ns.clone());
+            meta.namespace = Some(ns.clone());
             meta.generate_name = None;
             meta.owner_references = Some(vec![owner("batch/v1", "Job", &name, true)]);
             if let Some(pg) = &group_name {
@@ -335,7 +344,7 @@ fn replica_pods(
         .map(|i| {
             let mut meta = meta.clone();
             meta.name = Some(name_of_pod(i));
-            meta.namespace = (!ns.is_empty()).then(|| ns.to_owned());
+            meta.namespace = Some(ns.to_owned());
             meta.generate_name = None;
             meta.labels
                 .get_or_insert_with(BTreeMap::new)
@@ -360,7 +369,7 @@ pub fn expand_apps(raw: &RawObject) -> Option<Result<Vec<Pod>, String>> {
     if raw.group() != "apps" {
         return None;
     }
-    let ns = namespace_of(&raw.metadata).to_owned();
+    let ns = namespace_or_default(&raw.metadata);
     let name = name_of(&raw.metadata).to_owned();
     let who = format!("{} {ns}/{name}", raw.kind);
     let parse_err = |e: serde_json::Error| format!("{who}: {e}");

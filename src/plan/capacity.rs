@@ -1187,6 +1187,38 @@ mod tests {
     }
 
     #[test]
+    fn a_job_shape_and_the_added_job_are_the_same_podgroup_and_pods() {
+        // `capacity --shape job.yaml` and `simulate --add job.yaml`: one expansion, one answer.
+        let job = r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "sweep"}, "spec": {"parallelism": 3, "completionMode": "Indexed", "scheduling": {"schedulingPolicy": {"gang": {}}}, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2", "nvidia.com/gpu": "1"}}}]}}}}"#;
+        let file = load(&[job.to_owned()]);
+        let cluster = cluster();
+        let mut shape = Shape::from_objects(&file, "default", "job.yaml", None).expect("shape");
+        let admission = shape.admit(&file, &cluster);
+        assert!(admission.refused.is_empty());
+        let mut added = cluster.clone();
+        whatif::add_manifests(&mut added, load(&[job.to_owned()]), &Default::default())
+            .expect("add");
+        let pg = added
+            .pod_groups
+            .iter()
+            .find(|g| name_of(&g.metadata).starts_with("sweep-"))
+            .expect("the added Job's PodGroup");
+        assert_eq!(name_of(&pg.metadata), shape.name());
+        assert_eq!(pg.spec.scheduling_policy, shape.pod_group.spec.scheduling_policy);
+        let added_pods: Vec<&Pod> = added
+            .pods
+            .iter()
+            .filter(|p| group_of(p) == Some(shape.name()))
+            .map(|p| &**p)
+            .collect();
+        assert_eq!(added_pods.len(), shape.pods.len());
+        for (a, b) in added_pods.iter().zip(&shape.pods) {
+            assert_eq!(name_of(&a.metadata), name_of(&b.metadata));
+            assert_eq!(a.spec, b.spec, "{}", name_of(&a.metadata));
+        }
+    }
+
+    #[test]
     fn a_shape_without_pods_or_with_two_groups_is_refused() {
         let empty = load(&[group("g", 2, "")]);
         let e = Shape::from_objects(&empty, "ml", "f.yaml", None).expect_err("no pods");

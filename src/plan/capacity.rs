@@ -1204,7 +1204,10 @@ mod tests {
             .find(|g| name_of(&g.metadata).starts_with("sweep-"))
             .expect("the added Job's PodGroup");
         assert_eq!(name_of(&pg.metadata), shape.name());
-        assert_eq!(pg.spec.scheduling_policy, shape.pod_group.spec.scheduling_policy);
+        assert_eq!(
+            pg.spec.scheduling_policy,
+            shape.pod_group.spec.scheduling_policy
+        );
         let added_pods: Vec<&Pod> = added
             .pods
             .iter()

@@ -407,3 +407,20 @@ fn a_deployment_becomes_its_replicas_and_kinds_that_cannot_be_expanded_are_named
         assert!(r.stderr.contains(kind), "{kind}: {}", r.stderr);
     }
 }
+
+#[test]
+fn lint_feasibility_reports_a_gang_job_that_cannot_fit_on_the_job() {
+    let file = job_file("too-big-job.yaml");
+    let r = run(&["lint", "--demo", "--feasibility", &file, "-o", "github"]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("WAS312"))
+        .unwrap_or_else(|| panic!("no WAS312: {}", r.stdout));
+    assert!(
+        line.contains("Job ml/too-big: PodGroup `ml/too-big-"),
+        "{line}"
+    );
+    assert!(line.contains("Insufficient nvidia.com/gpu"), "{line}");
+}

@@ -449,6 +449,23 @@ pub(super) fn expand(
     let mut added = false;
     let mut suspended = Vec::new();
     let mut dropped = Vec::new();
+    // A manifest controller without a namespace is created in `default`, with what it makes.
+    for job in objects.jobs.iter_mut().filter(|j| !is_stored(&j.metadata)) {
+        if namespace_of(&job.metadata).is_empty() {
+            Arc::make_mut(job).metadata.namespace = Some("default".to_owned());
+            added = true;
+        }
+    }
+    for raw in objects
+        .foreign
+        .iter_mut()
+        .filter(|o| !is_stored(&o.metadata))
+    {
+        if namespace_of(&raw.metadata).is_empty() && expand_apps(raw).is_some() {
+            raw.metadata.namespace = Some("default".to_owned());
+            added = true;
+        }
+    }
     let jobs: Vec<Arc<Job>> = objects
         .jobs
         .iter()

@@ -319,6 +319,14 @@ fn simulate_add_and_capacity_shape_expand_the_same_gang_job_identically() {
     assert_eq!(v["target"]["pods"], 4);
     assert_eq!(v["target"]["minCount"], 4);
     assert_eq!(v["target"]["topologyKey"], "rack");
+    // explain finds the Job's PodGroup through the same expansion (it said "no PodGroup").
+    let r = run(&["explain", "--from", cluster, "--add", &job, "job/sweep"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains(&format!("PodGroup/default/{name}")),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

@@ -13,6 +13,10 @@
 //! `ClusterFacts` document (a `wasctl snapshot` file, or a fixture written in that format) as
 //! stored: such a file describes a cluster's state, not objects about to be created.
 //!
+//! First, manifest Jobs, Deployments, ReplicaSets and StatefulSets are expanded into what their
+//! controllers create ([`controllers`]: pods, and a Job's Workload/PodGroup with
+//! `WorkloadWithJob`); those objects are manifests too and are admitted below.
+//!
 //! Plugins modelled, in the order kube-apiserver runs them: `LimitRanger` (defaults only,
 //! [`limit_range`]), `Priority` ([`priority`]), `DefaultTolerationSeconds` and the default
 //! `schedulerName` ([`pod_defaults`]), `RuntimeClass` ([`runtime_class`]). Not modelled:

@@ -13,17 +13,23 @@
 //! `ClusterFacts` document (a `wasctl snapshot` file, or a fixture written in that format) as
 //! stored: such a file describes a cluster's state, not objects about to be created.
 //!
+//! First, manifest Jobs, Deployments, ReplicaSets and StatefulSets are expanded into what their
+//! controllers create ([`controllers`]: pods, and a Job's Workload/PodGroup with
+//! `WorkloadWithJob`); those objects are manifests too and are admitted below.
+//!
 //! Plugins modelled, in the order kube-apiserver runs them: `LimitRanger` (defaults only,
 //! [`limit_range`]), `Priority` ([`priority`]), `DefaultTolerationSeconds` and the default
 //! `schedulerName` ([`pod_defaults`]), `RuntimeClass` ([`runtime_class`]). Not modelled:
 //! `ResourceQuota`, LimitRanger's min/max validation, webhooks. Stored objects are never
 //! changed, so admitting a dump changes nothing and records nothing.
 
+pub mod controllers;
 pub mod limit_range;
 pub mod pod_defaults;
 pub mod priority;
 pub mod runtime_class;
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -146,7 +152,23 @@ impl Admission {
 /// decides (the commands stop with an input error). Names and references do not change, so
 /// the snapshot's lists stay sorted and its index holds.
 pub fn admit(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
+    admit_with_gates(objects, cluster, &BTreeMap::new())
+}
+
+/// [`admit`], with the `--feature-gates` overrides (the Job controller's `WorkloadWithJob`,
+/// [`controllers::workload_with_job`]). Manifest Jobs, Deployments, ReplicaSets and
+/// StatefulSets are first expanded into what their controllers create ([`controllers`]), and
+/// those objects are then admitted like the others.
+pub fn admit_with_gates(
+    objects: &mut Snapshot,
+    cluster: Option<&Snapshot>,
+    overrides: &BTreeMap<String, bool>,
+) -> Admission {
     let mut out = Admission::default();
+    let gate = controllers::workload_with_job(cluster.unwrap_or(objects), overrides);
+    if controllers::expand(objects, gate, &mut out) {
+        *objects = std::mem::take(objects).build();
+    }
     let manifests = objects.pods.iter().any(|p| !is_stored(&p.metadata))
         || objects.pod_groups.iter().any(|g| !is_stored(&g.metadata))
         || objects
@@ -154,6 +176,7 @@ pub fn admit(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
             .iter()
             .any(|g| !is_stored(&g.metadata));
     if !manifests {
+        out.refused.sort();
         return out;
     }
     let classes = priority::Classes::of(objects, cluster);

@@ -67,8 +67,10 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
                 .clone()
                 .unwrap_or_else(|| "default".to_owned());
             let file = collector.finish();
+            let gate =
+                crate::admit::controllers::workload_with_job(&snapshot, &ctx.gate_overrides()?);
             let mut shape =
-                Shape::from_objects(&file, &namespace, &format!("`{}`", path.display()))
+                Shape::from_objects(&file, &namespace, &format!("`{}`", path.display()), gate)
                     .map_err(shape_error)?;
             let admission = shape.admit(&file, &snapshot);
             if let Some(message) = admission.refusal_message() {
@@ -96,7 +98,7 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
     };
     let (report, leftovers) = if has_what_ifs(&args.what_if) {
         let mut after = snapshot.clone();
-        options.what_if = apply_what_ifs(&mut after, &args.what_if)?;
+        options.what_if = apply_what_ifs(&mut after, &args.what_if, &ctx.gate_overrides()?)?;
         let plan_after = simulate(&after, &options);
         let moved = displaced(&snapshot, &after, &plan_after);
         drop(plan_after);

@@ -459,7 +459,7 @@ impl Context {
         let g = &self.global;
         if g.demo {
             let mut snapshot = demo::load()?;
-            admit_own(&mut snapshot, &[])?;
+            admit_own(&mut snapshot, &[], &self.gate_overrides()?)?;
             return Ok(snapshot);
         }
         if !g.from.is_empty() {
@@ -499,7 +499,7 @@ impl Context {
             // A file with a ClusterFacts document (`wasctl snapshot`, or a fixture written
             // in its format) describes a cluster's state: its objects are taken as stored.
             if partial {
-                admit_own(&mut snapshot, &g.from)?;
+                admit_own(&mut snapshot, &g.from, &self.gate_overrides()?)?;
             }
             snapshot.stamp_time(k8s_openapi::jiff::Timestamp::now());
             snapshot.warnings.extend(missing_kinds(&snapshot));
@@ -540,7 +540,7 @@ impl Context {
         let mut snapshot = result?;
         snapshot.warnings.extend(missing_kinds(&snapshot));
         // Every listed object is stored: this only checks, and changes nothing.
-        admit_own(&mut snapshot, &[])?;
+        admit_own(&mut snapshot, &[], &self.gate_overrides()?)?;
         profile::phase("list");
         Ok(snapshot)
     }
@@ -586,8 +586,12 @@ pub(crate) fn refused(message: String, files: &[PathBuf]) -> Error {
 
 /// Admits the manifests among a loaded snapshot's own objects ([`crate::admit`]) and records
 /// what changed in it; a manifest the API server would refuse is an input error.
-fn admit_own(snapshot: &mut Snapshot, files: &[PathBuf]) -> Result<(), Error> {
-    let admission = crate::admit::admit(snapshot, None);
+fn admit_own(
+    snapshot: &mut Snapshot,
+    files: &[PathBuf],
+    gate_overrides: &BTreeMap<String, bool>,
+) -> Result<(), Error> {
+    let admission = crate::admit::admit_with_gates(snapshot, None, gate_overrides);
     if let Some(message) = admission.refusal_message() {
         return Err(refused(message, files));
     }

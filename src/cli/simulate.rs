@@ -95,6 +95,7 @@ fn what_if_error(e: String) -> Error {
 pub(crate) fn apply_what_ifs(
     snapshot: &mut Snapshot,
     args: &WhatIfArgs,
+    gate_overrides: &std::collections::BTreeMap<String, bool>,
 ) -> Result<Vec<String>, Error> {
     let mut applied = Vec::new();
     if !args.add.is_empty() {
@@ -102,7 +103,7 @@ pub(crate) fn apply_what_ifs(
         for path in &args.add {
             files::load_path(path, &mut collector)?;
         }
-        whatif::add_manifests(snapshot, collector.finish())
+        whatif::add_manifests(snapshot, collector.finish(), gate_overrides)
             .map_err(|m| super::refused(m, &args.add))?;
         applied.push(format!(
             "added the objects of {}",
@@ -149,7 +150,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     }
     let mut snapshot = ctx.load()?;
     require_nodes_and_pods(&snapshot)?;
-    let what_if = apply_what_ifs(&mut snapshot, &args.what_if)?;
+    let what_if = apply_what_ifs(&mut snapshot, &args.what_if, &ctx.gate_overrides()?)?;
     let only = match only {
         Some((kind, name)) => {
             let r = resolve_target(ctx, &snapshot, &kind, &name)?;

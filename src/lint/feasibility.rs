@@ -17,6 +17,7 @@ use crate::snapshot::source::Collector;
 /// question is whether the gang fits, not whether this cluster's scheduler would try.
 const GATES_ON: &[&str] = &[
     "GenericWorkload",
+    "WorkloadWithJob",
     "TopologyAwareWorkloadScheduling",
     "CompositePodGroup",
     "DRAWorkloadResourceClaims",
@@ -34,6 +35,9 @@ const SIMULATED: &[&str] = &[
     "PriorityClass",
     "LimitRange",
     "RuntimeClass",
+    // Expanded by admission into the pods (and, with WorkloadWithJob, the PodGroup) the Job
+    // controller creates; a gang that cannot fit is reported on the Job.
+    "Job",
 ];
 
 fn values<T: serde::Serialize>(items: &[T]) -> impl Iterator<Item = Value> + '_ {
@@ -42,7 +46,11 @@ fn values<T: serde::Serialize>(items: &[T]) -> impl Iterator<Item = Value> + '_ 
 
 /// The empty cluster: nodes, devices, classes and LimitRanges of `cluster`, its facts, and the
 /// linted objects, admitted as the API server would create them.
-fn empty_cluster(objects: &[Object], cluster: &Snapshot) -> Snapshot {
+fn empty_cluster(
+    objects: &[Object],
+    cluster: &Snapshot,
+    overrides: &std::collections::BTreeMap<String, bool>,
+) -> Snapshot {
     let mut c = Collector::new();
     let infrastructure = values(&cluster.nodes)
         .chain(values(&cluster.resource_slices))
@@ -70,7 +78,7 @@ fn empty_cluster(objects: &[Object], cluster: &Snapshot) -> Snapshot {
     // The linted objects as the API server would create them (priority from their class,
     // default tolerations). One the API server would refuse is left as written: other rules
     // report why (a class that exists nowhere: WAS308).
-    let _ = crate::admit::admit(&mut s, None);
+    let _ = crate::admit::admit_with_gates(&mut s, None, overrides);
     s
 }
 
@@ -81,11 +89,11 @@ pub fn check(
     gate_overrides: &std::collections::BTreeMap<String, bool>,
     em: &mut Emitter<'_>,
 ) {
-    let snapshot = empty_cluster(objects, cluster);
     let mut overrides = gate_overrides.clone();
     for gate in GATES_ON {
         overrides.entry((*gate).to_owned()).or_insert(true);
     }
+    let snapshot = empty_cluster(objects, cluster, &overrides);
     let options = Options {
         gate_overrides: overrides,
         no_preemption: true,
@@ -96,8 +104,19 @@ pub fn check(
         if unit.outcome != Outcome::Unschedulable || !unit.kind.is_group() {
             continue;
         }
+        // A Job's PodGroup (made by the Job controller's expansion) is reported on the Job.
+        let owner_job = snapshot
+            .pod_group(&unit.namespace, &unit.name)
+            .and_then(|pg| pg.metadata.owner_references.as_ref())
+            .and_then(|o| {
+                o.iter()
+                    .find(|o| o.kind == "Job" && o.controller == Some(true))
+            })
+            .map(|o| o.name.as_str());
         let Some(obj) = objects.iter().find(|o| {
-            o.kind == unit.kind.as_str() && o.namespace == unit.namespace && o.id.name == unit.name
+            o.namespace == unit.namespace
+                && ((o.kind == unit.kind.as_str() && o.id.name == unit.name)
+                    || (o.kind == "Job" && Some(o.id.name.as_str()) == owner_job))
         }) else {
             continue;
         };

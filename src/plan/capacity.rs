@@ -300,7 +300,7 @@ impl Shape {
                             ..sh
                         })
                     }
-                    None => Self::from_job(job, format!("Job/{ns}/{name}")),
+                    None => Self::from_job(job, format!("Job/{ns}/{name}"), Some(true)),
                 }
             }
             ObjKind::Workload => {
@@ -347,7 +347,14 @@ impl Shape {
     /// one Job (its PodGroup from `spec.scheduling`, `parallelism` pods from its template);
     /// else one Workload with one PodGroup template and the file's pods as members.
     /// `namespace` applies to objects without one.
-    pub fn from_objects(objects: &Snapshot, namespace: &str, file: &str) -> Result<Self, String> {
+    /// `workload_with_job`: whether the Job controller creates a Job's PodGroup
+    /// ([`crate::admit::controllers::workload_with_job`]).
+    pub fn from_objects(
+        objects: &Snapshot,
+        namespace: &str,
+        file: &str,
+        workload_with_job: Option<bool>,
+    ) -> Result<Self, String> {
         let ns_of = |m: &ObjectMeta| m.namespace.clone().unwrap_or_else(|| namespace.to_owned());
         let with_ns = |mut m: ObjectMeta| {
             m.namespace = Some(ns_of(&m));
@@ -378,7 +385,7 @@ impl Shape {
                 let mut job = Job::clone(job);
                 job.metadata = with_ns(job.metadata);
                 let source = format!("Job/{} in {file}", name_of(&job.metadata));
-                Self::from_job(&job, source)
+                Self::from_job(&job, source, workload_with_job)
             }
             ([], [], [w]) => {
                 let templates = w.spec.pod_group_templates.as_deref().unwrap_or_default();
@@ -433,62 +440,40 @@ impl Shape {
         }
     }
 
-    /// The PodGroup and pods the Job controller would create for `job` (semantics §1.7):
-    /// policy, constraints, disruption mode and claims from `spec.scheduling` (basic when
-    /// absent), `parallelism` pods from the template.
-    fn from_job(job: &Job, source: String) -> Result<Self, String> {
-        let ns = namespace_of(&job.metadata).to_owned();
-        let name = name_of(&job.metadata).to_owned();
-        let spec = job
-            .spec
-            .as_ref()
-            .ok_or_else(|| format!("{source} has no spec"))?;
-        let parallelism = spec.parallelism.unwrap_or(1).max(1);
-        let scheduling = spec.scheduling.clone().unwrap_or_default();
-        let mut pg_spec = serde_json::json!({
-            "schedulingPolicy": scheduling.scheduling_policy.map_or_else(
-                || serde_json::json!({"basic": {}}),
-                |p| serde_json::to_value(p).unwrap_or_default()),
-        });
-        if let Some(c) = scheduling.scheduling_constraints {
-            pg_spec["schedulingConstraints"] = serde_json::to_value(c).unwrap_or_default();
+    /// The PodGroup and pods the Job controller would create for `job`: the one expansion
+    /// every command uses ([`crate::admit::controllers::expand_job`], semantics §1.7). A Job
+    /// that gets no PodGroup (`WorkloadWithJob` off, a suspended Job, a template that names
+    /// its own group) is not a gang shape.
+    fn from_job(
+        job: &Job,
+        source: String,
+        workload_with_job: Option<bool>,
+    ) -> Result<Self, String> {
+        let made = crate::admit::controllers::expand_job(job, workload_with_job)
+            .map_err(|e| format!("{source}: {e}"))?;
+        if made.suspended {
+            return Err(format!(
+                "{source} is suspended: no pods until it is resumed, so there is no gang to count"
+            ));
         }
-        if let Some(d) = scheduling.disruption_mode {
-            pg_spec["disruptionMode"] = serde_json::to_value(d).unwrap_or_default();
-        }
-        if let Some(c) = scheduling.resource_claims {
-            pg_spec["resourceClaims"] = serde_json::to_value(c).unwrap_or_default();
-        }
-        let spec_pg: PodGroupSpec = serde_json::from_value(pg_spec)
-            .map_err(|e| format!("{source}: spec.scheduling: {e}"))?;
-        let pg_name = name.clone();
-        let pg = PodGroup {
-            metadata: ObjectMeta {
-                name: Some(pg_name.clone()),
-                namespace: Some(ns.clone()),
-                ..ObjectMeta::default()
-            },
-            spec: spec_pg,
-            status: None,
-        };
-        let template = &spec.template;
-        let pods = (0..parallelism)
-            .map(|i| {
-                let mut meta = template.metadata.clone().unwrap_or_default();
-                meta.name = Some(format!("{name}-{i}"));
-                meta.namespace = Some(ns.clone());
-                let mut pod_spec = template.spec.clone().unwrap_or_default();
-                pod_spec.scheduling_group = Some(PodSchedulingGroup {
-                    pod_group_name: Some(pg_name.clone()),
-                });
-                Pod {
-                    metadata: meta,
-                    spec: Some(Box::new(pod_spec)),
-                    status: None,
+        let Some(pg) = made.pod_group else {
+            let asks = job.spec.as_ref().is_some_and(|s| s.scheduling.is_some());
+            let why = match workload_with_job {
+                Some(false) => {
+                    "WorkloadWithJob is off (`--feature-gates WorkloadWithJob=true` to count it as the gang it would be)"
                 }
-            })
-            .collect();
-        Self::checked(pg, pods, source)
+                None if !asks => {
+                    "it sets no `spec.scheduling` and WorkloadWithJob is not known to be on (`--feature-gates WorkloadWithJob=true` to count its basic PodGroup)"
+                }
+                _ => {
+                    "its pod template names its own `schedulingGroup`, or it has a controller owner"
+                }
+            };
+            return Err(format!(
+                "{source} gets no PodGroup from the Job controller: {why}"
+            ));
+        };
+        Self::checked(pg, made.pods, source)
     }
 
     /// Admits a shape read from a manifest file as the API server would create its PodGroup
@@ -1186,21 +1171,63 @@ mod tests {
     #[test]
     fn a_job_shape_is_the_podgroup_its_controller_creates() {
         let s = load(&[r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"parallelism": 3, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}"#.to_owned()]);
-        let shape = Shape::from_objects(&s, "ml", "job.yaml").expect("shape");
+        let shape = Shape::from_objects(&s, "ml", "job.yaml", Some(true)).expect("shape");
         assert_eq!(shape.namespace(), "ml");
         assert_eq!(shape.pods.len(), 3);
         // No spec.scheduling: basic (semantics §1.7).
         assert!(shape.pod_group.spec.scheduling_policy.basic.is_some());
-        assert!(shape.pods.iter().all(|p| group_of(p) == Some("j")));
+        // The PodGroup is named as the 1.37 Job controller names it (computePodGroupName of
+        // the Workload `j-<hash>` and the template `j-pgt-0`), and every pod names it.
+        let pg = shape.name().to_owned();
+        assert!(pg.starts_with("j-") && pg.contains("-j-pgt-0-"), "{pg}");
+        assert!(shape.pods.iter().all(|p| group_of(p) == Some(pg.as_str())));
+        // With WorkloadWithJob off the Job controller creates no PodGroup: no gang to count.
+        let e = Shape::from_objects(&s, "ml", "job.yaml", Some(false)).expect_err("gate off");
+        assert!(e.contains("WorkloadWithJob is off"), "{e}");
+    }
+
+    #[test]
+    fn a_job_shape_and_the_added_job_are_the_same_podgroup_and_pods() {
+        // `capacity --shape job.yaml` and `simulate --add job.yaml`: one expansion, one answer.
+        let job = r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "sweep"}, "spec": {"parallelism": 3, "completionMode": "Indexed", "scheduling": {"schedulingPolicy": {"gang": {}}}, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2", "nvidia.com/gpu": "1"}}}]}}}}"#;
+        let file = load(&[job.to_owned()]);
+        let cluster = cluster();
+        let mut shape = Shape::from_objects(&file, "default", "job.yaml", None).expect("shape");
+        let admission = shape.admit(&file, &cluster);
+        assert!(admission.refused.is_empty());
+        let mut added = cluster.clone();
+        whatif::add_manifests(&mut added, load(&[job.to_owned()]), &Default::default())
+            .expect("add");
+        let pg = added
+            .pod_groups
+            .iter()
+            .find(|g| name_of(&g.metadata).starts_with("sweep-"))
+            .expect("the added Job's PodGroup");
+        assert_eq!(name_of(&pg.metadata), shape.name());
+        assert_eq!(
+            pg.spec.scheduling_policy,
+            shape.pod_group.spec.scheduling_policy
+        );
+        let added_pods: Vec<&Pod> = added
+            .pods
+            .iter()
+            .filter(|p| group_of(p) == Some(shape.name()))
+            .map(|p| &**p)
+            .collect();
+        assert_eq!(added_pods.len(), shape.pods.len());
+        for (a, b) in added_pods.iter().zip(&shape.pods) {
+            assert_eq!(name_of(&a.metadata), name_of(&b.metadata));
+            assert_eq!(a.spec, b.spec, "{}", name_of(&a.metadata));
+        }
     }
 
     #[test]
     fn a_shape_without_pods_or_with_two_groups_is_refused() {
         let empty = load(&[group("g", 2, "")]);
-        let e = Shape::from_objects(&empty, "ml", "f.yaml").expect_err("no pods");
+        let e = Shape::from_objects(&empty, "ml", "f.yaml", None).expect_err("no pods");
         assert!(e.contains("has no pods"), "{e}");
         let two = load(&[group("g", 2, ""), group("h", 2, "")]);
-        let e = Shape::from_objects(&two, "ml", "f.yaml").expect_err("two groups");
+        let e = Shape::from_objects(&two, "ml", "f.yaml", None).expect_err("two groups");
         assert!(e.contains("must hold one PodGroup"), "{e}");
         let e = Shape::from_snapshot(&cluster(), &ObjKind::Pod, "ml", "g-0").expect_err("a pod");
         assert!(e.contains("not a Pod"), "{e}");

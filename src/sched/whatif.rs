@@ -127,8 +127,16 @@ pub fn add_nodes(s: &mut Snapshot, count: usize, like: &str) -> Result<Vec<Strin
 /// of `s` and `extra`), records what admission changed in `s`, then adds them as
 /// [`add_objects`] does. An object the API server would refuse is an error, and nothing is
 /// added.
-pub fn add_manifests(s: &mut Snapshot, mut extra: Snapshot) -> Result<(), String> {
-    let admission = crate::admit::admit(&mut extra, Some(s));
+///
+/// Manifest Jobs, Deployments, ReplicaSets and StatefulSets become the pods (and a Job's
+/// Workload/PodGroup) their controllers create ([`crate::admit::controllers`]), with the
+/// Job controller's `WorkloadWithJob` from `gate_overrides` and the facts of `s`.
+pub fn add_manifests(
+    s: &mut Snapshot,
+    mut extra: Snapshot,
+    gate_overrides: &std::collections::BTreeMap<String, bool>,
+) -> Result<(), String> {
+    let admission = crate::admit::admit_with_gates(&mut extra, Some(s), gate_overrides);
     if let Some(message) = admission.refusal_message() {
         return Err(message);
     }

@@ -234,7 +234,11 @@ pub struct BuildOptions {
     pub what_ifs: Vec<WhatIf>,
 }
 
-fn apply(s: &mut Snapshot, w: &WhatIf) -> Result<String, String> {
+fn apply(
+    s: &mut Snapshot,
+    w: &WhatIf,
+    gate_overrides: &BTreeMap<String, bool>,
+) -> Result<String, String> {
     match w {
         WhatIf::Drain(node) => {
             let (recreated, deleted) = whatif::drain(s, node)?;
@@ -250,7 +254,7 @@ fn apply(s: &mut Snapshot, w: &WhatIf) -> Result<String, String> {
         WhatIf::Add(path) => {
             let mut collector = Collector::new();
             files::load_path(path, &mut collector).map_err(|e| e.to_string())?;
-            whatif::add_manifests(s, collector.finish())?;
+            whatif::add_manifests(s, collector.finish(), gate_overrides)?;
             Ok(format!("added the objects of `{}`", path.display()))
         }
     }
@@ -276,7 +280,7 @@ impl Data {
             let mut copy = (*base).clone();
             let mut described = Vec::new();
             for w in &options.what_ifs {
-                described.push(apply(&mut copy, w)?);
+                described.push(apply(&mut copy, w, &options.gate_overrides)?);
             }
             let o = Options {
                 no_preemption: options.what_ifs.contains(&WhatIf::NoPreemption),

@@ -273,3 +273,164 @@ fn capacity_admits_its_shape_file_as_simulate_admits_added_manifests() {
         r.stderr
     );
 }
+
+// Controller expansion (issue 45, item 2): testdata/admission/jobs/.
+
+const JOBS: &str = "testdata/admission/jobs";
+
+fn job_file(file: &str) -> String {
+    format!("{JOBS}/{file}")
+}
+
+fn units(stdout: &str) -> Vec<Value> {
+    let v: Value = serde_json::from_str(stdout).unwrap();
+    v["units"].as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn simulate_add_and_capacity_shape_expand_the_same_gang_job_identically() {
+    let cluster = "testdata/capacity/c02-gangs-in-one-rack/cluster.yaml";
+    let job = job_file("gang-job.yaml");
+    let r = run(&["simulate", "--from", cluster, "--add", &job, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let all = units(&r.stdout);
+    let unit = all
+        .iter()
+        .find(|u| u["name"].as_str().unwrap_or_default().starts_with("sweep-"))
+        .unwrap_or_else(|| panic!("no unit for the Job: {}", r.stdout));
+    // The PodGroup the 1.37 Job controller names `<workload>-<template>-<hash>`.
+    let name = unit["name"].as_str().unwrap();
+    assert!(name.contains("-sweep-pgt-0-"), "{name}");
+    assert_eq!(unit["kind"], "PodGroup");
+    assert_eq!(unit["namespace"], "default");
+    assert_eq!(unit["minCount"], 4, "minCount defaulted from parallelism");
+    let pods: Vec<&str> = unit["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pod"].as_str().unwrap())
+        .collect();
+    assert_eq!(pods, ["sweep-0", "sweep-1", "sweep-2", "sweep-3"]);
+    let r = run(&["capacity", "--from", cluster, "--shape", &job, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["target"]["name"], name, "{}", r.stdout);
+    assert_eq!(v["target"]["namespace"], "default");
+    assert_eq!(v["target"]["pods"], 4);
+    assert_eq!(v["target"]["minCount"], 4);
+    assert_eq!(v["target"]["topologyKey"], "rack");
+    // explain finds the Job's PodGroup through the same expansion (it said "no PodGroup").
+    let r = run(&["explain", "--from", cluster, "--add", &job, "job/sweep"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains(&format!("PodGroup/default/{name}")),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn the_help_example_drain_gpu_a1_add_new_job_gives_rows_for_the_jobs_pods() {
+    // `simulate --help`: `kubectl wasctl simulate --drain gpu-a1 --add new-job.yaml`.
+    let job = job_file("new-job.yaml");
+    let r = run(&["simulate", "--demo", "--drain", "gpu-a1", "--add", &job]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    for pod in ["Pod/finetune-0", "Pod/finetune-1"] {
+        assert!(
+            r.stdout.lines().any(|l| l.contains(pod)),
+            "{pod}: {}",
+            r.stdout
+        );
+    }
+    // The demo's kube-controller-manager runs WorkloadWithJob=false: the Job's gang block is
+    // dropped, and that is said.
+    assert!(
+        r.stderr
+            .contains("Job `ml/finetune` sets `spec.scheduling`, but WorkloadWithJob is off"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("admitted: Job expanded into the pods its controller creates on 1 object"),
+        "{}",
+        r.stderr
+    );
+    // Priority from the template's priorityClassName (`low`, 1000) on both pods.
+    let r = run(&[
+        "simulate", "--demo", "--drain", "gpu-a1", "--add", &job, "-o", "json",
+    ]);
+    let all = units(&r.stdout);
+    let pod = all.iter().find(|u| u["name"] == "finetune-1").unwrap();
+    assert_eq!(pod["priority"], 1000, "{pod}");
+}
+
+#[test]
+fn a_suspended_job_is_reported_not_dropped() {
+    let job = job_file("suspended-job.yaml");
+    let r = run(&["simulate", "--demo", "--add", &job]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("Job ml/later is suspended: no pods until it is resumed"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("later-"), "{}", r.stdout);
+    let r = run(&["simulate", "--demo", "--add", &job, "-o", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let admitted = v["settings"]["admitted"].as_array().unwrap();
+    assert!(
+        admitted
+            .iter()
+            .any(|a| a["change"] == "JobSuspended" && a["count"] == 1),
+        "{admitted:?}"
+    );
+}
+
+#[test]
+fn a_deployment_becomes_its_replicas_and_kinds_that_cannot_be_expanded_are_named() {
+    let file = job_file("deployment.yaml");
+    let r = run(&["simulate", "--demo", "--add", &file]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let rows: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("Pod/nginx-deployment-"))
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", r.stdout);
+    for (row, suffix) in rows.iter().zip(["-00000", "-00001", "-00002"]) {
+        let name = row.split_whitespace().nth(1).unwrap();
+        // `<deployment>-<pod-template-hash>-<5 characters>`.
+        let hash = name
+            .strip_prefix("Pod/nginx-deployment-")
+            .and_then(|n| n.strip_suffix(suffix))
+            .unwrap_or_else(|| panic!("{name}"));
+        assert!(!hash.is_empty() && !hash.contains('-'), "{name}");
+    }
+    for kind in [
+        "DaemonSet kube-system/fluentd-elasticsearch (apps/v1) is not expanded",
+        "JobSet default/pytorch (jobset.x-k8s.io/v1alpha2) is not expanded",
+        // A kind wasctl does not load at all is named too (it was only counted).
+        "1 v1/ConfigMap (`default/nginx-config`)",
+    ] {
+        assert!(r.stderr.contains(kind), "{kind}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn lint_feasibility_reports_a_gang_job_that_cannot_fit_on_the_job() {
+    let file = job_file("too-big-job.yaml");
+    let r = run(&["lint", "--demo", "--feasibility", &file, "-o", "github"]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("WAS312"))
+        .unwrap_or_else(|| panic!("no WAS312: {}", r.stdout));
+    assert!(
+        line.contains("Job ml/too-big: PodGroup `ml/too-big-"),
+        "{line}"
+    );
+    assert!(line.contains("Insufficient nvidia.com/gpu"), "{line}");
+}

@@ -108,7 +108,7 @@ fn unknown_kinds_are_counted_in_a_warning() {
     assert_eq!(w["code"], "UnknownKinds");
     assert_eq!(
         w["message"],
-        "2 object(s) of kinds wasctl does not model were not loaded: 1 example.com/v1/Widget, 1 v1/ConfigMap"
+        "2 object(s) of kinds wasctl does not model were not loaded: 1 example.com/v1/Widget (`b`), 1 v1/ConfigMap (`a`)"
     );
 }
 

@@ -26,6 +26,9 @@ use std::borrow::Cow;
 use super::facts::{ClusterFacts, WASCTL_API_VERSION};
 use super::{FOREIGN_GROUPS, RawObject, Snapshot, Warning};
 
+/// How many names of objects of an unknown kind the `UnknownKinds` warning shows.
+const UNKNOWN_NAMES_SHOWN: usize = 3;
+
 /// Why one object could not be taken into the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectError {
@@ -41,7 +44,8 @@ pub struct ObjectError {
 #[derive(Debug, Default)]
 pub struct Collector {
     snapshot: Snapshot,
-    unknown: BTreeMap<String, usize>,
+    /// Objects of kinds wasctl does not model: count, and the first few `namespace/name`s.
+    unknown: BTreeMap<String, (usize, Vec<String>)>,
     secrets: usize,
     facts_documents: usize,
     /// Facts documents that carried an `objectCount`, and the sum of their counts.
@@ -551,10 +555,24 @@ impl Collector {
             }
             _ if FOREIGN_GROUPS.contains(&group) => s.foreign.push(raw(value, &object)?),
             _ => {
-                *self
+                let meta = value.get("metadata");
+                let field = |f: &str| {
+                    meta.and_then(|m| m.get(f))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                };
+                let who = match field("namespace") {
+                    "" => field("name").to_owned(),
+                    ns => format!("{ns}/{}", field("name")),
+                };
+                let entry = self
                     .unknown
                     .entry(format!("{api_version}/{kind}"))
-                    .or_default() += 1
+                    .or_default();
+                entry.0 += 1;
+                if entry.1.len() < UNKNOWN_NAMES_SHOWN {
+                    entry.1.push(who);
+                }
             }
         }
         Ok(())
@@ -664,8 +682,11 @@ impl Collector {
         self.counted_facts += counted_facts;
         self.declared_objects = self.declared_objects.saturating_add(declared_objects);
         self.truncated |= truncated;
-        for (k, n) in unknown {
-            *self.unknown.entry(k).or_default() += n;
+        for (k, (n, names)) in unknown {
+            let entry = self.unknown.entry(k).or_default();
+            entry.0 += n;
+            let room = UNKNOWN_NAMES_SHOWN.saturating_sub(entry.1.len());
+            entry.1.extend(names.into_iter().take(room));
         }
         self.secrets += secrets;
         if facts_documents > 0 {
@@ -731,11 +752,17 @@ impl Collector {
             ));
         }
         if !self.unknown.is_empty() {
-            let total: usize = self.unknown.values().sum();
+            let total: usize = self.unknown.values().map(|(n, _)| n).sum();
+            // Each kind with the objects it names (a few), so an `--add` file's object that
+            // nothing uses is named, never silently dropped.
             let kinds: Vec<String> = self
                 .unknown
                 .iter()
-                .map(|(k, n)| format!("{n} {k}"))
+                .map(|(k, (n, names))| {
+                    let more = if *n > names.len() { ", …" } else { "" };
+                    let names: Vec<String> = names.iter().map(|x| format!("`{x}`")).collect();
+                    format!("{n} {k} ({}{more})", names.join(", "))
+                })
                 .collect();
             self.snapshot.warnings.push(Warning::new(
                 "UnknownKinds",

@@ -101,7 +101,10 @@ pub fn check(
     };
     let plan = simulate(&snapshot, &options);
     for unit in &plan.units {
-        if unit.outcome != Outcome::Unschedulable || !unit.kind.is_group() {
+        // Error: the scheduler would report an error for it (a CEL runtime error in a device
+        // selector, say), so it is not placed either.
+        if !matches!(unit.outcome, Outcome::Unschedulable | Outcome::Error) || !unit.kind.is_group()
+        {
             continue;
         }
         // A Job's PodGroup (made by the Job controller's expansion) is reported on the Job.

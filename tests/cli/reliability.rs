@@ -141,7 +141,7 @@ fn cel_selectors_over_the_cost_limit_stop_as_upstream_stops_them() {
     assert_eq!(r.code, 1, "{}", r.transcript());
     assert!(
         r.stdout.contains("WAS312")
-            && r.stdout.contains("claim `trainer-0-gpu`: selector")
+            && r.stdout.contains("claim trainer-0-gpu: selector")
             && r.stdout.contains("actual cost limit exceeded"),
         "{}",
         r.stdout

@@ -666,7 +666,10 @@ fn candidates(
                     break;
                 }
                 Err(err) => {
-                    return Err(Failure::Cel(format!("selector `{}`: {err}", sel.text(e))));
+                    return Err(Failure::Cel(format!(
+                        "selector `{}`: {err}",
+                        short_expression(sel.text(e))
+                    )));
                 }
             }
         }
@@ -999,6 +1002,16 @@ pub fn counter_use(
 /// Property tests: the allocator never panics and never returns an allocation that breaks a
 /// selector, a constraint, a counter, a device's capacity, device exclusivity or the 32-device
 /// limit.
+/// A selector's CEL text for a message: at most 80 characters (a generated selector can be
+/// kilobytes long), cut on a character boundary with `…`.
+fn short_expression(text: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 80;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
+        None => text.into(),
+    }
+}
+
 #[cfg(test)]
 mod properties {
     use proptest::prelude::*;

@@ -132,15 +132,8 @@ pub(super) fn admit_pod(pod: &mut Pod, defaults: &Defaults, out: &mut Admission)
 mod tests {
     use super::super::admit;
     use super::*;
-    use crate::snapshot::source::Collector;
 
-    fn snapshot(docs: &[serde_json::Value]) -> Snapshot {
-        let mut c = Collector::new();
-        for d in docs {
-            c.add(d.clone()).expect("object");
-        }
-        c.finish()
-    }
+    use super::super::test_snapshot as snapshot;
 
     fn limit_range(ns: &str, name: &str, item: serde_json::Value) -> serde_json::Value {
         let mut item = item;

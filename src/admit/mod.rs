@@ -235,6 +235,16 @@ pub fn admit_with_gates(
     out
 }
 
+/// A snapshot of `docs`, for the admission tests.
+#[cfg(test)]
+pub(crate) fn test_snapshot(docs: &[serde_json::Value]) -> Snapshot {
+    let mut c = crate::snapshot::source::Collector::new();
+    for d in docs {
+        c.add(d.clone()).expect("object");
+    }
+    c.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,15 +80,8 @@ pub(super) fn admit_pod(pod: &mut Pod, condition_taints: bool, out: &mut Admissi
 mod tests {
     use super::super::admit;
     use super::*;
-    use crate::snapshot::source::Collector;
 
-    fn snapshot(docs: &[serde_json::Value]) -> Snapshot {
-        let mut c = Collector::new();
-        for d in docs {
-            c.add(d.clone()).expect("object");
-        }
-        c.finish()
-    }
+    use super::super::test_snapshot as snapshot;
 
     fn pod(name: &str, tolerations: serde_json::Value) -> serde_json::Value {
         serde_json::json!({"apiVersion": "v1", "kind": "Pod",

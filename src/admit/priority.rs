@@ -355,15 +355,8 @@ pub(super) fn admit_groups(objects: &mut Snapshot, classes: &Classes, out: &mut 
 mod tests {
     use super::super::admit;
     use super::*;
-    use crate::snapshot::source::Collector;
 
-    fn snapshot(docs: &[serde_json::Value]) -> Snapshot {
-        let mut c = Collector::new();
-        for d in docs {
-            c.add(d.clone()).expect("object");
-        }
-        c.finish()
-    }
+    use super::super::test_snapshot as snapshot;
 
     fn class(name: &str, value: i32, default: bool) -> serde_json::Value {
         serde_json::json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",

@@ -150,16 +150,7 @@ pub(super) fn admit_pod(
 #[cfg(test)]
 mod tests {
     use super::super::admit;
-    use super::*;
-    use crate::snapshot::source::Collector;
-
-    fn snapshot(docs: &[serde_json::Value]) -> Snapshot {
-        let mut c = Collector::new();
-        for d in docs {
-            c.add(d.clone()).expect("object");
-        }
-        c.finish()
-    }
+    use super::super::test_snapshot as snapshot;
 
     fn gvisor() -> serde_json::Value {
         serde_json::json!({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass",

@@ -6,7 +6,7 @@
 //! not timed: the command leaves them to the exiting process (`capacity_keeping`). `prepare`
 //! times the preparation alone (the cluster state, queue and victim index that every simulating
 //! command builds once, as B1 counts it), so that the copies' share is the difference. Run with
-//! `cargo bench --features testutil --bench capacity`; the figures are quoted in README. No
+//! `cargo bench --features testutil --bench capacity`; the figures are in docs/performance.md. No
 //! test asserts on timing.
 
 // The copy counts are printed to stderr so a run shows what was measured.

@@ -1,5 +1,5 @@
 //! Criterion benches on seeded synthetic clusters (shared/design/performance.md B1, B2, B2x,
-//! B4, B4t, B5). Run with `cargo bench --features testutil`; figures are quoted in README.
+//! B4, B4t, B5). Run with `cargo bench --features testutil`; figures are in docs/performance.md.
 //! No test asserts on timing.
 //!
 //! B1 measures loading and indexing (parse, snapshot, compiled cluster state and queue). The

@@ -5,7 +5,7 @@
 //! filter typed over every tree row (`/gang-00042` + Enter, then the frame). Targets: ≤ 16 ms per
 //! key to frame, ≤ 50 ms for the filter. A second cluster puts every running pod in a running
 //! PodGroup, so the tree (and the filter) covers all 150,000 pods. Run with `cargo bench --features testutil --bench tui`;
-//! the figures are quoted in README. No test asserts on timing.
+//! the figures are in docs/performance.md. No test asserts on timing.
 
 // The row counts are printed to stderr so a run shows what was measured.
 #![allow(clippy::print_stderr)]

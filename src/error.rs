@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use crate::snapshot::source::files::LoadError;
 use crate::snapshot::source::live::AccessError;
 
-/// The process exit status, as documented in README ("Exit codes").
+/// The process exit status, as documented in docs/guide/README.md ("Exit codes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitStatus {
     /// The command ran and found nothing at or above the failing severity.

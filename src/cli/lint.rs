@@ -219,7 +219,7 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
             Config::parse(&text).map_err(|e| {
                 Error::usage(
                     format!("invalid config `{}`: {e}", path.display()),
-                    "see `lint:` keys `enable`, `disable`, `severity`, `targetVersion` in README",
+                    "see `lint:` keys `enable`, `disable`, `severity`, `targetVersion` in docs/guide/lint.md",
                 )
             })?
         }

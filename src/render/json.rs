@@ -1,7 +1,7 @@
 //! The `apiVersion`/`kind` envelope every `-o json|yaml` report carries, and its writers.
 //!
 //! Reports are plain serde structs; [`Envelope`] puts `"apiVersion": "wasctl.dev/v1alpha1"`
-//! and `"kind"` first. The contract is documented in README ("JSON output").
+//! and `"kind"` first. The contract is documented in docs/json.md.
 
 use std::io::Write;
 

@@ -1,7 +1,7 @@
 //! The simulator's output: a [`Plan`] with one [`UnitResult`] per queueing unit tried, in
 //! order, and a trace that explain and the TUI read (they never re-run the algorithm).
 //!
-//! Serialized as `kind: SimulationReport` (README "JSON output"); keys are a stable contract.
+//! Serialized as `kind: SimulationReport` (docs/json.md); keys are a stable contract.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};

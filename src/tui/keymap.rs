@@ -1,5 +1,5 @@
 //! The key map, k9s-style: the keys every view shares, and each view's own. `?` shows both
-//! for the current view; README's key map is this table.
+//! for the current view; the key table of docs/guide/tui.md is this table.
 
 /// A key and what it does.
 pub type Binding = (&'static str, &'static str);

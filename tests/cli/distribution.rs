@@ -268,9 +268,10 @@ fn krew_manifest_is_valid() {
             );
         }
     }
-    // The caveats, README's Permissions section and the ClusterRole name the same verbs.
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let start = readme.find("### Permissions").unwrap();
+    // The caveats, the install guide's Permissions section and the ClusterRole name the same
+    // verbs.
+    let readme = std::fs::read_to_string(root().join("docs/guide/install.md")).unwrap();
+    let start = readme.find("## Permissions").unwrap();
     let end = readme[start..]
         .find("\n## ")
         .map_or(readme.len(), |e| start + e);
@@ -293,7 +294,11 @@ fn krew_manifest_is_valid() {
             prose.push('\n');
         }
     }
-    assert_eq!(verbs_in(&prose), granted, "README Permissions");
+    assert_eq!(
+        verbs_in(&prose),
+        granted,
+        "docs/guide/install.md Permissions"
+    );
 }
 
 /// The RBAC verbs a text names.

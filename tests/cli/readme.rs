@@ -1,6 +1,7 @@
-//! Every example output in README.md is produced by the binary: a block introduced by
-//! `<!-- example: kubectl wasctl ARGS -->` must equal what `kubectl-wasctl ARGS` prints on
-//! stdout. `WASCTL_UPDATE_README=1 cargo test --test cli readme` rewrites the blocks.
+//! Every example output in README.md and the documentation under docs/ is produced by the
+//! binary: a block introduced by `<!-- example: kubectl wasctl ARGS -->` must equal what
+//! `kubectl-wasctl ARGS` prints on stdout. `WASCTL_UPDATE_README=1 cargo test --test cli readme`
+//! rewrites the blocks.
 
 use crate::support::{root, run};
 
@@ -50,37 +51,96 @@ fn examples(readme: &str) -> Vec<Example> {
     out
 }
 
-#[test]
-fn readme_example_outputs_are_what_the_commands_print() {
-    let path = root().join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let found = examples(&readme);
-    assert!(found.len() >= 6, "README has {} examples", found.len());
-    let update = std::env::var_os("WASCTL_UPDATE_README").is_some();
-    let mut updated = readme.clone();
-    // Replace from the end so earlier offsets stay valid.
-    for e in found.iter().rev() {
-        let args: Vec<&str> = e.args.iter().map(String::as_str).collect();
-        let r = run(&args);
-        assert!(
-            r.code == 0 || r.code == 1,
-            "`kubectl wasctl {}` failed: {}",
-            e.args.join(" "),
-            r.stderr
-        );
-        let shown = &readme[e.body_start..e.body_end];
-        if update {
-            updated.replace_range(e.body_start..e.body_end, &r.stdout);
-        } else {
-            assert_eq!(
-                shown,
-                r.stdout,
-                "README's output of `kubectl wasctl {}` is stale (run with WASCTL_UPDATE_README=1 to refresh)",
-                e.args.join(" ")
-            );
+/// README.md and every Markdown file under docs/, in path order.
+fn documents() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "md") {
+                out.push(p);
+            }
         }
     }
-    if update && updated != readme {
-        std::fs::write(&path, updated).unwrap();
+    let mut out = vec![root().join("README.md")];
+    walk(&root().join("docs"), &mut out);
+    out
+}
+
+#[test]
+fn readme_example_outputs_are_what_the_commands_print() {
+    let update = std::env::var_os("WASCTL_UPDATE_README").is_some();
+    let mut total = 0;
+    for path in documents() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let found = examples(&text);
+        total += found.len();
+        let mut updated = text.clone();
+        // Replace from the end so earlier offsets stay valid.
+        for e in found.iter().rev() {
+            let args: Vec<&str> = e.args.iter().map(String::as_str).collect();
+            let r = run(&args);
+            assert!(
+                r.code == 0 || r.code == 1,
+                "{}: `kubectl wasctl {}` failed: {}",
+                path.display(),
+                e.args.join(" "),
+                r.stderr
+            );
+            let shown = &text[e.body_start..e.body_end];
+            if update {
+                updated.replace_range(e.body_start..e.body_end, &r.stdout);
+            } else {
+                assert_eq!(
+                    shown,
+                    r.stdout,
+                    "{}: the output of `kubectl wasctl {}` is stale (run with WASCTL_UPDATE_README=1 to refresh)",
+                    path.display(),
+                    e.args.join(" ")
+                );
+            }
+        }
+        if update && updated != text {
+            std::fs::write(&path, updated).unwrap();
+        }
+    }
+    assert!(total >= 10, "the documentation has {total} examples");
+}
+
+#[test]
+fn readme_stays_a_front_door() {
+    // The README orients; the guide under docs/ teaches. Its links stay inside the repository
+    // (or go to public URLs), and every relative link resolves.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines (at most 300)");
+    for path in documents() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains("../shared/"),
+            "{} links outside the repository",
+            path.display()
+        );
+        let dir = path.parent().unwrap();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            let target = target.split('#').next().unwrap_or("");
+            if target.is_empty() || target.contains("://") || target.contains(' ') {
+                continue;
+            }
+            assert!(
+                dir.join(target).exists(),
+                "{}: the link `{target}` resolves to nothing",
+                path.display()
+            );
+        }
     }
 }

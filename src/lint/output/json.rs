@@ -1,5 +1,5 @@
 //! The JSON view: the report in the `apiVersion: wasctl.dev/v1alpha1` envelope,
-//! `kind: LintReport` (contract in README "JSON output").
+//! `kind: LintReport` (contract in docs/json.md).
 
 use std::io::{self, Write};
 

@@ -50,7 +50,7 @@ kind: PodGroup
 ```
 
 ## References
-- `kubectl api-resources`; wasctl README, section `lint`
+- `kubectl api-resources`; wasctl docs/guide/lint.md
 ";
 
 /// `WAS003` documentation.
@@ -158,7 +158,7 @@ kubectl wasctl lint deploy/
 ```
 
 ## References
-- wasctl README, section `lint`
+- wasctl docs/guide/lint.md
 ";
 
 /// Checks the object's identity and its fit to the typed API; returns false when the other

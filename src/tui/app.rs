@@ -23,7 +23,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::data::{BuildOptions, Data, WhatIf};
 use super::event::{Done, Intent, Job, Loader, spawn_worker};
-use super::keymap::{self, Binding, GLOBAL};
+use super::keymap::{self, Binding, GLOBAL, SCREENS, Screen};
 use super::theme::Theme;
 use super::views::doctor::DoctorView;
 use super::views::explain::ExplainView;
@@ -60,38 +60,6 @@ pub struct Config {
     pub select: Option<ObjRef>,
     /// Whether the source can be reloaded (live mode): `:ctx` and refresh need it.
     pub live: bool,
-}
-
-/// The screens. The first four are the main views Tab cycles through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Screen {
-    /// The object tree.
-    Tree,
-    /// Units the simulator did not place.
-    Pending,
-    /// Nodes by topology domain.
-    Nodes,
-    /// Doctor findings.
-    Doctor,
-    /// One object's diagnosis.
-    Explain,
-    /// One object's YAML.
-    Yaml,
-}
-
-const MAIN: [Screen; 4] = [Screen::Tree, Screen::Pending, Screen::Nodes, Screen::Doctor];
-
-impl Screen {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Tree => "tree",
-            Self::Pending => "pending",
-            Self::Nodes => "nodes",
-            Self::Doctor => "doctor",
-            Self::Explain => "explain",
-            Self::Yaml => "yaml",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -366,42 +334,48 @@ impl App {
         }
     }
 
+    /// The view of screen `s`, if it exists: the one place a screen meets its component.
+    fn view_mut(&mut self, s: Screen) -> Option<&mut dyn Component> {
+        match s {
+            Screen::Tree => Some(&mut self.tree),
+            Screen::Pending => Some(&mut self.pending),
+            Screen::Nodes => Some(&mut self.nodes),
+            Screen::Doctor => Some(&mut self.doctor),
+            Screen::Explain => self.explain.as_mut().map(|v| v as &mut dyn Component),
+            Screen::Yaml => self.yaml.as_mut().map(|v| v as &mut dyn Component),
+        }
+    }
+
     /// Runs `f` on the current view with a context; `None` while there is no data.
     fn with_view<R>(&mut self, f: impl FnOnce(&mut dyn Component, &Cx<'_>) -> R) -> Option<R> {
         let data = Arc::clone(self.data.as_ref()?);
         let ns = self.namespace.clone();
+        let theme = self.theme;
+        let view = self.view_mut(self.screen())?;
         let cx = Cx {
             data: &data,
-            theme: self.theme,
+            theme,
             namespace: ns.as_deref(),
-        };
-        let view: &mut dyn Component = match self.screen() {
-            Screen::Tree => &mut self.tree,
-            Screen::Pending => &mut self.pending,
-            Screen::Nodes => &mut self.nodes,
-            Screen::Doctor => &mut self.doctor,
-            Screen::Explain => self.explain.as_mut()?,
-            Screen::Yaml => self.yaml.as_mut()?,
         };
         Some(f(view, &cx))
     }
 
+    /// The data or the namespace changed: every view that exists rebuilds its rows.
     fn refresh_all(&mut self) {
         let Some(data) = self.data.clone() else {
             return;
         };
         let ns = self.namespace.clone();
-        let cx = Cx {
-            data: &data,
-            theme: self.theme,
-            namespace: ns.as_deref(),
-        };
-        self.tree.refresh(&cx);
-        self.pending.refresh(&cx);
-        self.nodes.refresh(&cx);
-        self.doctor.refresh(&cx);
-        if let Some(y) = self.yaml.as_mut() {
-            y.refresh(&cx);
+        let theme = self.theme;
+        for spec in SCREENS {
+            if let Some(view) = self.view_mut(spec.screen) {
+                let cx = Cx {
+                    data: &data,
+                    theme,
+                    namespace: ns.as_deref(),
+                };
+                view.refresh(&cx);
+            }
         }
     }
 
@@ -475,13 +449,16 @@ impl App {
                 }
             }
             KeyCode::Tab | KeyCode::BackTab => {
-                let pos = MAIN.iter().position(|s| *s == self.screen());
+                let main: Vec<Screen> = Screen::main().collect();
+                let pos = main.iter().position(|s| *s == self.screen());
                 let next = match (pos, key.code) {
-                    (Some(p), KeyCode::Tab) => MAIN[(p + 1) % MAIN.len()],
-                    (Some(p), _) => MAIN[(p + MAIN.len() - 1) % MAIN.len()],
-                    (None, _) => MAIN[0],
+                    (Some(p), KeyCode::Tab) => main.get((p + 1) % main.len()),
+                    (Some(p), _) => main.get((p + main.len() - 1) % main.len()),
+                    (None, _) => main.first(),
                 };
-                self.push(next);
+                if let Some(next) = next {
+                    self.push(*next);
+                }
             }
             KeyCode::Char('u') => match self.what_ifs.pop() {
                 Some(w) => {
@@ -628,15 +605,12 @@ impl App {
         let (cmd, arg) = line
             .split_once(' ')
             .map_or((line, ""), |(c, a)| (c, a.trim()));
+        if let Some(s) = Screen::by_command(cmd) {
+            self.push(s);
+            return;
+        }
         match cmd {
             "" => {}
-            "tree" | "pending" | "nodes" | "doctor" => {
-                let s = MAIN
-                    .into_iter()
-                    .find(|s| s.name() == cmd)
-                    .unwrap_or(Screen::Tree);
-                self.push(s);
-            }
             "ns" | "namespace" => {
                 self.namespace = match arg {
                     "" | "all" | "-A" => None,
@@ -676,7 +650,7 @@ impl App {
                     "unknown command `{}`; try {}",
                     sanitize(other),
                     if close.is_empty() {
-                        keymap::COMMANDS.join(", ")
+                        keymap::commands().join(", ")
                     } else {
                         close.join(", ")
                     }
@@ -765,15 +739,7 @@ impl App {
                     theme,
                     namespace: ns.as_deref(),
                 };
-                let view: Option<&mut dyn Component> = match self.screen() {
-                    Screen::Tree => Some(&mut self.tree),
-                    Screen::Pending => Some(&mut self.pending),
-                    Screen::Nodes => Some(&mut self.nodes),
-                    Screen::Doctor => Some(&mut self.doctor),
-                    Screen::Explain => self.explain.as_mut().map(|v| v as &mut dyn Component),
-                    Screen::Yaml => self.yaml.as_mut().map(|v| v as &mut dyn Component),
-                };
-                if let Some(v) = view {
+                if let Some(v) = self.view_mut(self.screen()) {
                     v.draw(buf, body, &cx);
                 }
             }
@@ -827,13 +793,9 @@ impl App {
         let theme = self.theme;
         let current = self.screen();
         let mut spans = vec![Span::raw(" ")];
-        for s in MAIN.into_iter().chain([Screen::Explain, Screen::Yaml]) {
-            let shown = match s {
-                Screen::Explain => self.explain.is_some() && current == s,
-                Screen::Yaml => self.yaml.is_some() && current == s,
-                _ => true,
-            };
-            if !shown {
+        for spec in SCREENS {
+            let s = spec.screen;
+            if !spec.main && current != s {
                 continue;
             }
             let style = if s == current {
@@ -917,11 +879,12 @@ impl App {
 
     fn draw_help(&mut self, buf: &mut Buffer, body: Rect) {
         let theme = self.theme;
-        let own: &'static [Binding] = self.with_view(|v, _| v.keys()).unwrap_or(&[]);
-        let mut lines = vec![Line::from(Span::styled(
-            format!("{} view", self.screen().name()),
-            theme.header(),
-        ))];
+        let spec = self.screen().spec();
+        let own: &'static [Binding] = spec.keys;
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{} view", spec.name), theme.header()),
+            Span::styled(format!(": {}", spec.about), theme.dim()),
+        ])];
         let key_width = GLOBAL
             .iter()
             .chain(own)

@@ -13,7 +13,6 @@ use crate::doctor::{Finding, Severity};
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::event::Intent;
-use crate::tui::keymap::{Binding, DOCTOR};
 use crate::tui::widgets::{Cell, Column, Cursor, highlight, labelled_line, matches, table};
 
 const COLUMNS: [Column; 3] = [
@@ -79,10 +78,6 @@ impl Component for DoctorView {
             n(Severity::Warning),
             n(Severity::Info)
         )
-    }
-
-    fn keys(&self) -> &'static [Binding] {
-        DOCTOR
     }
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {

@@ -18,7 +18,6 @@ use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::sched::plan::UnitResult;
 use crate::tui::event::Intent;
-use crate::tui::keymap::{Binding, EXPLAIN};
 use crate::tui::theme::Theme;
 
 /// The explain view's state.
@@ -275,10 +274,6 @@ fn unit_of<'a>(cx: &Cx<'a>, d: &Diagnosis) -> Option<&'a UnitResult> {
 impl Component for ExplainView {
     fn title(&self, _cx: &Cx<'_>) -> String {
         format!("explain {}", self.target)
-    }
-
-    fn keys(&self) -> &'static [Binding] {
-        EXPLAIN
     }
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {

@@ -16,7 +16,6 @@ use ratatui::layout::Rect;
 
 use super::data::Data;
 use super::event::Intent;
-use super::keymap::Binding;
 use super::theme::Theme;
 use super::widgets::Cursor;
 use crate::graph::ObjRef;
@@ -42,8 +41,6 @@ impl Cx<'_> {
 pub trait Component {
     /// The title in the header (with counts).
     fn title(&self, cx: &Cx<'_>) -> String;
-    /// The view's own keys, for `?`.
-    fn keys(&self) -> &'static [Binding];
     /// Draws into `area` of `buf`.
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>);
     /// Handles a key; returns whether it was used.

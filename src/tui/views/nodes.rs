@@ -18,7 +18,6 @@ use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::data::{NodeInfo, WhatIf};
 use crate::tui::event::Intent;
-use crate::tui::keymap::{Binding, NODES};
 use crate::tui::widgets::{Cell, Column, Cursor, gauge, highlight, matches, table};
 
 const COLUMNS: [Column; 8] = [
@@ -164,10 +163,6 @@ impl Component for NodesView {
             cx.data.nodes.len(),
             self.key.as_deref().unwrap_or("name")
         )
-    }
-
-    fn keys(&self) -> &'static [Binding] {
-        NODES
     }
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {

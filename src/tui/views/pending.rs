@@ -15,7 +15,6 @@ use crate::render::sanitize;
 use crate::sched::plan::{Outcome, UnitResult};
 use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
-use crate::tui::keymap::{Binding, PENDING};
 use crate::tui::widgets::{Cell, Column, Cursor, highlight, labelled_line, matches, table};
 
 const COLUMNS: [Column; 8] = [
@@ -95,10 +94,6 @@ impl Component for PendingView {
             s.preempting,
             s.error
         )
-    }
-
-    fn keys(&self) -> &'static [Binding] {
-        PENDING
     }
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {

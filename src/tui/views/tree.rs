@@ -19,7 +19,6 @@ use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::data::TreeRow;
 use crate::tui::event::Intent;
-use crate::tui::keymap::{Binding, TREE};
 use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
 
 /// Groups with more members than this start collapsed.
@@ -179,10 +178,6 @@ impl Component for TreeView {
             self.visible.len(),
             cx.data.tree.len()
         )
-    }
-
-    fn keys(&self) -> &'static [Binding] {
-        TREE
     }
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {

@@ -10,7 +10,6 @@ use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::data::object_yaml;
 use crate::tui::event::Intent;
-use crate::tui::keymap::{Binding, YAML};
 
 /// The YAML view's state.
 #[derive(Debug)]
@@ -45,10 +44,6 @@ fn is_key(k: &str) -> bool {
 impl Component for YamlView {
     fn title(&self, _cx: &Cx<'_>) -> String {
         format!("yaml {}", self.target)
-    }
-
-    fn keys(&self) -> &'static [Binding] {
-        YAML
     }
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {

@@ -8,12 +8,12 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Cx, click_row, navigate};
+use super::{Component, Cx, List};
 use crate::doctor::{Finding, Severity};
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, Cursor, highlight, labelled_line, matches, table};
+use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, table};
 
 const COLUMNS: [Column; 3] = [
     Column::new("ID", 8, 18),
@@ -30,16 +30,12 @@ enum Row {
 /// The doctor view's state.
 #[derive(Debug, Default)]
 pub struct DoctorView {
-    rows: Vec<Row>,
-    cursor: Cursor,
-    filter: String,
-    filter_lower: String,
-    rows_area: Rect,
+    list: List<Row>,
 }
 
 impl DoctorView {
     fn finding<'a>(&self, cx: &Cx<'a>) -> Option<&'a Finding> {
-        match self.rows.get(self.cursor.selected)? {
+        match self.list.rows.get(self.list.cursor.selected)? {
             Row::Finding(i) => cx.data.doctor.findings.get(*i),
             Row::Header(..) => None,
         }
@@ -47,8 +43,8 @@ impl DoctorView {
 
     fn shown(&self, cx: &Cx<'_>, f: &Finding) -> bool {
         cx.shows(&f.object.namespace)
-            && (matches(&f.object.name, &self.filter_lower)
-                || matches(&f.message, &self.filter_lower))
+            && (matches(&f.object.name, self.list.needle())
+                || matches(&f.message, self.list.needle()))
     }
 }
 
@@ -63,7 +59,8 @@ fn paint(cx: &Cx<'_>, s: Severity) -> Style {
 impl Component for DoctorView {
     fn title(&self, cx: &Cx<'_>) -> String {
         let n = |s: Severity| {
-            self.rows
+            self.list
+                .rows
                 .iter()
                 .find_map(|r| match r {
                     Row::Header(x, n) if *x == s => Some(*n),
@@ -86,21 +83,13 @@ impl Component for DoctorView {
             height: area.height.saturating_sub(1),
             ..area
         };
-        self.rows_area = Rect {
-            y: body.y + 1,
-            height: body.height.saturating_sub(1),
-            ..body
-        };
-        if self.rows.is_empty() {
+        let (window, selected) = self.list.layout(body);
+        if self.list.rows.is_empty() {
             buf.set_string(area.x, area.y, "No findings.", theme.ok());
             return;
         }
-        let window = self
-            .cursor
-            .window(usize::from(self.rows_area.height), self.rows.len());
-        let selected = self.cursor.selected - window.start;
         let findings = &cx.data.doctor.findings;
-        let cells: Vec<Vec<Cell>> = self.rows[window]
+        let cells: Vec<Vec<Cell>> = self.list.rows[window]
             .iter()
             .map(|row| match *row {
                 Row::Header(s, n) => {
@@ -125,7 +114,7 @@ impl Component for DoctorView {
                     let mut obj = vec![Span::raw(format!("{}/{ns}", f.object.kind))];
                     obj.extend(highlight(
                         &sanitize(&f.object.name),
-                        &self.filter,
+                        self.list.filter(),
                         Style::new(),
                         theme,
                     ));
@@ -147,8 +136,7 @@ impl Component for DoctorView {
     }
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
-        let page = usize::from(self.rows_area.height);
-        if navigate(key, &mut self.cursor, self.rows.len(), page) {
+        if self.list.navigate(key) {
             return true;
         }
         if key.code == KeyCode::Enter {
@@ -162,7 +150,7 @@ impl Component for DoctorView {
 
     fn refresh(&mut self, cx: &Cx<'_>) {
         let keep = self.finding(cx).cloned();
-        self.rows.clear();
+        self.list.rows.clear();
         for s in [Severity::Error, Severity::Warning, Severity::Info] {
             let found: Vec<usize> = cx
                 .data
@@ -174,31 +162,32 @@ impl Component for DoctorView {
                 .map(|(i, _)| i)
                 .collect();
             if !found.is_empty() {
-                self.rows.push(Row::Header(s, found.len()));
-                self.rows.extend(found.into_iter().map(Row::Finding));
+                self.list.rows.push(Row::Header(s, found.len()));
+                self.list.rows.extend(found.into_iter().map(Row::Finding));
             }
         }
         let pos = keep.and_then(|k| {
-            self.rows.iter().position(|r| match r {
+            self.list.rows.iter().position(|r| match r {
                 Row::Finding(i) => cx.data.doctor.findings[*i] == k,
                 Row::Header(..) => false,
             })
         });
         match pos {
-            Some(p) => self.cursor.selected = p,
+            Some(p) => self.list.cursor.selected = p,
             // Start on the first finding, not its header.
-            None if self.cursor.selected == 0 && self.rows.len() > 1 => self.cursor.selected = 1,
-            None => self.cursor.clamp(self.rows.len()),
+            None if self.list.cursor.selected == 0 && self.list.rows.len() > 1 => {
+                self.list.cursor.selected = 1
+            }
+            None => self.list.cursor.clamp(self.list.rows.len()),
         }
     }
 
     fn filter(&self) -> &str {
-        &self.filter
+        self.list.filter()
     }
 
     fn set_filter(&mut self, filter: &str, cx: &Cx<'_>) {
-        self.filter = filter.to_owned();
-        self.filter_lower = filter.to_lowercase();
+        self.list.set_filter(filter);
         self.refresh(cx);
     }
 
@@ -207,10 +196,10 @@ impl Component for DoctorView {
     }
 
     fn click(&mut self, y: u16) {
-        click_row(&mut self.cursor, self.rows_area, y, self.rows.len());
+        self.list.click(y);
     }
 
     fn scroll(&mut self, delta: isize, _cx: &Cx<'_>) {
-        self.cursor.move_by(delta, self.rows.len());
+        self.list.scroll(delta);
     }
 }

@@ -13,11 +13,12 @@ pub mod yaml;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use std::ops::Range;
 
 use super::data::Data;
 use super::event::Intent;
 use super::theme::Theme;
-use super::widgets::Cursor;
+use super::widgets::{Cursor, matches};
 use crate::graph::ObjRef;
 
 /// What a view reads while drawing or handling a key.
@@ -105,4 +106,98 @@ pub fn scroll_text(key: KeyEvent, offset: &mut usize, len: usize, page: usize) -
     let used = navigate(key, &mut c, len, page);
     *offset = c.selected;
     used
+}
+
+/// What every list view (tree, pending, nodes, doctor) keeps the same way: the rows shown, the
+/// cursor over them, the filter as typed and lower-cased, and where the rows were last drawn
+/// (a header line above them), which paging and mouse clicks need.
+#[derive(Debug)]
+pub struct List<R> {
+    /// The rows shown, in display order.
+    pub rows: Vec<R>,
+    /// The selection and the first visible row.
+    pub cursor: Cursor,
+    filter: String,
+    needle: String,
+    area: Rect,
+}
+
+impl<R> Default for List<R> {
+    fn default() -> Self {
+        Self {
+            rows: Vec::new(),
+            cursor: Cursor::default(),
+            filter: String::new(),
+            needle: String::new(),
+            area: Rect::default(),
+        }
+    }
+}
+
+impl<R> List<R> {
+    /// The filter as typed (empty: none).
+    pub fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    /// The filter lower-cased, as [`matches`] takes it.
+    pub fn needle(&self) -> &str {
+        &self.needle
+    }
+
+    /// Sets the filter; the view rebuilds its rows after.
+    pub fn set_filter(&mut self, filter: &str) {
+        self.filter = filter.to_owned();
+        self.needle = filter.to_lowercase();
+    }
+
+    /// Whether `text` matches the filter.
+    pub fn matches(&self, text: &str) -> bool {
+        matches(text, &self.needle)
+    }
+
+    /// The row under the cursor.
+    pub fn current(&self) -> Option<&R> {
+        self.rows.get(self.cursor.selected)
+    }
+
+    /// Lays the list out in `body` (a header line, then the rows): the rows to draw, and the
+    /// selected row's position among them.
+    pub fn layout(&mut self, body: Rect) -> (Range<usize>, usize) {
+        self.area = Rect {
+            y: body.y + 1,
+            height: body.height.saturating_sub(1),
+            ..body
+        };
+        let window = self
+            .cursor
+            .window(usize::from(self.area.height), self.rows.len());
+        let selected = self.cursor.selected.saturating_sub(window.start);
+        (window, selected)
+    }
+
+    /// The list keys ([`navigate`]), a page being the rows last drawn.
+    pub fn navigate(&mut self, key: KeyEvent) -> bool {
+        navigate(
+            key,
+            &mut self.cursor,
+            self.rows.len(),
+            usize::from(self.area.height),
+        )
+    }
+
+    /// A mouse click on screen row `y`.
+    pub fn click(&mut self, y: u16) {
+        click_row(&mut self.cursor, self.area, y, self.rows.len());
+    }
+
+    /// Mouse wheel: `delta` rows.
+    pub fn scroll(&mut self, delta: isize) {
+        self.cursor.move_by(delta, self.rows.len());
+    }
+
+    /// Keeps the cursor inside the rows.
+    pub fn clamp(&mut self) {
+        self.cursor.clamp(self.rows.len());
+    }
 }

@@ -13,12 +13,12 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Cx, click_row, navigate};
+use super::{Component, Cx, List};
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::data::{NodeInfo, WhatIf};
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, Cursor, gauge, highlight, matches, table};
+use crate::tui::widgets::{Cell, Column, gauge, highlight, matches, table};
 
 const COLUMNS: [Column; 8] = [
     Column::new("NAME", 8, 30),
@@ -44,11 +44,7 @@ enum Row {
 pub struct NodesView {
     /// The label key nodes are grouped by (`None`: no grouping).
     key: Option<String>,
-    rows: Vec<Row>,
-    cursor: Cursor,
-    filter: String,
-    filter_lower: String,
-    rows_area: Rect,
+    list: List<Row>,
     /// Show the detail pane (Enter toggles).
     details: bool,
 }
@@ -115,7 +111,7 @@ fn amount(used: i64, total: i64, unit: &str, scale: f64) -> String {
 
 impl NodesView {
     fn node<'a>(&self, cx: &Cx<'a>) -> Option<&'a NodeInfo> {
-        match self.rows.get(self.cursor.selected)? {
+        match self.list.rows.get(self.list.cursor.selected)? {
             Row::Node(i) => cx.data.nodes.get(*i),
             Row::Domain(..) => None,
         }
@@ -124,7 +120,7 @@ impl NodesView {
     fn rebuild(&mut self, cx: &Cx<'_>) {
         let nodes = &cx.data.nodes;
         let mut idx: Vec<usize> = (0..nodes.len())
-            .filter(|&i| matches(&nodes[i].name, &self.filter_lower))
+            .filter(|&i| matches(&nodes[i].name, self.list.needle()))
             .collect();
         let domain = |i: usize| -> String {
             self.key
@@ -139,20 +135,20 @@ impl NodesView {
                 .unwrap_or_default()
         };
         idx.sort_by(|&a, &b| (domain(a), &nodes[a].name).cmp(&(domain(b), &nodes[b].name)));
-        self.rows.clear();
+        self.list.rows.clear();
         let mut current: Option<String> = None;
         for (pos, &i) in idx.iter().enumerate() {
             if self.key.is_some() {
                 let d = domain(i);
                 if current.as_ref() != Some(&d) {
                     let count = idx[pos..].iter().take_while(|&&j| domain(j) == d).count();
-                    self.rows.push(Row::Domain(d.clone(), count));
+                    self.list.rows.push(Row::Domain(d.clone(), count));
                     current = Some(d);
                 }
             }
-            self.rows.push(Row::Node(i));
+            self.list.rows.push(Row::Node(i));
         }
-        self.cursor.clamp(self.rows.len());
+        self.list.cursor.clamp(self.list.rows.len());
     }
 }
 
@@ -176,21 +172,13 @@ impl Component for NodesView {
             height: area.height.saturating_sub(detail_height),
             ..area
         };
-        self.rows_area = Rect {
-            y: body.y + 1,
-            height: body.height.saturating_sub(1),
-            ..body
-        };
-        if self.rows.is_empty() {
+        let (window, selected) = self.list.layout(body);
+        if self.list.rows.is_empty() {
             buf.set_string(area.x, area.y, "No nodes.", theme.dim());
             return;
         }
-        let window = self
-            .cursor
-            .window(usize::from(self.rows_area.height), self.rows.len());
-        let selected = self.cursor.selected - window.start;
         let nodes = &cx.data.nodes;
-        let cells: Vec<Vec<Cell>> = self.rows[window]
+        let cells: Vec<Vec<Cell>> = self.list.rows[window]
             .iter()
             .map(|row| match row {
                 Row::Domain(d, n) => {
@@ -217,7 +205,7 @@ impl Component for NodesView {
                     let mut name = vec![Span::raw("  ")];
                     name.extend(highlight(
                         &sanitize(&n.name),
-                        &self.filter,
+                        self.list.filter(),
                         Style::new(),
                         theme,
                     ));
@@ -279,8 +267,7 @@ impl Component for NodesView {
     }
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
-        let page = usize::from(self.rows_area.height);
-        if navigate(key, &mut self.cursor, self.rows.len(), page) {
+        if self.list.navigate(key) {
             return true;
         }
         match key.code {
@@ -323,18 +310,19 @@ impl Component for NodesView {
         self.rebuild(cx);
         if let Some(name) = keep {
             self.select(cx, &name);
-        } else if matches!(self.rows.first(), Some(Row::Domain(..))) && self.cursor.selected == 0 {
-            self.cursor.selected = 1.min(self.rows.len().saturating_sub(1));
+        } else if matches!(self.list.rows.first(), Some(Row::Domain(..)))
+            && self.list.cursor.selected == 0
+        {
+            self.list.cursor.selected = 1.min(self.list.rows.len().saturating_sub(1));
         }
     }
 
     fn filter(&self) -> &str {
-        &self.filter
+        self.list.filter()
     }
 
     fn set_filter(&mut self, filter: &str, cx: &Cx<'_>) {
-        self.filter = filter.to_owned();
-        self.filter_lower = filter.to_lowercase();
+        self.list.set_filter(filter);
         self.refresh(cx);
     }
 
@@ -344,21 +332,21 @@ impl Component for NodesView {
     }
 
     fn click(&mut self, y: u16) {
-        click_row(&mut self.cursor, self.rows_area, y, self.rows.len());
+        self.list.click(y);
     }
 
     fn scroll(&mut self, delta: isize, _cx: &Cx<'_>) {
-        self.cursor.move_by(delta, self.rows.len());
+        self.list.scroll(delta);
     }
 }
 
 impl NodesView {
     fn select(&mut self, cx: &Cx<'_>, name: &str) {
-        if let Some(p) = self.rows.iter().position(|r| match r {
+        if let Some(p) = self.list.rows.iter().position(|r| match r {
             Row::Node(i) => cx.data.nodes[*i].name == name,
             Row::Domain(..) => false,
         }) {
-            self.cursor.selected = p;
+            self.list.cursor.selected = p;
         }
     }
 }

@@ -9,13 +9,13 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Cx, click_row, navigate};
+use super::{Component, Cx, List};
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::sched::plan::{Outcome, UnitResult};
 use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, Cursor, highlight, labelled_line, matches, table};
+use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, table};
 
 const COLUMNS: [Column; 8] = [
     Column::new("CHANGE", 6, 16),
@@ -32,11 +32,7 @@ const COLUMNS: [Column; 8] = [
 #[derive(Debug, Default)]
 pub struct PendingView {
     /// Indices into the plan's units.
-    rows: Vec<usize>,
-    cursor: Cursor,
-    filter: String,
-    filter_lower: String,
-    rows_area: Rect,
+    list: List<usize>,
 }
 
 fn change_of<'a>(cx: &'a Cx<'_>, u: &UnitResult) -> Option<&'a UnitChange> {
@@ -61,7 +57,7 @@ fn placed(u: &UnitResult) -> String {
 
 impl PendingView {
     fn rebuild(&mut self, cx: &Cx<'_>) {
-        self.rows = cx
+        self.list.rows = cx
             .data
             .plan
             .units
@@ -69,15 +65,16 @@ impl PendingView {
             .enumerate()
             .filter(|(_, u)| u.outcome != Outcome::Scheduled || change_of(cx, u).is_some())
             .filter(|(_, u)| cx.shows(&u.namespace))
-            .filter(|(_, u)| matches(&u.name, &self.filter_lower))
+            .filter(|(_, u)| matches(&u.name, self.list.needle()))
             .map(|(i, _)| i)
             .collect();
-        self.cursor.clamp(self.rows.len());
+        self.list.cursor.clamp(self.list.rows.len());
     }
 
     fn unit<'a>(&self, cx: &Cx<'a>) -> Option<&'a UnitResult> {
-        self.rows
-            .get(self.cursor.selected)
+        self.list
+            .rows
+            .get(self.list.cursor.selected)
             .and_then(|&i| cx.data.plan.units.get(i))
     }
 }
@@ -87,7 +84,7 @@ impl Component for PendingView {
         let s = &cx.data.plan.summary;
         format!(
             "pending ({} shown; plan: {} scheduled, {} unschedulable, {} waiting, {} preempting, {} error)",
-            self.rows.len(),
+            self.list.rows.len(),
             s.scheduled,
             s.unschedulable,
             s.waiting,
@@ -104,11 +101,7 @@ impl Component for PendingView {
             height: area.height.saturating_sub(footer + 1),
             ..area
         };
-        self.rows_area = Rect {
-            y: body.y + 1,
-            height: body.height.saturating_sub(1),
-            ..body
-        };
+        let (window, selected) = self.list.layout(body);
         if let Some(line) = &cx.data.plan.settings.pod_by_pod {
             buf.set_string(
                 area.x,
@@ -117,8 +110,8 @@ impl Component for PendingView {
                 theme.warn(),
             );
         }
-        if self.rows.is_empty() {
-            let msg = if self.filter.is_empty() {
+        if self.list.rows.is_empty() {
+            let msg = if self.list.filter().is_empty() {
                 "Nothing pending: the simulator places every unit."
             } else {
                 "Nothing matches (Esc clears the filter)."
@@ -126,12 +119,8 @@ impl Component for PendingView {
             buf.set_string(area.x, area.y, msg, theme.dim());
             return;
         }
-        let window = self
-            .cursor
-            .window(usize::from(self.rows_area.height), self.rows.len());
-        let selected = self.cursor.selected - window.start;
         let units = &cx.data.plan.units;
-        let cells: Vec<Vec<Cell>> = self.rows[window]
+        let cells: Vec<Vec<Cell>> = self.list.rows[window]
             .iter()
             .map(|&i| {
                 let u = &units[i];
@@ -144,7 +133,7 @@ impl Component for PendingView {
                 let mut unit = vec![Span::raw(format!("{}/", u.kind))];
                 unit.extend(highlight(
                     &sanitize(&u.name),
-                    &self.filter,
+                    self.list.filter(),
                     Style::new(),
                     theme,
                 ));
@@ -190,8 +179,7 @@ impl Component for PendingView {
     }
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
-        let page = usize::from(self.rows_area.height);
-        if navigate(key, &mut self.cursor, self.rows.len(), page) {
+        if self.list.navigate(key) {
             return true;
         }
         match key.code {
@@ -210,22 +198,21 @@ impl Component for PendingView {
         let keep = self.selected(cx);
         self.rebuild(cx);
         if let Some(obj) = keep
-            && let Some(pos) = self.rows.iter().position(|&i| {
+            && let Some(pos) = self.list.rows.iter().position(|&i| {
                 let u = &cx.data.plan.units[i];
                 u.kind == obj.kind && u.namespace == obj.namespace && u.name == obj.name
             })
         {
-            self.cursor.selected = pos;
+            self.list.cursor.selected = pos;
         }
     }
 
     fn filter(&self) -> &str {
-        &self.filter
+        self.list.filter()
     }
 
     fn set_filter(&mut self, filter: &str, cx: &Cx<'_>) {
-        self.filter = filter.to_owned();
-        self.filter_lower = filter.to_lowercase();
+        self.list.set_filter(filter);
         self.refresh(cx);
     }
 
@@ -235,10 +222,10 @@ impl Component for PendingView {
     }
 
     fn click(&mut self, y: u16) {
-        click_row(&mut self.cursor, self.rows_area, y, self.rows.len());
+        self.list.click(y);
     }
 
     fn scroll(&mut self, delta: isize, _cx: &Cx<'_>) {
-        self.cursor.move_by(delta, self.rows.len());
+        self.list.scroll(delta);
     }
 }

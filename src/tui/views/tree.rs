@@ -13,13 +13,13 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Cx, click_row, navigate};
+use super::{Component, Cx, List};
 use crate::explain::Verdict;
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::data::TreeRow;
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, Cursor, highlight, matches, table};
+use crate::tui::widgets::{Cell, Column, highlight, matches, table};
 
 /// Groups with more members than this start collapsed.
 const EXPAND_UP_TO: usize = 16;
@@ -41,11 +41,7 @@ pub struct TreeView {
     /// the default (expanded unless a group has many members).
     toggled: HashMap<String, bool>,
     /// Indices into the data's rows, in display order.
-    visible: Vec<usize>,
-    cursor: Cursor,
-    filter: String,
-    filter_lower: String,
-    rows_area: Rect,
+    list: List<usize>,
     /// An object to put the cursor on at the next refresh.
     want: Option<ObjRef>,
     /// The rows whose name matches `matched_for` (lowercase), over the data as of the last
@@ -72,8 +68,8 @@ impl TreeView {
 
     fn rebuild(&mut self, cx: &Cx<'_>) {
         let rows = &cx.data.tree;
-        self.visible.clear();
-        if self.filter_lower.is_empty() {
+        self.list.rows.clear();
+        if self.list.needle().is_empty() {
             let mut i = 0;
             while i < rows.len() {
                 let r = &rows[i];
@@ -81,7 +77,7 @@ impl TreeView {
                     i = r.end;
                     continue;
                 }
-                self.visible.push(i);
+                self.list.rows.push(i);
                 i = if r.has_children(i) && !self.expanded(rows, i) {
                     r.end
                 } else {
@@ -90,7 +86,7 @@ impl TreeView {
             }
         } else {
             // Matches and their ancestors, whatever is collapsed.
-            let f = &self.filter_lower;
+            let f = self.list.needle();
             let narrowing = !self.matched_for.is_empty()
                 && self.matched_over == rows.len()
                 && f.starts_with(&self.matched_for);
@@ -105,7 +101,7 @@ impl TreeView {
                     .filter(|&i| matches(&rows[i].node.name, f))
                     .collect()
             };
-            self.matched_for.clone_from(f);
+            f.clone_into(&mut self.matched_for);
             self.matched_over = rows.len();
             let mut keep = vec![false; rows.len()];
             for &i in &self.matched {
@@ -120,13 +116,14 @@ impl TreeView {
                     }
                 }
             }
-            self.visible
+            self.list
+                .rows
                 .extend(keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| i));
         }
     }
 
     fn selected_row(&self) -> Option<usize> {
-        self.visible.get(self.cursor.selected).copied()
+        self.list.rows.get(self.list.cursor.selected).copied()
     }
 
     /// Puts the cursor on `obj` at the next refresh (expanding its ancestors).
@@ -145,8 +142,8 @@ impl TreeView {
             at = rows[p].parent;
         }
         self.rebuild(cx);
-        if let Some(pos) = self.visible.iter().position(|&v| v == i) {
-            self.cursor.selected = pos;
+        if let Some(pos) = self.list.rows.iter().position(|&v| v == i) {
+            self.list.cursor.selected = pos;
             return true;
         }
         false
@@ -175,7 +172,7 @@ impl Component for TreeView {
     fn title(&self, cx: &Cx<'_>) -> String {
         format!(
             "tree ({} of {} rows)",
-            self.visible.len(),
+            self.list.rows.len(),
             cx.data.tree.len()
         )
     }
@@ -187,12 +184,8 @@ impl Component for TreeView {
             height: area.height.saturating_sub(1),
             ..area
         };
-        self.rows_area = Rect {
-            y: body.y + 1,
-            height: body.height.saturating_sub(1),
-            ..body
-        };
-        if self.visible.is_empty() {
+        let (window, selected) = self.list.layout(body);
+        if self.list.rows.is_empty() {
             let msg = if rows.is_empty() {
                 "No Workloads, PodGroups or CompositePodGroups found."
             } else {
@@ -201,18 +194,14 @@ impl Component for TreeView {
             buf.set_string(area.x, area.y, msg, theme.dim());
             return;
         }
-        let window = self
-            .cursor
-            .window(usize::from(self.rows_area.height), self.visible.len());
-        let selected = self.cursor.selected - window.start;
-        let cells: Vec<Vec<Cell>> = self.visible[window]
+        let cells: Vec<Vec<Cell>> = self.list.rows[window]
             .iter()
             .map(|&i| {
                 let r = &rows[i];
                 let n = &r.node;
                 let marker = if !r.has_children(i) {
                     "  "
-                } else if self.filter_lower.is_empty() && !self.expanded(rows, i) {
+                } else if self.list.needle().is_empty() && !self.expanded(rows, i) {
                     "▸ "
                 } else {
                     "▾ "
@@ -224,11 +213,11 @@ impl Component for TreeView {
                 ))];
                 name.extend(highlight(
                     &sanitize(&n.name),
-                    &self.filter,
+                    self.list.filter(),
                     Style::new(),
                     theme,
                 ));
-                if r.has_children(i) && self.filter_lower.is_empty() && !self.expanded(rows, i) {
+                if r.has_children(i) && self.list.needle().is_empty() && !self.expanded(rows, i) {
                     name.push(Span::styled(format!(" [+{}]", r.end - i - 1), theme.dim()));
                 }
                 if !n.missing.is_empty() {
@@ -277,8 +266,7 @@ impl Component for TreeView {
     }
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
-        let page = usize::from(self.rows_area.height);
-        if navigate(key, &mut self.cursor, self.visible.len(), page) {
+        if self.list.navigate(key) {
             return true;
         }
         let rows = &cx.data.tree;
@@ -335,27 +323,32 @@ impl Component for TreeView {
         if let Some(obj) = keep
             && !self.place_cursor(cx, &obj)
         {
-            self.cursor.clamp(self.visible.len());
+            self.list.cursor.clamp(self.list.rows.len());
         }
     }
 
     fn filter(&self) -> &str {
-        &self.filter
+        self.list.filter()
     }
 
     fn set_filter(&mut self, filter: &str, cx: &Cx<'_>) {
         let keep = self.selected(cx);
-        self.filter = filter.to_owned();
-        self.filter_lower = filter.to_lowercase();
+        self.list.set_filter(filter);
         self.rebuild(cx);
-        let pos = keep.and_then(|obj| self.visible.iter().position(|&i| cx.data.tree[i].is(&obj)));
-        // While filtering, the first match; after, the object that was selected.
-        self.cursor.selected = match pos {
-            Some(p) if self.filter.is_empty() => p,
-            _ => self
-                .visible
+        let pos = keep.and_then(|obj| {
+            self.list
+                .rows
                 .iter()
-                .position(|&i| matches(&cx.data.tree[i].node.name, &self.filter_lower))
+                .position(|&i| cx.data.tree[i].is(&obj))
+        });
+        // While filtering, the first match; after, the object that was selected.
+        self.list.cursor.selected = match pos {
+            Some(p) if self.list.filter().is_empty() => p,
+            _ => self
+                .list
+                .rows
+                .iter()
+                .position(|&i| matches(&cx.data.tree[i].node.name, self.list.needle()))
                 .unwrap_or(0),
         };
     }
@@ -367,11 +360,11 @@ impl Component for TreeView {
     }
 
     fn click(&mut self, y: u16) {
-        click_row(&mut self.cursor, self.rows_area, y, self.visible.len());
+        self.list.click(y);
     }
 
     fn scroll(&mut self, delta: isize, _cx: &Cx<'_>) {
-        self.cursor.move_by(delta, self.visible.len());
+        self.list.scroll(delta);
     }
 }
 
@@ -403,10 +396,11 @@ mod tests {
         };
         let mut v = TreeView::default();
         v.refresh(&cx);
-        let all = v.visible.len();
+        let all = v.list.rows.len();
         v.set_filter("decode-1", &cx);
         let names: Vec<&str> = v
-            .visible
+            .list
+            .rows
             .iter()
             .map(|&i| d.tree[i].node.name.as_str())
             .collect();
@@ -424,7 +418,7 @@ mod tests {
             Some("pipeline-decode-1".into())
         );
         v.set_filter("", &cx);
-        assert_eq!(v.visible.len(), all);
+        assert_eq!(v.list.rows.len(), all);
         assert_eq!(
             v.selected(&cx).map(|o| o.name),
             Some("pipeline-decode-1".into())
@@ -445,7 +439,7 @@ mod tests {
             let mut v = TreeView::default();
             v.refresh(&cx);
             v.set_filter(f, &cx);
-            v.visible
+            v.list.rows
         };
         let mut v = TreeView::default();
         v.refresh(&cx);
@@ -453,15 +447,15 @@ mod tests {
         for c in "decode-1".chars() {
             typed.push(c);
             v.set_filter(&typed, &cx);
-            assert_eq!(v.visible, at_once(&typed), "after typing {typed:?}");
+            assert_eq!(v.list.rows, at_once(&typed), "after typing {typed:?}");
         }
         v.set_filter("decode", &cx);
-        assert_eq!(v.visible, at_once("decode"));
+        assert_eq!(v.list.rows, at_once("decode"));
         assert!(at_once("decode").len() > at_once("decode-1").len());
         // A refresh (new data) matches every row again.
         v.refresh(&cx);
         v.set_filter("decode-", &cx);
-        assert_eq!(v.visible, at_once("decode-"));
+        assert_eq!(v.list.rows, at_once("decode-"));
     }
 
     #[test]
@@ -474,9 +468,10 @@ mod tests {
         };
         let mut v = TreeView::default();
         v.refresh(&cx);
-        assert!(!v.visible.is_empty());
+        assert!(!v.list.rows.is_empty());
         assert!(
-            v.visible
+            v.list
+                .rows
                 .iter()
                 .all(|&i| d.tree[i].node.namespace == "research")
         );

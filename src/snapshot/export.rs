@@ -34,6 +34,8 @@ pub struct Kept {
     /// dropped. Pod templates' own annotations are cut to [`POD_ANNOTATIONS`], the ones their
     /// pods will carry.
     pub containers: &'static [&'static str],
+    /// The container fields kept in `kube-system`, where facts read control-plane flags.
+    pub control_plane_containers: &'static [&'static str],
     /// Whether DRA opaque driver parameters (`config[].opaque.parameters`, free-form and
     /// often credentials) are emptied: nothing reads them.
     pub opaque_parameters: bool,
@@ -47,9 +49,9 @@ pub const POD_ANNOTATIONS: &[&str] = &[
     crate::snapshot::pod::YUNIKORN_KEYS[1],
 ];
 
-/// Container fields the simulator, capacity and facts read (a pod's `command` and `args` only
-/// in `kube-system`, where facts read control-plane flags; the pod record keeps them there).
-const POD_CONTAINER: &[&str] = &[
+/// Container fields facts read of a `kube-system` pod: the simulator's, and `command` and
+/// `args` (control-plane flags such as `--feature-gates`).
+const CONTROL_PLANE_CONTAINER: &[&str] = &[
     "name",
     "image",
     "command",
@@ -59,7 +61,8 @@ const POD_CONTAINER: &[&str] = &[
     "restartPolicy",
 ];
 
-/// Container fields kept in an owner object's pod template (capacity reads its requests).
+/// Container fields the simulator and capacity read, of a pod or an owner object's pod
+/// template. A pod made from a manifest's template (a StatefulSet's `db-0`) is cut as well.
 const TEMPLATE_CONTAINER: &[&str] = &["name", "image", "ports", "resources", "restartPolicy"];
 
 /// The one allowlist of what `snapshot` keeps, per kind (issue 46 items 1 and 5). Later
@@ -70,7 +73,8 @@ pub const KEPT: &[Kept] = &[
         group: "",
         kind: "Pod",
         annotations: POD_ANNOTATIONS,
-        containers: POD_CONTAINER,
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: CONTROL_PLANE_CONTAINER,
         opaque_parameters: false,
     },
     Kept {
@@ -78,6 +82,7 @@ pub const KEPT: &[Kept] = &[
         kind: "ResourceClaim",
         annotations: &[],
         containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
         opaque_parameters: true,
     },
     Kept {
@@ -85,6 +90,7 @@ pub const KEPT: &[Kept] = &[
         kind: "ResourceClaimTemplate",
         annotations: &[],
         containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
         opaque_parameters: true,
     },
     Kept {
@@ -92,6 +98,7 @@ pub const KEPT: &[Kept] = &[
         kind: "DeviceClass",
         annotations: &[],
         containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
         opaque_parameters: true,
     },
     // Jobs, Deployments, ReplicaSets, StatefulSets, JobSets, LeaderWorkerSets, Kueue and
@@ -101,6 +108,7 @@ pub const KEPT: &[Kept] = &[
         kind: "*",
         annotations: &[],
         containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
         opaque_parameters: false,
     },
 ];
@@ -118,13 +126,19 @@ pub fn keep(v: &mut Value) {
     let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
     let row = kept(api_version, kind);
+    let namespace = v.pointer("/metadata/namespace").and_then(Value::as_str);
+    let containers = if namespace == Some("kube-system") {
+        row.control_plane_containers
+    } else {
+        row.containers
+    };
     if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
         keep_annotations(meta, row.annotations);
     }
     if let Value::Object(map) = v {
         for (key, child) in map.iter_mut() {
             if key != "metadata" {
-                keep_below(child, row, 0);
+                keep_below(child, row, containers, 0);
             }
         }
     }
@@ -140,7 +154,7 @@ fn keep_annotations(meta: &mut Map<String, Value>, kept: &[&str]) {
 }
 
 /// Below an object's top level: containers, template metadata and opaque parameters.
-fn keep_below(v: &mut Value, row: &Kept, depth: usize) {
+fn keep_below(v: &mut Value, row: &Kept, containers: &[&str], depth: usize) {
     if depth > 64 {
         return;
     }
@@ -150,7 +164,7 @@ fn keep_below(v: &mut Value, row: &Kept, depth: usize) {
                 match (key.as_str(), child) {
                     ("containers" | "initContainers" | "ephemeralContainers", Value::Array(list)) => {
                         for c in list.iter_mut().filter_map(Value::as_object_mut) {
-                            c.retain(|k, _| row.containers.contains(&k.as_str()));
+                            c.retain(|k, _| containers.contains(&k.as_str()));
                         }
                     }
                     // A pod template's metadata: its pods' annotations.
@@ -161,11 +175,13 @@ fn keep_below(v: &mut Value, row: &Kept, depth: usize) {
                             opaque.insert("parameters".to_owned(), Value::Object(Map::new()));
                         }
                     }
-                    (_, child) => keep_below(child, row, depth + 1),
+                    (_, child) => keep_below(child, row, containers, depth + 1),
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|c| keep_below(c, row, depth + 1)),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|c| keep_below(c, row, containers, depth + 1)),
         _ => {}
     }
 }
@@ -437,6 +453,14 @@ mod tests {
             assert!(text.contains("\"driver\":\"d\"") && text.contains("\"parameters\":{}"), "{kind}: {text}");
         }
         assert_eq!(kept("v1", "Pod").annotations, POD_ANNOTATIONS);
+        // A pod's `args` survive in kube-system only, where facts read control-plane flags.
+        for (ns, kept_args) in [("kube-system", true), ("ns", false)] {
+            let mut pod = json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "p", "namespace": ns},
+                "spec": {"containers": [{"name": "c", "args": ["--feature-gates=A=true"]}]}});
+            redact(&mut pod);
+            assert_eq!(pod.to_string().contains("feature-gates"), kept_args, "{ns}");
+        }
         assert_eq!(kept("example.com/v1", "Pod").kind, "*");
     }
 }

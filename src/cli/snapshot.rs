@@ -44,6 +44,29 @@ pub(crate) fn run(ctx: &Context, args: &SnapshotArgs) -> Result<ExitStatus, Erro
             out.finish()?;
         }
     }
+    // The same incomplete-input warnings as tree, doctor and simulate print (issue 46 item
+    // 5): a snapshot of an incomplete input must not look complete. On stderr, after the
+    // file, so that stdout stays the snapshot alone.
+    let mut err = Vec::new();
+    write_warnings(&mut err, &snapshot.warnings, ctx.err_color.styler())?;
+    ctx.stderr(&err)?;
     super::release(snapshot);
     Ok(ExitStatus::Success)
+}
+
+/// One `warning:` line per loader warning, as `tree` writes them.
+fn write_warnings(
+    out: &mut dyn std::io::Write,
+    warnings: &[crate::snapshot::Warning],
+    style: crate::render::color::Styler,
+) -> std::io::Result<()> {
+    for w in warnings {
+        writeln!(
+            out,
+            "{} {}",
+            style.warn("warning:"),
+            crate::render::sanitize::sanitize(&w.message)
+        )?;
+    }
+    Ok(())
 }

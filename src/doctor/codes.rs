@@ -91,6 +91,9 @@ checks! {
     "WASD015" => PodOnMissingNode, Warning,
         "A pod is bound to a missing node",
         "Its `spec.nodeName` names a Node that does not exist. kube-scheduler never queues a bound pod, so it is not rescheduled, and its requests count on no node; its gang counts it as a running member. The pod garbage collector (kube-controller-manager) deletes such pods; one that stays means it is not running. Reported only when every Node was read.";
+    "WASD016" => ClaimReservedForReplacedConsumer, Error,
+        "A ResourceClaim is reserved for a Pod or PodGroup that was re-created (same name, another UID)",
+        "`status.reservedFor` names its consumer by UID, as the resourceclaim controller compares it (pkg/controller/resourceclaim/controller.go: an entry whose object has another UID is no consumer). The reservation belongs to the old object: the scheduler keeps the claim reserved and its devices held, and the new object with that name cannot use the claim until the stale entry is removed.";
     "WASD101" => VersionSkew, Warning,
         "A component's version is outside the supported skew with kube-apiserver",
         "kube-scheduler and kube-controller-manager may be at most one minor older than kube-apiserver, kubelets three, and none newer.";

@@ -88,6 +88,63 @@ fn pods_on_missing_nodes(c: &mut Checker<'_>) {
     }
 }
 
+/// `reservedFor` entries whose Pod or PodGroup exists under the name but with another UID:
+/// the object was deleted and re-created, and the entry still reserves the claim for the old
+/// one (the resourceclaim controller compares UIDs and drops such entries; until it does, the
+/// scheduler sees the claim as in use by the old consumer).
+fn replaced_consumers(
+    c: &mut Checker<'_>,
+    claim: &k8s_openapi::api::resource::v1::ResourceClaim,
+    me: &ObjRef,
+    devices: &[String],
+) {
+    let s = c.s;
+    let ns = namespace_of(&claim.metadata);
+    let entries = claim
+        .status
+        .as_ref()
+        .and_then(|st| st.reserved_for.as_ref())
+        .into_iter()
+        .flatten();
+    for entry in entries {
+        let (kind, uid) = match (entry.api_group.as_deref().unwrap_or(""), entry.resource.as_str()) {
+            ("", "pods") => (
+                ObjKind::Pod,
+                s.pod(ns, &entry.name).map(|p| p.metadata.uid.as_deref()),
+            ),
+            ("scheduling.k8s.io", "podgroups") => (
+                ObjKind::PodGroup,
+                s.pod_group(ns, &entry.name)
+                    .map(|p| p.metadata.uid.as_deref()),
+            ),
+            _ => continue,
+        };
+        // A missing object is WASD001's; an object without a UID (a hand-written manifest)
+        // cannot be compared.
+        let Some(Some(now)) = uid else {
+            continue;
+        };
+        if entry.uid.is_empty() || entry.uid == now {
+            continue;
+        }
+        c.emit(
+            Check::ClaimReservedForReplacedConsumer,
+            me.clone(),
+            format!(
+                "reserved for {kind} `{}` with UID `{}`, but {kind} `{}` now has UID `{now}`: it was re-created, and the claim stays reserved for the old one; {}",
+                entry.name,
+                entry.uid,
+                entry.name,
+                held(devices)
+            ),
+            format!(
+                "remove the stale entry from `status.reservedFor` of claim `{ns}/{}` (the resourceclaim controller does when it runs), or delete the claim so that it is generated again",
+                name_of(&claim.metadata)
+            ),
+        );
+    }
+}
+
 fn held(devices: &[String]) -> String {
     if devices.is_empty() {
         "no devices allocated".to_owned()
@@ -145,6 +202,7 @@ fn claims(c: &mut Checker<'_>) {
             );
             continue;
         }
+        replaced_consumers(c, claim, &me, &devices);
         let gone_owner = g
             .outgoing(&me, Some(EdgeKind::Owner))
             .find(|e| {
@@ -407,6 +465,27 @@ status:
             run(CLAIM_GONE_CONSUMER),
             vec![("WASD001".to_owned(), "c1".to_owned())]
         );
+    }
+
+    /// See: issue 46 item 3; the resourceclaim controller compares a `reservedFor` entry's
+    /// UID with the object's (k8s.io/kubernetes pkg/controller/resourceclaim/controller.go,
+    /// `syncClaim`: "Pod with the same name exists, but it's a different pod").
+    #[test]
+    fn claim_reserved_for_a_recreated_pod_is_reported_by_uid() {
+        let pod = |uid: &str| {
+            format!(
+                "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: gone, namespace: ns, uid: {uid}}}\nspec: {{containers: [{{name: c, image: i}}]}}\n"
+            )
+        };
+        let recreated = format!("{CLAIM_GONE_CONSUMER}{}", pod("u2"));
+        let found = run(&recreated);
+        assert!(
+            found.contains(&("WASD016".to_owned(), "c1".to_owned())),
+            "{found:?}"
+        );
+        assert!(!found.iter().any(|(id, _)| id == "WASD001"), "{found:?}");
+        let same = format!("{CLAIM_GONE_CONSUMER}{}", pod("u1"));
+        assert!(!run(&same).iter().any(|(id, _)| id == "WASD016"));
     }
 
     #[test]

@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use crate::snapshot::Snapshot;
 use crate::snapshot::facts::{ClusterFacts, Component, ComponentFacts};
-use crate::snapshot::source::files::{LoadError, MAX_INPUT_BYTES, yaml_documents};
+use crate::snapshot::source::files::{LoadError, MAX_INPUT_BYTES};
 
 pub use codes::Rule;
 pub use config::Config;
@@ -443,14 +443,6 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// True when a document has something besides comments, markers and directives.
-fn has_content(doc: &str) -> bool {
-    doc.lines().any(|l| {
-        let t = l.trim();
-        !(t.is_empty() || t.starts_with('#') || t == "---" || t == "..." || t.starts_with('%'))
-    })
-}
-
 fn str_at<'v>(v: &'v Value, path: &[&str]) -> Option<&'v str> {
     let mut v = v;
     for k in path {
@@ -511,9 +503,9 @@ fn loader_syntax_error(name: &str, text: &str) -> Option<((usize, usize), String
     }
 }
 
-/// A chunk of a file to parse: file, first line, text, and whether it is the whole text of a
-/// file the loader reads as JSON.
-type Chunk<'a> = (&'a str, usize, &'a str, bool);
+/// A document of a file to parse: file, first line, text, and whether the loader reads it
+/// as JSON.
+type Chunk = (String, usize, String, bool);
 
 /// Parses a chunk with positions. When the positioned parser refuses a JSON text the loader
 /// accepted (a stream of concatenated values, say), the values are taken from serde_json, with
@@ -556,7 +548,7 @@ fn parse_chunk(file: &str, line: usize, chunk: &str, json: bool) -> Parsed {
 
 /// Lints `inputs`; `cluster` enables the cluster-aware lookups.
 pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> LintReport {
-    let mut chunks: Vec<Chunk<'_>> = Vec::new();
+    let mut chunks: Vec<Chunk> = Vec::new();
     let mut syntax = Vec::new();
     let mut sources = BTreeMap::new();
     let mut empty_files = Vec::new();
@@ -588,40 +580,40 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
         };
         let verdict = verdicts.next().flatten();
         sources.insert(input.name.clone(), text.clone());
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let first = text.trim_start().chars().next();
-        let json = input.name.ends_with(".json") || matches!(first, Some('{' | '['));
         let before = chunks.len();
-        if json {
-            if let Some((at, message)) = verdict {
-                // A JSON stream cannot be read past its first error.
-                syntax.push((input.name.clone(), at, message));
-                continue;
+        // The documents as the loader cuts them (one scanner for `--from` and lint; a List
+        // stays one document here, for positions); the loader's message and position for a
+        // document it refused, while the positioned parser still reads the other documents.
+        let (documents, stopped) = crate::snapshot::source::files::split_documents(&input.name, text);
+        let mut bad_doc = None;
+        for doc in documents {
+            if let Some((at, _)) = &verdict
+                && at.0 >= doc.line
+                && at.0 < doc.line + doc.text.lines().count().max(1)
+                && bad_doc.is_none()
+            {
+                bad_doc = Some(chunks.len());
             }
-            if !text.trim().is_empty() {
-                chunks.push((&input.name, 1, text, true));
-            }
-        } else {
-            let mut bad_doc = None;
-            for (line, chunk) in yaml_documents(text) {
-                if has_content(chunk) {
-                    if let Some((at, _)) = &verdict
-                        && at.0 >= line
-                        && at.0 < line + chunk.lines().count().max(1)
-                    {
-                        bad_doc = Some(chunks.len());
-                    }
-                    chunks.push((&input.name, line, chunk, false));
-                }
-            }
-            if let Some((at, message)) = verdict {
-                // The loader's message and position for the document it refused; the positioned
-                // parser still reads the other documents.
-                syntax.push((input.name.clone(), at, message));
-                if let Some(i) = bad_doc {
-                    chunks.remove(i);
-                }
-            }
+            let json = doc.format == crate::snapshot::source::files::Format::Json;
+            chunks.push((input.name.clone(), doc.line, doc.text, json));
+        }
+        if let Some(i) = bad_doc {
+            chunks.remove(i);
+        }
+        match (verdict, stopped) {
+            (Some((at, message)), _) => syntax.push((input.name.clone(), at, message)),
+            (None, Some(LoadError::Syntax {
+                line,
+                column,
+                format,
+                message,
+                ..
+            })) => syntax.push((
+                input.name.clone(),
+                (line, column),
+                format!("invalid {format}: {message}"),
+            )),
+            (None, _) => {}
         }
         if chunks.len() == before && !syntax.iter().any(|(f, ..)| *f == input.name) {
             empty_files.push(input.name.clone());

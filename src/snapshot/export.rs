@@ -1,9 +1,10 @@
 //! `wasctl snapshot`: writes a loaded snapshot (facts included) as one YAML stream or one
 //! JSON `List` that `--from` reads back to the same snapshot.
 //!
-//! Redaction, so a snapshot can be attached to a bug report: container `env` values become
-//! `<redacted>`, `valueFrom` Secret/ConfigMap key names become `<redacted>`, the
-//! `kubectl.kubernetes.io/last-applied-configuration` annotation is removed, and
+//! Redaction, so a snapshot can be attached to a bug report: every object is cut to the
+//! allowlist of its kind ([`KEPT`]: the annotations something reads, the container fields the
+//! simulator reads, no DRA opaque driver parameters), container `env` values that remain
+//! become `<redacted>`, `valueFrom` Secret/ConfigMap key names become `<redacted>`, and
 //! `managedFields` are dropped. Objects read in another served version are written back in it.
 
 use std::io::{self, Write};
@@ -18,6 +19,172 @@ use super::{Snapshot, name_of, namespace_of};
 pub const REDACTED: &str = "<redacted>";
 
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// What a snapshot keeps of one kind: the allowlist row of [`KEPT`].
+#[derive(Debug)]
+pub struct Kept {
+    /// API group (`""` for core) and kind; `*` in both for every kind without a row.
+    pub group: &'static str,
+    /// The kind.
+    pub kind: &'static str,
+    /// The annotations kept on the object itself; every other annotation is dropped.
+    pub annotations: &'static [&'static str],
+    /// The fields kept in each container of the object's pod templates (or of the pod): a
+    /// container's other fields (`env`, `envFrom`, `args`, `command`, probes, mounts) are
+    /// dropped. Pod templates' own annotations are cut to [`POD_ANNOTATIONS`], the ones their
+    /// pods will carry.
+    pub containers: &'static [&'static str],
+    /// The container fields kept in `kube-system`, where facts read control-plane flags.
+    pub control_plane_containers: &'static [&'static str],
+    /// Whether DRA opaque driver parameters (`config[].opaque.parameters`, free-form and
+    /// often credentials) are emptied: nothing reads them.
+    pub opaque_parameters: bool,
+}
+
+/// The annotations a pod keeps: the ones something reads ([`crate::snapshot::pod`]:
+/// the kubelet's mirror-pod mark, YuniKorn's application ID).
+pub const POD_ANNOTATIONS: &[&str] = &[
+    crate::snapshot::pod::MIRROR_ANNOTATION,
+    crate::snapshot::pod::YUNIKORN_KEYS[0],
+    crate::snapshot::pod::YUNIKORN_KEYS[1],
+];
+
+/// Container fields facts read of a `kube-system` pod: the simulator's, and `command` and
+/// `args` (control-plane flags such as `--feature-gates`).
+const CONTROL_PLANE_CONTAINER: &[&str] = &[
+    "name",
+    "image",
+    "command",
+    "args",
+    "ports",
+    "resources",
+    "restartPolicy",
+];
+
+/// Container fields the simulator and capacity read, of a pod or an owner object's pod
+/// template. A pod made from a manifest's template (a StatefulSet's `db-0`) is cut as well.
+const TEMPLATE_CONTAINER: &[&str] = &["name", "image", "ports", "resources", "restartPolicy"];
+
+/// The one allowlist of what `snapshot` keeps, per kind (issue 46 items 1 and 5). Later
+/// kinds and annotations (Kueue, Volcano, YuniKorn, scheduler configuration) are added here
+/// by the work that reads them; a kind without a row gets the last (`*`) one.
+pub const KEPT: &[Kept] = &[
+    Kept {
+        group: "",
+        kind: "Pod",
+        annotations: POD_ANNOTATIONS,
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: CONTROL_PLANE_CONTAINER,
+        opaque_parameters: false,
+    },
+    Kept {
+        group: "resource.k8s.io",
+        kind: "ResourceClaim",
+        annotations: &[],
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
+        opaque_parameters: true,
+    },
+    Kept {
+        group: "resource.k8s.io",
+        kind: "ResourceClaimTemplate",
+        annotations: &[],
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
+        opaque_parameters: true,
+    },
+    Kept {
+        group: "resource.k8s.io",
+        kind: "DeviceClass",
+        annotations: &[],
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
+        opaque_parameters: true,
+    },
+    // Jobs, Deployments, ReplicaSets, StatefulSets, JobSets, LeaderWorkerSets, Kueue and
+    // Volcano objects, PodGroups, Nodes and every other kind: no annotation is read.
+    Kept {
+        group: "*",
+        kind: "*",
+        annotations: &[],
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
+        opaque_parameters: false,
+    },
+];
+
+/// The row of [`KEPT`] for an object.
+pub fn kept(api_version: &str, kind: &str) -> &'static Kept {
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    KEPT.iter()
+        .find(|k| (k.group == group && k.kind == kind) || k.kind == "*")
+        .unwrap_or(&KEPT[KEPT.len() - 1])
+}
+
+/// Cuts one object to its kind's row of [`KEPT`].
+pub fn keep(v: &mut Value) {
+    let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+    let row = kept(api_version, kind);
+    let namespace = v.pointer("/metadata/namespace").and_then(Value::as_str);
+    let containers = if namespace == Some("kube-system") {
+        row.control_plane_containers
+    } else {
+        row.containers
+    };
+    if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        keep_annotations(meta, row.annotations);
+    }
+    if let Value::Object(map) = v {
+        for (key, child) in map.iter_mut() {
+            if key != "metadata" {
+                keep_below(child, row, containers, 0);
+            }
+        }
+    }
+}
+
+fn keep_annotations(meta: &mut Map<String, Value>, kept: &[&str]) {
+    if let Some(Value::Object(ann)) = meta.get_mut("annotations") {
+        ann.retain(|k, _| kept.contains(&k.as_str()));
+        if ann.is_empty() {
+            meta.remove("annotations");
+        }
+    }
+}
+
+/// Below an object's top level: containers, template metadata and opaque parameters.
+fn keep_below(v: &mut Value, row: &Kept, containers: &[&str], depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match v {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                match (key.as_str(), child) {
+                    ("containers" | "initContainers" | "ephemeralContainers", Value::Array(list)) => {
+                        for c in list.iter_mut().filter_map(Value::as_object_mut) {
+                            c.retain(|k, _| containers.contains(&k.as_str()));
+                        }
+                    }
+                    // A pod template's metadata: its pods' annotations.
+                    ("metadata", Value::Object(meta)) => keep_annotations(meta, POD_ANNOTATIONS),
+                    ("opaque", Value::Object(opaque)) if row.opaque_parameters => {
+                        // Required by the API type: emptied, not removed.
+                        if opaque.contains_key("parameters") {
+                            opaque.insert("parameters".to_owned(), Value::Object(Map::new()));
+                        }
+                    }
+                    (_, child) => keep_below(child, row, containers, depth + 1),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|c| keep_below(c, row, containers, depth + 1)),
+        _ => {}
+    }
+}
 
 /// Every object of the snapshot as redacted JSON values, facts document last.
 pub fn documents(s: &Snapshot) -> io::Result<Vec<Value>> {
@@ -179,6 +346,7 @@ pub fn write_json(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
 
 /// Redacts one object in place (see the module docs).
 pub fn redact(v: &mut Value) {
+    keep(v);
     if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.remove("managedFields");
         if let Some(Value::Object(ann)) = meta.get_mut("annotations") {
@@ -234,13 +402,16 @@ mod tests {
 
     #[test]
     fn redacts_env_values_secret_keys_and_last_applied() {
+        // A pod outside kube-system: the allowlist keeps neither `env` nor an annotation
+        // nothing reads; an owner object keeps `env` nowhere either.
         let mut pod = json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "managedFields": [{}],
-                "annotations": {LAST_APPLIED: "{...}", "keep": "me"}},
-            "spec": {"containers": [{"name": "c", "env": [
+                "annotations": {LAST_APPLIED: "{...}", "keep": "me",
+                    "kubernetes.io/config.mirror": "m"}},
+            "spec": {"containers": [{"name": "c", "image": "i", "env": [
                 {"name": "TOKEN", "value": "hunter2"},
-                {"name": "PW", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}},
-                {"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}]}]}});
+                {"name": "PW", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}],
+                "resources": {"requests": {"cpu": "1"}}}]}});
         redact(&mut pod);
         let text = pod.to_string();
         assert!(
@@ -248,11 +419,48 @@ mod tests {
                 && !text.contains("password")
                 && !text.contains("managedFields")
         );
-        assert!(!text.contains(LAST_APPLIED));
-        assert!(
-            text.contains("\"keep\":\"me\"")
-                && text.contains("spec.nodeName")
-                && text.contains("\"name\":\"db\"")
-        );
+        assert!(!text.contains(LAST_APPLIED) && !text.contains("keep"));
+        assert!(text.contains("config.mirror") && text.contains("\"cpu\":\"1\""));
+    }
+
+    /// See: issue 46 item 5: the allowlist, row by row.
+    #[test]
+    fn every_kind_is_cut_to_its_row() {
+        let mut deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "d", "annotations": {"a": "SECRET"}},
+            "spec": {"template": {"metadata": {"annotations": {"b": "SECRET",
+                "yunikorn.apache.org/app-id": "app"}},
+                "spec": {"initContainers": [{"name": "i", "args": ["SECRET"]}],
+                    "containers": [{"name": "c", "command": ["SECRET"],
+                    "envFrom": [{"secretRef": {"name": "SECRET"}}], "ports": [{"containerPort": 80}]}]}}}});
+        redact(&mut deployment);
+        let text = deployment.to_string();
+        assert!(!text.contains("SECRET"), "{text}");
+        assert!(text.contains("app-id") && text.contains("containerPort"), "{text}");
+        assert!(deployment["metadata"].get("annotations").is_none());
+
+        for (kind, mut claim) in [
+            ("DeviceClass", json!({"spec": {"config": [{"opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}})),
+            ("ResourceClaim", json!({"spec": {"devices": {"config": [{"requests": ["r"], "opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}},
+                "status": {"allocation": {"devices": {"config": [{"source": "FromClaim", "opaque": {"driver": "d", "parameters": "SECRET"}}]}}}})),
+            ("ResourceClaimTemplate", json!({"spec": {"spec": {"devices": {"config": [{"opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}}}})),
+        ] {
+            claim["apiVersion"] = json!("resource.k8s.io/v1");
+            claim["kind"] = json!(kind);
+            redact(&mut claim);
+            let text = claim.to_string();
+            assert!(!text.contains("SECRET"), "{kind}: {text}");
+            assert!(text.contains("\"driver\":\"d\"") && text.contains("\"parameters\":{}"), "{kind}: {text}");
+        }
+        assert_eq!(kept("v1", "Pod").annotations, POD_ANNOTATIONS);
+        // A pod's `args` survive in kube-system only, where facts read control-plane flags.
+        for (ns, kept_args) in [("kube-system", true), ("ns", false)] {
+            let mut pod = json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "p", "namespace": ns},
+                "spec": {"containers": [{"name": "c", "args": ["--feature-gates=A=true"]}]}});
+            redact(&mut pod);
+            assert_eq!(pod.to_string().contains("feature-gates"), kept_args, "{ns}");
+        }
+        assert_eq!(kept("example.com/v1", "Pod").kind, "*");
     }
 }

@@ -20,6 +20,7 @@ mod explain;
 mod fake_apiserver;
 mod integrations;
 mod lint;
+mod loader;
 mod live;
 mod pipe;
 mod plugin;

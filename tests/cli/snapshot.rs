@@ -1,6 +1,6 @@
 //! `snapshot`: round trip through `--from`, JSON and YAML, and redaction.
 
-use crate::support::run;
+use crate::support::{Run, run};
 
 #[test]
 fn yaml_round_trip_reproduces_the_snapshot() {
@@ -208,4 +208,102 @@ fn a_truncated_snapshot_file_is_named_when_read() {
         cut.with_extension("json").to_str().unwrap(),
     ]);
     assert_eq!(r.code, 2, "{}", r.transcript());
+}
+
+/// See: issue 46 item 5. `snapshot` cuts owner objects and templates as it cuts pods: a
+/// Secret-looking value planted in an owner's container args and env, in object and
+/// template annotations, and in DRA opaque driver parameters (ResourceClaim,
+/// ResourceClaimTemplate, DeviceClass) is absent from the snapshot; the objects are there.
+#[test]
+fn secrets_planted_in_owners_templates_and_dra_parameters_are_not_in_the_snapshot() {
+    let template = |secret: &str| {
+        format!(
+            "template:\n      metadata:\n        labels: {{app: x}}\n        annotations: {{vault.io/token: {secret}-TA}}\n      spec:\n        containers:\n        - name: c\n          image: i\n          args: [\"--password={secret}-ARG\"]\n          command: [run, \"--token={secret}-CMD\"]\n          env: [{{name: PW, value: {secret}-ENV}}]\n          resources: {{requests: {{cpu: \"1\"}}}}"
+        )
+    };
+    let opaque = |secret: &str| {
+        format!("config:\n    - opaque: {{driver: gpu.example.com, parameters: {{apiKey: {secret}-OPQ}}}}")
+    };
+    let manifest = format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web, namespace: ns, annotations: {{note: S3CR3T-DEP-ANN}}}}\nspec:\n  selector: {{matchLabels: {{app: x}}}}\n  {}\n---\n\
+apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db, namespace: ns}}\nspec:\n  serviceName: db\n  selector: {{matchLabels: {{app: x}}}}\n  {}\n---\n\
+apiVersion: batch/v1\nkind: Job\nmetadata: {{name: train, namespace: ns, annotations: {{note: S3CR3T-JOB-ANN}}}}\nspec:\n  {}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: ns, annotations: {{note: S3CR3T-POD-ANN}}}}\nspec:\n  containers: [{{name: c, image: i, args: [\"--password=S3CR3T-POD-ARG\"]}}]\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: gpu}}\nspec:\n  {}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: claim, namespace: ns}}\nspec:\n  devices:\n    requests: [{{name: r, exactly: {{deviceClassName: gpu}}}}]\n    {}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {{name: tmpl, namespace: ns}}\nspec:\n  spec:\n    devices:\n      requests: [{{name: r, exactly: {{deviceClassName: gpu}}}}]\n      {}\n",
+        template("S3CR3T-DEP").replace('\n', "\n  "),
+        template("S3CR3T-STS").replace('\n', "\n  "),
+        template("S3CR3T-JOB").replace('\n', "\n  "),
+        opaque("S3CR3T-DC").replace('\n', "\n  "),
+        opaque("S3CR3T-RC").replace('\n', "\n    "),
+        opaque("S3CR3T-RCT").replace('\n', "\n      "),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("planted.yaml");
+    std::fs::write(&input, &manifest).unwrap();
+    // The manifest holds every planted value (the test can fail).
+    assert_eq!(manifest.matches("S3CR3T").count(), 19, "{manifest}");
+    for output in ["yaml", "json"] {
+        let r = run(&["snapshot", "-o", output, "--from", input.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        assert!(
+            !r.stdout.contains("S3CR3T"),
+            "a planted value survived into the {output} snapshot:\n{}",
+            r.stdout
+        );
+        for kept in [
+            "kind: Deployment",
+            "kind: StatefulSet",
+            "kind: Job",
+            "kind: DeviceClass",
+            "kind: ResourceClaimTemplate",
+            "gpu.example.com",
+        ] {
+            let kept = if output == "json" {
+                kept.replace("kind: ", "\"kind\": \"")
+            } else {
+                kept.to_owned()
+            };
+            assert!(r.stdout.contains(kept.trim_end_matches('"')), "{kept} is kept: {}", r.stdout);
+        }
+        // What capacity reads of a template survives.
+        assert!(r.stdout.contains("cpu"), "{}", r.stdout);
+    }
+    // The snapshot reads back.
+    let snap = dir.path().join("snap.yaml");
+    let r = run(&["snapshot", "--from", input.to_str().unwrap(), "--file", snap.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let back = run(&["snapshot", "--from", snap.to_str().unwrap()]);
+    assert_eq!(back.code, 0, "{}", back.transcript());
+    assert_eq!(std::fs::read_to_string(&snap).unwrap(), back.stdout);
+}
+
+/// See: issue 46 item 5. `snapshot` prints on stderr the incomplete-input warnings `tree`
+/// prints for the same input (it printed none).
+#[test]
+fn snapshot_prints_the_incomplete_input_warnings_tree_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("partial.yaml");
+    std::fs::write(
+        &input,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers: [{name: c, image: i}]\n---\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g1}\n",
+    )
+    .unwrap();
+    let path = input.to_str().unwrap();
+    let warnings = |r: &Run| -> Vec<String> {
+        r.stderr
+            .lines()
+            .filter(|l| l.starts_with("warning:"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let tree = run(&["tree", "-A", "--from", path]);
+    assert_eq!(tree.code, 0, "{}", tree.transcript());
+    let tree_warnings = warnings(&tree);
+    assert!(tree_warnings.len() >= 2, "{}", tree.transcript());
+    let snap = run(&["snapshot", "--from", path]);
+    assert_eq!(snap.code, 0, "{}", snap.transcript());
+    assert_eq!(warnings(&snap), tree_warnings, "{}", snap.transcript());
+    assert!(!snap.stdout.contains("warning:"));
 }

@@ -409,9 +409,10 @@ fn load_reader_limited(
     let header = format == Format::Yaml && starts_with_snapshot_header(&mut reader);
     let chunk = stream::chunk_for(total);
     let before = collector.marks();
+    let cut = stream::Cut::loader(path);
     stream::drive(path, collector, |sink, buffers| match format {
-        Format::Json => stream::split_json(&mut reader, path, chunk, buffers, sink),
-        Format::Yaml => stream::split_yaml(&mut reader, path, buffers, sink),
+        Format::Json => stream::split_json(&mut reader, path, chunk, cut, buffers, sink),
+        Format::Yaml => stream::split_yaml(&mut reader, path, cut, buffers, sink),
     })?;
     collector.check_complete(path, before, header);
     Ok(())
@@ -453,6 +454,17 @@ pub fn load_str(text: &str, path: &str, collector: &mut Collector) -> Result<(),
     load_reader(text.as_bytes(), path, Some(len), collector, &|_, _| {})
 }
 
+/// A YAML parser's message for an error at (absolute) `line`, in our words ([`first_line`]);
+/// a duplicate key names its line, as kubectl does.
+pub(crate) fn yaml_message(message: &str, line: usize) -> String {
+    let message = first_line(message);
+    if message.starts_with("duplicate key") {
+        format!("{message} at line {line}")
+    } else {
+        message
+    }
+}
+
 /// serde_json appends " at line L column C"; the position is shown separately.
 pub(crate) fn strip_position(message: &str) -> String {
     let message = match message.rfind(" at line ") {
@@ -484,6 +496,25 @@ fn plain_type_error(message: &str) -> String {
     {
         let why = message.rsplit(": ").next().unwrap_or(message);
         return format!("not an RFC 3339 time like `2026-01-31T12:00:00Z`: {why}");
+    }
+    // serde-saphyr's advice to its caller ("set DuplicateKeyPolicy in Options") is not for
+    // a user: a mapping may hold a key once (kubectl: "mapping key already defined").
+    if let Some(rest) = message.strip_prefix("duplicate mapping key") {
+        let key = rest
+            .strip_prefix(": ")
+            .and_then(|r| r.rsplit_once(", set DuplicateKeyPolicy"))
+            .map(|(k, _)| k);
+        return match key {
+            Some(k) => format!("duplicate key `{k}`"),
+            None => "duplicate key".to_owned(),
+        };
+    }
+    // An integer too large for its field: the range in our words, not the Rust type.
+    if let Some(rest) = message.strip_prefix("invalid value: integer `")
+        && let Some((number, expected)) = rest.split_once("`, expected ")
+        && let Some(range) = integer_range(expected)
+    {
+        return format!("{number} is out of range: the field takes {range}");
     }
     let Some((found, expected)) = ["invalid type: ", "invalid value: "]
         .iter()
@@ -521,99 +552,142 @@ fn plain_type_error(message: &str) -> String {
     format!("expected {expected}, found {found}")
 }
 
+/// The values an integer type of the API takes, in words.
+fn integer_range(rust_type: &str) -> Option<&'static str> {
+    Some(match rust_type {
+        "i32" => "a 32-bit integer, -2147483648 to 2147483647",
+        "i64" => "a 64-bit integer, -9223372036854775808 to 9223372036854775807",
+        "u8" => "an integer from 0 to 255",
+        "u16" => "an integer from 0 to 65535",
+        "u32" => "an integer from 0 to 4294967295",
+        "u64" | "usize" => "an integer from 0 to 18446744073709551615",
+        "i8" => "an integer from -128 to 127",
+        "i16" => "an integer from -32768 to 32767",
+        _ => return None,
+    })
+}
+
 /// One document of an input as the loader sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceDocument<'a> {
+pub struct SourceDocument {
     /// How the loader parses it.
     pub format: Format,
     /// 1-based line of the document's first line.
     pub line: usize,
+    /// 1-based column of its first byte (a JSON value may start mid-line).
+    pub column: usize,
     /// The document's text.
-    pub text: &'a str,
+    pub text: String,
 }
 
-/// The loader's verdict on `text` (named `name`), document by document: the ONE parse entry
-/// point that `lint` shares with `--from`. The format comes from [`Format::of`]; JSON is
-/// strict (serde_json: a trailing comma is an error), YAML goes through serde-saphyr with the
-/// loader's limits. Each entry is a document with its format and first line, or the syntax
-/// error found in it (after a JSON syntax error nothing more can be split; YAML goes on with
-/// the next document).
-pub fn parse_documents<'a>(
-    name: &str,
-    text: &'a str,
-) -> Vec<Result<SourceDocument<'a>, LoadError>> {
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let first = body.bytes().find(|b| !b.is_ascii_whitespace());
-    let mut out = Vec::new();
-    match Format::of(name, first) {
-        Format::Json => {
-            let mut stream =
-                serde_json::Deserializer::from_str(body).into_iter::<serde::de::IgnoredAny>();
-            loop {
-                let start = stream.byte_offset();
-                match stream.next() {
-                    None => break,
-                    Some(Ok(_)) => {
-                        let end = stream.byte_offset();
-                        let chunk = &body[start..end];
-                        let skip = chunk.len() - chunk.trim_start().len();
-                        let (line, _) = line_col(body.as_bytes(), start + skip);
-                        out.push(Ok(SourceDocument {
-                            format: Format::Json,
-                            line,
-                            text: chunk.trim_start(),
-                        }));
-                    }
-                    Some(Err(e)) => {
-                        out.push(Err(LoadError::Syntax {
-                            path: name.to_owned(),
-                            format: "JSON",
-                            line: e.line().max(1),
-                            column: e.column().max(1),
-                            message: strip_position(&e.to_string()),
-                        }));
-                        break;
-                    }
-                }
-            }
+/// The documents of `text` (named `name`) cut exactly as the loader cuts them (the same
+/// scanner, [`Format::of`], the same switch from JSON to YAML at `---` and the same YAML
+/// fallback), except that a `List` stays one document. The error, if any, is the one that
+/// stopped the cut (a JSON stream cannot be cut past its first structural error); the
+/// documents before it are returned. Not parsed beyond that: see [`parse_documents`].
+pub fn split_documents(name: &str, text: &str) -> (Vec<SourceDocument>, Option<LoadError>) {
+    let first = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .bytes()
+        .find(|b| !b.is_ascii_whitespace());
+    let format = Format::of(name, first);
+    let cut = stream::Cut {
+        lists: false,
+        ..stream::Cut::loader(name)
+    };
+    let mut docs = Vec::new();
+    let mut bad = None;
+    let buffers = stream::Buffers::default();
+    let mut sink = |batch: stream::Batch| -> Result<(), stream::Stop> {
+        for unit in &batch.units {
+            let text = stream::unit_text(&batch.text, unit, name)?;
+            docs.push(SourceDocument {
+                format: unit.format,
+                line: unit.line,
+                column: unit.column,
+                text: text.to_owned(),
+            });
         }
-        Format::Yaml => {
-            for (line, doc) in yaml_documents(body) {
-                if !has_content(doc) {
-                    continue;
-                }
-                let parsed: Result<serde::de::IgnoredAny, _> =
-                    serde_saphyr::from_str_with_options(doc, yaml_options());
-                out.push(match parsed {
-                    Ok(_) => Ok(SourceDocument {
-                        format: Format::Yaml,
-                        line,
-                        text: doc,
-                    }),
-                    Err(e) => {
-                        let (l, c) = e.location().map_or((1, 1), |l| {
-                            (
-                                usize::try_from(l.line()).unwrap_or(1),
-                                usize::try_from(l.column()).unwrap_or(1),
-                            )
-                        });
-                        Err(LoadError::Syntax {
-                            path: name.to_owned(),
-                            format: "YAML",
-                            line: line + l.max(1) - 1,
-                            column: c.max(1),
-                            message: first_line(&e.to_string()),
-                        })
-                    }
-                });
-            }
-        }
+        Ok(())
+    };
+    let mut reader = text.as_bytes();
+    let len = u64::try_from(text.len()).ok();
+    let split = match format {
+        Format::Json => stream::split_json(
+            &mut reader,
+            name,
+            stream::chunk_for(len),
+            cut,
+            &buffers,
+            &mut sink,
+        ),
+        Format::Yaml => stream::split_yaml(&mut reader, name, cut, &buffers, &mut sink),
+    };
+    if let Err(stream::Stop::Load(e)) = split {
+        bad = Some(e);
     }
+    (docs, bad)
+}
+
+/// The loader's verdict on `text` (named `name`), document by document ([`split_documents`]):
+/// each entry is a document with its format and position, or the syntax error found in it.
+/// JSON is strict (serde_json: a trailing comma is an error), YAML goes through serde-saphyr
+/// with the loader's limits.
+pub fn parse_documents(name: &str, text: &str) -> Vec<Result<SourceDocument, LoadError>> {
+    let (docs, stop) = split_documents(name, text);
+    let mut out: Vec<Result<SourceDocument, LoadError>> = docs
+        .into_iter()
+        .map(|doc| {
+            let error = match doc.format {
+                Format::Json => serde_json::from_str::<serde::de::IgnoredAny>(&doc.text)
+                    .err()
+                    .map(|e| {
+                        let (line, column) = (e.line().max(1), e.column().max(1));
+                        (
+                            doc.line + line - 1,
+                            if line == 1 { doc.column + column - 1 } else { column },
+                            strip_position(&e.to_string()),
+                        )
+                    }),
+                Format::Yaml => serde_saphyr::from_str_with_options::<serde::de::IgnoredAny>(
+                    &doc.text,
+                    yaml_options(),
+                )
+                .err()
+                .map(|e| {
+                    let (l, c) = e.location().map_or((1, 1), |l| {
+                        (
+                            usize::try_from(l.line()).unwrap_or(1),
+                            usize::try_from(l.column()).unwrap_or(1),
+                        )
+                    });
+                    {
+                        let line = doc.line + l.max(1) - 1;
+                        (line, c.max(1), yaml_message(&e.to_string(), line))
+                    }
+                }),
+            };
+            match error {
+                None => Ok(doc),
+                Some((line, column, message)) => Err(LoadError::Syntax {
+                    path: name.to_owned(),
+                    format: doc.format.label(),
+                    line,
+                    column,
+                    message,
+                }),
+            }
+        })
+        .collect();
+    out.extend(stop.map(Err));
     out
 }
 
-/// The YAML documents of a stream with the 1-based line each starts on. Documents are split at
+/// The YAML documents of a stream with the 1-based line each starts on (the tests' reference
+/// for the splitter; the loader and lint cut with [`split_documents`]). Documents are split at
 /// `---` and `...` markers in column 1, which YAML reserves for that use.
+#[cfg(test)]
 pub(crate) fn yaml_documents(text: &str) -> Vec<(usize, &str)> {
     let mut docs = Vec::new();
     let mut start = 0;
@@ -1020,8 +1094,91 @@ mod tests {
         let text = "{apiVersion: v1, kind: Node, metadata: {name: n1}}\n";
         assert_eq!(load(text, "flow.yaml").unwrap().nodes.len(), 1);
         assert!(parse_documents("flow.yaml", text)[0].is_ok());
-        // The same text from a file of another name is sniffed as JSON, and is not JSON.
-        assert!(load(text, "<stdin>").is_err());
+        // The same text on stdin is sniffed as JSON, is not JSON, and is read as YAML, as
+        // kubectl's decoder falls back when its first object is not JSON (issue 46).
+        assert_eq!(load(text, "<stdin>").unwrap().nodes.len(), 1);
+        // A `.json` file is strict JSON.
+        assert!(load(text, "flow.json").is_err());
+    }
+
+    /// See: issue 46 item 3: kubectl's `YAMLOrJSONDecoder`
+    /// (k8s.io/apimachinery/pkg/util/yaml/decoder.go) reads a JSON stream that goes on with
+    /// `---` as YAML, and concatenated objects whatever the file's name.
+    #[test]
+    fn json_streams_with_markers_and_concatenated_objects_are_read_under_every_name() {
+        let a = r#"{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}}"#;
+        let b = r#"{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "b"}}"#;
+        for text in [
+            format!("{a}\n---\n{b}\n"),
+            format!("{a}{b}"),
+            format!("[{a}, {b}]"),
+            format!("{a}\n---\napiVersion: v1\nkind: Node\nmetadata: {{name: b}}\n...\n"),
+        ] {
+            for name in ["x.yaml", "x.json", "<stdin>", "x"] {
+                if name == "x.json" && text.contains("kind: Node") {
+                    continue;
+                }
+                let s = load(&text, name).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+                let names: Vec<_> = s.nodes.iter().map(|n| n.metadata.name.clone().unwrap_or_default()).collect();
+                assert_eq!(names, ["a", "b"], "{name}: {text}");
+                let docs = parse_documents(name, &text);
+                assert!(docs.iter().all(Result::is_ok), "{name}: {docs:?}");
+            }
+        }
+        // Positions after the switch are the file's: the unclosed `[` of line 4 is found
+        // there or at the end of the input (line 5), never counted from the switch.
+        let bad = format!("{a}\n---\napiVersion: v1\nkind: [Node\n");
+        match load(&bad, "<stdin>") {
+            Err(LoadError::Syntax { line, format, .. }) => {
+                assert!(matches!(line, 4 | 5) && format == "YAML", "{line} {format}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// See: issue 46 item 3: a YAML alias to an anchor earlier in the same `List` (the
+    /// loader cuts Lists item by item; items from the first anchor on stay together).
+    #[test]
+    fn a_yaml_alias_to_an_anchor_in_an_earlier_list_item_is_read() {
+        let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: b\n    labels: &l\n      zone: z1\n\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: c\n    labels: *l\n- &pod\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p, namespace: ns}\n  spec:\n    priority: x\n";
+        let err = load(text, "l.yaml").unwrap_err();
+        // The error in the run of items names the item and the field, at the file's line.
+        match &err {
+            LoadError::Object { line, field, .. } => {
+                assert_eq!((*line, field.as_deref()), (25, Some("items[3].spec.priority")), "{err}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let fixed = text.replace("priority: x", "priority: 1");
+        let s = load(&fixed, "l.yaml").unwrap();
+        let zone = |i: usize| s.nodes[i].metadata.labels.as_ref().and_then(|l| l.get("zone").cloned());
+        assert_eq!(s.nodes.len(), 3);
+        assert_eq!((zone(0), zone(1), zone(2)), (None, Some("z1".to_owned()), Some("z1".to_owned())));
+        assert_eq!(s.pods.len(), 1);
+        // An anchor before `items:` keeps the document whole.
+        let shell = "apiVersion: v1\nkind: List\nmetadata: {labels: &l {zone: z2}}\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a, labels: *l}\n";
+        let s = load(shell, "l.yaml").unwrap();
+        assert_eq!(s.nodes[0].metadata.labels.as_ref().and_then(|l| l.get("zone").cloned()), Some("z2".to_owned()));
+    }
+
+    /// See: issue 46 item 6: parser wording in our words.
+    #[test]
+    fn duplicate_keys_and_out_of_range_integers_are_said_in_our_words() {
+        let err = load("apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n  name: b\n", "d.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("duplicate key `name` at line 5"), "{err}");
+        assert!(!err.contains("DuplicateKeyPolicy"), "{err}");
+        let err = load(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {priority: 2147483648, containers: [{name: c, image: i}]}\n",
+            "p.yaml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("field `spec.priority`: 2147483648 is out of range: the field takes a 32-bit integer, -2147483648 to 2147483647"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -1384,6 +1541,12 @@ mod no_panic {
     use crate::snapshot::source::demo::DEMO_YAML;
 
     fn load_any(text: &str, path: &str) {
+        // The other entry paths of the one loader, on the same text (as the fuzz target).
+        let _ = parse_documents(path, text);
+        let mut stdin = Collector::new();
+        if load_str(text, "<stdin>", &mut stdin).is_ok() {
+            let _ = stdin.finish();
+        }
         let mut c = Collector::new();
         if load_str(text, path, &mut c).is_ok() {
             let s = c.finish();

@@ -25,17 +25,15 @@ pub enum Format {
 }
 
 impl Format {
-    /// The one rule that picks the parser, shared by the loader and `lint`: a `.json` file is
-    /// JSON and a `.yaml`/`.yml` file is YAML, whatever they start with (a YAML flow mapping
-    /// `{a: 1}` stays YAML); anything else (stdin, other names) is JSON when its first
-    /// non-blank byte (after a UTF-8 byte order mark) is `{` or `[`, else YAML.
+    /// The one rule that picks the parser a text starts with, shared by every path (`--from
+    /// FILE`, `--from -`, directories, `lint`, `--add`, `--shape`), as kubectl's
+    /// `YAMLOrJSONDecoder` sniffs it (k8s.io/apimachinery/pkg/util/yaml/decoder.go), whatever
+    /// the file is named: JSON when the first non-blank byte (after a UTF-8 byte order mark)
+    /// is `{` or `[`, else YAML, except that a `.json` file is always JSON. A JSON stream
+    /// goes on as YAML after a `---` line, and a first value that is not JSON (a YAML flow
+    /// mapping `{a: 1}`) is read as YAML, except in a `.json` file ([`Cut`]).
     pub fn of(name: &str, first: Option<u8>) -> Self {
-        let lower = name.to_ascii_lowercase();
-        if lower.ends_with(".json") {
-            Self::Json
-        } else if lower.ends_with(".yaml") || lower.ends_with(".yml") {
-            Self::Yaml
-        } else if matches!(first, Some(b'{' | b'[')) {
+        if matches!(first, Some(b'{' | b'[')) || name.to_ascii_lowercase().ends_with(".json") {
             Self::Json
         } else {
             Self::Yaml
@@ -68,6 +66,11 @@ pub(crate) struct Unit {
     pub indent: usize,
     /// Index in the enclosing `List`, if the unit is an item of one.
     pub item: Option<usize>,
+    /// The unit is a run of a YAML `List`'s items written as a block sequence (`- a: 1` at
+    /// column 1), starting at item `item`: a List whose items use YAML anchors is cut here
+    /// into the items before the first anchor and one unit for the rest, so that an alias
+    /// finds its anchor (YAML anchors are scoped to their document).
+    pub seq: bool,
 }
 
 /// Why production stopped.
@@ -202,10 +205,44 @@ pub(crate) fn process(
                             format: "YAML",
                             line,
                             column,
-                            message: super::files::first_line(&e.to_string()),
+                            message: super::files::yaml_message(&e.to_string(), line),
                         }
                     },
                 )?;
+            if unit.seq {
+                // A run of List items: item `first + i` is the run's element `i`.
+                let first = unit.item.unwrap_or(0);
+                let serde_json::Value::Array(items) = value else {
+                    return Ok(());
+                };
+                for (i, item) in items.into_iter().enumerate() {
+                    collector.add(item).map_err(|mut e| {
+                        let inner = e.field.take();
+                        let local = ObjectError {
+                            field: Some(match &inner {
+                                Some(f) => format!("[{i}].{f}"),
+                                None => format!("[{i}]"),
+                            }),
+                            ..e.clone()
+                        };
+                        let located = super::files::locate_yaml(text, &local);
+                        e.field = Some(match inner {
+                            Some(f) => format!("items[{}].{f}", first + i),
+                            None => format!("items[{}]", first + i),
+                        });
+                        let (line, column) = located.map_or((unit.line, unit.column), |(l, c)| abs(l, c));
+                        LoadError::Object {
+                            path: path.to_owned(),
+                            line,
+                            column,
+                            object: e.object,
+                            field: e.field,
+                            message: e.message,
+                        }
+                    })?;
+                }
+                return Ok(());
+            }
             collector.add(value).map_err(|e| {
                 let located = super::files::locate_yaml(text, &e);
                 object_error(e, located)
@@ -262,6 +299,13 @@ struct Scanner<'r, 's, R: Read> {
     chunk: usize,
     min_read: usize,
     eof: bool,
+    /// Whether a `List`'s `items` are cut one unit each (the loader) or the List is one unit
+    /// (lint, which keeps documents whole for its positions).
+    lists: bool,
+    /// Whether a batch went to the sink already (the input can no longer be read again).
+    sent: bool,
+    /// The line and column of the top-level value being read.
+    top: (usize, usize),
     /// Where chunks come from: those of batches already typed, handed back.
     buffers: &'r Buffers,
     sink: &'r mut Sink<'s>,
@@ -406,6 +450,7 @@ impl<R: Read> Scanner<'_, '_, R> {
             next[..kept].copy_from_slice(&self.buf[from..self.end]);
             let text = std::mem::replace(&mut self.buf, next);
             let units = std::mem::take(&mut self.units);
+            self.sent = true;
             (self.sink)(Batch { text, units })?;
         }
         self.base += from;
@@ -421,7 +466,37 @@ impl<R: Read> Scanner<'_, '_, R> {
         }
         let text = std::mem::take(&mut self.buf);
         let units = std::mem::take(&mut self.units);
+        self.sent = true;
         (self.sink)(Batch { text, units })
+    }
+
+    /// True when the unconsumed input starts a line `---` or `...` (a YAML document marker):
+    /// as kubectl's `YAMLOrJSONDecoder` (k8s.io/apimachinery/pkg/util/yaml/decoder.go), a
+    /// JSON stream that meets one goes on as YAML. Only asked at the start of a line between
+    /// top-level values; reads ahead without consuming.
+    fn at_document_marker(&mut self) -> Result<bool, Stop> {
+        if self.column != 1 || !matches!(self.buf.get(self.pos), Some(b'-' | b'.')) {
+            return Ok(false);
+        }
+        let outer = self.keep;
+        self.keep = Some(self.offset());
+        while self.end - self.pos < 4 && !self.eof {
+            if self.buf.len() - self.end < self.min_read {
+                self.next_chunk()?;
+            }
+            match self.r.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.io(e)),
+            }
+        }
+        self.keep = outer;
+        let ahead = &self.buf[self.pos..self.end];
+        let marker = |m: &[u8]| {
+            ahead.starts_with(m) && ahead.get(3).is_none_or(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t'))
+        };
+        Ok(marker(b"---") || marker(b"..."))
     }
 
     /// Consumes `n` unconsumed bytes.
@@ -605,6 +680,7 @@ impl<R: Read> Scanner<'_, '_, R> {
             column,
             indent: 0,
             item,
+            seq: false,
         });
     }
 
@@ -662,7 +738,7 @@ impl<R: Read> Scanner<'_, '_, R> {
                     break;
                 }
                 Some(b'"') => {}
-                Some(_) => return Err(self.syntax("key must be a string")),
+                Some(_) => return Err(self.syntax(UNQUOTED_KEY)),
             }
             let range = self.cut()?;
             let key: String = serde_json::from_slice(self.bytes(range))
@@ -670,7 +746,7 @@ impl<R: Read> Scanner<'_, '_, R> {
             self.expect(b':', "expected `:`")?;
             let next = self.skip_ws()?;
             let list_like = kind.as_deref().is_none_or(is_list_kind);
-            if key == "items" && next == Some(b'[') && list_like {
+            if self.lists && key == "items" && next == Some(b'[') && list_like {
                 self.keep = None;
                 streamed = true;
                 self.elements(true)?;
@@ -712,8 +788,10 @@ impl<R: Read> Scanner<'_, '_, R> {
         }))
     }
 
-    /// The whole input: top-level values one after another.
-    fn run(&mut self) -> Result<(), Stop> {
+    /// The whole input: top-level values one after another, up to its end (`None`) or to a
+    /// YAML document marker at the start of a line (`Some(line)`), after which the input is
+    /// YAML.
+    fn run(&mut self) -> Result<Option<usize>, Stop> {
         // A UTF-8 byte order mark is skipped (and not counted as a column).
         self.keep = Some(0);
         while self.end < 3 && !self.eof {
@@ -726,8 +804,13 @@ impl<R: Read> Scanner<'_, '_, R> {
             self.pos = 3;
         }
         loop {
-            match self.skip_ws()? {
-                None => return Ok(()),
+            let next = self.skip_ws()?;
+            self.top = (self.line, self.column);
+            if next.is_some() && self.at_document_marker()? {
+                return Ok(Some(self.line));
+            }
+            match next {
+                None => return Ok(None),
                 Some(b'[') => self.elements(false)?,
                 Some(b'{') => self.object()?,
                 Some(_) => {
@@ -744,11 +827,38 @@ fn is_list_kind(kind: &str) -> bool {
     kind.ends_with("List")
 }
 
+/// The scanner's message for a key without quotes: in a first value, the mark of YAML.
+const UNQUOTED_KEY: &str = "key must be a string";
+
+/// How an input is cut into units.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cut {
+    /// A `List`'s items are units of their own (the loader), or the List is one (lint).
+    pub lists: bool,
+    /// A JSON text whose first value is not JSON (a YAML flow mapping `{a: 1}`) is read
+    /// again as YAML, as kubectl's decoder does when its JSON decoder fails on the first
+    /// object. Off for `.json` files, which are strict JSON.
+    pub yaml_fallback: bool,
+}
+
+impl Cut {
+    /// The loader's cut of an input named `path`.
+    pub(crate) fn loader(path: &str) -> Self {
+        Self {
+            lists: true,
+            yaml_fallback: !path.to_ascii_lowercase().ends_with(".json"),
+        }
+    }
+}
+
 /// Splits JSON from `reader` into units, read in chunks of `chunk` bytes (see [`chunk_for`]).
+/// A YAML document marker (`---`) between top-level values switches to YAML for the rest
+/// of the input; see [`Cut`] for the YAML fallback.
 pub(crate) fn split_json<R: Read>(
     reader: &mut R,
     path: &str,
     chunk: usize,
+    cut: Cut,
     buffers: &Buffers,
     sink: &mut Sink<'_>,
 ) -> Result<(), Stop> {
@@ -767,14 +877,45 @@ pub(crate) fn split_json<R: Read>(
         chunk,
         min_read: (chunk / 8).max(1),
         eof: false,
+        lists: cut.lists,
+        sent: false,
+        top: (1, 1),
         buffers,
         sink,
     };
     let scanned = s.run();
+    // The first value is a YAML flow mapping (a key without quotes) and nothing was cut
+    // yet: the whole input, still in the chunk from the value's start, is read again as
+    // YAML. Other JSON errors stay JSON errors (kubectl reports its JSON error too when
+    // both decoders fail).
+    if let Err(Stop::Load(LoadError::Syntax { message, .. })) = &scanned
+        && message == UNQUOTED_KEY
+        && cut.yaml_fallback
+        && !s.sent
+        && s.units.is_empty()
+        && let Some(keep) = s.keep
+    {
+        let rest = s.buf.get(keep - s.base..s.end).unwrap_or_default().to_vec();
+        let mut reader = std::io::BufReader::new(std::io::Cursor::new(rest).chain(s.r));
+        return split_yaml_from(&mut reader, path, s.top.0 - 1, cut, buffers, s.sink);
+    }
+    // What follows a `---` is YAML: the bytes read past it go first.
+    let rest = match &scanned {
+        Ok(Some(_)) => s.buf.get(s.pos..s.end).unwrap_or_default().to_vec(),
+        _ => Vec::new(),
+    };
     // The units before an error still go out: an error inside one of them comes first in
     // the input, so it is the one to report.
     let finished = s.finish();
-    scanned.and(finished)
+    match scanned {
+        Ok(Some(line)) => {
+            finished?;
+            let mut reader = std::io::BufReader::new(std::io::Cursor::new(rest).chain(s.r));
+            split_yaml_from(&mut reader, path, line - 1, cut, buffers, s.sink)
+        }
+        Ok(None) => finished,
+        Err(e) => Err(e),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -791,6 +932,9 @@ enum Items {
         index: usize,
         /// The item being read: its first line, and where its text starts in the batch.
         current: Option<(usize, usize)>,
+        /// The items from this one on are one unit (a sequence, not de-indented): an anchor
+        /// was met in it, and a later item may refer to it.
+        tail: Option<usize>,
     },
 }
 
@@ -799,6 +943,21 @@ struct YamlDoc {
     text: String,
     items: Items,
     streamed: bool,
+    /// An anchor was met outside the items: the document is one unit.
+    anchored: bool,
+}
+
+/// True when a YAML line may define an anchor (`&name` where a node starts). Quotes are not
+/// tracked: a false hit (`"a && b"`) only keeps a List whole, which costs time, not meaning.
+fn has_anchor(line: &str) -> bool {
+    let b = line.as_bytes();
+    memchr::memchr_iter(b'&', b).any(|i| {
+        let starts = i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'[' | b'{' | b',');
+        let named = b
+            .get(i + 1)
+            .is_some_and(|c| !c.is_ascii_whitespace() && !matches!(c, b',' | b']' | b'}'));
+        starts && named
+    })
 }
 
 impl YamlDoc {
@@ -808,6 +967,7 @@ impl YamlDoc {
             text: String::new(),
             items: Items::None,
             streamed: false,
+            anchored: false,
         }
     }
 }
@@ -829,6 +989,7 @@ impl YamlOut<'_, '_> {
         line: usize,
         indent: usize,
         item: Option<usize>,
+        seq: bool,
     ) -> Result<(), Stop> {
         self.units.push(Unit {
             start,
@@ -838,6 +999,7 @@ impl YamlOut<'_, '_> {
             column: 1 + indent,
             indent,
             item,
+            seq,
         });
         if self.units.len() >= BATCH_UNITS || self.text.len() >= BATCH_BYTES {
             self.flush()?;
@@ -858,17 +1020,38 @@ impl YamlOut<'_, '_> {
     }
 }
 
-/// Ends the current item, if any.
+/// Ends the current item, if any (in a tail, the run of items from the tail's first).
 fn flush_item(doc: &mut YamlDoc, out: &mut YamlOut<'_, '_>) -> Result<(), Stop> {
-    if let Items::Active { index, current } = &mut doc.items
+    if let Items::Active {
+        index,
+        current,
+        tail,
+    } = &mut doc.items
         && let Some((line, start)) = current.take()
     {
         let i = *index;
         *index += 1;
         doc.streamed = true;
-        out.unit(start, line, 2, Some(i))?;
+        match tail.take() {
+            Some(first) => out.unit(start, line, 0, Some(first), true)?,
+            None => out.unit(start, line, 2, Some(i), false)?,
+        }
     }
     Ok(())
+}
+
+/// Turns the current item (de-indented in `out` from `start`) into the first item of a tail:
+/// its lines get back their `- ` and indentation.
+fn start_tail(out: &mut YamlOut<'_, '_>, start: usize) {
+    let item = out.text.split_off(start);
+    for (i, line) in item.split_inclusive(|b| *b == b'\n').enumerate() {
+        if i == 0 {
+            out.text.extend_from_slice(b"- ");
+        } else if line != b"\n" {
+            out.text.extend_from_slice(b"  ");
+        }
+        out.text.extend_from_slice(line);
+    }
 }
 
 /// Ends a document: its shell (everything outside a streamed `items`) is one unit, checked to
@@ -889,12 +1072,13 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, out: &mut YamlOut<'_, '_>) -> Result
                             usize::try_from(l.column()).unwrap_or(1),
                         )
                     });
+                    let line = doc.start + line.max(1) - 1;
                     Stop::Load(LoadError::Syntax {
                         path: path.to_owned(),
                         format: "YAML",
-                        line: doc.start + line.max(1) - 1,
+                        line,
                         column: column.max(1),
-                        message: super::files::first_line(&e.to_string()),
+                        message: super::files::yaml_message(&e.to_string(), line),
                     })
                 },
             )?
@@ -921,7 +1105,7 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, out: &mut YamlOut<'_, '_>) -> Result
     if super::files::has_content(&text) {
         let start = out.text.len();
         out.text.extend_from_slice(text.as_bytes());
-        out.unit(start, doc.start, 0, None)?;
+        out.unit(start, doc.start, 0, None, false)?;
     }
     Ok(())
 }
@@ -931,6 +1115,19 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, out: &mut YamlOut<'_, '_>) -> Result
 pub(crate) fn split_yaml<R: BufRead>(
     reader: &mut R,
     path: &str,
+    cut: Cut,
+    buffers: &Buffers,
+    sink: &mut Sink<'_>,
+) -> Result<(), Stop> {
+    split_yaml_from(reader, path, 0, cut, buffers, sink)
+}
+
+/// [`split_yaml`] of the rest of an input whose lines before it were `lines_before`.
+fn split_yaml_from<R: BufRead>(
+    reader: &mut R,
+    path: &str,
+    lines_before: usize,
+    cut: Cut,
     buffers: &Buffers,
     sink: &mut Sink<'_>,
 ) -> Result<(), Stop> {
@@ -940,7 +1137,7 @@ pub(crate) fn split_yaml<R: BufRead>(
         buffers,
         sink,
     };
-    let split = split_yaml_into(reader, path, &mut out);
+    let split = split_yaml_into(reader, path, lines_before, cut.lists, &mut out);
     // The units before an error still go out: an error inside one of them comes first in
     // the input, so it is the one to report.
     let flushed = out.flush();
@@ -950,10 +1147,12 @@ pub(crate) fn split_yaml<R: BufRead>(
 fn split_yaml_into<R: BufRead>(
     reader: &mut R,
     path: &str,
+    lines_before: usize,
+    lists: bool,
     out: &mut YamlOut<'_, '_>,
 ) -> Result<(), Stop> {
     let mut raw = Vec::new();
-    let mut number = 0usize;
+    let mut number = lines_before;
     let mut doc = YamlDoc::new(1);
     loop {
         raw.clear();
@@ -965,7 +1164,7 @@ fn split_yaml_into<R: BufRead>(
         }
         number += 1;
         let mut bytes = raw.as_slice();
-        if number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+        if number == lines_before + 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
             bytes = &bytes[3..];
         }
         let line = std::str::from_utf8(bytes).map_err(|e| {
@@ -992,9 +1191,11 @@ fn split_yaml_into<R: BufRead>(
         }
         let first = bare.as_bytes().first().copied();
         let blank_or_comment = bare.trim().is_empty() || first == Some(b'#');
+        let anchor = !blank_or_comment && has_anchor(bare);
         match &mut doc.items {
             Items::None => {
-                if bare.trim_end() == "items:" {
+                doc.anchored |= anchor;
+                if lists && !doc.anchored && bare.trim_end() == "items:" {
                     doc.items = Items::Pending(line.to_owned());
                 } else {
                     doc.text.push_str(line);
@@ -1009,7 +1210,12 @@ fn split_yaml_into<R: BufRead>(
                     doc.items = Items::Active {
                         index: 0,
                         current: Some((number, start)),
+                        tail: None,
                     };
+                    if anchor && let Items::Active { tail, .. } = &mut doc.items {
+                        start_tail(out, start);
+                        *tail = Some(0);
+                    }
                     // Keep the line count of the shell right for its own errors.
                     doc.text.push_str("items: []\n");
                 } else {
@@ -1019,20 +1225,39 @@ fn split_yaml_into<R: BufRead>(
                     doc.items = Items::None;
                 }
             }
-            Items::Active { .. } => {
-                if bare == "-" || bare.starts_with("- ") {
+            Items::Active {
+                index,
+                current,
+                tail,
+            } => {
+                let item_line = bare == "-" || bare.starts_with("- ");
+                if tail.is_some() && (item_line || blank_or_comment || first == Some(b' ')) {
+                    // In a tail every line is kept as written.
+                    out.text.extend_from_slice(line.as_bytes());
+                } else if item_line {
                     flush_item(&mut doc, out)?;
-                    if let Items::Active { current, .. } = &mut doc.items {
+                    if let Items::Active {
+                        index,
+                        current,
+                        tail,
+                    } = &mut doc.items
+                    {
                         let start = out.text.len();
-                        out.text.extend_from_slice(dedent(line).as_bytes());
+                        if anchor {
+                            out.text.extend_from_slice(line.as_bytes());
+                            *tail = Some(*index);
+                        } else {
+                            out.text.extend_from_slice(dedent(line).as_bytes());
+                        }
                         *current = Some((number, start));
                     }
                 } else if blank_or_comment || first == Some(b' ') {
-                    if let Items::Active {
-                        current: Some(_), ..
-                    } = &doc.items
-                    {
-                        if first == Some(b' ') {
+                    if let Some((_, start)) = *current {
+                        if anchor && tail.is_none() {
+                            start_tail(out, start);
+                            *tail = Some(*index);
+                            out.text.extend_from_slice(line.as_bytes());
+                        } else if first == Some(b' ') {
                             out.text.extend_from_slice(dedent(line).as_bytes());
                         } else {
                             out.text.push(b'\n');
@@ -1234,6 +1459,7 @@ mod tests {
             &mut reader,
             "t.json",
             chunk,
+            super::Cut::loader("t.json"),
             &buffers,
             &mut |b: super::Batch| {
                 for u in &b.units {

@@ -650,9 +650,10 @@ impl SelectorArgs {
             .as_deref()
             .map(|text| {
                 LabelSelector::parse(text).map_err(|e| {
+                    // Upstream's words (`labels.Parse`, what the API server answers kubectl).
                     Error::usage(
-                        format!("invalid `--selector`: {e}"),
-                        "write `-l key=value`, `-l key!=value`, `-l 'key in (a,b)'` or `-l key`, comma-separated",
+                        format!("invalid `--selector` `{text}`: {e}"),
+                        "write `-l key=value`, `-l key!=value`, `-l 'key in (a,b)'`, `-l key` or `-l '!key'`, comma-separated; keys are label keys, values label values",
                     )
                 })
             })

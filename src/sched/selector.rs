@@ -224,64 +224,15 @@ impl LabelSelector {
         Self { requirements }
     }
 
-    /// Parses kubectl's `-l/--selector` syntax: requirements separated by commas, each
-    /// `key=value`, `key==value`, `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key` or
-    /// `!key` (k8s.io/apimachinery `labels.Parse`).
+    /// Parses kubectl's `-l/--selector` syntax exactly as `k8s.io/apimachinery/pkg/labels`
+    /// `Parse` does (the API server parses `labelSelector` with it, so this is what kubectl
+    /// accepts): requirements separated by commas, each `key`, `!key`, `key=value`,
+    /// `key==value`, `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key>N` or `key<N`. Keys
+    /// must be qualified names and values label values. An empty set `key in ()` is upstream's
+    /// set of the empty value; an empty requirement (`a=b,,c=d`, a trailing `,`) is refused. The
+    /// error is upstream's wording (`found ',', expected: identifier after ','`).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut parts = Vec::new();
-        let mut depth = 0usize;
-        let mut start = 0;
-        for (i, c) in text.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => depth = depth.saturating_sub(1),
-                ',' if depth == 0 => {
-                    parts.push(&text[start..i]);
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        parts.push(&text[start..]);
-        let mut requirements = Vec::new();
-        for part in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
-            let set = |rest: &str| -> Result<Vec<String>, String> {
-                let inner = rest
-                    .trim()
-                    .strip_prefix('(')
-                    .and_then(|r| r.strip_suffix(')'))
-                    .ok_or_else(|| format!("`{part}`: expected a set like `(a,b)`"))?;
-                Ok(inner
-                    .split(',')
-                    .map(|v| v.trim().to_owned())
-                    .filter(|v| !v.is_empty())
-                    .collect())
-            };
-            let (key, op) = if let Some(key) = part.strip_prefix('!') {
-                (key.trim(), Op::DoesNotExist)
-            } else if let Some((k, v)) = part.split_once("!=") {
-                (k.trim(), Op::NotIn(vec![v.trim().to_owned()]))
-            } else if let Some((k, v)) = part.split_once("==").or_else(|| part.split_once('=')) {
-                (k.trim(), Op::In(vec![v.trim().to_owned()]))
-            } else if let Some((k, rest)) = part.split_once(" notin ") {
-                (k.trim(), Op::NotIn(set(rest)?))
-            } else if let Some((k, rest)) = part.split_once(" in ") {
-                (k.trim(), Op::In(set(rest)?))
-            } else {
-                (part, Op::Exists)
-            };
-            let valid = !key.is_empty()
-                && key
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
-            if !valid {
-                return Err(format!("`{part}` is not a label requirement"));
-            }
-            requirements.push(Requirement {
-                key: key.to_owned(),
-                op,
-            });
-        }
+        let requirements = parse::Parser::new(text).parse()?;
         Ok(Self { requirements })
     }
 
@@ -297,6 +248,384 @@ impl LabelSelector {
     /// Whether `labels` match.
     pub fn matches(&self, labels: &(impl LabelLookup + ?Sized)) -> bool {
         self.requirements.iter().all(|r| r.matches(labels))
+    }
+}
+
+/// A port of the lexer and parser of `k8s.io/apimachinery/pkg/labels/selector.go`.
+mod parse {
+    use super::{Op, Requirement};
+    use crate::snapshot::names::{label_value_problems, qualified_name_problems};
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) enum Token {
+        Error,
+        EndOfString,
+        ClosedPar,
+        Comma,
+        DoesNotExist,
+        DoubleEquals,
+        Equals,
+        GreaterThan,
+        Identifier,
+        In,
+        LessThan,
+        NotEquals,
+        NotIn,
+        OpenPar,
+    }
+
+    /// Upstream `string2token`: every literal that is a token of its own.
+    fn literal_token(s: &[u8]) -> Option<Token> {
+        Some(match s {
+            b")" => Token::ClosedPar,
+            b"," => Token::Comma,
+            b"!" => Token::DoesNotExist,
+            b"==" => Token::DoubleEquals,
+            b"=" => Token::Equals,
+            b">" => Token::GreaterThan,
+            b"in" => Token::In,
+            b"<" => Token::LessThan,
+            b"!=" => Token::NotEquals,
+            b"notin" => Token::NotIn,
+            b"(" => Token::OpenPar,
+            _ => return None,
+        })
+    }
+
+    fn is_whitespace(c: u8) -> bool {
+        matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+    }
+
+    fn is_special(c: u8) -> bool {
+        matches!(c, b'=' | b'!' | b'(' | b')' | b',' | b'>' | b'<')
+    }
+
+    /// Upstream `Lexer`: bytes, since every delimiter is ASCII (a multi-byte character is part
+    /// of an identifier, and then fails key or value validation).
+    pub(super) struct Lexer<'a> {
+        s: &'a [u8],
+        pos: usize,
+    }
+
+    impl<'a> Lexer<'a> {
+        pub(super) fn new(s: &'a str) -> Self {
+            Self {
+                s: s.as_bytes(),
+                pos: 0,
+            }
+        }
+
+        fn text(bytes: &[u8]) -> String {
+            String::from_utf8_lossy(bytes).into_owned()
+        }
+
+        /// Upstream `Lex`: the next token and its literal.
+        pub(super) fn lex(&mut self) -> (Token, String) {
+            while self.s.get(self.pos).copied().is_some_and(is_whitespace) {
+                self.pos += 1;
+            }
+            match self.s.get(self.pos).copied() {
+                None => (Token::EndOfString, String::new()),
+                Some(c) if is_special(c) => self.special(),
+                Some(_) => {
+                    let start = self.pos;
+                    while let Some(&c) = self.s.get(self.pos) {
+                        if is_special(c) || is_whitespace(c) {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    let lit = &self.s[start..self.pos];
+                    (
+                        literal_token(lit).unwrap_or(Token::Identifier),
+                        Self::text(lit),
+                    )
+                }
+            }
+        }
+
+        /// Upstream `scanSpecialSymbol`: the longest run of special characters that is a token.
+        fn special(&mut self) -> (Token, String) {
+            let start = self.pos;
+            let mut last: Option<(Token, usize)> = None;
+            while let Some(&c) = self.s.get(self.pos) {
+                if !is_special(c) {
+                    break;
+                }
+                self.pos += 1;
+                let buffer = &self.s[start..self.pos];
+                if let Some(t) = literal_token(buffer) {
+                    last = Some((t, self.pos));
+                } else if last.is_some() {
+                    self.pos -= 1;
+                    break;
+                }
+            }
+            match last {
+                Some((t, end)) => {
+                    self.pos = end;
+                    (t, Self::text(&self.s[start..end]))
+                }
+                None => (
+                    Token::Error,
+                    format!(
+                        "error expected: keyword found '{}'",
+                        Self::text(&self.s[start..self.pos])
+                    ),
+                ),
+            }
+        }
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Context {
+        KeyAndOperator,
+        Values,
+    }
+
+    /// Upstream `Parser`: the scanned tokens and a position.
+    pub(super) struct Parser {
+        items: Vec<(Token, String)>,
+        position: usize,
+    }
+
+    /// The operators upstream lists in "expected: …".
+    const BINARY_OPERATORS: &str = "in, notin, =, ==, !=, gt, lt";
+
+    enum Parsed {
+        In,
+        NotIn,
+        Equals,
+        NotEquals,
+        GreaterThan,
+        LessThan,
+    }
+
+    impl Parser {
+        pub(super) fn new(text: &str) -> Self {
+            let mut lexer = Lexer::new(text);
+            let mut items = Vec::new();
+            loop {
+                let (t, lit) = lexer.lex();
+                items.push((t, lit));
+                if t == Token::EndOfString {
+                    break;
+                }
+            }
+            Self { items, position: 0 }
+        }
+
+        fn at(&self, i: usize, context: Context) -> (Token, &str) {
+            // The last item is always EndOfString; never read past it.
+            let (t, lit) = self
+                .items
+                .get(i)
+                .or_else(|| self.items.last())
+                .map_or((Token::EndOfString, ""), |(t, l)| (*t, l.as_str()));
+            let t = match (context, t) {
+                (Context::Values, Token::In | Token::NotIn) => Token::Identifier,
+                _ => t,
+            };
+            (t, lit)
+        }
+
+        fn lookahead(&self, context: Context) -> (Token, String) {
+            let (t, l) = self.at(self.position, context);
+            (t, l.to_owned())
+        }
+
+        fn consume(&mut self, context: Context) -> (Token, String) {
+            let (t, l) = self.at(self.position, context);
+            let out = (t, l.to_owned());
+            self.position = (self.position + 1).min(self.items.len().saturating_sub(1));
+            out
+        }
+
+        /// Upstream `parse`.
+        pub(super) fn parse(mut self) -> Result<Vec<Requirement>, String> {
+            let mut requirements = Vec::new();
+            loop {
+                let (t, lit) = self.lookahead(Context::Values);
+                match t {
+                    Token::Identifier | Token::DoesNotExist => {
+                        let r = self
+                            .requirement()
+                            .map_err(|e| format!("unable to parse requirement: {e}"))?;
+                        requirements.push(r);
+                        let (t, l) = self.consume(Context::Values);
+                        match t {
+                            Token::EndOfString => return Ok(requirements),
+                            Token::Comma => {
+                                let (t2, l2) = self.lookahead(Context::Values);
+                                if t2 != Token::Identifier && t2 != Token::DoesNotExist {
+                                    return Err(format!(
+                                        "found '{l2}', expected: identifier after ','"
+                                    ));
+                                }
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "found '{l}', expected: ',' or 'end of string'"
+                                ));
+                            }
+                        }
+                    }
+                    Token::EndOfString => return Ok(requirements),
+                    _ => {
+                        return Err(format!(
+                            "found '{lit}', expected: !, identifier, or 'end of string'"
+                        ));
+                    }
+                }
+            }
+        }
+
+        /// Upstream `parseRequirement` and `NewRequirement`'s checks.
+        fn requirement(&mut self) -> Result<Requirement, String> {
+            let mut does_not_exist = false;
+            let (mut t, mut key) = self.consume(Context::Values);
+            if t == Token::DoesNotExist {
+                does_not_exist = true;
+                (t, key) = self.consume(Context::Values);
+            }
+            if t != Token::Identifier {
+                return Err(format!("found '{key}', expected: identifier"));
+            }
+            let problems = qualified_name_problems(&key);
+            if !problems.is_empty() {
+                return Err(format!("Invalid value: \"{key}\": {}", problems.join("; ")));
+            }
+            if does_not_exist {
+                // `!key=a`: upstream builds `!key` and then refuses the `=` that follows it.
+                return Ok(Requirement {
+                    key,
+                    op: Op::DoesNotExist,
+                });
+            }
+            let (next, _) = self.lookahead(Context::Values);
+            if matches!(next, Token::EndOfString | Token::Comma) {
+                return Ok(Requirement {
+                    key,
+                    op: Op::Exists,
+                });
+            }
+            let (t, lit) = self.consume(Context::KeyAndOperator);
+            let op = match t {
+                Token::In => Parsed::In,
+                Token::NotIn => Parsed::NotIn,
+                Token::Equals | Token::DoubleEquals => Parsed::Equals,
+                Token::NotEquals => Parsed::NotEquals,
+                Token::GreaterThan => Parsed::GreaterThan,
+                Token::LessThan => Parsed::LessThan,
+                _ => return Err(format!("found '{lit}', expected: {BINARY_OPERATORS}")),
+            };
+            let values = match op {
+                Parsed::In | Parsed::NotIn => self.values()?,
+                _ => vec![self.exact_value()?],
+            };
+            for v in &values {
+                let problems = label_value_problems(v);
+                if !problems.is_empty() {
+                    return Err(format!(
+                        "values[0][{key}]: Invalid value: \"{v}\": {}",
+                        problems.join("; ")
+                    ));
+                }
+            }
+            let int = || -> Result<i64, String> {
+                let v = values.first().map_or("", String::as_str);
+                v.parse::<i64>().map_err(|_| {
+                    format!(
+                        "values[0]: Invalid value: \"{v}\": for 'Gt', 'Lt' operators, the value must be an integer"
+                    )
+                })
+            };
+            let op = match op {
+                Parsed::In => Op::In(values),
+                Parsed::Equals => Op::In(values),
+                Parsed::NotIn | Parsed::NotEquals => Op::NotIn(values),
+                Parsed::GreaterThan => Op::Gt(int()?),
+                Parsed::LessThan => Op::Lt(int()?),
+            };
+            Ok(Requirement { key, op })
+        }
+
+        /// Upstream `parseValues`: `(a,b)`, where `()` is the set of the empty value and an
+        /// empty item (`(a,)`, `(,a)`) is the empty value.
+        fn values(&mut self) -> Result<Vec<String>, String> {
+            let (t, lit) = self.consume(Context::Values);
+            if t != Token::OpenPar {
+                return Err(format!("found '{lit}' expected: '('"));
+            }
+            let (t, lit) = self.lookahead(Context::Values);
+            match t {
+                Token::Identifier | Token::Comma => {
+                    let s = self.identifiers()?;
+                    let (t, _) = self.consume(Context::Values);
+                    if t != Token::ClosedPar {
+                        return Err(format!("found '{lit}', expected: ')'"));
+                    }
+                    Ok(s)
+                }
+                Token::ClosedPar => {
+                    self.consume(Context::Values);
+                    Ok(vec![String::new()])
+                }
+                _ => Err(format!("found '{lit}', expected: ',', ')' or identifier")),
+            }
+        }
+
+        /// Upstream `parseIdentifiersList`, keeping each value once.
+        fn identifiers(&mut self) -> Result<Vec<String>, String> {
+            let mut s: Vec<String> = Vec::new();
+            let insert = |s: &mut Vec<String>, v: &str| {
+                if !s.iter().any(|x| x == v) {
+                    s.push(v.to_owned());
+                }
+            };
+            loop {
+                let (t, lit) = self.consume(Context::Values);
+                match t {
+                    Token::Identifier => {
+                        insert(&mut s, &lit);
+                        let (t2, l2) = self.lookahead(Context::Values);
+                        match t2 {
+                            Token::Comma => continue,
+                            Token::ClosedPar => return Ok(s),
+                            _ => return Err(format!("found '{l2}', expected: ',' or ')'")),
+                        }
+                    }
+                    Token::Comma => {
+                        if s.is_empty() {
+                            insert(&mut s, "");
+                        }
+                        let (t2, _) = self.lookahead(Context::Values);
+                        if t2 == Token::ClosedPar {
+                            insert(&mut s, "");
+                            return Ok(s);
+                        }
+                        if t2 == Token::Comma {
+                            insert(&mut s, "");
+                        }
+                    }
+                    _ => return Err(format!("found '{lit}', expected: ',', or identifier")),
+                }
+            }
+        }
+
+        /// Upstream `parseExactValue`: one value, empty when the requirement ends.
+        fn exact_value(&mut self) -> Result<String, String> {
+            let (t, _) = self.lookahead(Context::Values);
+            if matches!(t, Token::EndOfString | Token::Comma) {
+                return Ok(String::new());
+            }
+            let (t, lit) = self.consume(Context::Values);
+            if t == Token::Identifier {
+                Ok(lit)
+            } else {
+                Err(format!("found '{lit}', expected: identifier"))
+            }
+        }
     }
 }
 
@@ -435,6 +764,275 @@ mod tests {
         }
         assert!(LabelSelector::parse("app in x").is_err());
         assert!(LabelSelector::parse("a b").is_err());
+    }
+
+    fn set(pairs: &[(&str, &str)]) -> Labels {
+        labels(pairs)
+    }
+
+    /// k8s.io/apimachinery/pkg/labels/selector_test.go `TestSelectorParse`, and the inputs the
+    /// adversarial pass of issue #46 found accepted (`a=b,,c=d`).
+    #[test]
+    fn selector_parse_accepts_and_refuses_as_upstream_test_selector_parse() {
+        for good in [
+            "x=a,y=b,z=c",
+            "",
+            "x!=a,y=b",
+            "x=",
+            "x= ",
+            "x=,z= ",
+            "x= ,z= ",
+            "!x",
+            "x>1",
+            "x>1,z<5",
+        ] {
+            assert!(LabelSelector::parse(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "x=a||y=b", "x==a==b", "!x=a", "x<a", "a=b,,c=d", ",a", "a,", "a=b,",
+        ] {
+            assert!(LabelSelector::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// `TestSetSelectorParser`: (input, valid, the parsed requirements when valid).
+    #[test]
+    fn set_selector_parser_as_upstream_test_set_selector_parser() {
+        let r = |key: &str, op: Op| Requirement {
+            key: key.to_owned(),
+            op,
+        };
+        let vals = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let sorted = |mut reqs: Vec<Requirement>| {
+            for q in &mut reqs {
+                if let Op::In(v) | Op::NotIn(v) = &mut q.op {
+                    v.sort();
+                }
+            }
+            reqs.sort_by(|a, b| a.key.cmp(&b.key));
+            reqs
+        };
+        let cases: Vec<(&str, Option<Vec<Requirement>>)> = vec![
+            ("", Some(vec![])),
+            ("\rx", Some(vec![r("x", Op::Exists)])),
+            (
+                "this-is-a-dns.domain.com/key-with-dash",
+                Some(vec![r(
+                    "this-is-a-dns.domain.com/key-with-dash",
+                    Op::Exists,
+                )]),
+            ),
+            (
+                "this-is-another-dns.domain.com/key-with-dash in (so,what)",
+                Some(vec![r(
+                    "this-is-another-dns.domain.com/key-with-dash",
+                    Op::In(vals(&["so", "what"])),
+                )]),
+            ),
+            (
+                "0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)",
+                Some(vec![r(
+                    "0.1.2.domain/99",
+                    Op::NotIn(vals(&["10.10.100.1", "tick.tack.clock"])),
+                )]),
+            ),
+            (
+                "foo  in\t (abc)",
+                Some(vec![r("foo", Op::In(vals(&["abc"])))]),
+            ),
+            (
+                "x notin\n (abc)",
+                Some(vec![r("x", Op::NotIn(vals(&["abc"])))]),
+            ),
+            (
+                "x  notin\t\t\t(abc,def)",
+                Some(vec![r("x", Op::NotIn(vals(&["abc", "def"])))]),
+            ),
+            (
+                "x in (abc,def)",
+                Some(vec![r("x", Op::In(vals(&["abc", "def"])))]),
+            ),
+            (
+                "x in (abc,)",
+                Some(vec![r("x", Op::In(vals(&["", "abc"])))]),
+            ),
+            // Upstream reads `()` as the set of the empty value: valid.
+            ("x in ()", Some(vec![r("x", Op::In(vals(&[""])))])),
+            (
+                "x notin (abc,,def),bar,z in (),w",
+                Some(vec![
+                    r("bar", Op::Exists),
+                    r("w", Op::Exists),
+                    r("x", Op::NotIn(vals(&["", "abc", "def"]))),
+                    r("z", Op::In(vals(&[""]))),
+                ]),
+            ),
+            (
+                "x,y in (a)",
+                Some(vec![r("x", Op::Exists), r("y", Op::In(vals(&["a"])))]),
+            ),
+            ("x=a", Some(vec![r("x", Op::In(vals(&["a"])))])),
+            ("x>1", Some(vec![r("x", Op::Gt(1))])),
+            ("x<7", Some(vec![r("x", Op::Lt(7))])),
+            (
+                "x=a,y!=b",
+                Some(vec![
+                    r("x", Op::In(vals(&["a"]))),
+                    r("y", Op::NotIn(vals(&["b"]))),
+                ]),
+            ),
+            (
+                "x=a,y!=b,z in (h,i,j)",
+                Some(vec![
+                    r("x", Op::In(vals(&["a"]))),
+                    r("y", Op::NotIn(vals(&["b"]))),
+                    r("z", Op::In(vals(&["h", "i", "j"]))),
+                ]),
+            ),
+            ("x=a||y=b", None),
+            ("x,,y", None),
+            ("x,y", Some(vec![r("x", Op::Exists), r("y", Op::Exists)])),
+            (",x,y", None),
+            ("x nott in (y)", None),
+            ("x notin ( )", Some(vec![r("x", Op::NotIn(vals(&[""])))])),
+            (
+                "x notin (, a)",
+                Some(vec![r("x", Op::NotIn(vals(&["", "a"])))]),
+            ),
+            ("a in (xyz),", None),
+            ("a in (xyz)b notin ()", None),
+            ("a ", Some(vec![r("a", Op::Exists)])),
+            (
+                "a in (x,y,notin, z,in)",
+                Some(vec![r("a", Op::In(vals(&["in", "notin", "x", "y", "z"])))]),
+            ),
+            ("a in (xyz abc)", None),
+            ("a notin(", None),
+            ("a (", None),
+            ("(", None),
+        ];
+        for (input, want) in cases {
+            let got = LabelSelector::parse(input);
+            match want {
+                Some(want) => {
+                    let got = got.unwrap_or_else(|e| panic!("{input:?}: {e}"));
+                    assert_eq!(sorted(got.requirements), sorted(want), "{input:?}");
+                }
+                None => assert!(got.is_err(), "{input:?} parsed as {got:?}"),
+            }
+        }
+    }
+
+    /// `TestSelectorMatches`.
+    #[test]
+    fn selector_matches_as_upstream_test_selector_matches() {
+        let m = |sel: &str, l: &Labels| LabelSelector::parse(sel).expect(sel).matches(l);
+        assert!(m("", &set(&[("x", "y")])));
+        assert!(m("x=y", &set(&[("x", "y")])));
+        assert!(m("x=y,z=w", &set(&[("x", "y"), ("z", "w")])));
+        assert!(m("x!=y,z!=w", &set(&[("x", "z"), ("z", "a")])));
+        assert!(m("notin=in", &set(&[("notin", "in")])));
+        assert!(m("x", &set(&[("x", "z")])));
+        assert!(m("!x", &set(&[("y", "z")])));
+        assert!(m("x>1", &set(&[("x", "2")])));
+        assert!(m("x<1", &set(&[("x", "0")])));
+        assert!(!m("x=z", &set(&[])));
+        assert!(!m("x=y", &set(&[("x", "z")])));
+        assert!(!m("x=y,z=w", &set(&[("x", "w"), ("z", "w")])));
+        assert!(!m("x!=y,z!=w", &set(&[("x", "z"), ("z", "w")])));
+        assert!(!m("x", &set(&[("y", "z")])));
+        assert!(!m("!x", &set(&[("x", "z")])));
+        assert!(!m("x>1", &set(&[("x", "0")])));
+        assert!(!m("x<1", &set(&[("x", "2")])));
+        let l = set(&[("foo", "bar"), ("baz", "blah")]);
+        assert!(m("foo=bar,baz=blah", &l));
+        assert!(!m("foo=bar,foobar=bar,baz=blah", &l));
+        // `x in ()` selects objects whose `x` is the empty value.
+        assert!(m("x in ()", &set(&[("x", "")])));
+        assert!(!m("x in ()", &set(&[("x", "a")])));
+    }
+
+    /// `TestLexer` and `TestLexerSequence`.
+    #[test]
+    fn lexer_as_upstream_test_lexer() {
+        use parse::{Lexer, Token};
+        for (s, want) in [
+            ("", Token::EndOfString),
+            (",", Token::Comma),
+            ("notin", Token::NotIn),
+            ("in", Token::In),
+            ("=", Token::Equals),
+            ("==", Token::DoubleEquals),
+            (">", Token::GreaterThan),
+            ("<", Token::LessThan),
+            ("!", Token::DoesNotExist),
+            ("!=", Token::NotEquals),
+            ("(", Token::OpenPar),
+            (")", Token::ClosedPar),
+            ("~", Token::Identifier),
+            ("||", Token::Identifier),
+        ] {
+            let (t, lit) = Lexer::new(s).lex();
+            assert_eq!((t, lit.as_str()), (want, s), "{s:?}");
+        }
+        use Token::*;
+        for (s, want) in [
+            (
+                "key in ( value )",
+                vec![Identifier, In, OpenPar, Identifier, ClosedPar],
+            ),
+            ("!key", vec![DoesNotExist, Identifier]),
+            (
+                "x in (),y",
+                vec![Identifier, In, OpenPar, ClosedPar, Comma, Identifier],
+            ),
+            (
+                "== != (), = notin",
+                vec![
+                    DoubleEquals,
+                    NotEquals,
+                    OpenPar,
+                    ClosedPar,
+                    Comma,
+                    Equals,
+                    NotIn,
+                ],
+            ),
+            ("key>2", vec![Identifier, GreaterThan, Identifier]),
+            ("key<1", vec![Identifier, LessThan, Identifier]),
+        ] {
+            let mut l = Lexer::new(s);
+            let mut got = Vec::new();
+            loop {
+                match l.lex().0 {
+                    EndOfString => break,
+                    t => got.push(t),
+                }
+            }
+            assert_eq!(got, want, "{s:?}");
+        }
+    }
+
+    /// `TestRequirementConstructor`'s key and value checks, and upstream's wording.
+    #[test]
+    fn selector_errors_use_upstream_words() {
+        let err = |s: &str| LabelSelector::parse(s).expect_err(s);
+        assert_eq!(err("a=b,,c=d"), "found ',', expected: identifier after ','");
+        assert_eq!(err("a=b,"), "found '', expected: identifier after ','");
+        assert_eq!(
+            err("x==a==b"),
+            "found '==', expected: ',' or 'end of string'"
+        );
+        assert_eq!(err("!x=a"), "found '=', expected: ',' or 'end of string'");
+        assert!(err("x<a").contains("for 'Gt', 'Lt' operators, the value must be an integer"));
+        assert!(err(&"a".repeat(254)).contains("must be no more than"));
+        assert!(err("1foo=a b").contains("expected: ',' or 'end of string'"));
+        assert!(
+            err("x=a||y")
+                .starts_with("unable to parse requirement: values[0][x]: Invalid value: \"a||y\": a valid label must be")
+        );
+        assert!(err("Bad_/x").contains("prefix part a lowercase RFC 1123 subdomain"));
+        assert!(LabelSelector::parse("1foo=bar,1234=bar").is_ok());
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod hierarchy;
 pub mod index;
 pub mod job;
 pub mod kind;
+pub mod names;
 pub mod pod;
 pub mod source;
 pub mod validate;

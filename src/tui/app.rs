@@ -767,7 +767,8 @@ impl App {
                 sanitize(self.namespace.as_deref().unwrap_or("all"))
             )),
             Span::styled(" │ ", theme.dim()),
-            Span::styled(title, theme.header()),
+            // A view's title names its object (`yaml PodGroup/ns/name`): escaped like the rest.
+            Span::styled(sanitize(&title).into_owned(), theme.header()),
         ];
         if !self.applied.is_empty() {
             spans.push(Span::styled(" │ ", theme.dim()));

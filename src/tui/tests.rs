@@ -467,3 +467,66 @@ fn yaml_view() {
     h.keys("y");
     insta::assert_snapshot!(h.draw());
 }
+
+/// The demo plus a PodGroup in namespace `ml\u{200b}`, which differs from the demo's `ml` only
+/// by a zero-width space (issue #46: the TUI escapes every character the CLI's
+/// `render::sanitize` escapes, so the two look different).
+fn lookalike_namespaces() -> Harness {
+    let extra = "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata:\n  name: look\n  namespace: \"ml\\u200b\"\nspec:\n  schedulingPolicy:\n    gang:\n      minCount: 1\n";
+    let mut collector = crate::snapshot::source::Collector::new();
+    crate::snapshot::source::files::load_str(
+        &format!("{}\n{extra}", demo::DEMO_YAML),
+        "<lookalike>",
+        &mut collector,
+    )
+    .expect("loads");
+    let app = App::new(
+        Config {
+            color: false,
+            source: "lookalike\u{200b}".to_owned(),
+            select: Some(ObjRef::new(ObjKind::PodGroup, "ml\u{200b}", "look")),
+            ..Config::default()
+        },
+        collector.finish(),
+        None,
+    );
+    let term = Terminal::new(TestBackend::new(120, 30)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
+    h
+}
+
+#[test]
+fn yaml_header_escapes_zero_width_characters() {
+    let mut h = lookalike_namespaces();
+    h.keys("y");
+    let text = h.text();
+    assert!(text.contains("yaml PodGroup/ml\\u{200b}/look"), "{text}");
+    assert!(text.contains("lookalike\\u{200b}"), "{text}");
+    let header = text.lines().next().unwrap_or_default().to_owned();
+    insta::assert_snapshot!(header);
+}
+
+#[test]
+fn status_line_escapes_control_bidi_and_zero_width_characters() {
+    let mut h = lookalike_namespaces();
+    h.keys(":ns ml\u{200b}<Enter>");
+    let text = h.text();
+    assert!(text.contains("ns: ml\\u{200b}"), "{text}");
+    // A namespace that is not in the snapshot is an error message naming it, escaped.
+    h.keys(":ns m\u{200b}l<Enter>");
+    let text = h.text();
+    let status = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .to_owned();
+    assert!(!status.contains('\u{200b}'), "{status}");
+    insta::assert_snapshot!(status);
+    // Bidi overrides and control characters too, in the header and the status line.
+    h.keys(":ns evil\u{202e}txt\u{7}<Enter>");
+    let text = h.text();
+    assert!(text.contains("ns: evil\\u{202e}txt\\x07"), "{text}");
+    assert!(text.contains("namespace: evil\\u{202e}txt\\x07"), "{text}");
+}

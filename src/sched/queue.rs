@@ -571,8 +571,9 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                     // The whole tree's rules, validated in the cycle like the group's own
                     // (hierarchy_validation_test.go "… fails validation in scheduling
                     // cycle"): a CompositePodGroup too deep, groups of different Workloads.
-                    GroupKind::CompositePodGroup => hierarchy::check_tree(b.s, &ns, &name)
-                        .map_err(|e| e.message(&ns, &name)),
+                    GroupKind::CompositePodGroup => {
+                        hierarchy::check_tree(b.s, &ns, &name).map_err(|e| e.message(&ns, &name))
+                    }
                     GroupKind::PodGroup => Ok(()),
                 }
                 .and_then(|()| b.validate(&tree, priority))

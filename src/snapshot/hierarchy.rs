@@ -211,7 +211,11 @@ pub fn check_tree(s: &Snapshot, namespace: &str, root: &str) -> Result<(), TreeE
                 .iter()
                 .filter_map(|i| s.pod_groups.get(*i))
                 .filter_map(|pg| {
-                    let w = pg.spec.workload_ref.as_ref().map(|w| w.workload_name.as_str());
+                    let w = pg
+                        .spec
+                        .workload_ref
+                        .as_ref()
+                        .map(|w| w.workload_name.as_str());
                     match w {
                         Some(w) if w != root_workload => Some(super::name_of(&pg.metadata)),
                         _ => None,
@@ -335,10 +339,9 @@ mod tests {
             }
         );
         assert_eq!(err.offender(), (crate::snapshot::ObjKind::PodGroup, "pg1"));
-        assert!(
-            err.message("ns", "cpg-root")
-                .contains("podgroup/ns/pg1 references Workload wl-2, but the hierarchy belongs to Workload wl-1")
-        );
+        assert!(err.message("ns", "cpg-root").contains(
+            "podgroup/ns/pg1 references Workload wl-2, but the hierarchy belongs to Workload wl-1"
+        ));
         // One Workload throughout: valid.
         let same = yaml.replace("wl-2", "wl-1");
         let s = parse_str(&same, "same.yaml").expect("test input parses");
@@ -374,7 +377,11 @@ mod tests {
             err.message("ns", "c1")
                 .contains("compositepodgroup/ns/c4 at depth 4 exceeds maximum allowed depth 3")
         );
-        let three = yaml.split("---\n").take(3).collect::<Vec<_>>().join("---\n");
+        let three = yaml
+            .split("---\n")
+            .take(3)
+            .collect::<Vec<_>>()
+            .join("---\n");
         let s = parse_str(&three, "three.yaml").expect("test input parses");
         assert_eq!(check_tree(&s, "ns", "c1"), Ok(()));
     }

@@ -785,7 +785,10 @@ fn check_mixed_workloads(objects: &[Object], cluster: Option<&Snapshot>, em: &mu
         for c in &s.composite_pod_groups {
             if let Some(name) = c.metadata.name.as_ref() {
                 cpgs.insert(
-                    (c.metadata.namespace.clone().unwrap_or_default(), name.clone()),
+                    (
+                        c.metadata.namespace.clone().unwrap_or_default(),
+                        name.clone(),
+                    ),
                     (
                         c.spec.parent_composite_pod_group_name.clone(),
                         Some(c.spec.workload_ref.workload_name.clone()),

@@ -86,8 +86,8 @@ checks! {
         "CompositePodGroups name each other as parents in a cycle",
         "A group that is its own parent, or `a → b → a`, has no root: the tree cannot be scheduled and tools that walk up the hierarchy never reach a top.";
     "WASD014" => HierarchyTooDeep, Error,
-        "A PodGroup sits more than 4 levels deep in its CompositePodGroup hierarchy",
-        "kube-scheduler 1.37 refuses a hierarchy deeper than 4 levels, the PodGroup included (\"hierarchy depth 5 exceeds maximum allowed depth 4\"): none of the tree's pods is scheduled.";
+        "A CompositePodGroup hierarchy is too deep or mixes Workloads",
+        "kube-scheduler 1.37 refuses a hierarchy deeper than 4 levels, the PodGroup included (\"hierarchy depth 5 exceeds maximum allowed depth 4\"), a CompositePodGroup at level 4 (no room for its children), and a tree whose groups reference different Workloads: none of the tree's pods is scheduled.";
     "WASD015" => PodOnMissingNode, Warning,
         "A pod is bound to a missing node",
         "Its `spec.nodeName` names a Node that does not exist. kube-scheduler never queues a bound pod, so it is not rescheduled, and its requests count on no node; its gang counts it as a running member. The pod garbage collector (kube-controller-manager) deletes such pods; one that stays means it is not running. Reported only when every Node was read.";

@@ -75,6 +75,26 @@ pub fn check(c: &mut Checker<'_>) {
             );
         }
     }
+    // The whole-tree rules the simulator checks below each root (snapshot::hierarchy::
+    // check_tree): a CompositePodGroup with no room below it, groups of different Workloads.
+    for cpg in &s.composite_pod_groups {
+        if cpg.spec.parent_composite_pod_group_name.is_some() {
+            continue;
+        }
+        let (ns, root) = (
+            crate::snapshot::namespace_of(&cpg.metadata),
+            crate::snapshot::name_of(&cpg.metadata),
+        );
+        if let Err(e) = crate::snapshot::hierarchy::check_tree(s, ns, root) {
+            let (kind, name) = e.offender();
+            c.emit(
+                Check::HierarchyTooDeep,
+                crate::graph::ObjRef::new(kind, ns, name),
+                e.message(ns, root),
+                e.fix(),
+            );
+        }
+    }
     for cycle in g.parent_cycles() {
         let Some(first) = cycle.first() else {
             continue;
@@ -159,7 +179,28 @@ status: {phase: Succeeded}
             .into_iter()
             .filter(|(id, _)| id == "WASD014")
             .collect();
-        assert_eq!(deep, [("WASD014".to_owned(), "deep".to_owned())]);
+        // c4 itself sits at level 4, where a CompositePodGroup leaves no room below it
+        // ("CompositePodGroup at depth 4 (exceeding max composite depth 3)"): the whole tree,
+        // `fine` included, is refused; `deep` is the PodGroup five levels down.
+        assert_eq!(
+            deep,
+            [
+                ("WASD014".to_owned(), "c4".to_owned()),
+                ("WASD014".to_owned(), "deep".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn hierarchy_validation_mixed_workloads_are_reported() {
+        // hierarchy_validation_test.go: "Pod group hierarchy referencing multiple distinct
+        // Workloads fails validation in scheduling cycle".
+        let yaml = "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {name: cpg-root, namespace: ml}\nspec: {workloadRef: {workloadName: wl-1, templateName: root-t}, schedulingPolicy: {basic: {}}}\n---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: pg1, namespace: ml}\nspec: {parentCompositePodGroupName: cpg-root, workloadRef: {workloadName: wl-2, templateName: tmpl}, schedulingPolicy: {basic: {}}}\n";
+        let found: Vec<(String, String)> = run(yaml)
+            .into_iter()
+            .filter(|(id, _)| id == "WASD014")
+            .collect();
+        assert_eq!(found, [("WASD014".to_owned(), "pg1".to_owned())]);
     }
 
     #[test]

@@ -89,7 +89,7 @@ rules! {
     "WAS310" => UnknownTopologyKey, "unknown-topology-key", Warning, "A topology key is not a label of any node in the cluster", references::WAS310;
     "WAS311" => ImmutableFieldChanged, "immutable-field-changed", Error, "An immutable field differs from the object in the cluster", references::WAS311;
     "WAS313" => ParentCycle, "parent-cycle", Error, "parentCompositePodGroupName references form a cycle", references::WAS313;
-    "WAS314" => HierarchyTooDeep, "hierarchy-too-deep", Error, "A CompositePodGroup hierarchy is deeper than 4 levels", references::WAS314;
+    "WAS314" => HierarchyTooDeep, "hierarchy-too-deep", Error, "A CompositePodGroup hierarchy is deeper than 4 levels or mixes Workloads", references::WAS314;
     "WAS312" => GangCannotFit, "gang-cannot-fit", Error, "With `--feasibility`: a linted gang cannot be placed even on the empty cluster", references::WAS312;
     "WAS401" => RemovedApiVersion, "removed-api-version", Error, "An apiVersion 1.37 does not serve for the kind (scheduling `v1alpha1`/`v1alpha2`, PriorityClass `v1beta1`, resource `v1alpha2`, …)", versions::WAS401;
     "WAS402" => RenamedDisruptionMode, "renamed-disruption-mode", Error, "`disruptionMode` uses the 1.36 string form", versions::WAS402;

@@ -303,6 +303,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS313@23:3 WAS313@43:3",
     ),
     (
+        "WAS314-hierarchy-mixed-workloads.yaml",
+        false,
+        Cluster::None,
+        "WAS314@43:17",
+    ),
+    (
         "WAS314-hierarchy-too-deep.yaml",
         false,
         Cluster::None,

@@ -567,7 +567,17 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                 } else if let Some(body) = held_at_pre_enqueue(st, &tree, &pending) {
                     // PreEnqueue runs before the cycle's group validation.
                     body
-                } else if let Err(e) = b.validate(&tree, priority) {
+                } else if let Err(e) = match kind {
+                    // The whole tree's rules, validated in the cycle like the group's own
+                    // (hierarchy_validation_test.go "… fails validation in scheduling
+                    // cycle"): a CompositePodGroup too deep, groups of different Workloads.
+                    GroupKind::CompositePodGroup => {
+                        hierarchy::check_tree(b.s, &ns, &name).map_err(|e| e.message(&ns, &name))
+                    }
+                    GroupKind::PodGroup => Ok(()),
+                }
+                .and_then(|()| b.validate(&tree, priority))
+                {
                     UnitBody::Held {
                         error: true,
                         message: e,

@@ -101,6 +101,171 @@ pub fn walk_up(s: &Snapshot, namespace: &str, pod_group: &str) -> Result<Option<
     Ok(root)
 }
 
+/// A rule of the whole tree below a root CompositePodGroup broken. Upstream validates the
+/// whole hierarchy in the pod-group scheduling cycle and reports the error on every group of it
+/// (`hierarchy_validation_test.go`, "… fails validation in scheduling cycle": the groups get an
+/// error condition, the pods a scheduling error): an outcome `Error`, nothing placed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TreeError {
+    /// A CompositePodGroup at level [`MAX_HIERARCHY_DEPTH`] or deeper: no room is left for the
+    /// level below it ("CompositePodGroup at depth 4 (exceeding max composite depth 3)").
+    CompositeTooDeep {
+        /// The CompositePodGroup.
+        group: String,
+        /// Its level, the root at 1.
+        depth: usize,
+    },
+    /// A group of the tree references another Workload than the root ("Pod group hierarchy
+    /// referencing multiple distinct Workloads fails validation in scheduling cycle").
+    MixedWorkloads {
+        /// Whether the group is a CompositePodGroup (else a PodGroup).
+        composite: bool,
+        /// The group's name.
+        group: String,
+        /// The Workload the group references.
+        workload: String,
+        /// The Workload the root references.
+        root_workload: String,
+    },
+}
+
+impl TreeError {
+    /// The message, naming the root CompositePodGroup `root` in `namespace`.
+    pub fn message(&self, namespace: &str, root: &str) -> String {
+        let head = format!("invalid hierarchy under compositepodgroup/{namespace}/{root}");
+        match self {
+            Self::CompositeTooDeep { group, depth } => format!(
+                "{head}: compositepodgroup/{namespace}/{group} at depth {depth} exceeds maximum allowed depth {} for a CompositePodGroup (its children would exceed maximum allowed depth {MAX_HIERARCHY_DEPTH})",
+                MAX_HIERARCHY_DEPTH - 1
+            ),
+            Self::MixedWorkloads {
+                composite,
+                group,
+                workload,
+                root_workload,
+            } => format!(
+                "{head}: {}/{namespace}/{group} references Workload {workload}, but the hierarchy belongs to Workload {root_workload} (all groups of a hierarchy must reference one Workload)",
+                if *composite {
+                    "compositepodgroup"
+                } else {
+                    "podgroup"
+                }
+            ),
+        }
+    }
+
+    /// The group that breaks the rule: (kind, name).
+    pub fn offender(&self) -> (super::ObjKind, &str) {
+        match self {
+            Self::CompositeTooDeep { group, .. } => (super::ObjKind::CompositePodGroup, group),
+            Self::MixedWorkloads {
+                composite, group, ..
+            } => (
+                if *composite {
+                    super::ObjKind::CompositePodGroup
+                } else {
+                    super::ObjKind::PodGroup
+                },
+                group,
+            ),
+        }
+    }
+
+    /// What to change, for doctor and lint.
+    pub fn fix(&self) -> String {
+        match self {
+            Self::CompositeTooDeep { .. } => format!(
+                "flatten the hierarchy to at most {MAX_HIERARCHY_DEPTH} levels, the PodGroups included (CompositePodGroups at most {})",
+                MAX_HIERARCHY_DEPTH - 1
+            ),
+            Self::MixedWorkloads { root_workload, .. } => format!(
+                "point every group of the tree at Workload {root_workload} (`spec.workloadRef.workloadName`), or split the tree"
+            ),
+        }
+    }
+}
+
+/// Checks the whole tree under root CompositePodGroup `root` (one without a parent), walking
+/// down from it: the first broken rule in breadth-first order, children by name. Groups on a
+/// parent cycle are not reachable from a root; the walk stops at [`WALK_LIMIT`] levels.
+pub fn check_tree(s: &Snapshot, namespace: &str, root: &str) -> Result<(), TreeError> {
+    let Some(top) = s.composite_pod_group(namespace, root) else {
+        return Ok(());
+    };
+    let root_workload = top.spec.workload_ref.workload_name.as_str();
+    let mut level = vec![root.to_owned()];
+    let mut depth = 1;
+    while !level.is_empty() && depth <= WALK_LIMIT {
+        let mut next = Vec::new();
+        for name in &level {
+            if depth >= MAX_HIERARCHY_DEPTH {
+                return Err(TreeError::CompositeTooDeep {
+                    group: name.clone(),
+                    depth,
+                });
+            }
+            let mut pgs: Vec<&str> = s
+                .index
+                .pod_groups_by_parent
+                .get(namespace, name)
+                .iter()
+                .filter_map(|i| s.pod_groups.get(*i))
+                .filter_map(|pg| {
+                    let w = pg
+                        .spec
+                        .workload_ref
+                        .as_ref()
+                        .map(|w| w.workload_name.as_str());
+                    match w {
+                        Some(w) if w != root_workload => Some(super::name_of(&pg.metadata)),
+                        _ => None,
+                    }
+                })
+                .collect();
+            pgs.sort_unstable();
+            if let Some(pg) = pgs.first().and_then(|n| s.pod_group(namespace, n)) {
+                return Err(TreeError::MixedWorkloads {
+                    composite: false,
+                    group: super::name_of(&pg.metadata).to_owned(),
+                    workload: pg
+                        .spec
+                        .workload_ref
+                        .as_ref()
+                        .map(|w| w.workload_name.clone())
+                        .unwrap_or_default(),
+                    root_workload: root_workload.to_owned(),
+                });
+            }
+            let mut cpgs: Vec<(&str, &str)> = s
+                .index
+                .composite_pod_groups_by_parent
+                .get(namespace, name)
+                .iter()
+                .filter_map(|i| s.composite_pod_groups.get(*i))
+                .map(|c| {
+                    (
+                        super::name_of(&c.metadata),
+                        c.spec.workload_ref.workload_name.as_str(),
+                    )
+                })
+                .collect();
+            cpgs.sort_unstable();
+            if let Some((child, w)) = cpgs.iter().find(|(_, w)| *w != root_workload) {
+                return Err(TreeError::MixedWorkloads {
+                    composite: true,
+                    group: (*child).to_owned(),
+                    workload: (*w).to_owned(),
+                    root_workload: root_workload.to_owned(),
+                });
+            }
+            next.extend(cpgs.into_iter().map(|(c, _)| c.to_owned()));
+        }
+        level = next;
+        depth += 1;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +320,70 @@ mod tests {
             err.message("ns", "leaf")
                 .ends_with("hierarchy depth 5 exceeds maximum allowed depth 4")
         );
+    }
+
+    #[test]
+    fn hierarchy_validation_mixed_workloads_fail_the_tree() {
+        // hierarchy_validation_test.go: "Pod group hierarchy referencing multiple distinct
+        // Workloads fails validation in scheduling cycle" (root wl-1, child PodGroup wl-2).
+        let yaml = "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {name: cpg-root, namespace: ns}\nspec: {workloadRef: {workloadName: wl-1, templateName: root-t}, schedulingPolicy: {basic: {}}}\n---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: pg1, namespace: ns}\nspec: {parentCompositePodGroupName: cpg-root, workloadRef: {workloadName: wl-2, templateName: tmpl}, schedulingPolicy: {basic: {}}}\n---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: pg0, namespace: ns}\nspec: {parentCompositePodGroupName: cpg-root, workloadRef: {workloadName: wl-1, templateName: tmpl}, schedulingPolicy: {basic: {}}}\n";
+        let s = parse_str(yaml, "mixed.yaml").expect("test input parses");
+        let err = check_tree(&s, "ns", "cpg-root").unwrap_err();
+        assert_eq!(
+            err,
+            TreeError::MixedWorkloads {
+                composite: false,
+                group: "pg1".into(),
+                workload: "wl-2".into(),
+                root_workload: "wl-1".into(),
+            }
+        );
+        assert_eq!(err.offender(), (crate::snapshot::ObjKind::PodGroup, "pg1"));
+        assert!(err.message("ns", "cpg-root").contains(
+            "podgroup/ns/pg1 references Workload wl-2, but the hierarchy belongs to Workload wl-1"
+        ));
+        // One Workload throughout: valid.
+        let same = yaml.replace("wl-2", "wl-1");
+        let s = parse_str(&same, "same.yaml").expect("test input parses");
+        assert_eq!(check_tree(&s, "ns", "cpg-root"), Ok(()));
+    }
+
+    #[test]
+    fn hierarchy_validation_composite_at_depth_four_fails_the_tree() {
+        // hierarchy_validation_test.go: "CompositePodGroup at depth 4 (exceeding max composite
+        // depth 3) fails validation in scheduling cycle": c1 → c2 → c3 → c4, no PodGroup under
+        // c4; the tree is invalid all the same. Three composite levels are fine.
+        let mut yaml = String::new();
+        for i in 1..=4 {
+            let parent = if i == 1 {
+                String::new()
+            } else {
+                format!("parentCompositePodGroupName: c{}, ", i - 1)
+            };
+            yaml.push_str(&format!(
+                "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: c{i}, namespace: ns}}\nspec: {{{parent}workloadRef: {{workloadName: wl, templateName: t}}, schedulingPolicy: {{basic: {{}}}}}}\n---\n"
+            ));
+        }
+        let s = parse_str(&yaml, "deep.yaml").expect("test input parses");
+        let err = check_tree(&s, "ns", "c1").unwrap_err();
+        assert_eq!(
+            err,
+            TreeError::CompositeTooDeep {
+                group: "c4".into(),
+                depth: 4
+            }
+        );
+        assert!(
+            err.message("ns", "c1")
+                .contains("compositepodgroup/ns/c4 at depth 4 exceeds maximum allowed depth 3")
+        );
+        let three = yaml
+            .split("---\n")
+            .take(3)
+            .collect::<Vec<_>>()
+            .join("---\n");
+        let s = parse_str(&three, "three.yaml").expect("test input parses");
+        assert_eq!(check_tree(&s, "ns", "c1"), Ok(()));
     }
 
     #[test]

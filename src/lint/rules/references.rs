@@ -173,12 +173,16 @@ spec:
 pub const WAS314: &str = "## What it does
 Counts the levels of each CompositePodGroup hierarchy, from its root CompositePodGroup down to
 its PodGroups (the PodGroup counts as a level), and reports a group that sits deeper than 4
-levels.
+levels. It also reports a PodGroup or CompositePodGroup whose `spec.workloadRef.workloadName`
+differs from its root CompositePodGroup's: one tree, several Workloads.
 
 ## Why is this bad?
 kube-scheduler 1.37 refuses a hierarchy deeper than 4 levels (`WorkloadMaxTreeDepth`; its
 hierarchy validation says \"hierarchy depth 5 exceeds maximum allowed depth 4\"): none of the
-tree's pods is scheduled. `kubectl wasctl simulate` and `explain` report such a tree as an error.
+tree's pods is scheduled. It refuses a tree whose groups reference different Workloads the same
+way (upstream `hierarchy_validation_test.go`, \"Pod group hierarchy referencing multiple distinct
+Workloads fails validation in scheduling cycle\"). `kubectl wasctl simulate` and `explain`
+report such a tree as an error.
 
 ## Example
 ```yaml
@@ -510,6 +514,7 @@ fn to_value<T: serde::Serialize>(v: &T) -> Value {
 pub fn check(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
     let ix = index(objects, cluster);
     check_parent_cycles(objects, cluster, em);
+    check_mixed_workloads(objects, cluster, em);
     for obj in objects {
         check_immutable(obj, &ix, em);
         for (path, spec) in pod_specs(obj) {
@@ -763,6 +768,89 @@ fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut 
         let parent_linted_deep = linted.contains_key(&parent_key) && too_deep(d);
         if too_deep(d + 1) && !parent_linted_deep {
             emit_deep(em, obj, d + 1);
+        }
+    }
+}
+
+/// `WAS314`, mixed Workloads: a linted PodGroup or CompositePodGroup whose hierarchy's root
+/// CompositePodGroup references another Workload. kube-scheduler 1.37 validates the whole tree
+/// in the scheduling cycle and refuses it (upstream `hierarchy_validation_test.go`, "Pod group
+/// hierarchy referencing multiple distinct Workloads fails validation in scheduling cycle"), as
+/// `snapshot::hierarchy::check_tree` does for the simulator. Parents come from the linted
+/// objects, then from the cluster; the walk up stops at a missing parent or a cycle.
+fn check_mixed_workloads(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
+    // CompositePodGroup → (parent, workloadName).
+    let mut cpgs: HashMap<Key, (Option<String>, Option<String>)> = HashMap::new();
+    if let Some(s) = cluster {
+        for c in &s.composite_pod_groups {
+            if let Some(name) = c.metadata.name.as_ref() {
+                cpgs.insert(
+                    (
+                        c.metadata.namespace.clone().unwrap_or_default(),
+                        name.clone(),
+                    ),
+                    (
+                        c.spec.parent_composite_pod_group_name.clone(),
+                        Some(c.spec.workload_ref.workload_name.clone()),
+                    ),
+                );
+            }
+        }
+    }
+    for obj in objects {
+        if was_kind(obj) == Some(WasKind::CompositePodGroup) {
+            let spec = obj.value.get("spec").unwrap_or(&Value::Null);
+            cpgs.insert(
+                (obj.namespace.clone(), obj.id.name.clone()),
+                (
+                    get_str(spec, "parentCompositePodGroupName").map(str::to_owned),
+                    get_str(spec, "workloadRef.workloadName").map(str::to_owned),
+                ),
+            );
+        }
+    }
+    for obj in objects {
+        if !matches!(
+            was_kind(obj),
+            Some(WasKind::PodGroup | WasKind::CompositePodGroup)
+        ) {
+            continue;
+        }
+        let spec = obj.value.get("spec").unwrap_or(&Value::Null);
+        let (Some(mine), Some(first)) = (
+            get_str(spec, "workloadRef.workloadName"),
+            get_str(spec, "parentCompositePodGroupName"),
+        ) else {
+            continue;
+        };
+        // Walk up to the root; bounded, so a cycle or a long chain ends the walk.
+        let mut at = (obj.namespace.clone(), first.to_owned());
+        let mut root = None;
+        for _ in 0..64 {
+            let Some((parent, workload)) = cpgs.get(&at) else {
+                break;
+            };
+            match parent {
+                Some(p) => at = (at.0.clone(), p.clone()),
+                None => {
+                    root = workload.clone().map(|w| (at.1.clone(), w));
+                    break;
+                }
+            }
+        }
+        let Some((root_name, root_workload)) = root else {
+            continue;
+        };
+        if root_workload != mine {
+            em.emit(
+                Rule::HierarchyTooDeep,
+                obj,
+                "spec.workloadRef.workloadName",
+                format!(
+                    "the hierarchy's root CompositePodGroup `{root_name}` references Workload `{root_workload}`, this group Workload `{mine}`: kube-scheduler refuses a tree whose groups reference different Workloads"
+                ),
+                format!("reference Workload `{root_workload}` as the rest of the tree does, or split the tree"),
+            );
         }
     }
 }

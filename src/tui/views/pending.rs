@@ -87,13 +87,9 @@ impl Component for PendingView {
     fn title(&self, cx: &Cx<'_>) -> String {
         let s = &cx.data.plan.summary;
         format!(
-            "pending ({} shown; plan: {} scheduled, {} unschedulable, {} waiting, {} preempting, {} error)",
+            "pending ({} shown; plan: {})",
             self.rows.len(),
-            s.scheduled,
-            s.unschedulable,
-            s.waiting,
-            s.preempting,
-            s.error
+            s.counts_text()
         )
     }
 

@@ -1,6 +1,6 @@
 //! The tree view: Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim, with the
-//! `tree` command's status columns and the simulated verdict (`Plan::outcome_of` →
-//! `Verdict`). Rows expand and collapse; a collapsed row says how many rows it hides. Only the
+//! `tree` command's status columns and the simulated outcome (`Plan::outcome_of`, the word
+//! `tree` and `simulate` print). Rows expand and collapse; a collapsed row says how many rows it hides. Only the
 //! visible window is drawn; the visible-row list is rebuilt only when expansion, filter,
 //! namespace or data change.
 
@@ -14,7 +14,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, click_row, navigate};
-use crate::explain::Verdict;
+use crate::sched::plan::Outcome;
 use crate::graph::ObjRef;
 use crate::render::sanitize;
 use crate::tui::data::TreeRow;
@@ -154,7 +154,7 @@ impl TreeView {
     }
 }
 
-fn verdict(cx: &Cx<'_>, r: &TreeRow) -> Option<Verdict> {
+fn outcome(cx: &Cx<'_>, r: &TreeRow) -> Option<Outcome> {
     if !matches!(
         r.node.kind.as_str(),
         "Pod" | "PodGroup" | "CompositePodGroup"
@@ -169,7 +169,6 @@ fn verdict(cx: &Cx<'_>, r: &TreeRow) -> Option<Verdict> {
             &r.node.namespace,
             &r.node.name,
         )
-        .map(Verdict::from)
 }
 
 impl Component for TreeView {
@@ -240,7 +239,7 @@ impl Component for TreeView {
                     name.push(Span::styled(" ✗", theme.error()));
                 }
                 let status = sanitize(n.status.as_deref().unwrap_or("")).into_owned();
-                let sim = verdict(cx, r);
+                let sim = outcome(cx, r);
                 vec![
                     Line::from(name),
                     Line::from(Span::styled(status.clone(), theme.status(&status))),
@@ -248,7 +247,7 @@ impl Component for TreeView {
                     Line::raw(n.priority.map(|p| p.to_string()).unwrap_or_default()),
                     Line::raw(sanitize(n.node.as_deref().unwrap_or("")).into_owned()),
                     sim.map_or_else(Line::default, |v| {
-                        Line::from(Span::styled(format!("{v:?}"), theme.verdict(v)))
+                        Line::from(Span::styled(v.as_str(), theme.outcome(v)))
                     }),
                     Line::raw(n.age.clone().unwrap_or_default()),
                 ]

@@ -291,7 +291,13 @@ pub(super) fn capacity_findings(
                     "why the nodes were rejected in {}={} ({})",
                     d.key,
                     d.value,
-                    if d.chosen {
+                    if d.chosen
+                        || unit
+                            .trace
+                            .preemption_domains
+                            .iter()
+                            .any(|p| p.chosen && p.key == d.key && p.value == d.value)
+                    {
                         "the domain chosen"
                     } else {
                         "the domain closest to fitting"
@@ -584,7 +590,13 @@ mod tests {
             held: false,
         };
         let mut out = Vec::new();
-        capacity_findings(&Snapshot::default(), &unit, &fit, &BTreeMap::new(), &mut out);
+        capacity_findings(
+            &Snapshot::default(),
+            &unit,
+            &fit,
+            &BTreeMap::new(),
+            &mut out,
+        );
         let f = out.iter().find(|f| f.id == "WASE020").expect("WASE020");
         assert_eq!(
             f.title,

@@ -724,8 +724,7 @@ fn pod_by_pod(
     .unwrap_or(0);
     let total = u32::try_from(members.len()).unwrap_or(0);
     let min = min_count_of(s, &ObjKind::PodGroup, ns, name).unwrap_or(1);
-    let outcome =
-        Outcome::combine(members.iter().map(|u| u.outcome)).unwrap_or(Outcome::Scheduled);
+    let outcome = Outcome::combine(members.iter().map(|u| u.outcome)).unwrap_or(Outcome::Scheduled);
     let mut findings = Vec::new();
     let fake = UnitResult {
         outcome: Outcome::Scheduled,

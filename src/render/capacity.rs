@@ -7,8 +7,8 @@ use super::color::Styler;
 use super::sanitize;
 use super::table::{Cell, Paint, Table};
 use crate::explain::{DOMAINS_SHOWN, leading};
-use crate::sched::plan::Outcome;
 use crate::plan::capacity::CapacityReport;
+use crate::sched::plan::Outcome;
 
 /// Writes the report.
 pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {

@@ -723,7 +723,7 @@ fn run_unit(
             if let Some(g) = gang {
                 result.min_count = Some(g.min);
                 result.scheduled_before = g.bound;
-                result.known = Some(g.known);
+                result.known = (!error).then_some(g.known);
             }
         }
         UnitBody::Suspended { pods, min_count } => {

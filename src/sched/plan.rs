@@ -429,12 +429,20 @@ impl UnitResult {
         self.trace.domains.iter().filter(move |d| d.group == top)
     }
 
-    /// The domain whose rejections explain a topology-constrained unit: the chosen one, else
-    /// the one where the most members fit (ties: the first by value, as explain's WASE020
-    /// names it). `None` without a topology constraint on the unit's own group.
+    /// The domain whose rejections explain a topology-constrained unit: the chosen one (for a
+    /// group that preempts, the one its preemption chose), else the one where the most members
+    /// fit (ties: the first by value, as explain's WASE020 names it). `None` without a topology constraint on the unit's own group.
     pub fn focus_domain(&self) -> Option<&DomainTrace> {
         if let Some(chosen) = self.own_domains().find(|d| d.chosen) {
             return Some(chosen);
+        }
+        // A group that preempts: the domain its preemption chose (where its victims are).
+        if let Some(p) = self.trace.preemption_domains.iter().find(|d| d.chosen)
+            && let Some(d) = self
+                .own_domains()
+                .find(|d| d.key == p.key && d.value == p.value)
+        {
+            return Some(d);
         }
         self.own_domains()
             .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
@@ -458,11 +466,21 @@ impl UnitResult {
                 {
                     // The domain's attempts carry an inner group's labels (a nested
                     // constraint): every failure, as without a constraint.
-                    return self.trace.pods.iter().filter(|p| p.node.is_none()).collect();
+                    return self
+                        .trace
+                        .pods
+                        .iter()
+                        .filter(|p| p.node.is_none())
+                        .collect();
                 }
                 inside
             }
-            None => self.trace.pods.iter().filter(|p| p.node.is_none()).collect(),
+            None => self
+                .trace
+                .pods
+                .iter()
+                .filter(|p| p.node.is_none())
+                .collect(),
         }
     }
 
@@ -610,6 +628,139 @@ mod tests {
         assert_eq!(counts.get("Insufficient nvidia.com/gpu"), Some(12));
         assert_eq!(counts.get("Insufficient cpu"), None);
         assert!(ReasonCounts::default().is_empty());
+    }
+
+    fn attempt(pod: &str, node: Option<&str>, domain: Option<&str>, reason: &str) -> PodTrace {
+        PodTrace {
+            pod: pod.into(),
+            node: node.map(Into::into),
+            evaluated: 2,
+            feasible: u32::from(node.is_some()),
+            unresolvable: 0,
+            node_reasons: [(reason, 2)].into_iter().collect(),
+            claim_reasons: BTreeMap::from([(
+                format!("{pod}-gpu"),
+                BTreeMap::from([("no device".to_owned(), 1)]),
+            )]),
+            placement: domain.map(Into::into),
+        }
+    }
+
+    fn domain(value: &str, placeable: u32) -> DomainTrace {
+        DomainTrace {
+            group: "PodGroup/llm".to_owned(),
+            key: "rack".to_owned(),
+            value: value.to_owned(),
+            nodes: 2,
+            placeable,
+            feasible: false,
+            message: String::new(),
+            score: None,
+            chosen: false,
+        }
+    }
+
+    fn unit(pods: Vec<PodTrace>, domains: Vec<DomainTrace>) -> UnitResult {
+        UnitResult {
+            kind: ObjKind::PodGroup,
+            namespace: "ml".to_owned(),
+            name: "llm".to_owned(),
+            outcome: Outcome::Unschedulable,
+            message: String::new(),
+            placements: Vec::new(),
+            victims: Vec::new(),
+            blast_radius: None,
+            min_count: Some(3),
+            known: None,
+            scheduled_before: 0,
+            pending: 3,
+            priority: 0,
+            trace: UnitTrace {
+                pods,
+                domains,
+                ..UnitTrace::default()
+            },
+        }
+    }
+
+    /// Issue #45: a member that was placed (and rolled back with its gang) did not fail,
+    /// whatever nodes rejected it on the way; only the others are quoted.
+    #[test]
+    fn only_the_members_that_found_no_node_failed() {
+        let u = unit(
+            vec![
+                attempt("llm-0", Some("n1"), None, "Insufficient cpu"),
+                attempt("llm-1", Some("n2"), None, "Insufficient cpu"),
+                attempt("llm-2", None, None, "Insufficient memory"),
+            ],
+            Vec::new(),
+        );
+        let failed: Vec<&str> = u.failed_attempts().iter().map(|p| &*p.pod).collect();
+        assert_eq!(failed, ["llm-2"]);
+        assert!(u.focus_domain().is_none());
+    }
+
+    /// Issue #45: under a topology constraint, the rejections quoted are those of the domain
+    /// closest to fitting (or the chosen one), not of every domain tried.
+    #[test]
+    fn a_topology_unit_quotes_the_domain_closest_to_fitting() {
+        let pods = vec![
+            attempt("llm-0", Some("a1"), Some("rack=a"), "Insufficient cpu"),
+            attempt("llm-1", None, Some("rack=a"), "Insufficient cpu"),
+            attempt("llm-2", None, Some("rack=a"), "Insufficient cpu"),
+            attempt("llm-0", Some("b1"), Some("rack=b"), "x"),
+            attempt("llm-1", Some("b2"), Some("rack=b"), "x"),
+            attempt("llm-2", None, Some("rack=b"), "Insufficient memory"),
+        ];
+        let u = unit(pods.clone(), vec![domain("a", 1), domain("b", 2)]);
+        assert_eq!(u.focus_domain().map(|d| d.value.as_str()), Some("b"));
+        let failed: Vec<(&str, Option<&str>)> = u
+            .failed_attempts()
+            .iter()
+            .map(|p| (&*p.pod, p.placement.as_deref()))
+            .collect();
+        assert_eq!(failed, [("llm-2", Some("rack=b"))]);
+        // The chosen domain wins over the one where most fit.
+        let mut chosen = domain("a", 1);
+        chosen.chosen = true;
+        let u = unit(pods, vec![chosen, domain("b", 2)]);
+        assert_eq!(u.focus_domain().map(|d| d.value.as_str()), Some("a"));
+        assert_eq!(u.failed_attempts().len(), 2);
+        assert_eq!(u.failed_attempts_in(&domain("b", 2)).len(), 1);
+    }
+
+    #[test]
+    fn every_outcome_has_one_word_and_the_summary_counts_suspended_only_when_any() {
+        let words: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
+        assert_eq!(
+            words,
+            [
+                "Scheduled",
+                "Unschedulable",
+                "Waiting",
+                "Preempting",
+                "Error",
+                "Suspended"
+            ]
+        );
+        for o in Outcome::ALL {
+            // The JSON word is the text word.
+            assert_eq!(
+                serde_json::to_value(o).unwrap(),
+                serde_json::json!(o.as_str())
+            );
+        }
+        let mut u = unit(Vec::new(), Vec::new());
+        let s = Summary::of(std::slice::from_ref(&u));
+        assert_eq!(
+            s.counts_text(),
+            "0 scheduled, 1 unschedulable, 0 waiting, 0 preempting, 0 error"
+        );
+        assert!(serde_json::to_value(&s).unwrap().get("suspended").is_none());
+        u.outcome = Outcome::Suspended;
+        let s = Summary::of(&[u]);
+        assert!(s.counts_text().ends_with(", 1 suspended"));
+        assert_eq!(serde_json::to_value(&s).unwrap()["suspended"], 1);
     }
 
     #[test]

@@ -402,13 +402,25 @@ fn a_suspended_job_is_reported_not_dropped() {
     assert_eq!(unit["pending"], 2, "{unit}");
     assert_eq!(v["summary"]["suspended"], 1, "{}", v["summary"]);
     // explain job/later says the same word, and why.
-    let r = run(&["explain", "--demo", "--add", &job, "job/later", "-o", "json"]);
+    let r = run(&[
+        "explain",
+        "--demo",
+        "--add",
+        &job,
+        "job/later",
+        "-o",
+        "json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.transcript());
     let d: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(d["outcome"], "Suspended", "{d:#}");
     assert_eq!(d["verdict"], "Waiting", "{d:#}");
     assert!(
-        d["findings"].as_array().unwrap().iter().any(|f| f["id"] == "WASE008"),
+        d["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["id"] == "WASE008"),
         "{d:#}"
     );
     // A demo without it has no summary count for it (omitted when 0).

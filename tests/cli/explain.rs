@@ -224,7 +224,11 @@ fn every_failure_mode_fixture_explains_as_expected() {
             assert_eq!(v["outcome"], outcome.as_str(), "{name}: {:#}", v);
         }
         for id in &e.absent {
-            assert!(!ids.contains(&id.as_str()), "{name}: {id} in {ids:?}\n{:#}", v);
+            assert!(
+                !ids.contains(&id.as_str()),
+                "{name}: {id} in {ids:?}\n{:#}",
+                v
+            );
         }
         for (id, want) in &e.titles_contain {
             let titles: Vec<&str> = v["findings"]
@@ -320,7 +324,15 @@ fn claim_findings_name_only_the_members_that_failed() {
         ["claim `llm-6-gpu` cannot be allocated for pod llm-6"],
         "{v:#}"
     );
-    let r = run(&["lint", "--from", cluster, "--feasibility", cluster, "-o", "github"]);
+    let r = run(&[
+        "lint",
+        "--from",
+        cluster,
+        "--feasibility",
+        cluster,
+        "-o",
+        "github",
+    ]);
     let was312: Vec<&str> = r.stdout.lines().filter(|l| l.contains("WAS312")).collect();
     assert_eq!(was312.len(), 1, "{}", r.transcript());
     assert!(was312[0].contains("claim `llm-6-gpu`"), "{}", was312[0]);
@@ -337,7 +349,11 @@ fn claim_findings_name_only_the_members_that_failed() {
 fn explain_says_simulates_word_and_a_successful_preemption_is_no_error() {
     let r = run(&["explain", "--demo", "pg/urgent"]);
     assert_eq!(r.code, 0, "{}", r.transcript());
-    assert!(r.stdout.contains("PodGroup/ml/urgent: Preempting"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("PodGroup/ml/urgent: Preempting"),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stdout.contains("NeedsPreemption"), "{}", r.stdout);
     assert!(!r.stdout.contains("error WASE021"), "{}", r.stdout);
     assert!(!r.stdout.contains("error WASE02"), "{}", r.stdout);
@@ -378,7 +394,11 @@ fn a_gang_held_at_pre_enqueue_says_how_many_would_fit() {
         r.stdout
     );
     assert!(!r.stdout.contains("0 member(s) fit"), "{}", r.stdout);
-    assert!(r.stdout.contains("PodGroup/default/train: Waiting"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("PodGroup/default/train: Waiting"),
+        "{}",
+        r.stdout
+    );
     let r = run(&["simulate", "--from", cluster]);
     let row = r
         .stdout
@@ -389,10 +409,35 @@ fn a_gang_held_at_pre_enqueue_says_how_many_would_fit() {
         .split_whitespace()
         .skip_while(|c| !c.starts_with("PodGroup/"))
         .collect();
-    assert_eq!(&cells[..4], ["PodGroup/train", "Waiting", "0/2", "4"], "{row}");
+    assert_eq!(
+        &cells[..4],
+        ["PodGroup/train", "Waiting", "0/2", "4"],
+        "{row}"
+    );
     let r = run(&["simulate", "--from", cluster, "-o", "json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let unit = &v["units"][0];
     assert_eq!(unit["minCount"], 4, "{unit}");
     assert_eq!(unit["known"], 2, "{unit}");
+}
+
+/// Issue #45, item 4: the demo's CompositePodGroup `pipeline` runs 4 pods in 2 child groups
+/// with minGroupCount 2: explain counts child groups against minGroupCount, never pods.
+#[test]
+fn a_composite_pod_group_counts_child_groups_not_pods() {
+    let r = run(&["explain", "--demo", "cpg/pipeline"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("WASE010 2 of 2 child group(s) running, minGroupCount 2"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("member(s) running"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("2 child group(s) fit at once (ignoring preemption), minGroupCount 2"),
+        "{}",
+        r.stdout
+    );
 }

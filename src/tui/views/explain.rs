@@ -161,10 +161,7 @@ pub fn diagnosis_lines(
     let mut out = vec![Line::from(vec![
         Span::styled(s(&d.target), theme.header()),
         Span::raw(": "),
-        Span::styled(
-            d.shown_outcome().as_str(),
-            theme.outcome(d.shown_outcome()),
-        ),
+        Span::styled(d.shown_outcome().as_str(), theme.outcome(d.shown_outcome())),
     ])];
     if !d.message.is_empty() {
         out.push(Line::raw(format!("  {}", s(&d.message))));

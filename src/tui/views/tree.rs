@@ -14,9 +14,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, click_row, navigate};
-use crate::sched::plan::Outcome;
 use crate::graph::ObjRef;
 use crate::render::sanitize;
+use crate::sched::plan::Outcome;
 use crate::tui::data::TreeRow;
 use crate::tui::event::Intent;
 use crate::tui::keymap::{Binding, TREE};
@@ -161,14 +161,12 @@ fn outcome(cx: &Cx<'_>, r: &TreeRow) -> Option<Outcome> {
     ) {
         return None;
     }
-    cx.data
-        .plan
-        .outcome_of(
-            &cx.data.snapshot,
-            &r.node.kind,
-            &r.node.namespace,
-            &r.node.name,
-        )
+    cx.data.plan.outcome_of(
+        &cx.data.snapshot,
+        &r.node.kind,
+        &r.node.namespace,
+        &r.node.name,
+    )
 }
 
 impl Component for TreeView {

@@ -21,7 +21,7 @@ pub struct ExplainArgs {
     /// groups) or `job/` (its group), followed by the name.
     #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
     pub target: Vec<String>,
-    /// Exit with 1 when the target is not schedulable (Waiting, Unschedulable, NeedsPreemption).
+    /// Exit with 1 when the target is not schedulable (Waiting, Unschedulable, Preempting, Error, Suspended).
     #[arg(long)]
     pub exit_code: bool,
     /// What-ifs, as for `simulate`.
@@ -66,7 +66,17 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         namespace: target.namespace.clone(),
         name: target.name.clone(),
     };
-    let units = units_of(&graph, &t);
+    let mut units = units_of(&graph, &t);
+    // A suspended manifest Job has no groups yet: its own unit (Suspended) is explained.
+    if units.is_empty()
+        && t.kind == ObjKind::Job
+        && prepared
+            .queued()
+            .iter()
+            .any(|u| u.kind == ObjKind::Job && u.namespace == t.namespace && u.name == t.name)
+    {
+        units.push((ObjKind::Job, t.name.clone()));
+    }
     let mut diagnoses: Vec<Diagnosis> = Vec::new();
     // A pod in a group: explain the group; a pod of its own: the pod.
     let plan_units = if t.kind == ObjKind::Pod && units.len() > 1 {

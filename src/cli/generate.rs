@@ -272,7 +272,7 @@ fn man_sections(sub: Option<&str>, see_also: &[String]) -> String {
     }
     let findings = match sub {
         Some("explain") => {
-            "With \\fB\\-\\-exit\\-code\\fR: the target is not schedulable (Waiting, Unschedulable or NeedsPreemption)."
+            "With \\fB\\-\\-exit\\-code\\fR: the target is not schedulable (Waiting, Unschedulable, Preempting, Error or Suspended)."
         }
         Some("doctor") => "A finding at or above \\fB\\-\\-fail\\-on\\fR (default: error).",
         Some("lint") => "A finding at or above \\fB\\-\\-fail\\-on\\fR (default: warning).",

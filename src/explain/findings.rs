@@ -89,10 +89,28 @@ pub(super) fn links(
         let min = unit
             .min_count
             .or_else(|| super::min_count_of(s, kind, ns, name));
+        // A gang short of its quorum: how many more members it waits for (explain adds how
+        // many of them would fit once they exist, from a trial run).
+        let title = match (unit.known, min) {
+            (Some(known), Some(min)) if known < min => {
+                let more = min - known;
+                if *kind == ObjKind::CompositePodGroup {
+                    format!(
+                        "waiting for {more} more child group(s) to reach quorum ({known} ready, minGroupCount {min})"
+                    )
+                } else {
+                    format!(
+                        "waiting for {more} more {} ({known} known)",
+                        if more == 1 { "member" } else { "members" }
+                    )
+                }
+            }
+            _ => "held before scheduling (PreEnqueue)".to_owned(),
+        };
         out.push(Finding {
             id: "WASE004",
             severity: Severity::Error,
-            title: "held before scheduling (PreEnqueue)".to_owned(),
+            title,
             detail: unit.message.clone(),
             evidence: serde_json::json!({"pending": unit.pending, "minCount": min}),
             fix: match min {
@@ -167,35 +185,51 @@ pub(super) fn links(
 }
 
 pub(super) fn capacity_findings(
+    s: &Snapshot,
     unit: &UnitResult,
     fit: &Fit,
     reasons: &BTreeMap<String, u32>,
     out: &mut Vec<Finding>,
 ) {
+    // A gang that preempts successfully is placed: what did not fit before preemption is
+    // worth knowing, not an error.
+    let preempting = unit.outcome == Outcome::Preempting;
+    let severity = if preempting {
+        Severity::Info
+    } else {
+        Severity::Error
+    };
+    // A CompositePodGroup counts child groups against minGroupCount (`fit` does too); a
+    // PodGroup or pod counts members against minCount. Never the two in one "N of M".
+    let composite = unit.kind == ObjKind::CompositePodGroup;
+    let (members, min_name) = if composite {
+        ("child group(s)", "minGroupCount")
+    } else {
+        ("members", "minCount")
+    };
     if !fit.domains.is_empty() {
         let best = fit
             .domains
             .iter()
             .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)));
-        let total: u32 =
-            fit.domains.iter().map(|d| d.placeable).sum::<u32>() + unit.scheduled_before;
+        let before = if composite { 0 } else { unit.scheduled_before };
+        let total: u32 = fit.domains.iter().map(|d| d.placeable).sum::<u32>() + before;
         let best_name = best.map_or(String::new(), |d| d.value.clone());
-        // A CompositePodGroup counts child groups (minGroupCount); the domains count pods.
-        // Never put the two in one "N of M".
-        let title = if unit.kind == ObjKind::CompositePodGroup {
+        let tree = if composite { "gang tree" } else { "gang" };
+        let title = if preempting {
             format!(
-                "no {} domain holds the gang tree: at most {} pod(s) fit in one ({best_name}), and the tree needs {} child group(s) placed together",
+                "without preemption no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name}); preemption makes room",
                 fit.domains[0].key, fit.placeable, fit.min_count
             )
         } else {
             format!(
-                "no {} domain holds the gang: at most {} of {} members fit in one ({best_name})",
+                "no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name})",
                 fit.domains[0].key, fit.placeable, fit.min_count
             )
         };
         out.push(Finding {
             id: "WASE020",
-            severity: Severity::Error,
+            severity,
             title,
             detail: {
                 let (shown, rest) = fit.leading_domains(DOMAINS_SHOWN);
@@ -208,39 +242,41 @@ pub(super) fn capacity_findings(
                     list.push_str(&format!(", … {rest} more (-o json lists all)"));
                 }
                 let per = if rest > 0 { "per domain, most first" } else { "per domain" };
+                let what = if composite { "child groups" } else { "members" };
                 format!(
-                    "members that fit {per}: {list}; {total} in all domains together — free capacity spread across domains is not gang capacity"
+                    "{what} that fit {per}: {list}; {total} in all domains together — free capacity spread across domains is not gang capacity"
                 )
             },
             evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
             fix: None,
         });
-    } else if unit.kind == ObjKind::CompositePodGroup && unit.outcome != Outcome::Scheduled {
+    } else if fit.placeable < fit.min_count {
+        let of = if composite {
+            super::child_groups(s, &unit.namespace, &unit.name)
+        } else {
+            unit.pending + unit.scheduled_before
+        };
+        let title = if preempting {
+            format!(
+                "{} of {of} {members} fit at once without preemption ({min_name} {}); preemption makes room for the rest",
+                fit.placeable, fit.min_count
+            )
+        } else {
+            format!(
+                "{} of {of} {members} fit at once ({min_name} {})",
+                fit.placeable, fit.min_count
+            )
+        };
         out.push(Finding {
             id: "WASE021",
-            severity: Severity::Error,
-            title: format!(
-                "{} of {} pod(s) fit at once; the tree needs {} child group(s) (minGroupCount) placed together",
-                fit.placeable,
-                unit.pending + unit.scheduled_before,
-                fit.min_count
-            ),
+            severity,
+            title,
             detail: unit.message.clone(),
-            evidence: serde_json::json!({"placeablePods": fit.placeable, "minGroupCount": fit.min_count}),
-            fix: None,
-        });
-    } else if unit.kind != ObjKind::CompositePodGroup && fit.placeable < fit.min_count {
-        out.push(Finding {
-            id: "WASE021",
-            severity: Severity::Error,
-            title: format!(
-                "{} of {} members fit at once (minCount {})",
-                fit.placeable,
-                unit.pending + unit.scheduled_before,
-                fit.min_count
-            ),
-            detail: unit.message.clone(),
-            evidence: serde_json::json!({"placeable": fit.placeable, "minCount": fit.min_count}),
+            evidence: if composite {
+                serde_json::json!({"placeableGroups": fit.placeable, "minGroupCount": fit.min_count})
+            } else {
+                serde_json::json!({"placeable": fit.placeable, "minCount": fit.min_count})
+            },
             fix: None,
         });
     }
@@ -249,42 +285,132 @@ pub(super) fn capacity_findings(
             .iter()
             .map(|(r, n)| format!("{n} node(s): {r}"))
             .collect();
+        let (title, detail) = match unit.focus_domain() {
+            Some(d) => (
+                format!(
+                    "why the nodes were rejected in {}={} ({})",
+                    d.key,
+                    d.value,
+                    if d.chosen
+                        || unit
+                            .trace
+                            .preemption_domains
+                            .iter()
+                            .any(|p| p.chosen && p.key == d.key && p.value == d.value)
+                    {
+                        "the domain chosen"
+                    } else {
+                        "the domain closest to fitting"
+                    }
+                ),
+                text.join("; ") + &other_domains(unit, fit, d),
+            ),
+            None => ("why the nodes were rejected".to_owned(), text.join("; ")),
+        };
         out.push(Finding {
             id: "WASE022",
             severity: Severity::Info,
-            title: "why the nodes were rejected".to_owned(),
-            detail: text.join("; "),
+            title,
+            detail,
             evidence: serde_json::to_value(reasons).unwrap_or_default(),
             fix: None,
         });
     }
-    let mut claims: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    for p in &unit.trace.pods {
+    // Only the members that failed, and only their claims (a member placed and rolled back
+    // with its gang failed nothing, whatever nodes had no device for it on the way).
+    let mut claims: BTreeMap<String, (BTreeMap<String, u32>, Vec<&str>)> = BTreeMap::new();
+    for p in unit.failed_attempts() {
         for (c, rs) in &p.claim_reasons {
+            let (reasons, pods) = claims.entry(c.clone()).or_default();
+            if !pods.contains(&&*p.pod) {
+                pods.push(&p.pod);
+            }
             for (r, n) in rs {
-                let e = claims
-                    .entry(c.clone())
-                    .or_default()
-                    .entry(r.clone())
-                    .or_default();
+                let e = reasons.entry(r.clone()).or_default();
                 *e = (*e).max(*n);
             }
         }
     }
-    for (claim, rs) in claims {
+    for (claim, (rs, pods)) in claims {
+        let mut evidence = serde_json::to_value(&rs).unwrap_or_default();
+        if let Some(map) = evidence.as_object_mut() {
+            map.insert("pods".to_owned(), serde_json::json!(pods));
+        }
         out.push(Finding {
             id: "WASE023",
-            severity: Severity::Error,
-            title: format!("claim `{claim}` cannot be allocated"),
+            severity,
+            title: format!(
+                "claim `{claim}` cannot be allocated for {}",
+                pods_text(&pods)
+            ),
             detail: rs
                 .iter()
                 .map(|(r, n)| format!("{n} node(s): {r}"))
                 .collect::<Vec<_>>()
                 .join("; "),
-            evidence: serde_json::to_value(&rs).unwrap_or_default(),
+            evidence,
             fix: None,
         });
     }
+}
+
+/// "pod a", "pods a, b", "pods a, b, c and 4 more".
+fn pods_text(pods: &[&str]) -> String {
+    const SHOWN: usize = 3;
+    match pods {
+        [one] => format!("pod {one}"),
+        _ if pods.len() <= SHOWN => format!("pods {}", pods.join(", ")),
+        _ => format!(
+            "pods {} and {} more",
+            pods[..SHOWN].join(", "),
+            pods.len() - SHOWN
+        ),
+    }
+}
+
+/// The other domains' rejections, one short entry each (members that fit, the reason that
+/// rejected the most nodes): "; other domains: rack-a: 2 fit, 2 node(s): Insufficient
+/// nvidia.com/gpu; …". Empty when the focus domain is the only one.
+fn other_domains(unit: &UnitResult, fit: &Fit, focus: &crate::sched::plan::DomainTrace) -> String {
+    let others: Vec<&crate::sched::plan::DomainTrace> = unit
+        .own_domains()
+        .filter(|d| d.value != focus.value)
+        .collect();
+    if others.is_empty() {
+        return String::new();
+    }
+    let mut entries: Vec<String> = others
+        .iter()
+        .take(DOMAINS_SHOWN)
+        .map(|d| {
+            let mut top: BTreeMap<&str, u32> = BTreeMap::new();
+            for p in unit.failed_attempts_in(d) {
+                for (r, n) in p.node_reasons.iter() {
+                    let e = top.entry(r).or_default();
+                    *e = (*e).max(n);
+                }
+            }
+            let worst = top
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(r, n)| format!(", {n} node(s): {r}"))
+                .unwrap_or_default();
+            // The fit's count: child groups for a CompositePodGroup, members otherwise.
+            let placeable = fit
+                .domains
+                .iter()
+                .find(|f| f.key == d.key && f.value == d.value)
+                .map_or(d.placeable, |f| f.placeable);
+            format!("{}: {placeable} fit{worst}", d.value)
+        })
+        .collect();
+    if others.len() > DOMAINS_SHOWN {
+        entries.push(format!(
+            "… {} more (-o json lists all)",
+            others.len() - DOMAINS_SHOWN
+        ));
+    }
+    format!("; other domains: {}", entries.join("; "))
 }
 
 /// The topology domain a topology-constrained group would preempt in: for every topology key
@@ -443,6 +569,7 @@ mod tests {
             victims: Vec::new(),
             blast_radius: None,
             min_count: Some(16),
+            known: None,
             scheduled_before: 0,
             pending: 16,
             priority: 0,
@@ -460,9 +587,16 @@ mod tests {
             min_count: 16,
             placeable: 6,
             domains,
+            held: false,
         };
         let mut out = Vec::new();
-        capacity_findings(&unit, &fit, &BTreeMap::new(), &mut out);
+        capacity_findings(
+            &Snapshot::default(),
+            &unit,
+            &fit,
+            &BTreeMap::new(),
+            &mut out,
+        );
         let f = out.iter().find(|f| f.id == "WASE020").expect("WASE020");
         assert_eq!(
             f.title,

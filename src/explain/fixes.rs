@@ -228,7 +228,7 @@ pub(super) fn set_claim_source(
     changed
 }
 
-fn set_min_count(s: &mut Snapshot, ns: &str, name: &str, n: u32) -> bool {
+pub(super) fn set_min_count(s: &mut Snapshot, ns: &str, name: &str, n: u32) -> bool {
     let Some(pg) = s.pod_groups.iter_mut().find(|p| {
         p.metadata.namespace.as_deref() == Some(ns) && p.metadata.name.as_deref() == Some(name)
     }) else {

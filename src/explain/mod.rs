@@ -82,6 +82,10 @@ pub struct Fit {
     pub placeable: u32,
     /// Per topology domain.
     pub domains: Vec<DomainFit>,
+    /// True when the unit was held before scheduling and never tried: `placeable` is then 0
+    /// and says nothing about the cluster. Omitted when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub held: bool,
 }
 
 /// How many domains the text view names before it summarises the rest: a 5,000-node cluster has
@@ -117,8 +121,12 @@ pub fn leading<T>(items: &[T], limit: usize, score: impl Fn(&T) -> u64) -> (Vec<
 pub struct Diagnosis {
     /// `Kind/namespace/name` of the unit explained.
     pub target: String,
-    /// The answer.
+    /// The answer, in explain's documented words (see [`Verdict`]).
     pub verdict: Verdict,
+    /// The simulator's outcome for the unit, the word simulate, tree and the TUI print for it;
+    /// absent when nothing of the unit is pending (verdict `Scheduled`: already running).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
     /// The simulator's message for the unit.
     pub message: String,
     /// Findings, most decisive first.
@@ -140,6 +148,38 @@ pub struct Diagnosis {
     /// Set when the scheduler takes gangs pod by pod (GenericWorkload off): why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_by_pod: Option<String>,
+}
+
+impl Diagnosis {
+    /// The outcome reports print for the unit: the simulator's, or `Scheduled` for a unit
+    /// already running (nothing pending).
+    #[must_use]
+    pub fn shown_outcome(&self) -> Outcome {
+        self.outcome.unwrap_or(Outcome::Scheduled)
+    }
+
+    /// The fit in one line, as the text views print it: "4 member(s) fit at once (ignoring
+    /// preemption), minCount 6"; a CompositePodGroup counts child groups against
+    /// minGroupCount; a unit never tried says so instead of "0 fit".
+    #[must_use]
+    pub fn fit_line(&self) -> String {
+        let (members, min) = if self.target.starts_with("CompositePodGroup/") {
+            ("child group(s)", "minGroupCount")
+        } else {
+            ("member(s)", "minCount")
+        };
+        if self.fit.held {
+            format!(
+                "not tried (held before scheduling), {min} {}",
+                self.fit.min_count
+            )
+        } else {
+            format!(
+                "{} {members} fit at once (ignoring preemption), {min} {}",
+                self.fit.placeable, self.fit.min_count
+            )
+        }
+    }
 }
 
 /// What `explain` looks at: a unit of the plan, found from any target kind.
@@ -331,11 +371,26 @@ pub fn explain_prepared(
         &unit,
         &mut findings,
     );
-    let (node_reasons, fit) = reasons_and_fit(s, &unit);
-    if matches!(verdict, Verdict::Unschedulable | Verdict::NeedsPreemption)
-        && unit.outcome != Outcome::Error
-    {
-        capacity_findings(&unit, &fit, &node_reasons, &mut findings);
+    let (node_reasons, mut fit) = reasons_and_fit(s, &unit);
+    if matches!(unit.outcome, Outcome::Unschedulable | Outcome::Preempting) {
+        capacity_findings(s, &unit, &fit, &node_reasons, &mut findings);
+    }
+    if matches!(unit.outcome, Outcome::Waiting | Outcome::Suspended) {
+        // Never tried: no "0 member(s) fit". A gang short of its quorum is tried with the
+        // members it has, to say how many would fit once the rest exist.
+        match quorum_trial(s, checkpoint, &unit) {
+            Some(trial) => {
+                if let Some(f) = findings.iter_mut().find(|f| f.id == "WASE004") {
+                    f.title
+                        .push_str(&format!("; once they exist, {} would fit", trial.placeable));
+                }
+                fit = trial;
+            }
+            None => fit.held = true,
+        }
+    }
+    if unit.outcome == Outcome::Suspended {
+        findings.push(suspended_finding(&unit));
     }
     if unit.outcome == Outcome::Error {
         findings.push(Finding {
@@ -349,8 +404,8 @@ pub fn explain_prepared(
     }
     preemption_findings(s, &unit, &mut findings);
     let fixes = if matches!(
-        verdict,
-        Verdict::Unschedulable | Verdict::NeedsPreemption | Verdict::Waiting
+        unit.outcome,
+        Outcome::Unschedulable | Outcome::Error | Outcome::Preempting | Outcome::Waiting
     ) {
         let compiled = fixes::Compiled {
             checkpoint,
@@ -380,6 +435,7 @@ pub fn explain_prepared(
     Diagnosis {
         target,
         verdict,
+        outcome: Some(unit.outcome),
         message: unit.message.clone(),
         findings,
         node_reasons,
@@ -392,43 +448,64 @@ pub fn explain_prepared(
     }
 }
 
-/// The unit's rejections (filter reason → node count, the most over members that found no
-/// node) and its fit (members that fit at once, per topology domain), from the trace.
+/// The unit's rejections (filter reason → node count, the most over the members that found no
+/// node — under a topology constraint, in the domain closest to fitting: see
+/// [`UnitResult::failed_attempts`]) and its fit (members that fit at once, per topology
+/// domain; for a CompositePodGroup, child groups, counted against `minGroupCount`), from the
+/// trace.
 fn reasons_and_fit(s: &Snapshot, unit: &UnitResult) -> (BTreeMap<String, u32>, Fit) {
     let (kind, namespace, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let mut node_reasons: BTreeMap<String, u32> = BTreeMap::new();
-    for p in unit.trace.pods.iter().filter(|p| p.node.is_none()) {
+    for p in unit.failed_attempts() {
         for (r, n) in p.node_reasons.iter() {
             let e = node_reasons.entry(r.to_owned()).or_default();
             *e = (*e).max(n);
         }
     }
-    let top_group = format!("{kind}/{name}");
+    let composite = *kind == ObjKind::CompositePodGroup;
+    // A CompositePodGroup counts its child groups that fit, whatever their pods.
+    let groups_in = |label: Option<&str>| {
+        let placed: std::collections::HashSet<&str> = unit
+            .trace
+            .pods
+            .iter()
+            .filter(|p| p.node.is_some() && p.placement.as_deref() == label)
+            .map(|p| &*p.pod)
+            .collect();
+        child_groups_fitting(s, namespace, name, &placed)
+    };
     let domains: Vec<DomainFit> = unit
-        .trace
-        .domains
-        .iter()
-        .filter(|d| d.group == top_group)
+        .own_domains()
         .map(|d| DomainFit {
             key: d.key.clone(),
             value: d.value.clone(),
-            placeable: d.placeable,
+            placeable: if composite {
+                groups_in(Some(&crate::sched::plan::domain_label(d)))
+            } else {
+                d.placeable
+            },
         })
         .collect();
-    let placed_first_try = u32::try_from(
-        unit.trace
-            .pods
-            .iter()
-            .filter(|p| p.node.is_some() && p.placement.is_none())
-            .count(),
-    )
-    .unwrap_or(0);
+    let placed_first_try = if composite {
+        groups_in(None)
+    } else {
+        u32::try_from(
+            unit.trace
+                .pods
+                .iter()
+                .filter(|p| p.node.is_some() && p.placement.is_none())
+                .count(),
+        )
+        .unwrap_or(0)
+            + unit.scheduled_before
+    };
+    // Bound members count in every domain (a CompositePodGroup's are in `groups_in`).
+    let before = if composite { 0 } else { unit.scheduled_before };
     let placeable = domains
         .iter()
-        .map(|d| d.placeable)
+        .map(|d| d.placeable + before)
         .max()
-        .unwrap_or(placed_first_try)
-        + unit.scheduled_before;
+        .unwrap_or(placed_first_try);
     let min_count = unit
         .min_count
         .or_else(|| min_count_of(s, kind, namespace, name))
@@ -437,8 +514,101 @@ fn reasons_and_fit(s: &Snapshot, unit: &UnitResult) -> (BTreeMap<String, u32>, F
         min_count,
         placeable,
         domains,
+        held: false,
     };
     (node_reasons, fit)
+}
+
+/// How many direct children of CompositePodGroup `ns`/`name` would be satisfied with the pods
+/// `placed` added to their bound ones: a PodGroup when its members reach its `minCount` (1 for
+/// basic), a CompositePodGroup when its own children reach its `minGroupCount`.
+fn child_groups_fitting(
+    s: &Snapshot,
+    ns: &str,
+    name: &str,
+    placed: &std::collections::HashSet<&str>,
+) -> u32 {
+    children_fitting(s, ns, name, placed, true)
+}
+
+/// The direct children of CompositePodGroup `ns`/`name` satisfied by the pods `members` (and,
+/// with `bound`, every pod bound to a node): see [`child_groups_fitting`].
+fn children_fitting(
+    s: &Snapshot,
+    ns: &str,
+    name: &str,
+    members: &std::collections::HashSet<&str>,
+    bound: bool,
+) -> u32 {
+    fn fits(
+        s: &Snapshot,
+        ns: &str,
+        (kind, name): (&ObjKind, &str),
+        members: &std::collections::HashSet<&str>,
+        bound: bool,
+        depth: usize,
+    ) -> bool {
+        let min = min_count_of(s, kind, ns, name).unwrap_or(1);
+        let have = match kind {
+            ObjKind::PodGroup => count(s.index.pods_by_group.get(ns, name).iter().filter(|i| {
+                let pod = &s.pods[**i];
+                members.contains(name_of(&pod.metadata))
+                    || (bound && pod.spec.as_ref().is_some_and(|sp| sp.node_name.is_some()))
+            })),
+            _ if depth < crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH => {
+                level(s, ns, name, members, bound, depth + 1)
+            }
+            _ => 0,
+        };
+        have >= min
+    }
+    fn level(
+        s: &Snapshot,
+        ns: &str,
+        name: &str,
+        members: &std::collections::HashSet<&str>,
+        bound: bool,
+        depth: usize,
+    ) -> u32 {
+        let pgs = s
+            .index
+            .pod_groups_by_parent
+            .get(ns, name)
+            .iter()
+            .map(|i| (ObjKind::PodGroup, name_of(&s.pod_groups[*i].metadata)));
+        let cpgs = s
+            .index
+            .composite_pod_groups_by_parent
+            .get(ns, name)
+            .iter()
+            .map(|i| {
+                (
+                    ObjKind::CompositePodGroup,
+                    name_of(&s.composite_pod_groups[*i].metadata),
+                )
+            });
+        count(
+            pgs.chain(cpgs)
+                .filter(|(k, n)| fits(s, ns, (k, n), members, bound, depth)),
+        )
+    }
+    level(s, ns, name, members, bound, 1)
+}
+
+/// The number of items, as a `u32`.
+fn count<T>(items: impl Iterator<Item = T>) -> u32 {
+    u32::try_from(items.count()).unwrap_or(u32::MAX)
+}
+
+/// The direct child groups of CompositePodGroup `ns`/`name`.
+fn child_groups(s: &Snapshot, ns: &str, name: &str) -> u32 {
+    count(
+        s.index
+            .pod_groups_by_parent
+            .get(ns, name)
+            .iter()
+            .chain(s.index.composite_pod_groups_by_parent.get(ns, name).iter()),
+    )
 }
 
 /// Diagnoses one unit of an existing plan without simulating again: verdict, capacity and
@@ -447,12 +617,14 @@ fn reasons_and_fit(s: &Snapshot, unit: &UnitResult) -> (BTreeMap<String, u32>, F
 /// that does not fit.
 pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
     let verdict = Verdict::from(unit.outcome);
-    let (node_reasons, fit) = reasons_and_fit(s, unit);
+    let (node_reasons, mut fit) = reasons_and_fit(s, unit);
     let mut findings = Vec::new();
-    if matches!(verdict, Verdict::Unschedulable | Verdict::NeedsPreemption)
-        && unit.outcome != Outcome::Error
-    {
-        capacity_findings(unit, &fit, &node_reasons, &mut findings);
+    if matches!(unit.outcome, Outcome::Unschedulable | Outcome::Preempting) {
+        capacity_findings(s, unit, &fit, &node_reasons, &mut findings);
+    }
+    fit.held = matches!(unit.outcome, Outcome::Waiting | Outcome::Suspended);
+    if unit.outcome == Outcome::Suspended {
+        findings.push(suspended_finding(unit));
     }
     if unit.outcome == Outcome::Error {
         findings.push(Finding {
@@ -469,6 +641,7 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
     Diagnosis {
         target: format!("{}/{}/{}", unit.kind, unit.namespace, unit.name),
         verdict,
+        outcome: Some(unit.outcome),
         message: unit.message.clone(),
         findings,
         node_reasons,
@@ -478,6 +651,50 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
+    }
+}
+
+/// A gang held at PreEnqueue for want of members (a PodGroup with fewer pods than
+/// `minCount`), tried on a copy with `minCount` lowered to the members it has, resumed from
+/// `checkpoint` (the state at its turn): its fit then, with the real `minCount`. `None` for
+/// any other unit, or when the trial is still held (gates, a claim not generated yet).
+fn quorum_trial(
+    s: &Snapshot,
+    checkpoint: &crate::sched::Prepared<'_>,
+    unit: &UnitResult,
+) -> Option<Fit> {
+    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
+    let (known, min) = (unit.known?, unit.min_count?);
+    if *kind != ObjKind::PodGroup || known == 0 || known >= min {
+        return None;
+    }
+    let mut copy = s.clone();
+    if !fixes::set_min_count(&mut copy, ns, name, known) {
+        return None;
+    }
+    let plan = checkpoint
+        .with_changed_groups(&copy)
+        .run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
+    let tried = plan
+        .unit(kind, ns, name)
+        .filter(|u| !matches!(u.outcome, Outcome::Waiting | Outcome::Error))?;
+    let (_, mut fit) = reasons_and_fit(&copy, tried);
+    fit.min_count = min;
+    Some(fit)
+}
+
+/// WASE008: a suspended Job's unit.
+fn suspended_finding(unit: &UnitResult) -> Finding {
+    Finding {
+        id: "WASE008",
+        severity: Severity::Info,
+        title: "the Job is suspended: no pods until it is resumed".to_owned(),
+        detail: format!(
+            "spec.suspend is true, so the Job controller creates none of its {} pod(s); set spec.suspend to false (or let its queue admit it) to schedule it",
+            unit.pending
+        ),
+        evidence: serde_json::json!({"pods": unit.pending, "minCount": unit.min_count}),
+        fix: None,
     }
 }
 
@@ -507,6 +724,7 @@ fn pod_by_pod(
     .unwrap_or(0);
     let total = u32::try_from(members.len()).unwrap_or(0);
     let min = min_count_of(s, &ObjKind::PodGroup, ns, name).unwrap_or(1);
+    let outcome = Outcome::combine(members.iter().map(|u| u.outcome)).unwrap_or(Outcome::Scheduled);
     let mut findings = Vec::new();
     let fake = UnitResult {
         outcome: Outcome::Scheduled,
@@ -543,8 +761,8 @@ fn pod_by_pod(
     findings.sort_by_key(|f| f.severity);
     Diagnosis {
         target,
-        verdict: Outcome::combine(members.iter().map(|u| u.outcome))
-            .map_or(Verdict::Schedulable, Verdict::from),
+        verdict: Verdict::from(outcome),
+        outcome: Some(outcome),
         message: {
             let preempting = members
                 .iter()
@@ -565,6 +783,7 @@ fn pod_by_pod(
             min_count: min,
             placeable: placed,
             domains: Vec::new(),
+            held: false,
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
@@ -646,7 +865,50 @@ fn running(
     let running = u32::try_from(pods.iter().filter(|i| phase(i) == "Running").count()).unwrap_or(0);
     let ready = u32::try_from(pods.iter().filter(|i| is_ready(i)).count()).unwrap_or(0);
     let mut findings = Vec::new();
-    let healthy = *kind == ObjKind::CompositePodGroup || running >= min;
+    if *kind == ObjKind::CompositePodGroup {
+        // Child groups against minGroupCount, never pods: a child runs when its running
+        // members reach its own minCount (a CompositePodGroup child, its minGroupCount).
+        let running_pods: std::collections::HashSet<&str> = pods
+            .iter()
+            .filter(|i| phase(i) == "Running")
+            .map(|i| name_of(&s.pods[*i].metadata))
+            .collect();
+        let groups = child_groups(s, ns, name);
+        let up = children_fitting(s, ns, name, &running_pods, false);
+        let healthy = up >= min;
+        findings.push(Finding {
+            id: "WASE010",
+            severity: if healthy { Severity::Info } else { Severity::Warning },
+            title: format!("{up} of {groups} child group(s) running, minGroupCount {min}"),
+            detail: if healthy {
+                format!("nothing is pending for this unit: it is running ({running} pod(s) running, {ready} ready). A CompositePodGroup's status stays empty in 1.37; its child groups are counted instead.")
+            } else {
+                format!("fewer child groups run ({up}) than minGroupCount ({min}): members were lost after the tree was first scheduled; the application may hang")
+            },
+            evidence: serde_json::json!({"runningGroups": up, "childGroups": groups, "minGroupCount": min, "runningPods": running, "readyPods": ready}),
+            fix: (!healthy).then(|| "recreate the missing members (their controller should), or lower minGroupCount if the job can run with fewer".to_owned()),
+        });
+        return Diagnosis {
+            target,
+            verdict: Verdict::Scheduled,
+            outcome: None,
+            message: String::new(),
+            findings,
+            node_reasons: BTreeMap::new(),
+            fit: Fit {
+                min_count: min,
+                placeable: up,
+                domains: Vec::new(),
+                held: false,
+            },
+            fixes: Vec::new(),
+            assumed: plan.settings.assumed.clone(),
+            admitted: plan.settings.admitted.clone(),
+            feature_gates: plan.settings.feature_gates.clone(),
+            pod_by_pod: plan.settings.pod_by_pod.clone(),
+        };
+    }
+    let healthy = running >= min;
     findings.push(Finding {
         id: "WASE010",
         severity: if healthy { Severity::Info } else { Severity::Warning },
@@ -662,6 +924,7 @@ fn running(
     Diagnosis {
         target,
         verdict: Verdict::Scheduled,
+        outcome: None,
         message: String::new(),
         findings,
         node_reasons: BTreeMap::new(),
@@ -669,6 +932,7 @@ fn running(
             min_count: min,
             placeable: running,
             domains: Vec::new(),
+            held: false,
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),

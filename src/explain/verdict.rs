@@ -1,11 +1,12 @@
-//! The one-word answer, derived from the simulator's outcome and nowhere else, so that
-//! explain, simulate, tree, the TUI, capacity and diff say the same thing about a unit.
+//! explain's one-word `verdict`, a documented JSON value kept for its readers, derived from the
+//! simulator's [`Outcome`] and nowhere else. Everything else — explain's text, its JSON
+//! `outcome`, simulate, tree, the TUI, capacity and diff — says the [`Outcome`] itself.
 
 use serde::Serialize;
 
 use crate::sched::plan::Outcome;
 
-/// The one-word answer.
+/// The one-word answer of explain's JSON `verdict`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Verdict {
     /// Already running; see the health finding.
@@ -14,7 +15,7 @@ pub enum Verdict {
     Schedulable,
     /// Would be placed after evicting victims.
     NeedsPreemption,
-    /// Held before scheduling (PreEnqueue).
+    /// Held before scheduling (PreEnqueue), or a suspended Job.
     Waiting,
     /// Cannot be placed.
     Unschedulable,
@@ -22,12 +23,13 @@ pub enum Verdict {
 
 impl From<Outcome> for Verdict {
     /// The verdict for a unit the simulator tried: Scheduled → Schedulable, Preempting →
-    /// NeedsPreemption, Waiting → Waiting, Unschedulable and Error → Unschedulable.
+    /// NeedsPreemption, Waiting and Suspended → Waiting, Unschedulable and Error →
+    /// Unschedulable.
     fn from(o: Outcome) -> Self {
         match o {
             Outcome::Scheduled => Self::Schedulable,
             Outcome::Preempting => Self::NeedsPreemption,
-            Outcome::Waiting => Self::Waiting,
+            Outcome::Waiting | Outcome::Suspended => Self::Waiting,
             Outcome::Unschedulable | Outcome::Error => Self::Unschedulable,
         }
     }

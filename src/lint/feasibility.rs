@@ -126,7 +126,9 @@ pub fn check(
         // Why claims could not be allocated (a selector error such as the CEL cost limit is
         // only in the trace, not in the scheduler's summary message).
         let mut claims: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
-        for p in &unit.trace.pods {
+        // Only the members that failed (under a topology constraint, in the domain closest
+        // to fitting), as explain's WASE023 quotes them.
+        for p in unit.failed_attempts() {
             for (claim, reasons) in &p.claim_reasons {
                 let list = claims.entry(claim.as_str()).or_default();
                 for r in reasons.keys() {

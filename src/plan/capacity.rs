@@ -144,8 +144,10 @@ pub struct CopyPreemption {
 pub struct Limit {
     /// The copy that did not fit (`PodGroup/ns/name`).
     pub copy: String,
-    /// explain's verdict for it.
+    /// explain's verdict for it (its documented JSON value).
     pub verdict: Verdict,
+    /// The simulator's outcome for it, in simulate's words (what the text prints).
+    pub outcome: crate::sched::plan::Outcome,
     /// The simulator's message.
     pub message: String,
     /// Members needed at once (minCount; the pod count for a basic group).
@@ -883,6 +885,7 @@ fn limit_of(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Limit {
     Limit {
         copy: format!("{}/{}/{}", unit.kind, unit.namespace, unit.name),
         verdict: d.verdict,
+        outcome: unit.outcome,
         message: d.message,
         min_count,
         placeable,

@@ -74,7 +74,8 @@ pub struct UnitChange {
 /// What kind of change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum Change {
-    /// Placed (or placeable by preemption, or running) in OLD; Unschedulable or Error in NEW.
+    /// Placed (or placeable by preemption, or running) in OLD; Unschedulable, Error or Waiting
+    /// (held before scheduling) in NEW.
     NewlyUnschedulable,
     /// Unschedulable, Error or Waiting in OLD; placed in NEW.
     NewlySchedulable,
@@ -289,7 +290,7 @@ enum Answer {
 impl Answer {
     fn label(self) -> String {
         match self {
-            Self::Simulated(o) => format!("{o:?}"),
+            Self::Simulated(o) => o.as_str().to_owned(),
             Self::NotPending => "NotPending".to_owned(),
             Self::Absent => "Absent".to_owned(),
         }
@@ -302,10 +303,13 @@ impl Answer {
         )
     }
 
+    /// Not placed, for want of room or for an error, or held before scheduling: a unit placed
+    /// in OLD that is Waiting in NEW (its gang lost members, a PodGroup went missing) became
+    /// unschedulable too. Suspended is not: a Job suspended on purpose.
     fn failed(self) -> bool {
         matches!(
             self,
-            Self::Simulated(Outcome::Unschedulable | Outcome::Error)
+            Self::Simulated(Outcome::Unschedulable | Outcome::Error | Outcome::Waiting)
         )
     }
 }
@@ -813,6 +817,7 @@ mod tests {
             victims: Vec::new(),
             blast_radius: None,
             min_count: Some(2),
+            known: None,
             scheduled_before: 0,
             pending: 2,
             priority: 0,
@@ -853,6 +858,35 @@ mod tests {
             classify(&Simulated(Outcome::Waiting), &u, None, None),
             Some(Change::OutcomeChanged)
         );
+    }
+
+    /// Issue #45: a unit placed in OLD (Scheduled, Preempting or running) that is held before
+    /// scheduling in NEW became unschedulable (`diff` exits 1); a Job suspended in NEW did not.
+    #[test]
+    fn placed_then_waiting_is_newly_unschedulable_and_suspended_is_not() {
+        use Answer::{NotPending, Simulated};
+        let waiting = Simulated(Outcome::Waiting);
+        for before in [
+            Simulated(Outcome::Scheduled),
+            Simulated(Outcome::Preempting),
+            NotPending,
+        ] {
+            assert_eq!(
+                classify(&before, &waiting, None, None),
+                Some(Change::NewlyUnschedulable),
+                "{before:?}"
+            );
+        }
+        assert_eq!(
+            classify(
+                &Simulated(Outcome::Scheduled),
+                &Simulated(Outcome::Suspended),
+                None,
+                None
+            ),
+            Some(Change::OutcomeChanged)
+        );
+        assert_eq!(waiting.label(), "Waiting");
     }
 
     #[test]

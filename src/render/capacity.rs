@@ -6,8 +6,9 @@ use std::io::{self, Write};
 use super::color::Styler;
 use super::sanitize;
 use super::table::{Cell, Paint, Table};
-use crate::explain::{DOMAINS_SHOWN, Verdict, leading};
+use crate::explain::{DOMAINS_SHOWN, leading};
 use crate::plan::capacity::CapacityReport;
+use crate::sched::plan::Outcome;
 
 /// Writes the report.
 pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
@@ -138,9 +139,9 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
     }
     match &r.limit {
         Some(l) => {
-            let verdict = format!("{:?}", l.verdict);
-            let verdict = match l.verdict {
-                Verdict::Unschedulable => style.error(verdict),
+            let verdict = l.outcome.as_str();
+            let verdict = match l.outcome {
+                Outcome::Unschedulable | Outcome::Error => style.error(verdict),
                 _ => style.warn(verdict),
             };
             writeln!(

@@ -5,17 +5,19 @@ use std::io::{self, Write};
 
 use super::color::Styler;
 use super::sanitize;
-use crate::explain::{DOMAINS_SHOWN, Diagnosis, Severity, Verdict};
+use crate::explain::{DOMAINS_SHOWN, Diagnosis, Severity};
+use crate::sched::plan::Outcome;
 
 /// Writes one diagnosis.
 pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
-    let verdict = format!("{:?}", d.verdict);
-    let verdict = match d.verdict {
-        Verdict::Scheduled | Verdict::Schedulable => style.ok(verdict),
-        Verdict::NeedsPreemption | Verdict::Waiting => style.warn(verdict),
-        Verdict::Unschedulable => style.error(verdict),
+    // The outcome, in the words simulate and tree print (the JSON keeps its `verdict` too).
+    let outcome = d.shown_outcome();
+    let word = match outcome {
+        Outcome::Scheduled => style.ok(outcome.as_str()),
+        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended => style.warn(outcome.as_str()),
+        Outcome::Unschedulable | Outcome::Error => style.error(outcome.as_str()),
     };
-    writeln!(out, "{}: {verdict}", style.bold(sanitize(&d.target)))?;
+    writeln!(out, "{}: {word}", style.bold(sanitize(&d.target)))?;
     if !d.message.is_empty() {
         writeln!(out, "  {}", sanitize(&d.message))?;
     }
@@ -38,11 +40,7 @@ pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Resu
     }
     if d.fit.min_count > 1 || !d.fit.domains.is_empty() {
         writeln!(out, "\n{}", style.bold("Fit"))?;
-        writeln!(
-            out,
-            "  {} member(s) fit at once (ignoring preemption), minCount {}",
-            d.fit.placeable, d.fit.min_count
-        )?;
+        writeln!(out, "  {}", d.fit_line())?;
         let (shown, rest) = d.fit.leading_domains(DOMAINS_SHOWN);
         let least_shown = shown.last().map_or(0, |dom| dom.placeable);
         for dom in shown {
@@ -110,7 +108,8 @@ mod tests {
     fn diagnosis(domains: Vec<DomainFit>) -> Diagnosis {
         Diagnosis {
             target: "PodGroup/train/wide".to_owned(),
-            verdict: Verdict::Unschedulable,
+            verdict: crate::explain::Verdict::Unschedulable,
+            outcome: Some(Outcome::Unschedulable),
             message: String::new(),
             findings: Vec::new(),
             node_reasons: std::collections::BTreeMap::new(),
@@ -118,6 +117,7 @@ mod tests {
                 min_count: 16,
                 placeable: 6,
                 domains,
+                held: false,
             },
             fixes: Vec::new(),
             assumed: Vec::new(),

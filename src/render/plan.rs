@@ -26,9 +26,9 @@ fn outcome_cell(o: Outcome) -> Cell {
     let paint = match o {
         Outcome::Scheduled => Paint::Ok,
         Outcome::Unschedulable | Outcome::Error => Paint::Error,
-        Outcome::Waiting | Outcome::Preempting => Paint::Warn,
+        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended => Paint::Warn,
     };
-    Cell::painted(format!("{o:?}"), paint)
+    Cell::painted(o.as_str(), paint)
 }
 
 fn nodes_text(u: &UnitResult) -> String {
@@ -304,13 +304,9 @@ pub fn write_text(
     let s = &plan.summary;
     writeln!(
         out,
-        "\n{} {} scheduled, {} unschedulable, {} waiting, {} preempting, {} error (queue order: priority, then creation time; for a group, its first member's)",
+        "\n{} {} (queue order: priority, then creation time; for a group, its first member's)",
         style.bold("Summary:"),
-        s.scheduled,
-        s.unschedulable,
-        s.waiting,
-        s.preempting,
-        s.error
+        s.counts_text()
     )?;
     Ok(())
 }

@@ -699,6 +699,7 @@ fn run_unit(
         victims: Vec::new(),
         blast_radius: None,
         min_count: None,
+        known: None,
         scheduled_before: 0,
         pending: 0,
         priority: unit.priority,
@@ -709,6 +710,7 @@ fn run_unit(
             error,
             message,
             pods,
+            gang,
         } => {
             result.outcome = if error {
                 Outcome::Error
@@ -717,6 +719,21 @@ fn run_unit(
             };
             result.message = message;
             result.pending = u32::try_from(pods.len()).unwrap_or(u32::MAX);
+            // minCount whatever the outcome: a gang held at PreEnqueue still has one.
+            if let Some(g) = gang {
+                result.min_count = Some(g.min);
+                result.scheduled_before = g.bound;
+                result.known = (!error).then_some(g.known);
+            }
+        }
+        UnitBody::Suspended { pods, min_count } => {
+            result.outcome = Outcome::Suspended;
+            result.message = format!(
+                "Job {}/{} is suspended (spec.suspend: true): no pods until it is resumed",
+                result.namespace, result.name
+            );
+            result.pending = pods;
+            result.min_count = min_count;
         }
         UnitBody::Pod(pod) => {
             result.pending = 1;

@@ -15,7 +15,11 @@ use super::resources::ResourceTable;
 use super::schedule_one::{Mode, PodAttempt};
 use crate::snapshot::ObjKind;
 
-/// What happened to a unit.
+/// What happened to a unit: the one vocabulary of wasctl. simulate's and tree's tables,
+/// explain's text (and its JSON `outcome`, beside its documented `verdict`), capacity, diff,
+/// the TUI and every JSON (`outcome`, `before`/`after`, summary counts) say these words and no
+/// others; a later capability extends this enum, never a parallel one (README "JSON output",
+/// "Outcomes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Outcome {
     /// Placed (bound in the simulation).
@@ -28,6 +32,44 @@ pub enum Outcome {
     Preempting,
     /// The scheduler would report an error (invalid group, topology domain conflicts).
     Error,
+    /// A suspended Job (`spec.suspend: true`): its controller creates no pods until it is
+    /// resumed, so there is nothing to schedule.
+    Suspended,
+}
+
+impl Outcome {
+    /// Every outcome, in the order reports count them.
+    pub const ALL: [Outcome; 6] = [
+        Outcome::Scheduled,
+        Outcome::Unschedulable,
+        Outcome::Waiting,
+        Outcome::Preempting,
+        Outcome::Error,
+        Outcome::Suspended,
+    ];
+
+    /// The word, as every report writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Scheduled => "Scheduled",
+            Outcome::Unschedulable => "Unschedulable",
+            Outcome::Waiting => "Waiting",
+            Outcome::Preempting => "Preempting",
+            Outcome::Error => "Error",
+            Outcome::Suspended => "Suspended",
+        }
+    }
+
+    /// Whether the unit gets its pods placed (now, or after its victims are evicted).
+    pub fn is_placed(self) -> bool {
+        matches!(self, Outcome::Scheduled | Outcome::Preempting)
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One pod placed on one node.
@@ -240,6 +282,11 @@ pub struct UnitResult {
     /// Gang `minCount` (PodGroup) or `minGroupCount` (CompositePodGroup); 1 for basic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_count: Option<u32>,
+    /// A unit held before scheduling (`Waiting`) with a gang: the members the scheduler knows
+    /// (PodGroup: its pods that exist; CompositePodGroup: child groups that meet their own
+    /// quorum), against `minCount`. Absent for units that were tried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<u32>,
     /// Members already scheduled before this unit ran.
     pub scheduled_before: u32,
     /// Members pending in this unit.
@@ -289,6 +336,13 @@ pub struct Summary {
     pub preempting: u32,
     /// Error units.
     pub error: u32,
+    /// Suspended units (suspended Jobs); omitted when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub suspended: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A pod bound by `spec.nodeName` whose claims were never allocated (it bypassed the
@@ -354,17 +408,96 @@ pub struct Plan {
 impl Outcome {
     /// The outcome of several pod units taken together (the members of a PodGroup that the
     /// scheduler takes pod by pod): the worst of them, in the order Error, Unschedulable,
-    /// Waiting, Preempting, Scheduled. `None` for no units.
+    /// Suspended, Waiting, Preempting, Scheduled. `None` for no units.
     pub fn combine(outcomes: impl IntoIterator<Item = Outcome>) -> Option<Outcome> {
         let rank = |o: &Outcome| match o {
             Outcome::Error => 0,
             Outcome::Unschedulable => 1,
-            Outcome::Waiting => 2,
-            Outcome::Preempting => 3,
-            Outcome::Scheduled => 4,
+            Outcome::Suspended => 2,
+            Outcome::Waiting => 3,
+            Outcome::Preempting => 4,
+            Outcome::Scheduled => 5,
         };
         outcomes.into_iter().min_by_key(rank)
     }
+}
+
+impl UnitResult {
+    /// The topology domains tried for the unit's own (top) group, in the trace's order.
+    pub fn own_domains(&self) -> impl Iterator<Item = &DomainTrace> {
+        let top = format!("{}/{}", self.kind, self.name);
+        self.trace.domains.iter().filter(move |d| d.group == top)
+    }
+
+    /// The domain whose rejections explain a topology-constrained unit: the chosen one (for a
+    /// group that preempts, the one its preemption chose), else the one where the most members
+    /// fit (ties: the first by value, as explain's WASE020 names it). `None` without a topology constraint on the unit's own group.
+    pub fn focus_domain(&self) -> Option<&DomainTrace> {
+        if let Some(chosen) = self.own_domains().find(|d| d.chosen) {
+            return Some(chosen);
+        }
+        // A group that preempts: the domain its preemption chose (where its victims are).
+        if let Some(p) = self.trace.preemption_domains.iter().find(|d| d.chosen)
+            && let Some(d) = self
+                .own_domains()
+                .find(|d| d.key == p.key && d.value == p.value)
+        {
+            return Some(d);
+        }
+        self.own_domains()
+            .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
+    }
+
+    /// The attempts of the members that found no node, the only ones a report quotes
+    /// rejections and claims from: a member that was placed (and rolled back with its gang) did
+    /// not fail, whatever nodes rejected it on the way. Under a topology constraint, only the
+    /// attempts in [`UnitResult::focus_domain`]; the others are summarised per domain
+    /// ([`UnitResult::failed_attempts_in`]).
+    pub fn failed_attempts(&self) -> Vec<&PodTrace> {
+        match self.focus_domain() {
+            Some(d) => {
+                let inside = self.failed_attempts_in(d);
+                if inside.is_empty()
+                    && !self
+                        .trace
+                        .pods
+                        .iter()
+                        .any(|p| p.placement.as_deref() == Some(&*domain_label(d)))
+                {
+                    // The domain's attempts carry an inner group's labels (a nested
+                    // constraint): every failure, as without a constraint.
+                    return self
+                        .trace
+                        .pods
+                        .iter()
+                        .filter(|p| p.node.is_none())
+                        .collect();
+                }
+                inside
+            }
+            None => self
+                .trace
+                .pods
+                .iter()
+                .filter(|p| p.node.is_none())
+                .collect(),
+        }
+    }
+
+    /// The failed member attempts made in domain `d` (see [`UnitResult::failed_attempts`]).
+    pub fn failed_attempts_in(&self, d: &DomainTrace) -> Vec<&PodTrace> {
+        let label = domain_label(d);
+        self.trace
+            .pods
+            .iter()
+            .filter(|p| p.node.is_none() && p.placement.as_deref() == Some(&*label))
+            .collect()
+    }
+}
+
+/// The placement label of a domain's attempts (`key=value`, as the gang cycle writes it).
+pub fn domain_label(d: &DomainTrace) -> String {
+    format!("{}={}", d.key, d.value)
 }
 
 impl Plan {
@@ -441,6 +574,19 @@ impl Plan {
 }
 
 impl Summary {
+    /// The counts as reports write them: "1 scheduled, 0 unschedulable, 0 waiting, 0
+    /// preempting, 0 error", then ", 1 suspended" when a Job is suspended.
+    pub fn counts_text(&self) -> String {
+        let mut text = format!(
+            "{} scheduled, {} unschedulable, {} waiting, {} preempting, {} error",
+            self.scheduled, self.unschedulable, self.waiting, self.preempting, self.error
+        );
+        if self.suspended > 0 {
+            text.push_str(&format!(", {} suspended", self.suspended));
+        }
+        text
+    }
+
     /// Counts the outcomes of `units`.
     pub fn of(units: &[UnitResult]) -> Self {
         let mut s = Self::default();
@@ -451,6 +597,7 @@ impl Summary {
                 Outcome::Waiting => s.waiting += 1,
                 Outcome::Preempting => s.preempting += 1,
                 Outcome::Error => s.error += 1,
+                Outcome::Suspended => s.suspended += 1,
             }
         }
         s
@@ -481,6 +628,139 @@ mod tests {
         assert_eq!(counts.get("Insufficient nvidia.com/gpu"), Some(12));
         assert_eq!(counts.get("Insufficient cpu"), None);
         assert!(ReasonCounts::default().is_empty());
+    }
+
+    fn attempt(pod: &str, node: Option<&str>, domain: Option<&str>, reason: &str) -> PodTrace {
+        PodTrace {
+            pod: pod.into(),
+            node: node.map(Into::into),
+            evaluated: 2,
+            feasible: u32::from(node.is_some()),
+            unresolvable: 0,
+            node_reasons: [(reason, 2)].into_iter().collect(),
+            claim_reasons: BTreeMap::from([(
+                format!("{pod}-gpu"),
+                BTreeMap::from([("no device".to_owned(), 1)]),
+            )]),
+            placement: domain.map(Into::into),
+        }
+    }
+
+    fn domain(value: &str, placeable: u32) -> DomainTrace {
+        DomainTrace {
+            group: "PodGroup/llm".to_owned(),
+            key: "rack".to_owned(),
+            value: value.to_owned(),
+            nodes: 2,
+            placeable,
+            feasible: false,
+            message: String::new(),
+            score: None,
+            chosen: false,
+        }
+    }
+
+    fn unit(pods: Vec<PodTrace>, domains: Vec<DomainTrace>) -> UnitResult {
+        UnitResult {
+            kind: ObjKind::PodGroup,
+            namespace: "ml".to_owned(),
+            name: "llm".to_owned(),
+            outcome: Outcome::Unschedulable,
+            message: String::new(),
+            placements: Vec::new(),
+            victims: Vec::new(),
+            blast_radius: None,
+            min_count: Some(3),
+            known: None,
+            scheduled_before: 0,
+            pending: 3,
+            priority: 0,
+            trace: UnitTrace {
+                pods,
+                domains,
+                ..UnitTrace::default()
+            },
+        }
+    }
+
+    /// Issue #45: a member that was placed (and rolled back with its gang) did not fail,
+    /// whatever nodes rejected it on the way; only the others are quoted.
+    #[test]
+    fn only_the_members_that_found_no_node_failed() {
+        let u = unit(
+            vec![
+                attempt("llm-0", Some("n1"), None, "Insufficient cpu"),
+                attempt("llm-1", Some("n2"), None, "Insufficient cpu"),
+                attempt("llm-2", None, None, "Insufficient memory"),
+            ],
+            Vec::new(),
+        );
+        let failed: Vec<&str> = u.failed_attempts().iter().map(|p| &*p.pod).collect();
+        assert_eq!(failed, ["llm-2"]);
+        assert!(u.focus_domain().is_none());
+    }
+
+    /// Issue #45: under a topology constraint, the rejections quoted are those of the domain
+    /// closest to fitting (or the chosen one), not of every domain tried.
+    #[test]
+    fn a_topology_unit_quotes_the_domain_closest_to_fitting() {
+        let pods = vec![
+            attempt("llm-0", Some("a1"), Some("rack=a"), "Insufficient cpu"),
+            attempt("llm-1", None, Some("rack=a"), "Insufficient cpu"),
+            attempt("llm-2", None, Some("rack=a"), "Insufficient cpu"),
+            attempt("llm-0", Some("b1"), Some("rack=b"), "x"),
+            attempt("llm-1", Some("b2"), Some("rack=b"), "x"),
+            attempt("llm-2", None, Some("rack=b"), "Insufficient memory"),
+        ];
+        let u = unit(pods.clone(), vec![domain("a", 1), domain("b", 2)]);
+        assert_eq!(u.focus_domain().map(|d| d.value.as_str()), Some("b"));
+        let failed: Vec<(&str, Option<&str>)> = u
+            .failed_attempts()
+            .iter()
+            .map(|p| (&*p.pod, p.placement.as_deref()))
+            .collect();
+        assert_eq!(failed, [("llm-2", Some("rack=b"))]);
+        // The chosen domain wins over the one where most fit.
+        let mut chosen = domain("a", 1);
+        chosen.chosen = true;
+        let u = unit(pods, vec![chosen, domain("b", 2)]);
+        assert_eq!(u.focus_domain().map(|d| d.value.as_str()), Some("a"));
+        assert_eq!(u.failed_attempts().len(), 2);
+        assert_eq!(u.failed_attempts_in(&domain("b", 2)).len(), 1);
+    }
+
+    #[test]
+    fn every_outcome_has_one_word_and_the_summary_counts_suspended_only_when_any() {
+        let words: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
+        assert_eq!(
+            words,
+            [
+                "Scheduled",
+                "Unschedulable",
+                "Waiting",
+                "Preempting",
+                "Error",
+                "Suspended"
+            ]
+        );
+        for o in Outcome::ALL {
+            // The JSON word is the text word.
+            assert_eq!(
+                serde_json::to_value(o).unwrap(),
+                serde_json::json!(o.as_str())
+            );
+        }
+        let mut u = unit(Vec::new(), Vec::new());
+        let s = Summary::of(std::slice::from_ref(&u));
+        assert_eq!(
+            s.counts_text(),
+            "0 scheduled, 1 unschedulable, 0 waiting, 0 preempting, 0 error"
+        );
+        assert!(serde_json::to_value(&s).unwrap().get("suspended").is_none());
+        u.outcome = Outcome::Suspended;
+        let s = Summary::of(&[u]);
+        assert!(s.counts_text().ends_with(", 1 suspended"));
+        assert_eq!(serde_json::to_value(&s).unwrap()["suspended"], 1);
     }
 
     #[test]

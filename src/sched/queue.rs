@@ -177,7 +177,48 @@ pub enum UnitBody {
         message: String,
         /// Pending pods concerned.
         pods: Vec<PodId>,
+        /// For a group whose tree was built: its gang numbers (minCount whatever the outcome).
+        gang: Option<HeldGang>,
     },
+    /// A suspended Job (`spec.suspend: true`): its controller creates no pods until it is
+    /// resumed. Never tried; reported so that it is not dropped silently.
+    Suspended {
+        /// What the Job would create once resumed: its active pods.
+        pods: u32,
+        /// Its gang minCount (`spec.scheduling`), when it sets one.
+        min_count: Option<u32>,
+    },
+}
+
+/// The numbers of a group held before scheduling, from its tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldGang {
+    /// `minCount` (PodGroup) or `minGroupCount` (CompositePodGroup); 1 for basic.
+    pub min: u32,
+    /// Members the scheduler knows (PodGroup: bound, pending and held pods; CompositePodGroup:
+    /// child groups that meet their own quorum).
+    pub known: u32,
+    /// Members already bound (pods, in the whole tree).
+    pub bound: u32,
+}
+
+impl HeldGang {
+    fn of(tree: &GroupNode) -> Self {
+        let known = match tree.kind {
+            GroupKind::PodGroup => tree.known,
+            GroupKind::CompositePodGroup => {
+                u32::try_from(tree.children.iter().filter(|c| c.ready()).count())
+                    .unwrap_or(u32::MAX)
+            }
+        };
+        let mut bound = Vec::new();
+        tree.bound_pods(&mut bound);
+        Self {
+            min: tree.min,
+            known,
+            bound: u32::try_from(bound.len()).unwrap_or(u32::MAX),
+        }
+    }
 }
 
 /// One queueing unit.
@@ -427,6 +468,7 @@ fn held_at_pre_enqueue(st: &ClusterState, tree: &GroupNode, pending: &[PodId]) -
         error: false,
         message,
         pods,
+        gang: Some(HeldGang::of(tree)),
     })
 }
 
@@ -455,12 +497,14 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         message: MSG_SCHEDULING_GATES
                             .replace("{}", "the pod has spec.schedulingGates"),
                         pods: vec![id],
+                        gang: None,
                     }
                 } else if let Some(problem) = st.dra.pre_enqueue(id) {
                     UnitBody::Held {
                         error: false,
                         message: problem.to_owned(),
                         pods: vec![id],
+                        gang: None,
                     }
                 } else {
                     UnitBody::Pod(id)
@@ -493,6 +537,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         error: false,
                         message,
                         pods: vec![id],
+                        gang: None,
                     },
                 });
             }
@@ -532,6 +577,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                 error: invalid,
                 message,
                 pods,
+                gang: None,
             },
         });
     }
@@ -548,6 +594,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                 error: true,
                 message,
                 pods: Vec::new(),
+                gang: None,
             },
             Ok(tree) => {
                 let mut pending = Vec::new();
@@ -563,6 +610,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         error: false,
                         message,
                         pods: pending,
+                        gang: Some(HeldGang::of(&tree)),
                     }
                 } else if let Some(body) = held_at_pre_enqueue(st, &tree, &pending) {
                     // PreEnqueue runs before the cycle's group validation.
@@ -582,6 +630,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                         error: true,
                         message: e,
                         pods: pending,
+                        gang: Some(HeldGang::of(&tree)),
                     }
                 } else {
                     UnitBody::Group(tree)
@@ -603,5 +652,59 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             .then(a.created.cmp(&b.created))
             .then_with(|| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)))
     });
+    // Suspended manifest Jobs, after every unit the scheduler tries: nothing of theirs is
+    // queued (their controller creates no pods until they are resumed), so they change no
+    // other unit's answer; they are listed so that they are not dropped silently. A stored
+    // Job's pods are what the snapshot holds (`admit` does not expand it), so only manifests.
+    units.extend(suspended_jobs(s));
     units
+}
+
+/// The units of the suspended manifest Jobs of `s`, by namespace and name.
+fn suspended_jobs(s: &Snapshot) -> Vec<Unit> {
+    let mut out: Vec<Unit> = s
+        .jobs
+        .iter()
+        .filter(|j| !crate::admit::is_stored(&j.metadata))
+        .filter_map(|j| {
+            let spec = j.spec.as_deref().filter(|sp| sp.suspend == Some(true))?;
+            // pkg/controller/job: active pods = parallelism (default 1), capped by completions.
+            let parallelism = spec.parallelism.unwrap_or(1).max(0);
+            let active = spec
+                .completions
+                .map_or(parallelism, |c| parallelism.min(c.max(0)));
+            // The gang the Job controller would create (WorkloadWithJob): `minCount` as
+            // written, else parallelism (defaultMinCountForJob, at least 1).
+            let min_count = spec
+                .scheduling
+                .as_ref()
+                .and_then(|sc| serde_json::to_value(sc.scheduling_policy.as_ref()?).ok())
+                .and_then(|policy| {
+                    let gang = policy.get("gang")?;
+                    Some(
+                        gang.get("minCount")
+                            .and_then(serde_json::Value::as_i64)
+                            .unwrap_or(i64::from(parallelism.max(1))),
+                    )
+                })
+                .map(|m| u32::try_from(m.max(0)).unwrap_or(u32::MAX));
+            Some(Unit {
+                kind: ObjKind::Job,
+                namespace: crate::snapshot::namespace_of(&j.metadata).to_owned(),
+                name: name_of(&j.metadata).to_owned(),
+                priority: 0,
+                created: j
+                    .metadata
+                    .creation_timestamp
+                    .as_ref()
+                    .map_or(0, |t| t.0.as_second()),
+                body: UnitBody::Suspended {
+                    pods: u32::try_from(active).unwrap_or(0),
+                    min_count,
+                },
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    out
 }

@@ -3,7 +3,7 @@
 //! Input: a loaded [`Snapshot`] and, in live mode, a
 //! [`Loader`] that re-lists the cluster. Output: screens. It renders the same
 //! reports the commands build — [`Plan`](crate::sched::plan::Plan) (with
-//! `Plan::outcome_of` and `Verdict::from` as the one verdict), the tree report,
+//! `Plan::outcome_of` as the one outcome, in simulate's words), the tree report,
 //! [`Diagnosis`](crate::explain::Diagnosis) and [`DoctorReport`](crate::doctor::DoctorReport) —
 //! and contains no scheduling or check logic: what-ifs are `sched::whatif` on a copy of the
 //! snapshot, simulated again.

@@ -143,7 +143,9 @@ fn explain_of_a_preemptor_shows_victims_and_blast_radius() {
     h.keys(":pending<Enter><Enter>");
     let text = h.text();
     assert!(text.contains("explain PodGroup/ml/urgent"), "{text}");
-    assert!(text.contains("NeedsPreemption"), "{text}");
+    // Simulate's word (issue #45: one vocabulary), not explain's JSON verdict.
+    assert!(text.contains("PodGroup/ml/urgent: Preempting"), "{text}");
+    assert!(!text.contains("NeedsPreemption"), "{text}");
     assert!(text.contains("Victims (2)"), "{text}");
     assert!(
         text.contains("blast radius: 2 pod(s) in 1 group(s)"),

@@ -5,7 +5,6 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::explain::Verdict;
 use crate::sched::plan::Outcome;
 
 /// The TUI's styles.
@@ -82,17 +81,8 @@ impl Theme {
     pub fn outcome(self, o: Outcome) -> Style {
         match o {
             Outcome::Scheduled => self.ok(),
-            Outcome::Waiting | Outcome::Preempting => self.warn(),
+            Outcome::Waiting | Outcome::Preempting | Outcome::Suspended => self.warn(),
             Outcome::Unschedulable | Outcome::Error => self.error(),
-        }
-    }
-
-    /// A verdict.
-    pub fn verdict(self, v: Verdict) -> Style {
-        match v {
-            Verdict::Scheduled | Verdict::Schedulable => self.ok(),
-            Verdict::NeedsPreemption | Verdict::Waiting => self.warn(),
-            Verdict::Unschedulable => self.error(),
         }
     }
 

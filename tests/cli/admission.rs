@@ -377,6 +377,14 @@ fn a_suspended_job_is_reported_not_dropped() {
         r.stderr
     );
     assert!(!r.stdout.contains("later-"), "{}", r.stdout);
+    // Issue #45: its unit is `Suspended` (the one outcome vocabulary), with its 2 pods.
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("Job/later"))
+        .unwrap_or_else(|| panic!("no Job/later row:\n{}", r.stdout));
+    assert!(row.contains("Suspended"), "{row}");
+    assert!(r.stdout.contains(", 1 suspended"), "{}", r.stdout);
     let r = run(&["simulate", "--demo", "--add", &job, "-o", "json"]);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     let admitted = v["settings"]["admitted"].as_array().unwrap();
@@ -386,6 +394,39 @@ fn a_suspended_job_is_reported_not_dropped() {
             .any(|a| a["change"] == "JobSuspended" && a["count"] == 1),
         "{admitted:?}"
     );
+    let unit = units(&r.stdout)
+        .into_iter()
+        .find(|u| u["kind"] == "Job" && u["name"] == "later")
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert_eq!(unit["outcome"], "Suspended", "{unit}");
+    assert_eq!(unit["pending"], 2, "{unit}");
+    assert_eq!(v["summary"]["suspended"], 1, "{}", v["summary"]);
+    // explain job/later says the same word, and why.
+    let r = run(&[
+        "explain",
+        "--demo",
+        "--add",
+        &job,
+        "job/later",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let d: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(d["outcome"], "Suspended", "{d:#}");
+    assert_eq!(d["verdict"], "Waiting", "{d:#}");
+    assert!(
+        d["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["id"] == "WASE008"),
+        "{d:#}"
+    );
+    // A demo without it has no summary count for it (omitted when 0).
+    let r = run(&["simulate", "--demo", "-o", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v["summary"].get("suspended").is_none(), "{}", v["summary"]);
 }
 
 #[test]

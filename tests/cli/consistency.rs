@@ -63,6 +63,15 @@ fn explain_verdict_equals_simulate_outcome_for_every_unit_of_every_fixture() {
                 u.outcome,
                 d.verdict
             );
+            // Issue #45: one vocabulary: explain's `outcome` is simulate's word.
+            assert_eq!(
+                d.outcome,
+                Some(u.outcome),
+                "{name}: {}/{}/{}",
+                u.kind,
+                u.namespace,
+                u.name
+            );
             checked += 1;
         }
         // PodGroups the scheduler took pod by pod (GenericWorkload off): explain's verdict
@@ -91,6 +100,11 @@ fn explain_verdict_equals_simulate_outcome_for_every_unit_of_every_fixture() {
             assert_eq!(
                 d.verdict,
                 Verdict::from(outcome),
+                "{name}: PodGroup/{ns}/{pg_name} (pod by pod)"
+            );
+            assert_eq!(
+                d.outcome,
+                Some(outcome),
                 "{name}: PodGroup/{ns}/{pg_name} (pod by pod)"
             );
             checked += 1;

@@ -162,7 +162,8 @@ fn exit_code_flag_and_targets_of_every_kind() {
 
 /// One fixture per failure mode of operations.md: `testdata/explain/<mode>/` holds
 /// `cluster.yaml` and `expected.yaml` (`target`, `verdict`, the finding IDs that must appear,
-/// optional severities and fix substrings).
+/// optional `outcome` (simulate's word, issue #45), severities, finding title substrings,
+/// finding IDs that must not appear, and fix substrings).
 #[test]
 fn every_failure_mode_fixture_explains_as_expected() {
     #[derive(serde::Deserialize)]
@@ -175,6 +176,12 @@ fn every_failure_mode_fixture_explains_as_expected() {
         severity: std::collections::BTreeMap<String, String>,
         #[serde(default)]
         fixes_contain: Vec<String>,
+        #[serde(default)]
+        outcome: Option<String>,
+        #[serde(default)]
+        titles_contain: std::collections::BTreeMap<String, String>,
+        #[serde(default)]
+        absent: Vec<String>,
     }
     let dir = crate::support::root().join("testdata/explain");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
@@ -211,6 +218,29 @@ fn every_failure_mode_fixture_explains_as_expected() {
                 ids.contains(&want.as_str()),
                 "{name}: finding {want} missing from {ids:?}\n{:#}",
                 v
+            );
+        }
+        if let Some(outcome) = &e.outcome {
+            assert_eq!(v["outcome"], outcome.as_str(), "{name}: {:#}", v);
+        }
+        for id in &e.absent {
+            assert!(
+                !ids.contains(&id.as_str()),
+                "{name}: {id} in {ids:?}\n{:#}",
+                v
+            );
+        }
+        for (id, want) in &e.titles_contain {
+            let titles: Vec<&str> = v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["id"] == id.as_str())
+                .map(|f| f["title"].as_str().unwrap())
+                .collect();
+            assert!(
+                titles.iter().any(|t| t.contains(want.as_str())),
+                "{name}: no {id} title contains {want:?}: {titles:?}"
             );
         }
         for (id, sev) in &e.severity {
@@ -268,4 +298,146 @@ fn topology_gang_preemption_names_its_domain() {
     let text = run(&["explain", "--from", cluster, "pg/high"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
     insta::assert_snapshot!("explain_topology_gang_preempts_in_one_rack", text.stdout);
+}
+
+/// Issue #45, item 4: a gang of 7 on 6 GPUs (testdata/explain/m12): 6 members are placed and
+/// rolled back, only llm-6 finds no device. explain's claim finding (WASE023) and lint
+/// `--feasibility`'s WAS312 name llm-6's claim only, never the claims of the members that were
+/// placed (whose attempts were also rejected on the node without GPUs).
+#[test]
+fn claim_findings_name_only_the_members_that_failed() {
+    let cluster = crate::support::root()
+        .join("testdata/explain/m12-only-the-failed-members-claims/cluster.yaml");
+    let cluster = cluster.to_str().unwrap();
+    let r = run(&["explain", "--from", cluster, "pg/llm", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let claims: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"] == "WASE023")
+        .map(|f| f["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        claims,
+        ["claim `llm-6-gpu` cannot be allocated for pod llm-6"],
+        "{v:#}"
+    );
+    let r = run(&[
+        "lint",
+        "--from",
+        cluster,
+        "--feasibility",
+        cluster,
+        "-o",
+        "github",
+    ]);
+    let was312: Vec<&str> = r.stdout.lines().filter(|l| l.contains("WAS312")).collect();
+    assert_eq!(was312.len(), 1, "{}", r.transcript());
+    assert!(was312[0].contains("claim `llm-6-gpu`"), "{}", was312[0]);
+    for placed in 0..6 {
+        let claim = format!("llm-{placed}-gpu");
+        assert!(!was312[0].contains(&claim), "{}", was312[0]);
+    }
+}
+
+/// Issue #45, items 4 and 5: one word per unit. The demo's urgent gang preempts: explain's
+/// text says `Preempting` as simulate and tree do, its JSON keeps `verdict: NeedsPreemption` and
+/// adds `outcome: Preempting`, and what does not fit before the preemption is not an error.
+#[test]
+fn explain_says_simulates_word_and_a_successful_preemption_is_no_error() {
+    let r = run(&["explain", "--demo", "pg/urgent"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains("PodGroup/ml/urgent: Preempting"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("NeedsPreemption"), "{}", r.stdout);
+    assert!(!r.stdout.contains("error WASE021"), "{}", r.stdout);
+    assert!(!r.stdout.contains("error WASE02"), "{}", r.stdout);
+    let r = run(&["explain", "--demo", "pg/urgent", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "NeedsPreemption");
+    assert_eq!(v["outcome"], "Preempting");
+    let sim = run(&["simulate", "--demo", "-o", "json"]);
+    let s: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    let unit = s["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "urgent")
+        .unwrap();
+    assert_eq!(unit["outcome"], v["outcome"]);
+    // A unit that is already running has no outcome of its own: the text says Scheduled.
+    let r = run(&["explain", "--demo", "pg/train-a-workers", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "Scheduled");
+    assert!(v.get("outcome").is_none(), "{v:#}");
+}
+
+/// Issue #45, item 4: a gang held at PreEnqueue (testdata/explain/m01: minCount 4, 2 pods)
+/// was never tried: explain says how many members it waits for and how many of those it has
+/// would fit, never "0 member(s) fit at once"; simulate's MIN (and JSON `minCount`) is 4.
+#[test]
+fn a_gang_held_at_pre_enqueue_says_how_many_would_fit() {
+    let cluster = crate::support::root()
+        .join("testdata/explain/m01-members-pending-fewer-pods-than-min-count/cluster.yaml");
+    let cluster = cluster.to_str().unwrap();
+    let r = run(&["explain", "--from", cluster, "pg/train"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("waiting for 2 more members (2 known); once they exist, 2 would fit"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("0 member(s) fit"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("PodGroup/default/train: Waiting"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["simulate", "--from", cluster]);
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("PodGroup/train"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    let cells: Vec<&str> = row
+        .split_whitespace()
+        .skip_while(|c| !c.starts_with("PodGroup/"))
+        .collect();
+    assert_eq!(
+        &cells[..4],
+        ["PodGroup/train", "Waiting", "0/2", "4"],
+        "{row}"
+    );
+    let r = run(&["simulate", "--from", cluster, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let unit = &v["units"][0];
+    assert_eq!(unit["minCount"], 4, "{unit}");
+    assert_eq!(unit["known"], 2, "{unit}");
+}
+
+/// Issue #45, item 4: the demo's CompositePodGroup `pipeline` runs 4 pods in 2 child groups
+/// with minGroupCount 2: explain counts child groups against minGroupCount, never pods.
+#[test]
+fn a_composite_pod_group_counts_child_groups_not_pods() {
+    let r = run(&["explain", "--demo", "cpg/pipeline"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("WASE010 2 of 2 child group(s) running, minGroupCount 2"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("member(s) running"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("2 child group(s) fit at once (ignoring preemption), minGroupCount 2"),
+        "{}",
+        r.stdout
+    );
 }

@@ -153,7 +153,11 @@ fn tui_demo_in_tmux_shows_views_quits_and_restores_the_terminal() {
     assert!(!pane.contains("keys (Esc closes)"), "help closed: {pane}");
 
     tmux.send(&["Enter"]);
-    tmux.wait_for(&["explain PodGroup/ml/urgent", "NeedsPreemption", "Victims"]);
+    tmux.wait_for(&[
+        "explain PodGroup/ml/urgent",
+        "PodGroup/ml/urgent: Preempting",
+        "Victims",
+    ]);
 
     tmux.send(&["q"]);
     let pane = tmux.wait_for(&["EXIT=", "MODES="]);

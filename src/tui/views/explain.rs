@@ -160,7 +160,7 @@ pub fn diagnosis_lines(
     let mut out = vec![Line::from(vec![
         Span::styled(s(&d.target), theme.header()),
         Span::raw(": "),
-        Span::styled(format!("{:?}", d.verdict), theme.verdict(d.verdict)),
+        Span::styled(d.shown_outcome().as_str(), theme.outcome(d.shown_outcome())),
     ])];
     if !d.message.is_empty() {
         out.push(Line::raw(format!("  {}", s(&d.message))));
@@ -194,10 +194,7 @@ pub fn diagnosis_lines(
     }
     if d.fit.min_count > 1 || !d.fit.domains.is_empty() {
         out.push(Line::from(Span::styled(
-            format!(
-                "Fit: {} member(s) fit at once (ignoring preemption), minCount {}",
-                d.fit.placeable, d.fit.min_count
-            ),
+            format!("Fit: {}", d.fit_line()),
             theme.header(),
         )));
         if !d.fit.domains.is_empty() {

@@ -83,13 +83,9 @@ impl Component for PendingView {
     fn title(&self, cx: &Cx<'_>) -> String {
         let s = &cx.data.plan.summary;
         format!(
-            "pending ({} shown; plan: {} scheduled, {} unschedulable, {} waiting, {} preempting, {} error)",
+            "pending ({} shown; plan: {})",
             self.list.rows.len(),
-            s.scheduled,
-            s.unschedulable,
-            s.waiting,
-            s.preempting,
-            s.error
+            s.counts_text()
         )
     }
 

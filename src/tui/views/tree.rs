@@ -1,6 +1,6 @@
 //! The tree view: Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim, with the
-//! `tree` command's status columns and the simulated verdict (`Plan::outcome_of` →
-//! `Verdict`). Rows expand and collapse; a collapsed row says how many rows it hides. Only the
+//! `tree` command's status columns and the simulated outcome (`Plan::outcome_of`, the word
+//! `tree` and `simulate` print). Rows expand and collapse; a collapsed row says how many rows it hides. Only the
 //! visible window is drawn; the visible-row list is rebuilt only when expansion, filter,
 //! namespace or data change.
 
@@ -14,9 +14,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, List};
-use crate::explain::Verdict;
 use crate::graph::ObjRef;
 use crate::render::sanitize;
+use crate::sched::plan::Outcome;
 use crate::tui::data::TreeRow;
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, highlight, matches, table};
@@ -150,22 +150,19 @@ impl TreeView {
     }
 }
 
-fn verdict(cx: &Cx<'_>, r: &TreeRow) -> Option<Verdict> {
+fn outcome(cx: &Cx<'_>, r: &TreeRow) -> Option<Outcome> {
     if !matches!(
         r.node.kind.as_str(),
         "Pod" | "PodGroup" | "CompositePodGroup"
     ) {
         return None;
     }
-    cx.data
-        .plan
-        .outcome_of(
-            &cx.data.snapshot,
-            &r.node.kind,
-            &r.node.namespace,
-            &r.node.name,
-        )
-        .map(Verdict::from)
+    cx.data.plan.outcome_of(
+        &cx.data.snapshot,
+        &r.node.kind,
+        &r.node.namespace,
+        &r.node.name,
+    )
 }
 
 impl Component for TreeView {
@@ -224,7 +221,7 @@ impl Component for TreeView {
                     name.push(Span::styled(" ✗", theme.error()));
                 }
                 let status = sanitize(n.status.as_deref().unwrap_or("")).into_owned();
-                let sim = verdict(cx, r);
+                let sim = outcome(cx, r);
                 vec![
                     Line::from(name),
                     Line::from(Span::styled(status.clone(), theme.status(&status))),
@@ -232,7 +229,7 @@ impl Component for TreeView {
                     Line::raw(n.priority.map(|p| p.to_string()).unwrap_or_default()),
                     Line::raw(sanitize(n.node.as_deref().unwrap_or("")).into_owned()),
                     sim.map_or_else(Line::default, |v| {
-                        Line::from(Span::styled(format!("{v:?}"), theme.verdict(v)))
+                        Line::from(Span::styled(v.as_str(), theme.outcome(v)))
                     }),
                     Line::raw(n.age.clone().unwrap_or_default()),
                 ]

@@ -107,7 +107,10 @@ fn replaced_consumers(
         .into_iter()
         .flatten();
     for entry in entries {
-        let (kind, uid) = match (entry.api_group.as_deref().unwrap_or(""), entry.resource.as_str()) {
+        let (kind, uid) = match (
+            entry.api_group.as_deref().unwrap_or(""),
+            entry.resource.as_str(),
+        ) {
             ("", "pods") => (
                 ObjKind::Pod,
                 s.pod(ns, &entry.name).map(|p| p.metadata.uid.as_deref()),

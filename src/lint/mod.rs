@@ -584,7 +584,8 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
         // The documents as the loader cuts them (one scanner for `--from` and lint; a List
         // stays one document here, for positions); the loader's message and position for a
         // document it refused, while the positioned parser still reads the other documents.
-        let (documents, stopped) = crate::snapshot::source::files::split_documents(&input.name, text);
+        let (documents, stopped) =
+            crate::snapshot::source::files::split_documents(&input.name, text);
         let mut bad_doc = None;
         for doc in documents {
             if let Some((at, _)) = &verdict
@@ -602,13 +603,16 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
         }
         match (verdict, stopped) {
             (Some((at, message)), _) => syntax.push((input.name.clone(), at, message)),
-            (None, Some(LoadError::Syntax {
-                line,
-                column,
-                format,
-                message,
-                ..
-            })) => syntax.push((
+            (
+                None,
+                Some(LoadError::Syntax {
+                    line,
+                    column,
+                    format,
+                    message,
+                    ..
+                }),
+            ) => syntax.push((
                 input.name.clone(),
                 (line, column),
                 format!("invalid {format}: {message}"),

@@ -162,7 +162,10 @@ fn keep_below(v: &mut Value, row: &Kept, containers: &[&str], depth: usize) {
         Value::Object(map) => {
             for (key, child) in map.iter_mut() {
                 match (key.as_str(), child) {
-                    ("containers" | "initContainers" | "ephemeralContainers", Value::Array(list)) => {
+                    (
+                        "containers" | "initContainers" | "ephemeralContainers",
+                        Value::Array(list),
+                    ) => {
                         for c in list.iter_mut().filter_map(Value::as_object_mut) {
                             c.retain(|k, _| containers.contains(&k.as_str()));
                         }
@@ -436,21 +439,36 @@ mod tests {
         redact(&mut deployment);
         let text = deployment.to_string();
         assert!(!text.contains("SECRET"), "{text}");
-        assert!(text.contains("app-id") && text.contains("containerPort"), "{text}");
+        assert!(
+            text.contains("app-id") && text.contains("containerPort"),
+            "{text}"
+        );
         assert!(deployment["metadata"].get("annotations").is_none());
 
         for (kind, mut claim) in [
-            ("DeviceClass", json!({"spec": {"config": [{"opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}})),
-            ("ResourceClaim", json!({"spec": {"devices": {"config": [{"requests": ["r"], "opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}},
-                "status": {"allocation": {"devices": {"config": [{"source": "FromClaim", "opaque": {"driver": "d", "parameters": "SECRET"}}]}}}})),
-            ("ResourceClaimTemplate", json!({"spec": {"spec": {"devices": {"config": [{"opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}}}})),
+            (
+                "DeviceClass",
+                json!({"spec": {"config": [{"opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}}),
+            ),
+            (
+                "ResourceClaim",
+                json!({"spec": {"devices": {"config": [{"requests": ["r"], "opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}},
+                "status": {"allocation": {"devices": {"config": [{"source": "FromClaim", "opaque": {"driver": "d", "parameters": "SECRET"}}]}}}}),
+            ),
+            (
+                "ResourceClaimTemplate",
+                json!({"spec": {"spec": {"devices": {"config": [{"opaque": {"driver": "d", "parameters": {"k": "SECRET"}}}]}}}}),
+            ),
         ] {
             claim["apiVersion"] = json!("resource.k8s.io/v1");
             claim["kind"] = json!(kind);
             redact(&mut claim);
             let text = claim.to_string();
             assert!(!text.contains("SECRET"), "{kind}: {text}");
-            assert!(text.contains("\"driver\":\"d\"") && text.contains("\"parameters\":{}"), "{kind}: {text}");
+            assert!(
+                text.contains("\"driver\":\"d\"") && text.contains("\"parameters\":{}"),
+                "{kind}: {text}"
+            );
         }
         assert_eq!(kept("v1", "Pod").annotations, POD_ANNOTATIONS);
         // A pod's `args` survive in kube-system only, where facts read control-plane flags.

@@ -130,9 +130,17 @@ fn parser_wording_is_ours() {
     let r = run(&["tree", "--from", dup.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{}", r.transcript());
     assert!(!r.stderr.contains("DuplicateKeyPolicy"), "{}", r.stderr);
-    assert!(r.stderr.contains("duplicate key `name` at line 5"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("duplicate key `name` at line 5"),
+        "{}",
+        r.stderr
+    );
     let lint = run(&["lint", dup.to_str().unwrap()]);
-    assert!(!lint.stdout.contains("DuplicateKeyPolicy"), "{}", lint.stdout);
+    assert!(
+        !lint.stdout.contains("DuplicateKeyPolicy"),
+        "{}",
+        lint.stdout
+    );
 
     let big = dir.path().join("big.yaml");
     std::fs::write(

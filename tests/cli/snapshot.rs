@@ -222,7 +222,9 @@ fn secrets_planted_in_owners_templates_and_dra_parameters_are_not_in_the_snapsho
         )
     };
     let opaque = |secret: &str| {
-        format!("config:\n    - opaque: {{driver: gpu.example.com, parameters: {{apiKey: {secret}-OPQ}}}}")
+        format!(
+            "config:\n    - opaque: {{driver: gpu.example.com, parameters: {{apiKey: {secret}-OPQ}}}}"
+        )
     };
     let manifest = format!(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web, namespace: ns, annotations: {{note: S3CR3T-DEP-ANN}}}}\nspec:\n  selector: {{matchLabels: {{app: x}}}}\n  {}\n---\n\
@@ -265,14 +267,24 @@ apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {{name: t
             } else {
                 kept.to_owned()
             };
-            assert!(r.stdout.contains(kept.trim_end_matches('"')), "{kept} is kept: {}", r.stdout);
+            assert!(
+                r.stdout.contains(kept.trim_end_matches('"')),
+                "{kept} is kept: {}",
+                r.stdout
+            );
         }
         // What capacity reads of a template survives.
         assert!(r.stdout.contains("cpu"), "{}", r.stdout);
     }
     // The snapshot reads back.
     let snap = dir.path().join("snap.yaml");
-    let r = run(&["snapshot", "--from", input.to_str().unwrap(), "--file", snap.to_str().unwrap()]);
+    let r = run(&[
+        "snapshot",
+        "--from",
+        input.to_str().unwrap(),
+        "--file",
+        snap.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.transcript());
     let back = run(&["snapshot", "--from", snap.to_str().unwrap()]);
     assert_eq!(back.code, 0, "{}", back.transcript());

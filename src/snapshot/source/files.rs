@@ -664,7 +664,11 @@ pub fn parse_documents(name: &str, text: &str) -> Vec<Result<SourceDocument, Loa
                         let (line, column) = (e.line().max(1), e.column().max(1));
                         (
                             doc.line + line - 1,
-                            if line == 1 { doc.column + column - 1 } else { column },
+                            if line == 1 {
+                                doc.column + column - 1
+                            } else {
+                                column
+                            },
                             strip_position(&e.to_string()),
                         )
                     }),
@@ -1137,7 +1141,11 @@ mod tests {
                     continue;
                 }
                 let s = load(&text, name).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-                let names: Vec<_> = s.nodes.iter().map(|n| n.metadata.name.clone().unwrap_or_default()).collect();
+                let names: Vec<_> = s
+                    .nodes
+                    .iter()
+                    .map(|n| n.metadata.name.clone().unwrap_or_default())
+                    .collect();
                 assert_eq!(names, ["a", "b"], "{name}: {text}");
                 let docs = parse_documents(name, &text);
                 assert!(docs.iter().all(Result::is_ok), "{name}: {docs:?}");
@@ -1163,32 +1171,59 @@ mod tests {
         // The error in the run of items names the item and the field, at the file's line.
         match &err {
             LoadError::Object { line, field, .. } => {
-                assert_eq!((*line, field.as_deref()), (25, Some("items[3].spec.priority")), "{err}");
+                assert_eq!(
+                    (*line, field.as_deref()),
+                    (25, Some("items[3].spec.priority")),
+                    "{err}"
+                );
             }
             other => panic!("{other:?}"),
         }
         let fixed = text.replace("priority: x", "priority: 1");
         let s = load(&fixed, "l.yaml").unwrap();
-        let zone = |i: usize| s.nodes[i].metadata.labels.as_ref().and_then(|l| l.get("zone").cloned());
+        let zone = |i: usize| {
+            s.nodes[i]
+                .metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get("zone").cloned())
+        };
         assert_eq!(s.nodes.len(), 3);
-        assert_eq!((zone(0), zone(1), zone(2)), (None, Some("z1".to_owned()), Some("z1".to_owned())));
+        assert_eq!(
+            (zone(0), zone(1), zone(2)),
+            (None, Some("z1".to_owned()), Some("z1".to_owned()))
+        );
         assert_eq!(s.pods.len(), 1);
         // An anchor before `items:` keeps the document whole.
         let shell = "apiVersion: v1\nkind: List\nmetadata: {labels: &l {zone: z2}}\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a, labels: *l}\n";
         let s = load(shell, "l.yaml").unwrap();
-        assert_eq!(s.nodes[0].metadata.labels.as_ref().and_then(|l| l.get("zone").cloned()), Some("z2".to_owned()));
+        assert_eq!(
+            s.nodes[0]
+                .metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get("zone").cloned()),
+            Some("z2".to_owned())
+        );
     }
 
     /// See: issue 46 item 6: parser wording in our words.
     #[test]
     fn duplicate_keys_and_out_of_range_integers_are_said_in_our_words() {
-        let err = load("apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n  name: b\n", "d.yaml")
-            .unwrap_err()
-            .to_string();
+        let err = load(
+            "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n  name: b\n",
+            "d.yaml",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("duplicate key `name` at line 5"), "{err}");
         assert!(!err.contains("DuplicateKeyPolicy"), "{err}");
         // A loader limit is said in words, not as serde-saphyr's Debug dump.
-        let deep = format!("apiVersion: v1\nkind: Node\nmetadata: {{name: n}}\nx: {}{}", "[".repeat(150), "]".repeat(150));
+        let deep = format!(
+            "apiVersion: v1\nkind: Node\nmetadata: {{name: n}}\nx: {}{}",
+            "[".repeat(150),
+            "]".repeat(150)
+        );
         let err = load(&deep, "deep.yaml").unwrap_err().to_string();
         assert!(!err.contains("budget") && !err.contains('{'), "{err}");
         assert!(err.contains("nested deeper than 100 levels"), "{err}");

@@ -230,7 +230,8 @@ pub(crate) fn process(
                             Some(f) => format!("items[{}].{f}", first + i),
                             None => format!("items[{}]", first + i),
                         });
-                        let (line, column) = located.map_or((unit.line, unit.column), |(l, c)| abs(l, c));
+                        let (line, column) =
+                            located.map_or((unit.line, unit.column), |(l, c)| abs(l, c));
                         LoadError::Object {
                             path: path.to_owned(),
                             line,
@@ -494,7 +495,10 @@ impl<R: Read> Scanner<'_, '_, R> {
         self.keep = outer;
         let ahead = &self.buf[self.pos..self.end];
         let marker = |m: &[u8]| {
-            ahead.starts_with(m) && ahead.get(3).is_none_or(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t'))
+            ahead.starts_with(m)
+                && ahead
+                    .get(3)
+                    .is_none_or(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t'))
         };
         Ok(marker(b"---") || marker(b"..."))
     }

@@ -105,7 +105,10 @@ fn typed<T: DeserializeOwned>(value: &Value) -> TypedResult {
         Err(e) => {
             let path = track.path().to_string();
             let path = if path == "." { String::new() } else { path };
-            (Some((path, e.to_string())), Vec::new())
+            // serde's "invalid value: integer `2147483648`, expected i32" in the loader's
+            // words (issue 46 item 6: no library wording in any message).
+            let message = crate::snapshot::source::files::strip_position(&e.to_string());
+            (Some((path, message)), Vec::new())
         }
     }
 }

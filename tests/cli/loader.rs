@@ -162,6 +162,17 @@ fn parser_wording_is_ours() {
         "{}",
         r.stderr
     );
+    // lint says the same, in the same words.
+    let lint = run(&["lint", big.to_str().unwrap()]);
+    assert_eq!(lint.code, 1, "{}", lint.transcript());
+    assert!(
+        lint.stdout.contains("field `spec.priority`")
+            && lint.stdout.contains("2147483648 is out of range")
+            && !lint.stdout.contains("expected i32")
+            && !lint.stdout.contains("invalid value"),
+        "{}",
+        lint.stdout
+    );
 }
 
 /// `--add` and `capacity --shape` read through the same loader: a JSON stream with `---`

@@ -235,7 +235,7 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
     // A 1.36 string `disruptionMode` is WAS402's finding, with the migration.
     let renamed = |(path, message): &(String, String)| {
         path.ends_with("disruptionMode")
-            && (message.starts_with("invalid type: string")
+            && (message.contains("found the string")
                 || message.ends_with("is not of type \"object\""))
     };
     let schema_errors: Vec<(String, String)> = schema::validate(index, &obj.value)

@@ -509,6 +509,24 @@ fn plain_type_error(message: &str) -> String {
             None => "duplicate key".to_owned(),
         };
     }
+    // A loader limit, which serde-saphyr names with a Debug dump ("budget breached: Depth
+    // { depth: 101 }"): the limit in words.
+    if let Some(breach) = message.strip_prefix("budget breached: ") {
+        let name = breach.split([' ', '{']).next().unwrap_or(breach);
+        return match name {
+            "Depth" | "InclusionDepth" => {
+                format!("nested deeper than {MAX_DEPTH} levels: the loader refuses it")
+            }
+            "Aliases" | "Anchors" | "AliasAnchorRatio" | "MergeKeys" => {
+                "too many aliases or anchors (an alias bomb): the loader refuses it".to_owned()
+            }
+            _ => "the document is larger than the loader accepts".to_owned(),
+        };
+    }
+    // serde-saphyr's advice to its caller about `!!binary`.
+    if message.contains("set ignore_binary_tag_for_string") {
+        return "a `!!binary` value that is not UTF-8 text where text is expected".to_owned();
+    }
     // An integer too large for its field: the range in our words, not the Rust type.
     if let Some(rest) = message.strip_prefix("invalid value: integer `")
         && let Some((number, expected)) = rest.split_once("`, expected ")
@@ -1200,6 +1218,15 @@ mod tests {
         .to_string();
         assert!(err.contains("duplicate key `name` at line 5"), "{err}");
         assert!(!err.contains("DuplicateKeyPolicy"), "{err}");
+        // A loader limit is said in words, not as serde-saphyr's Debug dump.
+        let deep = format!(
+            "apiVersion: v1\nkind: Node\nmetadata: {{name: n}}\nx: {}{}",
+            "[".repeat(150),
+            "]".repeat(150)
+        );
+        let err = load(&deep, "deep.yaml").unwrap_err().to_string();
+        assert!(!err.contains("budget") && !err.contains('{'), "{err}");
+        assert!(err.contains("nested deeper than 100 levels"), "{err}");
         let err = load(
             "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {priority: 2147483648, containers: [{name: c, image: i}]}\n",
             "p.yaml",

@@ -22,6 +22,7 @@ pub const WAS_GATES: &[&str] = &[
     "TopologyAwareWorkloadScheduling",
     "WorkloadWithJob",
     "PodGroupPreemptionPolicy",
+    "DRANodeAllocatableResources",
 ];
 
 /// 1.36 gate names that no longer exist in 1.37.
@@ -251,6 +252,25 @@ fn users(c: &Checker<'_>, gate: &str) -> Vec<(ObjRef, &'static str)> {
                     .map(|p| (pg(p), "spec.resourceClaims")),
             );
         }
+        "DRANodeAllocatableResources" => {
+            out.extend(
+                s.resource_slices
+                    .iter()
+                    .filter(|r| {
+                        r.spec.devices.iter().flatten().any(|d| {
+                            d.node_allocatable_resources
+                                .as_ref()
+                                .is_some_and(|m| !m.is_empty())
+                        })
+                    })
+                    .map(|r| {
+                        (
+                            obj(ObjKind::ResourceSlice, &r.metadata),
+                            "spec.devices[].nodeAllocatableResources",
+                        )
+                    }),
+            );
+        }
         _ => {}
     }
     out
@@ -343,6 +363,9 @@ fn gate_skew(c: &mut Checker<'_>, gate: &str) {
         let effect = match gate {
             "GenericWorkload" => "these gangs are not gang-scheduled where the gate is off",
             "DRAWorkloadResourceClaims" => "no PodGroup claim is generated at all (fail-closed)",
+            "DRANodeAllocatableResources" => {
+                "where the gate is off, the devices' cpu, memory and hugepages are not charged to their pods"
+            }
             _ => "the objects are handled differently by each component",
         };
         c.emit(
@@ -432,6 +455,38 @@ spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: pg}}
             "- component: kubelet\n  node: n1\n  version: v1.34.0",
         );
         assert!(ids(&f).is_empty());
+    }
+
+    /// KEP-5517: a slice whose devices charge cpu or memory, read by a scheduler with
+    /// DRANodeAllocatableResources off while kube-apiserver (which kept the field) has it on.
+    #[test]
+    fn node_allocatable_resources_skew_names_the_slices() {
+        let slice = r#"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: my-node-cpus}
+spec:
+  driver: cpu.example.com
+  nodeName: my-node
+  pool: {name: socket-cpus, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: socket0cpus
+    nodeAllocatableResources: {cpu: {mapping: {deviceMultiplier: "8"}}}
+"#;
+        let f = facts(
+            "{DRANodeAllocatableResources: true}",
+            "{DRANodeAllocatableResources: false}",
+            "",
+        );
+        assert_eq!(ids(&f), ["WASD103"]);
+        assert_eq!(ids(&format!("{f}{slice}")), ["WASD102"]);
+        let agree = facts(
+            "{DRANodeAllocatableResources: true}",
+            "{DRANodeAllocatableResources: true}",
+            "",
+        );
+        assert!(ids(&format!("{agree}{slice}")).is_empty());
     }
 
     #[test]

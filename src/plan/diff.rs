@@ -945,6 +945,7 @@ mod tests {
             units: Vec::new(),
             device_map: Vec::new(),
             stuck_pods: Vec::new(),
+            binding_failures: Vec::new(),
             summary: crate::sched::plan::Summary::default(),
         };
         assert_eq!(

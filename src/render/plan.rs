@@ -97,6 +97,55 @@ pub fn gates_line(component: &str, gates: &BTreeMap<String, bool>) -> String {
     format!("{component} feature gates: {}", list.join(" "))
 }
 
+/// One `binding:` line per placed pod whose binding waits for devices' binding conditions, and
+/// one `binding failed:` line per allocated claim whose binding failed (DRADeviceBindingConditions).
+fn write_binding(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
+    for u in &plan.units {
+        for p in &u.placements {
+            let Some(timeout) = p.binding_timeout_seconds else {
+                continue;
+            };
+            let waits: Vec<String> = p
+                .devices
+                .iter()
+                .filter(|d| !d.binding_conditions.is_empty())
+                .map(|d| {
+                    format!(
+                        "{} on {}/{}/{}",
+                        d.binding_conditions.join(", "),
+                        d.driver,
+                        d.pool,
+                        d.device
+                    )
+                })
+                .collect();
+            writeln!(
+                out,
+                "{} {}/{}/{}: pod {} is placed on {}, its binding waits up to {timeout} s (DynamicResources bindingTimeout) for {}; then the allocation is cleared and the pod scheduled again",
+                style.warn("binding:"),
+                u.kind,
+                sanitize(&u.namespace),
+                sanitize(&u.name),
+                sanitize(&p.pod),
+                sanitize(&p.node),
+                sanitize(&waits.join("; "))
+            )?;
+        }
+    }
+    for f in &plan.binding_failures {
+        writeln!(
+            out,
+            "{} claim {}/{} ({} is True): the scheduler clears its allocation and pod(s) {} go back to scheduling",
+            style.error("binding failed:"),
+            sanitize(&f.namespace),
+            sanitize(&f.claim),
+            sanitize(&f.conditions.join(", ")),
+            sanitize(&f.pods.join(", "))
+        )?;
+    }
+    Ok(())
+}
+
 /// `-o name`: one `kind.group/name` per unit, as `kubectl get -o name` prints them.
 pub fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     for u in &plan.units {
@@ -301,6 +350,7 @@ pub fn write_text(
             sanitize(&s.message)
         )?;
     }
+    write_binding(out, plan, style)?;
     let s = &plan.summary;
     writeln!(
         out,

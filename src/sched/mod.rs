@@ -40,6 +40,12 @@ use crate::snapshot::facts::{ASSUMED_WAS_GATES, Component, SUPPORTED_KUBERNETES}
 
 /// The gate behind which preemption frees a victim's DRA devices (KEP-5690, alpha in 1.37).
 const DRA_PREEMPTION: &str = "DRAPreemption";
+/// The gate behind which devices' `nodeAllocatableResources` add to their pods' requests
+/// (KEP-5517, alpha in 1.37).
+const DRA_NODE_ALLOCATABLE: &str = "DRANodeAllocatableResources";
+/// The gate behind which devices with `bindingConditions` are allocated and binding waits for
+/// the conditions (beta, on in 1.37).
+const DRA_BINDING_CONDITIONS: &str = "DRADeviceBindingConditions";
 
 /// How to simulate.
 #[derive(Debug, Clone, Default)]
@@ -482,6 +488,18 @@ impl<'a> Prepared<'a> {
         // Where claims exist, whether preemption may free devices decides outcomes: the gate is
         // shown, and an assumed default is said on the one "no feature-gate facts" line.
         if !state.dra.claims.is_empty() {
+            // Whether claims add cpu, memory and hugepages to their pods (KEP-5517).
+            feature_gates.insert(
+                DRA_NODE_ALLOCATABLE.to_owned(),
+                gates.enabled(DRA_NODE_ALLOCATABLE),
+            );
+            // Where some device has binding conditions, whether binding waits for them.
+            if state.dra.inventory.devices.iter().any(|d| d.binding) {
+                feature_gates.insert(
+                    DRA_BINDING_CONDITIONS.to_owned(),
+                    gates.enabled(DRA_BINDING_CONDITIONS),
+                );
+            }
             let on = gates.enabled(DRA_PREEMPTION);
             feature_gates.insert(DRA_PREEMPTION.to_owned(), on);
             // A component whose gates are known runs an unlisted alpha gate at its default:
@@ -531,6 +549,24 @@ impl<'a> Prepared<'a> {
                     }
                 })
                 .collect(),
+            binding_failures: state
+                .dra
+                .binding_failures
+                .iter()
+                .map(|f| {
+                    let c = &state.dra.claims[f.claim];
+                    plan::BindingFailure {
+                        namespace: c.namespace.clone(),
+                        claim: c.name.clone(),
+                        conditions: f.conditions.clone(),
+                        pods: f
+                            .pods
+                            .iter()
+                            .map(|p| state.pods[*p].name.to_string())
+                            .collect(),
+                    }
+                })
+                .collect(),
             summary: Summary::of(&results),
             units: results,
         }
@@ -544,6 +580,13 @@ fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement>
             pod: state.pods[*p].name.to_string(),
             node: state.nodes[*n].name.to_string(),
             devices: state.dra.devices_of(*p),
+            binding_timeout_seconds: None,
+        })
+        .map(|mut p| {
+            if p.devices.iter().any(|d| !d.binding_conditions.is_empty()) {
+                p.binding_timeout_seconds = Some(dra::BINDING_TIMEOUT_SECONDS);
+            }
+            p
         })
         .collect()
 }
@@ -876,6 +919,7 @@ fn run_unit(
                                             pod: state.pods[*p].name.to_string(),
                                             node: state.nodes[n].name.to_string(),
                                             devices: Vec::new(),
+                                            binding_timeout_seconds: None,
                                         })
                                     })
                                     .collect();
@@ -947,6 +991,8 @@ fn device_map(state: &ClusterState) -> Vec<plan::DeviceUse> {
                     .and_then(|ci| consumers.get(&ci).cloned())
                     .unwrap_or_default(),
                 group: c.and_then(|c| c.group.clone()),
+                binds_to_node: d.extra.as_deref().is_some_and(|e| e.binds_to_node),
+                binding_conditions: c.map(|c| dra.pending_binding(c, id)).unwrap_or_default(),
             }
         };
         match holders.get(&id) {

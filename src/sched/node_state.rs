@@ -369,6 +369,24 @@ fn compile_pods_on(
     PodTable::of_blocks(blocks)
 }
 
+/// Adds (`sign` 1) or removes (-1) `delta` to a node's requested resources, growing its
+/// vectors for a resource it has not seen (saturating, as pods' requests are added).
+fn add_requests(n: &mut NodeState, delta: &[(ResourceId, i64)], sign: i64) {
+    let len = delta
+        .iter()
+        .map(|(id, _)| usize::from(*id) + 1)
+        .max()
+        .unwrap_or(0);
+    if n.requested.len() < len {
+        n.requested.resize(len, 0);
+        n.allocatable.resize(len, 0);
+    }
+    for (id, v) in delta {
+        let slot = &mut n.requested[usize::from(*id)];
+        *slot = slot.saturating_add(v.saturating_mul(sign));
+    }
+}
+
 fn is_terminal(pod: &crate::snapshot::Pod) -> bool {
     matches!(
         pod.status.as_ref().and_then(|s| s.phase.as_deref()),
@@ -436,7 +454,21 @@ impl ClusterState {
             .collect();
         if !with_claims.is_empty() {
             let placement = &st.placement;
-            st.dra = DraState::build(s, &with_claims, gates, &|id| placement[id].is_some());
+            st.dra = DraState::build(
+                s,
+                &with_claims,
+                gates,
+                &|id| placement[id].is_some(),
+                &mut st.table,
+            );
+            // Bound pods' recorded node-allocatable statuses (DRANodeAllocatableResources)
+            // count on their nodes as their requests do.
+            for id in 0..st.pods.len() {
+                if let (Some(node), Some(delta)) = (st.placement[id], st.dra.na_delta(id)) {
+                    let delta = delta.clone();
+                    add_requests(&mut st.nodes[node], &delta, 1);
+                }
+            }
         }
         st
     }
@@ -625,11 +657,12 @@ impl ClusterState {
         if self.placement[pod].is_some() {
             return;
         }
-        self.add_to_node(pod, node);
-        self.placement[pod] = Some(node);
+        // Reserve first: the claims' node-allocatable resources it records count on the node.
         if claims && self.pods[pod].has_claims {
             self.dra.reserve(pod, &self.nodes[node]);
         }
+        self.add_to_node(pod, node);
+        self.placement[pod] = Some(node);
     }
 
     /// The node-side half of [`assume`](Self::assume): requests, ports, membership lists and
@@ -653,6 +686,9 @@ impl ClusterState {
             *slot = slot.saturating_add(*v);
         }
         n.requested[usize::from(PODS)] = n.requested[usize::from(PODS)].saturating_add(1);
+        if let Some(delta) = self.dra.na_delta(pod) {
+            add_requests(n, delta, 1);
+        }
         n.score_cpu = n.score_cpu.saturating_add(p.score_cpu);
         n.score_memory = n.score_memory.saturating_add(p.score_memory);
         n.pods.push(pod);
@@ -757,13 +793,14 @@ impl ClusterState {
         let Some(node) = self.placement[pod].take() else {
             return;
         };
+        let delta = self.dra.na_delta(pod).cloned();
         if self.pods[pod].has_claims {
             self.dra.unreserve(pod);
         }
         let p = &self.pods[pod];
         let n = &mut self.nodes[node];
         let mut saturated = false;
-        for (id, v) in &p.requests {
+        for (id, v) in p.requests.iter().chain(delta.iter().flatten()) {
             let slot = &mut n.requested[usize::from(*id)];
             saturated |= *slot == i64::MAX;
             *slot = slot.saturating_sub(*v);
@@ -781,8 +818,9 @@ impl ClusterState {
             requested.clear_values();
             let (mut cpu, mut memory) = (0i64, 0i64);
             for q in &n.pods {
+                let extra = self.dra.na_delta(*q);
                 let q = &self.pods[*q];
-                for (id, v) in &q.requests {
+                for (id, v) in q.requests.iter().chain(extra.into_iter().flatten()) {
                     let slot = &mut requested[usize::from(*id)];
                     *slot = slot.saturating_add(*v);
                 }

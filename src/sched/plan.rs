@@ -82,6 +82,27 @@ pub struct Placement {
     pub node: String,
     /// DRA devices allocated for the pod (`claim`, `request`, `driver`, `pool`, `device`).
     pub devices: Vec<super::dra::DeviceRef>,
+    /// When a device's `bindingConditions` are not all `True` yet: the pod is placed, but its
+    /// binding waits in PreBind for them, at most this many seconds (DynamicResources'
+    /// `bindingTimeout`), after which the allocation is cleared and the pod scheduled again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binding_timeout_seconds: Option<u32>,
+}
+
+/// An allocated claim whose binding failed: a device's `bindingFailureConditions` entry is
+/// `True` and none of its pods is bound. The scheduler clears the allocation and its pods go
+/// back to scheduling (the simulation schedules them again, with the devices free).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BindingFailure {
+    /// Namespace.
+    pub namespace: String,
+    /// The claim.
+    pub claim: String,
+    /// `driver/pool/device: condition` for each failure condition that is `True`.
+    pub conditions: Vec<String>,
+    /// Its pods, back to scheduling.
+    pub pods: Vec<String>,
 }
 
 /// Why one member pod fit or did not (aggregated: reasons with node counts).
@@ -383,6 +404,13 @@ pub struct DeviceUse {
     /// The PodGroup sharing the claim.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// The device's `bindsToNode`: an allocation of it is limited to the node chosen for it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub binds_to_node: bool,
+    /// The device's `bindingConditions` the holding claim still waits for (all of them for a
+    /// simulated allocation).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub binding_conditions: Vec<String>,
 }
 
 /// The simulation report (`kind: SimulationReport`).
@@ -401,6 +429,9 @@ pub struct Plan {
     /// Pre-scheduled pods whose claims are not allocated.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stuck_pods: Vec<StuckPod>,
+    /// Allocated claims whose binding failed (DRADeviceBindingConditions).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub binding_failures: Vec<BindingFailure>,
     /// Counts.
     pub summary: Summary,
 }

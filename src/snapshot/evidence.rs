@@ -116,6 +116,43 @@ pub fn apiserver_gates(s: &Snapshot) -> Evidence {
         "PodGroup with spec.resourceClaims",
         "PodGroups with spec.resourceClaims",
     );
+    // KEP-5517: kube-apiserver drops `nodeAllocatableResources` from ResourceSlice devices and
+    // `status.nodeAllocatableResourceClaimStatuses` from pods unless DRANodeAllocatableResources
+    // is on.
+    let mapped_slices = s
+        .resource_slices
+        .iter()
+        .filter(|r| {
+            r.spec.devices.iter().flatten().any(|d| {
+                d.node_allocatable_resources
+                    .as_ref()
+                    .is_some_and(|m| !m.is_empty())
+            })
+        })
+        .count();
+    add(
+        "DRANodeAllocatableResources",
+        mapped_slices,
+        "ResourceSlice with nodeAllocatableResources",
+        "ResourceSlices with nodeAllocatableResources",
+    );
+    let charged_pods = s
+        .pods
+        .iter()
+        .filter(|p| {
+            p.status.as_ref().is_some_and(|st| {
+                st.node_allocatable_resource_claim_statuses
+                    .as_ref()
+                    .is_some_and(|v| !v.is_empty())
+            })
+        })
+        .count();
+    add(
+        "DRANodeAllocatableResources",
+        charged_pods,
+        "pod with status.nodeAllocatableResourceClaimStatuses",
+        "pods with status.nodeAllocatableResourceClaimStatuses",
+    );
     let with_policy = s
         .pod_groups
         .iter()

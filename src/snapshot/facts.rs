@@ -225,12 +225,14 @@ pub const GATES: &[GateInfo] = &[
     gate("DRAResourceClaimDeviceStatus", "GA", true, true, &[A]),
     gate("DRAFractionalCapacityRange", "Beta", true, true, &[A, S]),
     gate("DRAListTypeAttributes", "Alpha", false, false, &[A, S]),
+    // KEP-5517: kube-apiserver keeps the fields, kube-scheduler charges the devices' cpu and
+    // memory to their pods, the kubelet sizes cgroups from the pods' recorded statuses.
     gate(
         "DRANodeAllocatableResources",
         "Alpha",
         false,
         false,
-        &[A, S],
+        &[A, S, K],
     ),
     gate("DRASchedulerFilterTimeout", "Beta", true, true, &[S]),
     // KEP-5690, new in 1.37: a victim's claims are released in the preemption dry run.

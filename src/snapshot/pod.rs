@@ -20,7 +20,7 @@
 //! | `metadata` | all but `managedFields` and the annotations nothing reads (kept: [`annotation_is_read`]) |
 //! | `spec` | `affinity`, `containers`, `initContainers`, `nodeName`, `nodeSelector`, `overhead`, `preemptionPolicy`, `priority`, `priorityClassName`, `resourceClaims`, `resources`, `restartPolicy`, `runtimeClassName`, `schedulerName`, `schedulingGates`, `schedulingGroup`, `tolerations`, `topologySpreadConstraints` |
 //! | containers | `name`, `image`, `command`, `args`, `ports`, `resources.requests` (with API defaulting from `limits` applied, then `limits` dropped), `resources.claims`, `restartPolicy` |
-//! | `status` | `phase`, `conditions`, `nominatedNodeName`, `reason`, `message`, `startTime`, `resourceClaimStatuses` |
+//! | `status` | `phase`, `conditions`, `nominatedNodeName`, `reason`, `message`, `startTime`, `resourceClaimStatuses`, `nodeAllocatableResourceClaimStatuses` |
 //!
 //! Serialized, the record is a valid `v1` Pod with those fields (export writes it; `--from`
 //! reads it back to the same record).
@@ -30,10 +30,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{
-    Affinity, Container as ApiContainer, ContainerPort, Pod as ApiPod, PodCondition,
-    PodResourceClaim, PodResourceClaimStatus, PodSchedulingGate, PodSchedulingGroup,
-    PodSpec as ApiPodSpec, PodStatus as ApiPodStatus, ResourceRequirements, Toleration,
-    TopologySpreadConstraint,
+    Affinity, Container as ApiContainer, ContainerPort, NodeAllocatableResourceClaimStatus,
+    Pod as ApiPod, PodCondition, PodResourceClaim, PodResourceClaimStatus, PodSchedulingGate,
+    PodSchedulingGroup, PodSpec as ApiPodSpec, PodStatus as ApiPodStatus, ResourceRequirements,
+    Toleration, TopologySpreadConstraint,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
@@ -190,6 +190,10 @@ pub struct PodStatus {
     /// `resourceClaimStatuses`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_claim_statuses: Option<Vec<PodResourceClaimStatus>>,
+    /// `nodeAllocatableResourceClaimStatuses`: the cpu, memory and hugepages the scheduler
+    /// charged the pod for its DRA claims (DRANodeAllocatableResources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_allocatable_resource_claim_statuses: Option<Vec<NodeAllocatableResourceClaimStatus>>,
 }
 
 impl From<ApiContainer> for Container {
@@ -287,6 +291,9 @@ impl From<ApiPodStatus> for PodStatus {
             message: s.message,
             start_time: s.start_time,
             resource_claim_statuses: exact(s.resource_claim_statuses),
+            node_allocatable_resource_claim_statuses: exact(
+                s.node_allocatable_resource_claim_statuses,
+            ),
         }
     }
 }

@@ -23,6 +23,9 @@ struct Expected {
     what_if: Option<WhatIf>,
     #[serde(default)]
     stuck_pods: Vec<String>,
+    /// Claims whose binding failed (a binding failure condition is True): allocation cleared.
+    #[serde(default)]
+    binding_failures: Vec<String>,
     #[serde(default)]
     no_preemption: bool,
     units: Vec<ExpectedUnit>,
@@ -57,6 +60,9 @@ struct ExpectedUnit {
     domains: Option<BTreeMap<String, String>>,
     /// pod → `pool/device` in allocation order.
     devices: Option<BTreeMap<String, Vec<String>>>,
+    /// pod → the binding conditions its binding waits for (DRADeviceBindingConditions); pods
+    /// not listed wait for none.
+    binding_waits: Option<BTreeMap<String, Vec<String>>>,
     /// A substring of some member's DynamicResources claim reason.
     claim_reason: Option<String>,
     message_ends_with: Option<String>,
@@ -189,6 +195,23 @@ fn check(name: &str, plan: &Plan, expected: &Expected, snapshot: &Snapshot) {
                 assert_eq!(&got, want, "{ctx}");
             }
         }
+        if let Some(waits) = &e.binding_waits {
+            for p in &unit.placements {
+                let got: Vec<String> = p
+                    .devices
+                    .iter()
+                    .flat_map(|d| d.binding_conditions.iter().cloned())
+                    .collect();
+                let want = waits.get(&p.pod).cloned().unwrap_or_default();
+                assert_eq!(got, want, "{ctx}: binding conditions of {}", p.pod);
+                assert_eq!(
+                    p.binding_timeout_seconds,
+                    (!want.is_empty()).then_some(600),
+                    "{ctx}: binding timeout of {}",
+                    p.pod
+                );
+            }
+        }
         if let Some(reason) = &e.claim_reason {
             let found = unit
                 .trace
@@ -263,6 +286,15 @@ fn check(name: &str, plan: &Plan, expected: &Expected, snapshot: &Snapshot) {
     );
     let stuck: Vec<&str> = plan.stuck_pods.iter().map(|s| s.pod.as_str()).collect();
     assert_eq!(stuck, expected.stuck_pods, "{name}: stuck pods");
+    let failed: Vec<&str> = plan
+        .binding_failures
+        .iter()
+        .map(|f| f.claim.as_str())
+        .collect();
+    assert_eq!(
+        failed, expected.binding_failures,
+        "{name}: binding failures"
+    );
 }
 
 #[test]

@@ -261,3 +261,80 @@ fn empty_results_name_the_namespace_or_the_selector() {
         r.stdout
     );
 }
+
+/// DRA node-allocatable resources (KEP-5517), the documentation's CPU driver: with
+/// DRANodeAllocatableResources on (the fixture's facts) the second pod's mapped CPUs do not fit
+/// beside the running pod's recorded 120; `--feature-gates DRANodeAllocatableResources=false`
+/// (the 1.37 default) charges nothing and both fit. The header lists the gate.
+#[test]
+fn node_allocatable_resources_charge_claims_cpu_to_their_pods() {
+    let cluster = "testdata/scenarios/x12-dra-cpu-driver-mapping-counts-on-the-node/cluster.yaml";
+    let r = run(&["simulate", "--from", cluster]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("DRANodeAllocatableResources=on"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("0/1 nodes are available: 1 Insufficient cpu."),
+        "{}",
+        r.stdout
+    );
+    let off = run(&[
+        "simulate",
+        "--from",
+        cluster,
+        "--feature-gates",
+        "DRANodeAllocatableResources=false",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(off.code, 0, "{}", off.stderr);
+    let v: serde_json::Value = serde_json::from_str(&off.stdout).unwrap();
+    assert_eq!(
+        v["settings"]["featureGates"]["DRANodeAllocatableResources"],
+        false
+    );
+    assert_eq!(v["summary"]["scheduled"], 2, "{}", off.stdout);
+}
+
+/// DRA binding conditions: the documentation's slice places the pod with its binding waiting for
+/// `dra.example.com/is-prepared` (text `binding:` line; JSON `bindingConditions`,
+/// `bindingTimeoutSeconds`, `bindsToNode` in the placement and the device map); a claim whose
+/// binding failure condition is True is listed as failed and its pod scheduled again.
+#[test]
+fn binding_conditions_wait_and_failed_bindings_reschedule() {
+    let cluster = "testdata/scenarios/x18-dra-binding-conditions-slice/cluster.yaml";
+    let r = run(&["simulate", "--from", cluster]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "binding: Pod/default/a: pod a is placed on node-3, its binding waits up to 600 s (DynamicResources bindingTimeout) for dra.example.com/is-prepared on dra.example.com/gpu-pool/gpu-1"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["simulate", "--from", cluster, "--devices", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let placement = &v["units"][0]["placements"][0];
+    assert_eq!(placement["bindingTimeoutSeconds"], 600);
+    assert_eq!(
+        placement["devices"][0]["bindingConditions"],
+        serde_json::json!(["dra.example.com/is-prepared"])
+    );
+    assert_eq!(placement["devices"][0]["bindsToNode"], true);
+    assert_eq!(v["deviceMap"][0]["bindsToNode"], true, "{}", v["deviceMap"]);
+    let failed = "testdata/scenarios/upstream-dra-binding-failure-reschedules-taints/cluster.yaml";
+    let r = run(&["simulate", "--from", failed]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "binding failed: claim default/claim-a (dra.example.com/worker-0-with-binding/with-binding: failed is True): the scheduler clears its allocation and pod(s) a go back to scheduling"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("worker-1"), "{}", r.stdout);
+}

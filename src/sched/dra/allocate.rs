@@ -48,6 +48,12 @@ pub struct Features {
     /// frees devices for a preemptor (test/integration/dra/preemption.go
     /// `testPreemptionDisabled`).
     pub preemption: bool,
+    /// DRADeviceBindingConditions (beta, on): devices with `bindingConditions` may be
+    /// allocated (PreBind then waits for the conditions); off, the allocator skips them.
+    pub binding_conditions: bool,
+    /// DRANodeAllocatableResources (alpha, off; KEP-5517): devices' `nodeAllocatableResources`
+    /// add to the pod's cpu, memory and hugepages ([`super::node_allocatable`]).
+    pub node_allocatable: bool,
 }
 
 impl Default for Features {
@@ -57,6 +63,8 @@ impl Default for Features {
             fractional_capacity: true,
             list_attributes: false,
             preemption: false,
+            binding_conditions: true,
+            node_allocatable: false,
         }
     }
 }
@@ -69,6 +77,8 @@ impl Features {
             fractional_capacity: gates.enabled("DRAFractionalCapacityRange"),
             list_attributes: gates.enabled("DRAListTypeAttributes"),
             preemption: gates.enabled("DRAPreemption"),
+            binding_conditions: gates.enabled("DRADeviceBindingConditions"),
+            node_allocatable: gates.enabled("DRANodeAllocatableResources"),
         }
     }
 
@@ -682,6 +692,28 @@ fn candidates(
     Ok(out)
 }
 
+/// [`candidates`] without the devices the gates forbid: with DRADeviceBindingConditions off
+/// the allocator skips devices with `bindingConditions` (semantics §7.3; upstream's allocator
+/// checks `features.DeviceBinding` before it looks at a device).
+fn usable_candidates(
+    inv: &Inventory,
+    sel: &mut Selectors,
+    node: &NodeView<'_>,
+    alt: &Alternative,
+    all_pools: bool,
+    features: Features,
+) -> Result<Rc<[DeviceId]>, Failure> {
+    let list = candidates(inv, sel, node, alt, all_pools)?;
+    if features.binding_conditions || !list.iter().any(|d| inv.devices[*d].binding) {
+        return Ok(list);
+    }
+    Ok(list
+        .iter()
+        .copied()
+        .filter(|d| !inv.devices[*d].binding)
+        .collect())
+}
+
 /// Allocates every claim in `claims` together on `node`. On failure returns the index of the
 /// claim blamed and why. New shares come back with an empty `shareID` (Reserve names them).
 pub fn allocate(
@@ -703,9 +735,11 @@ pub fn allocate(
     for (ci, c) in claims.iter().enumerate() {
         for (ri, r) in c.requests.iter().enumerate() {
             for (ai, alt) in r.alternatives.iter().enumerate() {
-                let mut list = candidates(inv, sel, node, alt, false).map_err(|f| (ci, f))?;
+                let mut list =
+                    usable_candidates(inv, sel, node, alt, false, features).map_err(|f| (ci, f))?;
                 if alt.all {
-                    let every = candidates(inv, sel, node, alt, true).map_err(|f| (ci, f))?;
+                    let every = usable_candidates(inv, sel, node, alt, true, features)
+                        .map_err(|f| (ci, f))?;
                     for d in every.iter() {
                         let pool = &inv.pools[inv.devices[*d].pool];
                         let key = format!("{}/{}", pool.driver, pool.name);
@@ -871,7 +905,7 @@ fn diagnose(
             let Some(alt) = r.alternatives.first() else {
                 continue;
             };
-            let Ok(matching) = candidates(inv, sel, node, alt, false) else {
+            let Ok(matching) = usable_candidates(inv, sel, node, alt, false, features) else {
                 continue;
             };
             let need = if alt.all { 1 } else { alt.count as usize };
@@ -1096,6 +1130,7 @@ mod properties {
                 consumes,
                 allow_multiple: b % 2 == 1,
                 binding: false,
+                extra: None,
             });
         }
         inv.pools.push(pool);

@@ -16,7 +16,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use k8s_openapi::api::core::v1::NodeSelector;
-use k8s_openapi::api::resource::v1::{DeviceAttribute, DeviceCapacity, DeviceTaint, ResourceSlice};
+use k8s_openapi::api::resource::v1::{
+    DeviceAttribute, DeviceCapacity, DeviceTaint, NodeAllocatableResource, ResourceSlice,
+};
 
 use super::capacity::CapacityDef;
 
@@ -160,6 +162,23 @@ pub struct Device {
     pub allow_multiple: bool,
     /// Has binding conditions.
     pub binding: bool,
+    /// What few devices carry: binding conditions (DRADeviceBindingConditions) and
+    /// node-allocatable resources (DRANodeAllocatableResources); `None` for most devices.
+    pub extra: Option<Box<DeviceExtra>>,
+}
+
+/// The rarer fields of a device, kept apart so that the common device stays small.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DeviceExtra {
+    /// `bindingConditions`: condition types that must be `True` in the claim's device status
+    /// before the pod is bound (PreBind waits for them up to `bindingTimeout`).
+    pub binding_conditions: Vec<String>,
+    /// `bindingFailureConditions`: any of them `True` aborts the binding.
+    pub binding_failure_conditions: Vec<String>,
+    /// `bindsToNode`: the allocation is limited to the node chosen for it.
+    pub binds_to_node: bool,
+    /// `nodeAllocatableResources`: node resource name → mapping and overhead (KEP-5517).
+    pub node_allocatable: BTreeMap<String, NodeAllocatableResource>,
 }
 
 /// One pool of devices.
@@ -202,6 +221,17 @@ pub struct Inventory {
     /// conditions, and whether its pool is complete and valid. Two devices with the same
     /// shape on two nodes are interchangeable for the search (node equivalence).
     pub(crate) shapes: Vec<u32>,
+}
+
+/// The rarer fields of `d`, or `None` when it has none of them.
+fn device_extra(d: &k8s_openapi::api::resource::v1::Device) -> Option<Box<DeviceExtra>> {
+    let extra = DeviceExtra {
+        binding_conditions: d.binding_conditions.clone().unwrap_or_default(),
+        binding_failure_conditions: d.binding_failure_conditions.clone().unwrap_or_default(),
+        binds_to_node: d.binds_to_node == Some(true),
+        node_allocatable: d.node_allocatable_resources.clone().unwrap_or_default(),
+    };
+    (extra != DeviceExtra::default()).then(|| Box::new(extra))
 }
 
 /// Qualifies an attribute or capacity name with the driver's domain when it has none.
@@ -376,6 +406,7 @@ impl Inventory {
                             .collect(),
                         allow_multiple: d.allow_multiple_allocations == Some(true),
                         binding: d.binding_conditions.as_ref().is_some_and(|b| !b.is_empty()),
+                        extra: device_extra(d),
                     });
                 }
             }
@@ -442,7 +473,7 @@ impl Inventory {
                     .map(|(set, _)| pool.counters.get(set))
                     .collect();
                 let key = format!(
-                    "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{}|{}|{}",
+                    "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{}|{}|{}|{:?}",
                     d.driver,
                     d.attributes,
                     d.capacity,
@@ -453,7 +484,8 @@ impl Inventory {
                     d.allow_multiple,
                     d.binding,
                     pool.complete,
-                    pool.invalid.is_some()
+                    pool.invalid.is_some(),
+                    d.extra
                 );
                 let next = u32::try_from(interned.len()).unwrap_or(u32::MAX);
                 *interned.entry(key).or_insert(next)

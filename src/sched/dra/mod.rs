@@ -17,6 +17,7 @@
 pub mod allocate;
 pub mod capacity;
 pub mod inventory;
+pub mod node_allocatable;
 pub mod selector;
 
 use std::cell::RefCell;
@@ -30,11 +31,13 @@ use self::allocate::{
     Allocated, Alternative, ClaimSpec, Constraint, DeviceTol, Features, InUse, Request, Share,
 };
 use self::capacity::Amount;
-use self::inventory::{Inventory, Scope, qualify};
+use self::inventory::{DeviceId, Inventory, Scope, qualify};
+use self::node_allocatable::{ClaimFootprint, NaPod};
 use self::selector::{ExprId, Selectors};
 use super::filter::{Code, Reason, Rejection};
 use super::node_state::{NodeState, PodId};
 use super::pod_req::PodReq;
+use crate::sched::resources::{Requests, ResourceId, ResourceTable};
 use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, name_of, namespace_of};
 
@@ -42,6 +45,10 @@ use crate::snapshot::{Snapshot, name_of, namespace_of};
 pub const NAME: &str = "DynamicResources";
 /// Filter reason when no allocation exists on a node.
 pub const ERR_CANNOT_ALLOCATE: &str = "cannot allocate all claims";
+/// DynamicResources' `bindingTimeout` (`DynamicResourcesArgs`, default 600 s): how long PreBind
+/// waits for a device's binding conditions before it clears the allocation and the pod is
+/// scheduled again. Not configurable here until wasctl reads scheduler configurations.
+pub const BINDING_TIMEOUT_SECONDS: u32 = 600;
 /// Filter reason when an allocated claim's devices are not reachable from the node.
 pub const ERR_NOT_AVAILABLE_ON_NODE: &str = "resourceclaim not available on the node";
 
@@ -69,6 +76,9 @@ pub struct ClaimInstance {
     pub spec: ClaimSpec,
     /// Allocated devices and where they can be used.
     pub allocation: Option<(Vec<Allocated>, Scope)>,
+    /// Condition types `True` in the claim's `status.devices` per allocated device: what
+    /// binding conditions are already met (DRADeviceBindingConditions).
+    pub device_conditions: Vec<(DeviceId, String)>,
 }
 
 /// Claims of one pod: (entry name, claim index).
@@ -117,6 +127,44 @@ pub struct DraState {
     shares_named: u64,
     /// Node equivalence for the filter (see [`FilterMemo`]).
     memo: RefCell<FilterMemo>,
+    /// Pods placed (bound or assumed) that have claims: a claim with a mapped
+    /// node-allocatable device is not shared with another of them.
+    placed: std::collections::HashSet<PodId>,
+    /// DRANodeAllocatableResources: what it needs of the pods with claims (only with the gate
+    /// on and some device or pod using node-allocatable resources).
+    na: Option<Rc<NaState>>,
+    /// What the claims add to each placed pod's requests on its node: set by Reserve, or read
+    /// from a bound pod's recorded `status.nodeAllocatableResourceClaimStatuses`.
+    na_delta: FxMap<PodId, Requests>,
+    /// Pods whose [`na_delta`](Self::na_delta) entry Reserve set (Unreserve drops it; a
+    /// recorded one stays).
+    na_assumed: std::collections::HashSet<PodId>,
+    /// Allocated claims whose `bindingFailureConditions` are `True` and whose pods are not
+    /// bound: the scheduler clears their allocation and their pods go back to scheduling.
+    pub binding_failures: Vec<BindingFailure>,
+}
+
+/// The node-allocatable inputs, built once and shared by clones.
+#[derive(Debug, Default)]
+struct NaState {
+    /// Pods with claims, compiled.
+    pods: FxMap<PodId, NaPod>,
+    /// Resource name → id, for every name devices map to or charge.
+    names: BTreeMap<String, ResourceId>,
+    /// Resource ids NodeResourcesFit-style checks look at (cpu, memory, ephemeral-storage,
+    /// hugepages-*), with their names.
+    checked: Vec<ResourceId>,
+}
+
+/// An allocated claim whose binding failed (a `bindingFailureConditions` entry is `True`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BindingFailure {
+    /// Claim index.
+    pub claim: usize,
+    /// `driver/pool/device`: `condition`, for each true failure condition.
+    pub conditions: Vec<String>,
+    /// The claim's pods (all pending).
+    pub pods: Vec<PodId>,
 }
 
 /// A fast, non-cryptographic hasher (the rustc/Firefox "Fx" multiply-rotate scheme) for maps
@@ -329,6 +377,7 @@ impl DraState {
         pods: &[(PodId, &Pod, &PodReq)],
         gates: &FeatureGates,
         bound: &dyn Fn(PodId) -> bool,
+        table: &mut ResourceTable,
     ) -> Self {
         let extra_taints: Vec<_> = s
             .device_taint_rules
@@ -379,7 +428,11 @@ impl DraState {
             Vec::with_capacity(s.resource_claims.len());
         let mut user_uids: Vec<Vec<(&str, Option<&str>)>> =
             vec![Vec::new(); s.resource_claims.len()];
+        // Per stored claim: `driver/pool/device: condition` for each binding failure condition
+        // that is `True` in its device status.
+        let mut binding_failed: Vec<Vec<String>> = Vec::with_capacity(s.resource_claims.len());
         for c in &s.resource_claims {
+            binding_failed.push(binding_failures_of(c, &st.inventory));
             let mut instance = ClaimInstance {
                 name: name_of(&c.metadata).to_owned(),
                 namespace: namespace_of(&c.metadata).to_owned(),
@@ -395,6 +448,7 @@ impl DraState {
                 reserved_by_unknown_pod: false,
                 spec: compile_claim(spec_devices(c.spec.as_ref()), &classes, &mut sel, features),
                 allocation: None,
+                device_conditions: Vec::new(),
             };
             instance.held_by_group = instance.group.is_some()
                 || c.status
@@ -445,6 +499,20 @@ impl DraState {
                     None => Scope::AllNodes,
                 };
                 st.in_use.apply(&st.inventory, &devices, 1);
+                for ds in c.status.iter().flat_map(|st| st.devices.iter().flatten()) {
+                    let Some(&id) = st.inventory.ids.get(&(
+                        ds.driver.clone(),
+                        ds.pool.clone(),
+                        ds.device.clone(),
+                    )) else {
+                        continue;
+                    };
+                    for cond in ds.conditions.iter().flatten() {
+                        if cond.status == "True" {
+                            instance.device_conditions.push((id, cond.type_.clone()));
+                        }
+                    }
+                }
                 instance.allocation = Some((devices, scope));
             }
             reserved_pod_uids.push(
@@ -543,6 +611,7 @@ impl DraState {
                                                 devices, &classes, &mut sel, features,
                                             ),
                                             allocation: None,
+                                            device_conditions: Vec::new(),
                                         });
                                         st.claims.len() - 1
                                     }))
@@ -569,6 +638,7 @@ impl DraState {
                                         reserved_by_unknown_pod: false,
                                         spec: compile_claim(devices, &classes, &mut sel, features),
                                         allocation: None,
+                                        device_conditions: Vec::new(),
                                     });
                                     Ok(st.claims.len() - 1)
                                 }
@@ -634,14 +704,246 @@ impl DraState {
         }
         st.selectors = Rc::new(RefCell::new(sel));
         st.users = vec![Vec::new(); st.claims.len()];
-        let mut pods: Vec<(&PodId, &PodClaims)> = st.pod_claims.iter().collect();
-        pods.sort_by_key(|(p, _)| **p);
-        for (pod, pc) in pods {
+        let mut by_pod: Vec<(&PodId, &PodClaims)> = st.pod_claims.iter().collect();
+        by_pod.sort_by_key(|(p, _)| **p);
+        for (pod, pc) in by_pod {
             for (_, ci) in &pc.entries {
                 st.users[*ci].push(*pod);
             }
         }
+        for (id, _, _) in pods {
+            if bound(*id) {
+                st.placed.insert(*id);
+            }
+        }
+        st.fail_bindings(&binding_failed, bound);
+        if features.node_allocatable {
+            st.build_node_allocatable(pods, bound, table);
+        }
         st
+    }
+
+    /// Upstream PreBind: an allocated claim with a device whose `bindingFailureConditions`
+    /// entry is `True` fails the binding; Unreserve clears the allocation and the pod goes back
+    /// to scheduling. Only claims none of whose pods is bound yet (once bound, the conditions
+    /// no longer matter to the scheduler). With DRADeviceBindingConditions off the scheduler
+    /// does not look at them.
+    fn fail_bindings(&mut self, failed: &[Vec<String>], bound: &dyn Fn(PodId) -> bool) {
+        if !self.features.binding_conditions {
+            return;
+        }
+        for (ci, conditions) in failed.iter().enumerate() {
+            let users = self.users.get(ci).cloned().unwrap_or_default();
+            if conditions.is_empty() || users.iter().any(|p| bound(*p)) {
+                continue;
+            }
+            if let Some((devices, _)) = self.claims[ci].allocation.take() {
+                self.in_use.apply(&self.inventory, &devices, -1);
+            }
+            // Unreserve also clears the device statuses the drivers wrote.
+            self.claims[ci].device_conditions.clear();
+            self.binding_failures.push(BindingFailure {
+                claim: ci,
+                conditions: conditions.clone(),
+                pods: users,
+            });
+        }
+    }
+
+    /// Builds [`NaState`] when a device of the inventory or a pod's recorded status uses
+    /// node-allocatable resources, and counts the bound pods' recorded statuses.
+    fn build_node_allocatable(
+        &mut self,
+        pods: &[(PodId, &Pod, &PodReq)],
+        bound: &dyn Fn(PodId) -> bool,
+        table: &mut ResourceTable,
+    ) {
+        let mut names = BTreeMap::new();
+        for d in &self.inventory.devices {
+            for name in d.extra.iter().flat_map(|e| e.node_allocatable.keys()) {
+                names.insert(name.clone(), table.intern(name));
+            }
+        }
+        let recorded = pods.iter().any(|(_, p, _)| {
+            p.status
+                .as_ref()
+                .is_some_and(|s| s.node_allocatable_resource_claim_statuses.is_some())
+        });
+        if names.is_empty() && !recorded {
+            return;
+        }
+        let mut na = NaState {
+            names,
+            ..NaState::default()
+        };
+        for (id, pod, _) in pods {
+            let compiled = NaPod::compile(pod, table);
+            if bound(*id) && !compiled.recorded.is_empty() {
+                let delta = compiled.delta(&compiled.recorded);
+                if !delta.is_empty() {
+                    self.na_delta.insert(*id, delta);
+                }
+            }
+            na.pods.insert(*id, compiled);
+        }
+        na.checked = (0..table.len())
+            .filter_map(|i| ResourceId::try_from(i).ok())
+            .filter(|i| node_allocatable::checked(*i, table.name(*i)))
+            .collect();
+        self.na = Some(Rc::new(na));
+    }
+
+    /// What the claims add to `pod`'s requests on its node (DRANodeAllocatableResources).
+    pub fn na_delta(&self, pod: PodId) -> Option<&Requests> {
+        self.na_delta.get(&pod)
+    }
+
+    /// The node-allocatable footprints of `pod`'s claims on `node`, with `fresh` the
+    /// allocations a Reserve there would make (claim index → devices). Devices not usable from
+    /// the node are not counted (upstream looks devices up in the node's slices).
+    fn na_footprints(
+        &self,
+        na: &NaState,
+        pod: PodId,
+        node: &NodeState,
+        fresh: &[(usize, &[Allocated])],
+    ) -> Result<Vec<ClaimFootprint>, String> {
+        let Some(pc) = self.pod_claims.get(&pod) else {
+            return Ok(Vec::new());
+        };
+        let na_pod = na.pods.get(&pod);
+        let mut seen: Vec<usize> = Vec::new();
+        let mut out = Vec::new();
+        for (entry, ci) in &pc.entries {
+            if seen.contains(ci) {
+                continue;
+            }
+            seen.push(*ci);
+            let claim = &self.claims[*ci];
+            let devices: Vec<Allocated> = fresh
+                .iter()
+                .find(|(i, _)| i == ci)
+                .map(|(_, d)| d.to_vec())
+                .or_else(|| claim.allocation.as_ref().map(|(d, _)| d.clone()))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|a| {
+                    self.inventory.devices[a.device]
+                        .scope
+                        .matches(&node.name, &node.labels)
+                })
+                .collect();
+            if let Some(mut fp) = node_allocatable::footprint(
+                &self.inventory,
+                &claim.name,
+                &claim.namespace,
+                &devices,
+                &na.names,
+            )? {
+                fp.containers = na_pod.map(|p| p.containers_of(entry)).unwrap_or_default();
+                out.push(fp);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The node-allocatable half of the DynamicResources filter (upstream
+    /// `calculateAndCheckNodeAllocatableResources`, run after the claims were allocated on the
+    /// node): a claim with a mapped device another placed pod uses, pod-level requests that do
+    /// not cover containers plus claims, then the pod's requests with its claims' resources
+    /// against the node's free cpu, memory, ephemeral storage and hugepages.
+    fn na_filter(&self, pod: PodId, node: &NodeState, todo: &[usize]) -> Option<Rejection> {
+        let na = self.na.as_deref()?;
+        let na_pod = na.pods.get(&pod)?;
+        let fresh = if todo.is_empty() {
+            Vec::new()
+        } else {
+            self.try_allocate(todo, node).ok()?
+        };
+        let fresh: Vec<(usize, &[Allocated])> = todo
+            .iter()
+            .copied()
+            .zip(fresh.iter().map(Vec::as_slice))
+            .collect();
+        let footprints = match self.na_footprints(na, pod, node, &fresh) {
+            Ok(f) => f,
+            Err(e) => {
+                return Some(Rejection {
+                    plugin: NAME,
+                    code: Code::Error,
+                    reasons: vec![Reason::Static(ERR_CANNOT_ALLOCATE)],
+                    detail: Some((String::new(), e)),
+                });
+            }
+        };
+        if footprints.is_empty() {
+            return None;
+        }
+        let unresolvable = |reason: &'static str, claim: &str, text: String| Rejection {
+            plugin: NAME,
+            code: Code::UnschedulableAndUnresolvable,
+            reasons: vec![Reason::Static(reason)],
+            detail: Some((claim.to_owned(), text)),
+        };
+        // validateNodeAllocatableDRAClaimSharing: a claim with a mapped device that another
+        // placed pod uses (upstream: `status.reservedFor` names another consumer).
+        let pc = self.pod_claims.get(&pod)?;
+        for fp in footprints.iter().filter(|f| f.mapped) {
+            let shared = pc
+                .entries
+                .iter()
+                .find(|(_, i)| self.claims[*i].name == fp.claim)
+                .and_then(|(_, ci)| self.users.get(*ci))
+                .is_some_and(|users| users.iter().any(|u| *u != pod && self.placed.contains(u)));
+            if shared {
+                return Some(unresolvable(
+                    node_allocatable::ERR_SHARED,
+                    &fp.claim,
+                    node_allocatable::err_shared(&fp.claim),
+                ));
+            }
+        }
+        if let Some(id) = na_pod.pod_level_short(&footprints) {
+            let (reason, name) = match id {
+                crate::sched::resources::CPU => (node_allocatable::ERR_POD_LEVEL_CPU, "cpu"),
+                crate::sched::resources::MEMORY => {
+                    (node_allocatable::ERR_POD_LEVEL_MEMORY, "memory")
+                }
+                _ => (
+                    node_allocatable::ERR_POD_LEVEL_OTHER,
+                    na.names
+                        .iter()
+                        .find(|(_, i)| **i == id)
+                        .map_or("hugepages", |(n, _)| n.as_str()),
+                ),
+            };
+            let claim = footprints.first().map_or("", |f| f.claim.as_str());
+            return Some(unresolvable(
+                reason,
+                claim,
+                node_allocatable::err_pod_level(name),
+            ));
+        }
+        let demand = na_pod.requests(&footprints);
+        let mut reasons = Vec::new();
+        let mut code = Code::Unschedulable;
+        for (id, want) in &demand {
+            if !na.checked.contains(id) {
+                continue;
+            }
+            if *want > 0 && *want > node.free(*id) {
+                reasons.push(Reason::Insufficient(*id));
+                if *want > node.allocatable(*id) {
+                    code = Code::UnschedulableAndUnresolvable;
+                }
+            }
+        }
+        (!reasons.is_empty()).then_some(Rejection {
+            plugin: NAME,
+            code,
+            reasons,
+            detail: None,
+        })
     }
 
     fn unallocated(&self, pod: PodId) -> Vec<usize> {
@@ -695,10 +997,10 @@ impl DraState {
         }
         let todo = self.unallocated(pod);
         if todo.is_empty() {
-            return None;
+            return self.na_filter(pod, node, &todo);
         }
         match self.search_for_filter(&todo, node) {
-            Ok(()) => None,
+            Ok(()) => self.na_filter(pod, node, &todo),
             Err((ci, failure)) => Some(Rejection {
                 plugin: NAME,
                 code: if matches!(failure, allocate::Failure::Cel(_)) {
@@ -824,26 +1126,54 @@ impl DraState {
 
     /// Reserve: allocates `pod`'s unallocated claims on `node` (the filter passed there).
     pub fn reserve(&mut self, pod: PodId, node: &NodeState) {
+        self.placed.insert(pod);
         let todo = self.unallocated(pod);
-        if todo.is_empty() {
-            return;
-        }
-        if let Ok(results) = self.try_allocate(&todo, node) {
+        if !todo.is_empty()
+            && let Ok(results) = self.try_allocate(&todo, node)
+        {
             for (i, mut devices) in todo.iter().zip(results) {
                 for share in devices.iter_mut().filter_map(|a| a.share.as_mut()) {
                     self.shares_named += 1;
                     share.id = simulated_share_id(self.shares_named);
                 }
                 self.in_use.apply(&self.inventory, &devices, 1);
-                let scope = allocate::allocation_scope(&self.inventory, &devices);
+                let mut scope = allocate::allocation_scope(&self.inventory, &devices);
+                // bindsToNode: the scheduler sets the allocation's node selector to the node
+                // it chose (semantics §7.3; DRA docs "Device binding conditions").
+                if devices.iter().any(|a| {
+                    self.inventory.devices[a.device]
+                        .extra
+                        .as_deref()
+                        .is_some_and(|e| e.binds_to_node)
+                }) {
+                    scope = Scope::Node(node.name.to_string());
+                }
                 self.claims[*i].allocation = Some((devices, scope));
             }
             self.reserved.insert(pod, todo);
+        }
+        // The assumed pod carries the node-allocatable statuses the filter computed (upstream
+        // `assume` copies them from the cycle state), so they count on the node.
+        if let Some(na) = self.na.clone()
+            && let Ok(footprints) = self.na_footprints(&na, pod, node, &[])
+            && let Some(na_pod) = na.pods.get(&pod)
+            && !footprints.is_empty()
+            && !self.na_delta.contains_key(&pod)
+        {
+            let delta = na_pod.delta(&footprints);
+            if !delta.is_empty() {
+                self.na_delta.insert(pod, delta);
+                self.na_assumed.insert(pod);
+            }
         }
     }
 
     /// Unreserve: drops the allocations `pod`'s Reserve made.
     pub fn unreserve(&mut self, pod: PodId) {
+        self.placed.remove(&pod);
+        if self.na_assumed.remove(&pod) {
+            self.na_delta.remove(&pod);
+        }
         for i in self.reserved.remove(&pod).unwrap_or_default() {
             if let Some((devices, _)) = self.claims[i].allocation.take() {
                 self.in_use.apply(&self.inventory, &devices, -1);
@@ -881,10 +1211,31 @@ impl DraState {
                         })
                         .collect(),
                     share_id: share.map(|s| s.id.clone()).filter(|id| !id.is_empty()),
+                    binding_conditions: self.pending_binding(c, a.device),
+                    binds_to_node: d.extra.as_deref().is_some_and(|e| e.binds_to_node),
                 });
             }
         }
         out
+    }
+
+    /// The binding conditions of `device` in `claim` not yet `True` in the claim's device
+    /// status: what PreBind waits for (none with DRADeviceBindingConditions off).
+    pub fn pending_binding(&self, claim: &ClaimInstance, device: DeviceId) -> Vec<String> {
+        if !self.features.binding_conditions {
+            return Vec::new();
+        }
+        self.inventory.devices[device]
+            .extra
+            .as_deref()
+            .map(|e| {
+                e.binding_conditions
+                    .iter()
+                    .filter(|c| !claim.device_conditions.contains(&(device, (*c).clone())))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Evicting `evicted` deletes the per-pod claims only they use: their devices are freed.
@@ -998,6 +1349,54 @@ impl DraState {
     }
 }
 
+/// `driver/pool/device: condition` for every binding failure condition of `c`'s allocation
+/// that is `True` in its `status.devices`. The conditions are read from the allocation result
+/// (the scheduler copies the device's `bindingFailureConditions` there), else from the device
+/// (test/integration/dra: a failed device may since have left its slice).
+fn binding_failures_of(
+    c: &k8s_openapi::api::resource::v1::ResourceClaim,
+    inv: &Inventory,
+) -> Vec<String> {
+    let Some(status) = c.status.as_ref() else {
+        return Vec::new();
+    };
+    let Some(a) = status.allocation.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for r in a.devices.iter().flat_map(|d| d.results.iter().flatten()) {
+        let key = (r.driver.clone(), r.pool.clone(), r.device.clone());
+        let from_device = || {
+            inv.ids
+                .get(&key)
+                .and_then(|id| inv.devices[*id].extra.as_deref())
+                .map(|e| e.binding_failure_conditions.clone())
+                .unwrap_or_default()
+        };
+        let failure = r
+            .binding_failure_conditions
+            .clone()
+            .filter(|f| !f.is_empty())
+            .unwrap_or_else(from_device);
+        let true_now = status
+            .devices
+            .iter()
+            .flatten()
+            .filter(|d| d.driver == r.driver && d.pool == r.pool && d.device == r.device)
+            .flat_map(|d| d.conditions.iter().flatten())
+            .filter(|cond| cond.status == "True");
+        for cond in true_now {
+            if failure.contains(&cond.type_) {
+                out.push(format!(
+                    "{}/{}/{}: {}",
+                    r.driver, r.pool, r.device, cond.type_
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// One allocated device of a placement.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DeviceRef {
@@ -1022,6 +1421,13 @@ pub struct DeviceRef {
     /// for allocations this simulation made; upstream generates a random one).
     #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
     pub share_id: Option<String>,
+    /// The device's `bindingConditions` not yet `True` in the claim's device status: the pod's
+    /// binding waits for them (DRADeviceBindingConditions; up to [`BINDING_TIMEOUT_SECONDS`]).
+    #[serde(rename = "bindingConditions", skip_serializing_if = "Vec::is_empty")]
+    pub binding_conditions: Vec<String>,
+    /// The device's `bindsToNode`: the allocation is limited to the chosen node.
+    #[serde(rename = "bindsToNode", skip_serializing_if = "std::ops::Not::not")]
+    pub binds_to_node: bool,
 }
 
 /// The `shareID` of the `n`th share this simulation allocates: a UID-shaped, deterministic
@@ -1156,6 +1562,62 @@ mod tests {
                 Some(r) => Err(r.detail.map(|(_, d)| d).unwrap_or_default()),
             })
             .collect()
+    }
+
+    /// A node of 8 cpu with one CCX device mapped to 4 cpu (deviceMultiplier) and a template for
+    /// it; pods ask 1 cpu each. DRANodeAllocatableResources as given.
+    fn ccx_docs(gate: bool, pods: &[&str]) -> Vec<String> {
+        let mut docs = vec![
+            facts(&format!(r#""DRANodeAllocatableResources": {gate}"#)),
+            NODE.to_owned(),
+            CLASS.to_owned(),
+            r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "gpu.example.com", "nodeName": "node1", "pool": {"name": "node1", "generation": 1, "resourceSliceCount": 1}, "devices": [{"name": "ccx-0", "nodeAllocatableResources": {"cpu": {"mapping": {"deviceMultiplier": "4"}}}}, {"name": "ccx-1", "nodeAllocatableResources": {"cpu": {"mapping": {"deviceMultiplier": "4"}}}}]}}"#.to_owned(),
+            template("ccx", ""),
+        ];
+        for p in pods {
+            docs.push(pod(p, "ccx").replace(
+                r#""image": "x"}"#,
+                r#""image": "x", "resources": {"requests": {"cpu": "1"}}}"#,
+            ));
+        }
+        docs
+    }
+
+    /// nodeallocatable.go: the claim's mapped cpu is charged to the pod on its node at Reserve
+    /// (upstream `assume` copies the statuses), and forgetting the pod gives it back.
+    #[test]
+    fn node_allocatable_delta_is_charged_at_reserve_and_given_back() {
+        let mut st = state(&ccx_docs(true, &["a", "b"]));
+        let (a, b) = (id(&st, "a"), id(&st, "b"));
+        assert!(st.dra.filter(a, &st.nodes[0]).is_none());
+        st.assume(a, 0);
+        assert_eq!(
+            st.dra.na_delta(a),
+            Some(&vec![(crate::sched::resources::CPU, 4000)])
+        );
+        assert_eq!(st.nodes[0].requested[0], 5000, "1 cpu asked + 4 mapped");
+        // b: 1 + 4 more than the 3 left.
+        let r = st.dra.filter(b, &st.nodes[0]).expect("b does not fit");
+        assert_eq!(
+            r.reasons,
+            vec![Reason::Insufficient(crate::sched::resources::CPU)]
+        );
+        assert_eq!(r.plugin, NAME);
+        st.forget(a);
+        assert_eq!(st.nodes[0].requested[0], 0);
+        assert!(st.dra.na_delta(a).is_none());
+        assert!(st.dra.filter(b, &st.nodes[0]).is_none());
+    }
+
+    /// With the gate off (the 1.37 default) claims charge nothing.
+    #[test]
+    fn node_allocatable_gate_off_charges_nothing() {
+        let mut st = state(&ccx_docs(false, &["a", "b"]));
+        let (a, b) = (id(&st, "a"), id(&st, "b"));
+        st.assume(a, 0);
+        assert!(st.dra.na_delta(a).is_none());
+        assert_eq!(st.nodes[0].requested[0], 1000);
+        assert!(st.dra.filter(b, &st.nodes[0]).is_none());
     }
 
     #[test]

@@ -845,6 +845,7 @@ mod tests {
                 consumes: vec![],
                 allow_multiple: false,
                 binding: false,
+                extra: None,
             }],
             ..Inventory::default()
         }

@@ -19,14 +19,17 @@
 //!
 //! Plugins modelled, in the order kube-apiserver runs them: `LimitRanger` (defaults only,
 //! [`limit_range`]), `Priority` ([`priority`]), `DefaultTolerationSeconds` and the default
-//! `schedulerName` ([`pod_defaults`]), `RuntimeClass` ([`runtime_class`]). Not modelled:
-//! `ResourceQuota`, LimitRanger's min/max validation, webhooks. Stored objects are never
-//! changed, so admitting a dump changes nothing and records nothing.
+//! `schedulerName` ([`pod_defaults`]), `RuntimeClass` ([`runtime_class`]), then the validating
+//! `ResourceQuota` ([`resource_quota`]: a controller's pods are created while the quota
+//! allows, the others are not; a bare pod over quota is refused). Not modelled: LimitRanger's
+//! min/max validation, webhooks. Stored objects are never changed, so admitting a dump
+//! changes nothing and records nothing.
 
 pub mod controllers;
 pub mod limit_range;
 pub mod pod_defaults;
 pub mod priority;
+pub mod resource_quota;
 pub mod runtime_class;
 
 use std::collections::BTreeMap;
@@ -217,6 +220,10 @@ pub fn admit_with_gates(
             }
         }
     }
+    let mut quotas = resource_quota::Quotas::of(objects, cluster);
+    if !quotas.is_empty() && apply_quotas(objects, &mut quotas, &mut out) {
+        *objects = std::mem::take(objects).build();
+    }
     out.warnings.extend(classes.warning());
     if let Some(first) = runtime_unknown.first() {
         out.warnings.push(Warning::new(
@@ -234,6 +241,129 @@ pub fn admit_with_gates(
     objects.after_spec_change();
     out
 }
+
+/// The controllers whose pods are created by a controller that retries when the quota
+/// refuses one (the pod is then missing, not the manifest refused).
+const QUOTA_RETRYING_CONTROLLERS: &[&str] = &["Job", "ReplicaSet", "StatefulSet"];
+
+/// The sort key of a pod in the order its controller creates them: the owner, then the
+/// number its name ends with (`sweep-2` before `sweep-10`), then the name.
+fn creation_order(pod: &Pod) -> (String, String, u64, String) {
+    let name = name_of(&pod.metadata);
+    let owner = pod
+        .metadata
+        .owner_references
+        .iter()
+        .flatten()
+        .find(|o| o.controller == Some(true))
+        .map(|o| format!("{}/{}", o.kind, o.name))
+        .unwrap_or_default();
+    let digits = name
+        .rsplit('-')
+        .next()
+        .and_then(|d| d.parse::<u64>().ok())
+        .unwrap_or(0);
+    (
+        namespace_of(&pod.metadata).to_owned(),
+        owner,
+        digits,
+        name.to_owned(),
+    )
+}
+
+/// The ResourceQuota step ([`resource_quota`]): the manifest pods admission kept are created
+/// one by one, in their controllers' creation order, while their namespace's quotas allow.
+/// A controller's pod over quota is not created (the controller retries): it is removed, and
+/// an `admitted` entry per controller says how many of its pods exist and which quota
+/// stopped the rest. A bare pod over quota is refused. Returns true when pods were removed.
+fn apply_quotas(
+    objects: &mut Snapshot,
+    quotas: &mut resource_quota::Quotas,
+    out: &mut Admission,
+) -> bool {
+    let refused: std::collections::HashSet<(String, String)> = out
+        .refused
+        .iter()
+        .filter(|r| r.kind == ObjKind::Pod)
+        .map(|r| (r.namespace.clone(), r.name.clone()))
+        .collect();
+    let mut order: Vec<usize> = (0..objects.pods.len())
+        .filter(|&i| {
+            let m = &objects.pods[i].metadata;
+            !is_stored(m) && !refused.contains(&(namespace_of(m).to_owned(), name_of(m).to_owned()))
+        })
+        .collect();
+    order.sort_by_cached_key(|&i| creation_order(&objects.pods[i]));
+    // Per controller (kind, namespace, name): pods made, pods not created, the first refusal.
+    let mut by_owner: BTreeMap<(String, String, String), (usize, usize, String)> = BTreeMap::new();
+    let mut dropped = vec![false; objects.pods.len()];
+    for i in order {
+        let pod = &objects.pods[i];
+        let owner = pod
+            .metadata
+            .owner_references
+            .iter()
+            .flatten()
+            .find(|o| o.controller == Some(true))
+            .filter(|o| QUOTA_RETRYING_CONTROLLERS.contains(&o.kind.as_str()))
+            .map(|o| {
+                (
+                    o.kind.clone(),
+                    namespace_of(&pod.metadata).to_owned(),
+                    o.name.clone(),
+                )
+            });
+        let result = quotas.charge(pod);
+        match (owner, result) {
+            (Some(owner), result) => {
+                let entry = by_owner.entry(owner).or_default();
+                entry.0 += 1;
+                if let Err(e) = result {
+                    entry.1 += 1;
+                    if entry.2.is_empty() {
+                        entry.2 = e.reason();
+                    }
+                    dropped[i] = true;
+                }
+            }
+            (None, Ok(())) => {}
+            (None, Err(e)) => out.refused.push(Refusal::new(
+                ObjKind::Pod,
+                &pod.metadata,
+                format!("exceeded quota: {}", e.reason()),
+            )),
+        }
+    }
+    for ((kind, ns, name), (total, missing, reason)) in by_owner {
+        if missing == 0 {
+            continue;
+        }
+        merge_admitted(
+            &mut out.admitted,
+            vec![Admitted {
+                change: QUOTA_EXCEEDED.to_owned(),
+                message: format!(
+                    "the {kind} controller could create {} of {total} pods of {kind} {ns}/{name}: {reason}",
+                    total - missing
+                ),
+                count: missing,
+            }],
+        );
+    }
+    if !dropped.contains(&true) {
+        return false;
+    }
+    let mut i = 0;
+    objects.pods.retain(|_| {
+        let keep = !dropped[i];
+        i += 1;
+        keep
+    });
+    true
+}
+
+/// The `admitted` change of a controller whose pods the ResourceQuota plugin refused.
+pub const QUOTA_EXCEEDED: &str = "QuotaExceeded";
 
 /// A snapshot of `docs`, for the admission tests.
 #[cfg(test)]

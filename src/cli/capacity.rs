@@ -98,7 +98,7 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
     };
     let (report, leftovers) = if has_what_ifs(&args.what_if) {
         let mut after = snapshot.clone();
-        options.what_if = apply_what_ifs(&mut after, &args.what_if, &ctx.gate_overrides()?)?;
+        options.what_if = apply_what_ifs(ctx, &mut after, &args.what_if)?;
         let plan_after = simulate(&after, &options);
         let moved = displaced(&snapshot, &after, &plan_after);
         drop(plan_after);

@@ -83,7 +83,7 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
         let name = source_name(&g);
         (Context::new(g).load()?, name)
     };
-    let applied = apply_what_ifs(&mut new, &args.what_if, &ctx.gate_overrides()?)?;
+    let applied = apply_what_ifs(ctx, &mut new, &args.what_if)?;
     let options = Options {
         mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,

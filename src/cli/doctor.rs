@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::{Context, ReportFormat, SelectorArgs, labels_match};
 use crate::doctor::codes::ALL;
-use crate::doctor::render::{write_notes, write_text};
+use crate::doctor::render::{write_notes, write_text_scoped};
 use crate::doctor::{Check, Options, Selection, Severity, report};
 use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
@@ -97,7 +97,30 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
     };
     let selector = args.selector.compile()?;
     let mut report = report(&snapshot, &graph, &options, &selection);
+    // An empty result names the scope that emptied it, as kubectl does: the namespace, with
+    // how many findings the others have (checked again without the namespace only when this
+    // one has none), or the selector.
+    let mut empty = None;
+    if report.findings.is_empty()
+        && let Some(ns) = &selection.namespace
+    {
+        let everywhere = Selection {
+            namespace: None,
+            ..selection.clone()
+        };
+        let elsewhere = crate::doctor::report(&snapshot, &graph, &options, &everywhere)
+            .findings
+            .len();
+        if elsewhere > 0 {
+            empty = Some(format!(
+                "no findings in namespace {ns} ({elsewhere} in other namespaces; use -A)"
+            ));
+        } else {
+            empty = Some(format!("no findings in namespace {ns}"));
+        }
+    }
     if let Some(sel) = &selector {
+        let before = report.findings.len();
         report.findings.retain(|f| {
             labels_match(
                 &snapshot,
@@ -108,12 +131,18 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
             )
         });
         report.summary = crate::doctor::Summary::of(&report.findings);
+        if report.findings.is_empty() && before > 0 {
+            empty = Some(format!(
+                "no findings match the selector {} ({before} without it)",
+                args.selector.selector.as_deref().unwrap_or_default()
+            ));
+        }
     }
     ctx.write_report(
         args.output,
         "DoctorReport",
         &report,
-        |out, style| write_text(out, &report, style),
+        |out, style| write_text_scoped(out, &report, style, empty.as_deref()),
         |err, style| write_notes(err, &report, style),
     )?;
     Ok(match args.fail_on {

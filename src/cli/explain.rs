@@ -48,7 +48,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     }
     let mut snapshot = ctx.load()?;
     require_nodes_and_pods(&snapshot)?;
-    let what_if = apply_what_ifs(&mut snapshot, &args.what_if, &ctx.gate_overrides()?)?;
+    let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
     let target = resolve_target(ctx, &snapshot, &kind, &name)?;
     let options = Options {
         mode: args.what_if.mode,

@@ -757,11 +757,30 @@ pub(crate) fn resolve_target(
         )
     };
     if let Some(ns) = scope {
-        return if exists(&ns) {
-            Ok(ObjRef::new(kind.clone(), &ns, name))
-        } else {
-            Err(not_found(format!(" in namespace `{ns}`")))
-        };
+        if exists(&ns) {
+            return Ok(ObjRef::new(kind.clone(), &ns, name));
+        }
+        // Named like kubectl's empty results (issue 45 item 6): the namespace searched, and
+        // where the object is instead, so `capacity`, `tree` and `explain` do not leave the
+        // user guessing.
+        let mut elsewhere: Vec<String> = s.namespaces_in_use();
+        elsewhere.retain(|other| *other != ns && exists(other));
+        return Err(match elsewhere.as_slice() {
+            [] => not_found(format!(" in namespace `{ns}`")),
+            [other] => Error::usage(
+                format!(
+                    "{kind} `{name}` not found in namespace `{ns}` (it is in namespace `{other}`)"
+                ),
+                format!("pass `-n {other}`, or `-A`"),
+            ),
+            many => Error::usage(
+                format!(
+                    "{kind} `{name}` not found in namespace `{ns}` (it is in namespaces {})",
+                    many.join(", ")
+                ),
+                "pass `-n NAMESPACE`",
+            ),
+        });
     }
     let mut namespaces: Vec<String> = s.namespaces_in_use();
     namespaces.retain(|ns| exists(ns));

@@ -1,6 +1,7 @@
 //! `kubectl wasctl simulate`: run every pending unit through the simulator in queue order.
 
 use crate::snapshot::ObjKind;
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -91,20 +92,36 @@ fn what_if_error(e: String) -> Error {
     )
 }
 
-/// Applies the what-if flags to `snapshot`; returns their descriptions.
+/// Applies the what-if flags to `snapshot`; returns their descriptions. An `--add` object
+/// that replaces one of the snapshot's (same kind, namespace and name) is named on stderr
+/// ("replaced Node/gpu-a1"), whatever the output format.
 pub(crate) fn apply_what_ifs(
+    ctx: &Context,
     snapshot: &mut Snapshot,
     args: &WhatIfArgs,
-    gate_overrides: &std::collections::BTreeMap<String, bool>,
 ) -> Result<Vec<String>, Error> {
+    let gate_overrides = &ctx.gate_overrides()?;
     let mut applied = Vec::new();
     if !args.add.is_empty() {
         let mut collector = Collector::new();
         for path in &args.add {
             files::load_path(path, &mut collector)?;
         }
-        whatif::add_manifests(snapshot, collector.finish(), gate_overrides)
+        let replaced = whatif::add_manifests(snapshot, collector.finish(), gate_overrides)
             .map_err(|m| super::refused(m, &args.add))?;
+        if !replaced.is_empty() {
+            let style = ctx.err_color.styler();
+            let mut err = Vec::new();
+            for r in &replaced {
+                writeln!(
+                    err,
+                    "{} {} (by the --add object of the same kind and name)",
+                    style.warn("note:"),
+                    crate::render::sanitize::sanitize(&r.to_string())
+                )?;
+            }
+            ctx.stderr(&err)?;
+        }
         applied.push(format!(
             "added the objects of {}",
             args.add
@@ -125,12 +142,8 @@ pub(crate) fn apply_what_ifs(
         ));
     }
     if let (Some(n), Some(like)) = (args.add_nodes, &args.like) {
-        let names = whatif::add_nodes(snapshot, n, like).map_err(what_if_error)?;
-        applied.push(format!(
-            "added {} node(s) like `{like}`: {}",
-            names.len(),
-            names.join(", ")
-        ));
+        let added = whatif::add_nodes(snapshot, n, like).map_err(what_if_error)?;
+        applied.push(added.describe(like));
     }
     Ok(applied)
 }
@@ -150,7 +163,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     }
     let mut snapshot = ctx.load()?;
     require_nodes_and_pods(&snapshot)?;
-    let what_if = apply_what_ifs(&mut snapshot, &args.what_if, &ctx.gate_overrides()?)?;
+    let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
     let only = match only {
         Some((kind, name)) => {
             let r = resolve_target(ctx, &snapshot, &kind, &name)?;

@@ -74,15 +74,52 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         || snapshot.facts.assumed.clone(),
         |p| p.settings.assumed.clone(),
     );
-    let mut report = build(&snapshot, &graph, &scope, now, assumed, plan.as_ref());
+    let mut report = build(
+        &snapshot,
+        &graph,
+        &scope,
+        now,
+        assumed.clone(),
+        plan.as_ref(),
+    );
+    // An empty result names the scope that emptied it, as kubectl does ("No resources found
+    // in default namespace."): the namespace, with how many trees other namespaces hold (found
+    // again without the namespace only when this one has none), or the selector.
+    const WHAT: &str = "No Workloads, PodGroups or CompositePodGroups";
+    let mut empty = None;
+    if report.roots.is_empty()
+        && scope.target.is_none()
+        && let Some(ns) = &scope.namespace
+    {
+        let all = TreeScope {
+            namespace: None,
+            target: None,
+        };
+        let elsewhere = build(&snapshot, &graph, &all, now, assumed, plan.as_ref())
+            .roots
+            .len();
+        empty = Some(if elsewhere > 0 {
+            format!("{WHAT} in namespace {ns} ({elsewhere} in other namespaces; use -A).")
+        } else {
+            format!("{WHAT} in namespace {ns}.")
+        });
+    }
     if let Some(sel) = &selector {
+        let before = report.roots.len();
         report.roots.retain(|r| subtree_matches(&snapshot, sel, r));
+        if report.roots.is_empty() && before > 0 {
+            empty = Some(format!(
+                "{WHAT} match the selector {} ({before} without it).",
+                args.selector.selector.as_deref().unwrap_or_default()
+            ));
+        }
     }
     super::profile::phase("report");
     let mut out = Vec::new();
     let text = |wide| TextOptions {
         wide,
         hide_namespace: ctx.one_namespace(&snapshot),
+        empty: empty.clone(),
     };
     match args.output {
         TableFormat::Text => write_text(&mut out, &report, ctx.color.styler(), text(false))?,

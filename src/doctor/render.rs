@@ -10,6 +10,17 @@ use crate::render::sanitize;
 
 /// Writes the report as text.
 pub fn write_text(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> io::Result<()> {
+    write_text_scoped(out, report, style, None)
+}
+
+/// Writes the report as text; `empty` is what to say instead of "no findings" when a scope
+/// (a namespace, a selector) left none, naming that scope.
+pub fn write_text_scoped(
+    out: &mut dyn Write,
+    report: &DoctorReport,
+    style: Styler,
+    empty: Option<&str>,
+) -> io::Result<()> {
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let findings: Vec<_> = report
             .findings
@@ -35,7 +46,10 @@ pub fn write_text(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> 
     }
     let s = &report.summary;
     if s.error + s.warning + s.info == 0 {
-        writeln!(out, "{}", style.ok("no findings"))?;
+        match empty {
+            Some(line) => writeln!(out, "{}", style.ok(sanitize(line)))?,
+            None => writeln!(out, "{}", style.ok("no findings"))?,
+        }
     } else {
         writeln!(
             out,

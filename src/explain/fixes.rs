@@ -127,10 +127,11 @@ pub(super) fn verified_fixes(
             let mut copy = s.clone();
             whatif::add_nodes(&mut copy, n, &like).is_ok() && works(&copy, options)
         };
-        let quick = |n: usize| {
-            prepared
-                .with_nodes_like(&like, n)
-                .is_some_and(|p| schedulable_run(p, kind, ns, name))
+        // A node with devices of its own (node-local ResourceSlices) has no quick state: the
+        // DRA state is built from the slices, so the count is searched on copies.
+        let quick = |n: usize| match prepared.with_nodes_like(&like, n) {
+            Some(p) => schedulable_run(p, kind, ns, name),
+            None => adding(n),
         };
         let found = fewest_that_work(MAX_NODES_ADDED, quick).and_then(|n| {
             if adding(n) {
@@ -353,15 +354,24 @@ fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<Strin
     }
     // The node with the most of the first resource members ran short of, among the nodes the
     // first unplaced member could use but for resources (not cordoned, taints tolerated,
-    // selector and affinity met).
-    let short = unit
-        .trace
-        .pods
-        .iter()
-        .filter(|p| p.node.is_none())
-        .flat_map(|p| p.node_reasons.keys())
-        .find_map(|r| r.strip_prefix("Insufficient "))?
-        .to_owned();
+    // selector and affinity met). When members ran short of devices only (DRA: "cannot
+    // allocate all claims"), the node with the most devices of its own (node-local
+    // ResourceSlices, which `--add-nodes` copies) among those nodes.
+    let reasons = || {
+        unit.trace
+            .pods
+            .iter()
+            .filter(|p| p.node.is_none())
+            .flat_map(|p| p.node_reasons.keys())
+    };
+    let short = reasons()
+        .find_map(|r| r.strip_prefix("Insufficient "))
+        .map(str::to_owned);
+    let devices =
+        short.is_none() && reasons().any(|r| r.contains(crate::sched::dra::ERR_CANNOT_ALLOCATE));
+    if short.is_none() && !devices {
+        return None;
+    }
     let gates = s.facts.gates_for(
         crate::snapshot::facts::Component::KubeScheduler,
         &BTreeMap::new(),
@@ -377,21 +387,36 @@ fn best_node_to_copy(s: &Snapshot, unit: &UnitResult, fit: &Fit) -> Option<Strin
     };
     let st = crate::sched::node_state::ClusterState::build(&lite, &gates);
     let pod = &st.pods[st.pod_id(&unit.namespace, &member.pod)?];
-    let id = st.table.get(&short)?;
-    st.nodes
-        .iter()
-        .filter(|n| {
-            use crate::sched::filter::{node_affinity, node_unschedulable, taint_toleration};
-            node_unschedulable::filter(pod, n).is_none()
-                && taint_toleration::filter(pod, n).is_none()
-                && node_affinity::filter(pod, n).is_none()
+    let usable = st.nodes.iter().filter(|n| {
+        use crate::sched::filter::{node_affinity, node_unschedulable, taint_toleration};
+        node_unschedulable::filter(pod, n).is_none()
+            && taint_toleration::filter(pod, n).is_none()
+            && node_affinity::filter(pod, n).is_none()
+    });
+    if let Some(short) = short {
+        let id = st.table.get(&short)?;
+        return usable
+            .max_by(|a, b| {
+                a.allocatable(id)
+                    .cmp(&b.allocatable(id))
+                    .then(b.name.cmp(&a.name))
+            })
+            .map(|n| n.name.to_string());
+    }
+    let mut own_devices: BTreeMap<&str, usize> = BTreeMap::new();
+    for slice in &s.resource_slices {
+        if let Some(node) = slice.spec.node_name.as_deref() {
+            *own_devices.entry(node).or_default() +=
+                slice.spec.devices.as_ref().map_or(0, Vec::len);
+        }
+    }
+    usable
+        .filter_map(|n| {
+            let count = own_devices.get(&*n.name).copied().unwrap_or(0);
+            (count > 0).then_some((count, n))
         })
-        .max_by(|a, b| {
-            a.allocatable(id)
-                .cmp(&b.allocatable(id))
-                .then(b.name.cmp(&a.name))
-        })
-        .map(|n| n.name.to_string())
+        .max_by(|(a, na), (b, nb)| a.cmp(b).then(nb.name.cmp(&na.name)))
+        .map(|(_, n)| n.name.to_string())
 }
 
 #[cfg(test)]

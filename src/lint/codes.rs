@@ -91,7 +91,7 @@ rules! {
     "WAS313" => ParentCycle, "parent-cycle", Error, "parentCompositePodGroupName references form a cycle", references::WAS313;
     "WAS314" => HierarchyTooDeep, "hierarchy-too-deep", Error, "A CompositePodGroup hierarchy is deeper than 4 levels or mixes Workloads", references::WAS314;
     "WAS312" => GangCannotFit, "gang-cannot-fit", Error, "With `--feasibility`: a linted gang cannot be placed even on the empty cluster", references::WAS312;
-    "WAS401" => RemovedApiVersion, "removed-api-version", Error, "An apiVersion 1.37 does not serve for the kind (scheduling `v1alpha1`/`v1alpha2`, PriorityClass `v1beta1`, resource `v1alpha2`, …)", versions::WAS401;
+    "WAS401" => RemovedApiVersion, "removed-api-version", Error, "An apiVersion 1.37 does not serve for the kind (scheduling `v1alpha1`/`v1alpha2`, PodGroup/Workload `scheduling.k8s.io/v1`, PriorityClass `v1beta1`, resource `v1alpha2`, …)", versions::WAS401;
     "WAS402" => RenamedDisruptionMode, "renamed-disruption-mode", Error, "`disruptionMode` uses the 1.36 string form", versions::WAS402;
     "WAS403" => AlphaFeatureGate, "alpha-feature-gate", Info, "A field or kind needs an alpha feature gate that is off by default", versions::WAS403;
     "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "A `scheduling.k8s.io/v1alpha3` Workload or PodGroup, where `v1beta1` exists", versions::WAS404;

@@ -321,6 +321,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS401@1:13 WAS401@11:13 WAS401@17:13 WAS401@28:13",
     ),
     (
+        "WAS401-scheduling-v1.yaml",
+        false,
+        Cluster::None,
+        "WAS401@4:13 WAS401@14:13 WAS002@28:1",
+    ),
+    (
         "WAS402-renamed-disruption-mode.yaml",
         false,
         Cluster::None,
@@ -685,4 +691,63 @@ fn every_roundtrip_fixture_is_rejected_by_the_rules_listed() {
             "no roundtrip fixture {file}"
         );
     }
+}
+
+/// Issue 45 item 7: a PodGroup or Workload in `scheduling.k8s.io/v1` (which serves only
+/// PriorityClass, `k8s.io/api/scheduling/v1/register.go`) is an error that names the served
+/// version; a third-party kind stays info.
+#[test]
+fn scheduling_v1_pod_group_and_workload_are_errors_naming_v1beta1() {
+    let report = lint_file(
+        &dir("bad").join("WAS401-scheduling-v1.yaml"),
+        false,
+        Cluster::None,
+    );
+    let v1: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "WAS401")
+        .collect();
+    assert_eq!(v1.len(), 2, "{:?}", report.findings);
+    for f in v1 {
+        assert_eq!(f.severity, Severity::Error);
+        assert!(
+            f.message.contains("served as scheduling.k8s.io/v1beta1"),
+            "{}",
+            f.message
+        );
+    }
+    let widget = report
+        .findings
+        .iter()
+        .find(|f| f.rule == "WAS002")
+        .expect("the third-party kind");
+    assert_eq!(widget.severity, Severity::Info);
+    assert!(
+        widget.message.contains("example.com/v1"),
+        "{}",
+        widget.message
+    );
+}
+
+/// Issue 45 item 7: WAS308 (a `priorityClassName` naming no PriorityClass of the linted files)
+/// is a warning, and an error under `--feasibility` when the cluster lacks the class too: the
+/// API server would refuse the object.
+#[test]
+fn a_missing_priority_class_is_an_error_under_feasibility() {
+    let file = dir("bad").join("WAS308-missing-priority-class.yaml");
+    let severity = |cluster| {
+        lint_file(&file, false, cluster)
+            .findings
+            .into_iter()
+            .find(|f| f.rule == "WAS308")
+            .map(|f| (f.severity, f.message))
+    };
+    let (plain, _) = severity(Cluster::None).expect("WAS308 without a cluster");
+    assert_eq!(plain, Severity::Warning);
+    let (demo, _) = severity(Cluster::Demo).expect("WAS308 against the demo");
+    assert_eq!(demo, Severity::Warning);
+    let (feasible, message) = severity(Cluster::DemoFeasibility).expect("WAS308 --feasibility");
+    assert_eq!(feasible, Severity::Error);
+    assert!(message.contains("`hihg`"), "{message}");
 }

@@ -687,7 +687,7 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
         }
         em.findings
     });
-    rules::references::check(&objects, cluster, &mut em);
+    rules::references::check(&objects, cluster, options.feasibility, &mut em);
     if options.feasibility
         && let Some(cluster) = cluster
     {

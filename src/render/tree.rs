@@ -36,15 +36,18 @@ fn flatten(node: &TreeNode, prefix: &str, child_prefix: &str, out: &mut Vec<Line
 }
 
 /// Options of the text view.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct TextOptions {
     /// `-o wide`: also the priority class and the controlling owner.
     pub wide: bool,
     /// `-n`: one namespace, so the NAMESPACE column is hidden.
     pub hide_namespace: bool,
+    /// What to say when no object is left to show, naming the scope that emptied it (a
+    /// namespace, a selector); `None`: the cluster has none.
+    pub empty: Option<String>,
 }
 
-fn headers(opts: TextOptions) -> Vec<&'static str> {
+fn headers(opts: &TextOptions) -> Vec<&'static str> {
     let mut h = vec![
         "NAMESPACE",
         "NAME",
@@ -62,7 +65,7 @@ fn headers(opts: TextOptions) -> Vec<&'static str> {
     h
 }
 
-fn cells(l: &Line, opts: TextOptions) -> Vec<String> {
+fn cells(l: &Line, opts: &TextOptions) -> Vec<String> {
     let n = &l.node;
     let mut status = n.status.clone().unwrap_or_default();
     // The status already says what PodGroupInitiallyScheduled and PodScheduled say; the text
@@ -141,15 +144,18 @@ pub fn write_text(
         )?;
     }
     if report.roots.is_empty() {
-        writeln!(out, "No Workloads, PodGroups or CompositePodGroups found.")?;
+        match &opts.empty {
+            Some(line) => writeln!(out, "{}", sanitize(line))?,
+            None => writeln!(out, "No Workloads, PodGroups or CompositePodGroups found.")?,
+        }
         return Ok(());
     }
     let mut lines = Vec::new();
     for r in &report.roots {
         flatten(r, "", "", &mut lines);
     }
-    let headers = headers(opts);
-    let rows: Vec<Vec<String>> = lines.iter().map(|l| cells(l, opts)).collect();
+    let headers = headers(&opts);
+    let rows: Vec<Vec<String>> = lines.iter().map(|l| cells(l, &opts)).collect();
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {

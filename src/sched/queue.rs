@@ -405,6 +405,33 @@ impl Builder<'_> {
         priority.flatten().unwrap_or(0)
     }
 
+    /// Why a Job's gang fails the priority check, when its PodGroup is the one the 1.37 Job
+    /// controller created (annotation `batch.kubernetes.io/workload-managed-by`) and names no
+    /// PriorityClass: the controller builds the PodGroup spec from the Workload's template
+    /// (pkg/controller/job/job_scheduling_manager.go `podGroupSpecFromTemplate` copies the
+    /// workload reference, scheduling policy, constraints, disruption mode and claims) and
+    /// `spec.scheduling` has no priority, so the pod template's `priorityClassName` never
+    /// reaches the PodGroup: admission gives it the globalDefault class's value, else 0, and
+    /// kube-scheduler refuses the gang ("all pods in a single pod group should have the same
+    /// priority as the pod group's priority"). Empty otherwise.
+    fn job_priority_hint(&self, ns: &str, kind: GroupKind, name: &str) -> String {
+        let Some(pg) = (kind == GroupKind::PodGroup)
+            .then(|| self.s.pod_group(ns, name))
+            .flatten()
+        else {
+            return String::new();
+        };
+        let by_job_controller = pg.metadata.annotations.as_ref().is_some_and(|a| {
+            a.get(crate::admit::controllers::WORKLOAD_MANAGED_BY)
+                .map(String::as_str)
+                == Some(crate::admit::controllers::JOB_CONTROLLER)
+        });
+        if !by_job_controller || pg.spec.priority_class_name.is_some() {
+            return String::new();
+        }
+        " (the Job controller creates the PodGroup without the pod template's priorityClassName, so kube-scheduler 1.37 refuses the gang: create the Workload and PodGroup with the class yourself and name the PodGroup in the template's `schedulingGroup`, or drop priorityClassName from the template)".to_owned()
+    }
+
     /// Group validation (semantics §3.3 step 3). With PodGroupPreemptionPolicy on, a member's
     /// own preemptionPolicy is not compared: the group's policy wins (§6.1, upstream test
     /// "PreemptLowerPriority ignores member Never").
@@ -628,7 +655,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                 {
                     UnitBody::Held {
                         error: true,
-                        message: e,
+                        message: format!("{e}{}", b.job_priority_hint(&ns, kind, &name)),
                         pods: pending,
                         gang: Some(HeldGang::of(&tree)),
                     }

@@ -284,6 +284,7 @@ pub fn each_document<E>(
         resource_claims => "ResourceClaim",
         pod_disruption_budgets => "PodDisruptionBudget",
         limit_ranges => "LimitRange",
+        resource_quotas => "ResourceQuota",
         runtime_classes => "RuntimeClass",
     );
     for raw in s.foreign.iter().chain(&s.stale) {

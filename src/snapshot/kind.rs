@@ -45,6 +45,8 @@ pub enum ObjKind {
     PodDisruptionBudget,
     /// `v1` LimitRange.
     LimitRange,
+    /// `v1` ResourceQuota.
+    ResourceQuota,
     /// `node.k8s.io/v1` RuntimeClass.
     RuntimeClass,
     /// Any other kind, named as read.
@@ -53,7 +55,7 @@ pub enum ObjKind {
 
 impl ObjKind {
     /// Every named variant, for parsing and completion.
-    pub const KNOWN: [ObjKind; 16] = [
+    pub const KNOWN: [ObjKind; 17] = [
         ObjKind::Pod,
         ObjKind::PodGroup,
         ObjKind::CompositePodGroup,
@@ -69,6 +71,7 @@ impl ObjKind {
         ObjKind::PriorityClass,
         ObjKind::PodDisruptionBudget,
         ObjKind::LimitRange,
+        ObjKind::ResourceQuota,
         ObjKind::RuntimeClass,
     ];
 
@@ -90,6 +93,7 @@ impl ObjKind {
             Self::PriorityClass => "PriorityClass",
             Self::PodDisruptionBudget => "PodDisruptionBudget",
             Self::LimitRange => "LimitRange",
+            Self::ResourceQuota => "ResourceQuota",
             Self::RuntimeClass => "RuntimeClass",
             Self::Other(kind) => kind,
         }

@@ -23,7 +23,7 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{LimitRange, Namespace, Node};
+use k8s_openapi::api::core::v1::{LimitRange, Namespace, Node, ResourceQuota};
 use k8s_openapi::api::node::v1::RuntimeClass;
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
@@ -96,17 +96,26 @@ pub struct Admitted {
 }
 
 impl Admitted {
-    /// The text line's words after `admitted: `.
+    /// The text line's words after `admitted: `. A `QuotaExceeded` entry's message counts
+    /// the pods itself ("the Job controller could create 2 of 4 pods of Job ml/sweep: …").
     pub fn sentence(&self) -> String {
+        if self.change == "QuotaExceeded" {
+            return self.message.clone();
+        }
         let objects = if self.count == 1 { "object" } else { "objects" };
         format!("{} on {} {objects}", self.message, self.count)
     }
 }
 
-/// Adds `from` to `into`, summing the counts of entries with the same change.
+/// Adds `from` to `into`, summing the counts of entries with the same change and message
+/// (every change has one message, except those that name their object, such as a
+/// controller whose pods a quota refused, which stay one entry per object).
 pub fn merge_admitted(into: &mut Vec<Admitted>, from: Vec<Admitted>) {
     for a in from {
-        match into.iter_mut().find(|b| b.change == a.change) {
+        match into
+            .iter_mut()
+            .find(|b| b.change == a.change && b.message == a.message)
+        {
             Some(b) => b.count += a.count,
             None => into.push(a),
         }
@@ -131,6 +140,7 @@ macro_rules! object_lists {
             priority_classes,
             pod_disruption_budgets,
             limit_ranges,
+            resource_quotas,
             runtime_classes,
             jobs,
             namespaces,
@@ -170,6 +180,9 @@ pub struct Snapshot {
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
     /// LimitRanges (their container defaults are applied to manifest pods by `crate::admit`).
     pub limit_ranges: Vec<LimitRange>,
+    /// ResourceQuotas (`crate::admit` creates a manifest controller's pods while the
+    /// namespace's quota allows, as the ResourceQuota admission plugin does).
+    pub resource_quotas: Vec<ResourceQuota>,
     /// RuntimeClasses (their overhead and scheduling are applied to manifest pods by
     /// `crate::admit`).
     pub runtime_classes: Vec<RuntimeClass>,
@@ -213,6 +226,7 @@ pub const TYPED_KINDS: &[(&str, &str)] = &[
     ("resource.k8s.io/v1", "DeviceTaintRule"),
     ("policy/v1", "PodDisruptionBudget"),
     ("v1", "LimitRange"),
+    ("v1", "ResourceQuota"),
     ("node.k8s.io/v1", "RuntimeClass"),
     ("batch/v1", "Job"),
 ];
@@ -277,6 +291,7 @@ impl Snapshot {
             + self.priority_classes.len()
             + self.pod_disruption_budgets.len()
             + self.limit_ranges.len()
+            + self.resource_quotas.len()
             + self.runtime_classes.len()
             + self.jobs.len()
             + self.namespaces.len()
@@ -439,6 +454,7 @@ impl Snapshot {
             "DeviceTaintRule" => self.device_taint_rules.len(),
             "PodDisruptionBudget" => self.pod_disruption_budgets.len(),
             "LimitRange" => self.limit_ranges.len(),
+            "ResourceQuota" => self.resource_quotas.len(),
             "RuntimeClass" => self.runtime_classes.len(),
             "Job" => self.jobs.len(),
             _ => return None,

@@ -254,8 +254,13 @@ fn apply(
         WhatIf::Add(path) => {
             let mut collector = Collector::new();
             files::load_path(path, &mut collector).map_err(|e| e.to_string())?;
-            whatif::add_manifests(s, collector.finish(), gate_overrides)?;
-            Ok(format!("added the objects of `{}`", path.display()))
+            let replaced = whatif::add_manifests(s, collector.finish(), gate_overrides)?;
+            let mut line = format!("added the objects of `{}`", path.display());
+            for r in &replaced {
+                line.push_str("; ");
+                line.push_str(&r.to_string());
+            }
+            Ok(line)
         }
     }
 }

@@ -475,3 +475,73 @@ fn lint_feasibility_reports_a_gang_job_that_cannot_fit_on_the_job() {
     );
     assert!(line.contains("Insufficient nvidia.com/gpu"), "{line}");
 }
+
+/// Issue 45 item 1 (ResourceQuota): the namespace's quota (`gpu-quota`: 8 GPUs, 4 used, as
+/// the snapshot holds it) lets the Job controller create 2 of the gang Job's 4 pods of 2
+/// GPUs; the others are refused, as in a cluster, so the gang has 2 members of 4 and waits.
+/// The `admitted:` line (text) and the `admitted` entry (JSON) say so.
+#[test]
+fn a_resource_quota_lets_the_job_controller_create_only_the_pods_it_allows() {
+    let cluster = "testdata/admission/resource-quota/cluster.yaml";
+    let job = job_file("gang-job.yaml");
+    let r = run(&["simulate", "--from", cluster, "--add", &job]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let said = "admitted: the Job controller could create 2 of 4 pods of Job default/sweep: quota `gpu-quota` has 0 of 8 `requests.nvidia.com/gpu` left (used 8), and a pod needs 2";
+    assert!(r.stderr.contains(said), "{}", r.transcript());
+    let r = run(&["simulate", "--from", cluster, "--add", &job, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let admitted = v["settings"]["admitted"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let quota = admitted
+        .iter()
+        .find(|a| a["change"] == "QuotaExceeded")
+        .unwrap_or_else(|| panic!("no QuotaExceeded entry: {admitted:?}"));
+    assert_eq!(quota["count"], 2);
+    let unit = units(&r.stdout)
+        .into_iter()
+        .find(|u| u["name"].as_str().unwrap_or_default().starts_with("sweep-"))
+        .unwrap_or_else(|| panic!("no unit for the Job: {}", r.stdout));
+    assert_eq!(unit["outcome"], "Waiting", "{unit:#}");
+    assert_eq!(unit["pending"], 2, "the 2 pods the quota allowed: {unit:#}");
+    // Without the quota the same Job gets its 4 pods (the c02 cluster has none).
+    let r = run(&[
+        "simulate",
+        "--from",
+        "testdata/capacity/c02-gangs-in-one-rack/cluster.yaml",
+        "--add",
+        &job,
+    ]);
+    assert!(!r.stderr.contains("could create"), "{}", r.transcript());
+}
+
+/// The open question of issue 45, settled from the 1.37 sources: the Job controller creates a
+/// gang Job's PodGroup without the pod template's `priorityClassName`
+/// (job_scheduling_manager.go `podGroupSpecFromTemplate`), so the PodGroup has priority 0 and
+/// the pods 100000, and kube-scheduler's `validatePodGroup` refuses the gang. wasctl does the
+/// same (outcome Error) and says why and what to do.
+#[test]
+fn a_gang_job_naming_a_priority_class_is_refused_by_the_scheduler_as_in_1_37() {
+    let cluster = "testdata/capacity/c02-gangs-in-one-rack/cluster.yaml";
+    let job = job_file("priority-gang-job.yaml");
+    let r = run(&["simulate", "--from", cluster, "--add", &job, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let unit = units(&r.stdout)
+        .into_iter()
+        .find(|u| {
+            u["name"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("urgent-")
+        })
+        .unwrap_or_else(|| panic!("no unit for the Job: {}", r.stdout));
+    assert_eq!(unit["outcome"], "Error", "{unit:#}");
+    let message = unit["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("has priority 100000 but its group's priority is 0")
+            && message.contains("the Job controller creates the PodGroup without the pod template's priorityClassName"),
+        "{message}"
+    );
+}

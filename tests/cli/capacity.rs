@@ -256,3 +256,24 @@ fn capacity_usage_errors_exit_2() {
         assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
     }
 }
+
+/// A gang looked up in a namespace that does not hold it says where it is (issue 45 item 6:
+/// empty results name the scope), for `capacity` as for every command that takes a target.
+#[test]
+fn a_gang_in_another_namespace_is_named_with_its_namespace() {
+    let r = run(&[
+        "capacity",
+        "--demo",
+        "-n",
+        "default",
+        "pg/big-train-workers",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "PodGroup `big-train-workers` not found in namespace `default` (it is in namespace `ml`)"
+        ) && r.stderr.contains("-n ml"),
+        "{}",
+        r.stderr
+    );
+}

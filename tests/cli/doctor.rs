@@ -195,3 +195,19 @@ fn list_checks_names_every_id() {
         assert!(r.stdout.contains(id), "{id} missing");
     }
 }
+
+/// An empty doctor report names the scope that emptied it (issue 45 item 6): a selector that
+/// matches nothing says so and how many findings there are without it, never a bare
+/// "no findings". (Under `-n`, doctor keeps the cluster-scoped findings, so the demo's
+/// namespaces are never empty.)
+#[test]
+fn an_empty_doctor_report_names_the_selector() {
+    let r = run(&["doctor", "--demo", "-A", "-l", "app=nothing"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("no findings match the selector app=nothing ("),
+        "{}",
+        r.stdout
+    );
+}

@@ -95,6 +95,14 @@ const BUILTIN_RESOURCES: &[BuiltinResource] = &[
     builtin("", "v1", "namespaces", "namespace", "Namespace", false),
     builtin("", "v1", "limitranges", "limitrange", "LimitRange", true),
     builtin(
+        "",
+        "v1",
+        "resourcequotas",
+        "resourcequota",
+        "ResourceQuota",
+        true,
+    ),
+    builtin(
         "node.k8s.io",
         "v1",
         "runtimeclasses",

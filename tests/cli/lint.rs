@@ -612,3 +612,57 @@ fn sarif_files_are_written_atomically() {
         );
     }
 }
+
+/// Issue 45 item 7 on the binary: a PodGroup and a Workload written as `scheduling.k8s.io/v1`
+/// fail lint (exit 1) with "served as scheduling.k8s.io/v1beta1"; the third-party kind in the
+/// same file is only info.
+#[test]
+fn scheduling_v1_pod_groups_fail_lint_naming_the_served_version() {
+    let file = format!("{BAD}/WAS401-scheduling-v1.yaml");
+    let r = run(&["lint", &file, "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    let errors: Vec<&serde_json::Value> =
+        findings.iter().filter(|f| f["rule"] == "WAS401").collect();
+    assert_eq!(errors.len(), 2, "{:#}", v);
+    for f in errors {
+        assert_eq!(f["severity"], "error");
+        assert!(
+            f["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("served as scheduling.k8s.io/v1beta1"),
+            "{f}"
+        );
+    }
+}
+
+/// Issue 45 item 7: WAS308 is a warning on its own and an error under `--feasibility` when
+/// the cluster (the demo) lacks the class too.
+#[test]
+fn a_missing_priority_class_fails_lint_feasibility() {
+    let file = format!("{BAD}/WAS308-missing-priority-class.yaml");
+    let severity = |args: &[&str]| {
+        let r = run(args);
+        assert_eq!(r.code, 1, "{}", r.transcript());
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let f = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["rule"] == "WAS308")
+            .cloned()
+            .unwrap_or_else(|| panic!("{v:#}"));
+        f["severity"].as_str().unwrap_or_default().to_owned()
+    };
+    assert_eq!(severity(&["lint", &file, "-o", "json"]), "warning");
+    assert_eq!(
+        severity(&["lint", "--demo", &file, "-o", "json"]),
+        "warning"
+    );
+    assert_eq!(
+        severity(&["lint", "--demo", "--feasibility", &file, "-o", "json"]),
+        "error"
+    );
+}

@@ -337,4 +337,67 @@ fn binding_conditions_wait_and_failed_bindings_reschedule() {
         r.stdout
     );
     assert!(r.stdout.contains("worker-1"), "{}", r.stdout);
+
+/// `--add` of an object named like one of the snapshot's replaces it and says so on stderr
+/// (issue 46 item 6: a Node named like an existing one was replaced silently), whatever the
+/// output format; an added object with a new name says nothing.
+#[test]
+fn an_added_node_named_like_an_existing_one_is_reported_as_replaced() {
+    let file = "testdata/whatif/gpu-a1-replacement.yaml";
+    for output in ["text", "json"] {
+        let r = run(&["simulate", "--demo", "--add", file, "-o", output]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stderr.contains("note: replaced Node/gpu-a1"),
+            "{output}: {}",
+            r.stderr
+        );
+        assert_eq!(r.stderr.matches("replaced").count(), 1, "{}", r.stderr);
+    }
+    let r = run(&[
+        "simulate",
+        "--demo",
+        "--add",
+        "testdata/admission/jobs/gang-job.yaml",
+    ]);
+    assert!(!r.stderr.contains("replaced"), "{}", r.stderr);
+}
+
+/// Issue 45 item 3: `--add-nodes 1 --like gpu-n1` copies the node's node-local ResourceSlice
+/// (a pool of its own for the copy), so the DRA gang of 4 one-GPU pods that fits only 3 on
+/// the 3 GPU nodes is Scheduled with one more node; the what-if line says what was copied.
+#[test]
+fn added_nodes_carry_their_devices_so_a_dra_gang_fits() {
+    let cluster = "testdata/explain/m12-dra-gang-needs-one-more-gpu-node/cluster.yaml";
+    let before = run(&["simulate", "--from", cluster, "-o", "json"]);
+    assert_eq!(before.code, 0, "{}", before.stderr);
+    let v: serde_json::Value = serde_json::from_str(&before.stdout).unwrap();
+    assert_eq!(v["units"][0]["outcome"], "Unschedulable", "{v:#}");
+    let r = run(&[
+        "simulate",
+        "--from",
+        cluster,
+        "--add-nodes",
+        "1",
+        "--like",
+        "gpu-n1",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let unit = &v["units"][0];
+    assert_eq!(unit["outcome"], "Scheduled", "{v:#}");
+    let nodes: Vec<&str> = unit["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["node"].as_str())
+        .collect();
+    assert!(nodes.contains(&"gpu-n1-sim-1"), "{nodes:?}");
+    let what_if = v["settings"]["whatIf"][0].as_str().unwrap_or_default();
+    assert!(
+        what_if.starts_with("added 1 node(s) like `gpu-n1`: gpu-n1-sim-1; each with a copy of its 1 node-local ResourceSlice(s)"),
+        "{what_if}"
+    );
 }

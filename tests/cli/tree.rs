@@ -227,3 +227,30 @@ fn no_simulate_shows_the_recorded_tree_without_the_simulated_column() {
     assert!(run(&["tree", "-A", "--demo"]).stdout.contains("SIMULATED"));
     assert!(!text.stdout.contains("SIMULATED"), "{}", text.stdout);
 }
+
+/// An empty tree names the scope that emptied it, as `simulate` does (issue 45 item 6): the
+/// namespace, with how many trees the others hold, or the selector.
+#[test]
+fn an_empty_tree_names_the_namespace_or_the_selector() {
+    let r = run(&["tree", "--demo", "-n", "default"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("No Workloads, PodGroups or CompositePodGroups"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(
+        line.starts_with("No Workloads, PodGroups or CompositePodGroups in namespace default (")
+            && line.ends_with(" in other namespaces; use -A)."),
+        "{line}"
+    );
+    let r = run(&["tree", "--demo", "-A", "-l", "app=nothing"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "No Workloads, PodGroups or CompositePodGroups match the selector app=nothing ("
+        ),
+        "{}",
+        r.stdout
+    );
+}

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::super::{Emitter, Object, Rule};
+use super::super::{Emitter, Object, Rule, Severity};
 use super::{WasKind, get, get_str, pod_specs, templates, was_kind};
 use crate::snapshot::Snapshot;
 
@@ -261,6 +261,10 @@ Checks that `priorityClassName` (pods, pod templates, PodGroups, templates) name
 PriorityClass among the linted objects or in the cluster. Runs when a cluster snapshot is given
 or the linted set contains PriorityClasses.
 
+With `--feasibility` (which simulates the linted objects on the cluster), a class that is in
+neither the linted files nor the cluster is an error instead of a warning: the object cannot be
+created, so it can never be placed.
+
 ## Why is this bad?
 Admission rejects a pod with an unknown PriorityClass.
 
@@ -400,6 +404,9 @@ struct Index<'a> {
     priority_classes: Option<BTreeSet<String>>,
     device_classes: Option<BTreeSet<String>>,
     node_label_keys: Option<BTreeSet<String>>,
+    /// `--feasibility` with a cluster: a PriorityClass missing from the linted files and the
+    /// cluster is an error, not a warning (`WAS308`).
+    missing_class_is_error: bool,
     /// The cluster's own copies (kind, namespace, name) → object, for immutability.
     cluster: BTreeMap<(String, String, String), Value>,
     _set: &'a [Object],
@@ -413,6 +420,7 @@ fn index<'a>(objects: &'a [Object], cluster: Option<&Snapshot>) -> Index<'a> {
         priority_classes: None,
         device_classes: None,
         node_label_keys: None,
+        missing_class_is_error: false,
         cluster: BTreeMap::new(),
         _set: objects,
     };
@@ -510,9 +518,18 @@ fn to_value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or_default()
 }
 
-/// Runs the `WAS3xx` rules over the whole linted set.
-pub fn check(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
-    let ix = index(objects, cluster);
+/// Runs the `WAS3xx` rules over the whole linted set. With `feasibility` (`--feasibility`)
+/// and a cluster, a `priorityClassName` that names a class neither the linted files nor the
+/// cluster have is an error (`WAS308`): the API server refuses the object, so it can never be
+/// placed (issue 45 item 7).
+pub fn check(
+    objects: &[Object],
+    cluster: Option<&Snapshot>,
+    feasibility: bool,
+    em: &mut Emitter<'_>,
+) {
+    let mut ix = index(objects, cluster);
+    ix.missing_class_is_error = feasibility && cluster.is_some();
     check_parent_cycles(objects, cluster, em);
     check_mixed_workloads(objects, cluster, em);
     for obj in objects {
@@ -919,13 +936,26 @@ fn check_priority_class(
         && !known.contains(name)
         && !BUILTIN_PRIORITY_CLASSES.contains(&name)
     {
-        em.emit(
-            Rule::MissingPriorityClass,
-            obj,
-            path,
-            format!("PriorityClass `{name}` does not exist"),
-            "create it, or use one of `kubectl get priorityclasses`",
-        );
+        if ix.missing_class_is_error {
+            em.emit_with(
+                Rule::MissingPriorityClass,
+                Some(Severity::Error),
+                obj,
+                path,
+                format!(
+                    "PriorityClass `{name}` does not exist in the linted files or the cluster: the API server refuses the object, so it is never scheduled"
+                ),
+                "create the PriorityClass first, or use one of `kubectl get priorityclasses`",
+            );
+        } else {
+            em.emit(
+                Rule::MissingPriorityClass,
+                obj,
+                path,
+                format!("PriorityClass `{name}` does not exist"),
+                "create it, or use one of `kubectl get priorityclasses`",
+            );
+        }
     }
 }
 

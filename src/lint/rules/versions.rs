@@ -11,7 +11,11 @@ use crate::snapshot::facts::Component;
 /// `WAS401` documentation.
 pub const WAS401: &str = "## What it does
 Reports `scheduling.k8s.io/v1alpha1` and `v1alpha2` objects, with the migration: `v1beta1` for
-Workload and PodGroup, `v1alpha3` for CompositePodGroup.
+Workload and PodGroup, `v1alpha3` for CompositePodGroup. A Workload or PodGroup written as
+`scheduling.k8s.io/v1` (the version of PriorityClass, which serves no other kind) is reported
+with the message `served as scheduling.k8s.io/v1beta1`. Other kinds in versions 1.37 removed (PriorityClass
+`v1beta1`, `resource.k8s.io/v1alpha2`, `policy/v1beta1`, …) are reported with their served
+version. A third-party kind wasctl does not know stays `WAS002` (info).
 
 ## Why is this bad?
 Kubernetes 1.37 does not serve these versions: `kubectl apply` fails, and objects left in etcd
@@ -166,6 +170,27 @@ pub enum VersionStatus {
 /// `resource.k8s.io` version still has: v1 and v1beta2 all five, v1beta1 all but
 /// DeviceTaintRule, v1alpha3 only DeviceTaintRule); the removals of the deprecation guide.
 const VERSIONS: &[(&str, &str, &[&str], VersionStatus)] = &[
+    // `scheduling.k8s.io/v1` serves PriorityClass only (`k8s.io/api/scheduling/v1/register.go`
+    // registers PriorityClass and PriorityClassList); the 1.37 Workload and PodGroup are
+    // `v1beta1` (`scheduling/v1beta1/register.go`), CompositePodGroup `v1alpha3`.
+    (
+        "scheduling.k8s.io",
+        "v1",
+        &["PodGroup", "Workload"],
+        VersionStatus::Removed {
+            since: "served as scheduling.k8s.io/v1beta1",
+            replacement: "scheduling.k8s.io/v1beta1",
+        },
+    ),
+    (
+        "scheduling.k8s.io",
+        "v1",
+        &["CompositePodGroup"],
+        VersionStatus::Removed {
+            since: "served as scheduling.k8s.io/v1alpha3",
+            replacement: "scheduling.k8s.io/v1alpha3",
+        },
+    ),
     (
         "scheduling.k8s.io",
         "v1beta1",

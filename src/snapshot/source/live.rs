@@ -433,8 +433,10 @@ const WANTED: &[Wanted] = &[
         true,
     ),
     want("batch", "v1", "jobs", "Job", true),
-    // Read for admitting manifests (`--add`): container defaults and pod overhead.
+    // Read for admitting manifests (`--add`): container defaults, pod overhead, and the
+    // quota a controller's pods are created under.
     want("", "v1", "limitranges", "LimitRange", true),
+    want("", "v1", "resourcequotas", "ResourceQuota", true),
     want("node.k8s.io", "v1", "runtimeclasses", "RuntimeClass", false),
     optional("jobset.x-k8s.io", "", "jobsets", "JobSet"),
     optional(

@@ -512,6 +512,7 @@ impl Collector {
                     .push(Arc::new(typed::<ApiJob>(value, &object)?.into()));
             }
             ("", "v1", "LimitRange") => s.limit_ranges.push(typed(value, &object)?),
+            ("", "v1", "ResourceQuota") => s.resource_quotas.push(typed(value, &object)?),
             ("node.k8s.io", "v1", "RuntimeClass") => {
                 s.runtime_classes.push(typed(value, &object)?);
             }
@@ -884,6 +885,7 @@ fn dedup_all(s: &mut Snapshot) -> usize {
     n += dedup(&mut s.priority_classes, |o| &o.metadata);
     n += dedup(&mut s.pod_disruption_budgets, |o| &o.metadata);
     n += dedup(&mut s.limit_ranges, |o| &o.metadata);
+    n += dedup(&mut s.resource_quotas, |o| &o.metadata);
     n += dedup(&mut s.runtime_classes, |o| &o.metadata);
     n += dedup(&mut s.jobs, |o| &o.metadata);
     n += dedup(&mut s.namespaces, |o| &o.metadata);

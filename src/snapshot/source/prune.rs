@@ -25,7 +25,7 @@
 
 use std::fmt;
 
-use k8s_openapi::api::core::v1::LimitRange;
+use k8s_openapi::api::core::v1::{LimitRange, ResourceQuota};
 use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
 use k8s_openapi::api::node::v1::RuntimeClass;
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
@@ -248,6 +248,7 @@ meta_only!(
     Namespace,
     PodDisruptionBudget,
     LimitRange,
+    ResourceQuota,
     RuntimeClass,
     DeviceClass,
     DeviceTaintRule,

@@ -2014,6 +2014,108 @@ mod tests {
         assert_eq!(without_userinfo("http://127.0.0.1:1"), "http://127.0.0.1:1");
     }
 
+    fn headers(pairs: &[(&'static str, &'static str)]) -> http::HeaderMap {
+        let mut h = http::HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, http::HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn answers_are_classified_by_status_content_type_and_body() {
+        // See: issue 46 item 6 (a proxy's 502 page is not an RBAC problem).
+        let html = headers(&[("content-type", "text/html")]);
+        let page = classify(502, &html, b"<html><body>fake-token</body></html>".to_vec());
+        assert!(matches!(
+            page,
+            Err(ListFailure::Page {
+                code: 502,
+                what: "an HTML page"
+            })
+        ));
+        let reason = page.err().map(|e| e.reason()).unwrap_or_default();
+        assert_eq!(
+            reason,
+            "the API server answered 502 Bad Gateway with an HTML page (a proxy or load balancer in front of it?)"
+        );
+        assert!(!reason.contains("fake-token"));
+        let json = headers(&[("content-type", "application/json")]);
+        let status = br#"{"kind":"Status","code":500,"message":"etcd down"}"#.to_vec();
+        assert!(matches!(
+            classify(500, &json, status),
+            Err(ListFailure::Status { code: 500, ref message }) if message == "etcd down"
+        ));
+        assert!(matches!(
+            classify(200, &html, b"<html>login</html>".to_vec()),
+            Err(ListFailure::NotJson { code: 200, .. })
+        ));
+        let gzip = headers(&[("content-encoding", "gzip")]);
+        assert!(matches!(
+            classify(200, &gzip, vec![0x1f, 0x8b, 8]),
+            Err(ListFailure::Encoded(ref e)) if e == "gzip"
+        ));
+        assert!(matches!(
+            classify(200, &http::HeaderMap::new(), vec![0x1f, 0x8b, 8]),
+            Err(ListFailure::Encoded(_))
+        ));
+        assert!(classify(200, &json, b"{\"items\":[]}".to_vec()).is_ok());
+        assert!(matches!(
+            classify(503, &http::HeaderMap::new(), Vec::new()),
+            Err(ListFailure::Page {
+                code: 503,
+                what: "an empty body"
+            })
+        ));
+    }
+
+    #[test]
+    fn hints_fit_the_failure_and_only_a_403_asks_for_list_permission() {
+        let forbidden = unreadable_hint("forbidden", "pods");
+        assert!(
+            forbidden.contains("needs `list` on pods cluster-wide"),
+            "{forbidden}"
+        );
+        for failure in [
+            ListFailure::Page {
+                code: 502,
+                what: "an HTML page",
+            },
+            ListFailure::NotJson {
+                code: 200,
+                what: "an HTML page",
+            },
+            ListFailure::Encoded("gzip".to_owned()),
+            ListFailure::Malformed("EOF while parsing".to_owned()),
+            ListFailure::Status {
+                code: 500,
+                message: String::new(),
+            },
+            ListFailure::Timeout(Duration::from_secs(5)),
+            ListFailure::Throttled {
+                code: 429,
+                after: Duration::from_secs(120),
+                limit: Some(Duration::from_secs(5)),
+            },
+            ListFailure::Redirect {
+                code: 302,
+                location: "https://sso.example/".to_owned(),
+            },
+        ] {
+            let hint = unreadable_hint(&failure.reason(), "pods");
+            assert!(!hint.contains("needs `list`"), "{failure:?}: {hint}");
+        }
+        assert_eq!(
+            ListFailure::Throttled {
+                code: 429,
+                after: Duration::from_secs(120),
+                limit: Some(Duration::from_secs(5)),
+            }
+            .reason(),
+            "the API server asked to retry after 120s, longer than --request-timeout 5s (429 Too Many Requests)"
+        );
+    }
+
     #[test]
     fn continue_tokens_are_encoded() {
         assert_eq!(percent_encode("eyJ2+/="), "eyJ2%2B%2F%3D");

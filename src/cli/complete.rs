@@ -717,6 +717,20 @@ pub(crate) fn run_completion(ctx: &Context, args: &CompletionArgs) -> Result<Exi
     Ok(ExitStatus::Success)
 }
 
+/// The longest a completion waits for names: a shell's prompt is blocked meanwhile, and a
+/// hung server would otherwise hold it for `--request-timeout` per request (issue 46).
+pub(crate) const COMPLETION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `--request-timeout` for a completion's requests: the given one when it is shorter than
+/// [`COMPLETION_TIMEOUT`], else that.
+fn completion_request_timeout(given: Option<&str>) -> String {
+    let limit = COMPLETION_TIMEOUT;
+    match given.map(crate::snapshot::source::live::parse_request_timeout) {
+        Some(Ok(Some(d))) if d < limit => given.unwrap_or_default().to_owned(),
+        _ => format!("{}s", limit.as_secs()),
+    }
+}
+
 /// `kubectl wasctl __complete -- WORDS…`: the edge that reads the source for names. A source
 /// that cannot be read gives no names (completion never prints errors).
 pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Error> {
@@ -737,7 +751,10 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             token: ctx.global.token.clone(),
             impersonate: ctx.global.impersonate.clone(),
             impersonate_groups: ctx.global.impersonate_groups.clone(),
-            request_timeout: ctx.global.request_timeout.clone(),
+            // No request outlives the completion's own limit.
+            request_timeout: Some(completion_request_timeout(
+                ctx.global.request_timeout.as_deref(),
+            )),
         };
         // No progress line: the terminal belongs to the shell's prompt.
         let sub = Context {
@@ -747,7 +764,19 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             stderr_is_terminal: false,
             stdout_closed: std::sync::atomic::AtomicBool::new(false),
         };
-        let Ok(snapshot) = sub.load() else {
+        // A shell waits for the answer: a server that does not answer within
+        // [`COMPLETION_TIMEOUT`] gives no names (the reading thread ends with the process).
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let reader = std::thread::Builder::new()
+            .name("complete-load".to_owned())
+            .spawn(move || {
+                let loaded = sub.load();
+                let _ = sender.send((loaded, sub));
+            });
+        if reader.is_err() {
+            return Vec::new();
+        }
+        let Ok((Ok(snapshot), sub)) = receiver.recv_timeout(COMPLETION_TIMEOUT) else {
             return Vec::new();
         };
         let scope = if want == Want::Namespaces {

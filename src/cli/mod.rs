@@ -515,6 +515,25 @@ impl Context {
             })?,
             None => Some(live::DEFAULT_REQUEST_TIMEOUT),
         };
+        // A value an HTTP header cannot carry (a line break) is a usage error here, before
+        // it becomes "cannot reach the API server".
+        for (flag, values) in [
+            ("--as", g.impersonate.iter().collect::<Vec<_>>()),
+            ("--as-group", g.impersonate_groups.iter().collect()),
+            ("--token", g.token.iter().collect()),
+        ] {
+            if values
+                .iter()
+                .any(|v| http::HeaderValue::from_str(v).is_err())
+            {
+                return Err(Error::usage(
+                    format!(
+                        "invalid {flag} value: it holds a line break or another control character, which an HTTP header cannot carry"
+                    ),
+                    format!("give {flag} the value on one line, without control characters"),
+                ));
+            }
+        }
         let options = live::LiveOptions {
             kubeconfig: g.kubeconfig.clone(),
             context: g.context.clone(),
@@ -623,11 +642,10 @@ pub(crate) fn require_nodes_and_pods(s: &Snapshot) -> Result<(), Error> {
                 ));
             }
             KindCoverage::Unreadable { reason } => {
+                // The hint fits what happened: RBAC only for a 403 (issue 46).
                 return Err(Error::Incomplete {
-                    message: format!("cannot simulate: {plural} could not be read ({reason})"),
-                    hint: Some(format!(
-                        "wasctl needs `list` on {plural} cluster-wide (packaging/ has a ClusterRole with every permission it uses)"
-                    )),
+                    message: format!("cannot simulate: {plural} could not be read: {reason}"),
+                    hint: Some(live::unreadable_hint(&reason, plural)),
                 });
             }
         }

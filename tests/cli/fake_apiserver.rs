@@ -230,6 +230,9 @@ pub struct FakeConfig {
     pub feature_gates: BTreeMap<String, bool>,
     /// `(group, plural)` pairs (`""` is the core group) that answer 403 on every path.
     pub forbidden: Vec<(String, String)>,
+    /// `(group, plural, namespace)`: the resource answers 403 everywhere except in the
+    /// namespaces listed for it (a user with namespaced Roles only).
+    pub forbidden_except_in: Vec<(String, String, String)>,
     /// API groups absent from `/apis`; every path under `/apis/{group}/` answers 404.
     pub missing_groups: Vec<String>,
     /// Server-side page cap: when set, no list page holds more items than this, whatever the
@@ -242,6 +245,9 @@ pub struct FakeConfig {
     pub extra_discovery: Vec<(String, String, String, String)>,
     /// When set, every request without `Authorization: Bearer <this>` answers 401.
     pub required_token: Option<String>,
+    /// Misbehaviours of one exact path (`/version`, `/apis`, `/api/v1/pods`, …), whatever
+    /// the query; checked before [`Self::faults`].
+    pub path_faults: Vec<(String, FaultKind)>,
 }
 
 /// A misbehaviour of the list requests of one resource (`group` `""` is core).
@@ -290,6 +296,22 @@ pub enum FaultKind {
     ItemsNotList,
     /// The body is written one byte every 20 ms.
     Trickle,
+    /// This status with an HTML page, as a proxy or load balancer in front of the API server
+    /// answers (nginx's `502 Bad Gateway` page).
+    HtmlPage(u16),
+    /// A 200 `application/json` answer whose body is not valid JSON.
+    MalformedJson,
+    /// The right answer, gzip-compressed with `Content-Encoding: gzip` although the client
+    /// sent no `Accept-Encoding` (a misconfigured proxy).
+    UnrequestedGzip,
+    /// `429 Too Many Requests` with `Retry-After: seconds` to the first `times` requests
+    /// (of this fault), then the right answer.
+    TooManyRequests {
+        /// The `Retry-After` value, in seconds.
+        retry_after: u64,
+        /// How many requests are refused before the server answers.
+        times: usize,
+    },
 }
 
 /// The longest a faulty response holds its connection.
@@ -301,11 +323,13 @@ impl Default for FakeConfig {
             server_version: "v1.37.0".to_owned(),
             feature_gates: BTreeMap::new(),
             forbidden: Vec::new(),
+            forbidden_except_in: Vec::new(),
             missing_groups: Vec::new(),
             page_size: None,
             faults: Vec::new(),
             extra_discovery: Vec::new(),
             required_token: None,
+            path_faults: Vec::new(),
         }
     }
 }
@@ -666,6 +690,8 @@ struct Response {
     delivery: Delivery,
     /// A `Location` header.
     location: Option<String>,
+    /// A `Retry-After` header, in seconds.
+    retry_after: Option<u64>,
 }
 
 /// How a response is written.
@@ -679,6 +705,8 @@ enum Delivery {
     Truncated,
     /// One byte every 20 ms, for at most [`FAULT_HOLD`].
     Trickle,
+    /// Whole, gzip-compressed, with `Content-Encoding: gzip`.
+    Gzip,
 }
 
 impl Response {
@@ -690,6 +718,7 @@ impl Response {
             body: value.to_string(),
             delivery: Delivery::Normal,
             location: None,
+            retry_after: None,
         }
     }
 
@@ -718,6 +747,7 @@ impl Response {
             body: status.to_string(),
             delivery: Delivery::Normal,
             location: None,
+            retry_after: None,
         }
     }
 
@@ -744,7 +774,10 @@ fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) 
         200 => "OK",
         302 => "Found",
         410 => "Gone",
+        429 => "Too Many Requests",
         500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
         400 => "Bad Request",
         403 => "Forbidden",
         404 => "Not Found",
@@ -761,15 +794,26 @@ fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) 
         .as_ref()
         .map(|l| format!("Location: {l}\r\n"))
         .unwrap_or_default();
+    let retry_after = response
+        .retry_after
+        .map(|s| format!("Retry-After: {s}\r\n"))
+        .unwrap_or_default();
+    let gzipped;
+    let (body, encoding) = if response.delivery == Delivery::Gzip {
+        gzipped = gzip_stored(response.body.as_bytes());
+        (gzipped.as_slice(), "Content-Encoding: gzip\r\n")
+    } else {
+        (response.body.as_bytes(), "")
+    };
     let mut out = format!(
         "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{allow}{location}\
-         Cache-Control: no-cache, private\r\nDate: {SERVER_DATE}\r\nConnection: close\r\n\r\n",
+         {retry_after}{encoding}Cache-Control: no-cache, private\r\nDate: {SERVER_DATE}\r\n\
+         Connection: close\r\n\r\n",
         response.code,
         response.content_type,
-        response.body.len(),
+        body.len(),
     )
     .into_bytes();
-    let body = response.body.as_bytes();
     match response.delivery {
         Delivery::Truncated => {
             out.extend_from_slice(&body[..body.len() / 2]);
@@ -789,13 +833,54 @@ fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) 
             }
             return Ok(());
         }
-        Delivery::Normal | Delivery::Hang => {}
+        Delivery::Normal | Delivery::Hang | Delivery::Gzip => {}
     }
     if !head_only {
         out.extend_from_slice(body);
     }
     stream.write_all(&out)?;
     stream.flush()
+}
+
+/// `data` as a gzip member (RFC 1952) holding stored (uncompressed) deflate blocks
+/// (RFC 1951 §3.2.4): a valid gzip stream without a compression library.
+fn gzip_stored(data: &[u8]) -> Vec<u8> {
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    let mut chunks = data.chunks(0xffff).peekable();
+    if chunks.peek().is_none() {
+        out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+    }
+    while let Some(chunk) = chunks.next() {
+        let last = u8::from(chunks.peek().is_none());
+        let len = u16::try_from(chunk.len()).unwrap_or(u16::MAX);
+        out.push(last);
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(chunk);
+    }
+    out.extend_from_slice(&crc32(data).to_le_bytes());
+    out.extend_from_slice(
+        &u32::try_from(data.len() % (1 << 32))
+            .unwrap_or(0)
+            .to_le_bytes(),
+    );
+    out
+}
+
+/// CRC-32 (IEEE 802.3, reflected), bit by bit.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
 }
 
 /// The query parameters the fake understands; the rest (selectors, `resourceVersion`,
@@ -913,6 +998,8 @@ struct State {
     log: Arc<Mutex<Vec<LoggedRequest>>>,
     /// Set once a [`FaultKind::GoneOnce`] answered 410.
     gone_sent: AtomicBool,
+    /// How many requests a [`FaultKind::TooManyRequests`] refused so far.
+    throttled: std::sync::atomic::AtomicUsize,
 }
 
 /// Splits an `apiVersion` into (group, version).
@@ -1045,12 +1132,21 @@ impl State {
             resources,
             objects: stored,
             gone_sent: AtomicBool::new(false),
+            throttled: std::sync::atomic::AtomicUsize::new(0),
             log,
         }
     }
 
-    /// Answers a `GET` of `path`.
+    /// Answers a `GET` of `path`, with the fault configured for the path if there is one.
     fn get(&self, path: &str, query: &Query) -> Response {
+        match self.config.path_faults.iter().find(|(p, _)| p == path) {
+            Some((_, fault)) => self.faulty(fault, query, || self.get_right(path, query)),
+            None => self.get_right(path, query),
+        }
+    }
+
+    /// Answers a `GET` of `path` as configured, without path faults.
+    fn get_right(&self, path: &str, query: &Query) -> Response {
         let trimmed = path.trim_end_matches('/');
         let segments: Vec<&str> = trimmed.split('/').skip(1).collect();
         match segments.as_slice() {
@@ -1140,6 +1236,7 @@ impl State {
             body: text,
             delivery: Delivery::Normal,
             location: None,
+            retry_after: None,
         }
     }
 
@@ -1211,6 +1308,16 @@ impl State {
             .iter()
             .any(|(g, p)| g == group && p == plural)
         {
+            return forbidden(group, plural, namespace, name);
+        }
+        let mut allowed_in = self
+            .config
+            .forbidden_except_in
+            .iter()
+            .filter(|(g, p, _)| g == group && p == plural)
+            .map(|(_, _, ns)| ns.as_str())
+            .peekable();
+        if allowed_in.peek().is_some() && !allowed_in.any(|ns| namespace == Some(ns)) {
             return forbidden(group, plural, namespace, name);
         }
         let Some(resource) = self
@@ -1321,7 +1428,12 @@ impl State {
         else {
             return page();
         };
-        match &fault.kind {
+        self.faulty(&fault.kind, query, page)
+    }
+
+    /// The answer `fault` makes of the right one.
+    fn faulty(&self, fault: &FaultKind, query: &Query, right: impl Fn() -> Response) -> Response {
+        match fault {
             FaultKind::Hang => Response {
                 delivery: Delivery::Hang,
                 ..Response::json(&json!({}))
@@ -1336,16 +1448,16 @@ impl State {
                          list result. You can start a new list without the continue parameter.",
                     )
                 } else {
-                    page()
+                    right()
                 }
             }
             FaultKind::Truncated => Response {
                 delivery: Delivery::Truncated,
-                ..page()
+                ..right()
             },
             FaultKind::Trickle => Response {
                 delivery: Delivery::Trickle,
-                ..page()
+                ..right()
             },
             FaultKind::Garbage => Response {
                 content_type: "text/html",
@@ -1360,19 +1472,50 @@ impl State {
             },
             FaultKind::RepeatedContinue => {
                 let mut list: Value =
-                    serde_json::from_str(&page().body).unwrap_or_else(|_| json!({}));
+                    serde_json::from_str(&right().body).unwrap_or_else(|_| json!({}));
                 list["metadata"]["continue"] = json!(encode_continue(0));
                 Response::json(&list)
             }
             FaultKind::StatusBody => Response::json(&json!({"kind": "Status", "apiVersion": "v1",
                 "metadata": {}, "status": "Failure", "message": "etcdserver: request timed out",
                 "reason": "InternalError", "code": 500})),
-            FaultKind::ItemsNotList => Response::json(&json!({
-                "kind": format!("{}List", resource.kind),
-                "apiVersion": api_version(group, version),
-                "metadata": {"resourceVersion": "1"},
-                "items": {"not": "a list"},
-            })),
+            FaultKind::ItemsNotList => {
+                let mut list: Value =
+                    serde_json::from_str(&right().body).unwrap_or_else(|_| json!({}));
+                list["items"] = json!({"not": "a list"});
+                Response::json(&list)
+            }
+            FaultKind::HtmlPage(code) => Response {
+                code: *code,
+                content_type: "text/html",
+                body: html_page(*code),
+                ..Response::json(&json!({}))
+            },
+            FaultKind::MalformedJson => {
+                let right = right().body;
+                Response {
+                    body: right[..right.len() / 2].to_owned(),
+                    ..Response::json(&json!({}))
+                }
+            }
+            FaultKind::UnrequestedGzip => Response {
+                delivery: Delivery::Gzip,
+                ..right()
+            },
+            FaultKind::TooManyRequests { retry_after, times } => {
+                if self.throttled.fetch_add(1, Ordering::SeqCst) < *times {
+                    Response {
+                        retry_after: Some(*retry_after),
+                        ..Response::status(
+                            429,
+                            "TooManyRequests",
+                            "Too many requests, please try again later.",
+                        )
+                    }
+                } else {
+                    right()
+                }
+            }
         }
     }
 
@@ -1428,6 +1571,23 @@ fn served_item(object: &StoredObject, group: &str, version: &str) -> Value {
     let mut value = object.value.clone();
     value["apiVersion"] = json!(api_version(group, version));
     value
+}
+
+/// The error page nginx serves in front of an API server for `code`; it echoes the request's
+/// `Authorization` in a comment, as a debugging proxy might, so that a client that printed
+/// the page would print the token the tests hand out.
+fn html_page(code: u16) -> String {
+    let title = match code {
+        502 => "502 Bad Gateway",
+        503 => "503 Service Temporarily Unavailable",
+        504 => "504 Gateway Time-out",
+        200 => "Welcome",
+        _ => "Error",
+    };
+    format!(
+        "<html>\r\n<head><title>{title}</title></head>\r\n<body>\r\n<center><h1>{title}</h1></center>\r\n\
+         <!-- Authorization: Bearer fake-token -->\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+    )
 }
 
 /// The 403 the real server gives when RBAC denies a read.

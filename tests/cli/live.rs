@@ -357,7 +357,16 @@ fn every_failed_or_malformed_pod_list_marks_pods_unreadable() {
         (FaultKind::Status(404), "HTTP 404"),
         (FaultKind::Status(403), "forbidden"),
         (FaultKind::Truncated, "cut off"),
-        (FaultKind::Garbage, "malformed list response"),
+        (
+            FaultKind::Garbage,
+            "the API server answered 200 OK with an HTML page, not JSON",
+        ),
+        (FaultKind::MalformedJson, "malformed list response"),
+        (
+            FaultKind::HtmlPage(502),
+            "the API server answered 502 Bad Gateway with an HTML page",
+        ),
+        (FaultKind::UnrequestedGzip, "`gzip`-encoded body"),
         (
             FaultKind::Redirect("http://user:pw@evil.example/api/v1/pods".to_owned()),
             "redirect to `http://evil.example/api/v1/pods` (not followed)",
@@ -838,4 +847,600 @@ fn a_kubeconfig_larger_than_the_cap_is_refused() {
     let r = run_cmd(wasctl().env("KUBECONFIG", &huge).args(["tree", "-A"]));
     assert_eq!(r.code, 3, "{}", r.transcript());
     assert!(r.stderr.contains("more than 32 MiB"), "{}", r.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 46: live failures say what happened, with the hint that fits.
+// ---------------------------------------------------------------------------------------------
+
+/// The demo served with `config` (every API served), read by `args` through a kubeconfig
+/// with `--request-timeout 5s`: the run (checked for the tokens the tests hand out by
+/// `run_cmd`), how long it took, and the requests.
+fn timed_live_run(
+    config: FakeConfig,
+    args: &[&str],
+) -> (crate::support::Run, std::time::Duration, Vec<LoggedRequest>) {
+    let server = FakeApiServer::start(demo_objects(), config);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let start = std::time::Instant::now();
+    let r = run_cmd(wasctl().args(args).args([
+        "--request-timeout",
+        "5s",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+    ]));
+    (r, start.elapsed(), server.requests())
+}
+
+/// Upstream: only a 403 is an RBAC problem (`apierrors.IsForbidden`); a proxy's 502 page, a
+/// body cut in the middle, an encoding nobody asked for are something else, and the hint says
+/// so instead of "wasctl needs `list` on pods cluster-wide".
+#[test]
+fn a_pod_list_failure_is_named_by_what_happened_with_the_hint_that_fits() {
+    let cases = [
+        (
+            FaultKind::HtmlPage(502),
+            "the API server answered 502 Bad Gateway with an HTML page (a proxy or load balancer in front of it?)",
+            "something between wasctl and the API server answered in its place",
+        ),
+        (
+            FaultKind::HtmlPage(503),
+            "the API server answered 503 Service Unavailable with an HTML page",
+            "something between wasctl and the API server answered in its place",
+        ),
+        (
+            FaultKind::MalformedJson,
+            "malformed list response: EOF while parsing",
+            "`kubectl get --raw '/api/v1/pods?limit=1'` shows what the server answers",
+        ),
+        (
+            FaultKind::UnrequestedGzip,
+            "the API server answered with a `gzip`-encoded body wasctl did not ask for",
+            "something between wasctl and the API server answered in its place",
+        ),
+        (
+            FaultKind::Status(500),
+            "HTTP 500 Internal Server Error",
+            "the API server failed while answering",
+        ),
+        (
+            FaultKind::Status(403),
+            "forbidden",
+            "wasctl needs `list` on pods cluster-wide",
+        ),
+    ];
+    for (kind, said, hint) in cases {
+        let (r, _, _) = timed_live_run(
+            FakeConfig {
+                faults: vec![Fault::new("", "pods", kind.clone())],
+                ..FakeConfig::default()
+            },
+            &["simulate", "-A"],
+        );
+        assert_eq!(r.code, 3, "{kind:?}: {}", r.transcript());
+        assert!(
+            r.stderr.contains(&format!(
+                "error: cannot simulate: pods could not be read: {said}"
+            )),
+            "{kind:?}: {}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains(&format!("hint: {hint}")),
+            "{kind:?}: {}",
+            r.stderr
+        );
+        if kind != FaultKind::Status(403) {
+            assert!(!r.stderr.contains("needs `list`"), "{kind:?}: {}", r.stderr);
+        }
+        assert!(
+            !r.stderr.contains("<html") && !r.stderr.contains("nginx"),
+            "{kind:?}: a proxy's page is never quoted: {}",
+            r.stderr
+        );
+    }
+}
+
+/// Discovery answered by a proxy (HTML 502, an unrequested gzip, a malformed body, a 2xx
+/// login page) is "cannot read … : what happened", never "cannot reach", never a debug dump.
+#[test]
+fn a_discovery_failure_is_named_by_what_happened() {
+    for (kind, said) in [
+        (
+            FaultKind::HtmlPage(502),
+            "the API server answered 502 Bad Gateway with an HTML page (a proxy or load balancer in front of it?)",
+        ),
+        (
+            FaultKind::HtmlPage(200),
+            "the API server answered 200 OK with an HTML page, not JSON (a proxy or load balancer in front of it?)",
+        ),
+        (
+            FaultKind::UnrequestedGzip,
+            "the API server answered with a `gzip`-encoded body wasctl did not ask for",
+        ),
+        (
+            FaultKind::MalformedJson,
+            "malformed list response: EOF while parsing",
+        ),
+    ] {
+        let (r, _, _) = timed_live_run(
+            FakeConfig {
+                path_faults: vec![("/apis".to_owned(), kind.clone())],
+                ..FakeConfig::default()
+            },
+            &["tree", "-A"],
+        );
+        assert_eq!(r.code, 3, "{kind:?}: {}", r.transcript());
+        assert!(
+            r.stderr
+                .starts_with("error: cannot read the Kubernetes API server at `http://127.0.0.1:")
+                && r.stderr.contains(said),
+            "{kind:?}: {}",
+            r.stderr
+        );
+        assert!(
+            !r.stderr.contains("cannot reach")
+                && !r.stderr.contains("needs `list`")
+                && !r.stderr.contains("Status {")
+                && !r.stderr.contains("<html"),
+            "{kind:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// client-go honours `Retry-After` on a 429 (`checkWait` in `rest/request.go`): a short wait
+/// is waited and the list completes; one longer than `--request-timeout` is named at once,
+/// not reported as "no answer within 5s" after 5 s.
+#[test]
+fn retry_after_is_honoured_within_the_request_timeout_and_named_beyond_it() {
+    let (r, _, requests) = timed_live_run(
+        FakeConfig {
+            path_faults: vec![(
+                "/api/v1/pods".to_owned(),
+                FaultKind::TooManyRequests {
+                    retry_after: 1,
+                    times: 1,
+                },
+            )],
+            ..FakeConfig::default()
+        },
+        &["snapshot", "-o", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(pod_coverage(&v)["read"], "complete", "{}", r.stderr);
+    let demo = demo_objects().iter().filter(|o| o["kind"] == "Pod").count();
+    assert_eq!(pods_in(&v), demo);
+    let pod_lists = requests.iter().filter(|q| q.path == "/api/v1/pods").count();
+    assert_eq!(pod_lists, 2, "refused once, then sent again: {requests:?}");
+
+    let long = FaultKind::TooManyRequests {
+        retry_after: 120,
+        times: usize::MAX,
+    };
+    let (r, took, _) = timed_live_run(
+        FakeConfig {
+            path_faults: vec![("/api/v1/pods".to_owned(), long.clone())],
+            ..FakeConfig::default()
+        },
+        &["snapshot", "-o", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let said = "the API server asked to retry after 120s, longer than --request-timeout 5s (429 Too Many Requests)";
+    assert_eq!(pod_coverage(&v)["reason"], said, "{}", r.stderr);
+    assert!(!r.transcript().contains("no answer within"), "{}", r.stderr);
+    assert!(
+        took < std::time::Duration::from_secs(5),
+        "named at once: {took:?}"
+    );
+    // At discovery, the same words, as the error.
+    let (r, _, _) = timed_live_run(
+        FakeConfig {
+            path_faults: vec![("/apis".to_owned(), long)],
+            ..FakeConfig::default()
+        },
+        &["tree", "-A"],
+    );
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(r.stderr.contains(said), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("hint: the API server is overloaded"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A 500 on `/version` is a warning in words (no `Status { … }` dump); a 302 is reported, not
+/// silently ignored; the rest of the cluster is read.
+#[test]
+fn version_failures_are_reported_in_words() {
+    for (kind, said) in [
+        (
+            FaultKind::Status(500),
+            "warning: cannot read `/version`: HTTP 500 Internal Server Error (injected fault)",
+        ),
+        (
+            FaultKind::Redirect("https://login.example/sso?next=/version".to_owned()),
+            "warning: cannot read `/version`: HTTP 302 redirect to `https://login.example/sso?next=/version` (not followed)",
+        ),
+        (
+            FaultKind::HtmlPage(502),
+            "warning: cannot read `/version`: the API server answered 502 Bad Gateway with an HTML page",
+        ),
+    ] {
+        let (r, _, _) = timed_live_run(
+            FakeConfig {
+                path_faults: vec![("/version".to_owned(), kind.clone())],
+                ..FakeConfig::default()
+            },
+            &["tree", "-A"],
+        );
+        assert_eq!(r.code, 0, "{kind:?}: {}", r.transcript());
+        assert!(r.stderr.contains(said), "{kind:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("Status {")
+                && !r.stderr.contains("ApiError")
+                && !r.stderr.contains("ErrorResponse"),
+            "{kind:?}: no debug dump: {}",
+            r.stderr
+        );
+    }
+}
+
+/// A line break in `--as` (or `--as-group`, `--token`) is a usage error naming the flag
+/// (exit 2), not "cannot reach the API server"; the value is not echoed.
+#[test]
+fn header_values_with_line_breaks_are_usage_errors() {
+    let server = FakeApiServer::start(demo_objects(), FakeConfig::default());
+    for (flag, value) in [
+        ("--as", "jane\r\nX-Injected: 1"),
+        ("--as", "jane\n"),
+        ("--as-group", "ops\rx"),
+        ("--token", "SECRET-TOKEN\r\nX: y"),
+    ] {
+        let r = run_cmd(wasctl().args(["tree", "-A", "--server", &server.url(), flag, value]));
+        assert_eq!(r.code, 2, "{flag}: {}", r.transcript());
+        assert!(
+            r.stderr.starts_with(&format!(
+                "error: invalid {flag} value: it holds a line break or another control character"
+            )),
+            "{flag}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("cannot reach"), "{flag}: {}", r.stderr);
+    }
+    assert!(server.requests().is_empty(), "nothing was sent");
+}
+
+/// With pods forbidden cluster-wide and `-n ml` allowed, the fallback reads `ml`, warns that
+/// the other namespaces' pods are unread, and keeps the gates it can still learn: from the
+/// control plane's static pods in `kube-system` when RBAC allows reading them (the same gates
+/// as with every pod readable), else it says they are unknown.
+#[test]
+fn the_namespace_fallback_warns_of_unread_pods_and_keeps_the_gates_it_can_read() {
+    let config = |allowed: &[&str]| FakeConfig {
+        forbidden_except_in: allowed
+            .iter()
+            .map(|ns| (String::new(), "pods".to_owned(), (*ns).to_owned()))
+            .collect(),
+        ..FakeConfig::default()
+    };
+    let args = ["simulate", "-n", "ml", "-o", "json"];
+    let (all, _, _) = timed_live_run(config(&[]), &args);
+    let (fallback, _, requests) = timed_live_run(config(&["ml", "kube-system"]), &args);
+    let (blind, _, _) = timed_live_run(config(&["ml"]), &args);
+    for r in [&all, &fallback, &blind] {
+        assert!(r.code == 0 || r.code == 1, "{}", r.transcript());
+    }
+    assert!(
+        requests
+            .iter()
+            .any(|q| q.path == "/api/v1/namespaces/ml/pods"),
+        "{requests:?}"
+    );
+    assert!(
+        requests
+            .iter()
+            .any(|q| q.path == "/api/v1/namespaces/kube-system/pods"
+                && q.query.contains("labelSelector=tier%3Dcontrol-plane")),
+        "{requests:?}"
+    );
+    // With `-o json` the warnings are in the report.
+    let unread = "listing `pods` in all namespaces is forbidden: read namespace `ml` only; the pods of every other namespace are unread: what they use of the nodes is unknown, so free capacity is overstated";
+    assert!(
+        fallback.transcript().contains(unread),
+        "{}",
+        fallback.transcript()
+    );
+    assert!(
+        fallback.transcript().contains("(the control plane's static pods in `kube-system` were read, for the components' feature gates)"),
+        "{}",
+        fallback.transcript()
+    );
+    assert!(
+        blind.transcript().contains(unread),
+        "{}",
+        blind.transcript()
+    );
+    assert!(
+        blind.transcript().contains("and the control plane's static pods in `kube-system` could not be read (forbidden): the scheduler's feature gates are those of kube-apiserver or assumed"),
+        "{}",
+        blind.transcript()
+    );
+    let assumed = |r: &crate::support::Run| -> String {
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["settings"]["assumed"].to_string()
+    };
+    let gates = |r: &crate::support::Run| -> serde_json::Value {
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["settings"]["featureGates"].clone()
+    };
+    assert_eq!(gates(&all), gates(&fallback));
+    assert_eq!(
+        assumed(&all),
+        assumed(&fallback),
+        "the same sources as with every pod"
+    );
+    assert_ne!(assumed(&all), assumed(&blind));
+    assert!(gates(&all).is_object(), "{}", all.stdout);
+    // Every pod readable: the scheduler's gates are known from its static pod; in the
+    // fallback they still are.
+    assert!(
+        !assumed(&all).contains("no feature-gate facts"),
+        "{}",
+        assumed(&all)
+    );
+    assert!(
+        !assumed(&fallback).contains("no feature-gate facts"),
+        "the gates from the static pods are kept: {}",
+        assumed(&fallback)
+    );
+    // Without kube-system, the gates the objects prove (PodGroups in v1beta1, …) are kept as
+    // inferred, never flipped to "no feature-gate facts: assumed on".
+    assert!(
+        !assumed(&blind).contains("no feature-gate facts")
+            && assumed(&blind).contains("kube-scheduler GenericWorkload on: assumed equal to kube-apiserver's, which is inferred from 9 PodGroups"),
+        "{}",
+        assumed(&blind)
+    );
+}
+
+/// Standard base64 (RFC 4648 §4), for `certificate-authority-data`.
+fn base64(data: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in data.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A TLS front on 127.0.0.1 for the fake API server, serving `testdata/tls/self-signed-ca.crt`
+/// (a self-signed certificate with `CA:TRUE`): each connection's one request is passed to the
+/// fake and its answer back.
+struct TlsFront {
+    port: u16,
+}
+
+impl TlsFront {
+    fn start(backend: &FakeApiServer) -> Self {
+        use rustls::pki_types::pem::PemObject as _;
+        use std::io::{Read as _, Write as _};
+        let root = crate::support::root().join("testdata/tls");
+        let cert =
+            rustls::pki_types::CertificateDer::from_pem_file(root.join("self-signed-ca.crt"))
+                .expect("the fixture certificate");
+        let key = rustls::pki_types::PrivateKeyDer::from_pem_file(root.join("self-signed-ca.key"))
+            .expect("the fixture key");
+        let config = std::sync::Arc::new(
+            rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(
+                rustls::crypto::ring::default_provider(),
+            ))
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![cert], key)
+            .unwrap(),
+        );
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let backend = backend.url().trim_start_matches("http://").to_owned();
+        // The thread ends with the test process; each connection is bounded by its timeouts.
+        std::thread::spawn(move || {
+            for tcp in listener.incoming().flatten() {
+                let config = std::sync::Arc::clone(&config);
+                let backend = backend.clone();
+                std::thread::spawn(move || {
+                    let _ = tcp.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+                    let Ok(conn) = rustls::ServerConnection::new(config) else {
+                        return;
+                    };
+                    let mut tls = rustls::StreamOwned::new(conn, tcp);
+                    let mut head = Vec::new();
+                    let mut buf = [0u8; 4096];
+                    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match tls.read(&mut buf) {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => head.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    let Ok(mut upstream) = std::net::TcpStream::connect(&backend) else {
+                        return;
+                    };
+                    let mut answer = Vec::new();
+                    if upstream.write_all(&head).is_err()
+                        || upstream.read_to_end(&mut answer).is_err()
+                    {
+                        return;
+                    }
+                    let _ = tls.write_all(&answer);
+                    tls.conn.send_close_notify();
+                    let _ = tls.flush();
+                });
+            }
+        });
+        Self { port }
+    }
+}
+
+/// kubectl accepts a self-signed server certificate with `CA:TRUE` when it is itself the
+/// kubeconfig's `certificate-authority-data` (Go's `x509.Certificate.Verify` trusts a leaf that
+/// is in the root pool); rustls alone refuses it (`CaUsedAsEndEntity`). wasctl accepts it as
+/// kubectl does — and still refuses it under another CA or for another name.
+#[test]
+fn a_self_signed_ca_server_certificate_is_trusted_as_kubectl_trusts_it() {
+    let server = FakeApiServer::start(demo_objects(), FakeConfig::default());
+    let front = TlsFront::start(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let tls = crate::support::root().join("testdata/tls");
+    let kubeconfig = |ca: &str, extra: &str| {
+        let data = base64(&std::fs::read(tls.join(ca)).unwrap());
+        let path = dir.path().join("kubeconfig");
+        std::fs::write(
+            &path,
+            format!(
+                "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:{}\n    certificate-authority-data: {data}\n{extra}\
+                 users:\n- name: u\n  user:\n    token: fake-token\n\
+                 contexts:\n- name: x\n  context:\n    cluster: c\n    user: u\ncurrent-context: x\n",
+                front.port
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let trusted = kubeconfig("self-signed-ca.crt", "");
+    let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", trusted.to_str().unwrap()]));
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("PodGroup/"), "{}", r.stdout);
+    assert!(!r.stderr.contains("CaUsedAsEndEntity"), "{}", r.stderr);
+
+    // Another CA: refused, as a certificate problem.
+    let other = kubeconfig("other-ca.crt", "");
+    let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", other.to_str().unwrap()]));
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(r.stderr.contains("certificate"), "{}", r.stderr);
+    // The right CA, another name: refused.
+    let renamed = kubeconfig("self-signed-ca.crt", "    tls-server-name: kube.example\n");
+    let r = run_cmd(wasctl().args(["tree", "-A", "--kubeconfig", renamed.to_str().unwrap()]));
+    assert_eq!(r.code, 3, "{}", r.transcript());
+    assert!(r.stderr.contains("certificate"), "{}", r.stderr);
+}
+
+/// `pg/<TAB>` against a server that accepts and never answers gives no names within about
+/// 5 s (the shell's prompt waits meanwhile), not after `--request-timeout` (60 s) per request.
+#[test]
+fn completion_on_a_hung_server_gives_up_after_5_seconds() {
+    for path in ["/apis", "/apis/scheduling.k8s.io/v1beta1/podgroups"] {
+        let server = FakeApiServer::start(
+            demo_objects(),
+            FakeConfig {
+                path_faults: vec![(path.to_owned(), FaultKind::Hang)],
+                ..FakeConfig::default()
+            },
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let kubeconfig = server.write_kubeconfig(dir.path());
+        let start = std::time::Instant::now();
+        let r = run_cmd(wasctl().args([
+            "__complete",
+            "--",
+            "--kubeconfig",
+            kubeconfig.to_str().unwrap(),
+            "tree",
+            "pg/",
+        ]));
+        let took = start.elapsed();
+        assert_eq!(r.code, 0, "{path}: {}", r.transcript());
+        assert!(
+            took >= std::time::Duration::from_secs(4) && took < std::time::Duration::from_secs(9),
+            "{path}: answered after {took:?}"
+        );
+        assert_eq!(r.stdout.trim(), ":4", "{path}: no names: {}", r.stdout);
+    }
+    // A server that answers still completes.
+    let server = FakeApiServer::start(demo_objects(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run_cmd(wasctl().args([
+        "__complete",
+        "--",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+        "-n",
+        "ml",
+        "tree",
+        "pg/note",
+    ]));
+    assert!(r.stdout.contains("pg/notebook"), "{}", r.transcript());
+}
+
+/// Issue 46 item 2: every failure mode of the fake API server, on discovery, a list,
+/// `/version` and `/metrics`, run through `run_cmd`, which fails a run that prints a token
+/// the tests hand out (the kubeconfig's `fake-token`, which the fake's HTML pages and a
+/// redirect's userinfo also carry). Every run ends with exit 0 (warnings) or 3 (access).
+#[test]
+fn no_failure_mode_of_the_api_server_prints_a_credential() {
+    let modes = [
+        FaultKind::Status(500),
+        FaultKind::Status(503),
+        FaultKind::GoneOnce,
+        FaultKind::Truncated,
+        FaultKind::Garbage,
+        FaultKind::Redirect("http://admin:fake-token@proxy.example/login".to_owned()),
+        FaultKind::RepeatedContinue,
+        FaultKind::StatusBody,
+        FaultKind::ItemsNotList,
+        FaultKind::HtmlPage(502),
+        FaultKind::HtmlPage(200),
+        FaultKind::MalformedJson,
+        FaultKind::UnrequestedGzip,
+        FaultKind::TooManyRequests {
+            retry_after: 120,
+            times: usize::MAX,
+        },
+    ];
+    let paths = ["/apis", "/api/v1/pods", "/version", "/metrics"];
+    let mut runs = 0;
+    for kind in &modes {
+        for path in paths {
+            let (r, _, _) = timed_live_run(
+                FakeConfig {
+                    path_faults: vec![(path.to_owned(), kind.clone())],
+                    ..FakeConfig::default()
+                },
+                &["tree", "-A"],
+            );
+            assert!(
+                r.code == 0 || r.code == 3,
+                "{kind:?} on {path}: {}",
+                r.transcript()
+            );
+            assert!(
+                !r.stderr.contains("Status {") && !r.stderr.contains("Error {"),
+                "{kind:?} on {path}: a debug dump: {}",
+                r.stderr
+            );
+            runs += 1;
+        }
+    }
+    // A hung or trickling list: once each.
+    for kind in [FaultKind::Hang, FaultKind::Trickle] {
+        let (r, _, _) = faulty_snapshot(vec![Fault::new("", "pods", kind.clone())], Vec::new());
+        assert_eq!(r.code, 0, "{kind:?}: {}", r.transcript());
+        runs += 1;
+    }
+    assert_eq!(runs, modes.len() * paths.len() + 2);
 }

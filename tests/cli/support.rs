@@ -44,7 +44,15 @@ pub fn run(args: &[&str]) -> Run {
 
 /// The credentials the tests' kubeconfigs and fake servers hand out: no run may print one,
 /// whatever fails (issue 46: an exec plugin's token was echoed in the error).
-pub const HANDED_OUT_CREDENTIALS: &[&str] = &["fake-token", "SECRET-TOKEN"];
+/// `fake-token` is every fake kubeconfig's token, and the HTML error pages of the fake API
+/// server echo it (as a debugging proxy might), so a message that quotes a proxy's page fails.
+pub const HANDED_OUT_CREDENTIALS: &[&str] = &[
+    "fake-token",
+    "SECRET-TOKEN",
+    "file-token",
+    "t0k3n",
+    "the-right-one",
+];
 
 /// Runs a prepared command, and checks that it printed no credential the tests hand out.
 pub fn run_cmd(cmd: &mut Command) -> Run {

@@ -283,6 +283,17 @@ pub enum AccessError {
         /// The `Status` message.
         message: String,
     },
+    /// Something answered discovery, but not as the API server does (a proxy's HTML page, an
+    /// unrequested encoding, a malformed body, a redirect, a long `Retry-After`).
+    #[error("cannot read the Kubernetes API server at `{server}`: {what}")]
+    Answered {
+        /// The server URL.
+        server: String,
+        /// What happened, in words.
+        what: String,
+        /// The suggestion that fits.
+        hint: String,
+    },
     /// The server did not answer discovery within `--request-timeout`.
     #[error("the Kubernetes API server at `{server}` did not answer within {after}")]
     Timeout {
@@ -307,6 +318,7 @@ impl AccessError {
             Self::Unauthorized { .. } => "the token or certificate of the context's user is wrong or expired: check `kubectl auth whoami`, or log in again".to_owned(),
             Self::Refused { code: 403, .. } => "the user may not read the API's discovery documents: check `kubectl auth can-i --list`".to_owned(),
             Self::Refused { .. } => "check `kubectl cluster-info` and `--context`".to_owned(),
+            Self::Answered { hint, .. } => hint.clone(),
             Self::Runtime(_) => return None,
         })
     }
@@ -569,6 +581,9 @@ async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), A
         config.headers.push((http::header::AUTHORIZATION, value));
     }
     trim_token_file(&mut config.auth_info);
+    // `Retry-After` is honoured by [`fetch`], within `--request-timeout`; kube's own retry
+    // layer would wait past it in silence.
+    config.default_retry = false;
     if let Some(user) = &options.impersonate {
         config.auth_info.impersonate = Some(user.clone());
     }
@@ -579,7 +594,19 @@ async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), A
     let server = without_userinfo(&config.cluster_url.to_string());
     let namespace = config.default_namespace.clone();
     let plugin = exec_plugin(&config.auth_info);
-    let client = Client::try_from(config).map_err(|source| {
+    let built = if super::tls::applies(&config) {
+        super::tls::client(&config)
+    } else {
+        Client::try_from(config)
+    };
+    let client = built.map_err(|source| {
+        if matches!(source, kube::Error::HttpError(_)) {
+            // kube builds the impersonation headers from the kubeconfig's user.
+            return config_error(
+                "the context's user has a value an HTTP header cannot carry (a line break in `as`, `as-groups` or `as-user-extra`?)"
+                    .into(),
+            );
+        }
         match auth_failure(&source, plugin.as_deref()) {
             Some(message) => AccessError::Auth {
                 server: server.clone(),
@@ -712,13 +739,6 @@ fn plugin_stderr(bytes: &[u8]) -> String {
     out
 }
 
-fn status_code(e: &kube::Error) -> Option<u16> {
-    match e {
-        kube::Error::Api(status) => Some(status.code),
-        _ => None,
-    }
-}
-
 async fn load_async(
     options: &LiveOptions,
     progress: &(dyn Fn(&str) + Sync),
@@ -726,34 +746,45 @@ async fn load_async(
     let (client, server, default_namespace) = client_for(options).await?;
     let timeout = options.request_timeout;
     // A status answer is the server speaking: say what it said (without kube's debug dump of
-    // the `Status`); anything else means it could not be reached.
-    let unreachable = |source: kube::Error| match (auth_failure(&source, None), source) {
-        (Some(message), _) => AccessError::Auth {
+    // the `Status`); a proxy's page, an unrequested encoding or a long `Retry-After` say what
+    // happened; only a request that got no answer means the server could not be reached.
+    let access_error = |failure: ListFailure| match failure {
+        ListFailure::Unsent(source) => match auth_failure(&source, None) {
+            Some(message) => AccessError::Auth {
+                server: server.clone(),
+                message,
+            },
+            None => AccessError::Unreachable {
+                server: server.clone(),
+                source,
+            },
+        },
+        ListFailure::Status { code: 401, .. } => AccessError::Unauthorized {
             server: server.clone(),
+        },
+        ListFailure::Status { code, message } => AccessError::Refused {
+            server: server.clone(),
+            code,
             message,
         },
-        (None, kube::Error::Api(status)) if status.code == 401 => AccessError::Unauthorized {
+        ListFailure::Timeout(d) => AccessError::Timeout {
             server: server.clone(),
+            after: humanize(d),
         },
-        (None, kube::Error::Api(status)) => AccessError::Refused {
-            server: server.clone(),
-            code: status.code,
-            message: status.message.clone(),
-        },
-        (None, source) => AccessError::Unreachable {
-            server: server.clone(),
-            source,
-        },
-    };
-    let timed_out = |d: Duration| AccessError::Timeout {
-        server: server.clone(),
-        after: humanize(d),
+        other => {
+            let what = other.reason();
+            AccessError::Answered {
+                server: server.clone(),
+                hint: unreadable_hint(&what, "pods"),
+                what,
+            }
+        }
     };
     progress("discovering APIs");
-    let groups = within(timeout, client.list_api_groups())
-        .await
-        .map_err(timed_out)?
-        .map_err(unreachable)?;
+    let groups: k8s_openapi::apimachinery::pkg::apis::meta::v1::APIGroupList =
+        fetch_json(&client, "/apis", timeout)
+            .await
+            .map_err(access_error)?;
     let mut collector = Collector::new();
     let mut served: BTreeMap<String, (Vec<String>, String)> = BTreeMap::new();
     served.insert(String::new(), (vec!["v1".to_owned()], "v1".to_owned()));
@@ -833,15 +864,15 @@ async fn load_async(
             format!("{}/{version}", w.group)
         };
         if !resource_lists.contains_key(&gv) {
-            let list = if w.group.is_empty() {
-                within(timeout, client.list_core_api_resources(&version)).await
+            let path = if w.group.is_empty() {
+                format!("/api/{version}")
             } else {
-                within(timeout, client.list_api_group_resources(&gv)).await
+                format!("/apis/{gv}")
             };
+            let list: Result<APIResourceList, _> = fetch_json(&client, &path, timeout).await;
             resource_lists.insert(
                 gv.clone(),
                 list.ok()
-                    .and_then(Result::ok)
                     .map(|l| l.resources.into_iter().map(|r| r.name).collect()),
             );
         }
@@ -890,7 +921,9 @@ async fn load_async(
             .filter(|v| matches!(v.as_str(), "v1alpha1" | "v1alpha2"))
         {
             let gv = format!("scheduling.k8s.io/{version}");
-            if let Ok(Ok(list)) = within(timeout, client.list_api_group_resources(&gv)).await {
+            let list: Result<APIResourceList, _> =
+                fetch_json(&client, &format!("/apis/{gv}"), timeout).await;
+            if let Ok(list) = list {
                 // Subresources (`x/status`) and names that are not DNS labels are skipped;
                 // `secrets` is never read, whatever group claims to serve it.
                 for r in list
@@ -942,61 +975,72 @@ async fn load_async(
     }
 
     progress("reading /version and /metrics");
-    match within(timeout, client.apiserver_version()).await {
-        Ok(Ok(info)) => facts.server_version = Some(info.git_version),
-        Ok(Err(e)) => warnings.push(Warning::new(
+    // `/version` gives the server's version and its clock (the `Date` of its answer).
+    let mut server_date = None;
+    match fetch(&client, "/version", timeout)
+        .await
+        .and_then(|answer| {
+            let info: VersionInfo = serde_json::from_slice(&answer.body)
+                .map_err(|e| ListFailure::Malformed(files::strip_position(&e.to_string())))?;
+            Ok((info, answer.headers))
+        }) {
+        Ok((info, headers)) => {
+            facts.server_version = info.git_version;
+            server_date = date_of(&headers);
+        }
+        Err(e) => warnings.push(Warning::new(
             "VersionUnavailable",
-            format!("cannot read `/version`: {e}"),
-        )),
-        Err(d) => warnings.push(Warning::new(
-            "VersionUnavailable",
-            format!("cannot read `/version`: no answer within {}", humanize(d)),
+            format!(
+                "cannot read `/version`: {}{}",
+                e.reason(),
+                match &e {
+                    ListFailure::Status { message, .. } if !message.is_empty() => {
+                        format!(" ({})", message.chars().take(200).collect::<String>())
+                    }
+                    _ => String::new(),
+                }
+            ),
         )),
     }
-    let metrics = http::Request::get("/metrics").body(Vec::new());
+    let metrics = fetch(&client, "/metrics", timeout)
+        .await
+        .and_then(|answer| {
+            String::from_utf8(answer.body)
+                .map_err(|_| ListFailure::Malformed("the body is not UTF-8".to_owned()))
+        });
     match metrics {
-        Ok(request) => match within(timeout, client.request_text(request))
-            .await
-            .unwrap_or_else(|d| {
-                Err(kube::Error::Service(
-                    format!("no answer within {}", humanize(d)).into(),
-                ))
-            }) {
-            Ok(text) => {
-                let gates = parse_feature_metrics(&text);
+        Ok(text) => {
+            let gates = parse_feature_metrics(&text);
+            facts.components.push(ComponentFacts {
+                component: Component::KubeApiserver,
+                node: None,
+                version: facts.server_version.clone(),
+                feature_gates: gates,
+                source: Some("metrics".to_owned()),
+            });
+        }
+        Err(e) => {
+            warnings.push(Warning::new(
+                "MetricsUnavailable",
+                format!(
+                    "cannot read kube-apiserver `/metrics` ({}): feature gates come from static pods or assumptions",
+                    e.reason()
+                ),
+            ));
+            if let Some(v) = &facts.server_version {
                 facts.components.push(ComponentFacts {
                     component: Component::KubeApiserver,
                     node: None,
-                    version: facts.server_version.clone(),
-                    feature_gates: gates,
-                    source: Some("metrics".to_owned()),
+                    version: Some(v.clone()),
+                    feature_gates: BTreeMap::new(),
+                    source: Some("version".to_owned()),
                 });
             }
-            Err(e) => {
-                let why = match status_code(&e) {
-                    Some(403) => "forbidden".to_owned(),
-                    _ => e.to_string(),
-                };
-                warnings.push(Warning::new(
-                    "MetricsUnavailable",
-                    format!("cannot read kube-apiserver `/metrics` ({why}): feature gates come from static pods or assumptions"),
-                ));
-                if let Some(v) = &facts.server_version {
-                    facts.components.push(ComponentFacts {
-                        component: Component::KubeApiserver,
-                        node: None,
-                        version: Some(v.clone()),
-                        feature_gates: BTreeMap::new(),
-                        source: Some("version".to_owned()),
-                    });
-                }
-            }
-        },
-        Err(e) => warnings.push(Warning::new("MetricsUnavailable", e.to_string())),
+        }
     }
-    // "Now" is the server's clock (the `Date` of its answer), so that ages agree with what
-    // the cluster sees; the local clock only when the server sends no usable `Date`.
-    match within(timeout, server_time(&client)).await.ok().flatten() {
+    // "Now" is the server's clock, so that ages agree with what the cluster sees; the local
+    // clock only when the server sends no usable `Date`.
+    match server_date {
         Some(t) => {
             facts.snapshot_time = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(t));
         }
@@ -1018,17 +1062,39 @@ async fn load_async(
     Ok(snapshot)
 }
 
-/// The server's clock: the `Date` header of a `/version` answer (RFC 9110 IMF-fixdate, which
-/// RFC 2822 parsing accepts).
-async fn server_time(client: &Client) -> Option<k8s_openapi::jiff::Timestamp> {
-    let request = http::Request::get("/version")
-        .body(kube::client::Body::from(Vec::new()))
-        .ok()?;
-    let response = client.send(request).await.ok()?;
-    let date = response.headers().get(http::header::DATE)?.to_str().ok()?;
+/// The server's clock: the `Date` header of an answer (RFC 9110 IMF-fixdate, which RFC 2822
+/// parsing accepts).
+fn date_of(headers: &http::HeaderMap) -> Option<k8s_openapi::jiff::Timestamp> {
+    let date = headers.get(http::header::DATE)?.to_str().ok()?;
     k8s_openapi::jiff::fmt::rfc2822::DateTimeParser::new()
         .parse_timestamp(date)
         .ok()
+}
+
+/// The part of `/version` wasctl reads.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VersionInfo {
+    git_version: Option<String>,
+}
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::APIResourceList;
+
+/// A GET whose 2xx body is one JSON document of type `T`.
+async fn fetch_json<T: serde::de::DeserializeOwned>(
+    client: &Client,
+    uri: &str,
+    timeout: Option<Duration>,
+) -> Result<T, ListFailure> {
+    let answer = fetch(client, uri, timeout).await?;
+    serde_json::from_slice(&answer.body).map_err(|e| {
+        ListFailure::Malformed(format!(
+            "{} (at byte {} of {})",
+            files::strip_position(&e.to_string()),
+            e.column(),
+            answer.body.len()
+        ))
+    })
 }
 
 fn display_group(group: &str) -> &str {
@@ -1076,6 +1142,37 @@ enum ListFailure {
         /// The `Status` message, or the start of the body.
         message: String,
     },
+    /// The server answered an error status with something other than a `Status`: an HTML
+    /// page or a text, which a proxy or load balancer in front of it serves.
+    Page {
+        /// The HTTP status.
+        code: u16,
+        /// What the body is, in words (`an HTML page`, `an empty body`, …).
+        what: &'static str,
+    },
+    /// A 2xx answer that is not JSON: an HTML page (a login or captive portal, a proxy).
+    NotJson {
+        /// The HTTP status.
+        code: u16,
+        /// What the body is, in words.
+        what: &'static str,
+    },
+    /// A body compressed with an encoding wasctl did not ask for (`Content-Encoding: gzip`
+    /// without `Accept-Encoding`).
+    Encoded(String),
+    /// The server asked to retry later (`Retry-After` on a 429 or 5xx) for longer than the
+    /// request may take, or again and again.
+    Throttled {
+        /// The HTTP status of the last answer.
+        code: u16,
+        /// Its `Retry-After`.
+        after: Duration,
+        /// `--request-timeout`, when the wait would have outlasted it; `None` when the server
+        /// asked [`MAX_RETRY_AFTER`] times.
+        limit: Option<Duration>,
+    },
+    /// The request could not be sent or got no answer (connection refused, TLS, credentials).
+    Unsent(kube::Error),
     /// The server redirected; wasctl does not follow redirects.
     Redirect {
         /// The HTTP status.
@@ -1105,11 +1202,53 @@ impl ListFailure {
         }
     }
 
-    /// The short reason recorded in the snapshot's coverage.
+    /// The short reason recorded in the snapshot's coverage: what happened, never a body
+    /// other than a `Status` message, never a debug dump.
     fn reason(&self) -> String {
         match self {
             Self::Status { code: 403, .. } => "forbidden".to_owned(),
-            Self::Status { code, .. } => format!("HTTP {code}"),
+            Self::Status { code, .. } => format!("HTTP {}", status_words(*code)),
+            Self::Page { code, what } => format!(
+                "the API server answered {} with {what} ({PROXY_GUESS})",
+                status_words(*code)
+            ),
+            Self::NotJson { code, what } => format!(
+                "the API server answered {} with {what}, not JSON ({PROXY_GUESS})",
+                status_words(*code)
+            ),
+            Self::Encoded(encoding) => format!(
+                "the API server answered with a `{encoding}`-encoded body wasctl did not ask for (a proxy in front of it that compresses answers?)"
+            ),
+            Self::Throttled {
+                code,
+                after,
+                limit: Some(limit),
+            } if after > limit => format!(
+                "the API server asked to retry after {}, longer than --request-timeout {} ({})",
+                humanize(*after),
+                humanize(*limit),
+                status_words(*code)
+            ),
+            Self::Throttled {
+                code,
+                after,
+                limit: Some(limit),
+            } => format!(
+                "the API server asked to retry after {}, longer than what was left of --request-timeout {} ({})",
+                humanize(*after),
+                humanize(*limit),
+                status_words(*code)
+            ),
+            Self::Throttled {
+                code, limit: None, ..
+            } => format!(
+                "the API server asked to retry later ({}) {MAX_RETRY_AFTER} times in a row",
+                status_words(*code)
+            ),
+            Self::Unsent(e) => match auth_failure(e, None) {
+                Some(auth) => auth,
+                None => format!("no answer ({})", files::first_line(&e.to_string())),
+            },
             Self::Redirect { code, location } => {
                 format!("HTTP {code} redirect to `{location}` (not followed)")
             }
@@ -1120,6 +1259,46 @@ impl ListFailure {
             Self::TooManyPages => format!("more than {MAX_PAGES} pages"),
             Self::Expired => "the list expired (HTTP 410) on every retry".to_owned(),
         }
+    }
+}
+
+/// What a proxy's answer suggests, said once for every kind of answer that is not the API
+/// server's own.
+const PROXY_GUESS: &str = "a proxy or load balancer in front of it?";
+
+/// `502 Bad Gateway`: a status code with its reason phrase.
+fn status_words(code: u16) -> String {
+    match http::StatusCode::from_u16(code)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+    {
+        Some(phrase) => format!("{code} {phrase}"),
+        None => code.to_string(),
+    }
+}
+
+/// The suggestion that fits why a kind could not be read, from the reason this module
+/// recorded in its coverage ([`ListFailure::reason`]): `list` permission only for a 403.
+pub fn unreadable_hint(reason: &str, plural: &str) -> String {
+    if reason == "forbidden" {
+        format!(
+            "wasctl needs `list` on {plural} cluster-wide (packaging/ has a ClusterRole with every permission it uses)"
+        )
+    } else if reason.contains(PROXY_GUESS) || reason.contains("did not ask for") {
+        "something between wasctl and the API server answered in its place: check the context's `server` (`kubectl config view --minify`) and any proxy (`HTTPS_PROXY`, a load balancer) in front of the API server".to_owned()
+    } else if reason.contains("asked to retry") {
+        "the API server is overloaded or rate-limits this user (API Priority and Fairness): try again later, or allow more time with `--request-timeout 5m`".to_owned()
+    } else if reason.starts_with("no answer within") {
+        "give the API server more time with `--request-timeout 2m`, or check `kubectl get --raw /readyz`".to_owned()
+    } else if reason.contains("redirect") {
+        "the context's `server` redirects (a login page, an old address?): point it at the API server itself".to_owned()
+    } else if reason.starts_with("HTTP 5") || reason.contains("cut off") {
+        "the API server failed while answering: try again, and check `kubectl get --raw /readyz`"
+            .to_owned()
+    } else {
+        format!(
+            "`kubectl get --raw '/api/v1/{plural}?limit=1'` shows what the server answers; or read files with `--from PATH`"
+        )
     }
 }
 
@@ -1136,74 +1315,186 @@ fn without_userinfo(url: &str) -> String {
     crate::render::sanitize::redact_userinfo(url).into_owned()
 }
 
-/// Runs `fut` within `timeout` (no limit when `None`).
-async fn within<T>(
-    timeout: Option<Duration>,
-    fut: impl std::future::Future<Output = T>,
-) -> Result<T, Duration> {
-    match timeout {
-        Some(d) => tokio::time::timeout(d, fut).await.map_err(|_| d),
-        None => Ok(fut.await),
-    }
+/// A 2xx answer: its headers and its whole body.
+struct Fetched {
+    headers: http::HeaderMap,
+    body: Vec<u8>,
 }
 
-/// One GET whose 2xx body is returned whole; anything else is a [`ListFailure`].
-async fn get_bytes(
+/// How often one GET is sent again when the server asks to retry later: client-go's
+/// `maxRetries` default (`k8s.io/client-go/rest/request.go`, `checkWait`).
+const MAX_RETRY_AFTER: usize = 10;
+
+/// One answer to one attempt of a GET.
+enum Attempt {
+    /// A 2xx, or a failure that sending again would not change.
+    Done(Result<Fetched, ListFailure>),
+    /// A 429 or 5xx with `Retry-After: SECONDS`.
+    RetryAfter { code: u16, after: Duration },
+}
+
+/// One GET whose 2xx body is returned whole; anything else is a [`ListFailure`] that says
+/// what happened (the status, the kind of body, a `Status` message, an unrequested encoding).
+///
+/// A 429 or 5xx with `Retry-After: SECONDS` is sent again after that wait, up to
+/// [`MAX_RETRY_AFTER`] times, as client-go does (`checkWait` in
+/// `k8s.io/client-go/rest/request.go`: any 5xx or 429, integer seconds only) — but never past
+/// `timeout`, which bounds the whole GET, waits included: a wait that would outlast it is
+/// named ([`ListFailure::Throttled`]) at once, not turned into "no answer".
+async fn fetch(
     client: &Client,
     uri: &str,
     timeout: Option<Duration>,
-) -> Result<Vec<u8>, ListFailure> {
+) -> Result<Fetched, ListFailure> {
     if !path_is_allowed(uri) {
         return Err(ListFailure::Malformed(format!(
             "refused to request `{uri}`"
         )));
     }
-    let request = http::Request::get(uri)
-        .body(kube::client::Body::from(Vec::new()))
-        .map_err(|e| ListFailure::Transport(e.to_string()))?;
-    let answer = async {
-        let response = client.send(request).await.map_err(|e| {
-            ListFailure::Transport(auth_failure(&e, None).unwrap_or_else(|| e.to_string()))
-        })?;
-        let status = response.status();
-        if status.is_redirection() {
-            let location = response
-                .headers()
-                .get(http::header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .map(without_userinfo)
-                .unwrap_or_default();
-            return Err(ListFailure::Redirect {
-                code: status.as_u16(),
-                location,
-            });
+    let deadline = timeout.map(|t| tokio::time::Instant::now() + t);
+    let mut retries = 0;
+    loop {
+        let left = deadline.map(|d| d.saturating_duration_since(tokio::time::Instant::now()));
+        let attempt = match left {
+            Some(left) => tokio::time::timeout(left, fetch_once(client, uri))
+                .await
+                .map_err(|_| ListFailure::Timeout(timeout.unwrap_or_default()))?,
+            None => fetch_once(client, uri).await,
+        };
+        match attempt {
+            Attempt::Done(result) => return result,
+            Attempt::RetryAfter { code, after } => {
+                if retries >= MAX_RETRY_AFTER {
+                    return Err(ListFailure::Throttled {
+                        code,
+                        after,
+                        limit: None,
+                    });
+                }
+                if let (Some(deadline), Some(limit)) = (deadline, timeout)
+                    && tokio::time::Instant::now() + after >= deadline
+                {
+                    return Err(ListFailure::Throttled {
+                        code,
+                        after,
+                        limit: Some(limit),
+                    });
+                }
+                tokio::time::sleep(after).await;
+                retries += 1;
+            }
         }
-        let body = response
-            .into_body()
-            .collect_bytes()
-            .await
-            .map_err(|e| ListFailure::Transport(e.to_string()))?;
-        if !status.is_success() {
-            let message = serde_json::from_slice::<StatusBody>(&body)
-                .ok()
-                .and_then(|s| s.message)
-                .unwrap_or_else(|| {
-                    String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned()
-                });
-            return Err(ListFailure::Status {
-                code: status.as_u16(),
-                message,
-            });
-        }
-        Ok(Vec::from(body))
+    }
+}
+
+/// Sends one GET and classifies its answer.
+async fn fetch_once(client: &Client, uri: &str) -> Attempt {
+    let request = match http::Request::get(uri).body(kube::client::Body::from(Vec::new())) {
+        Ok(r) => r,
+        Err(e) => return Attempt::Done(Err(ListFailure::Transport(e.to_string()))),
     };
-    within(timeout, answer)
-        .await
-        .map_err(ListFailure::Timeout)?
+    let response = match client.send(request).await {
+        Ok(r) => r,
+        Err(e) => return Attempt::Done(Err(ListFailure::Unsent(e))),
+    };
+    let status = response.status();
+    let code = status.as_u16();
+    let headers = response.headers().clone();
+    if status.is_redirection() {
+        let location = headers
+            .get(http::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .map(without_userinfo)
+            .unwrap_or_default();
+        return Attempt::Done(Err(ListFailure::Redirect { code, location }));
+    }
+    if code == 429 || status.is_server_error() {
+        let after = headers
+            .get(http::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if let Some(after) = after {
+            return Attempt::RetryAfter {
+                code,
+                after: Duration::from_secs(after),
+            };
+        }
+    }
+    let body = match response.into_body().collect_bytes().await {
+        Ok(b) => Vec::from(b),
+        Err(e) => {
+            return Attempt::Done(Err(ListFailure::Transport(files::first_line(
+                &e.to_string(),
+            ))));
+        }
+    };
+    Attempt::Done(classify(code, &headers, body))
+}
+
+/// What an answer is: a 2xx JSON (or text) body, or a [`ListFailure`] naming the status and
+/// the kind of body. Only a `Status` message is ever quoted from a body (a proxy's page may
+/// echo the request, credentials included).
+fn classify(code: u16, headers: &http::HeaderMap, body: Vec<u8>) -> Result<Fetched, ListFailure> {
+    let header = |name: http::header::HeaderName| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.trim().to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    let encoding = header(http::header::CONTENT_ENCODING);
+    if !encoding.is_empty() && encoding != "identity" {
+        let shown: String = encoding
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ',' | ' '))
+            .take(40)
+            .collect();
+        return Err(ListFailure::Encoded(shown));
+    }
+    if body.starts_with(&[0x1f, 0x8b]) {
+        return Err(ListFailure::Encoded("gzip".to_owned()));
+    }
+    let content_type = header(http::header::CONTENT_TYPE);
+    let start = body
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map_or(&[][..], |i| &body[i..]);
+    let what = if content_type.contains("html") || start.starts_with(b"<") {
+        "an HTML page"
+    } else if start.is_empty() {
+        "an empty body"
+    } else if content_type.contains("json") || start.starts_with(b"{") {
+        "a JSON body"
+    } else {
+        "a body that is not JSON"
+    };
+    if (200..300).contains(&code) {
+        if what == "an HTML page" {
+            return Err(ListFailure::NotJson { code, what });
+        }
+        return Ok(Fetched {
+            headers: headers.clone(),
+            body,
+        });
+    }
+    match serde_json::from_slice::<StatusBody>(&body) {
+        Ok(status) if status.kind.as_deref() == Some("Status") || status.message.is_some() => {
+            Err(ListFailure::Status {
+                code,
+                message: status.message.unwrap_or_default(),
+            })
+        }
+        _ if what == "a JSON body" => Err(ListFailure::Status {
+            code,
+            message: String::new(),
+        }),
+        _ => Err(ListFailure::Page { code, what }),
+    }
 }
 
 #[derive(serde::Deserialize)]
 struct StatusBody {
+    kind: Option<String>,
     message: Option<String>,
 }
 
@@ -1241,15 +1532,51 @@ async fn list_all(
     timeout: Option<Duration>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(Collector, Vec<Warning>, Option<String>), ListFailure> {
-    match list_pages(client, job, None, timeout, progress).await {
+    match list_pages(client, job, None, None, timeout, progress).await {
         Ok((items, invalid)) => Ok((items, invalid, None)),
         Err(e) if e.code() == Some(403) && job.namespaced && namespace.is_some() => {
             let ns = namespace.unwrap_or_default();
-            let (items, mut invalid) = list_pages(client, job, Some(ns), timeout, progress).await?;
+            let (mut items, mut invalid) =
+                list_pages(client, job, Some(ns), None, timeout, progress).await?;
+            // What the other namespaces hold is unknown: for pods, what they use of the
+            // nodes. The control plane's static pods in `kube-system` carry the scheduler's
+            // and controller manager's `--feature-gates`: they are read when RBAC allows, so
+            // that the gates stay known rather than assumed.
+            let unread = if job.kind != "Pod" {
+                format!("the {} of every other namespace are unread", job.display())
+            } else if ns == CONTROL_PLANE_NAMESPACE {
+                "the pods of every other namespace are unread: what they use of the nodes is unknown, so free capacity is overstated".to_owned()
+            } else {
+                let static_pods = list_pages(
+                    client,
+                    job,
+                    Some(CONTROL_PLANE_NAMESPACE),
+                    Some(CONTROL_PLANE_SELECTOR),
+                    timeout,
+                    progress,
+                )
+                .await;
+                let gates = match static_pods {
+                    Ok((control_plane, notes)) => {
+                        items.merge(control_plane);
+                        invalid.extend(notes);
+                        format!(
+                            "(the control plane's static pods in `{CONTROL_PLANE_NAMESPACE}` were read, for the components' feature gates)"
+                        )
+                    }
+                    Err(e) => format!(
+                        "(and the control plane's static pods in `{CONTROL_PLANE_NAMESPACE}` could not be read ({}): the scheduler's feature gates are those of kube-apiserver or assumed)",
+                        e.reason()
+                    ),
+                };
+                format!(
+                    "the pods of every other namespace are unread: what they use of the nodes is unknown, so free capacity is overstated {gates}"
+                )
+            };
             invalid.push(Warning::new(
                 "Forbidden",
                 format!(
-                    "listing `{}` in all namespaces is forbidden: read namespace `{ns}` only",
+                    "listing `{}` in all namespaces is forbidden: read namespace `{ns}` only; {unread}",
                     job.display()
                 ),
             ));
@@ -1258,6 +1585,11 @@ async fn list_all(
         Err(e) => Err(e),
     }
 }
+
+/// Where the control plane's static pods are.
+const CONTROL_PLANE_NAMESPACE: &str = "kube-system";
+/// The label kubeadm (and most installers) put on the control plane's static pods.
+const CONTROL_PLANE_SELECTOR: &str = "tier=control-plane";
 
 /// Reads one list page by page, each page typed as it arrives. A `410 Gone` on a continued
 /// page starts the list again from the beginning, as client-go's pager does; a token seen
@@ -1273,6 +1605,7 @@ async fn list_pages(
     client: &Client,
     job: &ListJob,
     namespace: Option<&str>,
+    selector: Option<&str>,
     timeout: Option<Duration>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(Collector, Vec<Warning>), ListFailure> {
@@ -1289,13 +1622,17 @@ async fn list_pages(
         let mut typing: Option<tokio::task::JoinHandle<Result<TypedPage, ListFailure>>> = None;
         for _ in 0..MAX_PAGES {
             let mut uri = format!("{path}?limit={PAGE_SIZE}");
+            if let Some(selector) = selector {
+                uri.push_str("&labelSelector=");
+                uri.push_str(&percent_encode(selector));
+            }
             if let Some(t) = &token {
                 uri.push_str("&continue=");
                 uri.push_str(&percent_encode(t));
             }
-            let fetched = get_bytes(client, &uri, timeout).await.map(|body| {
-                let meta = page_meta(&body);
-                (body, meta)
+            let fetched = fetch(client, &uri, timeout).await.map(|page| {
+                let meta = page_meta(&page.body);
+                (page.body, meta)
             });
             // The page before this one first: its objects come first, and so does its failure.
             if let Some(previous) = typing.take() {
@@ -1677,6 +2014,108 @@ mod tests {
             "https://evil.example:8443/api?x=1"
         );
         assert_eq!(without_userinfo("http://127.0.0.1:1"), "http://127.0.0.1:1");
+    }
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> http::HeaderMap {
+        let mut h = http::HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, http::HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn answers_are_classified_by_status_content_type_and_body() {
+        // See: issue 46 item 6 (a proxy's 502 page is not an RBAC problem).
+        let html = headers(&[("content-type", "text/html")]);
+        let page = classify(502, &html, b"<html><body>fake-token</body></html>".to_vec());
+        assert!(matches!(
+            page,
+            Err(ListFailure::Page {
+                code: 502,
+                what: "an HTML page"
+            })
+        ));
+        let reason = page.err().map(|e| e.reason()).unwrap_or_default();
+        assert_eq!(
+            reason,
+            "the API server answered 502 Bad Gateway with an HTML page (a proxy or load balancer in front of it?)"
+        );
+        assert!(!reason.contains("fake-token"));
+        let json = headers(&[("content-type", "application/json")]);
+        let status = br#"{"kind":"Status","code":500,"message":"etcd down"}"#.to_vec();
+        assert!(matches!(
+            classify(500, &json, status),
+            Err(ListFailure::Status { code: 500, ref message }) if message == "etcd down"
+        ));
+        assert!(matches!(
+            classify(200, &html, b"<html>login</html>".to_vec()),
+            Err(ListFailure::NotJson { code: 200, .. })
+        ));
+        let gzip = headers(&[("content-encoding", "gzip")]);
+        assert!(matches!(
+            classify(200, &gzip, vec![0x1f, 0x8b, 8]),
+            Err(ListFailure::Encoded(ref e)) if e == "gzip"
+        ));
+        assert!(matches!(
+            classify(200, &http::HeaderMap::new(), vec![0x1f, 0x8b, 8]),
+            Err(ListFailure::Encoded(_))
+        ));
+        assert!(classify(200, &json, b"{\"items\":[]}".to_vec()).is_ok());
+        assert!(matches!(
+            classify(503, &http::HeaderMap::new(), Vec::new()),
+            Err(ListFailure::Page {
+                code: 503,
+                what: "an empty body"
+            })
+        ));
+    }
+
+    #[test]
+    fn hints_fit_the_failure_and_only_a_403_asks_for_list_permission() {
+        let forbidden = unreadable_hint("forbidden", "pods");
+        assert!(
+            forbidden.contains("needs `list` on pods cluster-wide"),
+            "{forbidden}"
+        );
+        for failure in [
+            ListFailure::Page {
+                code: 502,
+                what: "an HTML page",
+            },
+            ListFailure::NotJson {
+                code: 200,
+                what: "an HTML page",
+            },
+            ListFailure::Encoded("gzip".to_owned()),
+            ListFailure::Malformed("EOF while parsing".to_owned()),
+            ListFailure::Status {
+                code: 500,
+                message: String::new(),
+            },
+            ListFailure::Timeout(Duration::from_secs(5)),
+            ListFailure::Throttled {
+                code: 429,
+                after: Duration::from_secs(120),
+                limit: Some(Duration::from_secs(5)),
+            },
+            ListFailure::Redirect {
+                code: 302,
+                location: "https://sso.example/".to_owned(),
+            },
+        ] {
+            let hint = unreadable_hint(&failure.reason(), "pods");
+            assert!(!hint.contains("needs `list`"), "{failure:?}: {hint}");
+        }
+        assert_eq!(
+            ListFailure::Throttled {
+                code: 429,
+                after: Duration::from_secs(120),
+                limit: Some(Duration::from_secs(5)),
+            }
+            .reason(),
+            "the API server asked to retry after 120s, longer than --request-timeout 5s (429 Too Many Requests)"
+        );
     }
 
     #[test]

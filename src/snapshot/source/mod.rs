@@ -11,6 +11,7 @@ pub mod files;
 pub mod live;
 pub mod prune;
 pub(crate) mod stream;
+pub(crate) mod tls;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -751,14 +751,37 @@ pub(crate) fn resolve_target(
         ctx.namespace_scope(s)
     };
     let not_found = |where_: String| {
+        // An object doctor names as left in an unserved version (WASD107) is found, and said
+        // to be stale in doctor's words, not "not found".
+        let stale: Vec<&crate::snapshot::RawObject> = s
+            .stale
+            .iter()
+            .filter(|o| {
+                ObjKind::parse(&o.kind) == *kind
+                    && crate::snapshot::name_of(&o.metadata) == name
+                    && scope
+                        .as_deref()
+                        .is_none_or(|ns| crate::snapshot::namespace_of(&o.metadata) == ns)
+            })
+            .collect();
+        if let [o] = stale.as_slice() {
+            return Error::Stale {
+                message: format!(
+                    "{kind} `{}/{name}` is {} (doctor `WASD107`)",
+                    crate::snapshot::namespace_of(&o.metadata),
+                    crate::doctor::api_versions::leftover_message(o)
+                ),
+                hint: Some(crate::doctor::api_versions::leftover_hint(o)),
+            };
+        }
         Error::usage(
             format!("{kind} `{name}` not found{where_}"),
             "check the name with `kubectl wasctl tree -A`, or pass `-n NAMESPACE`",
         )
     };
-    if let Some(ns) = scope {
-        return if exists(&ns) {
-            Ok(ObjRef::new(kind.clone(), &ns, name))
+    if let Some(ns) = &scope {
+        return if exists(ns) {
+            Ok(ObjRef::new(kind.clone(), ns, name))
         } else {
             Err(not_found(format!(" in namespace `{ns}`")))
         };

@@ -503,6 +503,9 @@ impl Context {
             }
             snapshot.stamp_time(k8s_openapi::jiff::Timestamp::now());
             snapshot.warnings.extend(missing_kinds(&snapshot));
+            snapshot
+                .warnings
+                .extend(crate::snapshot::times::implausible_warning(&snapshot));
             profile::phase("snapshot");
             return Ok(snapshot);
         }
@@ -539,6 +542,9 @@ impl Context {
         }
         let mut snapshot = result?;
         snapshot.warnings.extend(missing_kinds(&snapshot));
+        snapshot
+            .warnings
+            .extend(crate::snapshot::times::implausible_warning(&snapshot));
         // Every listed object is stored: this only checks, and changes nothing.
         admit_own(&mut snapshot, &[], &self.gate_overrides()?)?;
         profile::phase("list");

@@ -21,6 +21,7 @@ mod fake_apiserver;
 mod integrations;
 mod lint;
 mod live;
+mod misleading;
 mod pipe;
 mod plugin;
 mod readme;

@@ -106,10 +106,8 @@ impl NameRule {
 /// Whether the metadata rules apply: a mapping with an `apiVersion` and a `kind` (a document
 /// without them is `WAS004`/`WAS005`'s), other than wasctl's own `ClusterFacts`.
 fn applies(obj: &Object) -> bool {
-    obj.value.is_object()
-        && !obj.api_version.is_empty()
-        && !obj.kind.is_empty()
-        && !(obj.api_version == "wasctl.dev/v1alpha1" && obj.kind == "ClusterFacts")
+    let facts = obj.api_version == "wasctl.dev/v1alpha1" && obj.kind == "ClusterFacts";
+    obj.value.is_object() && !obj.api_version.is_empty() && !obj.kind.is_empty() && !facts
 }
 
 /// Runs the metadata rules on one object of any kind.

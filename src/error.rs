@@ -56,6 +56,16 @@ pub enum Error {
     /// Writing the output failed (other than a closed pipe, which is not an error).
     #[error("cannot write output")]
     Output(#[source] io::Error),
+    /// The target exists only in an API version 1.37 no longer serves (doctor `WASD107`):
+    /// nothing acts on it, so there is nothing to show or explain. A finding about the target,
+    /// exit 1.
+    #[error("{message}")]
+    Stale {
+        /// Which object, in which version, in doctor's words.
+        message: String,
+        /// Doctor's fix.
+        hint: Option<String>,
+    },
     /// The cluster was reached but a kind the command cannot do without could not be read.
     #[error("{message}")]
     Incomplete {
@@ -80,6 +90,7 @@ impl Error {
         match self {
             Self::Load(_) | Self::Usage { .. } | Self::Output(_) => ExitStatus::Input,
             Self::Access(_) | Self::Incomplete { .. } => ExitStatus::ClusterAccess,
+            Self::Stale { .. } => ExitStatus::Findings,
         }
     }
 
@@ -93,7 +104,9 @@ impl Error {
         match self {
             Self::Load(e) => e.hint(),
             Self::Access(e) => e.hint(),
-            Self::Usage { hint, .. } | Self::Incomplete { hint, .. } => hint.clone(),
+            Self::Usage { hint, .. } | Self::Incomplete { hint, .. } | Self::Stale { hint, .. } => {
+                hint.clone()
+            }
             Self::Output(_) => None,
         }
     }

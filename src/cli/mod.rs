@@ -503,6 +503,9 @@ impl Context {
             }
             snapshot.stamp_time(k8s_openapi::jiff::Timestamp::now());
             snapshot.warnings.extend(missing_kinds(&snapshot));
+            snapshot
+                .warnings
+                .extend(crate::snapshot::times::implausible_warning(&snapshot));
             profile::phase("snapshot");
             return Ok(snapshot);
         }
@@ -558,6 +561,9 @@ impl Context {
         }
         let mut snapshot = result?;
         snapshot.warnings.extend(missing_kinds(&snapshot));
+        snapshot
+            .warnings
+            .extend(crate::snapshot::times::implausible_warning(&snapshot));
         // Every listed object is stored: this only checks, and changes nothing.
         admit_own(&mut snapshot, &[], &self.gate_overrides()?)?;
         profile::phase("list");
@@ -769,20 +775,43 @@ pub(crate) fn resolve_target(
         ctx.namespace_scope(s)
     };
     let not_found = |where_: String| {
+        // An object doctor names as left in an unserved version (WASD107) is found, and said
+        // to be stale in doctor's words, not "not found".
+        let stale: Vec<&crate::snapshot::RawObject> = s
+            .stale
+            .iter()
+            .filter(|o| {
+                ObjKind::parse(&o.kind) == *kind
+                    && crate::snapshot::name_of(&o.metadata) == name
+                    && scope
+                        .as_deref()
+                        .is_none_or(|ns| crate::snapshot::namespace_of(&o.metadata) == ns)
+            })
+            .collect();
+        if let [o] = stale.as_slice() {
+            return Error::Stale {
+                message: format!(
+                    "{kind} `{}/{name}` is {} (doctor `WASD107`)",
+                    crate::snapshot::namespace_of(&o.metadata),
+                    crate::doctor::api_versions::leftover_message(o)
+                ),
+                hint: Some(crate::doctor::api_versions::leftover_hint(o)),
+            };
+        }
         Error::usage(
             format!("{kind} `{name}` not found{where_}"),
             "check the name with `kubectl wasctl tree -A`, or pass `-n NAMESPACE`",
         )
     };
-    if let Some(ns) = scope {
-        if exists(&ns) {
-            return Ok(ObjRef::new(kind.clone(), &ns, name));
+    if let Some(ns) = &scope {
+        if exists(ns) {
+            return Ok(ObjRef::new(kind.clone(), ns, name));
         }
         // Named like kubectl's empty results (issue 45 item 6): the namespace searched, and
         // where the object is instead, so `capacity`, `tree` and `explain` do not leave the
         // user guessing.
         let mut elsewhere: Vec<String> = s.namespaces_in_use();
-        elsewhere.retain(|other| *other != ns && exists(other));
+        elsewhere.retain(|other| other != ns && exists(other));
         return Err(match elsewhere.as_slice() {
             [] => not_found(format!(" in namespace `{ns}`")),
             [other] => Error::usage(

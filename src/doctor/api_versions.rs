@@ -3,7 +3,7 @@
 
 use super::{Check, Checker};
 use crate::graph::ObjRef;
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, RawObject};
 use crate::snapshot::{name_of, namespace_of};
 
 /// API group → the version a 1.37 API server with workload-aware scheduling serves.
@@ -51,24 +51,39 @@ pub fn check(c: &mut Checker<'_>) {
         );
     }
     for o in &c.s.stale {
-        let target = if o.kind == "CompositePodGroup" {
-            "v1alpha3"
-        } else {
-            "v1beta1"
-        };
         let age = c.age(&o.metadata).unwrap_or_else(|| "?".to_owned());
         c.emit(
             Check::LeftoverOldVersion,
-            ObjRef::new(ObjKind::parse(&o.kind), namespace_of(&o.metadata), name_of(&o.metadata)),
-            format!(
-                "stored as `{}`, which 1.37 no longer serves: nothing acts on it (age {age})",
-                o.api_version
+            ObjRef::new(
+                ObjKind::parse(&o.kind),
+                namespace_of(&o.metadata),
+                name_of(&o.metadata),
             ),
-            format!(
-                "delete it and, if still needed, re-create it as `scheduling.k8s.io/{target}` (the shape changed, e.g. `disruptionMode: PodGroup` is now `{{all: {{}}}}`); remove such objects before upgrading from 1.36"
-            ),
+            format!("{} (age {age})", leftover_message(o)),
+            leftover_hint(o),
         );
     }
+}
+
+/// What doctor says of an object left in a version 1.37 no longer serves (`WASD107`); tree,
+/// explain and capacity say the same of such a target.
+pub fn leftover_message(o: &RawObject) -> String {
+    format!(
+        "stored as `{}`, which 1.37 no longer serves: nothing acts on it",
+        o.api_version
+    )
+}
+
+/// Doctor's fix for a left-over object (`WASD107`).
+pub fn leftover_hint(o: &RawObject) -> String {
+    let target = if o.kind == "CompositePodGroup" {
+        "v1alpha3"
+    } else {
+        "v1beta1"
+    };
+    format!(
+        "delete it and, if still needed, re-create it as `scheduling.k8s.io/{target}` (the shape changed, e.g. `disruptionMode: PodGroup` is now `{{all: {{}}}}`); remove such objects before upgrading from 1.36"
+    )
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! semantics. Each rule's documentation lives next to its check in `rules/<family>.rs`.
 
 use super::Severity;
-use super::rules::{declarative, input, limits, references, semantic, structure, versions};
+use super::rules::{
+    declarative, input, limits, metadata, references, semantic, structure, versions,
+};
 
 macro_rules! rules {
     ($($code:literal => $variant:ident, $name:literal, $severity:ident, $summary:literal, $doc:path;)*) => {
@@ -67,6 +69,7 @@ rules! {
     "WAS108" => TooManyResourceClaims, "too-many-resource-claims", Error, "More than 4 resourceClaims or resourceClaimStatuses", limits::WAS108;
     "WAS109" => PriorityOutOfRange, "priority-out-of-range", Error, "`priority` is above 1,000,000,000", limits::WAS109;
     "WAS110" => MinCountBelowOne, "min-count-below-one", Error, "`gang.minCount` or `gang.minGroupCount` is missing or below 1", limits::WAS110;
+    "WAS111" => AnnotationsTooLarge, "annotations-too-large", Error, "An object's annotations, keys and values, total more than 262,144 bytes (any kind)", metadata::WAS111;
     "WAS201" => TemplateListUnion, "template-list-union", Error, "A Workload sets both or neither of podGroupTemplates and compositePodGroupTemplates", structure::WAS201;
     "WAS202" => SchedulingPolicyUnion, "scheduling-policy-union", Error, "`schedulingPolicy` sets both or neither of `basic` and `gang`", structure::WAS202;
     "WAS203" => DisruptionModeUnion, "disruption-mode-union", Error, "`disruptionMode` sets both or neither of `single` and `all`", structure::WAS203;
@@ -97,7 +100,7 @@ rules! {
     "WAS404" => PreferStableVersion, "prefer-stable-version", Info, "A `scheduling.k8s.io/v1alpha3` Workload or PodGroup, where `v1beta1` exists", versions::WAS404;
     "WAS405" => DeprecatedApiVersion, "deprecated-api-version", Warning, "A served but deprecated apiVersion (resource `v1beta1`/`v1beta2` → `v1`)", versions::WAS405;
     "WAS501" => InvalidEnumValue, "invalid-enum-value", Error, "A value that is not one of the field's enum values (`+enum`)", declarative::WAS501;
-    "WAS502" => InvalidFormat, "invalid-format", Error, "A name, key or label that does not have its upstream format (DNS label or subdomain, qualified name)", declarative::WAS502;
+    "WAS502" => InvalidFormat, "invalid-format", Error, "A name, key or label that does not have its upstream format (DNS label or subdomain, qualified name); `metadata` of every kind", declarative::WAS502;
     "WAS503" => UnionMembers, "union-members", Error, "A union with both or neither of its members (pod claim source, DRA `exactly`/`firstAvailable`, …)", declarative::WAS503;
     "WAS504" => DuplicateListKey, "duplicate-list-key", Error, "Two items of a keyed list (`+listType=map`) share a key", declarative::WAS504;
     "WAS505" => OutOfRange, "out-of-range", Error, "A number or list size outside its upstream bounds", declarative::WAS505;

@@ -159,6 +159,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS110@9:7 WAS303@17:17 WAS110@19:5",
     ),
     (
+        "WAS111-annotations-too-large.yaml",
+        false,
+        Cluster::None,
+        "WAS002@4:1 WAS111@8:3",
+    ),
+    (
         "WAS201-template-list-union.yaml",
         false,
         Cluster::None,
@@ -361,6 +367,12 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         false,
         Cluster::None,
         "WAS502@7:5 WAS502@9:22 WAS502@11:11",
+    ),
+    (
+        "WAS502-metadata-of-any-kind.yaml",
+        false,
+        Cluster::None,
+        "WAS002@4:1 WAS502@6:9 WAS502@7:14 WAS502@9:5 WAS502@10:11 WAS002@14:1 WAS502@16:9 WAS502@25:9",
     ),
     (
         "WAS503-union-members.yaml",

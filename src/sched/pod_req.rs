@@ -319,7 +319,10 @@ impl PodReq {
                 .status
                 .as_ref()
                 .and_then(|s| s.start_time.as_ref())
-                .map(|t| t.0.as_second()),
+                .map(|t| t.0.as_second())
+                // Go's zero time (a start never set) is no start: it would count ~2,000
+                // years of GPU-hours (`crate::snapshot::times`).
+                .filter(|s| crate::snapshot::times::is_plausible(*s)),
             nominated_node: pod
                 .status
                 .as_ref()

@@ -19,6 +19,7 @@ pub mod kind;
 pub mod names;
 pub mod pod;
 pub mod source;
+pub mod times;
 pub mod validate;
 
 use std::collections::BTreeMap;

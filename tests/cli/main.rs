@@ -22,6 +22,7 @@ mod integrations;
 mod lint;
 mod live;
 mod loader;
+mod misleading;
 mod pipe;
 mod plugin;
 mod readme;

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::super::schema::{self, Shape, Shapes};
 use super::super::{Emitter, Object, Rule};
-use super::{is_dns_label, is_dns_subdomain, is_label_key, was_kind};
+use super::{is_dns_label, is_dns_subdomain, is_label_key};
 
 /// A string format (`+k8s:format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -517,7 +517,8 @@ fn is_label_value(s: &str) -> bool {
             && b[b.len() - 1].is_ascii_alphanumeric())
 }
 
-fn join(path: &str, key: &str) -> String {
+/// `path.key`, or `path[key]` when the key has `.`, `[` or `]` (a label key).
+pub(super) fn join(path: &str, key: &str) -> String {
     let mut out = path.to_owned();
     if key.contains(['.', '[', ']']) {
         out.push_str(&format!("[{key}]"));
@@ -567,7 +568,10 @@ impl Walk<'_, '_, '_> {
             return;
         };
         let short = def.short.as_str();
-        if let Some(rules) = self.index.fields.get(short) {
+        // The object's own `metadata` is `metadata::check`'s, for every kind alike; nested
+        // ObjectMeta (a pod template's) is checked here.
+        let own_metadata = short == "meta.ObjectMeta" && path == "metadata";
+        if let Some(rules) = self.index.fields.get(short).filter(|_| !own_metadata) {
             for rule in rules {
                 if let Some(v) = value.get(rule.field) {
                     self.check(rule, v, &join(path, rule.field));
@@ -799,20 +803,6 @@ impl Walk<'_, '_, '_> {
     }
 }
 
-/// The format `metadata.name` must have, by kind (`pkg/apis/*/validation`: most kinds take a DNS
-/// subdomain, a Namespace a DNS label). Workload, PodGroup and CompositePodGroup names are
-/// `WAS101`'s.
-fn name_format(obj: &Object) -> Option<Format> {
-    if was_kind(obj).is_some() {
-        return None;
-    }
-    Some(if obj.kind == "Namespace" {
-        Format::DnsLabel
-    } else {
-        Format::DnsSubdomain
-    })
-}
-
 /// Runs the declarative rules on an object of a checked kind.
 pub fn check(obj: &Object, em: &mut Emitter<'_>) {
     let Some((_, kind)) = schema::lookup(&obj.api_version, &obj.kind) else {
@@ -824,19 +814,6 @@ pub fn check(obj: &Object, em: &mut Emitter<'_>) {
         obj,
         em,
     };
-    if let Some(format) = name_format(obj)
-        && let Some(name) = obj.value.pointer("/metadata/name").and_then(Value::as_str)
-        && !name.is_empty()
-        && !format.check(name)
-    {
-        walk.em.emit_at_value(
-            Rule::InvalidFormat,
-            obj,
-            "metadata.name",
-            format!("`metadata.name`: `{name}` is not {}", format.describe()),
-            "use lowercase letters, digits and `-`",
-        );
-    }
     walk.def(&schema::root_name(kind), &obj.value, "");
 }
 

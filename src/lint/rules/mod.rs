@@ -1,6 +1,6 @@
 //! Lint rules, one file per family (style §4 habit 4): [`input`] (`WAS0xx`), [`limits`]
 //! (`WAS1xx`, names and limits), [`structure`] (`WAS2xx`, unions and structure),
-//! [`references`] (`WAS3xx`, cross-object), [`versions`] (`WAS4xx`, versions and gates),
+//! [`metadata`] (`WAS502`/`WAS111` on every object's `metadata`, any kind), [`references`] (`WAS3xx`, cross-object), [`versions`] (`WAS4xx`, versions and gates),
 //! [`declarative`] (`WAS5xx`, upstream's declarative validation, table-driven), [`semantic`]
 //! (`WAS6xx`, DRA and PriorityClass checks beyond it).
 //!
@@ -10,6 +10,7 @@
 pub mod declarative;
 pub mod input;
 pub mod limits;
+pub mod metadata;
 pub mod references;
 pub mod semantic;
 pub mod structure;
@@ -21,7 +22,10 @@ use super::{Emitter, GateView, Object, Options};
 
 /// Runs every single-object rule on `obj`.
 pub fn check_object(obj: &Object, options: &Options, gates: &GateView, em: &mut Emitter<'_>) {
-    if !input::check(obj, options, em) {
+    let checked = input::check(obj, options, em);
+    // The API server's metadata rules hold for every kind, known or not.
+    metadata::check(obj, em);
+    if !checked {
         return;
     }
     if versions::check(obj, gates, em) {

@@ -103,6 +103,8 @@ fn typed<T: DeserializeOwned + prune::Prune + 'static>(
         .and_then(Value::as_str);
     let rules = T::rules(namespace);
     prune::prune_value(&mut value, rules);
+    // Year-9999 times the API server accepts but jiff cannot hold (`snapshot::times`).
+    crate::snapshot::times::clamp_value(&mut value);
     let mut o: T = serde_path_to_error::deserialize(value).map_err(|e| field_error(e, object))?;
     checked(&o, object)?;
     o.tidy();
@@ -127,6 +129,16 @@ fn typed_str<T: DeserializeOwned + prune::Prune + 'static>(
     };
     let mut o = match fast {
         Ok(o) => o,
+        // A time in the last two days of year 9999 (valid for the API server, past jiff's
+        // range): read through the untyped path, which clamps it (`snapshot::times`).
+        Err(_) if crate::snapshot::times::may_need_clamping(text) => {
+            let value: Value = serde_json::from_str(text).map_err(|e| ObjectError {
+                object: object.to_owned(),
+                field: None,
+                message: files::strip_position(&e.to_string()),
+            })?;
+            return typed(value, object);
+        }
         Err(_) => {
             let mut de = serde_json::Deserializer::from_str(text);
             let o: T = serde_path_to_error::deserialize(prune::Pruned::new(&mut de, rules))

@@ -337,6 +337,7 @@ fn binding_conditions_wait_and_failed_bindings_reschedule() {
         r.stdout
     );
     assert!(r.stdout.contains("worker-1"), "{}", r.stdout);
+}
 
 /// `--add` of an object named like one of the snapshot's replaces it and says so on stderr
 /// (issue 46 item 6: a Node named like an existing one was replaced silently), whatever the

@@ -187,7 +187,7 @@ impl TreeError {
 
 /// Checks the whole tree under root CompositePodGroup `root` (one without a parent), walking
 /// down from it: the first broken rule in breadth-first order, children by name. Groups on a
-/// parent cycle are not reachable from a root; the walk stops at [`WALK_LIMIT`] levels.
+/// parent cycle are not reachable from a root; the walk stops at `WALK_LIMIT` levels.
 pub fn check_tree(s: &Snapshot, namespace: &str, root: &str) -> Result<(), TreeError> {
     let Some(top) = s.composite_pod_group(namespace, root) else {
         return Ok(());

@@ -296,7 +296,7 @@ impl NaPod {
         steady
     }
 
-    /// Upstream `PodRequests` with the claims' resources: [`container_requests`] with pod-level
+    /// Upstream `PodRequests` with the claims' resources: `container_requests` with pod-level
     /// requests replacing what they set, plus `spec.overhead`.
     pub fn requests(&self, footprints: &[ClaimFootprint]) -> Requests {
         let mut r = self.container_requests(footprints);

@@ -1278,7 +1278,7 @@ fn status_words(code: u16) -> String {
 }
 
 /// The suggestion that fits why a kind could not be read, from the reason this module
-/// recorded in its coverage ([`ListFailure::reason`]): `list` permission only for a 403.
+/// recorded in its coverage (`ListFailure::reason`): `list` permission only for a 403.
 pub fn unreadable_hint(reason: &str, plural: &str) -> String {
     if reason == "forbidden" {
         format!(

@@ -31,7 +31,7 @@ impl Format {
     /// the file is named: JSON when the first non-blank byte (after a UTF-8 byte order mark)
     /// is `{` or `[`, else YAML, except that a `.json` file is always JSON. A JSON stream
     /// goes on as YAML after a `---` line, and a first value that is not JSON (a YAML flow
-    /// mapping `{a: 1}`) is read as YAML, except in a `.json` file ([`Cut`]).
+    /// mapping `{a: 1}`) is read as YAML, except in a `.json` file (`Cut`).
     pub fn of(name: &str, first: Option<u8>) -> Self {
         if matches!(first, Some(b'{' | b'[')) || name.to_ascii_lowercase().ends_with(".json") {
             Self::Json

@@ -140,7 +140,7 @@ impl<R> List<R> {
         &self.filter
     }
 
-    /// The filter lower-cased, as [`matches`] takes it.
+    /// The filter lower-cased, as [`matches()`] takes it.
     pub fn needle(&self) -> &str {
         &self.needle
     }

@@ -723,6 +723,71 @@ fn auth_failure(e: &kube::Error, plugin: Option<&str>) -> Option<String> {
     })
 }
 
+/// When `e` is (or wraps) a refusal of the server's certificate, what is wrong with it and
+/// how to fix it, in words (rustls says `invalid peer certificate: Other(…)`); `None` for
+/// other errors.
+fn tls_failure(e: &(dyn std::error::Error + 'static)) -> Option<(String, String)> {
+    use rustls::CertificateError as C;
+    let found = find_rustls(e, 0);
+    let rustls::Error::InvalidCertificate(certificate) = found? else {
+        return None;
+    };
+    let ca =
+        "check the context's `certificate-authority(-data)` (`kubectl config view --minify --raw`)";
+    Some(match certificate {
+        C::Other(other)
+            if other
+                .0
+                .downcast_ref::<webpki::Error>()
+                .is_some_and(|w| *w == webpki::Error::CaUsedAsEndEntity) =>
+        {
+            (
+                "its certificate is a CA certificate (basicConstraints CA:TRUE) signed by another CA: the TLS library wasctl uses (rustls) cannot accept a CA certificate as a server certificate, though kubectl (Go) does".to_owned(),
+                "reissue the API server's certificate without CA:TRUE (a leaf signed by the cluster's CA); or, if it is self-signed, put that very certificate in the kubeconfig's `certificate-authority-data`, which wasctl accepts".to_owned(),
+            )
+        }
+        C::UnknownIssuer => (
+            "its certificate is not signed by the kubeconfig's certificate authority".to_owned(),
+            ca.to_owned(),
+        ),
+        C::NotValidForName | C::NotValidForNameContext { .. } => (
+            "its certificate is not valid for the name wasctl connected to".to_owned(),
+            "use a server address (or `tls-server-name`) that the certificate names".to_owned(),
+        ),
+        C::Expired | C::ExpiredContext { .. } => (
+            "its certificate has expired".to_owned(),
+            "renew the API server's certificate (or check this machine's clock)".to_owned(),
+        ),
+        C::NotValidYet | C::NotValidYetContext { .. } => (
+            "its certificate is not valid yet".to_owned(),
+            "check this machine's clock".to_owned(),
+        ),
+        _ => return None,
+    })
+}
+
+/// The rustls error somewhere in `e`'s causes. hyper-rustls wraps it in an `io::Error`, which
+/// hyper wraps again, so each `io::Error`'s inner error is searched as well as `source()`.
+fn find_rustls<'a>(
+    e: &'a (dyn std::error::Error + 'static),
+    depth: usize,
+) -> Option<&'a rustls::Error> {
+    if depth > 32 {
+        return None;
+    }
+    if let Some(r) = e.downcast_ref::<rustls::Error>() {
+        return Some(r);
+    }
+    if let Some(inner) = e
+        .downcast_ref::<std::io::Error>()
+        .and_then(std::io::Error::get_ref)
+        && let Some(r) = find_rustls(inner, depth + 1)
+    {
+        return Some(r);
+    }
+    e.source().and_then(|s| find_rustls(s, depth + 1))
+}
+
 /// What an exec plugin printed on stderr, as kubectl shows it: at most 20 lines and 2,000
 /// bytes (the end, where the reason usually is).
 fn plugin_stderr(bytes: &[u8]) -> String {
@@ -749,12 +814,17 @@ async fn load_async(
     // the `Status`); a proxy's page, an unrequested encoding or a long `Retry-After` say what
     // happened; only a request that got no answer means the server could not be reached.
     let access_error = |failure: ListFailure| match failure {
-        ListFailure::Unsent(source) => match auth_failure(&source, None) {
-            Some(message) => AccessError::Auth {
+        ListFailure::Unsent(source) => match (auth_failure(&source, None), tls_failure(&source)) {
+            (Some(message), _) => AccessError::Auth {
                 server: server.clone(),
                 message,
             },
-            None => AccessError::Unreachable {
+            (None, Some((what, hint))) => AccessError::Answered {
+                server: server.clone(),
+                what: format!("the TLS handshake failed: {what}"),
+                hint,
+            },
+            (None, None) => AccessError::Unreachable {
                 server: server.clone(),
                 source,
             },

@@ -888,25 +888,7 @@ fn running(
             evidence: serde_json::json!({"runningGroups": up, "childGroups": groups, "minGroupCount": min, "runningPods": running, "readyPods": ready}),
             fix: (!healthy).then(|| "recreate the missing members (their controller should), or lower minGroupCount if the job can run with fewer".to_owned()),
         });
-        return Diagnosis {
-            target,
-            verdict: Verdict::Scheduled,
-            outcome: None,
-            message: String::new(),
-            findings,
-            node_reasons: BTreeMap::new(),
-            fit: Fit {
-                min_count: min,
-                placeable: up,
-                domains: Vec::new(),
-                held: false,
-            },
-            fixes: Vec::new(),
-            assumed: plan.settings.assumed.clone(),
-            admitted: plan.settings.admitted.clone(),
-            feature_gates: plan.settings.feature_gates.clone(),
-            pod_by_pod: plan.settings.pod_by_pod.clone(),
-        };
+        return running_diagnosis(plan, target, findings, min, up);
     }
     let healthy = running >= min;
     findings.push(Finding {
@@ -921,6 +903,18 @@ fn running(
         evidence: serde_json::json!({"running": running, "ready": ready, "minCount": min}),
         fix: (!healthy).then(|| "recreate the missing members (their controller should), or lower minCount if the job can run with fewer".to_owned()),
     });
+    running_diagnosis(plan, target, findings, min, running)
+}
+
+/// The diagnosis of a running unit: `Scheduled`, its health findings, and `placeable` of
+/// `min_count` (members, or child groups for a CompositePodGroup) running.
+fn running_diagnosis(
+    plan: &Plan,
+    target: String,
+    findings: Vec<Finding>,
+    min_count: u32,
+    placeable: u32,
+) -> Diagnosis {
     Diagnosis {
         target,
         verdict: Verdict::Scheduled,
@@ -929,8 +923,8 @@ fn running(
         findings,
         node_reasons: BTreeMap::new(),
         fit: Fit {
-            min_count: min,
-            placeable: running,
+            min_count,
+            placeable,
             domains: Vec::new(),
             held: false,
         },

@@ -178,37 +178,13 @@ pub fn implausible_warning(s: &super::Snapshot) -> Option<super::Warning> {
             p.status.as_ref().and_then(|st| st.start_time.as_ref()),
         );
     }
-    for n in &s.nodes {
-        let m = &n.metadata;
+    let created = (s.nodes.iter().map(|n| ("Node", &n.metadata)))
+        .chain(s.jobs.iter().map(|j| ("Job", &j.metadata)))
+        .chain(s.pod_groups.iter().map(|g| ("PodGroup", &g.metadata)))
+        .chain(s.workloads.iter().map(|w| ("Workload", &w.metadata)));
+    for (kind, m) in created {
         check(
-            "Node",
-            m,
-            "metadata.creationTimestamp",
-            m.creation_timestamp.as_ref(),
-        );
-    }
-    for j in &s.jobs {
-        let m = &j.metadata;
-        check(
-            "Job",
-            m,
-            "metadata.creationTimestamp",
-            m.creation_timestamp.as_ref(),
-        );
-    }
-    for g in &s.pod_groups {
-        let m = &g.metadata;
-        check(
-            "PodGroup",
-            m,
-            "metadata.creationTimestamp",
-            m.creation_timestamp.as_ref(),
-        );
-    }
-    for w in &s.workloads {
-        let m = &w.metadata;
-        check(
-            "Workload",
+            kind,
             m,
             "metadata.creationTimestamp",
             m.creation_timestamp.as_ref(),

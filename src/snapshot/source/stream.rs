@@ -412,21 +412,27 @@ impl<R: Read> Scanner<'_, '_, R> {
         &self.buf[start - self.base..end - self.base]
     }
 
+    /// One read into the buffer (making room first), or the end of the input noted.
+    fn read_more(&mut self) -> Result<(), Stop> {
+        if self.buf.len() - self.end < self.min_read {
+            self.next_chunk()?;
+        }
+        match self.r.read(&mut self.buf[self.end..]) {
+            Ok(0) => self.eof = true,
+            Ok(n) => self.end += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(self.io(e)),
+        }
+        Ok(())
+    }
+
     /// Makes at least one unconsumed byte available; `false` at the end of the input.
     fn fill(&mut self) -> Result<bool, Stop> {
         while self.pos == self.end {
             if self.eof {
                 return Ok(false);
             }
-            if self.buf.len() - self.end < self.min_read {
-                self.next_chunk()?;
-            }
-            match self.r.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(self.io(e)),
-            }
+            self.read_more()?;
         }
         Ok(true)
     }
@@ -482,15 +488,7 @@ impl<R: Read> Scanner<'_, '_, R> {
         let outer = self.keep;
         self.keep = Some(self.offset());
         while self.end - self.pos < 4 && !self.eof {
-            if self.buf.len() - self.end < self.min_read {
-                self.next_chunk()?;
-            }
-            match self.r.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(self.io(e)),
-            }
+            self.read_more()?;
         }
         self.keep = outer;
         let ahead = &self.buf[self.pos..self.end];

@@ -123,8 +123,8 @@ pub fn write_error_chain(err: &Error) -> String {
     let out = error_chain_text(err);
     // Messages carry names, paths and API-server text: no terminal control characters and no
     // URL credentials reach stderr.
-    let out = crate::render::sanitize::redact_userinfo(&out).into_owned();
-    crate::render::sanitize::sanitize_lines(&out).into_owned()
+    let out = crate::sanitize::redact_userinfo(&out).into_owned();
+    crate::sanitize::sanitize_lines(&out).into_owned()
 }
 
 fn error_chain_text(err: &Error) -> String {
@@ -147,31 +147,6 @@ fn error_chain_text(err: &Error) -> String {
     out
 }
 
-/// An io error in words, without the `(os error N)` suffix: a full disk is "disk full".
-pub fn io_in_words(e: &io::Error) -> String {
-    let words = match e.kind() {
-        io::ErrorKind::StorageFull => "disk full (no space left on device)",
-        io::ErrorKind::QuotaExceeded => "disk quota exceeded",
-        io::ErrorKind::PermissionDenied => "permission denied",
-        io::ErrorKind::ReadOnlyFilesystem => "read-only file system",
-        io::ErrorKind::NotFound => "no such file or directory",
-        io::ErrorKind::IsADirectory => "it is a directory",
-        io::ErrorKind::NotADirectory => "a component of the path is not a directory",
-        io::ErrorKind::FileTooLarge => "file too large",
-        io::ErrorKind::CrossesDevices => {
-            "the temporary file and the target are on different file systems"
-        }
-        _ => {
-            let text = e.to_string();
-            return match text.rfind(" (os error ") {
-                Some(i) if text.ends_with(')') => text[..i].to_owned(),
-                _ => text,
-            };
-        }
-    };
-    words.to_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,18 +167,5 @@ mod tests {
         assert!(err.is_broken_pipe());
         let other = Error::from(io::Error::other("disk full"));
         assert!(!other.is_broken_pipe());
-    }
-
-    #[test]
-    fn io_errors_are_put_in_words() {
-        assert_eq!(
-            io_in_words(&io::Error::from_raw_os_error(28)),
-            "disk full (no space left on device)"
-        );
-        assert_eq!(io_in_words(&io::Error::other("bad value")), "bad value");
-        assert_eq!(
-            io_in_words(&io::Error::from_raw_os_error(5)),
-            "Input/output error"
-        );
     }
 }

@@ -5,11 +5,15 @@
 //! renders the report as text, JSON or YAML.
 //!
 //! - Edges: [`cli`] (commands, flags, writing to stdout/stderr), [`snapshot::source`]
-//!   (kube client, files, demo), [`render`] (text, colors, JSON/YAML envelope).
-//! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`lint`] (manifest rules), [`plan`] (capacity and diff on the simulator), [`graph`] (references,
-//!   dangling edges, the tree report).
-//! - Interactive: [`tui`] (the terminal UI over the same reports).
-//! - Errors and exit codes: [`error`].
+//!   (kube client, files, demo), [`render`] (text, colors, JSON/YAML envelope), [`tui`].
+//! - Core: [`snapshot`] (typed objects, facts, indexes, export), [`admit`] (manifests as the
+//!   API server would store them), [`graph`] (references, dangling edges), [`sched`] (the
+//!   simulator), [`explain`], [`plan`] (capacity and diff on the simulator), [`tree`],
+//!   [`doctor`], [`lint`].
+//! - Errors and exit codes: [`error`]; untrusted text for terminals: [`sanitize`].
+//!
+//! Layers: each module imports only from the layers below it, as docs/development.md's
+//! "Layers" table lists them (a test reads the table and checks every import).
 
 pub mod admit;
 pub mod cli;
@@ -17,15 +21,19 @@ pub mod doctor;
 pub mod error;
 pub mod explain;
 pub mod graph;
+#[cfg(test)]
+mod layers;
 pub mod lint;
 pub mod plan;
 pub mod render;
 #[cfg(test)]
 mod robustness;
+pub mod sanitize;
 pub mod sched;
 pub mod snapshot;
 #[cfg(any(test, feature = "testutil"))]
 pub mod testutil;
+pub mod tree;
 pub mod tui;
 
 /// The allocator of every binary built on this crate (the plugin, its tests and benches):

@@ -129,10 +129,10 @@ fn run_everything(text: &str, name: &str) {
         let now = s.now();
         let options = crate::sched::Options::default();
         let plan = crate::sched::simulate(&s, &options);
-        let tree = crate::graph::tree::build(
+        let tree = crate::tree::build(
             &s,
             &g,
-            &crate::graph::tree::TreeScope::default(),
+            &crate::tree::TreeScope::default(),
             now,
             Vec::new(),
             Some(&plan),

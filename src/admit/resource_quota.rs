@@ -38,8 +38,8 @@ use k8s_openapi::api::core::v1::{ResourceQuota, ScopedResourceSelectorRequiremen
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
 use super::is_stored;
-use crate::sched::resources::quantity_scaled;
 use crate::snapshot::pod::{Container, Pod};
+use crate::snapshot::quantity::quantity_scaled;
 use crate::snapshot::{Snapshot, name_of, namespace_of};
 
 /// Milli-units of a quantity (`"2"` → 2000); an unparsable quantity is `None` (the API

@@ -613,7 +613,7 @@ fn lint_formats(typed: &str) -> Completion {
     if typed.contains('=') {
         return Completion::new(Vec::new(), DEFAULT);
     }
-    let formats = crate::lint::output::LintFormat::value_variants()
+    let formats = crate::render::lint::LintFormat::value_variants()
         .iter()
         .filter_map(|f| f.to_possible_value())
         .map(|v| v.get_name().to_owned())

@@ -4,10 +4,10 @@ use clap::Args;
 
 use super::{Context, ReportFormat, SelectorArgs, labels_match};
 use crate::doctor::codes::ALL;
-use crate::doctor::render::{write_notes, write_text_scoped};
 use crate::doctor::{Check, Options, Selection, Severity, report};
 use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
+use crate::render::doctor::{write_notes, write_text_scoped};
 
 /// `doctor` flags.
 #[derive(Debug, Args)]

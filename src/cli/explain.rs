@@ -8,7 +8,7 @@ use std::io::Write;
 
 use super::{Context, ReportFormat, parse_target_words, require_nodes_and_pods, resolve_target};
 use crate::error::{Error, ExitStatus};
-use crate::explain::{Diagnosis, Target, Verdict, explain_prepared, units_of};
+use crate::explain::{Diagnosis, Verdict, explain_target};
 use crate::graph::Graph;
 use crate::render::explain::{write_header, write_notes, write_text};
 use crate::render::json::{Envelope, write_json, write_yaml};
@@ -61,53 +61,16 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     // once on two cores (at 150,000 pods each takes a few hundred milliseconds).
     let (graph, prepared) =
         Graph::build_beside(&snapshot, || crate::sched::prepare(&snapshot, &options));
-    let t = Target {
-        kind: target.kind.clone(),
-        namespace: target.namespace.clone(),
-        name: target.name.clone(),
-    };
-    let mut units = units_of(&graph, &t);
-    // A suspended manifest Job has no groups yet: its own unit (Suspended) is explained.
-    if units.is_empty()
-        && t.kind == ObjKind::Job
-        && prepared
-            .queued()
-            .iter()
-            .any(|u| u.kind == ObjKind::Job && u.namespace == t.namespace && u.name == t.name)
-    {
-        units.push((ObjKind::Job, t.name.clone()));
-    }
-    let mut diagnoses: Vec<Diagnosis> = Vec::new();
-    // A pod in a group: explain the group; a pod of its own: the pod.
-    let plan_units = if t.kind == ObjKind::Pod && units.len() > 1 {
-        units[1..].to_vec()
-    } else {
-        units
-    };
     super::profile::phase("graph");
-    // Each unit's explanation runs a prepared simulation up to its turn (its checkpoint); the
-    // last one runs the original, so a one-unit explain holds one compiled state, not two.
-    let last = plan_units.len().saturating_sub(1);
     let mut prepared = prepared;
-    for (i, (k, n)) in plan_units.iter().enumerate() {
-        let mut copy = (i != last).then(|| prepared.clone());
-        diagnoses.push(explain_prepared(
-            &snapshot,
-            &graph,
-            copy.as_mut().unwrap_or(&mut prepared),
-            &options,
-            &t.namespace,
-            k,
-            n,
-        ));
-    }
+    let diagnoses = explain_target(&snapshot, &graph, &mut prepared, &options, &target)
+        .map_err(|message| {
+            Error::usage(
+                message,
+                "explain a PodGroup, or a Workload whose PodGroups exist",
+            )
+        })?;
     super::profile::phase("explain");
-    if diagnoses.is_empty() {
-        return Err(Error::usage(
-            format!("{} `{}` has no PodGroup to explain", t.kind, t.name),
-            "explain a PodGroup, or a Workload whose PodGroups exist",
-        ));
-    }
     let mut out = Vec::new();
     match args.output {
         ReportFormat::Text => {
@@ -121,7 +84,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
                     err,
                     "{} {}",
                     ctx.err_color.styler().warn("warning:"),
-                    crate::render::sanitize(&w.message)
+                    crate::sanitize::sanitize(&w.message)
                 )?;
             }
             write_notes(&mut err, &diagnoses[0], ctx.err_color.styler())?;

@@ -9,10 +9,10 @@ use clap::Args;
 use super::Context;
 use crate::error::{Error, ExitStatus};
 use crate::lint::codes::ALL;
-use crate::lint::output::{LintFormat, github, json, junit, sarif, text};
 use crate::lint::{
     Config, FieldValidation, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_inputs,
 };
+use crate::render::lint::{LintFormat, github, json, junit, sarif, text};
 
 /// `lint` flags.
 #[derive(Debug, Args)]

@@ -23,9 +23,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::error::{Error, ExitStatus};
-use crate::graph::ObjRef;
 use crate::render::color::{ColorChoice, ColorFlag};
 use crate::sched::selector::LabelSelector;
+use crate::snapshot::ObjRef;
 use crate::snapshot::completeness::missing_kinds;
 use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
 use crate::snapshot::source::{Collector, demo, files, live};

@@ -13,7 +13,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::error::{Error, io_in_words};
+use crate::error::Error;
+use crate::sanitize::io_in_words;
 
 /// How many symbolic links are followed before giving up (Linux's `MAXSYMLINKS`).
 const MAX_LINKS: usize = 40;

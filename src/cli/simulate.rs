@@ -117,7 +117,7 @@ pub(crate) fn apply_what_ifs(
                     err,
                     "{} {} (by the --add object of the same kind and name)",
                     style.warn("note:"),
-                    crate::render::sanitize::sanitize(&r.to_string())
+                    crate::sanitize::sanitize(&r.to_string())
                 )?;
             }
             ctx.stderr(&err)?;

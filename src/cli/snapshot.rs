@@ -65,7 +65,7 @@ fn write_warnings(
             out,
             "{} {}",
             style.warn("warning:"),
-            crate::render::sanitize::sanitize(&w.message)
+            crate::sanitize::sanitize(&w.message)
         )?;
     }
     Ok(())

@@ -5,10 +5,10 @@ use clap::Args;
 use super::{Context, SelectorArgs, TableFormat, labels_match, parse_target_words, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
-use crate::graph::tree::{TreeNode, TreeScope, build};
 use crate::render::json::{Envelope, write_yaml};
 use crate::render::tree::{TextOptions, write_names, write_notes, write_text};
 use crate::sched::{Options, simulate};
+use crate::tree::{TreeNode, TreeScope, build};
 
 /// `tree` flags.
 #[derive(Debug, Args)]

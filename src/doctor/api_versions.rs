@@ -2,7 +2,7 @@
 //! in `scheduling.k8s.io/v1alpha2` or `v1alpha1` (operations.md, failure mode 9).
 
 use super::{Check, Checker};
-use crate::graph::ObjRef;
+use crate::snapshot::ObjRef;
 use crate::snapshot::{ObjKind, RawObject};
 use crate::snapshot::{name_of, namespace_of};
 

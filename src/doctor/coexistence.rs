@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::snapshot::Pod;
 
 use super::{Check, Checker, list, obj, pod_active};
-use crate::graph::ObjRef;
+use crate::snapshot::ObjRef;
 use crate::snapshot::{name_of, namespace_of};
 
 /// Kueue's queue label on pods and Jobs.

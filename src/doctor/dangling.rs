@@ -66,7 +66,7 @@ pub fn check(c: &mut Checker<'_>) {
         {
             c.emit(
                 Check::HierarchyTooDeep,
-                crate::graph::ObjRef::new(crate::snapshot::ObjKind::PodGroup, ns, name),
+                crate::snapshot::ObjRef::new(crate::snapshot::ObjKind::PodGroup, ns, name),
                 broken.message(ns, name),
                 format!(
                     "flatten the hierarchy to at most {} levels, the PodGroup included",
@@ -89,7 +89,7 @@ pub fn check(c: &mut Checker<'_>) {
             let (kind, name) = e.offender();
             c.emit(
                 Check::HierarchyTooDeep,
-                crate::graph::ObjRef::new(kind, ns, name),
+                crate::snapshot::ObjRef::new(kind, ns, name),
                 e.message(ns, root),
                 e.fix(),
             );

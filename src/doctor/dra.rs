@@ -6,8 +6,9 @@ use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use super::{Check, Checker, claim_allocated, list, obj, pod_active};
-use crate::graph::{EdgeKind, EdgeState, ObjRef};
+use crate::graph::{EdgeKind, EdgeState};
 use crate::sched::dra::inventory::Inventory;
+use crate::snapshot::ObjRef;
 use crate::snapshot::name_of;
 
 /// Runs the DRA checks.

@@ -3,8 +3,8 @@
 //! PodGroup's so the shared claim is never used (operations.md, failure modes 4, 5 and 7).
 
 use super::{Check, Checker, obj, pod_active, pod_running};
-use crate::graph::is_group_claim_entry;
 use crate::snapshot::ObjKind;
+use crate::snapshot::claims::is_group_claim_entry;
 use crate::snapshot::{name_of, namespace_of};
 
 /// Runs the gang health checks.

@@ -13,7 +13,6 @@ pub mod dangling;
 pub mod dra;
 pub mod gangs;
 pub mod orphans;
-pub mod render;
 pub mod skew;
 
 use crate::snapshot::ObjKind;
@@ -27,7 +26,8 @@ use serde::Serialize;
 
 pub use codes::Check;
 
-use crate::graph::{Graph, ObjRef};
+use crate::graph::Graph;
+use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
 
 /// How bad a finding is. Ordered: `Info < Warning < Error`.
@@ -190,7 +190,7 @@ impl<'a> Checker<'a> {
     pub fn age(&self, meta: &ObjectMeta) -> Option<String> {
         meta.creation_timestamp
             .as_ref()
-            .map(|t| crate::graph::tree::age(t, self.options.now))
+            .map(|t| crate::snapshot::times::age(t, self.options.now))
     }
 }
 

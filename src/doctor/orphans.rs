@@ -7,7 +7,8 @@ use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Check, Checker, claim_allocated, claim_devices, list, obj, pod_active};
-use crate::graph::{EdgeKind, EdgeState, ObjRef};
+use crate::graph::{EdgeKind, EdgeState};
+use crate::snapshot::ObjRef;
 use crate::snapshot::{name_of, namespace_of};
 
 /// The upstream cap on `ResourceClaim.status.reservedFor` entries.
@@ -302,7 +303,7 @@ fn deleting_pod_groups(c: &mut Checker<'_>) {
             me,
             format!(
                 "being deleted for {}{}, but claim {} still {}",
-                crate::graph::tree::age(since, c.options.now),
+                crate::snapshot::times::age(since, c.options.now),
                 if finalizers.is_empty() {
                     String::new()
                 } else {

@@ -11,7 +11,7 @@ use crate::snapshot::ObjKind;
 use k8s_openapi::api::scheduling::v1beta1::PodGroup;
 
 use super::{Check, Checker, list, obj};
-use crate::graph::ObjRef;
+use crate::snapshot::ObjRef;
 use crate::snapshot::facts::{Component, ComponentFacts, gate_info, parse_minor_version};
 
 /// The gates whose value must agree across the components they affect.

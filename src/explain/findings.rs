@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 
 use super::fixes::set_claim_source;
 use super::{DOMAINS_SHOWN, Finding, Fit, Severity, schedulable_in};
-use crate::graph::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::graph::{EdgeKind, EdgeState, Graph};
 use crate::sched::Options;
 use crate::sched::plan::{Outcome, Plan, UnitResult};
+use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, name_of};
 
 #[allow(

@@ -22,9 +22,10 @@ pub use verdict::Verdict;
 use findings::{capacity_findings, links, preemption_findings};
 use fixes::verified_fixes;
 
-use crate::graph::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::graph::{EdgeKind, EdgeState, Graph};
 use crate::sched::Options;
 use crate::sched::plan::{Outcome, Plan, UnitResult};
+use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, name_of};
 
 /// How bad a finding is.
@@ -182,21 +183,10 @@ impl Diagnosis {
     }
 }
 
-/// What `explain` looks at: a unit of the plan, found from any target kind.
-#[derive(Debug, Clone)]
-pub struct Target {
-    /// `Pod`, `PodGroup`, `CompositePodGroup`, `Workload` or `Job`.
-    pub kind: ObjKind,
-    /// Namespace.
-    pub namespace: String,
-    /// Name.
-    pub name: String,
-}
-
 /// The units (kind, name) a target stands for, from the graph: a pod → its group's root (or
 /// itself), a Workload or Job → its groups.
-pub fn units_of(g: &Graph, t: &Target) -> Vec<(ObjKind, String)> {
-    let r = ObjRef::new(t.kind.clone(), &t.namespace, &t.name);
+pub fn units_of(g: &Graph, t: &ObjRef) -> Vec<(ObjKind, String)> {
+    let r = t;
     // The root the simulator queues: a PodGroup in a structurally invalid tree (a cycle, or
     // deeper than MAX_HIERARCHY_DEPTH levels with the PodGroup counted) is a unit of its own,
     // as `snapshot::hierarchy::walk_up` makes it.
@@ -264,6 +254,60 @@ pub fn units_of(g: &Graph, t: &Target) -> Vec<(ObjKind, String)> {
         }
         _ => Vec::new(),
     }
+}
+
+/// `explain TYPE/NAME` for any target kind, as the CLI and the TUI give it: the units `target`
+/// stands for ([`units_of`]) and a diagnosis of each, on `graph` (of `s`) and `prepared` (from
+/// `s` with `options`, not run yet).
+///
+/// A pod in a group is explained as its group; a suspended manifest Job, which has no groups
+/// yet, as its own unit (Suspended). Each unit but the last runs on a clone of `prepared` and
+/// the last on `prepared` itself, so a one-unit explain holds one compiled state; the caller
+/// frees `prepared` (at 150,000 pods that takes a while, which a command about to exit need
+/// not wait for). Errs with the sentence to show when the target stands for no unit.
+pub fn explain_target(
+    s: &Snapshot,
+    graph: &Graph,
+    prepared: &mut crate::sched::Prepared<'_>,
+    options: &Options,
+    target: &ObjRef,
+) -> Result<Vec<Diagnosis>, String> {
+    let mut units = units_of(graph, target);
+    if units.is_empty()
+        && target.kind == ObjKind::Job
+        && prepared.queued().iter().any(|u| {
+            u.kind == ObjKind::Job && u.namespace == target.namespace && u.name == target.name
+        })
+    {
+        units.push((ObjKind::Job, target.name.clone()));
+    }
+    // A pod in a group: explain the group; a pod of its own: the pod.
+    if target.kind == ObjKind::Pod && units.len() > 1 {
+        units.remove(0);
+    }
+    if units.is_empty() {
+        return Err(format!(
+            "{} `{}` has no PodGroup to explain",
+            target.kind, target.name
+        ));
+    }
+    let last = units.len() - 1;
+    Ok(units
+        .iter()
+        .enumerate()
+        .map(|(i, (kind, name))| {
+            let mut copy = (i != last).then(|| prepared.clone());
+            explain_prepared(
+                s,
+                graph,
+                copy.as_mut().unwrap_or(&mut *prepared),
+                options,
+                &target.namespace,
+                kind,
+                name,
+            )
+        })
+        .collect())
 }
 
 fn schedulable(plan: &Plan, kind: &ObjKind, ns: &str, name: &str) -> bool {

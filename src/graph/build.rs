@@ -1,11 +1,12 @@
 //! Builds the edges of a [`Graph`](super::Graph) from a snapshot, one pass per kind.
 
 use crate::snapshot::ObjKind;
-use crate::snapshot::Pod;
-use k8s_openapi::api::scheduling::v1beta1::{PodGroup, Workload};
+use k8s_openapi::api::scheduling::v1beta1::Workload;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
-use super::{Edge, EdgeKind, EdgeState, ObjRef};
+use super::{Edge, EdgeKind, EdgeState};
+use crate::snapshot::ObjRef;
+use crate::snapshot::claims::{group_claim_status, is_group_claim_entry, pod_claim_status};
 use crate::snapshot::{FOREIGN_GROUPS, Snapshot, name_of, namespace_of};
 
 /// The reference to a foreign owner kind; kinds that clash with native ones get their group.
@@ -359,42 +360,6 @@ pub fn has_template(w: &Workload, template: &str) -> bool {
             .iter()
             .flatten()
             .any(|c| in_composite(c, template))
-}
-
-/// Whether a pod's claim entry is the PodGroup's shared claim: the PodGroup has an entry with
-/// the same name and the same `resourceClaimName` and `resourceClaimTemplateName`
-/// (semantics §1.6).
-pub fn is_group_claim_entry(
-    pg: &PodGroup,
-    name: &str,
-    claim: Option<&str>,
-    template: Option<&str>,
-) -> bool {
-    pg.spec.resource_claims.as_ref().is_some_and(|entries| {
-        entries.iter().any(|e| {
-            e.name == name
-                && e.resource_claim_name.as_deref() == claim
-                && e.resource_claim_template_name.as_deref() == template
-        })
-    })
-}
-
-/// The claim generated for a PodGroup's entry, from `status.resourceClaimStatuses`.
-pub fn group_claim_status<'a>(pg: &'a PodGroup, entry: &str) -> Option<&'a str> {
-    pg.status
-        .as_ref()
-        .and_then(|s| s.resource_claim_statuses.as_ref())
-        .and_then(|list| list.iter().find(|s| s.name == entry))
-        .and_then(|s| s.resource_claim_name.as_deref())
-}
-
-/// The claim generated for a pod's entry, from `status.resourceClaimStatuses`.
-pub fn pod_claim_status<'a>(pod: &'a Pod, entry: &str) -> Option<&'a str> {
-    pod.status
-        .as_ref()
-        .and_then(|s| s.resource_claim_statuses.as_ref())
-        .and_then(|list| list.iter().find(|s| s.name == entry))
-        .and_then(|s| s.resource_claim_name.as_deref())
 }
 
 pub(super) fn edges(s: &Snapshot) -> Vec<Edge> {

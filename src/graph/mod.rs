@@ -9,53 +9,16 @@
 //! input files, forbidden or failed; never reported as dangling). Pure; no IO.
 
 mod build;
-pub mod tree;
 
-pub use build::{
-    foreign_kind, group_claim_status, has_template, is_group_claim_entry, pod_claim_status,
-};
+pub use build::{foreign_kind, has_template};
 
 use std::collections::HashMap;
-use std::fmt;
 
 use serde::Serialize;
 
 pub use crate::snapshot::ObjKind;
+use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
-
-/// A reference to one object by kind, namespace and name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ObjRef {
-    /// Kind, e.g. `PodGroup`.
-    pub kind: ObjKind,
-    /// Namespace (empty for cluster-scoped objects).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub namespace: String,
-    /// Name.
-    pub name: String,
-}
-
-impl ObjRef {
-    /// Builds a reference.
-    pub fn new(kind: ObjKind, namespace: &str, name: &str) -> Self {
-        Self {
-            kind,
-            namespace: namespace.to_owned(),
-            name: name.to_owned(),
-        }
-    }
-}
-
-impl fmt::Display for ObjRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.namespace.is_empty() {
-            write!(f, "{}/{}", self.kind, self.name)
-        } else {
-            write!(f, "{}/{}/{}", self.kind, self.namespace, self.name)
-        }
-    }
-}
 
 /// What an edge means. The source is the object that holds the reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

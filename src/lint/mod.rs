@@ -7,13 +7,12 @@
 //! A bad document never stops the run: syntax errors are findings (`WAS001`).
 //!
 //! Layout (style §3.1): [`codes`] maps stable `WAS###` codes to rules, [`rules`] holds one file
-//! per family, [`output`] one writer per format, [`schema`] the JSON Schemas of the checked
+//! per family, [`crate::render::lint`] one writer per format, [`schema`] the JSON Schemas of the checked
 //! kinds, [`span`] the positioned YAML tree.
 
 pub mod codes;
 pub mod config;
 pub mod feasibility;
-pub mod output;
 pub mod rules;
 pub mod schema;
 pub mod span;
@@ -30,7 +29,7 @@ use serde_json::Value;
 
 use crate::snapshot::Snapshot;
 use crate::snapshot::facts::{ClusterFacts, Component, ComponentFacts};
-use crate::snapshot::source::files::{LoadError, MAX_INPUT_BYTES};
+use crate::snapshot::source::parse::{LoadError, MAX_INPUT_BYTES};
 
 pub use codes::Rule;
 pub use config::Config;
@@ -496,7 +495,7 @@ fn loader_syntax_error(name: &str, text: &str) -> Option<((usize, usize), String
             (line, column),
             format!(
                 "invalid {format}: {}",
-                crate::snapshot::source::files::strip_position(&message)
+                crate::snapshot::source::parse::strip_position(&message)
             ),
         )),
         _ => None,

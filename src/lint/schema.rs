@@ -107,7 +107,7 @@ fn typed<T: DeserializeOwned>(value: &Value) -> TypedResult {
             let path = if path == "." { String::new() } else { path };
             // serde's "invalid value: integer `2147483648`, expected i32" in the loader's
             // words (issue 46 item 6: no library wording in any message).
-            let message = crate::snapshot::source::files::strip_position(&e.to_string());
+            let message = crate::snapshot::source::parse::strip_position(&e.to_string());
             (Some((path, message)), Vec::new())
         }
     }

@@ -8,7 +8,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use serde_saphyr::Spanned;
 
-use crate::snapshot::source::files::{
+use crate::snapshot::source::parse::{
     KeyString, MAX_DEPTH, MAX_INPUT_BYTES, MAX_NODES_PER_DOCUMENT,
 };
 

@@ -25,8 +25,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use serde::Serialize;
 
 use crate::explain::{DomainFit, Finding, Verdict, diagnose, shortfall};
-use crate::sched::plan::{Outcome, Placement, Plan, Settings, UnitResult};
-use crate::sched::preempt::{BlastRadius, Victim};
+use crate::sched::plan::{BlastRadius, Outcome, Placement, Plan, Settings, UnitResult, Victim};
 use crate::sched::{Options, prepare, whatif};
 use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
 

@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 
 use super::color::Styler;
-use super::sanitize;
 use super::table::{Cell, Paint, Table};
 use crate::explain::{DOMAINS_SHOWN, leading};
 use crate::plan::capacity::CapacityReport;
+use crate::sanitize::sanitize;
 use crate::sched::plan::Outcome;
 
 /// Writes the report.

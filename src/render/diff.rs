@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::color::Styler;
-use super::sanitize;
 use crate::plan::diff::{Change, PlanDiff};
+use crate::sanitize::sanitize;
 
 /// Writes the report.
 pub fn write_text(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Result<()> {

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::color::Styler;
-use super::sanitize;
 use crate::explain::{DOMAINS_SHOWN, Diagnosis, Severity};
+use crate::sanitize::sanitize;
 use crate::sched::plan::Outcome;
 
 /// Writes one diagnosis.

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::color::Styler;
-use super::sanitize;
 use super::table::{Cell, Paint, Table};
+use crate::sanitize::sanitize;
 use crate::sched::plan::{Outcome, Plan, UnitResult};
 
 /// Options of the text view.

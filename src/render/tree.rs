@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use super::color::Styler;
-use super::sanitize;
-use crate::graph::tree::{TreeNode, TreeReport};
+use crate::sanitize::sanitize;
+use crate::tree::{TreeNode, TreeReport};
 
 struct Line {
     prefix: String,

@@ -14,6 +14,7 @@
 pub mod dra;
 pub mod filter;
 pub mod gang;
+pub mod node;
 pub mod node_state;
 pub mod plan;
 pub mod pod_req;
@@ -23,6 +24,7 @@ pub mod resources;
 pub mod schedule_one;
 pub mod score;
 pub mod selector;
+pub mod status;
 pub mod whatif;
 
 use crate::snapshot::ObjKind;

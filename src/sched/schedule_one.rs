@@ -9,9 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use super::filter::{Code, PreFilterState, Reason, pre_filter, run_filters};
+use super::filter::{PreFilterState, pre_filter, run_filters};
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::score::score_nodes;
+use super::status::{Code, Reason};
 
 /// How many nodes to filter per pod.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, clap::ValueEnum)]
@@ -269,7 +270,7 @@ pub fn filter_node(
     pre: &PreFilterState,
     node: NodeId,
     nominated: &[(NodeId, PodId)],
-) -> Option<super::filter::Rejection> {
+) -> Option<super::status::Rejection> {
     if nominated.is_empty() {
         return run_filters(state, pod, pre, node);
     }

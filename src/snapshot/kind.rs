@@ -1,4 +1,4 @@
-//! The kind of an object, as one type shared by the graph, the simulator, explain, capacity,
+//! The kind of an object ([`ObjKind`]) and a reference to one object ([`ObjRef`]), as one type shared by the graph, the simulator, explain, capacity,
 //! diff, doctor, the TUI and the command line (issue 13: kinds no longer travel as strings).
 //!
 //! The kinds wasctl loads and reasons about are variants; any other kind (an owner such as
@@ -164,6 +164,40 @@ impl<'de> Deserialize<'de> for ObjKind {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let kind = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
         Ok(Self::parse(&kind))
+    }
+}
+
+/// A reference to one object by kind, namespace and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjRef {
+    /// Kind, e.g. `PodGroup`.
+    pub kind: ObjKind,
+    /// Namespace (empty for cluster-scoped objects).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+}
+
+impl ObjRef {
+    /// Builds a reference.
+    pub fn new(kind: ObjKind, namespace: &str, name: &str) -> Self {
+        Self {
+            kind,
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for ObjRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.namespace.is_empty() {
+            write!(f, "{}/{}", self.kind, self.name)
+        } else {
+            write!(f, "{}/{}/{}", self.kind, self.namespace, self.name)
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! Owner objects wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano) are kept
 //! as [`RawObject`]s so the graph can name them. Nothing here does IO.
 
+pub mod claims;
 pub mod completeness;
 pub mod evidence;
 pub mod export;
@@ -18,6 +19,7 @@ pub mod job;
 pub mod kind;
 pub mod names;
 pub mod pod;
+pub mod quantity;
 pub mod source;
 pub mod times;
 pub mod validate;
@@ -39,7 +41,7 @@ use serde::{Deserialize, Serialize};
 pub use facts::{ClusterFacts, FeatureGates, KindCoverage};
 pub use index::Index;
 pub use job::Job;
-pub use kind::ObjKind;
+pub use kind::{ObjKind, ObjRef};
 pub use pod::Pod;
 
 /// An object wasctl has no Rust type for, kept whole (JSON) with its metadata parsed.

@@ -8,6 +8,7 @@
 //! GPU-hours computed from them would be nonsense ("loses 142068384 GPU-hours"), so
 //! [`is_plausible`] keeps them out and [`implausible_warning`] names them. Pure: no IO.
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
 
 /// The first instant believable for a Kubernetes object: 2014-06-06, Kubernetes' first
@@ -92,9 +93,55 @@ pub fn show(t: Timestamp) -> String {
     }
 }
 
+/// kubectl-style age (k8s.io/apimachinery `duration.HumanDuration`): `45s`, `5m`, `5m30s`,
+/// `2h30m`, `36h`, `5d`, `5d4h`, `2y`.
+pub fn age(created: &Time, now: Timestamp) -> String {
+    let secs = now.as_second().saturating_sub(created.0.as_second()).max(0);
+    let minutes = secs / 60;
+    let hours = secs / 3600;
+    match secs {
+        s if s < 120 => format!("{s}s"),
+        s if s < 600 => match s % 60 {
+            0 => format!("{minutes}m"),
+            rest => format!("{minutes}m{rest}s"),
+        },
+        s if s < 3 * 3600 => format!("{minutes}m"),
+        s if s < 8 * 3600 => match minutes % 60 {
+            0 => format!("{hours}h"),
+            rest => format!("{hours}h{rest}m"),
+        },
+        s if s < 48 * 3600 => format!("{hours}h"),
+        s if s < 8 * 86400 => match hours % 24 {
+            0 => format!("{}d", hours / 24),
+            rest => format!("{}d{rest}h", hours / 24),
+        },
+        s if s < 2 * 365 * 86400 => format!("{}d", hours / 24),
+        s if s < 8 * 365 * 86400 => match (hours / 24) % 365 {
+            0 => format!("{}y", hours / 24 / 365),
+            rest => format!("{}y{rest}d", hours / 24 / 365),
+        },
+        _ => format!("{}y", hours / 24 / 365),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ages_read_like_kubectl() {
+        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let at = |s: &str| k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(s.parse().unwrap());
+        assert_eq!(age(&at("2026-11-20T11:59:30Z"), now), "30s");
+        assert_eq!(age(&at("2026-11-20T11:55:00Z"), now), "5m");
+        assert_eq!(age(&at("2026-11-20T11:54:30Z"), now), "5m30s");
+        assert_eq!(age(&at("2026-11-20T09:30:00Z"), now), "150m");
+        assert_eq!(age(&at("2026-11-20T07:30:00Z"), now), "4h30m");
+        assert_eq!(age(&at("2026-11-19T00:00:00Z"), now), "36h");
+        assert_eq!(age(&at("2026-11-15T12:00:00Z"), now), "5d");
+        assert_eq!(age(&at("2026-11-15T08:00:00Z"), now), "5d4h");
+        assert_eq!(age(&at("2026-12-01T00:00:00Z"), now), "0s");
+    }
 
     #[test]
     fn year_9999_times_the_api_server_accepts_are_read() {

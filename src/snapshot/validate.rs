@@ -15,7 +15,7 @@ use k8s_openapi::api::resource::v1::{
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
-use crate::sched::resources::quantity_scaled;
+use crate::snapshot::quantity::quantity_scaled;
 
 /// A field that is wrong: its JSON path (`spec.containers[0].resources.requests.cpu`) and
 /// what is wrong with it.

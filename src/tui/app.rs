@@ -32,8 +32,8 @@ use super::views::pending::PendingView;
 use super::views::tree::TreeView;
 use super::views::yaml::YamlView;
 use super::views::{Component, Cx};
-use crate::graph::ObjRef;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
+use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
 
 /// The smallest terminal the layout is drawn in; below it a message replaces the layout.
@@ -207,6 +207,7 @@ impl App {
         let job = Job::Explain {
             generation: self.explain_generation,
             snapshot: Arc::clone(&data.snapshot),
+            graph: Arc::clone(&data.graph),
             options: data.options.clone(),
             target: view.target.clone(),
         };

@@ -13,15 +13,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::doctor::{self, DoctorReport};
-use crate::graph::tree::{self, TreeNode, TreeScope};
-use crate::graph::{Graph, ObjRef};
+use crate::graph::Graph;
 use crate::sched::node_state::ClusterState;
 use crate::sched::plan::Plan;
 use crate::sched::resources::{CPU, MEMORY};
 use crate::sched::{Options, simulate, whatif};
+use crate::snapshot::ObjRef;
 use crate::snapshot::facts::Component;
 use crate::snapshot::source::{Collector, files};
 use crate::snapshot::{Snapshot, name_of, namespace_of};
+use crate::tree::{self, TreeNode, TreeScope};
 
 /// One change applied to a copy of the snapshot before simulating again.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,6 +210,8 @@ pub struct Data {
     pub plan: Arc<Plan>,
     /// The options the plan ran with (explain uses the same).
     pub options: Options,
+    /// The reference graph of `snapshot` (the tree and doctor read it; explain reuses it).
+    pub graph: Arc<Graph>,
     /// The tree, flattened.
     pub tree: Vec<TreeRow>,
     /// The tree report's assumptions.
@@ -343,6 +346,7 @@ impl Data {
             base_plan,
             plan,
             options: sim_options,
+            graph: Arc::new(graph),
             tree: flatten(report.roots),
             assumed,
             doctor,

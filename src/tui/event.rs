@@ -12,10 +12,11 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
 use super::data::{BuildOptions, Data};
-use crate::explain::{Diagnosis, Target, explain, units_of};
-use crate::graph::{Graph, ObjRef};
+use crate::explain::{Diagnosis, explain_target};
+use crate::graph::Graph;
 use crate::sched::Options;
 use crate::sched::plan::Plan;
+use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
 
 /// Loads a fresh snapshot (live re-list) for a kubeconfig context (`None`: the current one).
@@ -49,6 +50,8 @@ pub enum Job {
         generation: u64,
         /// The snapshot the plan ran on (what-ifs applied).
         snapshot: Arc<Snapshot>,
+        /// Its reference graph, as the data holds it.
+        graph: Arc<Graph>,
         /// The plan's options.
         options: Options,
         /// The object.
@@ -91,35 +94,17 @@ pub enum Intent {
     Status(String),
 }
 
-/// The units `target` stands for and their diagnoses, as `explain TYPE/NAME` gives them.
+/// The units `target` stands for and their diagnoses, as `explain TYPE/NAME` gives them
+/// ([`explain_target`]), on the graph the data already holds and one simulation prepared for
+/// the whole request.
 pub fn diagnose(
     s: &Snapshot,
+    graph: &Graph,
     options: &Options,
     target: &ObjRef,
 ) -> Result<Vec<Diagnosis>, String> {
-    let graph = Graph::build(s);
-    let t = Target {
-        kind: target.kind.clone(),
-        namespace: target.namespace.clone(),
-        name: target.name.clone(),
-    };
-    let units = units_of(&graph, &t);
-    // A pod in a group: explain the group (as `explain pod/NAME` does).
-    let units = if t.kind == ObjKind::Pod && units.len() > 1 {
-        units[1..].to_vec()
-    } else {
-        units
-    };
-    if units.is_empty() {
-        return Err(format!(
-            "{} `{}` has no PodGroup to explain",
-            target.kind, target.name
-        ));
-    }
-    Ok(units
-        .iter()
-        .map(|(k, n)| explain(s, options, &t.namespace, k, n))
-        .collect())
+    let mut prepared = crate::sched::prepare(s, options);
+    explain_target(s, graph, &mut prepared, options, target)
 }
 
 fn run(job: Job, loader: Option<&Loader>) -> Done {
@@ -148,11 +133,12 @@ fn run(job: Job, loader: Option<&Loader>) -> Done {
         Job::Explain {
             generation,
             snapshot,
+            graph,
             options,
             target,
         } => Done::Explained {
             generation,
-            result: diagnose(&snapshot, &options, &target),
+            result: diagnose(&snapshot, &graph, &options, &target),
             target,
         },
     }

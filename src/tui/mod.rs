@@ -13,7 +13,7 @@
 //! [`Intent`](event::Intent)s; [`event`] is the queue and the background worker that
 //! simulates, explains and reloads while the UI keeps drawing; [`data`] is what the worker
 //! builds; [`terminal`] enters the TUI state and restores the terminal on every exit path.
-//! Every string from the cluster passes [`sanitize`](crate::render::sanitize()).
+//! Every string from the cluster passes [`sanitize`](crate::sanitize::sanitize()).
 
 pub mod app;
 pub mod data;

@@ -11,7 +11,7 @@ use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
 
 use super::{App, Config};
-use crate::graph::ObjRef;
+use crate::snapshot::ObjRef;
 use crate::snapshot::source::demo;
 
 struct Harness {
@@ -472,7 +472,7 @@ fn yaml_view() {
 
 /// The demo plus a PodGroup in namespace `ml\u{200b}`, which differs from the demo's `ml` only
 /// by a zero-width space (issue #46: the TUI escapes every character the CLI's
-/// `render::sanitize` escapes, so the two look different).
+/// `sanitize` escapes, so the two look different).
 fn lookalike_namespaces() -> Harness {
     let extra = "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata:\n  name: look\n  namespace: \"ml\\u200b\"\nspec:\n  schedulingPolicy:\n    gang:\n      minCount: 1\n";
     let mut collector = crate::snapshot::source::Collector::new();

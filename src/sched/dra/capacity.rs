@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::resource::v1::{CapacityRequestPolicy, DeviceCapacity};
 
-use crate::sched::resources::{parse_quantity, parse_quantity_scaled};
+use crate::snapshot::quantity::{parse_quantity, parse_quantity_scaled};
 
 /// An amount of a capacity: milli-units and how to print it.
 #[derive(Debug, Clone, PartialEq, Eq)]

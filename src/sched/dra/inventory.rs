@@ -22,9 +22,9 @@ use k8s_openapi::api::resource::v1::{
 
 use super::capacity::CapacityDef;
 
-use crate::sched::resources::parse_quantity;
 use crate::sched::selector::{Labels, NodeTerm};
 use crate::snapshot::name_of;
+use crate::snapshot::quantity::parse_quantity;
 
 /// Index of a device in [`Inventory::devices`].
 pub type DeviceId = usize;

@@ -34,9 +34,9 @@ use self::capacity::Amount;
 use self::inventory::{DeviceId, Inventory, Scope, qualify};
 use self::node_allocatable::{ClaimFootprint, NaPod};
 use self::selector::{ExprId, Selectors};
-use super::filter::{Code, Reason, Rejection};
-use super::node_state::{NodeState, PodId};
+use super::node::{NodeState, PodId};
 use super::pod_req::PodReq;
+use super::status::{Code, Reason, Rejection};
 use crate::sched::resources::{Requests, ResourceId, ResourceTable};
 use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, name_of, namespace_of};
@@ -549,7 +549,7 @@ impl DraState {
                 let template = e.resource_claim_template_name.as_deref();
                 let claim_name = e.resource_claim_name.as_deref();
                 let is_group_entry = group.is_some_and(|pg| {
-                    crate::graph::is_group_claim_entry(pg, &e.name, claim_name, template)
+                    crate::snapshot::claims::is_group_claim_entry(pg, &e.name, claim_name, template)
                 });
                 // Upstream (notes in /work/notes/claim-entry.md): only an entry that matches a
                 // PodGroup entry exactly, with DRAWorkloadResourceClaims on, uses the PodGroup's
@@ -586,10 +586,12 @@ impl DraState {
                     match group.filter(|_| shared) {
                         Some(pg) => {
                             let pg_name = name_of(&pg.metadata).to_owned();
-                            let generated =
-                                crate::graph::group_claim_status(pg, &e.name).and_then(|n| {
-                                    by_name.get(&(req.namespace.clone(), n.to_owned())).copied()
-                                });
+                            let generated = crate::snapshot::claims::group_claim_status(
+                                pg, &e.name,
+                            )
+                            .and_then(|n| {
+                                by_name.get(&(req.namespace.clone(), n.to_owned())).copied()
+                            });
                             match (generated, template_spec) {
                                 (Some(i), _) => Ok(i),
                                 (None, None) => Err(not_created(format!(
@@ -619,8 +621,8 @@ impl DraState {
                             }
                         }
                         None => {
-                            let generated =
-                                crate::graph::pod_claim_status(pod, &e.name).and_then(|n| {
+                            let generated = crate::snapshot::claims::pod_claim_status(pod, &e.name)
+                                .and_then(|n| {
                                     by_name.get(&(req.namespace.clone(), n.to_owned())).copied()
                                 });
                             match (generated, template_spec) {

@@ -33,9 +33,9 @@ use super::allocate::Allocated;
 use super::inventory::{Inventory, qualify};
 use crate::sched::resources::{
     CPU, EPHEMERAL_STORAGE, MEMORY, Requests, ResourceId, ResourceTable, add_into, max_into,
-    parse_milli,
 };
 use crate::snapshot::Pod;
+use crate::snapshot::quantity::parse_milli;
 
 /// The filter reason (histogram) when a claim with a mapped device is used by a second pod;
 /// [`err_shared`] is upstream's full message, naming the claim.

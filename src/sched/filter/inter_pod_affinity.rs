@@ -29,11 +29,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Code, Rejection};
 use crate::sched::node_state::{ClusterState, NodeId, NodeState};
 use crate::sched::pod_req::{AffinityTerm, PodReq};
-use crate::sched::score::MAX_NODE_SCORE;
 use crate::sched::selector::Labels;
+use crate::sched::status::MAX_NODE_SCORE;
+use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "InterPodAffinity";
@@ -356,11 +356,11 @@ pub fn normalize(s: &ScoreState, scores: &mut [i64]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Reason;
     use super::*;
     use crate::sched::node_state::PodId;
     use crate::sched::pod_req::NamespaceScope;
     use crate::sched::selector::LabelSelector;
+    use crate::sched::status::Reason;
 
     fn labels(pairs: &[(&str, &str)]) -> Labels {
         pairs

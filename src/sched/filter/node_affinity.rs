@@ -2,9 +2,9 @@
 //! Upstream: `pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go`,
 //! `k8s.io/component-helpers/scheduling/corev1/nodeaffinity`.
 
-use super::{Code, Rejection};
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
+use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "NodeAffinity";
@@ -58,7 +58,7 @@ mod tests {
         };
         assert_eq!(
             filter(&pod, &node).unwrap().reasons[0],
-            super::super::Reason::Static(ERR_REASON_POD)
+            crate::sched::status::Reason::Static(ERR_REASON_POD)
         );
         pod.node_selector.clear();
         let term = |v: &str| NodeTerm {

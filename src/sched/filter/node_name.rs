@@ -1,9 +1,9 @@
 //! NodeName: a pod with `spec.nodeName` fits only that node.
 //! Upstream: `pkg/scheduler/framework/plugins/nodename/node_name.go`.
 
-use super::{Code, Rejection};
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
+use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "NodeName";
@@ -51,6 +51,9 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(r.reasons[0], super::super::Reason::Static(ERR_REASON));
+        assert_eq!(
+            r.reasons[0],
+            crate::sched::status::Reason::Static(ERR_REASON)
+        );
     }
 }

@@ -2,9 +2,9 @@
 //! Upstream: `pkg/scheduler/framework/plugins/nodeports/node_ports.go` and `HostPortInfo`:
 //! ports conflict on the same protocol and port when either host IP is `0.0.0.0` or both match.
 
-use super::{Code, Rejection};
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
+use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "NodePorts";

@@ -5,10 +5,10 @@
 //! (preemption cannot help). Scores: LeastAllocated (cpu, memory; weight 1 each) and
 //! BalancedAllocation.
 
-use super::{Code, Reason, Rejection};
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
 use crate::sched::resources::{CPU, MEMORY, PODS};
+use crate::sched::status::{Code, Reason, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "NodeResourcesFit";

@@ -2,9 +2,9 @@
 //! `node.kubernetes.io/unschedulable:NoSchedule`.
 //! Upstream: `pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go`.
 
-use super::{Code, Rejection};
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
+use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "NodeUnschedulable";
@@ -47,7 +47,7 @@ mod tests {
         let r = filter(&pod, &node).unwrap();
         assert_eq!(
             r.reasons[0],
-            super::super::Reason::Static("node(s) were unschedulable")
+            crate::sched::status::Reason::Static("node(s) were unschedulable")
         );
         pod.tolerations
             .push(Tol::exists(TAINT_UNSCHEDULABLE, "NoSchedule"));

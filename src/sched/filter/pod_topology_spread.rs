@@ -22,11 +22,12 @@
 
 use std::collections::HashMap;
 
-use super::{Code, Rejection, node_affinity};
+use super::node_affinity;
 use crate::sched::node_state::{ClusterState, NodeId, NodeState};
 use crate::sched::pod_req::{PodReq, SpreadConstraint};
-use crate::sched::score::MAX_NODE_SCORE;
 use crate::sched::selector::LabelSelector;
+use crate::sched::status::MAX_NODE_SCORE;
+use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "PodTopologySpread";
@@ -364,10 +365,10 @@ pub fn normalize(s: &ScoreState, scores: &mut [i64]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Reason;
     use super::*;
     use crate::sched::node_state::PodId;
     use crate::sched::selector::{Labels, NodeTaint, PodLabels, Tol};
+    use crate::sched::status::Reason;
 
     fn labels(pairs: &[(&str, &str)]) -> Labels {
         pairs

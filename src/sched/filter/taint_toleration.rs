@@ -2,9 +2,9 @@
 //! Upstream: `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go` (1.35+ reason
 //! text "node(s) had untolerated taint(s)").
 
-use super::{Code, Rejection};
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
+use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "TaintToleration";
@@ -61,7 +61,7 @@ mod tests {
         let mut pod = PodReq::default();
         assert_eq!(
             filter(&pod, &node).unwrap().reasons[0],
-            super::super::Reason::Static("node(s) had untolerated taint(s)")
+            crate::sched::status::Reason::Static("node(s) had untolerated taint(s)")
         );
         pod.tolerations.push(Tol::exists("gpu", "NoSchedule"));
         assert!(filter(&pod, &node).is_none());

@@ -15,15 +15,14 @@ pub mod victims;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use self::victims::VictimIndex;
-use super::filter::{Code, pre_filter, run_filters};
+use super::filter::{pre_filter, run_filters};
 use super::gang::{Cycle, Status};
 use super::node_state::{ClusterState, NodeId, PodId, Removal};
-use super::plan::UnitTrace;
+use super::plan::{BlastRadius, GroupLeft, Left, UnitTrace, Victim};
 use super::queue::GroupNode;
 use super::schedule_one::{Mode, Sampler, filter_node, nominated_pods_for};
+use super::status::Code;
 
 /// Upstream message when the preemptor may not preempt.
 pub const MSG_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
@@ -45,111 +44,6 @@ pub const MSG_ONGOING: &str = "ongoing preemption on nominated nodes";
 /// Upstream refusal (single pod) while an earlier preemption's victim is still terminating.
 pub const MSG_TERMINATING_ON_NOMINATED: &str =
     "not eligible due to a terminating pod on the nominated node.";
-
-/// One evicted pod.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Victim {
-    /// Always `Pod`.
-    pub kind: &'static str,
-    /// Namespace.
-    pub namespace: String,
-    /// Name (shared with the simulation's pod: a group preemption at 5,000 nodes describes
-    /// thousands of victims).
-    pub name: Arc<str>,
-    /// Node it ran on (shared with the simulation's node).
-    pub node: Arc<str>,
-    /// The group it belongs to (`PodGroup/name`), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
-    /// The atomic unit it was evicted with (`disruptionMode: all`), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evicted_with: Option<String>,
-    /// Priority used in the comparison.
-    pub priority: i32,
-    /// Its eviction violates a PodDisruptionBudget.
-    pub pdb_violation: bool,
-}
-
-/// What a preemption costs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BlastRadius {
-    /// Pods evicted.
-    pub victim_pods: u32,
-    /// Groups that lose members (`PodGroup/ns/name`).
-    pub victim_groups: Vec<String>,
-    /// An `all` group dies whole though only part of its nodes was needed.
-    pub whole_group_for_part_of_its_nodes: bool,
-    /// GPUs (extended resources with `gpu` in the name, and DRA devices) freed.
-    pub gpus_freed: u32,
-    /// GPU-hours of work lost: each victim's GPUs × time since it started (snapshot time).
-    pub gpu_hours_lost: f64,
-    /// PodDisruptionBudget violations (victim pods).
-    pub pdb_violations: u32,
-    /// The preemptor fits once the victims are gone.
-    pub preemptor_fits: bool,
-    /// Per victim group: what it keeps running once its victims are evicted (a gang in
-    /// `disruptionMode: single` can be left below its minCount, holding its GPUs while making
-    /// no progress).
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub groups: Vec<GroupLeft>,
-}
-
-/// A group that loses members to a preemption.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupLeft {
-    /// `PodGroup/namespace/name`.
-    pub group: String,
-    /// Its pods evicted.
-    pub evicted: u32,
-    /// What stays.
-    pub left: Left,
-}
-
-/// What a victim group keeps running.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Left {
-    /// Its pods still running (bound, not being deleted).
-    pub running: u32,
-    /// Its gang minCount (`None` for a basic group).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub min_count: Option<u32>,
-    /// GPUs its running pods hold: extended resources named `*gpu*`, and DRA devices as
-    /// `resource.k8s.io/devices`.
-    pub holds: BTreeMap<String, String>,
-}
-
-impl GroupLeft {
-    /// "gang `ns/batch` keeps 4 of 6 running, below its minCount 6: its remaining pods hold 16
-    /// nvidia.com/gpu and make no progress", when the eviction leaves a gang short of its
-    /// minCount with pods still running; `None` otherwise.
-    pub fn stranded(&self) -> Option<String> {
-        let min = self.left.min_count?;
-        let running = self.left.running;
-        if running == 0 || running >= min {
-            return None;
-        }
-        let holds: Vec<String> = self
-            .left
-            .holds
-            .iter()
-            .map(|(r, q)| format!("{q} {r}"))
-            .collect();
-        let name = self.group.trim_start_matches("PodGroup/");
-        Some(format!(
-            "gang `{name}` keeps {running} of {} running, below its minCount {min}: its remaining pods {}make no progress",
-            running + self.evicted,
-            if holds.is_empty() {
-                String::new()
-            } else {
-                format!("hold {} and ", holds.join(", "))
-            }
-        ))
-    }
-}
 
 /// What each victim group of `victims` keeps: `members(namespace, group)` lists a group's pods
 /// in the simulation, `min_count` its gang minCount.

@@ -12,8 +12,7 @@ use super::filter::{
 use super::node_state::{ClusterState, NodeId};
 use super::pod_req::PodReq;
 
-/// Upstream `framework.MaxNodeScore`.
-pub const MAX_NODE_SCORE: i64 = 100;
+pub use super::status::MAX_NODE_SCORE;
 
 /// Upstream `helper.DefaultNormalizeScore`: scale to 0–100 by the maximum; `reverse` flips.
 pub fn default_normalize(scores: &mut [i64], reverse: bool) {

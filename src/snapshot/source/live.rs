@@ -15,7 +15,7 @@ use futures::future::join_all;
 use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
-use super::{Collector, files};
+use super::{Collector, parse};
 use crate::snapshot::facts::{Component, ComponentFacts, parse_feature_metrics};
 use crate::snapshot::{KindCoverage, Snapshot, Warning};
 
@@ -107,7 +107,7 @@ fn read_capped(path: &Path) -> Result<Kubeconfig, String> {
             MAX_KUBECONFIG_BYTES >> 20
         )
     };
-    let io = |e: std::io::Error| format!("`{file}`: {}", crate::error::io_in_words(&e));
+    let io = |e: std::io::Error| format!("`{file}`: {}", crate::sanitize::io_in_words(&e));
     let meta = std::fs::metadata(path).map_err(io)?;
     if meta.is_file() {
         if meta.len() > MAX_KUBECONFIG_BYTES {
@@ -137,7 +137,7 @@ fn kubeconfig_error(path: &Path, e: &KubeconfigError) -> String {
     let file = path.display();
     match e {
         KubeconfigError::Parse(inner) => {
-            let what = redact_quoted(&files::first_line(&inner.without_snippet().to_string()));
+            let what = redact_quoted(&parse::first_line(&inner.without_snippet().to_string()));
             match inner.location() {
                 Some(at) => {
                     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -687,7 +687,7 @@ fn auth_failure(e: &kube::Error, plugin: Option<&str>) -> Option<String> {
         }
         AuthError::AuthExecStart(io) => format!(
             "{plugin} could not be started: {}",
-            crate::error::io_in_words(io)
+            crate::sanitize::io_in_words(io)
         ),
         AuthError::AuthExecParse(_) => format!(
             "{plugin} printed no valid ExecCredential on stdout (not shown: it may hold a credential)"
@@ -707,7 +707,7 @@ fn auth_failure(e: &kube::Error, plugin: Option<&str>) -> Option<String> {
         AuthError::ReadTokenFile(io, path) => format!(
             "cannot read the kubeconfig's `tokenFile` `{}`: {}",
             path.display(),
-            crate::error::io_in_words(io)
+            crate::sanitize::io_in_words(io)
         ),
         AuthError::InvalidBearerToken(_) => {
             "the token holds characters an HTTP header cannot (a line break?)".to_owned()
@@ -1051,7 +1051,7 @@ async fn load_async(
         .await
         .and_then(|answer| {
             let info: VersionInfo = serde_json::from_slice(&answer.body)
-                .map_err(|e| ListFailure::Malformed(files::strip_position(&e.to_string())))?;
+                .map_err(|e| ListFailure::Malformed(parse::strip_position(&e.to_string())))?;
             Ok((info, answer.headers))
         }) {
         Ok((info, headers)) => {
@@ -1160,7 +1160,7 @@ async fn fetch_json<T: serde::de::DeserializeOwned>(
     serde_json::from_slice(&answer.body).map_err(|e| {
         ListFailure::Malformed(format!(
             "{} (at byte {} of {})",
-            files::strip_position(&e.to_string()),
+            parse::strip_position(&e.to_string()),
             e.column(),
             answer.body.len()
         ))
@@ -1317,7 +1317,7 @@ impl ListFailure {
             ),
             Self::Unsent(e) => match auth_failure(e, None) {
                 Some(auth) => auth,
-                None => format!("no answer ({})", files::first_line(&e.to_string())),
+                None => format!("no answer ({})", parse::first_line(&e.to_string())),
             },
             Self::Redirect { code, location } => {
                 format!("HTTP {code} redirect to `{location}` (not followed)")
@@ -1382,7 +1382,7 @@ fn humanize(d: Duration) -> String {
 
 /// A URL or `Location` value without `user:password@`.
 fn without_userinfo(url: &str) -> String {
-    crate::render::sanitize::redact_userinfo(url).into_owned()
+    crate::sanitize::redact_userinfo(url).into_owned()
 }
 
 /// A 2xx answer: its headers and its whole body.
@@ -1493,7 +1493,7 @@ async fn fetch_once(client: &Client, uri: &str) -> Attempt {
     let body = match response.into_body().collect_bytes().await {
         Ok(b) => Vec::from(b),
         Err(e) => {
-            return Attempt::Done(Err(ListFailure::Transport(files::first_line(
+            return Attempt::Done(Err(ListFailure::Transport(parse::first_line(
                 &e.to_string(),
             ))));
         }
@@ -1795,7 +1795,7 @@ fn page_envelope(text: &str) -> Result<(Page<'_>, &serde_json::value::RawValue),
     let page: Page<'_> = serde_json::from_str(text).map_err(|e| {
         ListFailure::Malformed(format!(
             "{} (at byte {} of {})",
-            files::strip_position(&e.to_string()),
+            parse::strip_position(&e.to_string()),
             byte_offset(text, e.line(), e.column()),
             text.len()
         ))
@@ -1848,7 +1848,7 @@ fn type_page(body: &[u8], api_version: &str, kind: &str) -> Result<TypedPage, Li
                 ),
             )),
             Err(super::JsonError::Syntax(e)) => {
-                return Err(ListFailure::Malformed(files::strip_position(
+                return Err(ListFailure::Malformed(parse::strip_position(
                     &e.to_string(),
                 )));
             }

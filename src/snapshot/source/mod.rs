@@ -9,6 +9,7 @@
 pub mod demo;
 pub mod files;
 pub mod live;
+pub mod parse;
 pub mod prune;
 pub(crate) mod stream;
 pub(crate) mod tls;
@@ -135,7 +136,7 @@ fn typed_str<T: DeserializeOwned + prune::Prune + 'static>(
             let value: Value = serde_json::from_str(text).map_err(|e| ObjectError {
                 object: object.to_owned(),
                 field: None,
-                message: files::strip_position(&e.to_string()),
+                message: parse::strip_position(&e.to_string()),
             })?;
             return typed(value, object);
         }
@@ -146,7 +147,7 @@ fn typed_str<T: DeserializeOwned + prune::Prune + 'static>(
             de.end().map_err(|e| ObjectError {
                 object: object.to_owned(),
                 field: None,
-                message: files::strip_position(&e.to_string()),
+                message: parse::strip_position(&e.to_string()),
             })?;
             o
         }
@@ -174,7 +175,7 @@ fn field_error(e: serde_path_to_error::Error<serde_json::Error>, object: &str) -
     ObjectError {
         object: object.to_owned(),
         field: (path != ".").then_some(path),
-        message: files::strip_position(&e.into_inner().to_string()),
+        message: parse::strip_position(&e.into_inner().to_string()),
     }
 }
 

@@ -12,7 +12,7 @@
 
 use std::io::{BufRead, Read};
 
-use super::files::{LoadError, strip_position};
+use super::parse::{LoadError, strip_position};
 use super::{Collector, JsonError, ObjectError};
 
 /// How a source is parsed.
@@ -105,7 +105,7 @@ pub(crate) type Sink<'a> = dyn FnMut(Batch) -> Result<(), Stop> + 'a;
 pub(crate) fn unit_text<'t>(text: &'t [u8], unit: &Unit, path: &str) -> Result<&'t str, LoadError> {
     let bytes = text.get(unit.start..unit.end).unwrap_or_default();
     std::str::from_utf8(bytes).map_err(|e| {
-        let (l, c) = super::files::line_col(bytes, e.valid_up_to());
+        let (l, c) = super::parse::line_col(bytes, e.valid_up_to());
         LoadError::Syntax {
             path: path.to_owned(),
             format: "UTF-8",
@@ -182,16 +182,16 @@ pub(crate) fn process(
                 }
             }
             JsonError::Object(e) => {
-                let located = super::files::locate_json(text, &e);
+                let located = super::parse::locate_json(text, &e);
                 object_error(e, located)
             }
         }),
         Format::Yaml => {
-            if !super::files::has_content(text) {
+            if !super::parse::has_content(text) {
                 return Ok(());
             }
             let value: serde_json::Value =
-                serde_saphyr::from_str_with_options(text, super::files::yaml_options()).map_err(
+                serde_saphyr::from_str_with_options(text, super::parse::yaml_options()).map_err(
                     |e| {
                         let (line, column) = e.location().map_or((1, 1), |l| {
                             (
@@ -205,7 +205,7 @@ pub(crate) fn process(
                             format: "YAML",
                             line,
                             column,
-                            message: super::files::yaml_message(&e.to_string(), line),
+                            message: super::parse::yaml_message(&e.to_string(), line),
                         }
                     },
                 )?;
@@ -225,7 +225,7 @@ pub(crate) fn process(
                             }),
                             ..e.clone()
                         };
-                        let located = super::files::locate_yaml(text, &local);
+                        let located = super::parse::locate_yaml(text, &local);
                         e.field = Some(match inner {
                             Some(f) => format!("items[{}].{f}", first + i),
                             None => format!("items[{}]", first + i),
@@ -245,7 +245,7 @@ pub(crate) fn process(
                 return Ok(());
             }
             collector.add(value).map_err(|e| {
-                let located = super::files::locate_yaml(text, &e);
+                let located = super::parse::locate_yaml(text, &e);
                 object_error(e, located)
             })
         }
@@ -389,7 +389,7 @@ fn is_ws(b: u8) -> bool {
 
 impl<R: Read> Scanner<'_, '_, R> {
     fn io(&self, e: std::io::Error) -> Stop {
-        Stop::Load(super::files::read_error(self.path, e))
+        Stop::Load(super::parse::read_error(self.path, e))
     }
 
     fn syntax(&self, message: &str) -> Stop {
@@ -1065,8 +1065,8 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, out: &mut YamlOut<'_, '_>) -> Result
     }
     let text = std::mem::take(&mut doc.text);
     if doc.streamed {
-        let shell: serde_json::Value = if super::files::has_content(&text) {
-            serde_saphyr::from_str_with_options(&text, super::files::yaml_options()).map_err(
+        let shell: serde_json::Value = if super::parse::has_content(&text) {
+            serde_saphyr::from_str_with_options(&text, super::parse::yaml_options()).map_err(
                 |e| {
                     let (line, column) = e.location().map_or((1, 1), |l| {
                         (
@@ -1080,7 +1080,7 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, out: &mut YamlOut<'_, '_>) -> Result
                         format: "YAML",
                         line,
                         column: column.max(1),
-                        message: super::files::yaml_message(&e.to_string(), line),
+                        message: super::parse::yaml_message(&e.to_string(), line),
                     })
                 },
             )?
@@ -1104,7 +1104,7 @@ fn flush_doc(doc: &mut YamlDoc, path: &str, out: &mut YamlOut<'_, '_>) -> Result
         doc.streamed = false;
         return Ok(());
     }
-    if super::files::has_content(&text) {
+    if super::parse::has_content(&text) {
         let start = out.text.len();
         out.text.extend_from_slice(text.as_bytes());
         out.unit(start, doc.start, 0, None, false)?;
@@ -1160,7 +1160,7 @@ fn split_yaml_into<R: BufRead>(
         raw.clear();
         let n = reader
             .read_until(b'\n', &mut raw)
-            .map_err(|e| Stop::Load(super::files::read_error(path, e)))?;
+            .map_err(|e| Stop::Load(super::parse::read_error(path, e)))?;
         if n == 0 {
             break;
         }

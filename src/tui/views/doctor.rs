@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, List};
 use crate::doctor::{Finding, Severity};
-use crate::graph::ObjRef;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
+use crate::snapshot::ObjRef;
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, table};
 

@@ -14,9 +14,9 @@ use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, scroll_text};
 use crate::explain::{Diagnosis, Severity};
-use crate::graph::ObjRef;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
 use crate::sched::plan::UnitResult;
+use crate::snapshot::ObjRef;
 use crate::tui::event::Intent;
 use crate::tui::theme::Theme;
 

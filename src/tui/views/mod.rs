@@ -19,7 +19,7 @@ use super::data::Data;
 use super::event::Intent;
 use super::theme::Theme;
 use super::widgets::{Cursor, matches};
-use crate::graph::ObjRef;
+use crate::snapshot::ObjRef;
 
 /// What a view reads while drawing or handling a key.
 pub struct Cx<'a> {

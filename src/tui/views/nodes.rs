@@ -14,8 +14,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, List};
-use crate::graph::ObjRef;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
+use crate::snapshot::ObjRef;
 use crate::tui::data::{NodeInfo, WhatIf};
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, gauge, highlight, matches, table};

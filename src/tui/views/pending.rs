@@ -10,9 +10,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, List};
-use crate::graph::ObjRef;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
 use crate::sched::plan::{Outcome, UnitResult};
+use crate::snapshot::ObjRef;
 use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, table};

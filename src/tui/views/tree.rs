@@ -14,9 +14,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, List};
-use crate::graph::ObjRef;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
 use crate::sched::plan::Outcome;
+use crate::snapshot::ObjRef;
 use crate::tui::data::TreeRow;
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, highlight, matches, table};

@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, scroll_text};
-use crate::graph::ObjRef;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
+use crate::snapshot::ObjRef;
 use crate::tui::data::object_yaml;
 use crate::tui::event::Intent;
 

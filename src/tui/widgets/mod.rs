@@ -174,7 +174,7 @@ pub fn labelled_line(buf: &mut Buffer, area: Rect, y: u16, label: &str, text: &s
         y,
         &Line::from(vec![
             Span::styled(label.to_owned(), theme.dim()),
-            Span::raw(crate::render::sanitize::sanitize(text).into_owned()),
+            Span::raw(crate::sanitize::sanitize(text).into_owned()),
         ]),
         area.width,
     );

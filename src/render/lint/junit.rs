@@ -136,7 +136,7 @@ pub fn write(out: &mut dyn Write, report: &LintReport, fail_on: Severity) -> io:
 #[cfg(test)]
 mod tests {
     use crate::lint::Severity;
-    use crate::lint::output::fixture;
+    use crate::render::lint::fixture;
 
     #[test]
     fn output() {

@@ -16,7 +16,7 @@ pub fn write(out: &mut dyn Write, report: &LintReport) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::output::fixture;
+    use crate::render::lint::fixture;
 
     #[test]
     fn output() {

@@ -138,7 +138,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::lint::output::fixture;
+    use crate::render::lint::fixture;
 
     #[test]
     fn uris_are_percent_encoded_and_relative_to_srcroot() {

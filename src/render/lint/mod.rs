@@ -1,4 +1,4 @@
-//! Lint report writers, one per format (style §4 habit 5): [`text`] (ruff-like),
+//! The lint report's views, one writer per format (style §4 habit 5): [`text`] (ruff-like),
 //! [`json`] (`kind: LintReport`), [`sarif`] (2.1.0), [`junit`], [`github`] (workflow
 //! annotations). Each takes a writer; none prints. Tests render one shared fixture report.
 

@@ -2,19 +2,21 @@
 //! status, built from the [`Graph`] and the [`Snapshot`].
 //!
 //! Pure: the caller passes the instant ages are measured from. One [`TreeReport`] feeds the
-//! text view and `-o json|yaml` alike.
+//! text view and `-o json|yaml` alike. It sits beside explain, above the graph and the
+//! simulator (it reads both: the graph's edges and, for pending units, the plan).
 
 use crate::snapshot::ObjKind;
 use crate::snapshot::Pod;
 use k8s_openapi::api::resource::v1::ResourceClaim;
 use k8s_openapi::api::scheduling::v1beta1::{DisruptionMode, PodGroup};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, ObjectMeta, Time};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, ObjectMeta};
 use k8s_openapi::jiff::Timestamp;
 use serde::Serialize;
 
-use super::{EdgeKind, EdgeState, Graph, ObjRef};
+use crate::graph::{EdgeKind, EdgeState, Graph};
 use crate::sched::plan::Plan;
-use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
+use crate::snapshot::ObjRef;
+use crate::snapshot::{Snapshot, Warning, name_of, namespace_of, times};
 
 /// The tree report (`kind: Tree`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -532,7 +534,10 @@ impl TreeBuilder<'_> {
     /// Common fields: age, owner, broken references, terminating.
     fn base(&self, r: &ObjRef, meta: &ObjectMeta) -> TreeNode {
         let mut n = TreeNode {
-            age: meta.creation_timestamp.as_ref().map(|t| age(t, self.now)),
+            age: meta
+                .creation_timestamp
+                .as_ref()
+                .map(|t| times::age(t, self.now)),
             ..TreeNode::of(r)
         };
         n.owner = meta
@@ -666,7 +671,8 @@ impl TreeBuilder<'_> {
                     entry.resource_claim_name.as_deref(),
                     entry.resource_claim_template_name.as_deref(),
                 );
-                let shared = crate::graph::is_group_claim_entry(pg, &entry.name, claim, template);
+                let shared =
+                    crate::snapshot::claims::is_group_claim_entry(pg, &entry.name, claim, template);
                 let theirs = pg
                     .spec
                     .resource_claims
@@ -830,56 +836,5 @@ fn group_status(conds: Option<&[Condition]>, scheduled: usize, total: usize) -> 
         _ if total == 0 => "NoPods".to_owned(),
         _ if scheduled == 0 => "Pending".to_owned(),
         _ => format!("{scheduled}/{total} bound"),
-    }
-}
-
-/// kubectl-style age (k8s.io/apimachinery `duration.HumanDuration`): `45s`, `5m`, `5m30s`,
-/// `2h30m`, `36h`, `5d`, `5d4h`, `2y`.
-pub fn age(created: &Time, now: Timestamp) -> String {
-    let secs = now.as_second().saturating_sub(created.0.as_second()).max(0);
-    let minutes = secs / 60;
-    let hours = secs / 3600;
-    match secs {
-        s if s < 120 => format!("{s}s"),
-        s if s < 600 => match s % 60 {
-            0 => format!("{minutes}m"),
-            rest => format!("{minutes}m{rest}s"),
-        },
-        s if s < 3 * 3600 => format!("{minutes}m"),
-        s if s < 8 * 3600 => match minutes % 60 {
-            0 => format!("{hours}h"),
-            rest => format!("{hours}h{rest}m"),
-        },
-        s if s < 48 * 3600 => format!("{hours}h"),
-        s if s < 8 * 86400 => match hours % 24 {
-            0 => format!("{}d", hours / 24),
-            rest => format!("{}d{rest}h", hours / 24),
-        },
-        s if s < 2 * 365 * 86400 => format!("{}d", hours / 24),
-        s if s < 8 * 365 * 86400 => match (hours / 24) % 365 {
-            0 => format!("{}y", hours / 24 / 365),
-            rest => format!("{}y{rest}d", hours / 24 / 365),
-        },
-        _ => format!("{}y", hours / 24 / 365),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ages_read_like_kubectl() {
-        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
-        let at = |s: &str| Time(s.parse().unwrap());
-        assert_eq!(age(&at("2026-11-20T11:59:30Z"), now), "30s");
-        assert_eq!(age(&at("2026-11-20T11:55:00Z"), now), "5m");
-        assert_eq!(age(&at("2026-11-20T11:54:30Z"), now), "5m30s");
-        assert_eq!(age(&at("2026-11-20T09:30:00Z"), now), "150m");
-        assert_eq!(age(&at("2026-11-20T07:30:00Z"), now), "4h30m");
-        assert_eq!(age(&at("2026-11-19T00:00:00Z"), now), "36h");
-        assert_eq!(age(&at("2026-11-15T12:00:00Z"), now), "5d");
-        assert_eq!(age(&at("2026-11-15T08:00:00Z"), now), "5d4h");
-        assert_eq!(age(&at("2026-12-01T00:00:00Z"), now), "0s");
     }
 }

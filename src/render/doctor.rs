@@ -1,12 +1,12 @@
 //! The text view of a [`DoctorReport`]: findings grouped by severity, most severe first, then
 //! the summary; assumptions and loader warnings apart ([`write_notes`]). Writes to a writer it is given; every string
-//! from the cluster passes [`sanitize()`](crate::render::sanitize::sanitize).
+//! from the cluster passes [`sanitize()`](crate::sanitize::sanitize).
 
 use std::io::{self, Write};
 
-use super::{DoctorReport, Severity};
+use crate::doctor::{DoctorReport, Severity};
 use crate::render::color::Styler;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
 
 /// Writes the report as text.
 pub fn write_text(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> io::Result<()> {
@@ -91,9 +91,9 @@ fn paint(style: Styler, severity: Severity, s: &str) -> String {
 mod tests {
     use super::*;
     use crate::doctor::{Check, Finding, Summary};
-    use crate::graph::ObjRef;
     use crate::render::ColorChoice;
     use crate::snapshot::ObjKind;
+    use crate::snapshot::ObjRef;
 
     #[test]
     fn text_groups_by_severity_and_sanitizes() {

@@ -3,8 +3,13 @@
 //! A name or annotation from a cluster could carry escape sequences that move the cursor,
 //! rewrite the screen or set the window title. Control characters (C0, DEL, C1) are replaced
 //! by a visible `\xNN` / `\u{NNNN}` escape, as ripgrep's `grep-cli` escape does for bytes.
+//! An io error is put in words without its `(os error N)` suffix ([`io_in_words`]).
+//!
+//! A leaf module: it imports nothing from the crate, so loaders, errors and views all use it
+//! (docs/development.md, "Layers").
 
 use std::borrow::Cow;
+use std::io;
 
 /// Returns `s` with every control character escaped; borrows when there is none.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
@@ -84,6 +89,31 @@ pub fn redact_userinfo(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// An io error in words, without the `(os error N)` suffix: a full disk is "disk full".
+pub fn io_in_words(e: &io::Error) -> String {
+    let words = match e.kind() {
+        io::ErrorKind::StorageFull => "disk full (no space left on device)",
+        io::ErrorKind::QuotaExceeded => "disk quota exceeded",
+        io::ErrorKind::PermissionDenied => "permission denied",
+        io::ErrorKind::ReadOnlyFilesystem => "read-only file system",
+        io::ErrorKind::NotFound => "no such file or directory",
+        io::ErrorKind::IsADirectory => "it is a directory",
+        io::ErrorKind::NotADirectory => "a component of the path is not a directory",
+        io::ErrorKind::FileTooLarge => "file too large",
+        io::ErrorKind::CrossesDevices => {
+            "the temporary file and the target are on different file systems"
+        }
+        _ => {
+            let text = e.to_string();
+            return match text.rfind(" (os error ") {
+                Some(i) if text.ends_with(')') => text[..i].to_owned(),
+                _ => text,
+            };
+        }
+    };
+    words.to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +154,18 @@ mod tests {
     fn borrows_clean_strings() {
         assert!(matches!(sanitize("train-a-0"), Cow::Borrowed(_)));
         assert_eq!(sanitize("ünïcode-ok"), "ünïcode-ok");
+    }
+
+    #[test]
+    fn io_errors_are_put_in_words() {
+        assert_eq!(
+            io_in_words(&io::Error::from_raw_os_error(28)),
+            "disk full (no space left on device)"
+        );
+        assert_eq!(io_in_words(&io::Error::other("bad value")), "bad value");
+        assert_eq!(
+            io_in_words(&io::Error::from_raw_os_error(5)),
+            "Input/output error"
+        );
     }
 }

@@ -13,7 +13,7 @@ fn escape_data(s: &str) -> String {
         .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A");
-    crate::render::sanitize::sanitize(&escaped).into_owned()
+    crate::sanitize::sanitize(&escaped).into_owned()
 }
 
 fn escape_property(s: &str) -> String {
@@ -51,7 +51,7 @@ pub fn write(out: &mut dyn Write, report: &LintReport) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::output::fixture;
+    use crate::render::lint::fixture;
 
     #[test]
     fn output() {

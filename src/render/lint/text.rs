@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use crate::lint::{LintReport, Severity};
 use crate::render::color::Styler;
-use crate::render::sanitize;
+use crate::sanitize::sanitize;
 
 /// Writes `report` as text.
 pub fn write(out: &mut dyn Write, report: &LintReport, style: Styler) -> io::Result<()> {
@@ -74,8 +74,8 @@ pub fn write(out: &mut dyn Write, report: &LintReport, style: Styler) -> io::Res
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::output::fixture;
     use crate::render::color::ColorChoice;
+    use crate::render::lint::fixture;
 
     #[test]
     fn output() {

@@ -6,7 +6,6 @@
 //! Components talk to the app through [`Intent`]s pushed on a queue (gitui's `InternalEvent`),
 //! never by reaching into each other.
 
-use crate::snapshot::ObjKind;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;

@@ -12,6 +12,7 @@
 use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
+use k8s_openapi::api::core::v1::Node;
 use serde::Serialize;
 
 use crate::sched::filter::{
@@ -44,9 +45,9 @@ pub struct PlanDiff {
 pub struct UnitChange {
     /// `PodGroup`, `CompositePodGroup` or `Pod`.
     pub kind: ObjKind,
-    /// Namespace.
+    /// The unit's namespace.
     pub namespace: String,
-    /// Name.
+    /// The unit's name.
     pub name: String,
     /// The outcome in OLD: `Scheduled`, `Unschedulable`, `Waiting`, `Preempting`, `Error`,
     /// `NotPending` (the object exists and nothing of it is pending) or `Absent`.
@@ -146,7 +147,7 @@ enum Aspect {
     Nodes,
     /// `spec.unschedulable`.
     Cordon,
-    /// Taints.
+    /// Taints (`key=value:Effect`) added or removed.
     Taints,
     /// Labels (node affinity, selectors, topology domains, spread).
     Labels,
@@ -564,9 +565,31 @@ fn names<S: AsRef<str>>(list: &[S]) -> String {
     out.join(", ")
 }
 
-/// Every change between the snapshots on nodes, running pods and devices.
+/// Every change between the snapshots on nodes, running pods and devices, in a fixed order:
+/// nodes removed, then added, then per kept node its cordon, taints, labels and allocatable;
+/// pods started and gone per node; devices per node and driver; last the claim allocations
+/// (cluster-wide, `node: None`).
 fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
     let mut out = Vec::new();
+    node_set_changes(old, new, &mut out);
+    running_pod_changes(old, new, &mut out);
+    device_changes(old, new, &mut out);
+    claim_allocation_changes(old, new, &mut out);
+    out
+}
+
+/// A change that belongs to `node` (the unit's filters that look at `aspect` see it).
+fn on_node(node: &str, aspect: Aspect, text: String) -> NodeChange {
+    NodeChange {
+        node: Some(node.to_owned()),
+        aspect,
+        text,
+    }
+}
+
+/// Nodes removed and added (by name), then for each node in both snapshots the changes of
+/// [`kept_node_changes`].
+fn node_set_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let node_names = |s: &Snapshot| -> BTreeSet<String> {
         s.nodes
             .iter()
@@ -574,98 +597,104 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             .collect()
     };
     let (a, b) = (node_names(old), node_names(new));
-    let change = |node: &str, aspect, text: String| NodeChange {
-        node: Some(node.to_owned()),
-        aspect,
-        text,
-    };
     for n in a.difference(&b) {
-        out.push(change(n, Aspect::Nodes, format!("node `{n}` removed")));
+        out.push(on_node(n, Aspect::Nodes, format!("node `{n}` removed")));
     }
     for n in b.difference(&a) {
-        out.push(change(n, Aspect::Nodes, format!("node `{n}` added")));
+        out.push(on_node(n, Aspect::Nodes, format!("node `{n}` added")));
     }
     for n in a.intersection(&b) {
         let (Some(x), Some(y)) = (old.node(n), new.node(n)) else {
             continue;
         };
-        let cordoned = |node: &k8s_openapi::api::core::v1::Node| {
-            node.spec
-                .as_ref()
-                .and_then(|s| s.unschedulable)
-                .unwrap_or(false)
-        };
-        match (cordoned(x), cordoned(y)) {
-            (false, true) => out.push(change(n, Aspect::Cordon, format!("node `{n}` cordoned"))),
-            (true, false) => {
-                out.push(change(n, Aspect::Cordon, format!("node `{n}` uncordoned")));
-            }
-            _ => {}
+        kept_node_changes(n, x, y, out);
+    }
+}
+
+/// One node present in both snapshots (`x` in OLD, `y` in NEW): cordoned or uncordoned, taints
+/// added and removed (`key=value:Effect`), labels changed, allocatable amounts changed (as the
+/// quantity strings read, a missing one shown as `0`).
+fn kept_node_changes(n: &str, x: &Node, y: &Node, out: &mut Vec<NodeChange>) {
+    let cordoned = |node: &Node| {
+        node.spec
+            .as_ref()
+            .and_then(|s| s.unschedulable)
+            .unwrap_or(false)
+    };
+    match (cordoned(x), cordoned(y)) {
+        (false, true) => out.push(on_node(n, Aspect::Cordon, format!("node `{n}` cordoned"))),
+        (true, false) => {
+            out.push(on_node(n, Aspect::Cordon, format!("node `{n}` uncordoned")));
         }
-        let taints = |node: &k8s_openapi::api::core::v1::Node| -> BTreeSet<String> {
-            node.spec
-                .iter()
-                .flat_map(|s| s.taints.iter().flatten())
-                .map(|t| match &t.value {
-                    Some(v) => format!("{}={v}:{}", t.key, t.effect),
-                    None => format!("{}:{}", t.key, t.effect),
-                })
-                .collect()
-        };
-        let (tx, ty) = (taints(x), taints(y));
-        for t in ty.difference(&tx) {
-            out.push(change(
+        _ => {}
+    }
+    let taints = |node: &Node| -> BTreeSet<String> {
+        node.spec
+            .iter()
+            .flat_map(|s| s.taints.iter().flatten())
+            .map(|t| match &t.value {
+                Some(v) => format!("{}={v}:{}", t.key, t.effect),
+                None => format!("{}:{}", t.key, t.effect),
+            })
+            .collect()
+    };
+    let (tx, ty) = (taints(x), taints(y));
+    for t in ty.difference(&tx) {
+        out.push(on_node(
+            n,
+            Aspect::Taints,
+            format!("node `{n}`: taint `{t}` added"),
+        ));
+    }
+    for t in tx.difference(&ty) {
+        out.push(on_node(
+            n,
+            Aspect::Taints,
+            format!("node `{n}`: taint `{t}` removed"),
+        ));
+    }
+    let empty = BTreeMap::new();
+    let (lx, ly) = (
+        x.metadata.labels.as_ref().unwrap_or(&empty),
+        y.metadata.labels.as_ref().unwrap_or(&empty),
+    );
+    let keys: BTreeSet<&String> = lx.keys().chain(ly.keys()).collect();
+    for k in keys {
+        let (vx, vy) = (lx.get(k), ly.get(k));
+        if vx != vy {
+            let show = |v: Option<&String>| v.map_or("unset", String::as_str).to_owned();
+            out.push(on_node(
                 n,
-                Aspect::Taints,
-                format!("node `{n}`: taint `{t}` added"),
+                Aspect::Labels,
+                format!("node `{n}`: label `{k}` {} → {}", show(vx), show(vy)),
             ));
-        }
-        for t in tx.difference(&ty) {
-            out.push(change(
-                n,
-                Aspect::Taints,
-                format!("node `{n}`: taint `{t}` removed"),
-            ));
-        }
-        let empty = BTreeMap::new();
-        let (lx, ly) = (
-            x.metadata.labels.as_ref().unwrap_or(&empty),
-            y.metadata.labels.as_ref().unwrap_or(&empty),
-        );
-        let keys: BTreeSet<&String> = lx.keys().chain(ly.keys()).collect();
-        for k in keys {
-            let (vx, vy) = (lx.get(k), ly.get(k));
-            if vx != vy {
-                let show = |v: Option<&String>| v.map_or("unset", String::as_str).to_owned();
-                out.push(change(
-                    n,
-                    Aspect::Labels,
-                    format!("node `{n}`: label `{k}` {} → {}", show(vx), show(vy)),
-                ));
-            }
-        }
-        let alloc = |node: &k8s_openapi::api::core::v1::Node| -> BTreeMap<String, String> {
-            node.status
-                .as_ref()
-                .and_then(|s| s.allocatable.as_ref())
-                .map(|m| m.iter().map(|(k, q)| (k.clone(), q.0.clone())).collect())
-                .unwrap_or_default()
-        };
-        let (ax, ay) = (alloc(x), alloc(y));
-        let keys: BTreeSet<&String> = ax.keys().chain(ay.keys()).collect();
-        for k in keys {
-            let (vx, vy) = (ax.get(k), ay.get(k));
-            if vx != vy {
-                let show = |v: Option<&String>| v.map_or("0", String::as_str).to_owned();
-                out.push(change(
-                    n,
-                    Aspect::Resources,
-                    format!("node `{n}`: allocatable {k} {} → {}", show(vx), show(vy)),
-                ));
-            }
         }
     }
-    // Running pods per node.
+    let alloc = |node: &Node| -> BTreeMap<String, String> {
+        node.status
+            .as_ref()
+            .and_then(|s| s.allocatable.as_ref())
+            .map(|m| m.iter().map(|(k, q)| (k.clone(), q.0.clone())).collect())
+            .unwrap_or_default()
+    };
+    let (ax, ay) = (alloc(x), alloc(y));
+    let keys: BTreeSet<&String> = ax.keys().chain(ay.keys()).collect();
+    for k in keys {
+        let (vx, vy) = (ax.get(k), ay.get(k));
+        if vx != vy {
+            let show = |v: Option<&String>| v.map_or("0", String::as_str).to_owned();
+            out.push(on_node(
+                n,
+                Aspect::Resources,
+                format!("node `{n}`: allocatable {k} {} → {}", show(vx), show(vy)),
+            ));
+        }
+    }
+}
+
+/// Pods started and gone per node: a pod runs on a node when it has `spec.nodeName` and its
+/// phase is neither `Succeeded` nor `Failed`; pods are compared by `namespace/name`.
+fn running_pod_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let running = |s: &Snapshot| -> BTreeMap<String, BTreeSet<String>> {
         let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for p in &s.pods {
@@ -694,7 +723,7 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
         let started: Vec<&String> = py.difference(px).collect();
         let ended: Vec<&String> = px.difference(py).collect();
         if !started.is_empty() {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Resources,
                 format!(
@@ -705,7 +734,7 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             ));
         }
         if !ended.is_empty() {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Resources,
                 format!(
@@ -716,7 +745,11 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             ));
         }
     }
-    // Devices per node (ResourceSlices) and claim allocations.
+}
+
+/// Devices that appeared or vanished per node and driver, counted from the ResourceSlices
+/// (`pool/device`); slices without `spec.nodeName` count under `(not node-local)`.
+fn device_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let devices = |s: &Snapshot| -> BTreeMap<(String, String), BTreeSet<String>> {
         let mut m: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         for sl in &s.resource_slices {
@@ -742,20 +775,25 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
         let appeared = y.difference(&x).count();
         let vanished = x.difference(&y).count();
         if appeared > 0 {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Devices,
                 format!("node `{n}`: {appeared} {driver} device(s) appeared"),
             ));
         }
         if vanished > 0 {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Devices,
                 format!("node `{n}`: {vanished} {driver} device(s) vanished"),
             ));
         }
     }
+}
+
+/// ResourceClaims newly allocated (or allocated to other devices) and no longer allocated,
+/// by `namespace/name`, with their `driver/pool/device` results; cluster-wide (`node: None`).
+fn claim_allocation_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let allocations = |s: &Snapshot| -> BTreeMap<String, Vec<String>> {
         s.resource_claims
             .iter()
@@ -798,7 +836,6 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             });
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -254,23 +254,83 @@ pub(super) fn capacity_findings(
     } else {
         Severity::Error
     };
-    fit_finding(s, unit, fit, severity, out);
+    if !fit.domains.is_empty() {
+        out.push(domain_finding(unit, fit, severity));
+    } else if fit.placeable < fit.min_count {
+        out.push(quorum_finding(s, unit, fit, severity));
+    }
     if !reasons.is_empty() {
         out.push(rejection_reasons(unit, fit, reasons));
     }
     claim_findings(unit, severity, out);
 }
 
-/// WASE020 when the unit has a topology constraint (the best domain, every domain's count in
-/// the evidence), else WASE021 when fewer than the quorum fit at once. `severity` is `Info`
-/// when preemption makes room, and the titles say so.
-fn fit_finding(
-    s: &Snapshot,
-    unit: &UnitResult,
-    fit: &Fit,
-    severity: Severity,
-    out: &mut Vec<Finding>,
-) {
+/// WASE020: no topology domain holds the gang. The title names the best domain (most that
+/// fit, then the first by name), the detail the best [`DOMAINS_SHOWN`] domains and the total
+/// over all, the evidence every domain. `severity` is `Info` when preemption makes room, and
+/// the title says so.
+fn domain_finding(unit: &UnitResult, fit: &Fit, severity: Severity) -> Finding {
+    let preempting = unit.outcome == Outcome::Preempting;
+    // A CompositePodGroup counts child groups against minGroupCount (`fit` does too); a
+    // PodGroup or pod counts members against minCount. Never the two in one "N of M".
+    let composite = unit.kind == ObjKind::CompositePodGroup;
+    let members = if composite {
+        "child group(s)"
+    } else {
+        "members"
+    };
+    let best = fit
+        .domains
+        .iter()
+        .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)));
+    let before = if composite { 0 } else { unit.scheduled_before };
+    let total: u32 = fit.domains.iter().map(|d| d.placeable).sum::<u32>() + before;
+    let best_name = best.map_or(String::new(), |d| d.value.clone());
+    let tree = if composite { "gang tree" } else { "gang" };
+    let title = if preempting {
+        format!(
+            "without preemption no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name}); preemption makes room",
+            fit.domains[0].key, fit.placeable, fit.min_count
+        )
+    } else {
+        format!(
+            "no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name})",
+            fit.domains[0].key, fit.placeable, fit.min_count
+        )
+    };
+    Finding {
+        id: "WASE020",
+        severity,
+        title,
+        detail: {
+            let (shown, rest) = fit.leading_domains(DOMAINS_SHOWN);
+            let mut list = shown
+                .iter()
+                .map(|d| format!("{}={}", d.value, d.placeable))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if rest > 0 {
+                list.push_str(&format!(", … {rest} more (-o json lists all)"));
+            }
+            let per = if rest > 0 {
+                "per domain, most first"
+            } else {
+                "per domain"
+            };
+            let what = if composite { "child groups" } else { "members" };
+            format!(
+                "{what} that fit {per}: {list}; {total} in all domains together — free capacity spread across domains is not gang capacity"
+            )
+        },
+        evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
+        fix: None,
+    }
+}
+
+/// WASE021: fewer than the quorum fit at once (no topology constraint): members against
+/// `minCount`, or child groups against `minGroupCount` for a CompositePodGroup. `severity`
+/// is `Info` when preemption makes room, and the title says so.
+fn quorum_finding(s: &Snapshot, unit: &UnitResult, fit: &Fit, severity: Severity) -> Finding {
     let preempting = unit.outcome == Outcome::Preempting;
     // A CompositePodGroup counts child groups against minGroupCount (`fit` does too); a
     // PodGroup or pod counts members against minCount. Never the two in one "N of M".
@@ -280,78 +340,33 @@ fn fit_finding(
     } else {
         ("members", "minCount")
     };
-    if !fit.domains.is_empty() {
-        let best = fit
-            .domains
-            .iter()
-            .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)));
-        let before = if composite { 0 } else { unit.scheduled_before };
-        let total: u32 = fit.domains.iter().map(|d| d.placeable).sum::<u32>() + before;
-        let best_name = best.map_or(String::new(), |d| d.value.clone());
-        let tree = if composite { "gang tree" } else { "gang" };
-        let title = if preempting {
-            format!(
-                "without preemption no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name}); preemption makes room",
-                fit.domains[0].key, fit.placeable, fit.min_count
-            )
+    let of = if composite {
+        super::child_groups(s, &unit.namespace, &unit.name)
+    } else {
+        unit.pending + unit.scheduled_before
+    };
+    let title = if preempting {
+        format!(
+            "{} of {of} {members} fit at once without preemption ({min_name} {}); preemption makes room for the rest",
+            fit.placeable, fit.min_count
+        )
+    } else {
+        format!(
+            "{} of {of} {members} fit at once ({min_name} {})",
+            fit.placeable, fit.min_count
+        )
+    };
+    Finding {
+        id: "WASE021",
+        severity,
+        title,
+        detail: unit.message.clone(),
+        evidence: if composite {
+            serde_json::json!({"placeableGroups": fit.placeable, "minGroupCount": fit.min_count})
         } else {
-            format!(
-                "no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name})",
-                fit.domains[0].key, fit.placeable, fit.min_count
-            )
-        };
-        out.push(Finding {
-            id: "WASE020",
-            severity,
-            title,
-            detail: {
-                let (shown, rest) = fit.leading_domains(DOMAINS_SHOWN);
-                let mut list = shown
-                    .iter()
-                    .map(|d| format!("{}={}", d.value, d.placeable))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                if rest > 0 {
-                    list.push_str(&format!(", … {rest} more (-o json lists all)"));
-                }
-                let per = if rest > 0 { "per domain, most first" } else { "per domain" };
-                let what = if composite { "child groups" } else { "members" };
-                format!(
-                    "{what} that fit {per}: {list}; {total} in all domains together — free capacity spread across domains is not gang capacity"
-                )
-            },
-            evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
-            fix: None,
-        });
-    } else if fit.placeable < fit.min_count {
-        let of = if composite {
-            super::child_groups(s, &unit.namespace, &unit.name)
-        } else {
-            unit.pending + unit.scheduled_before
-        };
-        let title = if preempting {
-            format!(
-                "{} of {of} {members} fit at once without preemption ({min_name} {}); preemption makes room for the rest",
-                fit.placeable, fit.min_count
-            )
-        } else {
-            format!(
-                "{} of {of} {members} fit at once ({min_name} {})",
-                fit.placeable, fit.min_count
-            )
-        };
-        out.push(Finding {
-            id: "WASE021",
-            severity,
-            title,
-            detail: unit.message.clone(),
-            evidence: if composite {
-                serde_json::json!({"placeableGroups": fit.placeable, "minGroupCount": fit.min_count})
-            } else {
-                serde_json::json!({"placeable": fit.placeable, "minCount": fit.min_count})
-            },
-            fix: None,
-        });
+            serde_json::json!({"placeable": fit.placeable, "minCount": fit.min_count})
+        },
+        fix: None,
     }
 }
 

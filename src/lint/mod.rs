@@ -144,7 +144,7 @@ pub struct Summary {
 pub struct LintReport {
     /// The Kubernetes version the rules describe.
     pub target_version: String,
-    /// Counts.
+    /// Files, objects and findings per severity, for the summary line.
     pub summary: Summary,
     /// Findings, sorted by file, line, column, rule.
     pub findings: Vec<Finding>,

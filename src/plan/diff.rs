@@ -30,9 +30,9 @@ const MAX_CAUSES: usize = 12;
 pub struct PlanDiff {
     /// Units whose simulated answer changed, in a stable order (kind, namespace, name).
     pub units: Vec<UnitChange>,
-    /// Counts.
+    /// How many units changed, and how many of them became unschedulable or schedulable.
     pub summary: DiffSummary,
-    /// Both sides.
+    /// Where OLD and NEW came from and the simulation settings both were run with.
     pub settings: DiffSettings,
     /// Loader warnings of both sides (prefixed `OLD:`/`NEW:`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -54,7 +54,7 @@ pub struct UnitChange {
     pub before: String,
     /// The outcome in NEW, in the same terms.
     pub after: String,
-    /// What kind of change.
+    /// How the answer changed (newly unschedulable, newly schedulable, moved, …).
     pub change: Change,
     /// The changes between the snapshots that the unit's filters looked at.
     pub causes: Vec<String>,
@@ -72,7 +72,7 @@ pub struct UnitChange {
     pub after_message: String,
 }
 
-/// What kind of change.
+/// How a unit's answer changed between OLD and NEW (each listed unit has one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum Change {
     /// Placed (or placeable by preemption, or running) in OLD; Unschedulable, Error or Waiting
@@ -96,11 +96,11 @@ pub enum Change {
     Removed,
 }
 
-/// Counts.
+/// The counts of a diff (`summary` in JSON); `diff`'s exit code reads `newlyUnschedulable`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffSummary {
-    /// Units listed.
+    /// Units listed (every unit whose answer changed).
     pub changed: u32,
     /// Of which newly unschedulable (`diff` exits 1 when this is not 0).
     pub newly_unschedulable: u32,
@@ -109,7 +109,7 @@ pub struct DiffSummary {
 }
 
 impl DiffSummary {
-    /// Counts `units`.
+    /// The summary of `units`, each counted once under its [`Change`].
     pub fn of(units: &[UnitChange]) -> Self {
         let with = |c: Change| count(units.iter().filter(|u| u.change == c).count());
         Self {
@@ -120,7 +120,8 @@ impl DiffSummary {
     }
 }
 
-/// Both sides.
+/// The settings of a diff (`settings` in JSON): both sources, and the simulation settings
+/// they share (gates per side).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffSettings {

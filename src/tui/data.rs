@@ -179,7 +179,7 @@ pub struct NodeInfo {
     pub labels: BTreeMap<String, String>,
     /// `Ready` condition true.
     pub ready: bool,
-    /// Cordoned.
+    /// Cordoned (`spec.unschedulable`).
     pub unschedulable: bool,
     /// Taints as `key:Effect` (values left out), in the node's order.
     pub taints: Vec<String>,

@@ -84,7 +84,8 @@ impl Shell {
         }
     }
 
-    /// The script.
+    /// The completion script for this shell, as `completion` prints it and `generate
+    /// completions` writes it to `completions/`.
     pub fn script(self) -> &'static str {
         match self {
             Shell::Bash => BASH,

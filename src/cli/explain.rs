@@ -63,8 +63,8 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         Graph::build_beside(&snapshot, || crate::sched::prepare(&snapshot, &options));
     super::profile::phase("graph");
     let mut prepared = prepared;
-    let diagnoses = explain_target(&snapshot, &graph, &mut prepared, &options, &target)
-        .map_err(|message| {
+    let diagnoses =
+        explain_target(&snapshot, &graph, &mut prepared, &options, &target).map_err(|message| {
             Error::usage(
                 message,
                 "explain a PodGroup, or a Workload whose PodGroups exist",

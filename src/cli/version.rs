@@ -23,13 +23,13 @@ pub struct VersionArgs {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VersionReport {
-    /// wasctl's version.
+    /// wasctl's version (the package version, e.g. `0.1.0`).
     pub version: &'static str,
     /// The git commit it was built from.
     pub commit: &'static str,
     /// The date of that commit.
     pub build_date: &'static str,
-    /// The target triple.
+    /// The target triple the binary was built for (e.g. `x86_64-unknown-linux-gnu`).
     pub target: &'static str,
     /// The Kubernetes minor version whose scheduler wasctl models.
     pub kubernetes: &'static str,
@@ -42,15 +42,16 @@ pub struct VersionReport {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GateReport {
-    /// Gate name.
+    /// The gate's name, as `--feature-gates` spells it (e.g. `GenericWorkload`).
     pub name: &'static str,
     /// `Alpha`, `Beta`, `GA` or `Removed`.
     pub stage: &'static str,
-    /// Upstream default.
+    /// Whether it is on by default in the Kubernetes version the report names.
     pub default: bool,
 }
 
-/// The report for this build.
+/// The version report of the running binary: version, commit, build date and target are
+/// stamped at build time (`build.rs`); the gates come from the modelled Kubernetes version.
 pub fn report() -> VersionReport {
     VersionReport {
         version: env!("CARGO_PKG_VERSION"),

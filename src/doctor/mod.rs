@@ -59,7 +59,7 @@ impl Severity {
 pub struct Finding {
     /// The check's stable ID, e.g. `WASD001`.
     pub id: Check,
-    /// The check's severity.
+    /// How bad it is; `--fail-on` compares against it.
     pub severity: Severity,
     /// The object the finding is about.
     pub object: ObjRef,
@@ -138,7 +138,7 @@ pub struct Checker<'a> {
     pub s: &'a Snapshot,
     /// Its reference graph.
     pub g: &'a Graph,
-    /// Options.
+    /// The reference instant for ages and the feature gate overrides.
     pub options: &'a Options,
     /// Assumptions made, for the report.
     pub assumed: Vec<String>,

@@ -11,6 +11,10 @@ use crate::sched::plan::{Outcome, Plan, UnitResult};
 use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, name_of};
 
+/// The findings about what the unit hangs off, in this order: kube-scheduler's GenericWorkload
+/// gate off (WASE001), broken references along Workload → PodGroup → Pod (WASE002/003), a
+/// gang waiting before scheduling (WASE004) and the first pod claim entry that differs from
+/// its PodGroup's (WASE005).
 #[allow(
     clippy::too_many_arguments,
     reason = "one call site; the parts are independent views of the same unit"
@@ -26,6 +30,19 @@ pub(super) fn links(
     unit: &UnitResult,
     out: &mut Vec<Finding>,
 ) {
+    generic_workload_off(plan, out);
+    dangling_references(s, g, ns, kind, name, unit, out);
+    if unit.outcome == Outcome::Waiting {
+        waiting_finding(s, ns, kind, name, unit, out);
+    }
+    if *kind == ObjKind::PodGroup {
+        claim_entry_mismatch(s, options, ns, name, out);
+    }
+}
+
+/// WASE001 when the plan's settings say kube-scheduler runs with the GenericWorkload feature
+/// gate explicitly off (unset counts as on).
+fn generic_workload_off(plan: &Plan, out: &mut Vec<Finding>) {
     let gates = &plan.settings.feature_gates;
     if gates.get("GenericWorkload") == Some(&false) {
         out.push(Finding {
@@ -37,7 +54,20 @@ pub(super) fn links(
             fix: Some("enable GenericWorkload in kube-scheduler (and kube-apiserver, kube-controller-manager)".to_owned()),
         });
     }
-    // Broken references along Workload → PodGroup → Pod.
+}
+
+/// WASE002 (a missing scheduling group) or WASE003 (any other missing object) for the unit
+/// and, for a PodGroup, each member pod: at most one per object, its first dangling edge. An
+/// error only when the scheduler follows that reference and the unit is not placed.
+fn dangling_references(
+    s: &Snapshot,
+    g: &Graph,
+    ns: &str,
+    kind: &ObjKind,
+    name: &str,
+    unit: &UnitResult,
+    out: &mut Vec<Finding>,
+) {
     let mut refs = vec![ObjRef::new(kind.clone(), ns, name)];
     if *kind == ObjKind::PodGroup {
         refs.extend(
@@ -86,105 +116,130 @@ pub(super) fn links(
             }
         }
     }
-    if unit.outcome == Outcome::Waiting {
-        let min = unit
-            .min_count
-            .or_else(|| super::min_count_of(s, kind, ns, name));
-        // A gang short of its quorum: how many more members it waits for (explain adds how
-        // many of them would fit once they exist, from a trial run).
-        let title = match (unit.known, min) {
-            (Some(known), Some(min)) if known < min => {
-                let more = min - known;
-                if *kind == ObjKind::CompositePodGroup {
-                    format!(
-                        "waiting for {more} more child group(s) to reach quorum ({known} ready, minGroupCount {min})"
-                    )
-                } else {
-                    format!(
-                        "waiting for {more} more {} ({known} known)",
-                        if more == 1 { "member" } else { "members" }
-                    )
-                }
+}
+
+/// WASE004 for a unit held before scheduling: a gang short of its quorum says how many more
+/// members (or child groups) it waits for, anything else that PreEnqueue holds it. The fix is
+/// offered only when the simulator's message says the gang waits for minCount pods.
+fn waiting_finding(
+    s: &Snapshot,
+    ns: &str,
+    kind: &ObjKind,
+    name: &str,
+    unit: &UnitResult,
+    out: &mut Vec<Finding>,
+) {
+    let min = unit
+        .min_count
+        .or_else(|| super::min_count_of(s, kind, ns, name));
+    // A gang short of its quorum: how many more members it waits for (explain adds how
+    // many of them would fit once they exist, from a trial run).
+    let title = match (unit.known, min) {
+        (Some(known), Some(min)) if known < min => {
+            let more = min - known;
+            if *kind == ObjKind::CompositePodGroup {
+                format!(
+                    "waiting for {more} more child group(s) to reach quorum ({known} ready, minGroupCount {min})"
+                )
+            } else {
+                format!(
+                    "waiting for {more} more {} ({known} known)",
+                    if more == 1 { "member" } else { "members" }
+                )
             }
-            _ => "held before scheduling (PreEnqueue)".to_owned(),
-        };
-        out.push(Finding {
-            id: "WASE004",
-            severity: Severity::Error,
-            title,
-            detail: unit.message.clone(),
-            evidence: serde_json::json!({"pending": unit.pending, "minCount": min}),
-            fix: match min {
-                Some(min) if unit.message.contains("minCount pods") => Some(format!(
-                    "create the missing members: the gang waits until minCount ({min}) pods exist, {} do",
-                    unit.pending + unit.scheduled_before
-                )),
-                _ => None,
-            },
-        });
-    }
-    // Claim entries that almost match the PodGroup's.
-    if *kind == ObjKind::PodGroup
-        && let Some(pg) = s.pod_group(ns, name)
-    {
-        for i in s.index.pods_by_group.get(ns, name) {
-            let pod = &s.pods[*i];
-            for entry in pod
+        }
+        _ => "held before scheduling (PreEnqueue)".to_owned(),
+    };
+    out.push(Finding {
+        id: "WASE004",
+        severity: Severity::Error,
+        title,
+        detail: unit.message.clone(),
+        evidence: serde_json::json!({"pending": unit.pending, "minCount": min}),
+        fix: match min {
+            Some(min) if unit.message.contains("minCount pods") => Some(format!(
+                "create the missing members: the gang waits until minCount ({min}) pods exist, {} do",
+                unit.pending + unit.scheduled_before
+            )),
+            _ => None,
+        },
+    });
+}
+
+/// WASE005 for the first member pod whose claim entry has the name of one of the PodGroup's
+/// entries but another source (claim or template): the pod then gets a claim of its own
+/// instead of the group's shared one. The fix is verified by a trial run with the entry set to
+/// the group's source. Only the first such entry is reported.
+fn claim_entry_mismatch(
+    s: &Snapshot,
+    options: &Options,
+    ns: &str,
+    name: &str,
+    out: &mut Vec<Finding>,
+) {
+    let Some(pg) = s.pod_group(ns, name) else {
+        return;
+    };
+    for i in s.index.pods_by_group.get(ns, name) {
+        let pod = &s.pods[*i];
+        for entry in pod
+            .spec
+            .iter()
+            .flat_map(|sp| sp.resource_claims.iter().flatten())
+        {
+            let theirs = pg
                 .spec
+                .resource_claims
                 .iter()
-                .flat_map(|sp| sp.resource_claims.iter().flatten())
+                .flatten()
+                .find(|e| e.name == entry.name);
+            if let Some(t) = theirs
+                && (t.resource_claim_name != entry.resource_claim_name
+                    || t.resource_claim_template_name != entry.resource_claim_template_name)
             {
-                let theirs = pg
-                    .spec
-                    .resource_claims
-                    .iter()
-                    .flatten()
-                    .find(|e| e.name == entry.name);
-                if let Some(t) = theirs
-                    && (t.resource_claim_name != entry.resource_claim_name
-                        || t.resource_claim_template_name != entry.resource_claim_template_name)
-                {
-                    let source =
-                        |claim: &Option<String>, template: &Option<String>| match (claim, template)
-                        {
-                            (Some(c), _) => format!("claim `{c}`"),
-                            (None, Some(t)) => format!("template `{t}`"),
-                            (None, None) => "no source".to_owned(),
-                        };
-                    let (mine, group) = (
-                        source(
-                            &entry.resource_claim_name,
-                            &entry.resource_claim_template_name,
-                        ),
-                        source(&t.resource_claim_name, &t.resource_claim_template_name),
-                    );
-                    let pod_name = name_of(&pod.metadata);
-                    // Verified: the pods with the PodGroup's source must still be placed, now
-                    // sharing the group's claim.
-                    let mut copy = s.clone();
-                    let verified = set_claim_source(&mut copy, ns, name, &entry.name, t)
-                        && schedulable_in(&copy, options, &ObjKind::PodGroup, ns, name);
-                    out.push(Finding {
-                        id: "WASE005",
-                        severity: Severity::Warning,
-                        title: format!("claim entry `{}` of pod {pod_name} differs from the PodGroup's", entry.name),
-                        detail: format!(
-                            "the pod uses {mine}, the PodGroup {group}: the pod gets a claim of its own instead of the group's shared claim"
-                        ),
-                        evidence: serde_json::json!({"entry": entry.name, "pod": mine, "podGroup": group}),
-                        fix: Some(if verified {
-                            format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (verified: the group is then placed with the shared claim)", entry.name)
-                        } else {
-                            format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (not enough on its own: the group still would not be placed)", entry.name)
-                        }),
-                    });
-                    return;
-                }
+                let source =
+                    |claim: &Option<String>, template: &Option<String>| match (claim, template) {
+                        (Some(c), _) => format!("claim `{c}`"),
+                        (None, Some(t)) => format!("template `{t}`"),
+                        (None, None) => "no source".to_owned(),
+                    };
+                let (mine, group) = (
+                    source(
+                        &entry.resource_claim_name,
+                        &entry.resource_claim_template_name,
+                    ),
+                    source(&t.resource_claim_name, &t.resource_claim_template_name),
+                );
+                let pod_name = name_of(&pod.metadata);
+                // Verified: the pods with the PodGroup's source must still be placed, now
+                // sharing the group's claim.
+                let mut copy = s.clone();
+                let verified = set_claim_source(&mut copy, ns, name, &entry.name, t)
+                    && schedulable_in(&copy, options, &ObjKind::PodGroup, ns, name);
+                out.push(Finding {
+                    id: "WASE005",
+                    severity: Severity::Warning,
+                    title: format!("claim entry `{}` of pod {pod_name} differs from the PodGroup's", entry.name),
+                    detail: format!(
+                        "the pod uses {mine}, the PodGroup {group}: the pod gets a claim of its own instead of the group's shared claim"
+                    ),
+                    evidence: serde_json::json!({"entry": entry.name, "pod": mine, "podGroup": group}),
+                    fix: Some(if verified {
+                        format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (verified: the group is then placed with the shared claim)", entry.name)
+                    } else {
+                        format!("fix claim entry `{}` in the pod template: use {group}, like the PodGroup (not enough on its own: the group still would not be placed)", entry.name)
+                    }),
+                });
+                return;
             }
         }
     }
 }
 
+/// The capacity findings of a unit that was tried and not placed (or placed only by
+/// preemption, then at `Info` severity): the gang does not fit in one topology domain
+/// (WASE020) or not at once (WASE021), why the nodes were rejected (WASE022), and each claim
+/// that could not be allocated for the members that failed (WASE023).
 pub(super) fn capacity_findings(
     s: &Snapshot,
     unit: &UnitResult,
@@ -200,6 +255,84 @@ pub(super) fn capacity_findings(
     } else {
         Severity::Error
     };
+    if !fit.domains.is_empty() {
+        out.push(domain_finding(unit, fit, severity));
+    } else if fit.placeable < fit.min_count {
+        out.push(quorum_finding(s, unit, fit, severity));
+    }
+    if !reasons.is_empty() {
+        out.push(rejection_reasons(unit, fit, reasons));
+    }
+    claim_findings(unit, severity, out);
+}
+
+/// WASE020: no topology domain holds the gang. The title names the best domain (most that
+/// fit, then the first by name), the detail the best [`DOMAINS_SHOWN`] domains and the total
+/// over all, the evidence every domain. `severity` is `Info` when preemption makes room, and
+/// the title says so.
+fn domain_finding(unit: &UnitResult, fit: &Fit, severity: Severity) -> Finding {
+    let preempting = unit.outcome == Outcome::Preempting;
+    // A CompositePodGroup counts child groups against minGroupCount (`fit` does too); a
+    // PodGroup or pod counts members against minCount. Never the two in one "N of M".
+    let composite = unit.kind == ObjKind::CompositePodGroup;
+    let members = if composite {
+        "child group(s)"
+    } else {
+        "members"
+    };
+    let best = fit
+        .domains
+        .iter()
+        .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)));
+    let before = if composite { 0 } else { unit.scheduled_before };
+    let total: u32 = fit.domains.iter().map(|d| d.placeable).sum::<u32>() + before;
+    let best_name = best.map_or(String::new(), |d| d.value.clone());
+    let tree = if composite { "gang tree" } else { "gang" };
+    let title = if preempting {
+        format!(
+            "without preemption no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name}); preemption makes room",
+            fit.domains[0].key, fit.placeable, fit.min_count
+        )
+    } else {
+        format!(
+            "no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name})",
+            fit.domains[0].key, fit.placeable, fit.min_count
+        )
+    };
+    Finding {
+        id: "WASE020",
+        severity,
+        title,
+        detail: {
+            let (shown, rest) = fit.leading_domains(DOMAINS_SHOWN);
+            let mut list = shown
+                .iter()
+                .map(|d| format!("{}={}", d.value, d.placeable))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if rest > 0 {
+                list.push_str(&format!(", … {rest} more (-o json lists all)"));
+            }
+            let per = if rest > 0 {
+                "per domain, most first"
+            } else {
+                "per domain"
+            };
+            let what = if composite { "child groups" } else { "members" };
+            format!(
+                "{what} that fit {per}: {list}; {total} in all domains together — free capacity spread across domains is not gang capacity"
+            )
+        },
+        evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
+        fix: None,
+    }
+}
+
+/// WASE021: fewer than the quorum fit at once (no topology constraint): members against
+/// `minCount`, or child groups against `minGroupCount` for a CompositePodGroup. `severity`
+/// is `Info` when preemption makes room, and the title says so.
+fn quorum_finding(s: &Snapshot, unit: &UnitResult, fit: &Fit, severity: Severity) -> Finding {
+    let preempting = unit.outcome == Outcome::Preempting;
     // A CompositePodGroup counts child groups against minGroupCount (`fit` does too); a
     // PodGroup or pod counts members against minCount. Never the two in one "N of M".
     let composite = unit.kind == ObjKind::CompositePodGroup;
@@ -208,115 +341,79 @@ pub(super) fn capacity_findings(
     } else {
         ("members", "minCount")
     };
-    if !fit.domains.is_empty() {
-        let best = fit
-            .domains
-            .iter()
-            .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)));
-        let before = if composite { 0 } else { unit.scheduled_before };
-        let total: u32 = fit.domains.iter().map(|d| d.placeable).sum::<u32>() + before;
-        let best_name = best.map_or(String::new(), |d| d.value.clone());
-        let tree = if composite { "gang tree" } else { "gang" };
-        let title = if preempting {
-            format!(
-                "without preemption no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name}); preemption makes room",
-                fit.domains[0].key, fit.placeable, fit.min_count
-            )
+    let of = if composite {
+        super::child_groups(s, &unit.namespace, &unit.name)
+    } else {
+        unit.pending + unit.scheduled_before
+    };
+    let title = if preempting {
+        format!(
+            "{} of {of} {members} fit at once without preemption ({min_name} {}); preemption makes room for the rest",
+            fit.placeable, fit.min_count
+        )
+    } else {
+        format!(
+            "{} of {of} {members} fit at once ({min_name} {})",
+            fit.placeable, fit.min_count
+        )
+    };
+    Finding {
+        id: "WASE021",
+        severity,
+        title,
+        detail: unit.message.clone(),
+        evidence: if composite {
+            serde_json::json!({"placeableGroups": fit.placeable, "minGroupCount": fit.min_count})
         } else {
+            serde_json::json!({"placeable": fit.placeable, "minCount": fit.min_count})
+        },
+        fix: None,
+    }
+}
+
+/// WASE022 (always `Info`): the node rejection reasons with their node counts, in the domain
+/// the unit was chosen for or came closest to fitting when it has a topology constraint (then
+/// followed by one short entry per other domain).
+fn rejection_reasons(unit: &UnitResult, fit: &Fit, reasons: &BTreeMap<String, u32>) -> Finding {
+    let text: Vec<String> = reasons
+        .iter()
+        .map(|(r, n)| format!("{n} node(s): {r}"))
+        .collect();
+    let (title, detail) = match unit.focus_domain() {
+        Some(d) => (
             format!(
-                "no {} domain holds the {tree}: at most {} of {} {members} fit in one ({best_name})",
-                fit.domains[0].key, fit.placeable, fit.min_count
-            )
-        };
-        out.push(Finding {
-            id: "WASE020",
-            severity,
-            title,
-            detail: {
-                let (shown, rest) = fit.leading_domains(DOMAINS_SHOWN);
-                let mut list = shown
-                    .iter()
-                    .map(|d| format!("{}={}", d.value, d.placeable))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                if rest > 0 {
-                    list.push_str(&format!(", … {rest} more (-o json lists all)"));
+                "why the nodes were rejected in {}={} ({})",
+                d.key,
+                d.value,
+                if d.chosen
+                    || unit
+                        .trace
+                        .preemption_domains
+                        .iter()
+                        .any(|p| p.chosen && p.key == d.key && p.value == d.value)
+                {
+                    "the domain chosen"
+                } else {
+                    "the domain closest to fitting"
                 }
-                let per = if rest > 0 { "per domain, most first" } else { "per domain" };
-                let what = if composite { "child groups" } else { "members" };
-                format!(
-                    "{what} that fit {per}: {list}; {total} in all domains together — free capacity spread across domains is not gang capacity"
-                )
-            },
-            evidence: serde_json::to_value(&fit.domains).unwrap_or_default(),
-            fix: None,
-        });
-    } else if fit.placeable < fit.min_count {
-        let of = if composite {
-            super::child_groups(s, &unit.namespace, &unit.name)
-        } else {
-            unit.pending + unit.scheduled_before
-        };
-        let title = if preempting {
-            format!(
-                "{} of {of} {members} fit at once without preemption ({min_name} {}); preemption makes room for the rest",
-                fit.placeable, fit.min_count
-            )
-        } else {
-            format!(
-                "{} of {of} {members} fit at once ({min_name} {})",
-                fit.placeable, fit.min_count
-            )
-        };
-        out.push(Finding {
-            id: "WASE021",
-            severity,
-            title,
-            detail: unit.message.clone(),
-            evidence: if composite {
-                serde_json::json!({"placeableGroups": fit.placeable, "minGroupCount": fit.min_count})
-            } else {
-                serde_json::json!({"placeable": fit.placeable, "minCount": fit.min_count})
-            },
-            fix: None,
-        });
-    }
-    if !reasons.is_empty() {
-        let text: Vec<String> = reasons
-            .iter()
-            .map(|(r, n)| format!("{n} node(s): {r}"))
-            .collect();
-        let (title, detail) = match unit.focus_domain() {
-            Some(d) => (
-                format!(
-                    "why the nodes were rejected in {}={} ({})",
-                    d.key,
-                    d.value,
-                    if d.chosen
-                        || unit
-                            .trace
-                            .preemption_domains
-                            .iter()
-                            .any(|p| p.chosen && p.key == d.key && p.value == d.value)
-                    {
-                        "the domain chosen"
-                    } else {
-                        "the domain closest to fitting"
-                    }
-                ),
-                text.join("; ") + &other_domains(unit, fit, d),
             ),
-            None => ("why the nodes were rejected".to_owned(), text.join("; ")),
-        };
-        out.push(Finding {
-            id: "WASE022",
-            severity: Severity::Info,
-            title,
-            detail,
-            evidence: serde_json::to_value(reasons).unwrap_or_default(),
-            fix: None,
-        });
+            text.join("; ") + &other_domains(unit, fit, d),
+        ),
+        None => ("why the nodes were rejected".to_owned(), text.join("; ")),
+    };
+    Finding {
+        id: "WASE022",
+        severity: Severity::Info,
+        title,
+        detail,
+        evidence: serde_json::to_value(reasons).unwrap_or_default(),
+        fix: None,
     }
+}
+
+/// WASE023, one per claim that could not be allocated, with the pods it failed for and per
+/// reason the most nodes any one of them saw rejected for it.
+fn claim_findings(unit: &UnitResult, severity: Severity, out: &mut Vec<Finding>) {
     // Only the members that failed, and only their claims (a member placed and rolled back
     // with its gang failed nothing, whatever nodes had no device for it on the way).
     let mut claims: BTreeMap<String, (BTreeMap<String, u32>, Vec<&str>)> = BTreeMap::new();

@@ -20,7 +20,9 @@ pub(super) struct Compiled<'p, 's> {
 }
 
 /// Tries candidate changes on copies of the snapshot and keeps those that make the unit
-/// schedulable (outcome Scheduled, not only Preempting).
+/// schedulable (outcome Scheduled, not only Preempting; the DRAPreemption gate is the one
+/// exception). Tried in this order, each on its own: the GenericWorkload gate, the
+/// DRAPreemption gate, a lower minCount, no topology constraint, a toleration, more nodes.
 pub(super) fn verified_fixes(
     s: &Snapshot,
     compiled: &Compiled<'_, '_>,
@@ -45,34 +47,7 @@ pub(super) fn verified_fixes(
             out.push("enable GenericWorkload in kube-scheduler".to_owned());
         }
     }
-    // Turn DRAPreemption on (alpha, off by default in 1.37): the preemption dry run then
-    // releases the devices lower-priority pods hold. Offered when DynamicResources rejected
-    // nodes and preemption found no victims; verified like the others, except that making the
-    // unit Preempting is enough (that is what the gate changes).
-    if unit.outcome == Outcome::Unschedulable
-        && plan.settings.feature_gates.get(DRA_PREEMPTION) != Some(&true)
-        && reasons
-            .keys()
-            .any(|r| r.contains(crate::sched::dra::ERR_CANNOT_ALLOCATE))
-    {
-        let mut o = options.clone();
-        o.gate_overrides.insert(DRA_PREEMPTION.to_owned(), true);
-        let mut p = crate::sched::prepare(s, &o);
-        let run = p.run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
-        if let Some(u) = run
-            .unit(kind, ns, name)
-            .filter(|u| matches!(u.outcome, Outcome::Scheduled | Outcome::Preempting))
-        {
-            out.push(format!(
-                "enable the DRAPreemption feature gate in kube-scheduler (alpha in 1.37): preemption then frees the devices that lower-priority pods hold{}",
-                if u.victims.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({} pod(s) would be evicted)", u.victims.len())
-                }
-            ));
-        }
-    }
+    out.extend(dra_preemption_fix(s, options, unit, reasons, plan));
     // Lower minCount to what fits.
     if *kind == ObjKind::PodGroup && fit.placeable >= 1 && fit.placeable < fit.min_count {
         let mut copy = s.clone();
@@ -108,65 +83,112 @@ pub(super) fn verified_fixes(
             out.push(format!("add a toleration for taint `{taint}` to the pods"));
         }
     }
-    // Add nodes like the best node of the best domain (or any node the pods could use).
-    //
-    // The count is searched on the state just before the unit's turn with the nodes added
-    // there (each try is the unit's own cycle, not the queue ahead of it again), then the
-    // answer is verified on a copy of the cluster holding the nodes, run from the start: the
-    // units ahead may take some of the new nodes. When that fails, the count is searched on
-    // such copies. When no count up to the most tried helps on the quick state, none is
-    // offered: the units ahead could only free room by moving onto the new nodes.
-    if let Some(like) = best_node_to_copy(s, unit, fit) {
-        let adding = |n: usize| {
-            if let Some(p) = compiled
-                .unstarted
-                .and_then(|p| p.with_nodes_added(&like, n))
-            {
-                return schedulable_run(p, kind, ns, name);
-            }
-            let mut copy = s.clone();
-            whatif::add_nodes(&mut copy, n, &like).is_ok() && works(&copy, options)
-        };
-        // A node with devices of its own (node-local ResourceSlices) has no quick state: the
-        // DRA state is built from the slices, so the count is searched on copies.
-        let quick = |n: usize| match prepared.with_nodes_like(&like, n) {
-            Some(p) => schedulable_run(p, kind, ns, name),
-            None => adding(n),
-        };
-        let found = fewest_that_work(MAX_NODES_ADDED, quick).and_then(|n| {
-            if adding(n) {
-                Some(n)
-            } else if n < MAX_NODES_ADDED {
-                fewest_that_work(MAX_NODES_ADDED, adding)
-            } else {
-                // The exact search would try the most first: just tried.
-                None
-            }
-        });
-        if let Some(n) = found {
-            let domain = fit
-                .domains
-                .iter()
-                .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
-                .map(|d| {
-                    let missing = fit.min_count.saturating_sub(d.placeable);
-                    let more = shortfall(s, unit, missing)
-                        .map(|(amount, resource)| {
-                            format!(
-                                "; the {missing} member(s) left need {amount} {resource} more there"
-                            )
-                        })
-                        .unwrap_or_default();
-                    format!(
-                        " (in {}={}, which already fits {} of {}{more})",
-                        d.key, d.value, d.placeable, fit.min_count
-                    )
+    out.extend(add_nodes_fix(s, compiled, options, unit, fit));
+    out
+}
+
+/// Turn DRAPreemption on (alpha, off by default in 1.37): the preemption dry run then
+/// releases the devices lower-priority pods hold. Offered when the unit is Unschedulable,
+/// DynamicResources rejected nodes and the gate is not already on; verified like the others,
+/// except that making the unit Preempting is enough (that is what the gate changes). Runs from
+/// the start, as the gate changes every unit's preemption.
+fn dra_preemption_fix(
+    s: &Snapshot,
+    options: &Options,
+    unit: &UnitResult,
+    reasons: &BTreeMap<String, u32>,
+    plan: &Plan,
+) -> Option<String> {
+    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
+    if unit.outcome != Outcome::Unschedulable
+        || plan.settings.feature_gates.get(DRA_PREEMPTION) == Some(&true)
+        || !reasons
+            .keys()
+            .any(|r| r.contains(crate::sched::dra::ERR_CANNOT_ALLOCATE))
+    {
+        return None;
+    }
+    let mut o = options.clone();
+    o.gate_overrides.insert(DRA_PREEMPTION.to_owned(), true);
+    let mut p = crate::sched::prepare(s, &o);
+    let run = p.run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
+    let u = run
+        .unit(kind, ns, name)
+        .filter(|u| matches!(u.outcome, Outcome::Scheduled | Outcome::Preempting))?;
+    Some(format!(
+        "enable the DRAPreemption feature gate in kube-scheduler (alpha in 1.37): preemption then frees the devices that lower-priority pods hold{}",
+        if u.victims.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} pod(s) would be evicted)", u.victims.len())
+        }
+    ))
+}
+
+/// Add nodes like the best node of the best domain (or any node the pods could use): the
+/// fewest of 1..=[`MAX_NODES_ADDED`] that make the unit Scheduled, with where they help.
+///
+/// The count is searched on the state just before the unit's turn with the nodes added
+/// there (each try is the unit's own cycle, not the queue ahead of it again), then the
+/// answer is verified on a copy of the cluster holding the nodes, run from the start: the
+/// units ahead may take some of the new nodes. When that fails, the count is searched on
+/// such copies. When no count up to the most tried helps on the quick state, none is
+/// offered: the units ahead could only free room by moving onto the new nodes.
+fn add_nodes_fix(
+    s: &Snapshot,
+    compiled: &Compiled<'_, '_>,
+    options: &Options,
+    unit: &UnitResult,
+    fit: &Fit,
+) -> Option<String> {
+    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
+    let prepared = compiled.checkpoint;
+    let like = best_node_to_copy(s, unit, fit)?;
+    let adding = |n: usize| {
+        if let Some(p) = compiled
+            .unstarted
+            .and_then(|p| p.with_nodes_added(&like, n))
+        {
+            return schedulable_run(p, kind, ns, name);
+        }
+        let mut copy = s.clone();
+        whatif::add_nodes(&mut copy, n, &like).is_ok()
+            && schedulable_in(&copy, options, kind, ns, name)
+    };
+    // A node with devices of its own (node-local ResourceSlices) has no quick state: the
+    // DRA state is built from the slices, so the count is searched on copies.
+    let quick = |n: usize| match prepared.with_nodes_like(&like, n) {
+        Some(p) => schedulable_run(p, kind, ns, name),
+        None => adding(n),
+    };
+    let n = fewest_that_work(MAX_NODES_ADDED, quick).and_then(|n| {
+        if adding(n) {
+            Some(n)
+        } else if n < MAX_NODES_ADDED {
+            fewest_that_work(MAX_NODES_ADDED, adding)
+        } else {
+            // The exact search would try the most first: just tried.
+            None
+        }
+    })?;
+    let domain = fit
+        .domains
+        .iter()
+        .max_by(|a, b| a.placeable.cmp(&b.placeable).then(b.value.cmp(&a.value)))
+        .map(|d| {
+            let missing = fit.min_count.saturating_sub(d.placeable);
+            let more = shortfall(s, unit, missing)
+                .map(|(amount, resource)| {
+                    format!("; the {missing} member(s) left need {amount} {resource} more there")
                 })
                 .unwrap_or_default();
-            out.push(format!("add {n} node(s) like {like}{domain}"));
-        }
-    }
-    out
+            format!(
+                " (in {}={}, which already fits {} of {}{more})",
+                d.key, d.value, d.placeable, fit.min_count
+            )
+        })
+        .unwrap_or_default();
+    Some(format!("add {n} node(s) like {like}{domain}"))
 }
 
 /// The gate behind which the preemption dry run frees a victim's devices (KEP-5690).

@@ -40,15 +40,16 @@ pub enum Severity {
     Info,
 }
 
-/// One finding.
+/// One thing explain found about the unit (JSON `findings[]`): stable ID, severity, a
+/// headline, the numbers behind it and, when there is something to do, what.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     /// Stable ID (`WASE###`).
     pub id: &'static str,
-    /// Severity.
+    /// How bad it is; a diagnosis lists its findings errors first.
     pub severity: Severity,
-    /// One line.
+    /// The finding in one line (the text view's headline; `detail` follows it).
     pub title: String,
     /// The details, with numbers.
     pub detail: String,
@@ -64,9 +65,9 @@ pub struct Finding {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DomainFit {
-    /// Topology key.
+    /// The topology key, a node label key (e.g. `topology.kubernetes.io/zone`).
     pub key: String,
-    /// Domain value.
+    /// The key's value on the domain's nodes.
     pub value: String,
     /// Members that fit there at once.
     pub placeable: u32,
@@ -134,7 +135,8 @@ pub struct Diagnosis {
     pub findings: Vec<Finding>,
     /// Filter reason → node count, over the members that found no node.
     pub node_reasons: BTreeMap<String, u32>,
-    /// Fit.
+    /// Members (child groups for a CompositePodGroup) that fit at once against the quorum; for
+    /// a gang short of members, from a trial with the members it has.
     pub fit: Fit,
     /// Verified fixes: each makes the unit schedulable on its own.
     pub fixes: Vec<String>,
@@ -185,8 +187,7 @@ impl Diagnosis {
 
 /// The units (kind, name) a target stands for, from the graph: a pod → its group's root (or
 /// itself), a Workload or Job → its groups.
-pub fn units_of(g: &Graph, t: &ObjRef) -> Vec<(ObjKind, String)> {
-    let r = t;
+pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<(ObjKind, String)> {
     // The root the simulator queues: a PodGroup in a structurally invalid tree (a cycle, or
     // deeper than MAX_HIERARCHY_DEPTH levels with the PodGroup counted) is a unit of its own,
     // as `snapshot::hierarchy::walk_up` makes it.
@@ -209,25 +210,25 @@ pub fn units_of(g: &Graph, t: &ObjRef) -> Vec<(ObjKind, String)> {
             }
         }
     };
-    match t.kind {
+    match r.kind {
         ObjKind::Pod => {
             let group = g
-                .outgoing(&r, Some(EdgeKind::SchedulingGroup))
+                .outgoing(r, Some(EdgeKind::SchedulingGroup))
                 .find(|e| e.state == EdgeState::Resolved)
                 .map(|e| up(&e.to));
             match group {
-                Some(root) => vec![(ObjKind::Pod, t.name.clone()), (root.kind, root.name)],
-                None => vec![(ObjKind::Pod, t.name.clone())],
+                Some(root) => vec![(ObjKind::Pod, r.name.clone()), (root.kind, root.name)],
+                None => vec![(ObjKind::Pod, r.name.clone())],
             }
         }
         ObjKind::PodGroup | ObjKind::CompositePodGroup => {
-            let root = up(&r);
+            let root = up(r);
             vec![(root.kind, root.name)]
         }
         ObjKind::Workload | ObjKind::Job => {
             let mut out = Vec::new();
-            let workloads: Vec<ObjRef> = if t.kind == ObjKind::Job {
-                g.incoming(&r, Some(EdgeKind::ControllerRef))
+            let workloads: Vec<ObjRef> = if r.kind == ObjKind::Job {
+                g.incoming(r, Some(EdgeKind::ControllerRef))
                     .map(|e| e.from.clone())
                     .collect()
             } else {
@@ -242,7 +243,7 @@ pub fn units_of(g: &Graph, t: &ObjRef) -> Vec<(ObjKind, String)> {
                 }
             }
             for e in g
-                .incoming(&r, Some(EdgeKind::Owner))
+                .incoming(r, Some(EdgeKind::Owner))
                 .filter(|e| e.from.kind == ObjKind::PodGroup)
             {
                 let root = up(&e.from);
@@ -361,31 +362,8 @@ pub fn explain_prepared(
     kind: &ObjKind,
     name: &str,
 ) -> Diagnosis {
-    // The queue runs only up to the target: the units after it in queue order cannot change
-    // its answer, and nothing below reads their results (a target that is not a unit of its
-    // own, pod by pod or already running, never stops the run, so the whole queue runs).
-    //
-    // The units before the target run once, on `checkpoint`: the plan and every fix that
-    // changes only the target's own group resume from there (see `with_changed_groups`), so
-    // at 150,000 pods a fix costs the target's own cycle, not the queue ahead of it again.
-    let is_target = |k: &ObjKind, ns: &str, n: &str| k == kind && ns == namespace && n == name;
-    // The add-nodes fix is verified from the start of the queue, on this state not run yet
-    // with the nodes compiled in (see `Prepared::with_nodes_added`): a copy is kept, cheaper
-    // than compiling the cluster again (the compiled pods are shared).
-    let unstarted = (!prepared.has_run()).then(|| prepared.clone());
+    let (unstarted, plan) = run_to_target(prepared, namespace, kind, name);
     let checkpoint = prepared;
-    let earlier = if checkpoint
-        .queued()
-        .iter()
-        .any(|u| is_target(&u.kind, &u.namespace, &u.name))
-    {
-        checkpoint.advance_until(|u| is_target(&u.kind, &u.namespace, &u.name))
-    } else {
-        Vec::new()
-    };
-    let plan = checkpoint
-        .clone()
-        .plan_after(earlier, |u| is_target(&u.kind, &u.namespace, &u.name));
     let target = format!("{kind}/{namespace}/{name}");
     let Some(unit) = plan.unit(kind, namespace, name).cloned() else {
         if *kind == ObjKind::PodGroup {
@@ -420,31 +398,13 @@ pub fn explain_prepared(
         capacity_findings(s, &unit, &fit, &node_reasons, &mut findings);
     }
     if matches!(unit.outcome, Outcome::Waiting | Outcome::Suspended) {
-        // Never tried: no "0 member(s) fit". A gang short of its quorum is tried with the
-        // members it has, to say how many would fit once the rest exist.
-        match quorum_trial(s, checkpoint, &unit) {
-            Some(trial) => {
-                if let Some(f) = findings.iter_mut().find(|f| f.id == "WASE004") {
-                    f.title
-                        .push_str(&format!("; once they exist, {} would fit", trial.placeable));
-                }
-                fit = trial;
-            }
-            None => fit.held = true,
-        }
+        held_fit(s, checkpoint, &unit, &mut fit, &mut findings);
     }
     if unit.outcome == Outcome::Suspended {
         findings.push(suspended_finding(&unit));
     }
     if unit.outcome == Outcome::Error {
-        findings.push(Finding {
-            id: "WASE007",
-            severity: Severity::Error,
-            title: "the scheduler would report an error for this group".to_owned(),
-            detail: unit.message.clone(),
-            evidence: serde_json::Value::Null,
-            fix: None,
-        });
+        findings.push(error_finding(&unit));
     }
     preemption_findings(s, &unit, &mut findings);
     let fixes = if matches!(
@@ -461,17 +421,7 @@ pub fn explain_prepared(
     };
     if fixes.iter().any(|f| f.contains(fixes::DRA_PREEMPTION)) {
         // Verified: with the gate on, preemption frees the devices. Say why it does not now.
-        findings.push(Finding {
-            id: "WASE032",
-            severity: Severity::Warning,
-            title: "devices held by lower-priority pods are not preempted for (DRAPreemption is off)".to_owned(),
-            detail: format!(
-                "the devices this {} needs are held by lower-priority pods, but kube-scheduler 1.37 does not preempt for DRA devices unless the DRAPreemption feature gate is on (alpha, off by default)",
-                if unit.kind == ObjKind::Pod { "pod" } else { "gang" },
-            ),
-            evidence: serde_json::json!({"featureGate": fixes::DRA_PREEMPTION, "enabled": false}),
-            fix: None,
-        });
+        findings.push(dra_preemption_off(&unit));
         // "preemption would not help" is true only as the gate stands: this finding says why.
         findings.retain(|f| f.id != "WASE031");
     }
@@ -489,6 +439,100 @@ pub fn explain_prepared(
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
+    }
+}
+
+/// Runs `prepared` up to the target's turn and returns a copy of it from before the run (when
+/// it had not run yet) and the plan up to and including the target.
+///
+/// The queue runs only up to the target: the units after it in queue order cannot change
+/// its answer, and nothing below reads their results (a target that is not a unit of its
+/// own, pod by pod or already running, never stops the run, so the whole queue runs).
+///
+/// The units before the target run once, on `prepared`, which is left at the target's turn
+/// (the checkpoint): the plan and every fix that changes only the target's own group resume
+/// from there (see `with_changed_groups`), so at 150,000 pods a fix costs the target's own
+/// cycle, not the queue ahead of it again.
+fn run_to_target<'s>(
+    prepared: &mut crate::sched::Prepared<'s>,
+    namespace: &str,
+    kind: &ObjKind,
+    name: &str,
+) -> (Option<crate::sched::Prepared<'s>>, Plan) {
+    let is_target = |k: &ObjKind, ns: &str, n: &str| k == kind && ns == namespace && n == name;
+    // The add-nodes fix is verified from the start of the queue, on this state not run yet
+    // with the nodes compiled in (see `Prepared::with_nodes_added`): a copy is kept, cheaper
+    // than compiling the cluster again (the compiled pods are shared).
+    let unstarted = (!prepared.has_run()).then(|| prepared.clone());
+    let earlier = if prepared
+        .queued()
+        .iter()
+        .any(|u| is_target(&u.kind, &u.namespace, &u.name))
+    {
+        prepared.advance_until(|u| is_target(&u.kind, &u.namespace, &u.name))
+    } else {
+        Vec::new()
+    };
+    let plan = prepared
+        .clone()
+        .plan_after(earlier, |u| is_target(&u.kind, &u.namespace, &u.name));
+    (unstarted, plan)
+}
+
+/// The fit of a unit held before scheduling (Waiting or Suspended), which was never tried:
+/// no "0 member(s) fit". A gang short of its quorum is tried with the members it has (see
+/// [`quorum_trial`]) and its WASE004 title says how many would fit once the rest exist;
+/// otherwise the fit is marked `held`.
+fn held_fit(
+    s: &Snapshot,
+    checkpoint: &crate::sched::Prepared<'_>,
+    unit: &UnitResult,
+    fit: &mut Fit,
+    findings: &mut [Finding],
+) {
+    match quorum_trial(s, checkpoint, unit) {
+        Some(trial) => {
+            if let Some(f) = findings.iter_mut().find(|f| f.id == "WASE004") {
+                f.title
+                    .push_str(&format!("; once they exist, {} would fit", trial.placeable));
+            }
+            *fit = trial;
+        }
+        None => fit.held = true,
+    }
+}
+
+/// WASE007: the simulator answered Error for the unit; the detail is its message.
+fn error_finding(unit: &UnitResult) -> Finding {
+    Finding {
+        id: "WASE007",
+        severity: Severity::Error,
+        title: "the scheduler would report an error for this group".to_owned(),
+        detail: unit.message.clone(),
+        evidence: serde_json::Value::Null,
+        fix: None,
+    }
+}
+
+/// WASE032: lower-priority pods hold the devices the unit needs and kube-scheduler 1.37 does
+/// not preempt for them with the DRAPreemption gate off (alpha, off by default). Added only
+/// when the DRAPreemption fix was verified.
+fn dra_preemption_off(unit: &UnitResult) -> Finding {
+    Finding {
+        id: "WASE032",
+        severity: Severity::Warning,
+        title: "devices held by lower-priority pods are not preempted for (DRAPreemption is off)"
+            .to_owned(),
+        detail: format!(
+            "the devices this {} needs are held by lower-priority pods, but kube-scheduler 1.37 does not preempt for DRA devices unless the DRAPreemption feature gate is on (alpha, off by default)",
+            if unit.kind == ObjKind::Pod {
+                "pod"
+            } else {
+                "gang"
+            },
+        ),
+        evidence: serde_json::json!({"featureGate": fixes::DRA_PREEMPTION, "enabled": false}),
+        fix: None,
     }
 }
 

@@ -24,7 +24,7 @@ pub struct ConfigFile {
     pub lint: LintSection,
 }
 
-/// The `lint:` section.
+/// The `lint:` section of the config file; unknown keys are refused.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LintSection {
@@ -36,7 +36,7 @@ pub struct LintSection {
     /// Rules or code prefixes not to run.
     #[serde(default)]
     pub disable: Vec<String>,
-    /// Severity overrides.
+    /// Severity per rule (a code, a code prefix or a rule name), replacing its default.
     #[serde(default)]
     pub severity: BTreeMap<String, Severity>,
 }
@@ -104,7 +104,7 @@ impl Config {
         !self.disabled.contains(&rule)
     }
 
-    /// The severity of `rule`.
+    /// The severity of `rule`: the config file's override, else the rule's default.
     pub fn severity(&self, rule: Rule) -> Severity {
         self.severities
             .get(&rule)

@@ -103,7 +103,7 @@ pub struct Finding {
     pub line: usize,
     /// 1-based column of the offending field.
     pub column: usize,
-    /// The object.
+    /// Kind, namespace and name of the object the offending field belongs to.
     pub object: ObjectId,
     /// What is wrong, values in backticks.
     pub message: String,
@@ -114,11 +114,11 @@ pub struct Finding {
 /// An object that was linted, with where it starts (JUnit has one testcase per object).
 #[derive(Debug, Clone, Serialize)]
 pub struct LintedObject {
-    /// The file.
+    /// The file as given on the command line (`<stdin>` for `-`).
     pub file: String,
     /// 1-based line where the object starts.
     pub line: usize,
-    /// The object.
+    /// Kind, namespace and name (the JUnit testcase name).
     pub object: ObjectId,
 }
 
@@ -143,7 +143,7 @@ pub struct Summary {
 pub struct LintReport {
     /// The Kubernetes version the rules describe.
     pub target_version: String,
-    /// Counts.
+    /// Files, objects and findings per severity, for the summary line.
     pub summary: Summary,
     /// Findings, sorted by file, line, column, rule.
     pub findings: Vec<Finding>,
@@ -293,7 +293,7 @@ fn decode(name: String, bytes: Vec<u8>) -> Result<Input, LoadError> {
 /// A parsed document with positions.
 #[derive(Debug)]
 pub struct Document {
-    /// The file.
+    /// The file as given on the command line (`<stdin>` for `-`).
     pub file: String,
     /// 1-based line of the document's first line in the file.
     pub line: usize,
@@ -308,11 +308,11 @@ pub struct Object {
     pub doc: usize,
     /// Path of the object inside its document (`items[3]` in a List).
     pub prefix: Vec<Segment>,
-    /// The object.
+    /// The object as plain JSON, converted from its positioned tree.
     pub value: Value,
-    /// `apiVersion`.
+    /// `apiVersion` as written (empty when missing or not a string).
     pub api_version: String,
-    /// `kind`.
+    /// `kind` as written (empty when missing or not a string).
     pub kind: String,
     /// Kind, namespace, name.
     pub id: ObjectId,
@@ -333,7 +333,7 @@ impl Object {
             .map_or(self.api_version.as_str(), |(_, v)| v)
     }
 
-    /// The object's name.
+    /// `metadata.name` (empty when missing).
     pub fn name(&self) -> &str {
         &self.id.name
     }

@@ -20,7 +20,7 @@ pub type TypedResult = (Option<(String, String)>, Vec<String>);
 pub struct CheckedKind {
     /// `apiVersion`, e.g. `scheduling.k8s.io/v1beta1`.
     pub api_version: &'static str,
-    /// `kind`.
+    /// `kind`, e.g. `PodGroup`.
     pub kind: &'static str,
     /// The schema's file name in `schemas/`.
     pub file: &'static str,

@@ -12,6 +12,7 @@
 use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
 
+use k8s_openapi::api::core::v1::Node;
 use serde::Serialize;
 
 use crate::sched::filter::{
@@ -29,9 +30,9 @@ const MAX_CAUSES: usize = 12;
 pub struct PlanDiff {
     /// Units whose simulated answer changed, in a stable order (kind, namespace, name).
     pub units: Vec<UnitChange>,
-    /// Counts.
+    /// How many units changed, and how many of them became unschedulable or schedulable.
     pub summary: DiffSummary,
-    /// Both sides.
+    /// Where OLD and NEW came from and the simulation settings both were run with.
     pub settings: DiffSettings,
     /// Loader warnings of both sides (prefixed `OLD:`/`NEW:`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -44,16 +45,16 @@ pub struct PlanDiff {
 pub struct UnitChange {
     /// `PodGroup`, `CompositePodGroup` or `Pod`.
     pub kind: ObjKind,
-    /// Namespace.
+    /// The unit's namespace.
     pub namespace: String,
-    /// Name.
+    /// The unit's name.
     pub name: String,
     /// The outcome in OLD: `Scheduled`, `Unschedulable`, `Waiting`, `Preempting`, `Error`,
     /// `NotPending` (the object exists and nothing of it is pending) or `Absent`.
     pub before: String,
     /// The outcome in NEW, in the same terms.
     pub after: String,
-    /// What kind of change.
+    /// How the answer changed (newly unschedulable, newly schedulable, moved, …).
     pub change: Change,
     /// The changes between the snapshots that the unit's filters looked at.
     pub causes: Vec<String>,
@@ -71,7 +72,7 @@ pub struct UnitChange {
     pub after_message: String,
 }
 
-/// What kind of change.
+/// How a unit's answer changed between OLD and NEW (each listed unit has one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum Change {
     /// Placed (or placeable by preemption, or running) in OLD; Unschedulable, Error or Waiting
@@ -95,11 +96,11 @@ pub enum Change {
     Removed,
 }
 
-/// Counts.
+/// The counts of a diff (`summary` in JSON); `diff`'s exit code reads `newlyUnschedulable`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffSummary {
-    /// Units listed.
+    /// Units listed (every unit whose answer changed).
     pub changed: u32,
     /// Of which newly unschedulable (`diff` exits 1 when this is not 0).
     pub newly_unschedulable: u32,
@@ -108,7 +109,7 @@ pub struct DiffSummary {
 }
 
 impl DiffSummary {
-    /// Counts `units`.
+    /// The summary of `units`, each counted once under its [`Change`].
     pub fn of(units: &[UnitChange]) -> Self {
         let with = |c: Change| count(units.iter().filter(|u| u.change == c).count());
         Self {
@@ -119,7 +120,8 @@ impl DiffSummary {
     }
 }
 
-/// Both sides.
+/// The settings of a diff (`settings` in JSON): both sources, and the simulation settings
+/// they share (gates per side).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffSettings {
@@ -146,7 +148,7 @@ enum Aspect {
     Nodes,
     /// `spec.unschedulable`.
     Cordon,
-    /// Taints.
+    /// Taints (`key=value:Effect`) added or removed.
     Taints,
     /// Labels (node affinity, selectors, topology domains, spread).
     Labels,
@@ -564,9 +566,31 @@ fn names<S: AsRef<str>>(list: &[S]) -> String {
     out.join(", ")
 }
 
-/// Every change between the snapshots on nodes, running pods and devices.
+/// Every change between the snapshots on nodes, running pods and devices, in a fixed order:
+/// nodes removed, then added, then per kept node its cordon, taints, labels and allocatable;
+/// pods started and gone per node; devices per node and driver; last the claim allocations
+/// (cluster-wide, `node: None`).
 fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
     let mut out = Vec::new();
+    node_set_changes(old, new, &mut out);
+    running_pod_changes(old, new, &mut out);
+    device_changes(old, new, &mut out);
+    claim_allocation_changes(old, new, &mut out);
+    out
+}
+
+/// A change that belongs to `node` (the unit's filters that look at `aspect` see it).
+fn on_node(node: &str, aspect: Aspect, text: String) -> NodeChange {
+    NodeChange {
+        node: Some(node.to_owned()),
+        aspect,
+        text,
+    }
+}
+
+/// Nodes removed and added (by name), then for each node in both snapshots the changes of
+/// [`kept_node_changes`].
+fn node_set_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let node_names = |s: &Snapshot| -> BTreeSet<String> {
         s.nodes
             .iter()
@@ -574,98 +598,104 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             .collect()
     };
     let (a, b) = (node_names(old), node_names(new));
-    let change = |node: &str, aspect, text: String| NodeChange {
-        node: Some(node.to_owned()),
-        aspect,
-        text,
-    };
     for n in a.difference(&b) {
-        out.push(change(n, Aspect::Nodes, format!("node `{n}` removed")));
+        out.push(on_node(n, Aspect::Nodes, format!("node `{n}` removed")));
     }
     for n in b.difference(&a) {
-        out.push(change(n, Aspect::Nodes, format!("node `{n}` added")));
+        out.push(on_node(n, Aspect::Nodes, format!("node `{n}` added")));
     }
     for n in a.intersection(&b) {
         let (Some(x), Some(y)) = (old.node(n), new.node(n)) else {
             continue;
         };
-        let cordoned = |node: &k8s_openapi::api::core::v1::Node| {
-            node.spec
-                .as_ref()
-                .and_then(|s| s.unschedulable)
-                .unwrap_or(false)
-        };
-        match (cordoned(x), cordoned(y)) {
-            (false, true) => out.push(change(n, Aspect::Cordon, format!("node `{n}` cordoned"))),
-            (true, false) => {
-                out.push(change(n, Aspect::Cordon, format!("node `{n}` uncordoned")));
-            }
-            _ => {}
+        kept_node_changes(n, x, y, out);
+    }
+}
+
+/// One node present in both snapshots (`x` in OLD, `y` in NEW): cordoned or uncordoned, taints
+/// added and removed (`key=value:Effect`), labels changed, allocatable amounts changed (as the
+/// quantity strings read, a missing one shown as `0`).
+fn kept_node_changes(n: &str, x: &Node, y: &Node, out: &mut Vec<NodeChange>) {
+    let cordoned = |node: &Node| {
+        node.spec
+            .as_ref()
+            .and_then(|s| s.unschedulable)
+            .unwrap_or(false)
+    };
+    match (cordoned(x), cordoned(y)) {
+        (false, true) => out.push(on_node(n, Aspect::Cordon, format!("node `{n}` cordoned"))),
+        (true, false) => {
+            out.push(on_node(n, Aspect::Cordon, format!("node `{n}` uncordoned")));
         }
-        let taints = |node: &k8s_openapi::api::core::v1::Node| -> BTreeSet<String> {
-            node.spec
-                .iter()
-                .flat_map(|s| s.taints.iter().flatten())
-                .map(|t| match &t.value {
-                    Some(v) => format!("{}={v}:{}", t.key, t.effect),
-                    None => format!("{}:{}", t.key, t.effect),
-                })
-                .collect()
-        };
-        let (tx, ty) = (taints(x), taints(y));
-        for t in ty.difference(&tx) {
-            out.push(change(
+        _ => {}
+    }
+    let taints = |node: &Node| -> BTreeSet<String> {
+        node.spec
+            .iter()
+            .flat_map(|s| s.taints.iter().flatten())
+            .map(|t| match &t.value {
+                Some(v) => format!("{}={v}:{}", t.key, t.effect),
+                None => format!("{}:{}", t.key, t.effect),
+            })
+            .collect()
+    };
+    let (tx, ty) = (taints(x), taints(y));
+    for t in ty.difference(&tx) {
+        out.push(on_node(
+            n,
+            Aspect::Taints,
+            format!("node `{n}`: taint `{t}` added"),
+        ));
+    }
+    for t in tx.difference(&ty) {
+        out.push(on_node(
+            n,
+            Aspect::Taints,
+            format!("node `{n}`: taint `{t}` removed"),
+        ));
+    }
+    let empty = BTreeMap::new();
+    let (lx, ly) = (
+        x.metadata.labels.as_ref().unwrap_or(&empty),
+        y.metadata.labels.as_ref().unwrap_or(&empty),
+    );
+    let keys: BTreeSet<&String> = lx.keys().chain(ly.keys()).collect();
+    for k in keys {
+        let (vx, vy) = (lx.get(k), ly.get(k));
+        if vx != vy {
+            let show = |v: Option<&String>| v.map_or("unset", String::as_str).to_owned();
+            out.push(on_node(
                 n,
-                Aspect::Taints,
-                format!("node `{n}`: taint `{t}` added"),
+                Aspect::Labels,
+                format!("node `{n}`: label `{k}` {} → {}", show(vx), show(vy)),
             ));
-        }
-        for t in tx.difference(&ty) {
-            out.push(change(
-                n,
-                Aspect::Taints,
-                format!("node `{n}`: taint `{t}` removed"),
-            ));
-        }
-        let empty = BTreeMap::new();
-        let (lx, ly) = (
-            x.metadata.labels.as_ref().unwrap_or(&empty),
-            y.metadata.labels.as_ref().unwrap_or(&empty),
-        );
-        let keys: BTreeSet<&String> = lx.keys().chain(ly.keys()).collect();
-        for k in keys {
-            let (vx, vy) = (lx.get(k), ly.get(k));
-            if vx != vy {
-                let show = |v: Option<&String>| v.map_or("unset", String::as_str).to_owned();
-                out.push(change(
-                    n,
-                    Aspect::Labels,
-                    format!("node `{n}`: label `{k}` {} → {}", show(vx), show(vy)),
-                ));
-            }
-        }
-        let alloc = |node: &k8s_openapi::api::core::v1::Node| -> BTreeMap<String, String> {
-            node.status
-                .as_ref()
-                .and_then(|s| s.allocatable.as_ref())
-                .map(|m| m.iter().map(|(k, q)| (k.clone(), q.0.clone())).collect())
-                .unwrap_or_default()
-        };
-        let (ax, ay) = (alloc(x), alloc(y));
-        let keys: BTreeSet<&String> = ax.keys().chain(ay.keys()).collect();
-        for k in keys {
-            let (vx, vy) = (ax.get(k), ay.get(k));
-            if vx != vy {
-                let show = |v: Option<&String>| v.map_or("0", String::as_str).to_owned();
-                out.push(change(
-                    n,
-                    Aspect::Resources,
-                    format!("node `{n}`: allocatable {k} {} → {}", show(vx), show(vy)),
-                ));
-            }
         }
     }
-    // Running pods per node.
+    let alloc = |node: &Node| -> BTreeMap<String, String> {
+        node.status
+            .as_ref()
+            .and_then(|s| s.allocatable.as_ref())
+            .map(|m| m.iter().map(|(k, q)| (k.clone(), q.0.clone())).collect())
+            .unwrap_or_default()
+    };
+    let (ax, ay) = (alloc(x), alloc(y));
+    let keys: BTreeSet<&String> = ax.keys().chain(ay.keys()).collect();
+    for k in keys {
+        let (vx, vy) = (ax.get(k), ay.get(k));
+        if vx != vy {
+            let show = |v: Option<&String>| v.map_or("0", String::as_str).to_owned();
+            out.push(on_node(
+                n,
+                Aspect::Resources,
+                format!("node `{n}`: allocatable {k} {} → {}", show(vx), show(vy)),
+            ));
+        }
+    }
+}
+
+/// Pods started and gone per node: a pod runs on a node when it has `spec.nodeName` and its
+/// phase is neither `Succeeded` nor `Failed`; pods are compared by `namespace/name`.
+fn running_pod_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let running = |s: &Snapshot| -> BTreeMap<String, BTreeSet<String>> {
         let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for p in &s.pods {
@@ -694,7 +724,7 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
         let started: Vec<&String> = py.difference(px).collect();
         let ended: Vec<&String> = px.difference(py).collect();
         if !started.is_empty() {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Resources,
                 format!(
@@ -705,7 +735,7 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             ));
         }
         if !ended.is_empty() {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Resources,
                 format!(
@@ -716,7 +746,11 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             ));
         }
     }
-    // Devices per node (ResourceSlices) and claim allocations.
+}
+
+/// Devices that appeared or vanished per node and driver, counted from the ResourceSlices
+/// (`pool/device`); slices without `spec.nodeName` count under `(not node-local)`.
+fn device_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let devices = |s: &Snapshot| -> BTreeMap<(String, String), BTreeSet<String>> {
         let mut m: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         for sl in &s.resource_slices {
@@ -742,20 +776,25 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
         let appeared = y.difference(&x).count();
         let vanished = x.difference(&y).count();
         if appeared > 0 {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Devices,
                 format!("node `{n}`: {appeared} {driver} device(s) appeared"),
             ));
         }
         if vanished > 0 {
-            out.push(change(
+            out.push(on_node(
                 n,
                 Aspect::Devices,
                 format!("node `{n}`: {vanished} {driver} device(s) vanished"),
             ));
         }
     }
+}
+
+/// ResourceClaims newly allocated (or allocated to other devices) and no longer allocated,
+/// by `namespace/name`, with their `driver/pool/device` results; cluster-wide (`node: None`).
+fn claim_allocation_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<NodeChange>) {
     let allocations = |s: &Snapshot| -> BTreeMap<String, Vec<String>> {
         s.resource_claims
             .iter()
@@ -798,7 +837,6 @@ fn node_changes(old: &Snapshot, new: &Snapshot) -> Vec<NodeChange> {
             });
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -6,12 +6,41 @@ use std::io::{self, Write};
 use super::color::Styler;
 use super::table::{Cell, Paint, Table};
 use crate::explain::{DOMAINS_SHOWN, leading};
-use crate::plan::capacity::CapacityReport;
+use crate::plan::capacity::{CapacityReport, Limit, WhatIfImpact};
 use crate::sanitize::sanitize;
 use crate::sched::plan::Outcome;
 
-/// Writes the report.
+/// Writes the report: the target's shape and the answer (copies that fit, with preemption,
+/// and what the what-ifs changed), then each section the report has: copies per domain,
+/// copies that fit only by preempting, what stops the next copy, units the what-ifs displaced.
 pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
+    write_answer(out, r, style)?;
+    if !r.domains.is_empty() {
+        write_domains(out, r, style)?;
+    }
+    if !r.preemptions.is_empty() {
+        write_preemptions(out, r, style)?;
+    }
+    match &r.limit {
+        Some(l) => write_limit(out, l, style)?,
+        None => writeln!(
+            out,
+            "\nevery copy tried fit: raise `--max` (now {}) to look further",
+            r.settings.max_copies
+        )?,
+    }
+    if let Some(w) = &r.what_if
+        && !w.displaced.is_empty()
+    {
+        write_displaced(out, w, style)?;
+    }
+    Ok(())
+}
+
+/// The first lines: `PodGroup/ns/name (shape, from source)`, the copies that fit ("at least"
+/// when every copy tried fit; with preemption, or that it was not simulated) and, after
+/// what-ifs, whether capacity drops, rises or stays.
+fn write_answer(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
     let t = &r.target;
     let mut shape = vec![format!("{} pod(s)", t.pods)];
     if let Some(m) = t.min_count {
@@ -66,163 +95,169 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
             r.copies_with_preemption
         )?;
     }
-    if !r.domains.is_empty() {
-        writeln!(out)?;
-        let mut table = Table::new(["DOMAIN", "COPIES", "WITH PREEMPTION"]);
-        // Hundreds of racks at 5,000 nodes: the best domains, then a count of the rest.
-        let (shown, rest) = leading(&r.domains, DOMAINS_SHOWN, |d| {
-            u64::from(d.copies) << 32 | u64::from(d.copies_with_preemption)
-        });
-        let least_shown = shown.last().map_or(0, |d| d.copies);
-        for d in shown {
-            let paint = if d.copies > 0 { Paint::Ok } else { Paint::Dim };
-            table.row([
-                Cell::painted(
-                    format!("{}={}", sanitize(&d.key), sanitize(&d.value)),
-                    paint,
-                ),
-                Cell::from(d.copies.to_string()),
-                Cell::from(d.copies_with_preemption.to_string()),
-            ]);
-        }
-        table.write(out, style)?;
-        if rest > 0 {
-            writeln!(
-                out,
-                "{}",
-                style.dim(format!(
-                    "… {rest} more domain(s), at most {least_shown} cop{} in each (-o json lists all)",
-                    plural(least_shown)
-                ))
-            )?;
-        }
-        if r.copies_across_domains > 0 {
-            writeln!(
-                out,
-                "{} cop{} spread over several domains",
-                r.copies_across_domains,
-                plural(r.copies_across_domains)
-            )?;
-        }
+    Ok(())
+}
+
+/// The copies per topology domain, best first and at most [`DOMAINS_SHOWN`] of them (then a
+/// count of the rest), and the copies spread over several domains.
+fn write_domains(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
+    writeln!(out)?;
+    let mut table = Table::new(["DOMAIN", "COPIES", "WITH PREEMPTION"]);
+    // Hundreds of racks at 5,000 nodes: the best domains, then a count of the rest.
+    let (shown, rest) = leading(&r.domains, DOMAINS_SHOWN, |d| {
+        u64::from(d.copies) << 32 | u64::from(d.copies_with_preemption)
+    });
+    let least_shown = shown.last().map_or(0, |d| d.copies);
+    for d in shown {
+        let paint = if d.copies > 0 { Paint::Ok } else { Paint::Dim };
+        table.row([
+            Cell::painted(
+                format!("{}={}", sanitize(&d.key), sanitize(&d.value)),
+                paint,
+            ),
+            Cell::from(d.copies.to_string()),
+            Cell::from(d.copies_with_preemption.to_string()),
+        ]);
     }
-    if !r.preemptions.is_empty() {
+    table.write(out, style)?;
+    if rest > 0 {
         writeln!(
             out,
-            "\n{}",
-            style.bold("Copies that fit only by preempting")
+            "{}",
+            style.dim(format!(
+                "… {rest} more domain(s), at most {least_shown} cop{} in each (-o json lists all)",
+                plural(least_shown)
+            ))
         )?;
-        let mut table = Table::new(["COPY", "VICTIMS", "GROUPS", "GPUS FREED", "GPU-HOURS LOST"]);
-        for p in &r.preemptions {
-            let (groups, gpus, hours) = p.blast_radius.as_ref().map_or_else(
-                || ("-".to_owned(), "-".to_owned(), "-".to_owned()),
-                |b| {
-                    (
-                        if b.victim_groups.is_empty() {
-                            "-".to_owned()
-                        } else {
-                            b.victim_groups.join(",")
-                        },
-                        b.gpus_freed.to_string(),
-                        format!("{:.1}", b.gpu_hours_lost),
-                    )
-                },
-            );
-            table.row([
-                Cell::from(sanitize(&p.copy).into_owned()),
-                Cell::painted(p.victims.len().to_string(), Paint::Warn),
-                Cell::from(sanitize(&groups).into_owned()),
-                Cell::from(gpus),
-                Cell::from(hours),
-            ]);
-        }
-        table.write(out, style)?;
     }
-    match &r.limit {
-        Some(l) => {
-            let verdict = l.outcome.as_str();
-            let verdict = match l.outcome {
-                Outcome::Unschedulable | Outcome::Error => style.error(verdict),
-                _ => style.warn(verdict),
-            };
-            writeln!(
-                out,
-                "\n{}",
-                style.bold("What stops the next copy (without preemption)")
-            )?;
-            writeln!(out, "  {}: {verdict}", sanitize(&l.copy))?;
-            if !l.message.is_empty() {
-                writeln!(out, "  {}", sanitize(&l.message))?;
-            }
-            if let Some(d) = &l.closest_domain {
-                writeln!(
-                    out,
-                    "  closest domain: {}={} fits {} of {} member(s)",
-                    sanitize(&d.key),
-                    sanitize(&d.value),
-                    d.placeable,
-                    l.min_count
-                )?;
-            } else if l.min_count > 1 {
-                writeln!(
-                    out,
-                    "  {} of {} member(s) fit at once",
-                    l.placeable, l.min_count
-                )?;
-            }
-            if let Some(s) = &l.short {
-                let place = l
-                    .closest_domain
-                    .as_ref()
-                    .map(|d| format!(" in {}={}", sanitize(&d.key), sanitize(&d.value)))
-                    .unwrap_or_default();
-                writeln!(
-                    out,
-                    "  short: {}: the {} member(s) left need {} more{place}",
-                    sanitize(&s.resource),
-                    s.members,
-                    sanitize(&s.amount)
-                )?;
-            }
-            for (reason, n) in &l.node_reasons {
-                writeln!(out, "  {n} node(s): {}", sanitize(reason))?;
-            }
-        }
-        None => writeln!(
-            out,
-            "\nevery copy tried fit: raise `--max` (now {}) to look further",
-            r.settings.max_copies
-        )?,
-    }
-    if let Some(w) = &r.what_if
-        && !w.displaced.is_empty()
-    {
+    if r.copies_across_domains > 0 {
         writeln!(
             out,
-            "\n{}",
-            style.bold("Running units displaced by the what-ifs")
+            "{} cop{} spread over several domains",
+            r.copies_across_domains,
+            plural(r.copies_across_domains)
         )?;
-        let mut table = Table::new(["UNIT", "PENDING", "DELETED", "OUTCOME", "RE-PLACED"]);
-        for d in &w.displaced {
-            table.row([
-                Cell::from(format!(
-                    "{}/{}/{}",
-                    d.kind,
-                    sanitize(&d.namespace),
-                    sanitize(&d.name)
-                )),
-                Cell::from(d.pending.to_string()),
-                Cell::from(d.deleted.to_string()),
-                Cell::from(d.outcome.clone()),
-                if d.replaced {
-                    Cell::painted("yes", Paint::Ok)
-                } else {
-                    Cell::painted("no", Paint::Error)
-                },
-            ]);
-        }
-        table.write(out, style)?;
     }
     Ok(())
+}
+
+/// The copies that fit only by preempting: victims (count), victim groups, GPUs freed and
+/// GPU-hours lost (one decimal) of each; `-` where the copy has no blast radius.
+fn write_preemptions(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n{}",
+        style.bold("Copies that fit only by preempting")
+    )?;
+    let mut table = Table::new(["COPY", "VICTIMS", "GROUPS", "GPUS FREED", "GPU-HOURS LOST"]);
+    for p in &r.preemptions {
+        let (groups, gpus, hours) = p.blast_radius.as_ref().map_or_else(
+            || ("-".to_owned(), "-".to_owned(), "-".to_owned()),
+            |b| {
+                (
+                    if b.victim_groups.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        b.victim_groups.join(",")
+                    },
+                    b.gpus_freed.to_string(),
+                    format!("{:.1}", b.gpu_hours_lost),
+                )
+            },
+        );
+        table.row([
+            Cell::from(sanitize(&p.copy).into_owned()),
+            Cell::painted(p.victims.len().to_string(), Paint::Warn),
+            Cell::from(sanitize(&groups).into_owned()),
+            Cell::from(gpus),
+            Cell::from(hours),
+        ]);
+    }
+    table.write(out, style)
+}
+
+/// What stops the next copy (without preemption): its outcome and message, the closest
+/// domain's fit (or the members that fit at once), the resource the rest run short of, and
+/// the node rejection reasons with their node counts.
+fn write_limit(out: &mut dyn Write, l: &Limit, style: Styler) -> io::Result<()> {
+    let verdict = l.outcome.as_str();
+    let verdict = match l.outcome {
+        Outcome::Unschedulable | Outcome::Error => style.error(verdict),
+        _ => style.warn(verdict),
+    };
+    writeln!(
+        out,
+        "\n{}",
+        style.bold("What stops the next copy (without preemption)")
+    )?;
+    writeln!(out, "  {}: {verdict}", sanitize(&l.copy))?;
+    if !l.message.is_empty() {
+        writeln!(out, "  {}", sanitize(&l.message))?;
+    }
+    if let Some(d) = &l.closest_domain {
+        writeln!(
+            out,
+            "  closest domain: {}={} fits {} of {} member(s)",
+            sanitize(&d.key),
+            sanitize(&d.value),
+            d.placeable,
+            l.min_count
+        )?;
+    } else if l.min_count > 1 {
+        writeln!(
+            out,
+            "  {} of {} member(s) fit at once",
+            l.placeable, l.min_count
+        )?;
+    }
+    if let Some(s) = &l.short {
+        let place = l
+            .closest_domain
+            .as_ref()
+            .map(|d| format!(" in {}={}", sanitize(&d.key), sanitize(&d.value)))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  short: {}: the {} member(s) left need {} more{place}",
+            sanitize(&s.resource),
+            s.members,
+            sanitize(&s.amount)
+        )?;
+    }
+    for (reason, n) in &l.node_reasons {
+        writeln!(out, "  {n} node(s): {}", sanitize(reason))?;
+    }
+    Ok(())
+}
+
+/// The running units the what-ifs displaced: pods made pending or deleted, the outcome when
+/// scheduled again and whether they were placed again.
+fn write_displaced(out: &mut dyn Write, w: &WhatIfImpact, style: Styler) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n{}",
+        style.bold("Running units displaced by the what-ifs")
+    )?;
+    let mut table = Table::new(["UNIT", "PENDING", "DELETED", "OUTCOME", "RE-PLACED"]);
+    for d in &w.displaced {
+        table.row([
+            Cell::from(format!(
+                "{}/{}/{}",
+                d.kind,
+                sanitize(&d.namespace),
+                sanitize(&d.name)
+            )),
+            Cell::from(d.pending.to_string()),
+            Cell::from(d.deleted.to_string()),
+            Cell::from(d.outcome.clone()),
+            if d.replaced {
+                Cell::painted("yes", Paint::Ok)
+            } else {
+                Cell::painted("no", Paint::Error)
+            },
+        ]);
+    }
+    table.write(out, style)
 }
 
 fn plural(n: u32) -> &'static str {

@@ -8,7 +8,8 @@ use crate::explain::{DOMAINS_SHOWN, Diagnosis, Severity};
 use crate::sanitize::sanitize;
 use crate::sched::plan::Outcome;
 
-/// Writes one diagnosis.
+/// Writes one diagnosis as text: the outcome and the simulator's message, the findings in
+/// their order (errors first) with detail and fix, the fit per domain, the verified fixes.
 pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
     // The outcome, in the words simulate and tree print (the JSON keeps its `verdict` too).
     let outcome = d.shown_outcome();

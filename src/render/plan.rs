@@ -217,127 +217,14 @@ pub fn write_text(
             None => writeln!(out, "Nothing is pending: every pod is bound.")?,
         }
     } else {
-        let mut headers = vec!["NAMESPACE", "NAME", "OUTCOME", "PLACED", "MIN", "NODES"];
-        if opts.wide {
-            headers.extend(["PRIORITY", "VICTIMS"]);
-        }
-        headers.push("MESSAGE");
-        let mut table = Table::new(headers);
-        for u in &plan.units {
-            let placed = if u.scheduled_before > 0 {
-                format!(
-                    "{}+{}/{}",
-                    u.scheduled_before,
-                    u.placements.len(),
-                    u.pending + u.scheduled_before
-                )
-            } else {
-                format!("{}/{}", u.placements.len(), u.pending)
-            };
-            let message = if u.message.is_empty() {
-                claims_text(u)
-            } else {
-                sanitize(&u.message).into_owned()
-            };
-            let mut row: Vec<Cell> = vec![
-                sanitize(&u.namespace).into_owned().into(),
-                format!("{}/{}", u.kind, sanitize(&u.name)).into(),
-                outcome_cell(u.outcome),
-                placed.into(),
-                u.min_count
-                    .map_or_else(|| "-".to_owned(), |m| m.to_string())
-                    .into(),
-                nodes_text(u).into(),
-            ];
-            if opts.wide {
-                row.push(u.priority.to_string().into());
-                row.push(u.victims.len().to_string().into());
-            }
-            row.push(message.into());
-            table.row(row);
-        }
-        if opts.hide_namespace {
-            table.hide("NAMESPACE");
-        }
-        table.write(out, style)?;
+        write_units(out, plan, style, &opts)?;
     }
     if !plan.device_map.is_empty() {
         writeln!(out)?;
-        let mut table = Table::new(["NODE", "DEVICE", "CLAIM", "PODS", "GROUP", "STATE"]);
-        for d in &plan.device_map {
-            let state = match (&d.claim, d.simulated) {
-                (None, _) => Cell::painted("free", Paint::Dim),
-                (Some(_), true) => Cell::painted("simulated", Paint::Ok),
-                (Some(_), false) => Cell::from("allocated"),
-            };
-            table.row([
-                sanitize(&d.node).into_owned().into(),
-                format!(
-                    "{}/{}/{}",
-                    sanitize(&d.driver),
-                    sanitize(&d.pool),
-                    sanitize(&d.device)
-                )
-                .into(),
-                d.claim
-                    .as_deref()
-                    .map_or_else(|| "-".to_owned(), |c| sanitize(c).into_owned())
-                    .into(),
-                if d.pods.is_empty() {
-                    "-".to_owned()
-                } else {
-                    sanitize(&d.pods.join(",")).into_owned()
-                }
-                .into(),
-                d.group
-                    .as_deref()
-                    .map_or_else(|| "-".to_owned(), |g| sanitize(g).into_owned())
-                    .into(),
-                state,
-            ]);
-        }
-        table.write(out, style)?;
+        write_device_map(out, plan, style)?;
     }
     for u in plan.units.iter().filter(|u| !u.victims.is_empty()) {
-        let mut victims: Vec<String> = Vec::new();
-        for v in &u.victims {
-            let name = v
-                .evicted_with
-                .clone()
-                .unwrap_or_else(|| format!("Pod/{}/{}", v.namespace, v.name));
-            if !victims.contains(&name) {
-                victims.push(name);
-            }
-        }
-        let mut line = format!(
-            "{} {}/{}/{} evicts {} pod(s): {}",
-            style.warn("preemption:"),
-            u.kind,
-            sanitize(&u.namespace),
-            sanitize(&u.name),
-            u.victims.len(),
-            sanitize(&victims.join(", "))
-        );
-        if let Some(b) = &u.blast_radius {
-            line.push_str(&format!(
-                "; frees {} GPU(s), loses {} GPU-hours",
-                b.gpus_freed, b.gpu_hours_lost
-            ));
-            if b.whole_group_for_part_of_its_nodes {
-                line.push_str("; a disruptionMode=all group dies whole for part of its nodes");
-            }
-            if b.pdb_violations > 0 {
-                line.push_str(&format!(
-                    "; {} PodDisruptionBudget violation(s)",
-                    b.pdb_violations
-                ));
-            }
-            for stranded in b.groups.iter().filter_map(|g| g.stranded()) {
-                line.push_str("; ");
-                line.push_str(&sanitize(&stranded));
-            }
-        }
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", preemption_line(u, style))?;
     }
     for s in &plan.stuck_pods {
         writeln!(
@@ -359,4 +246,143 @@ pub fn write_text(
         s.counts_text()
     )?;
     Ok(())
+}
+
+/// The table of units, one row each in plan order: PLACED counts members placed now out of
+/// those pending (`before+now/all` when some already ran), MESSAGE falls back to the claims
+/// when the simulator said nothing; `--wide` adds PRIORITY and VICTIMS.
+fn write_units(
+    out: &mut dyn Write,
+    plan: &Plan,
+    style: Styler,
+    opts: &TextOptions,
+) -> io::Result<()> {
+    let mut headers = vec!["NAMESPACE", "NAME", "OUTCOME", "PLACED", "MIN", "NODES"];
+    if opts.wide {
+        headers.extend(["PRIORITY", "VICTIMS"]);
+    }
+    headers.push("MESSAGE");
+    let mut table = Table::new(headers);
+    for u in &plan.units {
+        let placed = if u.scheduled_before > 0 {
+            format!(
+                "{}+{}/{}",
+                u.scheduled_before,
+                u.placements.len(),
+                u.pending + u.scheduled_before
+            )
+        } else {
+            format!("{}/{}", u.placements.len(), u.pending)
+        };
+        let message = if u.message.is_empty() {
+            claims_text(u)
+        } else {
+            sanitize(&u.message).into_owned()
+        };
+        let mut row: Vec<Cell> = vec![
+            sanitize(&u.namespace).into_owned().into(),
+            format!("{}/{}", u.kind, sanitize(&u.name)).into(),
+            outcome_cell(u.outcome),
+            placed.into(),
+            u.min_count
+                .map_or_else(|| "-".to_owned(), |m| m.to_string())
+                .into(),
+            nodes_text(u).into(),
+        ];
+        if opts.wide {
+            row.push(u.priority.to_string().into());
+            row.push(u.victims.len().to_string().into());
+        }
+        row.push(message.into());
+        table.row(row);
+    }
+    if opts.hide_namespace {
+        table.hide("NAMESPACE");
+    }
+    table.write(out, style)
+}
+
+/// The device map: one row per device (`driver/pool/device`) on each node, with the claim
+/// holding it and its pods and group, STATE `free`, `simulated` (allocated by this plan) or
+/// `allocated` (already in the cluster).
+fn write_device_map(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
+    let mut table = Table::new(["NODE", "DEVICE", "CLAIM", "PODS", "GROUP", "STATE"]);
+    for d in &plan.device_map {
+        let state = match (&d.claim, d.simulated) {
+            (None, _) => Cell::painted("free", Paint::Dim),
+            (Some(_), true) => Cell::painted("simulated", Paint::Ok),
+            (Some(_), false) => Cell::from("allocated"),
+        };
+        table.row([
+            sanitize(&d.node).into_owned().into(),
+            format!(
+                "{}/{}/{}",
+                sanitize(&d.driver),
+                sanitize(&d.pool),
+                sanitize(&d.device)
+            )
+            .into(),
+            d.claim
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), |c| sanitize(c).into_owned())
+                .into(),
+            if d.pods.is_empty() {
+                "-".to_owned()
+            } else {
+                sanitize(&d.pods.join(",")).into_owned()
+            }
+            .into(),
+            d.group
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), |g| sanitize(g).into_owned())
+                .into(),
+            state,
+        ]);
+    }
+    table.write(out, style)
+}
+
+/// The `preemption:` line of a unit with victims: the victims (those evicted with their
+/// atomic unit, `disruptionMode: all`, are named by that unit, once), then the blast radius (GPUs freed, GPU-hours
+/// lost, whole-group deaths, PodDisruptionBudget violations, groups left short).
+fn preemption_line(u: &UnitResult, style: Styler) -> String {
+    let mut victims: Vec<String> = Vec::new();
+    for v in &u.victims {
+        let name = v
+            .evicted_with
+            .clone()
+            .unwrap_or_else(|| format!("Pod/{}/{}", v.namespace, v.name));
+        if !victims.contains(&name) {
+            victims.push(name);
+        }
+    }
+    let mut line = format!(
+        "{} {}/{}/{} evicts {} pod(s): {}",
+        style.warn("preemption:"),
+        u.kind,
+        sanitize(&u.namespace),
+        sanitize(&u.name),
+        u.victims.len(),
+        sanitize(&victims.join(", "))
+    );
+    if let Some(b) = &u.blast_radius {
+        line.push_str(&format!(
+            "; frees {} GPU(s), loses {} GPU-hours",
+            b.gpus_freed, b.gpu_hours_lost
+        ));
+        if b.whole_group_for_part_of_its_nodes {
+            line.push_str("; a disruptionMode=all group dies whole for part of its nodes");
+        }
+        if b.pdb_violations > 0 {
+            line.push_str(&format!(
+                "; {} PodDisruptionBudget violation(s)",
+                b.pdb_violations
+            ));
+        }
+        for stranded in b.groups.iter().filter_map(|g| g.stranded()) {
+            line.push_str("; ");
+            line.push_str(&sanitize(&stranded));
+        }
+    }
+    line
 }

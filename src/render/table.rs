@@ -18,7 +18,7 @@ pub enum Paint {
     Warn,
     /// Red.
     Error,
-    /// Dim.
+    /// Faint: secondary details and empty cells (`free` devices, domains where nothing fits).
     Dim,
 }
 

@@ -71,7 +71,9 @@ enum Input {
     Filter(String, String),
 }
 
-/// The app state.
+/// Everything the TUI keeps between frames: the data and the snapshot it came from, the
+/// screen stack and each screen's state, the input line and status, the what-ifs, and the
+/// channels to the worker thread.
 pub struct App {
     config: Config,
     theme: Theme,

@@ -101,7 +101,7 @@ pub fn diff(
 pub struct TreeRow {
     /// Depth (roots are 0).
     pub depth: u16,
-    /// The parent row.
+    /// Index of the parent row (`None` for a root).
     pub parent: Option<usize>,
     /// The row after this row's subtree (pre-order), so a collapsed row skips its children.
     pub end: usize,
@@ -110,7 +110,8 @@ pub struct TreeRow {
 }
 
 impl TreeRow {
-    /// Whether the row has children.
+    /// Whether the row at `index` (this row's own) has children: its subtree ends past the
+    /// next row.
     pub fn has_children(&self, index: usize) -> bool {
         self.end > index + 1
     }
@@ -160,9 +161,9 @@ pub fn flatten(roots: Vec<TreeNode>) -> Vec<TreeRow> {
 /// One pod on a node, with its gang and claims (the nodes view's detail pane).
 #[derive(Debug, Clone)]
 pub struct PodOnNode {
-    /// Namespace.
+    /// The pod's namespace.
     pub namespace: String,
-    /// Name.
+    /// The pod's name.
     pub name: String,
     /// Its PodGroup, if it names one.
     pub group: Option<String>,
@@ -173,15 +174,15 @@ pub struct PodOnNode {
 /// A node as the nodes view shows it.
 #[derive(Debug, Clone)]
 pub struct NodeInfo {
-    /// Name.
+    /// `metadata.name` of the node.
     pub name: String,
     /// Labels (for the topology domains).
     pub labels: BTreeMap<String, String>,
     /// `Ready` condition true.
     pub ready: bool,
-    /// Cordoned.
+    /// Cordoned (`spec.unschedulable`).
     pub unschedulable: bool,
-    /// Taints.
+    /// Taints as `key:Effect` (values left out), in the node's order.
     pub taints: Vec<String>,
     /// CPU requested / allocatable, milli-cores.
     pub cpu: (i64, i64),
@@ -191,7 +192,7 @@ pub struct NodeInfo {
     pub gpu: (i64, i64),
     /// DRA devices: in use (allocated or simulated) / total.
     pub devices: (usize, usize),
-    /// Pods bound to it.
+    /// Pods bound to it in the snapshot (`spec.nodeName`), with their gangs and claims.
     pub pods: Vec<PodOnNode>,
     /// Pods the plan places on it.
     pub planned: usize,
@@ -212,17 +213,17 @@ pub struct Data {
     pub options: Options,
     /// The reference graph of `snapshot` (the tree and doctor read it; explain reuses it).
     pub graph: Arc<Graph>,
-    /// The tree, flattened.
+    /// The tree report (of the snapshot with the what-ifs), flattened in pre-order.
     pub tree: Vec<TreeRow>,
     /// The tree report's assumptions.
     pub assumed: Vec<String>,
     /// Doctor over every namespace (the view narrows it).
     pub doctor: DoctorReport,
-    /// Nodes, by name.
+    /// One per node of the snapshot with the what-ifs, in the snapshot's order.
     pub nodes: Vec<NodeInfo>,
     /// What the what-ifs changed, per unit.
     pub changes: HashMap<UnitKey, UnitChange>,
-    /// The what-ifs, described.
+    /// The what-ifs in the order they were made, one line each (the header shows them).
     pub what_ifs: Vec<String>,
     /// Namespaces that hold objects.
     pub namespaces: Vec<String>,

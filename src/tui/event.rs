@@ -25,7 +25,7 @@ pub type Loader = Arc<dyn Fn(Option<&str>) -> Result<Snapshot, String> + Send + 
 pub enum Job {
     /// Simulate `base` with the what-ifs and build every view's data.
     Build {
-        /// The request's generation.
+        /// The request's number: the app drops a result whose number is not its latest.
         generation: u64,
         /// The snapshot as loaded.
         base: Arc<Snapshot>,
@@ -36,7 +36,7 @@ pub enum Job {
     },
     /// Load a fresh snapshot, then build.
     Reload {
-        /// The request's generation.
+        /// The request's number: the app drops a result whose number is not its latest.
         generation: u64,
         /// The kubeconfig context (`:ctx`), or the current one.
         context: Option<String>,
@@ -45,7 +45,7 @@ pub enum Job {
     },
     /// Explain the units an object stands for.
     Explain {
-        /// The request's generation.
+        /// The request's number: the app drops a result whose number is not its latest.
         generation: u64,
         /// The snapshot the plan ran on (what-ifs applied).
         snapshot: Arc<Snapshot>,
@@ -62,14 +62,14 @@ pub enum Job {
 pub enum Done {
     /// New data (or why there is none).
     Data {
-        /// The request's generation.
+        /// The request's number: the app drops a result whose number is not its latest.
         generation: u64,
         /// The data, or a message for the status line.
         result: Result<Box<Data>, String>,
     },
     /// Diagnoses for an explain request.
     Explained {
-        /// The request's generation.
+        /// The request's number: the app drops a result whose number is not its latest.
         generation: u64,
         /// The object asked about.
         target: ObjRef,

@@ -27,7 +27,7 @@ pub enum Screen {
 /// One screen's entry in the registry.
 #[derive(Debug)]
 pub struct ScreenSpec {
-    /// The screen.
+    /// The screen this entry describes (each appears once in [`SCREENS`]).
     pub screen: Screen,
     /// Its name: the tab label, the help title and its `:` command.
     pub name: &'static str,

@@ -37,7 +37,7 @@ impl Theme {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 
-    /// The selected row.
+    /// The selected row: reversed video, whatever the row's own colours.
     pub fn selected(self) -> Style {
         Style::new().add_modifier(Modifier::REVERSED)
     }
@@ -77,7 +77,8 @@ impl Theme {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 
-    /// A simulator outcome.
+    /// A simulator outcome's style: [`Theme::ok`] for Scheduled, [`Theme::warn`] for Waiting,
+    /// Preempting and Suspended, [`Theme::error`] for Unschedulable and Error.
     pub fn outcome(self, o: Outcome) -> Style {
         match o {
             Outcome::Scheduled => self.ok(),

@@ -653,31 +653,12 @@ impl Walk<'_, '_, '_> {
         );
     }
 
+    /// Applies one field constraint to the field's value `v` at `path`; a value of another
+    /// JSON type than the constraint reads is left alone (the schema rules report it).
     fn check(&mut self, rule: &FieldRule, v: &Value, path: &str) {
         let (obj, em) = (self.obj, &mut *self.em);
         match rule.check {
-            Check::Enum(values) => {
-                if let Some(s) = v.as_str()
-                    && !s.is_empty()
-                    && !values.contains(&s)
-                {
-                    let list = values
-                        .iter()
-                        .map(|v| format!("`{v}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    let hint = super::input::did_you_mean(s, values.iter().copied())
-                        .map(|n| format!("did you mean `{n}`? "))
-                        .unwrap_or_default();
-                    em.emit_at_value(
-                        Rule::InvalidEnumValue,
-                        obj,
-                        path,
-                        format!("`{path}`: unsupported value `{s}`; supported values: {list}"),
-                        format!("{hint}use one of {list}"),
-                    );
-                }
-            }
+            Check::Enum(values) => check_enum(obj, em, values, v, path),
             Check::Format(format) => {
                 if let Some(s) = v.as_str()
                     && !s.is_empty()
@@ -692,73 +673,8 @@ impl Walk<'_, '_, '_> {
                     );
                 }
             }
-            Check::LabelMap { values } => {
-                let Some(map) = v.as_object() else { return };
-                for (k, val) in map {
-                    let at = join(path, k);
-                    // Annotation keys are checked lowercased (`ValidateAnnotations`).
-                    let key_ok = if values {
-                        is_label_key(k)
-                    } else {
-                        is_label_key(&k.to_ascii_lowercase())
-                    };
-                    if !key_ok {
-                        em.emit(
-                            Rule::InvalidFormat,
-                            obj,
-                            &at,
-                            format!(
-                                "`{path}`: key `{k}` is not {}",
-                                Format::QualifiedName.describe()
-                            ),
-                            "fix the key",
-                        );
-                    } else if values
-                        && let Some(s) = val.as_str()
-                        && !is_label_value(s)
-                    {
-                        em.emit_at_value(
-                            Rule::InvalidFormat,
-                            obj,
-                            &at,
-                            format!("`{at}`: `{s}` is not a label value (at most 63 of `A-Z`, `a-z`, `0-9`, `-`, `_`, `.`, alphanumeric at both ends)"),
-                            "fix the value",
-                        );
-                    }
-                }
-            }
-            Check::UniqueBy(keys) => {
-                let Some(items) = v.as_array() else { return };
-                let mut seen: Vec<(Vec<&Value>, usize)> = Vec::new();
-                for (i, item) in items.iter().enumerate() {
-                    let key: Vec<&Value> = keys
-                        .iter()
-                        .map(|k| item.get(*k).unwrap_or(&Value::Null))
-                        .collect();
-                    if key.iter().all(|k| k.is_null()) {
-                        continue;
-                    }
-                    if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-                        let shown = key
-                            .iter()
-                            .map(|k| k.as_str().map_or_else(|| k.to_string(), str::to_owned))
-                            .collect::<Vec<_>>()
-                            .join(", ");
-                        em.emit(
-                            Rule::DuplicateListKey,
-                            obj,
-                            &format!("{path}[{i}].{}", keys[0]),
-                            format!(
-                                "`{path}[{i}]`: duplicate {} `{shown}` (also at `{path}[{first}]`)",
-                                keys.join("/")
-                            ),
-                            format!("give each item of `{path}` its own {}", keys.join("/")),
-                        );
-                    } else {
-                        seen.push((key, i));
-                    }
-                }
-            }
+            Check::LabelMap { values } => check_label_map(obj, em, values, v, path),
+            Check::UniqueBy(keys) => check_unique_by(obj, em, keys, v, path),
             Check::MinItems(n) | Check::MaxItems(n) => {
                 let Some(items) = v.as_array() else { return };
                 let min = matches!(rule.check, Check::MinItems(_));
@@ -799,6 +715,106 @@ impl Walk<'_, '_, '_> {
                     );
                 }
             }
+        }
+    }
+}
+
+/// [`Check::Enum`] (`WAS501`): a non-empty string outside `values` (with the nearest value offered when
+/// one is close enough).
+fn check_enum(obj: &Object, em: &mut Emitter<'_>, values: &[&str], v: &Value, path: &str) {
+    if let Some(s) = v.as_str()
+        && !s.is_empty()
+        && !values.contains(&s)
+    {
+        let list = values
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let hint = super::input::did_you_mean(s, values.iter().copied())
+            .map(|n| format!("did you mean `{n}`? "))
+            .unwrap_or_default();
+        em.emit_at_value(
+            Rule::InvalidEnumValue,
+            obj,
+            path,
+            format!("`{path}`: unsupported value `{s}`; supported values: {list}"),
+            format!("{hint}use one of {list}"),
+        );
+    }
+}
+
+/// [`Check::LabelMap`] (`WAS502`): every key a qualified name (annotation keys, `values` false, checked
+/// lowercased as `ValidateAnnotations` does) and, with `values`, every string value a label
+/// value. A key that fails is reported instead of its value.
+fn check_label_map(obj: &Object, em: &mut Emitter<'_>, values: bool, v: &Value, path: &str) {
+    let Some(map) = v.as_object() else { return };
+    for (k, val) in map {
+        let at = join(path, k);
+        // Annotation keys are checked lowercased (`ValidateAnnotations`).
+        let key_ok = if values {
+            is_label_key(k)
+        } else {
+            is_label_key(&k.to_ascii_lowercase())
+        };
+        if !key_ok {
+            em.emit(
+                Rule::InvalidFormat,
+                obj,
+                &at,
+                format!(
+                    "`{path}`: key `{k}` is not {}",
+                    Format::QualifiedName.describe()
+                ),
+                "fix the key",
+            );
+        } else if values
+            && let Some(s) = val.as_str()
+            && !is_label_value(s)
+        {
+            em.emit_at_value(
+                Rule::InvalidFormat,
+                obj,
+                &at,
+                format!("`{at}`: `{s}` is not a label value (at most 63 of `A-Z`, `a-z`, `0-9`, `-`, `_`, `.`, alphanumeric at both ends)"),
+                "fix the value",
+            );
+        }
+    }
+}
+
+/// [`Check::UniqueBy`] (`WAS504`): each list item after the first with the same values of `keys`
+/// (items with none of the keys set are skipped) is reported at its first key, naming the
+/// index of the first.
+fn check_unique_by(obj: &Object, em: &mut Emitter<'_>, keys: &[&str], v: &Value, path: &str) {
+    let Some(items) = v.as_array() else { return };
+    let mut seen: Vec<(Vec<&Value>, usize)> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let key: Vec<&Value> = keys
+            .iter()
+            .map(|k| item.get(*k).unwrap_or(&Value::Null))
+            .collect();
+        if key.iter().all(|k| k.is_null()) {
+            continue;
+        }
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            let shown = key
+                .iter()
+                .map(|k| k.as_str().map_or_else(|| k.to_string(), str::to_owned))
+                .collect::<Vec<_>>()
+                .join(", ");
+            em.emit(
+                Rule::DuplicateListKey,
+                obj,
+                &format!("{path}[{i}].{}", keys[0]),
+                format!(
+                    "`{path}[{i}]`: duplicate {} `{shown}` (also at `{path}[{first}]`)",
+                    keys.join("/")
+                ),
+                format!("give each item of `{path}` its own {}", keys.join("/")),
+            );
+        } else {
+            seen.push((key, i));
         }
     }
 }

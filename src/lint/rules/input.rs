@@ -229,9 +229,23 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
             "give the object a name",
         );
     }
-    let Some((index, kind)) = checked else {
-        return true;
-    };
+    if let Some((index, kind)) = checked {
+        check_schema(obj, options, index, kind, em);
+    }
+    true
+}
+
+/// The object against its kind's 1.37 schema (`index` into the schema table) and typed API:
+/// schema mismatches, else the typed decoder's first error, as `WAS004`, and unknown fields
+/// (`WAS003`) per `--field-validation`, only when the typed decoding succeeded. A 1.36 string
+/// `disruptionMode` is left to `WAS402`.
+fn check_schema(
+    obj: &Object,
+    options: &Options,
+    index: usize,
+    kind: &schema::CheckedKind,
+    em: &mut Emitter<'_>,
+) {
     // A 1.36 string `disruptionMode` is WAS402's finding, with the migration.
     let renamed = |(path, message): &(String, String)| {
         path.ends_with("disruptionMode")
@@ -291,7 +305,6 @@ pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
             em.emit_with(Rule::UnknownField, severity, obj, &path, message, fix);
         }
     }
-    true
 }
 
 /// A field that moved or was removed, by the definition that no longer has it (so the hint

@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use super::super::{Emitter, Object, Rule};
 use super::{
-    WasKind, get, is_dns_label, is_dns_subdomain, is_label_key, is_path_segment, pod_specs,
-    templates, was_kind,
+    Template, WasKind, get, is_dns_label, is_dns_subdomain, is_label_key, is_path_segment,
+    pod_specs, templates, was_kind,
 };
 
 /// Most templates in one list (`WorkloadMaxPodGroupTemplates`).
@@ -438,126 +438,150 @@ pub fn check(obj: &Object, em: &mut Emitter<'_>) {
     match kind {
         WasKind::Workload => {
             if let Some(r) = spec.get("controllerRef") {
-                if let Some(group) = r.get("apiGroup").filter(|g| g.as_str() != Some("")) {
-                    check_name(em, obj, "spec.controllerRef.apiGroup", Some(group), false);
-                }
-                for f in ["kind", "name"] {
-                    if !r
-                        .get(f)
-                        .and_then(Value::as_str)
-                        .is_some_and(is_path_segment)
-                    {
-                        em.emit(
-                            Rule::InvalidReferenceName,
-                            obj,
-                            &format!("spec.controllerRef.{f}"),
-                            format!(
-                                "`spec.controllerRef.{f}` is missing or not a valid path segment"
-                            ),
-                            format!("set `{f}` of the owning controller object"),
-                        );
-                    }
-                }
+                check_controller_ref(obj, r, em);
             }
-            for (base, parent) in std::iter::once(("spec".to_owned(), spec)).chain(
-                templates(v)
-                    .into_iter()
-                    .filter(|t| t.composite)
-                    .map(|t| (t.path, t.value)),
-            ) {
-                for list in ["podGroupTemplates", "compositePodGroupTemplates"] {
-                    if let Some(items) = parent.get(list).and_then(Value::as_array)
-                        && items.len() > MAX_TEMPLATES
-                    {
-                        em.emit(
-                            Rule::TooManyTemplates,
-                            obj,
-                            &format!("{base}.{list}[{MAX_TEMPLATES}]"),
-                            format!(
-                                "`{list}` has {} items; at most {MAX_TEMPLATES} are allowed",
-                                items.len()
-                            ),
-                            "group templates under composite templates, or split the Workload",
-                        );
-                    }
-                }
-            }
+            check_template_counts(obj, spec, em);
             for t in templates(v) {
-                let name = t.value.get("name");
-                if !name.and_then(Value::as_str).is_some_and(is_dns_label) {
-                    em.emit(
-                        Rule::InvalidTemplateName,
-                        obj,
-                        &format!("{}.name", t.path),
-                        match name {
-                            Some(n) => format!("template name {} is not a DNS label", show(n)),
-                            None => "template has no `name`".to_owned(),
-                        },
-                        "use at most 63 lowercase letters, digits and `-`, starting and ending with a letter or digit",
-                    );
-                }
-                if t.composite && t.depth >= MAX_TREE_DEPTH {
-                    em.emit(
-                        Rule::TemplateTreeTooDeep,
-                        obj,
-                        &t.path,
-                        format!(
-                            "composite template at depth {}: maximum template hierarchy depth is {MAX_TREE_DEPTH}",
-                            t.depth
-                        ),
-                        "flatten the hierarchy: a composite template must sit at depth 3 or less",
-                    );
-                }
-                let count = if t.composite {
-                    "minGroupCount"
-                } else {
-                    "minCount"
-                };
-                check_scheduling_fields(em, obj, &t.path, t.value, count, true);
+                check_template(obj, &t, em);
             }
         }
-        WasKind::PodGroup | WasKind::CompositePodGroup => {
-            check_name(
-                em,
+        WasKind::PodGroup | WasKind::CompositePodGroup => check_group(obj, kind, spec, em),
+    }
+}
+
+/// A Workload's `spec.controllerRef`: `apiGroup` (when set and not empty) a DNS subdomain,
+/// `kind` and `name` present and valid path segments (`WAS103`).
+fn check_controller_ref(obj: &Object, r: &Value, em: &mut Emitter<'_>) {
+    if let Some(group) = r.get("apiGroup").filter(|g| g.as_str() != Some("")) {
+        check_name(em, obj, "spec.controllerRef.apiGroup", Some(group), false);
+    }
+    for f in ["kind", "name"] {
+        if !r
+            .get(f)
+            .and_then(Value::as_str)
+            .is_some_and(is_path_segment)
+        {
+            em.emit(
+                Rule::InvalidReferenceName,
                 obj,
-                "spec.workloadRef.workloadName",
-                get(spec, "workloadRef.workloadName"),
-                false,
+                &format!("spec.controllerRef.{f}"),
+                format!("`spec.controllerRef.{f}` is missing or not a valid path segment"),
+                format!("set `{f}` of the owning controller object"),
             );
-            check_name(
-                em,
-                obj,
-                "spec.workloadRef.templateName",
-                get(spec, "workloadRef.templateName"),
-                true,
-            );
-            check_name(
-                em,
-                obj,
-                "spec.parentCompositePodGroupName",
-                spec.get("parentCompositePodGroupName"),
-                false,
-            );
-            let count = if kind == WasKind::PodGroup {
-                "minCount"
-            } else {
-                "minGroupCount"
-            };
-            check_scheduling_fields(em, obj, "spec", spec, count, true);
-            if let Some(statuses) = get(v, "status.resourceClaimStatuses").and_then(Value::as_array)
-                && statuses.len() > MAX_RESOURCE_CLAIMS
+        }
+    }
+}
+
+/// At most [`MAX_TEMPLATES`] `podGroupTemplates` and `compositePodGroupTemplates` in a
+/// Workload's spec and in each of its composite templates (`WAS104`); the finding points at
+/// the first item over the limit.
+fn check_template_counts(obj: &Object, spec: &Value, em: &mut Emitter<'_>) {
+    for (base, parent) in std::iter::once(("spec".to_owned(), spec)).chain(
+        templates(&obj.value)
+            .into_iter()
+            .filter(|t| t.composite)
+            .map(|t| (t.path, t.value)),
+    ) {
+        for list in ["podGroupTemplates", "compositePodGroupTemplates"] {
+            if let Some(items) = parent.get(list).and_then(Value::as_array)
+                && items.len() > MAX_TEMPLATES
             {
                 em.emit(
-                    Rule::TooManyResourceClaims,
+                    Rule::TooManyTemplates,
                     obj,
-                    &format!("status.resourceClaimStatuses[{MAX_RESOURCE_CLAIMS}]"),
+                    &format!("{base}.{list}[{MAX_TEMPLATES}]"),
                     format!(
-                        "{} resourceClaimStatuses; at most {MAX_RESOURCE_CLAIMS} are allowed",
-                        statuses.len()
+                        "`{list}` has {} items; at most {MAX_TEMPLATES} are allowed",
+                        items.len()
                     ),
-                    "the status can only name claims of `spec.resourceClaims`",
+                    "group templates under composite templates, or split the Workload",
                 );
             }
         }
+    }
+}
+
+/// One group template of a Workload, at any depth: its `name` a DNS label (`WAS102`), a
+/// composite one no deeper than [`MAX_TREE_DEPTH`] (`WAS105`), and its scheduling fields (`minCount` for a PodGroup
+/// template, `minGroupCount` for a composite one).
+fn check_template(obj: &Object, t: &Template<'_>, em: &mut Emitter<'_>) {
+    let name = t.value.get("name");
+    if !name.and_then(Value::as_str).is_some_and(is_dns_label) {
+        em.emit(
+            Rule::InvalidTemplateName,
+            obj,
+            &format!("{}.name", t.path),
+            match name {
+                Some(n) => format!("template name {} is not a DNS label", show(n)),
+                None => "template has no `name`".to_owned(),
+            },
+            "use at most 63 lowercase letters, digits and `-`, starting and ending with a letter or digit",
+        );
+    }
+    if t.composite && t.depth >= MAX_TREE_DEPTH {
+        em.emit(
+            Rule::TemplateTreeTooDeep,
+            obj,
+            &t.path,
+            format!(
+                "composite template at depth {}: maximum template hierarchy depth is {MAX_TREE_DEPTH}",
+                t.depth
+            ),
+            "flatten the hierarchy: a composite template must sit at depth 3 or less",
+        );
+    }
+    let count = if t.composite {
+        "minGroupCount"
+    } else {
+        "minCount"
+    };
+    check_scheduling_fields(em, obj, &t.path, t.value, count, true);
+}
+
+/// A PodGroup or CompositePodGroup: the names in `spec.workloadRef` and
+/// `spec.parentCompositePodGroupName`, its scheduling fields, and at most
+/// [`MAX_RESOURCE_CLAIMS`] `status.resourceClaimStatuses` (`WAS108`).
+fn check_group(obj: &Object, kind: WasKind, spec: &Value, em: &mut Emitter<'_>) {
+    check_name(
+        em,
+        obj,
+        "spec.workloadRef.workloadName",
+        get(spec, "workloadRef.workloadName"),
+        false,
+    );
+    check_name(
+        em,
+        obj,
+        "spec.workloadRef.templateName",
+        get(spec, "workloadRef.templateName"),
+        true,
+    );
+    check_name(
+        em,
+        obj,
+        "spec.parentCompositePodGroupName",
+        spec.get("parentCompositePodGroupName"),
+        false,
+    );
+    let count = if kind == WasKind::PodGroup {
+        "minCount"
+    } else {
+        "minGroupCount"
+    };
+    check_scheduling_fields(em, obj, "spec", spec, count, true);
+    if let Some(statuses) =
+        get(&obj.value, "status.resourceClaimStatuses").and_then(Value::as_array)
+        && statuses.len() > MAX_RESOURCE_CLAIMS
+    {
+        em.emit(
+            Rule::TooManyResourceClaims,
+            obj,
+            &format!("status.resourceClaimStatuses[{MAX_RESOURCE_CLAIMS}]"),
+            format!(
+                "{} resourceClaimStatuses; at most {MAX_RESOURCE_CLAIMS} are allowed",
+                statuses.len()
+            ),
+            "the status can only name claims of `spec.resourceClaims`",
+        );
     }
 }

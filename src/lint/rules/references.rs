@@ -547,114 +547,135 @@ pub fn check(
         }
         let Some(kind) = was_kind(obj) else { continue };
         let spec = obj.value.get("spec").unwrap_or(&Value::Null);
-        let mut holders = vec![("spec".to_owned(), spec)];
-        if kind == WasKind::Workload {
-            holders = templates(&obj.value)
-                .into_iter()
-                .map(|t| (t.path, t.value))
-                .collect();
+        check_holders(obj, kind, spec, &ix, em);
+        if kind != WasKind::Workload {
+            check_group_refs(obj, kind, spec, &ix, em);
         }
-        for (base, holder) in &holders {
-            if let Some(pc) = holder.get("priorityClassName").and_then(Value::as_str) {
-                check_priority_class(obj, &format!("{base}.priorityClassName"), pc, &ix, em);
-            }
-            if let (Some(keys), Some(topology)) = (
-                &ix.node_label_keys,
-                get(holder, "schedulingConstraints.topology").and_then(Value::as_array),
-            ) {
-                for (i, t) in topology.iter().enumerate() {
-                    if let Some(key) = t.get("key").and_then(Value::as_str)
-                        && !keys.contains(key)
-                    {
-                        em.emit(
-                            Rule::UnknownTopologyKey,
-                            obj,
-                            &format!("{base}.schedulingConstraints.topology[{i}].key"),
-                            format!("no node in the cluster has the label `{key}`"),
-                            "label the nodes with the key, or use one they have (`kubectl get nodes --show-labels`)",
-                        );
-                    }
+    }
+}
+
+/// The fields a Workload's templates (or a group's `spec`) hold that name cluster objects:
+/// `priorityClassName` (see [`check_priority_class`]) and, when the cluster's nodes are known,
+/// each `schedulingConstraints.topology[].key` that no node has as a label (`WAS310`).
+fn check_holders(obj: &Object, kind: WasKind, spec: &Value, ix: &Index<'_>, em: &mut Emitter<'_>) {
+    let mut holders = vec![("spec".to_owned(), spec)];
+    if kind == WasKind::Workload {
+        holders = templates(&obj.value)
+            .into_iter()
+            .map(|t| (t.path, t.value))
+            .collect();
+    }
+    for (base, holder) in &holders {
+        if let Some(pc) = holder.get("priorityClassName").and_then(Value::as_str) {
+            check_priority_class(obj, &format!("{base}.priorityClassName"), pc, ix, em);
+        }
+        if let (Some(keys), Some(topology)) = (
+            &ix.node_label_keys,
+            get(holder, "schedulingConstraints.topology").and_then(Value::as_array),
+        ) {
+            for (i, t) in topology.iter().enumerate() {
+                if let Some(key) = t.get("key").and_then(Value::as_str)
+                    && !keys.contains(key)
+                {
+                    em.emit(
+                        Rule::UnknownTopologyKey,
+                        obj,
+                        &format!("{base}.schedulingConstraints.topology[{i}].key"),
+                        format!("no node in the cluster has the label `{key}`"),
+                        "label the nodes with the key, or use one they have (`kubectl get nodes --show-labels`)",
+                    );
                 }
             }
         }
-        if kind == WasKind::Workload {
-            continue;
-        }
-        let ns = obj.namespace.clone();
-        if let Some(parent) = get_str(spec, "parentCompositePodGroupName")
-            && !ix.composites.contains(&(ns.clone(), parent.to_owned()))
-        {
-            em.emit(
-                Rule::MissingParentComposite,
-                obj,
-                "spec.parentCompositePodGroupName",
-                format!("CompositePodGroup `{ns}/{parent}` does not exist"),
-                "create the parent CompositePodGroup, or fix the name",
-            );
-        }
-        let Some(wname) = get_str(spec, "workloadRef.workloadName") else {
-            continue;
-        };
-        let Some(workload) = ix.workloads.get(&(ns.clone(), wname.to_owned())) else {
-            em.emit(
-                Rule::MissingWorkload,
-                obj,
-                "spec.workloadRef.workloadName",
-                format!("Workload `{ns}/{wname}` does not exist"),
-                "create the Workload, or fix `workloadName`",
-            );
-            continue;
-        };
-        let Some(tname) = get_str(spec, "workloadRef.templateName") else {
-            continue;
-        };
-        let want_composite = kind == WasKind::CompositePodGroup;
-        let all = templates(workload);
-        let Some(template) = all
+    }
+}
+
+/// What a PodGroup or CompositePodGroup names in its namespace, in order, each step only when
+/// the one before resolved: its parent CompositePodGroup (`WAS306`), its Workload (`WAS303`),
+/// the Workload's template of its own kind (`WAS304`, the hint lists the names there are), and
+/// that template's scheduling policy, `basic` or `gang`, which must be the group's own
+/// (`WAS305`).
+fn check_group_refs(
+    obj: &Object,
+    kind: WasKind,
+    spec: &Value,
+    ix: &Index<'_>,
+    em: &mut Emitter<'_>,
+) {
+    let ns = obj.namespace.clone();
+    if let Some(parent) = get_str(spec, "parentCompositePodGroupName")
+        && !ix.composites.contains(&(ns.clone(), parent.to_owned()))
+    {
+        em.emit(
+            Rule::MissingParentComposite,
+            obj,
+            "spec.parentCompositePodGroupName",
+            format!("CompositePodGroup `{ns}/{parent}` does not exist"),
+            "create the parent CompositePodGroup, or fix the name",
+        );
+    }
+    let Some(wname) = get_str(spec, "workloadRef.workloadName") else {
+        return;
+    };
+    let Some(workload) = ix.workloads.get(&(ns.clone(), wname.to_owned())) else {
+        em.emit(
+            Rule::MissingWorkload,
+            obj,
+            "spec.workloadRef.workloadName",
+            format!("Workload `{ns}/{wname}` does not exist"),
+            "create the Workload, or fix `workloadName`",
+        );
+        return;
+    };
+    let Some(tname) = get_str(spec, "workloadRef.templateName") else {
+        return;
+    };
+    let want_composite = kind == WasKind::CompositePodGroup;
+    let all = templates(workload);
+    let Some(template) = all
+        .iter()
+        .find(|t| t.composite == want_composite && get_str(t.value, "name") == Some(tname))
+    else {
+        let names: Vec<&str> = all
             .iter()
-            .find(|t| t.composite == want_composite && get_str(t.value, "name") == Some(tname))
-        else {
-            let names: Vec<&str> = all
-                .iter()
-                .filter(|t| t.composite == want_composite)
-                .filter_map(|t| get_str(t.value, "name"))
-                .collect();
-            em.emit(
-                Rule::MissingTemplate,
-                obj,
-                "spec.workloadRef.templateName",
-                format!(
-                    "Workload `{ns}/{wname}` has no {} template `{tname}`",
-                    if want_composite {
-                        "composite"
-                    } else {
-                        "PodGroup"
-                    }
-                ),
-                if names.is_empty() {
-                    "fix `templateName`".to_owned()
+            .filter(|t| t.composite == want_composite)
+            .filter_map(|t| get_str(t.value, "name"))
+            .collect();
+        em.emit(
+            Rule::MissingTemplate,
+            obj,
+            "spec.workloadRef.templateName",
+            format!(
+                "Workload `{ns}/{wname}` has no {} template `{tname}`",
+                if want_composite {
+                    "composite"
                 } else {
-                    format!("use one of: {}", names.join(", "))
-                },
-            );
-            continue;
-        };
-        let variant = |v: &Value| {
-            ["basic", "gang"]
-                .into_iter()
-                .find(|k| get(v, "schedulingPolicy").and_then(|p| p.get(*k)).is_some())
-        };
-        if let (Some(mine), Some(theirs)) = (variant(spec), variant(template.value))
-            && mine != theirs
-        {
-            em.emit(
-                Rule::PolicyMismatch,
-                obj,
-                &format!("spec.schedulingPolicy.{mine}"),
-                format!("`schedulingPolicy` is `{mine}` but template `{tname}` of Workload `{wname}` says `{theirs}`"),
-                format!("use `{theirs}` as the template does (it cannot change after creation)"),
-            );
-        }
+                    "PodGroup"
+                }
+            ),
+            if names.is_empty() {
+                "fix `templateName`".to_owned()
+            } else {
+                format!("use one of: {}", names.join(", "))
+            },
+        );
+        return;
+    };
+    let variant = |v: &Value| {
+        ["basic", "gang"]
+            .into_iter()
+            .find(|k| get(v, "schedulingPolicy").and_then(|p| p.get(*k)).is_some())
+    };
+    if let (Some(mine), Some(theirs)) = (variant(spec), variant(template.value))
+        && mine != theirs
+    {
+        em.emit(
+            Rule::PolicyMismatch,
+            obj,
+            &format!("spec.schedulingPolicy.{mine}"),
+            format!("`schedulingPolicy` is `{mine}` but template `{tname}` of Workload `{wname}` says `{theirs}`"),
+            format!("use `{theirs}` as the template does (it cannot change after creation)"),
+        );
     }
 }
 

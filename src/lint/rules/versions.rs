@@ -445,6 +445,43 @@ fn gated(
 /// Runs the `WAS4xx` rules; returns true when the object is in a removed version (no other
 /// rule applies to its old shape).
 pub fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
+    if check_api_version(obj, em) {
+        return true;
+    }
+    if obj.group() == "batch" && obj.kind == "Job" && get(&obj.value, "spec.scheduling").is_some() {
+        gated(
+            em,
+            gates,
+            obj,
+            "spec.scheduling",
+            "`spec.scheduling`",
+            "WorkloadWithJob",
+            A_C,
+        );
+    }
+    let Some(kind) = was_kind(obj) else {
+        return false;
+    };
+    if kind == WasKind::CompositePodGroup {
+        gated(
+            em,
+            gates,
+            obj,
+            "kind",
+            "`CompositePodGroup`",
+            "CompositePodGroup",
+            A_S_C,
+        );
+    }
+    check_gated_fields(obj, kind, gates, em);
+    false
+}
+
+/// The object's `apiVersion`: a removed scheduling version (`v1alpha1`/`v1alpha2`, with the
+/// migration to the 1.37 shape) or another removed version (`WAS401`), a deprecated one
+/// (`WAS405`), or a served `v1alpha3` Workload or PodGroup where `v1beta1` is the 1.37
+/// version (`WAS404`). True when the version is removed: the caller then stops.
+fn check_api_version(obj: &Object, em: &mut Emitter<'_>) -> bool {
     let (group, version) = (obj.group(), obj.version());
     if group == "scheduling.k8s.io"
         && matches!(version, "v1alpha1" | "v1alpha2")
@@ -510,31 +547,13 @@ pub fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
             format!("change `apiVersion` to `{group}/v1beta1`"),
         );
     }
-    if obj.group() == "batch" && obj.kind == "Job" && get(&obj.value, "spec.scheduling").is_some() {
-        gated(
-            em,
-            gates,
-            obj,
-            "spec.scheduling",
-            "`spec.scheduling`",
-            "WorkloadWithJob",
-            A_C,
-        );
-    }
-    let Some(kind) = was_kind(obj) else {
-        return false;
-    };
-    if kind == WasKind::CompositePodGroup {
-        gated(
-            em,
-            gates,
-            obj,
-            "kind",
-            "`CompositePodGroup`",
-            "CompositePodGroup",
-            A_S_C,
-        );
-    }
+    false
+}
+
+/// The fields behind an alpha feature gate (`WAS403`) in a group's `spec` and, for a Workload,
+/// in each of its templates (see [`GATED`]), and a 1.36 string `disruptionMode` (`WAS402`, with the 1.37
+/// form).
+fn check_gated_fields(obj: &Object, kind: WasKind, gates: &GateView, em: &mut Emitter<'_>) {
     let mut holders: Vec<(String, &Value)> = Vec::new();
     if let Some(spec) = obj.value.get("spec") {
         holders.push(("spec".to_owned(), spec));
@@ -571,5 +590,4 @@ pub fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
             );
         }
     }
-    false
 }

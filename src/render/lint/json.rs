@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use crate::lint::LintReport;
 use crate::render::json::{Envelope, write_json};
 
-/// The `kind` of the report.
+/// The `kind` of the JSON envelope `-o json` writes.
 pub const KIND: &str = "LintReport";
 
 /// Writes `report` as JSON.

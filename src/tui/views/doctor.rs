@@ -27,7 +27,8 @@ enum Row {
     Finding(usize),
 }
 
-/// The doctor view's state.
+/// The doctor screen: the findings of the namespace shown under the filter, grouped under a
+/// header per severity (errors first), with the cursor.
 #[derive(Debug, Default)]
 pub struct DoctorView {
     list: List<Row>,

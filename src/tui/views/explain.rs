@@ -20,7 +20,8 @@ use crate::snapshot::ObjRef;
 use crate::tui::event::Intent;
 use crate::tui::theme::Theme;
 
-/// The explain view's state.
+/// The explain screen of one object: the worker's diagnoses (one per unit the object stands
+/// for) once they arrive, and the scroll position over their lines.
 #[derive(Debug)]
 pub struct ExplainView {
     /// The object explained.

@@ -23,9 +23,9 @@ use crate::snapshot::ObjRef;
 
 /// What a view reads while drawing or handling a key.
 pub struct Cx<'a> {
-    /// The current data.
+    /// The latest data the worker built (what-ifs applied).
     pub data: &'a Data,
-    /// Styles.
+    /// The colours and modifiers every view draws with.
     pub theme: Theme,
     /// The namespace shown (`None`: all).
     pub namespace: Option<&'a str>,
@@ -38,7 +38,8 @@ impl Cx<'_> {
     }
 }
 
-/// One view.
+/// What every screen implements: its header title, drawing, its own keys, and a rebuild when
+/// the data or the namespace changes; a filter and a selected object are optional.
 pub trait Component {
     /// The title in the header (with counts).
     fn title(&self, cx: &Cx<'_>) -> String;

@@ -39,7 +39,8 @@ enum Row {
     Node(usize),
 }
 
-/// The nodes view's state.
+/// The nodes screen: the nodes grouped by a topology label key, the cursor and filter, and
+/// whether the selected node's detail pane (its pods) is open.
 #[derive(Debug, Default)]
 pub struct NodesView {
     /// The label key nodes are grouped by (`None`: no grouping).

@@ -28,7 +28,8 @@ const COLUMNS: [Column; 8] = [
     Column::new("WHY", 10, 200),
 ];
 
-/// The pending view's state.
+/// The pending screen: the plan's units not placed (or whose answer the what-ifs changed) in
+/// the namespace shown, in plan order, under the filter, with the cursor.
 #[derive(Debug, Default)]
 pub struct PendingView {
     /// Indices into the plan's units.

@@ -34,7 +34,8 @@ const COLUMNS: [Column; 7] = [
     Column::new("AGE", 3, 5),
 ];
 
-/// The tree view's state.
+/// The tree screen: which rows the user expanded or collapsed, the rows shown, the filter's
+/// matches, and the object to put the cursor on after the next refresh.
 #[derive(Debug, Default)]
 pub struct TreeView {
     /// Rows the user expanded (`true`) or collapsed (`false`), by object; the others follow

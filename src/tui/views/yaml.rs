@@ -11,7 +11,8 @@ use crate::snapshot::ObjRef;
 use crate::tui::data::object_yaml;
 use crate::tui::event::Intent;
 
-/// The YAML view's state.
+/// The YAML screen of one object: its YAML in the current data (or why there is none) and
+/// the scroll position.
 #[derive(Debug)]
 pub struct YamlView {
     /// The object shown.

@@ -26,6 +26,7 @@ mod layers;
 pub mod lint;
 pub mod plan;
 pub mod render;
+pub mod report;
 #[cfg(test)]
 mod robustness;
 pub mod sanitize;

@@ -30,28 +30,7 @@ use crate::graph::Graph;
 use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
 
-/// How bad a finding is. Ordered: `Info < Warning < Error`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Worth knowing.
-    Info,
-    /// Will break or mislead.
-    Warning,
-    /// Broken or leaking now.
-    Error,
-}
-
-impl Severity {
-    /// `error`, `warning` or `info`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Info => "info",
-            Self::Warning => "warning",
-            Self::Error => "error",
-        }
-    }
-}
+pub use crate::report::Severity;
 
 /// One problem found in the cluster.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -28,17 +28,7 @@ use crate::sched::plan::{Outcome, Plan, UnitResult};
 use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, name_of};
 
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Blocks scheduling.
-    Error,
-    /// Will break or mislead.
-    Warning,
-    /// Worth knowing.
-    Info,
-}
+pub use crate::report::Severity;
 
 /// One thing explain found about the unit (JSON `findings[]`): stable ID, severity, a
 /// headline, the numbers behind it and, when there is something to do, what.
@@ -425,7 +415,7 @@ pub fn explain_prepared(
         // "preemption would not help" is true only as the gate stands: this finding says why.
         findings.retain(|f| f.id != "WASE031");
     }
-    findings.sort_by_key(|f| f.severity);
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Diagnosis {
         target,
         verdict,
@@ -725,7 +715,7 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
         });
     }
     preemption_findings(s, unit, &mut findings);
-    findings.sort_by_key(|f| f.severity);
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Diagnosis {
         target: format!("{}/{}/{}", unit.kind, unit.namespace, unit.name),
         verdict,
@@ -846,7 +836,7 @@ fn pod_by_pod(
             ),
         });
     }
-    findings.sort_by_key(|f| f.severity);
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Diagnosis {
         target,
         verdict: Verdict::from(outcome),

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::snapshot::Snapshot;
@@ -38,30 +38,7 @@ use span::{Segment, SpanNode, parse_path};
 /// The only Kubernetes version wasctl lints for.
 pub const TARGET_VERSION: &str = "1.37";
 
-/// How bad a finding is. Ordered: `Info < Warning < Error`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Worth knowing; never fails CI unless `--fail-on info`.
-    Info,
-    /// Probably wrong: the object is accepted but will not behave as intended.
-    Warning,
-    /// The API server rejects it, or it can never work.
-    Error,
-}
-
-impl Severity {
-    /// `error`, `warning` or `info`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Info => "info",
-            Self::Warning => "warning",
-            Self::Error => "error",
-        }
-    }
-}
+pub use crate::report::Severity;
 
 /// The object a finding is about.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -23,6 +23,10 @@
 //! not request it (the plugin's "must specify" check), as upstream does for container-level
 //! requests.
 //!
+//! Each quota a created pod was charged to gets the new usage in its `status.used`
+//! ([`store_used`]), as the plugin writes it before the pod is stored: a later `--add`, and
+//! `capacity`'s copies ([`crate::plan::capacity::QuotaLimit`]), see what is left.
+//!
 //! Scopes: `BestEffort`/`NotBestEffort` and the `PriorityClass` scope selector (`In`,
 //! `NotIn`, `Exists`, `DoesNotExist`) are evaluated; `NotTerminating` matches every pod and
 //! `Terminating` none (manifest pods here have no `activeDeadlineSeconds`); a quota with any
@@ -66,6 +70,8 @@ struct Quota {
     used: BTreeMap<String, i128>,
     /// `None`: the quota has a scope this module does not evaluate (not applied).
     scope: Option<Scope>,
+    /// True once a created pod was charged to it.
+    charged: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -208,6 +214,28 @@ fn pod_usage(pod: &Pod) -> BTreeMap<String, i128> {
     usage
 }
 
+/// Stores the `used` of [`Quotas::charged`] in the `status.used` of the matching quotas of
+/// `quotas` (those of other namespaces or names are left alone). Entries the status holds
+/// for resources the quota does not enforce are kept.
+pub fn store_used(
+    quotas: &mut [ResourceQuota],
+    charged: &[(String, String, BTreeMap<String, i128>)],
+) {
+    for (ns, name, used) in charged {
+        let Some(q) = quotas
+            .iter_mut()
+            .find(|q| namespace_of(&q.metadata) == ns && name_of(&q.metadata) == name)
+        else {
+            continue;
+        };
+        let status = q.status.get_or_insert_with(Default::default);
+        let stored = status.used.get_or_insert_with(Default::default);
+        for (resource, v) in used {
+            stored.insert(resource.clone(), Quantity(format_milli(*v)));
+        }
+    }
+}
+
 /// True for a pod that holds quota: not finished (quota releases Succeeded and Failed pods).
 fn counts(pod: &Pod) -> bool {
     !matches!(
@@ -335,9 +363,46 @@ impl Quotas {
                 hard,
                 used,
                 scope,
+                charged: false,
             });
         }
         Self { by_namespace }
+    }
+
+    /// The `used` of every quota a created pod was charged to (namespace, name, `used` of
+    /// the resources its `hard` names), to store in its `status.used` as the plugin does
+    /// when it admits a pod (plugin/pkg/admission/resourcequota/controller.go `checkQuotas`
+    /// writes the new usage to the quota's status before the pod is stored).
+    pub fn charged(&self) -> Vec<(String, String, BTreeMap<String, i128>)> {
+        let mut out: Vec<_> = self
+            .by_namespace
+            .iter()
+            .flat_map(|(ns, qs)| qs.iter().map(move |q| (ns, q)))
+            .filter(|(_, q)| q.charged)
+            .map(|(ns, q)| {
+                let used = q
+                    .used
+                    .iter()
+                    .filter(|(k, _)| q.hard.contains_key(*k))
+                    .map(|(k, v)| (k.clone(), *v))
+                    .collect();
+                (ns.clone(), q.name.clone(), used)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// `used` of `resource` in quota `quota` of `namespace`, in milli-units (0 when the
+    /// quota does not count it or does not exist).
+    pub fn used(&self, namespace: &str, quota: &str, resource: &str) -> i128 {
+        self.by_namespace
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .find(|q| q.name == quota)
+            .and_then(|q| q.used.get(resource).copied())
+            .unwrap_or(0)
     }
 
     /// True when no namespace has a quota this module enforces.
@@ -409,6 +474,7 @@ impl Quotas {
         }
         for i in matching {
             let q = &mut quotas[i];
+            q.charged = true;
             for (resource, need) in &usage {
                 if q.hard.contains_key(resource) {
                     *q.used.entry(resource.clone()).or_default() += need;
@@ -518,6 +584,43 @@ mod tests {
             e.must_specify && e.reason().contains("tracks `requests.cpu`"),
             "{e:?}"
         );
+    }
+
+    /// The plugin writes the new usage to the quota's status when it admits a pod
+    /// (resourcequota/controller.go `checkQuotas`): admitting a manifest pod stores it in
+    /// `status.used`, so the next admission sees what is left.
+    #[test]
+    fn admitted_pods_are_stored_in_the_quota_status() {
+        let mut s = super::super::test_snapshot(&[
+            quota(
+                json!({"requests.nvidia.com/gpu": "8", "pods": "10"}),
+                Some(json!({"requests.nvidia.com/gpu": "4", "pods": "2", "secrets": "1"})),
+            ),
+            pod("a", "2", None),
+        ]);
+        let a = super::super::admit(&mut s, None);
+        let used = s.resource_quotas[0]
+            .status
+            .as_ref()
+            .and_then(|st| st.used.clone())
+            .expect("status.used");
+        let used: BTreeMap<&str, &str> = used
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.0.as_str()))
+            .collect();
+        assert_eq!(
+            used,
+            BTreeMap::from([
+                ("pods", "3"),
+                ("requests.nvidia.com/gpu", "6"),
+                ("secrets", "1")
+            ])
+        );
+        // Recorded into another snapshot (the cluster of `--add`), the same.
+        let mut cluster =
+            super::super::test_snapshot(&[quota(json!({"requests.nvidia.com/gpu": "8"}), None)]);
+        a.record(&mut cluster);
+        assert!(cluster.resource_quotas[0].status.is_some());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::color::Styler;
 use super::sanitize;
 use super::table::{Cell, Paint, Table};
 use crate::explain::{DOMAINS_SHOWN, leading};
-use crate::plan::capacity::CapacityReport;
+use crate::plan::capacity::{CapacityReport, QuotaLimit};
 use crate::sched::plan::Outcome;
 
 /// Writes the report.
@@ -49,6 +49,9 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
         style.ok(copies)
     };
     writeln!(out, "  {copies}{with}")?;
+    if let Some(q) = &r.quota_limit {
+        write_quota_limit(out, r, q, style)?;
+    }
     if let Some(w) = &r.what_if {
         let verb = match r.copies.cmp(&w.copies_before) {
             std::cmp::Ordering::Less => "drops",
@@ -144,11 +147,12 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
                 Outcome::Unschedulable | Outcome::Error => style.error(verdict),
                 _ => style.warn(verdict),
             };
-            writeln!(
-                out,
-                "\n{}",
-                style.bold("What stops the next copy (without preemption)")
-            )?;
+            let header = if r.limited_by.is_some() {
+                "What stops the next copy on the nodes (without preemption)"
+            } else {
+                "What stops the next copy (without preemption)"
+            };
+            writeln!(out, "\n{}", style.bold(header))?;
             writeln!(out, "  {}: {verdict}", sanitize(&l.copy))?;
             if !l.message.is_empty() {
                 writeln!(out, "  {}", sanitize(&l.message))?;
@@ -187,6 +191,8 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
                 writeln!(out, "  {n} node(s): {}", sanitize(reason))?;
             }
         }
+        // The quota line already says what stops the next copy.
+        None if r.quota_limit.is_some() => {}
         None => writeln!(
             out,
             "\nevery copy tried fit: raise `--max` (now {}) to look further",
@@ -223,6 +229,61 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
         table.write(out, style)?;
     }
     Ok(())
+}
+
+/// `3 copies fit on nodes; quota `gpu-quota` (requests.nvidia.com/gpu: 8 used of 16) allows 2`.
+fn write_quota_limit(
+    out: &mut dyn Write,
+    r: &CapacityReport,
+    q: &QuotaLimit,
+    style: Styler,
+) -> io::Result<()> {
+    let at_least = |n: u32| {
+        if n as usize == r.settings.max_copies {
+            "at least "
+        } else {
+            ""
+        }
+    };
+    let with = if r.settings.preemption && q.copies_with_preemption_on_nodes != q.copies_on_nodes {
+        format!(
+            " ({}{} with preemption)",
+            at_least(q.copies_with_preemption_on_nodes),
+            q.copies_with_preemption_on_nodes
+        )
+    } else {
+        String::new()
+    };
+    let nodes = format!(
+        "{}{} cop{} on nodes{with}",
+        at_least(q.copies_on_nodes),
+        q.copies_on_nodes,
+        if q.copies_on_nodes == 1 {
+            "y fits"
+        } else {
+            "ies fit"
+        }
+    );
+    let allows = match q.copies {
+        0 => "allows none".to_owned(),
+        n => format!("allows {n}"),
+    };
+    let quota = if q.must_specify {
+        format!(
+            "quota `{}` {allows}: it tracks `{}`, which a container of the shape does not request (every container must set it)",
+            sanitize(&q.quota),
+            sanitize(&q.resource)
+        )
+    } else {
+        format!(
+            "quota `{}` ({}: {} used of {}) {allows}",
+            sanitize(&q.quota),
+            sanitize(&q.resource),
+            sanitize(&q.used),
+            sanitize(&q.hard)
+        )
+    };
+    writeln!(out, "  {nodes}; {}", style.warn(quota))
 }
 
 fn plural(n: u32) -> &'static str {

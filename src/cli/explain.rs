@@ -67,15 +67,15 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         name: target.name.clone(),
     };
     let mut units = units_of(&graph, &t);
-    // A suspended manifest Job has no groups yet: its own unit (Suspended) is explained.
-    if units.is_empty()
-        && t.kind == ObjKind::Job
+    // A suspended Job has no pods (a manifest's, or a stored one's): its own unit
+    // (Suspended) is explained, not a group of it without pods.
+    if t.kind == ObjKind::Job
         && prepared
             .queued()
             .iter()
             .any(|u| u.kind == ObjKind::Job && u.namespace == t.namespace && u.name == t.name)
     {
-        units.push((ObjKind::Job, t.name.clone()));
+        units = vec![(ObjKind::Job, t.name.clone())];
     }
     let mut diagnoses: Vec<Diagnosis> = Vec::new();
     // A pod in a group: explain the group; a pod of its own: the pod.

@@ -251,6 +251,7 @@ fn admit_objects(
     }
     // The quotas now count the created pods, as the plugin stores them: the next admission
     // (another `--add`) and `capacity`'s copies see what is left.
+    out.warnings.extend(quotas.limits_warnings());
     out.quota_used = quotas.charged();
     resource_quota::store_used(&mut objects.resource_quotas, &out.quota_used);
     out.warnings.extend(classes.warning());

@@ -32,7 +32,9 @@
 //! `Terminating` none (manifest pods here have no `activeDeadlineSeconds`); a quota with any
 //! other scope (`CrossNamespacePodAffinity`, `VolumeAttributesClass`) is not applied.
 //!
-//! Not modelled: `limits.*` (wasctl keeps requests only; a `limits.*` entry is ignored),
+//! Not modelled: `limits.*` (the pod record keeps requests only, for manifests as for stored
+//! pods; a `limits.*` entry is not counted, and where a pod is created under such a quota a
+//! `QuotaLimitsNotCounted` warning says so, [`Quotas::limits_warnings`]),
 //! DRA device quota (`<class>.deviceclass.resource.k8s.io/devices`, charged on
 //! ResourceClaims), object counts other than pods.
 
@@ -44,7 +46,7 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use super::is_stored;
 use crate::sched::resources::quantity_scaled;
 use crate::snapshot::pod::{Container, Pod};
-use crate::snapshot::{Snapshot, name_of, namespace_of};
+use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
 
 /// Milli-units of a quantity (`"2"` → 2000); an unparsable quantity is `None` (the API
 /// server would not have stored it; such an entry is not enforced).
@@ -300,6 +302,11 @@ impl Exceeded {
 #[derive(Debug, Clone, Default)]
 pub struct Quotas {
     by_namespace: HashMap<String, Vec<Quota>>,
+    /// Per namespace, the quotas with `limits.*` entries (not enforced: the pod record keeps
+    /// requests only) and those entries.
+    limits: HashMap<String, Vec<(String, Vec<String>)>>,
+    /// The namespaces where a pod was created under such a quota (each noted once).
+    limits_met: std::collections::BTreeSet<String>,
 }
 
 impl Quotas {
@@ -321,7 +328,23 @@ impl Quotas {
             );
         }
         let mut by_namespace: HashMap<String, Vec<Quota>> = HashMap::new();
+        let mut limits: HashMap<String, Vec<(String, Vec<String>)>> = HashMap::new();
         for ((ns, name), q) in all {
+            let limit_entries: Vec<String> = q
+                .spec
+                .as_ref()
+                .and_then(|s| s.hard.as_ref())
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| k.clone())
+                .filter(|k| k.starts_with("limits."))
+                .collect();
+            if !limit_entries.is_empty() {
+                limits
+                    .entry(ns.clone())
+                    .or_default()
+                    .push((name.clone(), limit_entries));
+            }
             let hard: BTreeMap<String, i128> = q
                 .spec
                 .as_ref()
@@ -366,7 +389,11 @@ impl Quotas {
                 charged: false,
             });
         }
-        Self { by_namespace }
+        Self {
+            by_namespace,
+            limits,
+            limits_met: Default::default(),
+        }
     }
 
     /// The `used` of every quota a created pod was charged to (namespace, name, `used` of
@@ -405,16 +432,57 @@ impl Quotas {
             .unwrap_or(0)
     }
 
-    /// True when no namespace has a quota this module enforces.
+    /// True when no namespace has a quota this module enforces (or notes).
     pub fn is_empty(&self) -> bool {
-        self.by_namespace.is_empty()
+        self.by_namespace.is_empty() && self.limits.is_empty()
+    }
+
+    /// One warning per namespace where a pod was created (charged) under a quota with
+    /// `limits.*` entries, which are not counted: the pod record keeps requests only (a
+    /// container's limits set its missing requests, then are dropped; see
+    /// `snapshot::pod`). The API server counts them (pods.go `podComputeUsageHelper`:
+    /// `limits.cpu`, `limits.memory`, `limits.ephemeral-storage`) and refuses a pod with a
+    /// container without a CPU or memory limit the quota tracks ("must specify limits.cpu",
+    /// pods.go `Constraints`), so fewer pods may be created than simulated. Said, never
+    /// guessed: the limits are not known here.
+    pub fn limits_warnings(&self) -> Vec<Warning> {
+        self.limits_met
+            .iter()
+            .filter_map(|ns| {
+                let quotas = self.limits.get(ns)?;
+                let named: Vec<String> = quotas
+                    .iter()
+                    .map(|(q, entries)| {
+                        format!(
+                            "`{q}` ({})",
+                            entries
+                                .iter()
+                                .map(|e| format!("`{e}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    })
+                    .collect();
+                Some(Warning::new(
+                    "QuotaLimitsNotCounted",
+                    format!(
+                        "ResourceQuota {} of namespace `{ns}` counts container limits, which wasctl does not keep (requests only): they are not counted, so the API server may create fewer of these pods than simulated, and refuses a pod whose containers lack a CPU or memory limit the quota tracks (\"must specify limits.cpu\")",
+                        named.join(", ")
+                    ),
+                ))
+            })
+            .collect()
     }
 
     /// Creates `pod` under its namespace's quotas: when every matching quota has room, its
     /// usage is added to them; otherwise nothing changes and the first quota (in name order)
     /// and resource that refuse it are returned.
     pub fn charge(&mut self, pod: &Pod) -> Result<(), Exceeded> {
-        let Some(quotas) = self.by_namespace.get_mut(namespace_of(&pod.metadata)) else {
+        let ns = namespace_of(&pod.metadata);
+        if self.limits.contains_key(ns) && !self.limits_met.contains(ns) {
+            self.limits_met.insert(ns.to_owned());
+        }
+        let Some(quotas) = self.by_namespace.get_mut(ns) else {
             return Ok(());
         };
         let usage = pod_usage(pod);
@@ -621,6 +689,37 @@ mod tests {
             super::super::test_snapshot(&[quota(json!({"requests.nvidia.com/gpu": "8"}), None)]);
         a.record(&mut cluster);
         assert!(cluster.resource_quotas[0].status.is_some());
+    }
+
+    /// pods.go `podComputeUsageHelper` counts `limits.cpu`/`limits.memory`; the pod record
+    /// keeps requests only, so such entries are not counted, and a warning says so only for a
+    /// namespace where a pod is created under such a quota (never a guessed refusal).
+    #[test]
+    fn limits_entries_are_not_counted_but_said_where_pods_are_created() {
+        let mut limits = quota(json!({"limits.cpu": "1"}), None);
+        limits["metadata"]["name"] = json!("compute");
+        let s = super::super::test_snapshot(&[limits, pod("a", "2", None)]);
+        let mut quotas = Quotas::of(&s, None);
+        assert!(quotas.limits_warnings().is_empty(), "no pod created yet");
+        assert!(!quotas.is_empty());
+        // 1 CPU of limits, the pod asks 1 CPU of requests and sets no limit: not refused here.
+        assert_eq!(quotas.charge(&s.pods[0]), Ok(()));
+        let w = quotas.limits_warnings();
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].code, "QuotaLimitsNotCounted");
+        assert!(
+            w[0].message.starts_with(
+                "ResourceQuota `compute` (`limits.cpu`) of namespace `ml` counts container limits"
+            ),
+            "{}",
+            w[0].message
+        );
+        let mut other = pod("b", "2", None);
+        other["metadata"]["namespace"] = json!("elsewhere");
+        let s = super::super::test_snapshot(&[quota(json!({"limits.cpu": "1"}), None), other]);
+        let mut quotas = Quotas::of(&s, None);
+        assert_eq!(quotas.charge(&s.pods[0]), Ok(()));
+        assert!(quotas.limits_warnings().is_empty(), "another namespace");
     }
 
     #[test]

@@ -628,6 +628,8 @@ struct Copies {
     /// The copies the namespace's quotas allow and the refusal of the next one; `None`
     /// when they allow every copy.
     quota: Option<(usize, QuotaStop)>,
+    /// What the quotas could not count (`limits.*` entries).
+    quota_warnings: Vec<Warning>,
 }
 
 /// The refusal that ends the copies a quota allows.
@@ -649,11 +651,13 @@ impl Copies {
         let before = crate::admit::resource_quota::Quotas::of(s, None);
         let mut quotas = (!before.is_empty()).then(|| before.clone());
         let mut quota = None;
+        let mut quota_warnings = Vec::new();
         for i in 1..=max {
             let (pg, members) = shape.copy(i, width, now.clone());
             if let Some(q) = quotas.as_mut()
                 && let Some(exceeded) = members.iter().find_map(|p| q.charge(p).err())
             {
+                quota_warnings = q.limits_warnings();
                 let used_before =
                     before.used(shape.namespace(), &exceeded.quota, &exceeded.resource);
                 quota = Some((
@@ -677,12 +681,16 @@ impl Copies {
                 .pods
                 .extend(members.into_iter().map(std::sync::Arc::new));
         }
+        if let Some(q) = &quotas {
+            quota_warnings = q.limits_warnings();
+        }
         whatif::add_objects(s, extra);
         Self {
             namespace: shape.namespace().to_owned(),
             names,
             pods,
             quota,
+            quota_warnings,
         }
     }
 
@@ -883,7 +891,7 @@ fn count_copies(
             domain_key,
             simulation: plan.settings.clone(),
         },
-        warnings: plan.warnings.clone(),
+        warnings: [plan.warnings.as_slice(), copies.quota_warnings.as_slice()].concat(),
     };
     let leftovers = Leftovers {
         _state: retained,

@@ -626,6 +626,36 @@ fn a_resource_quota_lets_the_job_controller_create_only_the_pods_it_allows() {
     assert!(!r.stderr.contains("could create"), "{}", r.transcript());
 }
 
+/// A ResourceQuota with `limits.*` entries: wasctl keeps pods' requests only, so it cannot
+/// count them; where the added Job's pods are created under it, a `QuotaLimitsNotCounted`
+/// warning says so (pkg/quota/v1/evaluator/core/pods.go would refuse these pods: "must
+/// specify limits.cpu"), for `simulate --add` and `capacity --shape`; a dump alone, where no
+/// pod is created, gets no such warning.
+#[test]
+fn a_limits_quota_is_said_not_counted_where_pods_are_created_under_it() {
+    let cluster = "testdata/admission/resource-quota/cluster.yaml";
+    let limits = "testdata/admission/resource-quota/limits-quota.yaml";
+    let job = job_file("gang-job.yaml");
+    let said = "warning: ResourceQuota `compute` (`limits.cpu`, `limits.memory`) of namespace `default` counts container limits, which wasctl does not keep (requests only)";
+    let r = run(&[
+        "simulate", "--from", cluster, "--from", limits, "--add", &job,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stderr.contains(said), "{}", r.transcript());
+    let r = run(&[
+        "capacity", "--from", cluster, "--from", limits, "--shape", &job,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stderr.contains(said), "{}", r.transcript());
+    let r = run(&["simulate", "--from", cluster, "--from", limits]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        !r.stderr.contains("QuotaLimits") && !r.stderr.contains("counts container limits"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// The open question of issue 45, settled from the 1.37 sources: the Job controller creates a
 /// gang Job's PodGroup without the pod template's `priorityClassName`
 /// (job_scheduling_manager.go `podGroupSpecFromTemplate`), so the PodGroup has priority 0 and

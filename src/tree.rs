@@ -309,6 +309,18 @@ impl TreeBuilder<'_> {
                 roots.push(first.clone());
             }
         }
+        // Suspended Jobs (no pods until resumed) are units of the plan of their own: listed as
+        // simulate lists them, unless a tree above already holds the Job.
+        if let Some(plan) = self.plan {
+            for u in plan.units.iter().filter(|u| u.kind == ObjKind::Job) {
+                let r = ObjRef::new(ObjKind::Job, &u.namespace, &u.name);
+                if namespace.is_none_or(|ns| u.namespace == ns)
+                    && !roots.iter().any(|root| self.topmost(root) == r)
+                {
+                    roots.push(r);
+                }
+            }
+        }
         for pod in s.pods.iter().filter(|p| in_scope(&p.metadata, namespace)) {
             let r = ObjRef::new(
                 ObjKind::Pod,
@@ -525,6 +537,8 @@ impl TreeBuilder<'_> {
                         s.succeeded.unwrap_or(0)
                     )
                 });
+                // A suspended Job is a unit of its own (`Suspended`).
+                n.simulated = self.simulated(r, None);
                 n
             }),
             _ => None,

@@ -104,6 +104,9 @@ pub struct Admission {
     pub refused: Vec<Refusal>,
     /// What could not be known (e.g. PriorityClasses that could not be read).
     pub warnings: Vec<Warning>,
+    /// The `used` of the ResourceQuotas the created pods were charged to, for their
+    /// `status.used` ([`resource_quota::Quotas::charged`]).
+    pub quota_used: Vec<(String, String, BTreeMap<String, i128>)>,
 }
 
 impl Admission {
@@ -142,6 +145,7 @@ impl Admission {
     /// Records what was admitted and the warnings in `into` (the snapshot the objects are
     /// simulated in).
     pub fn record(self, into: &mut Snapshot) {
+        resource_quota::store_used(&mut into.resource_quotas, &self.quota_used);
         merge_admitted(&mut into.admitted, self.admitted);
         into.warnings.extend(self.warnings);
         into.warnings.sort();
@@ -166,6 +170,23 @@ pub fn admit_with_gates(
     objects: &mut Snapshot,
     cluster: Option<&Snapshot>,
     overrides: &BTreeMap<String, bool>,
+) -> Admission {
+    admit_objects(objects, cluster, overrides, true)
+}
+
+/// [`admit`], for objects that are a template, never created themselves (`capacity`'s
+/// shape): every step but the ResourceQuota one, since the copies made from the template
+/// are what the namespace's quotas are counted against (see
+/// [`resource_quota::Quotas::left_in`]).
+pub fn admit_template(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
+    admit_objects(objects, cluster, &BTreeMap::new(), false)
+}
+
+fn admit_objects(
+    objects: &mut Snapshot,
+    cluster: Option<&Snapshot>,
+    overrides: &BTreeMap<String, bool>,
+    charge_quotas: bool,
 ) -> Admission {
     let mut out = Admission::default();
     let gate = controllers::workload_with_job(cluster.unwrap_or(objects), overrides);
@@ -220,10 +241,19 @@ pub fn admit_with_gates(
             }
         }
     }
-    let mut quotas = resource_quota::Quotas::of(objects, cluster);
+    let mut quotas = if charge_quotas {
+        resource_quota::Quotas::of(objects, cluster)
+    } else {
+        resource_quota::Quotas::default()
+    };
     if !quotas.is_empty() && apply_quotas(objects, &mut quotas, &mut out) {
         *objects = std::mem::take(objects).build();
     }
+    // The quotas now count the created pods, as the plugin stores them: the next admission
+    // (another `--add`) and `capacity`'s copies see what is left.
+    out.warnings.extend(quotas.limits_warnings());
+    out.quota_used = quotas.charged();
+    resource_quota::store_used(&mut objects.resource_quotas, &out.quota_used);
     out.warnings.extend(classes.warning());
     if let Some(first) = runtime_unknown.first() {
         out.warnings.push(Warning::new(

@@ -23,12 +23,18 @@
 //! not request it (the plugin's "must specify" check), as upstream does for container-level
 //! requests.
 //!
+//! Each quota a created pod was charged to gets the new usage in its `status.used`
+//! ([`store_used`]), as the plugin writes it before the pod is stored: a later `--add`, and
+//! `capacity`'s copies ([`crate::plan::capacity::QuotaLimit`]), see what is left.
+//!
 //! Scopes: `BestEffort`/`NotBestEffort` and the `PriorityClass` scope selector (`In`,
 //! `NotIn`, `Exists`, `DoesNotExist`) are evaluated; `NotTerminating` matches every pod and
 //! `Terminating` none (manifest pods here have no `activeDeadlineSeconds`); a quota with any
 //! other scope (`CrossNamespacePodAffinity`, `VolumeAttributesClass`) is not applied.
 //!
-//! Not modelled: `limits.*` (wasctl keeps requests only; a `limits.*` entry is ignored),
+//! Not modelled: `limits.*` (the pod record keeps requests only, for manifests as for stored
+//! pods; a `limits.*` entry is not counted, and where a pod is created under such a quota a
+//! `QuotaLimitsNotCounted` warning says so, [`Quotas::limits_warnings`]),
 //! DRA device quota (`<class>.deviceclass.resource.k8s.io/devices`, charged on
 //! ResourceClaims), object counts other than pods.
 
@@ -40,7 +46,7 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use super::is_stored;
 use crate::snapshot::pod::{Container, Pod};
 use crate::snapshot::quantity::quantity_scaled;
-use crate::snapshot::{Snapshot, name_of, namespace_of};
+use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
 
 /// Milli-units of a quantity (`"2"` → 2000); an unparsable quantity is `None` (the API
 /// server would not have stored it; such an entry is not enforced).
@@ -66,6 +72,8 @@ struct Quota {
     used: BTreeMap<String, i128>,
     /// `None`: the quota has a scope this module does not evaluate (not applied).
     scope: Option<Scope>,
+    /// True once a created pod was charged to it.
+    charged: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -208,6 +216,28 @@ fn pod_usage(pod: &Pod) -> BTreeMap<String, i128> {
     usage
 }
 
+/// Stores the `used` of [`Quotas::charged`] in the `status.used` of the matching quotas of
+/// `quotas` (those of other namespaces or names are left alone). Entries the status holds
+/// for resources the quota does not enforce are kept.
+pub fn store_used(
+    quotas: &mut [ResourceQuota],
+    charged: &[(String, String, BTreeMap<String, i128>)],
+) {
+    for (ns, name, used) in charged {
+        let Some(q) = quotas
+            .iter_mut()
+            .find(|q| namespace_of(&q.metadata) == ns && name_of(&q.metadata) == name)
+        else {
+            continue;
+        };
+        let status = q.status.get_or_insert_with(Default::default);
+        let stored = status.used.get_or_insert_with(Default::default);
+        for (resource, v) in used {
+            stored.insert(resource.clone(), Quantity(format_milli(*v)));
+        }
+    }
+}
+
 /// True for a pod that holds quota: not finished (quota releases Succeeded and Failed pods).
 fn counts(pod: &Pod) -> bool {
     !matches!(
@@ -272,6 +302,11 @@ impl Exceeded {
 #[derive(Debug, Clone, Default)]
 pub struct Quotas {
     by_namespace: HashMap<String, Vec<Quota>>,
+    /// Per namespace, the quotas with `limits.*` entries (not enforced: the pod record keeps
+    /// requests only) and those entries.
+    limits: HashMap<String, Vec<(String, Vec<String>)>>,
+    /// The namespaces where a pod was created under such a quota (each noted once).
+    limits_met: std::collections::BTreeSet<String>,
 }
 
 impl Quotas {
@@ -293,7 +328,23 @@ impl Quotas {
             );
         }
         let mut by_namespace: HashMap<String, Vec<Quota>> = HashMap::new();
+        let mut limits: HashMap<String, Vec<(String, Vec<String>)>> = HashMap::new();
         for ((ns, name), q) in all {
+            let limit_entries: Vec<String> = q
+                .spec
+                .as_ref()
+                .and_then(|s| s.hard.as_ref())
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| k.clone())
+                .filter(|k| k.starts_with("limits."))
+                .collect();
+            if !limit_entries.is_empty() {
+                limits
+                    .entry(ns.clone())
+                    .or_default()
+                    .push((name.clone(), limit_entries));
+            }
             let hard: BTreeMap<String, i128> = q
                 .spec
                 .as_ref()
@@ -335,21 +386,103 @@ impl Quotas {
                 hard,
                 used,
                 scope,
+                charged: false,
             });
         }
-        Self { by_namespace }
+        Self {
+            by_namespace,
+            limits,
+            limits_met: Default::default(),
+        }
     }
 
-    /// True when no namespace has a quota this module enforces.
+    /// The `used` of every quota a created pod was charged to (namespace, name, `used` of
+    /// the resources its `hard` names), to store in its `status.used` as the plugin does
+    /// when it admits a pod (plugin/pkg/admission/resourcequota/controller.go `checkQuotas`
+    /// writes the new usage to the quota's status before the pod is stored).
+    pub fn charged(&self) -> Vec<(String, String, BTreeMap<String, i128>)> {
+        let mut out: Vec<_> = self
+            .by_namespace
+            .iter()
+            .flat_map(|(ns, qs)| qs.iter().map(move |q| (ns, q)))
+            .filter(|(_, q)| q.charged)
+            .map(|(ns, q)| {
+                let used = q
+                    .used
+                    .iter()
+                    .filter(|(k, _)| q.hard.contains_key(*k))
+                    .map(|(k, v)| (k.clone(), *v))
+                    .collect();
+                (ns.clone(), q.name.clone(), used)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// `used` of `resource` in quota `quota` of `namespace`, in milli-units (0 when the
+    /// quota does not count it or does not exist).
+    pub fn used(&self, namespace: &str, quota: &str, resource: &str) -> i128 {
+        self.by_namespace
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .find(|q| q.name == quota)
+            .and_then(|q| q.used.get(resource).copied())
+            .unwrap_or(0)
+    }
+
+    /// True when no namespace has a quota this module enforces (or notes).
     pub fn is_empty(&self) -> bool {
-        self.by_namespace.is_empty()
+        self.by_namespace.is_empty() && self.limits.is_empty()
+    }
+
+    /// One warning per namespace where a pod was created (charged) under a quota with
+    /// `limits.*` entries, which are not counted: the pod record keeps requests only (a
+    /// container's limits set its missing requests, then are dropped; see
+    /// `snapshot::pod`). The API server counts them (pods.go `podComputeUsageHelper`:
+    /// `limits.cpu`, `limits.memory`, `limits.ephemeral-storage`) and refuses a pod with a
+    /// container without a CPU or memory limit the quota tracks ("must specify limits.cpu",
+    /// pods.go `Constraints`), so fewer pods may be created than simulated. Said, never
+    /// guessed: the limits are not known here.
+    pub fn limits_warnings(&self) -> Vec<Warning> {
+        self.limits_met
+            .iter()
+            .filter_map(|ns| {
+                let quotas = self.limits.get(ns)?;
+                let named: Vec<String> = quotas
+                    .iter()
+                    .map(|(q, entries)| {
+                        format!(
+                            "`{q}` ({})",
+                            entries
+                                .iter()
+                                .map(|e| format!("`{e}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    })
+                    .collect();
+                Some(Warning::new(
+                    "QuotaLimitsNotCounted",
+                    format!(
+                        "ResourceQuota {} of namespace `{ns}` counts container limits, which wasctl does not keep (requests only): they are not counted, so the API server may create fewer of these pods than simulated, and refuses a pod whose containers lack a CPU or memory limit the quota tracks (\"must specify limits.cpu\")",
+                        named.join(", ")
+                    ),
+                ))
+            })
+            .collect()
     }
 
     /// Creates `pod` under its namespace's quotas: when every matching quota has room, its
     /// usage is added to them; otherwise nothing changes and the first quota (in name order)
     /// and resource that refuse it are returned.
     pub fn charge(&mut self, pod: &Pod) -> Result<(), Exceeded> {
-        let Some(quotas) = self.by_namespace.get_mut(namespace_of(&pod.metadata)) else {
+        let ns = namespace_of(&pod.metadata);
+        if self.limits.contains_key(ns) && !self.limits_met.contains(ns) {
+            self.limits_met.insert(ns.to_owned());
+        }
+        let Some(quotas) = self.by_namespace.get_mut(ns) else {
             return Ok(());
         };
         let usage = pod_usage(pod);
@@ -409,6 +542,7 @@ impl Quotas {
         }
         for i in matching {
             let q = &mut quotas[i];
+            q.charged = true;
             for (resource, need) in &usage {
                 if q.hard.contains_key(resource) {
                     *q.used.entry(resource.clone()).or_default() += need;
@@ -518,6 +652,74 @@ mod tests {
             e.must_specify && e.reason().contains("tracks `requests.cpu`"),
             "{e:?}"
         );
+    }
+
+    /// The plugin writes the new usage to the quota's status when it admits a pod
+    /// (resourcequota/controller.go `checkQuotas`): admitting a manifest pod stores it in
+    /// `status.used`, so the next admission sees what is left.
+    #[test]
+    fn admitted_pods_are_stored_in_the_quota_status() {
+        let mut s = super::super::test_snapshot(&[
+            quota(
+                json!({"requests.nvidia.com/gpu": "8", "pods": "10"}),
+                Some(json!({"requests.nvidia.com/gpu": "4", "pods": "2", "secrets": "1"})),
+            ),
+            pod("a", "2", None),
+        ]);
+        let a = super::super::admit(&mut s, None);
+        let used = s.resource_quotas[0]
+            .status
+            .as_ref()
+            .and_then(|st| st.used.clone())
+            .expect("status.used");
+        let used: BTreeMap<&str, &str> = used
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.0.as_str()))
+            .collect();
+        assert_eq!(
+            used,
+            BTreeMap::from([
+                ("pods", "3"),
+                ("requests.nvidia.com/gpu", "6"),
+                ("secrets", "1")
+            ])
+        );
+        // Recorded into another snapshot (the cluster of `--add`), the same.
+        let mut cluster =
+            super::super::test_snapshot(&[quota(json!({"requests.nvidia.com/gpu": "8"}), None)]);
+        a.record(&mut cluster);
+        assert!(cluster.resource_quotas[0].status.is_some());
+    }
+
+    /// pods.go `podComputeUsageHelper` counts `limits.cpu`/`limits.memory`; the pod record
+    /// keeps requests only, so such entries are not counted, and a warning says so only for a
+    /// namespace where a pod is created under such a quota (never a guessed refusal).
+    #[test]
+    fn limits_entries_are_not_counted_but_said_where_pods_are_created() {
+        let mut limits = quota(json!({"limits.cpu": "1"}), None);
+        limits["metadata"]["name"] = json!("compute");
+        let s = super::super::test_snapshot(&[limits, pod("a", "2", None)]);
+        let mut quotas = Quotas::of(&s, None);
+        assert!(quotas.limits_warnings().is_empty(), "no pod created yet");
+        assert!(!quotas.is_empty());
+        // 1 CPU of limits, the pod asks 1 CPU of requests and sets no limit: not refused here.
+        assert_eq!(quotas.charge(&s.pods[0]), Ok(()));
+        let w = quotas.limits_warnings();
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].code, "QuotaLimitsNotCounted");
+        assert!(
+            w[0].message.starts_with(
+                "ResourceQuota `compute` (`limits.cpu`) of namespace `ml` counts container limits"
+            ),
+            "{}",
+            w[0].message
+        );
+        let mut other = pod("b", "2", None);
+        other["metadata"]["namespace"] = json!("elsewhere");
+        let s = super::super::test_snapshot(&[quota(json!({"limits.cpu": "1"}), None), other]);
+        let mut quotas = Quotas::of(&s, None);
+        assert_eq!(quotas.charge(&s.pods[0]), Ok(()));
+        assert!(quotas.limits_warnings().is_empty(), "another namespace");
     }
 
     #[test]

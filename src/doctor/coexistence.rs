@@ -13,7 +13,7 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::{name_of, namespace_of};
 
 /// Kueue's queue label on pods and Jobs.
-pub const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
+pub const KUEUE_QUEUE_LABEL: &str = crate::snapshot::KUEUE_QUEUE_LABEL;
 
 /// YuniKorn's application label and annotation keys.
 pub use crate::snapshot::pod::YUNIKORN_KEYS;

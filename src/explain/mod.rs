@@ -264,13 +264,14 @@ pub fn explain_target(
     target: &ObjRef,
 ) -> Result<Vec<Diagnosis>, String> {
     let mut units = units_of(graph, target);
-    if units.is_empty()
-        && target.kind == ObjKind::Job
+    // A suspended Job has no pods (a manifest's, or a stored one's): its own unit (Suspended)
+    // is explained, not a group of it without pods.
+    if target.kind == ObjKind::Job
         && prepared.queued().iter().any(|u| {
             u.kind == ObjKind::Job && u.namespace == target.namespace && u.name == target.name
         })
     {
-        units.push((ObjKind::Job, target.name.clone()));
+        units = vec![(ObjKind::Job, target.name.clone())];
     }
     // A pod in a group: explain the group; a pod of its own: the pod.
     if target.kind == ObjKind::Pod && units.len() > 1 {

@@ -12,7 +12,10 @@
 //! copy that does not fit ([`crate::sched::Prepared::run_until`]); a second run from a clone of
 //! the same prepared state allows preemption. Copies are created at the snapshot's time and
 //! named `<name>-copy-<n>` (zero-padded), so they queue in order after every pending unit of
-//! the same priority. Pure: no IO, no scheduling logic of its own.
+//! the same priority. In a namespace with ResourceQuotas, the copies' pods are also charged
+//! one by one to the quotas' room (`hard - status.used`, [`crate::admit::resource_quota`]):
+//! the copies that fit are the fewer of both ([`QuotaLimit`]). Pure: no IO, no scheduling
+//! logic of its own.
 
 use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, HashMap};
@@ -24,6 +27,7 @@ use k8s_openapi::api::scheduling::v1beta1::{PodGroup, PodGroupSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use serde::Serialize;
 
+use crate::admit::resource_quota::format_milli;
 use crate::explain::{DomainFit, Finding, Verdict, diagnose, shortfall};
 use crate::sched::plan::{BlastRadius, Outcome, Placement, Plan, Settings, UnitResult, Victim};
 use crate::sched::{Options, prepare, whatif};
@@ -71,8 +75,16 @@ pub struct CapacityReport {
     /// The copies that fit only by preempting: victims and blast radius of each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub preemptions: Vec<CopyPreemption>,
-    /// What stops the next copy (without preemption); `null` when every copy tried fit.
+    /// What stops the next copy on the nodes (without preemption); `null` when every copy
+    /// tried fit on them.
     pub limit: Option<Limit>,
+    /// What the namespace's ResourceQuotas allow, when they allow fewer copies than fit on
+    /// the nodes (with or without preemption); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quota_limit: Option<QuotaLimit>,
+    /// `ResourceQuota` when a quota, not the nodes, limits `copies`; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limited_by: Option<String>,
     /// With `--drain`/`--cordon`/`--add…`: the capacity before them and the running gangs
     /// they displace.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -164,6 +176,35 @@ pub struct Limit {
     pub node_reasons: BTreeMap<String, u32>,
     /// explain's findings for the copy (`WASE###`).
     pub findings: Vec<Finding>,
+}
+
+/// The copies a namespace's ResourceQuotas allow: the copies' pods are created one after
+/// another (copy by copy) through the ResourceQuota admission plugin
+/// ([`crate::admit::resource_quota`], plugin/pkg/admission/resourcequota with
+/// pkg/quota/v1/evaluator/core/pods.go), and the first pod a quota refuses ends the count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuotaLimit {
+    /// Copies whose pods the quotas allow.
+    pub copies: u32,
+    /// Copies that fit on the nodes, without preemption (`copies` is the smaller of both).
+    pub copies_on_nodes: u32,
+    /// Copies that fit on the nodes with preemption.
+    pub copies_with_preemption_on_nodes: u32,
+    /// The quota that refuses the next copy's pod.
+    pub quota: String,
+    /// The resource it refuses it for (`requests.nvidia.com/gpu`, `pods`, `count/pods`).
+    pub resource: String,
+    /// The quota's `hard` for it, as Kubernetes writes amounts.
+    pub hard: String,
+    /// Its `used` before the copies (`status.used`, plus pods added by what-ifs).
+    pub used: String,
+    /// True when the quota refuses the copies' pods because a container does not request a
+    /// resource it tracks (`cpu`, `memory`), whatever the room: it allows no copy.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub must_specify: bool,
+    /// The plugin's reason for refusing the next copy's pod.
+    pub message: String,
 }
 
 /// The resource that stops the next copy.
@@ -481,7 +522,8 @@ impl Shape {
     /// and pods ([`crate::admit`]): against the PriorityClasses and nodes of `cluster` and
     /// the classes of `file` (the file's own objects). Stored objects (with a uid) are left as
     /// they are. The caller refuses the shape when [`crate::admit::Admission::refused`] is not
-    /// empty.
+    /// empty. The shape is a template, never created itself: the ResourceQuotas are counted
+    /// against its copies ([`QuotaLimit`]), not against it.
     pub fn admit(&mut self, file: &Snapshot, cluster: &Snapshot) -> crate::admit::Admission {
         let mut objects = Snapshot {
             pod_groups: vec![self.pod_group.clone()],
@@ -490,7 +532,7 @@ impl Shape {
             nodes: file.nodes.clone(),
             ..Snapshot::default()
         };
-        let admission = crate::admit::admit(&mut objects, Some(cluster));
+        let admission = crate::admit::admit_template(&mut objects, Some(cluster));
         if let Some(pg) = objects.pod_groups.pop() {
             self.pod_group = pg;
         }
@@ -582,6 +624,18 @@ struct Copies {
     namespace: String,
     names: Vec<String>,
     pods: Vec<Vec<String>>,
+    /// The copies the namespace's quotas allow and the refusal of the next one; `None`
+    /// when they allow every copy.
+    quota: Option<(usize, QuotaStop)>,
+    /// What the quotas could not count (`limits.*` entries).
+    quota_warnings: Vec<Warning>,
+}
+
+/// The refusal that ends the copies a quota allows.
+struct QuotaStop {
+    exceeded: crate::admit::resource_quota::Exceeded,
+    /// The quota's `used` of the resource before the copies.
+    used_before: i128,
 }
 
 impl Copies {
@@ -591,8 +645,29 @@ impl Copies {
         let mut extra = Snapshot::default();
         let mut names = Vec::with_capacity(max);
         let mut pods = Vec::with_capacity(max);
+        // `status.used` holds the pods admission created (manifests, `--add`), see
+        // `admit::resource_quota::store_used`.
+        let before = crate::admit::resource_quota::Quotas::of(s, None);
+        let mut quotas = (!before.is_empty()).then(|| before.clone());
+        let mut quota = None;
+        let mut quota_warnings = Vec::new();
         for i in 1..=max {
             let (pg, members) = shape.copy(i, width, now.clone());
+            if let Some(q) = quotas.as_mut()
+                && let Some(exceeded) = members.iter().find_map(|p| q.charge(p).err())
+            {
+                quota_warnings = q.limits_warnings();
+                let used_before =
+                    before.used(shape.namespace(), &exceeded.quota, &exceeded.resource);
+                quota = Some((
+                    i - 1,
+                    QuotaStop {
+                        exceeded,
+                        used_before,
+                    },
+                ));
+                quotas = None;
+            }
             names.push(name_of(&pg.metadata).to_owned());
             pods.push(
                 members
@@ -605,11 +680,16 @@ impl Copies {
                 .pods
                 .extend(members.into_iter().map(std::sync::Arc::new));
         }
+        if let Some(q) = &quotas {
+            quota_warnings = q.limits_warnings();
+        }
         whatif::add_objects(s, extra);
         Self {
             namespace: shape.namespace().to_owned(),
             names,
             pods,
+            quota,
+            quota_warnings,
         }
     }
 
@@ -735,10 +815,28 @@ fn count_copies(
         (prepared.run_until(stop_at(PLACED)), None)
     };
     let retained = prepared.retire();
-    let n = copies.leading(&s, &plan, PLACED);
-    let n_with = plan_with
+    let on_nodes = copies.leading(&s, &plan, PLACED);
+    let on_nodes_with = plan_with
         .as_ref()
-        .map_or(n, |p| copies.leading(&s, p, PLACED_OR_PREEMPTING));
+        .map_or(on_nodes, |p| copies.leading(&s, p, PLACED_OR_PREEMPTING));
+    // The copies whose pods the namespace's quotas let be created, of those that fit.
+    let allowed = copies.quota.as_ref().map_or(max, |(n, _)| *n);
+    let (n, n_with) = (on_nodes.min(allowed), on_nodes_with.min(allowed));
+    let quota_limit = copies
+        .quota
+        .as_ref()
+        .filter(|(allowed, _)| *allowed < on_nodes_with.max(on_nodes))
+        .map(|(allowed, stop)| QuotaLimit {
+            copies: count(*allowed),
+            copies_on_nodes: count(on_nodes),
+            copies_with_preemption_on_nodes: count(on_nodes_with),
+            quota: stop.exceeded.quota.clone(),
+            resource: stop.exceeded.resource.clone(),
+            hard: format_milli(stop.exceeded.hard),
+            used: format_milli(stop.used_before),
+            must_specify: stop.exceeded.must_specify,
+            message: stop.exceeded.reason(),
+        });
 
     let domain_key = copt
         .domain_key
@@ -762,8 +860,8 @@ fn count_copies(
                 .collect()
         })
         .unwrap_or_default();
-    let limit = (n < max)
-        .then(|| copies.failed_unit(&plan, n))
+    let limit = (on_nodes < max)
+        .then(|| copies.failed_unit(&plan, on_nodes))
         .flatten()
         .map(|u| limit_of(&s, &plan, u));
     let report = CapacityReport {
@@ -783,6 +881,8 @@ fn count_copies(
         copies_across_domains: across,
         preemptions,
         limit,
+        limited_by: (allowed < on_nodes).then(|| "ResourceQuota".to_owned()),
+        quota_limit,
         what_if: None,
         settings: CapacitySettings {
             max_copies: max,
@@ -790,7 +890,7 @@ fn count_copies(
             domain_key,
             simulation: plan.settings.clone(),
         },
-        warnings: plan.warnings.clone(),
+        warnings: [plan.warnings.as_slice(), copies.quota_warnings.as_slice()].concat(),
     };
     let leftovers = Leftovers {
         _state: retained,
@@ -1233,6 +1333,139 @@ mod tests {
         assert!(e.contains("must hold one PodGroup"), "{e}");
         let e = Shape::from_snapshot(&cluster(), &ObjKind::Pod, "ml", "g-0").expect_err("a pod");
         assert!(e.contains("not a Pod"), "{e}");
+    }
+
+    fn quota(name: &str, hard: &str, used: Option<&str>, extra: &str) -> String {
+        let status = used.map_or(String::new(), |u| format!(r#", "status": {{"used": {u}}}"#));
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {{"name": "{name}", "namespace": "ml", "uid": "uid-{name}"}}, "spec": {{"hard": {hard}{extra}}}{status}}}"#
+        )
+    }
+
+    fn with_quotas(quotas: &[String]) -> Snapshot {
+        load(&[cluster_docs(), quotas.to_vec()].concat())
+    }
+
+    fn count_g(s: Snapshot) -> CapacityReport {
+        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: None,
+        };
+        capacity(s, &shape, &options(), &copt)
+    }
+
+    /// Issue 45: the copies that fit are the fewer of what fits on the nodes (5 copies of
+    /// 2 x 1 GPU) and what the quota allows (`hard - used`: 8 - 2 = 6 GPUs, 3 copies), as the
+    /// ResourceQuota admission plugin creates their pods one by one
+    /// (pkg/quota/v1/evaluator/core/pods.go `PodUsageFunc`: `requests.nvidia.com/gpu`).
+    #[test]
+    fn a_resource_quota_limits_the_copies_to_what_it_still_allows() {
+        let r = count_g(with_quotas(&[quota(
+            "gpu-quota",
+            r#"{"requests.nvidia.com/gpu": "8"}"#,
+            Some(r#"{"requests.nvidia.com/gpu": "2"}"#),
+            "",
+        )]));
+        assert_eq!((r.copies, r.copies_with_preemption), (3, 3));
+        assert_eq!(r.limited_by.as_deref(), Some("ResourceQuota"));
+        let q = r.quota_limit.expect("quotaLimit");
+        assert_eq!(
+            (
+                q.copies,
+                q.copies_on_nodes,
+                q.copies_with_preemption_on_nodes
+            ),
+            (3, 5, 5)
+        );
+        assert_eq!(
+            (
+                q.quota.as_str(),
+                q.resource.as_str(),
+                q.hard.as_str(),
+                q.used.as_str()
+            ),
+            ("gpu-quota", "requests.nvidia.com/gpu", "8", "2")
+        );
+        assert!(!q.must_specify);
+        // `limit` stays the nodes' limit: the sixth copy.
+        assert_eq!(
+            r.limit.map(|l| l.copy).as_deref(),
+            Some("PodGroup/ml/g-copy-06")
+        );
+    }
+
+    /// `pods` and `count/pods` count each copy's pods; a quota without a status counts the
+    /// stored pods of the namespace (here none is stored: the test objects carry no uid).
+    #[test]
+    fn pod_count_quotas_limit_the_copies_too() {
+        let r = count_g(with_quotas(&[quota(
+            "pods",
+            r#"{"count/pods": "5"}"#,
+            None,
+            "",
+        )]));
+        let q = r.quota_limit.expect("quotaLimit");
+        assert_eq!(
+            (r.copies, q.copies, q.resource.as_str()),
+            (2, 2, "count/pods")
+        );
+    }
+
+    /// A quota that allows more copies than fit on the nodes, or that does not apply to the
+    /// copies' pods (a `PriorityClass` scope they are not in), changes nothing and adds no key.
+    #[test]
+    fn a_quota_with_room_or_out_of_scope_adds_nothing() {
+        let roomy = quota(
+            "roomy",
+            r#"{"requests.nvidia.com/gpu": "100"}"#,
+            Some("{}"),
+            "",
+        );
+        let scoped = quota(
+            "high-only",
+            r#"{"requests.nvidia.com/gpu": "0"}"#,
+            Some("{}"),
+            r#", "scopeSelector": {"matchExpressions": [{"scopeName": "PriorityClass", "operator": "In", "values": ["high"]}]}"#,
+        );
+        let plain = count_g(cluster());
+        let r = count_g(with_quotas(&[roomy, scoped]));
+        assert_eq!((r.copies, r.copies_with_preemption), (5, 5));
+        assert!(r.quota_limit.is_none() && r.limited_by.is_none());
+        let json = |r: &CapacityReport| serde_json::to_value(r).expect("json");
+        assert_eq!(json(&r), json(&plain));
+    }
+
+    /// A quota on `requests.cpu` refuses pods whose containers request no CPU (the
+    /// plugin's "must specify" check, pods.go `Constraints`): it allows no copy.
+    #[test]
+    fn a_quota_on_cpu_allows_no_copy_of_pods_without_cpu_requests() {
+        let r = count_g(with_quotas(&[quota(
+            "cpu",
+            r#"{"requests.cpu": "100"}"#,
+            Some("{}"),
+            "",
+        )]));
+        assert_eq!(
+            (r.copies, r.copies_with_preemption, r.capped),
+            (0, 0, false)
+        );
+        let q = r.quota_limit.as_ref().expect("quotaLimit");
+        assert!(q.must_specify && q.copies == 0, "{q:?}");
+        let mut out = Vec::new();
+        crate::render::capacity::write_text(
+            &mut out,
+            &r,
+            crate::render::color::ColorChoice::Never.styler(),
+        )
+        .expect("write to a Vec");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(
+            text.contains(
+                "  5 copies fit on nodes; quota `cpu` allows none: it tracks `requests.cpu`"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::color::Styler;
 use super::table::{Cell, Paint, Table};
 use crate::explain::{DOMAINS_SHOWN, leading};
-use crate::plan::capacity::{CapacityReport, Limit, WhatIfImpact};
+use crate::plan::capacity::{CapacityReport, Limit, QuotaLimit, WhatIfImpact};
 use crate::sanitize::sanitize;
 use crate::sched::plan::Outcome;
 
@@ -22,7 +22,9 @@ pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io:
         write_preemptions(out, r, style)?;
     }
     match &r.limit {
-        Some(l) => write_limit(out, l, style)?,
+        Some(l) => write_limit(out, l, r.limited_by.is_some(), style)?,
+        // The quota line already says what stops the next copy.
+        None if r.quota_limit.is_some() => {}
         None => writeln!(
             out,
             "\nevery copy tried fit: raise `--max` (now {}) to look further",
@@ -78,6 +80,9 @@ fn write_answer(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::R
         style.ok(copies)
     };
     writeln!(out, "  {copies}{with}")?;
+    if let Some(q) = &r.quota_limit {
+        write_quota_limit(out, r, q, style)?;
+    }
     if let Some(w) = &r.what_if {
         let verb = match r.copies.cmp(&w.copies_before) {
             std::cmp::Ordering::Less => "drops",
@@ -178,18 +183,20 @@ fn write_preemptions(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> 
 
 /// What stops the next copy (without preemption): its outcome and message, the closest
 /// domain's fit (or the members that fit at once), the resource the rest run short of, and
-/// the node rejection reasons with their node counts.
-fn write_limit(out: &mut dyn Write, l: &Limit, style: Styler) -> io::Result<()> {
+/// the node rejection reasons with their node counts. `on_nodes`: a quota allows fewer
+/// copies than the nodes, so this is what stops the next copy *on the nodes*.
+fn write_limit(out: &mut dyn Write, l: &Limit, on_nodes: bool, style: Styler) -> io::Result<()> {
     let verdict = l.outcome.as_str();
     let verdict = match l.outcome {
         Outcome::Unschedulable | Outcome::Error => style.error(verdict),
         _ => style.warn(verdict),
     };
-    writeln!(
-        out,
-        "\n{}",
-        style.bold("What stops the next copy (without preemption)")
-    )?;
+    let header = if on_nodes {
+        "What stops the next copy on the nodes (without preemption)"
+    } else {
+        "What stops the next copy (without preemption)"
+    };
+    writeln!(out, "\n{}", style.bold(header))?;
     writeln!(out, "  {}: {verdict}", sanitize(&l.copy))?;
     if !l.message.is_empty() {
         writeln!(out, "  {}", sanitize(&l.message))?;
@@ -258,6 +265,61 @@ fn write_displaced(out: &mut dyn Write, w: &WhatIfImpact, style: Styler) -> io::
         ]);
     }
     table.write(out, style)
+}
+
+/// `3 copies fit on nodes; quota `gpu-quota` (requests.nvidia.com/gpu: 8 used of 16) allows 2`.
+fn write_quota_limit(
+    out: &mut dyn Write,
+    r: &CapacityReport,
+    q: &QuotaLimit,
+    style: Styler,
+) -> io::Result<()> {
+    let at_least = |n: u32| {
+        if n as usize == r.settings.max_copies {
+            "at least "
+        } else {
+            ""
+        }
+    };
+    let with = if r.settings.preemption && q.copies_with_preemption_on_nodes != q.copies_on_nodes {
+        format!(
+            " ({}{} with preemption)",
+            at_least(q.copies_with_preemption_on_nodes),
+            q.copies_with_preemption_on_nodes
+        )
+    } else {
+        String::new()
+    };
+    let nodes = format!(
+        "{}{} cop{} on nodes{with}",
+        at_least(q.copies_on_nodes),
+        q.copies_on_nodes,
+        if q.copies_on_nodes == 1 {
+            "y fits"
+        } else {
+            "ies fit"
+        }
+    );
+    let allows = match q.copies {
+        0 => "allows none".to_owned(),
+        n => format!("allows {n}"),
+    };
+    let quota = if q.must_specify {
+        format!(
+            "quota `{}` {allows}: it tracks `{}`, which a container of the shape does not request (every container must set it)",
+            sanitize(&q.quota),
+            sanitize(&q.resource)
+        )
+    } else {
+        format!(
+            "quota `{}` ({}: {} used of {}) {allows}",
+            sanitize(&q.quota),
+            sanitize(&q.resource),
+            sanitize(&q.used),
+            sanitize(&q.hard)
+        )
+    };
+    writeln!(out, "  {nodes}; {}", style.warn(quota))
 }
 
 fn plural(n: u32) -> &'static str {

@@ -679,20 +679,65 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
             .then(a.created.cmp(&b.created))
             .then_with(|| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)))
     });
-    // Suspended manifest Jobs, after every unit the scheduler tries: nothing of theirs is
-    // queued (their controller creates no pods until they are resumed), so they change no
-    // other unit's answer; they are listed so that they are not dropped silently. A stored
-    // Job's pods are what the snapshot holds (`admit` does not expand it), so only manifests.
+    // Suspended Jobs, after every unit the scheduler tries: nothing of theirs is queued
+    // (their controller creates no pods until they are resumed), so they change no other
+    // unit's answer; they are listed so that they are not dropped silently. A stored Job's
+    // pods are what the snapshot holds (`admit` does not expand it): a stored suspended Job
+    // is listed only while it has no pod.
     units.extend(suspended_jobs(s));
     units
 }
 
-/// The units of the suspended manifest Jobs of `s`, by namespace and name.
+/// True when Kueue, not the Job controller, decides when a suspended Job gets pods: the Job
+/// names a Kueue queue (label `kueue.x-k8s.io/queue-name`) and the snapshot holds Kueue's
+/// objects (a ClusterQueue, LocalQueue or Workload of `kueue.x-k8s.io`). Kueue suspends the
+/// Jobs it queues and unsuspends them when it admits them, so such a Job is not reported as
+/// suspended here: the Kueue admission stage (issue 49) will say whether and when Kueue
+/// admits it. Without Kueue's objects in the input, the Job is reported as suspended.
+fn left_to_kueue(s: &Snapshot, job: &crate::snapshot::Job) -> bool {
+    let queued = job
+        .metadata
+        .labels
+        .as_ref()
+        .is_some_and(|l| l.contains_key(crate::snapshot::KUEUE_QUEUE_LABEL));
+    queued
+        && s.foreign.iter().any(|o| {
+            o.group() == "kueue.x-k8s.io"
+                && matches!(o.kind.as_str(), "ClusterQueue" | "LocalQueue" | "Workload")
+        })
+}
+
+/// The units of the suspended Jobs of `s`, by namespace and name: manifest Jobs (which
+/// admission does not expand), and stored Jobs without a pod; not those Kueue decides
+/// ([`left_to_kueue`]).
 fn suspended_jobs(s: &Snapshot) -> Vec<Unit> {
+    let suspended =
+        |j: &crate::snapshot::Job| j.spec.as_deref().is_some_and(|sp| sp.suspend == Some(true));
+    // The Jobs that own a pod (built only when a stored Job is suspended).
+    let mut with_pods: std::collections::HashSet<(&str, &str)> = Default::default();
+    if s.jobs
+        .iter()
+        .any(|j| crate::admit::is_stored(&j.metadata) && suspended(j))
+    {
+        for p in &s.pods {
+            for o in p.metadata.owner_references.iter().flatten() {
+                if o.kind == "Job" && o.controller == Some(true) {
+                    with_pods.insert((crate::snapshot::namespace_of(&p.metadata), &o.name));
+                }
+            }
+        }
+    }
     let mut out: Vec<Unit> = s
         .jobs
         .iter()
-        .filter(|j| !crate::admit::is_stored(&j.metadata))
+        .filter(|j| {
+            let key = (
+                crate::snapshot::namespace_of(&j.metadata),
+                name_of(&j.metadata),
+            );
+            !(crate::admit::is_stored(&j.metadata) && with_pods.contains(&key))
+        })
+        .filter(|j| !left_to_kueue(s, j))
         .filter_map(|j| {
             let spec = j.spec.as_deref().filter(|sp| sp.suspend == Some(true))?;
             // pkg/controller/job: active pods = parallelism (default 1), capped by completions.
@@ -734,4 +779,68 @@ fn suspended_jobs(s: &Snapshot) -> Vec<Unit> {
         .collect();
     out.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
     out
+}
+
+#[cfg(test)]
+mod suspended_tests {
+    use super::*;
+    use crate::snapshot::source::{Collector, files::load_str};
+
+    fn load(text: &str) -> Snapshot {
+        let mut c = Collector::new();
+        load_str(text, "test.yaml", &mut c).expect("test objects load");
+        c.finish()
+    }
+
+    fn job(name: &str, stored: bool, labels: &str) -> String {
+        let uid = if stored {
+            format!(", uid: uid-{name}")
+        } else {
+            String::new()
+        };
+        format!(
+            "---\napiVersion: batch/v1\nkind: Job\nmetadata: {{name: {name}, namespace: ml{uid}, labels: {{{labels}}}}}\nspec: {{suspend: true, parallelism: 3, completions: 2, template: {{spec: {{restartPolicy: Never, containers: [{{name: c, image: x}}]}}}}}}\n"
+        )
+    }
+
+    const POD_OF_B: &str = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b-x, namespace: ml, uid: uid-b-x, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: b, uid: uid-b, controller: true}]}\nspec: {nodeName: n1, containers: [{name: c, image: x}]}\nstatus: {phase: Running}\n";
+    const LOCAL_QUEUE: &str = "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {name: q, namespace: ml, uid: uid-q}\nspec: {clusterQueue: cq}\n";
+
+    fn names(s: &Snapshot) -> Vec<(String, u32)> {
+        suspended_jobs(s)
+            .into_iter()
+            .map(|u| match u.body {
+                UnitBody::Suspended { pods, .. } => (u.name, pods),
+                _ => (u.name, u32::MAX),
+            })
+            .collect()
+    }
+
+    /// pkg/controller/job `syncJob`: a suspended Job has no active pods; its would-be pods are
+    /// `parallelism` capped by `completions` (3, 2 → 2). A stored Job whose pod still exists
+    /// (being deleted after the suspension) is not a unit: its pods are what the snapshot holds.
+    #[test]
+    fn stored_suspended_jobs_without_pods_are_units_as_manifests_are() {
+        let s = load(
+            &[
+                job("a", true, ""),
+                job("b", true, ""),
+                job("c", false, ""),
+                POD_OF_B.to_owned(),
+            ]
+            .concat(),
+        );
+        assert_eq!(names(&s), [("a".to_owned(), 2), ("c".to_owned(), 2)]);
+    }
+
+    /// A Job queued in Kueue is left to Kueue (issue 49) only when Kueue's objects are in the
+    /// input; without them it is reported as suspended.
+    #[test]
+    fn a_kueue_queued_job_is_left_to_kueue_only_with_kueue_objects() {
+        let queued = job("k", true, "kueue.x-k8s.io/queue-name: q");
+        let s = load(&[queued.clone(), job("a", true, "")].concat());
+        assert_eq!(names(&s).len(), 2);
+        let s = load(&[queued, job("a", true, ""), LOCAL_QUEUE.to_owned()].concat());
+        assert_eq!(names(&s), [("a".to_owned(), 2)]);
+    }
 }

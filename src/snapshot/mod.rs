@@ -234,6 +234,10 @@ pub const TYPED_KINDS: &[(&str, &str)] = &[
     ("batch/v1", "Job"),
 ];
 
+/// Kueue's queue label on Jobs and pods: the workload is queued in Kueue's LocalQueue of
+/// that name.
+pub const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
+
 /// API groups of owner objects kept untyped so the graph and doctor can name them.
 pub const FOREIGN_GROUPS: &[&str] = &[
     "jobset.x-k8s.io",

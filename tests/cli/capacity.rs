@@ -89,6 +89,18 @@ fn capacity_fixtures_match_the_hand_computed_numbers() {
         if let Some(n) = el.get("nodeReasons") {
             assert_eq!(&l["nodeReasons"], n, "{name}: nodeReasons");
         }
+        // The ResourceQuota keys are absent unless the fixture expects them.
+        for key in ["quotaLimit", "limitedBy"] {
+            match e.get(key) {
+                Some(Value::Object(want)) => {
+                    for (k, want) in want {
+                        assert_eq!(&v[key][k], want, "{name}: {key}.{k}\n{}", r.stdout);
+                    }
+                }
+                Some(want) => assert_eq!(&v[key], want, "{name}: {key}"),
+                None => assert!(v.get(key).is_none(), "{name}: {key}\n{}", r.stdout),
+            }
+        }
         if let Some(w) = e.get("whatIf") {
             let got = &v["whatIf"];
             for key in ["copiesBefore", "copiesWithPreemptionBefore"] {
@@ -178,6 +190,7 @@ fn capacity_text_is_snapshotted() {
     for (name, folder) in [
         ("c02", "c02-gangs-in-one-rack"),
         ("c04", "c04-drain-two-nodes"),
+        ("c05", "c05-quota-limits-copies"),
     ] {
         let folder = root().join("testdata/capacity").join(folder);
         let r = capacity(&folder, &args_of(&expected(&folder)), &[]);
@@ -276,4 +289,83 @@ fn a_gang_in_another_namespace_is_named_with_its_namespace() {
         "{}",
         r.stderr
     );
+}
+
+/// Issue 45 (ResourceQuota): the exact command of the issue's quota fixture, as `capacity`:
+/// `gpu-quota` (8 GPUs, 4 used) leaves 4 GPUs, and a copy of the gang Job needs 8 (4 pods x
+/// 2), so the quota allows no copy though one fits on the nodes. The shape itself is a
+/// template, never created: it keeps its 4 pods (the quota used to cut it to the 2 pods the
+/// Job controller could create, a shape that never fit).
+#[test]
+fn a_resource_quota_limits_the_copies_of_a_shape() {
+    let cluster = "testdata/admission/resource-quota/cluster.yaml";
+    let shape = "testdata/admission/jobs/gang-job.yaml";
+    let r = run(&["capacity", "--from", cluster, "--shape", shape]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    for line in [
+        "  0 more copies fit, 0 with preemption",
+        "  1 copy fits on nodes; quota `gpu-quota` (requests.nvidia.com/gpu: 4 used of 8) allows none",
+        "What stops the next copy on the nodes (without preemption)",
+    ] {
+        assert!(r.stdout.lines().any(|l| l == line), "{line}\n{}", r.stdout);
+    }
+    assert!(!r.stderr.contains("could create"), "{}", r.transcript());
+    let r = run(&[
+        "capacity", "--from", cluster, "--shape", shape, "-o", "json",
+    ]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["target"]["pods"], 4, "{}", r.stdout);
+    assert_eq!(
+        (&v["copies"], &v["limitedBy"]),
+        (&0.into(), &"ResourceQuota".into())
+    );
+    let q = &v["quotaLimit"];
+    assert_eq!(
+        (&q["copies"], &q["copiesOnNodes"]),
+        (&0.into(), &1.into()),
+        "{q}"
+    );
+    // Without the quota (the c02 cluster has none) no quota key is written.
+    let folder = root().join("testdata/capacity/c02-gangs-in-one-rack");
+    let shape = root().join(shape).display().to_string();
+    let r = capacity(&folder, &["--shape".to_owned(), shape], &["-o", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(
+        v.get("quotaLimit").is_none() && v.get("limitedBy").is_none(),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Pods that a what-if adds hold quota too: `--add` of a 4-GPU pod in namespace `ml` leaves
+/// `gpu-quota` of c05 4 GPUs, one copy's worth (the pods are admitted when added, and the
+/// copies are counted against what is left).
+#[test]
+fn pods_added_by_a_what_if_use_up_the_quota_the_copies_are_counted_against() {
+    let dir = tempfile::tempdir().unwrap();
+    let pod = dir.path().join("pod.yaml");
+    std::fs::write(
+        &pod,
+        r#"apiVersion: v1
+kind: Pod
+metadata: {name: extra, namespace: ml}
+spec:
+  containers:
+    - name: main
+      image: registry.example/x:1
+      resources: {requests: {nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}
+"#,
+    )
+    .unwrap();
+    let folder = root().join("testdata/capacity/c05-quota-limits-copies");
+    let r = capacity(
+        &folder,
+        &["--shape".to_owned(), "shape.yaml".to_owned()],
+        &["--add", pod.to_str().unwrap(), "-o", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["whatIf"]["copiesBefore"], 2, "{}", r.stdout);
+    assert_eq!(v["copies"], 1, "{}", r.stdout);
+    assert_eq!(v["quotaLimit"]["used"], "12", "{}", r.stdout);
 }

@@ -338,6 +338,9 @@ struct Slot {
     alt: usize,
 }
 
+/// Candidate devices per (claim, request, alternative), in allocation order.
+type Candidates = HashMap<(usize, usize, usize), Rc<[DeviceId]>>;
+
 /// A device picked for a slot.
 struct Pick {
     claim: usize,
@@ -356,7 +359,7 @@ struct Search<'a> {
     claims: &'a [&'a ClaimSpec],
     features: Features,
     /// Candidates per (claim, request, alt), in allocation order.
-    cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>>,
+    cands: Candidates,
     chosen: Vec<Pick>,
     counters: HashMap<(usize, String, String), i128>,
     /// Capacity consumed by pending picks of multi-allocatable devices.
@@ -809,8 +812,8 @@ fn alternative_candidates(
     claims: &[&ClaimSpec],
     in_use: &InUse,
     features: Features,
-) -> Result<HashMap<(usize, usize, usize), Rc<[DeviceId]>>, (usize, Failure)> {
-    let mut cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>> = HashMap::new();
+) -> Result<Candidates, (usize, Failure)> {
+    let mut cands: Candidates = HashMap::new();
     for (ci, c) in claims.iter().enumerate() {
         for (ri, r) in c.requests.iter().enumerate() {
             for (ai, alt) in r.alternatives.iter().enumerate() {
@@ -861,7 +864,7 @@ fn alternative_candidates(
 fn slots_of_choice(
     claims: &[&ClaimSpec],
     choice: &[Vec<usize>],
-    cands: &HashMap<(usize, usize, usize), Rc<[DeviceId]>>,
+    cands: &Candidates,
     in_use: &InUse,
 ) -> Result<(Vec<Slot>, bool), (usize, Failure)> {
     let mut slots = Vec::new();

@@ -297,10 +297,10 @@ fn affinity_term(
     }
 }
 
-/// The pod's effective requests (upstream's `resourcehelper.PodRequests`): the containers'
-/// sum, raised to the init containers' peak (a restartable init container, a sidecar, adds to
-/// every later peak and to the sum), pod-level cpu and memory replacing the containers', plus
-/// the overhead; zero amounts dropped, sorted by resource id.
+/// The pod's effective requests (as component-helpers' `PodRequests` computes them): the
+/// containers' sum, raised to the init containers' peak (a restartable init container, a
+/// sidecar, adds to every later peak and to the sum), pod-level cpu and memory replacing the
+/// containers', plus the overhead; zero amounts dropped, sorted by resource id.
 fn pod_requests(spec: &PodSpec, table: &mut ResourceTable) -> Requests {
     let mut steady = Requests::new();
     for c in &spec.containers {

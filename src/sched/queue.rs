@@ -619,8 +619,8 @@ fn lone_pod_unit(st: &ClusterState, id: PodId) -> Unit {
 }
 
 /// The held unit of a pending pod whose PodGroup `g` does not exist, with the message the
-/// scheduler gives: the hierarchy snapshot's failure with CompositePodGroup on, else
-/// GangScheduling's PreEnqueue.
+/// scheduler gives: the hierarchy snapshot's failure with CompositePodGroup on, else the
+/// PreEnqueue message.
 fn missing_group_unit(st: &ClusterState, gates: &FeatureGates, id: PodId, g: &str) -> Unit {
     let p = &st.pods[id];
     let message = if gates.enabled("CompositePodGroup") {

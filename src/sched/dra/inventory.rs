@@ -357,7 +357,8 @@ fn read_pool(
 
 /// One device of a pool, in the pool `0` until the inventory numbers it: attributes and
 /// capacities qualified with the driver's domain, its taints plus the DeviceTaintRules that
-/// select it, and a node-less scope for a device whose scope cannot be read.
+/// select it; a device whose slice (or itself) names no node, all nodes or selector reaches no
+/// node.
 fn read_device(
     d: &k8s_openapi::api::resource::v1::Device,
     driver: &str,

@@ -222,84 +222,123 @@ pub fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjec
     out.scheduling_dropped = !workload_with_job && spec.scheduling.is_some();
     let mut group_name = None;
     if manage {
-        let scheduling = spec.scheduling.clone().unwrap_or_default();
-        // buildWorkloadItem: basic by default; defaultMinCountForJob: gang.minCount from
-        // parallelism (at least 1).
-        let mut policy = match &scheduling.scheduling_policy {
-            Some(p) => serde_json::to_value(p).map_err(|e| format!("{who}: {e}"))?,
-            None => serde_json::json!({"basic": {}}),
-        };
-        if let Some(gang) = policy.get_mut("gang").and_then(|g| g.as_object_mut()) {
-            gang.entry("minCount")
-                .or_insert_with(|| serde_json::json!(spec.parallelism.unwrap_or(1).max(1)));
-        }
-        let template_name = format!("{name}-pgt-0");
-        let mut tpl = serde_json::json!({"name": template_name, "schedulingPolicy": policy});
-        if let Some(c) = &scheduling.scheduling_constraints {
-            tpl["schedulingConstraints"] =
-                serde_json::to_value(c).map_err(|e| format!("{who}: {e}"))?;
-        }
-        if let Some(d) = &scheduling.disruption_mode {
-            tpl["disruptionMode"] = serde_json::to_value(d).map_err(|e| format!("{who}: {e}"))?;
-        }
-        if let Some(c) = &scheduling.resource_claims {
-            tpl["resourceClaims"] = serde_json::to_value(c).map_err(|e| format!("{who}: {e}"))?;
-        }
-        let wl_name = workload_name(&ns, &name);
-        let pg_name = pod_group_name(&wl_name, &template_name);
-        let managed = BTreeMap::from([(WORKLOAD_MANAGED_BY.to_owned(), JOB_CONTROLLER.to_owned())]);
-        let workload: Workload = serde_json::from_value(serde_json::json!({
-            "apiVersion": "scheduling.k8s.io/v1beta1",
-            "kind": "Workload",
-            "metadata": {"name": wl_name, "namespace": ns},
-            "spec": {
-                "controllerRef": {"apiGroup": "batch", "kind": "Job", "name": name},
-                "podGroupTemplates": [tpl.clone()],
-            },
-        }))
-        .map_err(|e| format!("{who}: spec.scheduling: {e}"))?;
-        let mut pg_spec = tpl;
-        if let Some(o) = pg_spec.as_object_mut() {
-            o.remove("name");
-            o.insert(
-                "workloadRef".to_owned(),
-                serde_json::json!({"workloadName": wl_name, "templateName": template_name}),
-            );
-        }
-        let pg_spec: PodGroupSpec =
-            serde_json::from_value(pg_spec).map_err(|e| format!("{who}: spec.scheduling: {e}"))?;
-        out.workload = Some(Workload {
-            metadata: ObjectMeta {
-                annotations: Some(managed.clone()),
-                owner_references: Some(vec![owner("batch/v1", "Job", &name, true)]),
-                ..workload.metadata
-            },
-            ..workload
-        });
-        out.pod_group = Some(PodGroup {
-            metadata: ObjectMeta {
-                name: Some(pg_name.clone()),
-                namespace: Some(ns.clone()),
-                annotations: Some(managed),
-                owner_references: Some(vec![
-                    owner("batch/v1", "Job", &name, true),
-                    owner("scheduling.k8s.io/v1beta1", "Workload", &wl_name, false),
-                ]),
-                ..ObjectMeta::default()
-            },
-            spec: pg_spec,
-            status: None,
-        });
-        group_name = Some(pg_name);
+        let (workload, pod_group) = managed_workload(spec, &ns, &name, &who)?;
+        group_name.clone_from(&pod_group.metadata.name);
+        out.workload = Some(workload);
+        out.pod_group = Some(pod_group);
     }
 
+    out.pods = job_pods(
+        &ns,
+        &name,
+        &template_meta,
+        &template_spec,
+        active,
+        indexed,
+        group_name.as_deref(),
+    );
+    Ok(out)
+}
+
+/// The WorkloadWithJob objects for a Job the controller manages a Workload for
+/// (`buildWorkloadItem`): the Workload with one PodGroup template from `spec.scheduling`, and
+/// the PodGroup made from that template, both annotated as managed by the Job controller.
+fn managed_workload(
+    spec: &crate::snapshot::job::JobSpec,
+    ns: &str,
+    name: &str,
+    who: &str,
+) -> Result<(Workload, PodGroup), String> {
+    let scheduling = spec.scheduling.clone().unwrap_or_default();
+    // buildWorkloadItem: basic by default; defaultMinCountForJob: gang.minCount from
+    // parallelism (at least 1).
+    let mut policy = match &scheduling.scheduling_policy {
+        Some(p) => serde_json::to_value(p).map_err(|e| format!("{who}: {e}"))?,
+        None => serde_json::json!({"basic": {}}),
+    };
+    if let Some(gang) = policy.get_mut("gang").and_then(|g| g.as_object_mut()) {
+        gang.entry("minCount")
+            .or_insert_with(|| serde_json::json!(spec.parallelism.unwrap_or(1).max(1)));
+    }
+    let template_name = format!("{name}-pgt-0");
+    let mut tpl = serde_json::json!({"name": template_name, "schedulingPolicy": policy});
+    if let Some(c) = &scheduling.scheduling_constraints {
+        tpl["schedulingConstraints"] =
+            serde_json::to_value(c).map_err(|e| format!("{who}: {e}"))?;
+    }
+    if let Some(d) = &scheduling.disruption_mode {
+        tpl["disruptionMode"] = serde_json::to_value(d).map_err(|e| format!("{who}: {e}"))?;
+    }
+    if let Some(c) = &scheduling.resource_claims {
+        tpl["resourceClaims"] = serde_json::to_value(c).map_err(|e| format!("{who}: {e}"))?;
+    }
+    let wl_name = workload_name(ns, name);
+    let pg_name = pod_group_name(&wl_name, &template_name);
+    let managed = BTreeMap::from([(WORKLOAD_MANAGED_BY.to_owned(), JOB_CONTROLLER.to_owned())]);
+    let workload: Workload = serde_json::from_value(serde_json::json!({
+        "apiVersion": "scheduling.k8s.io/v1beta1",
+        "kind": "Workload",
+        "metadata": {"name": wl_name, "namespace": ns},
+        "spec": {
+            "controllerRef": {"apiGroup": "batch", "kind": "Job", "name": name},
+            "podGroupTemplates": [tpl.clone()],
+        },
+    }))
+    .map_err(|e| format!("{who}: spec.scheduling: {e}"))?;
+    let mut pg_spec = tpl;
+    if let Some(o) = pg_spec.as_object_mut() {
+        o.remove("name");
+        o.insert(
+            "workloadRef".to_owned(),
+            serde_json::json!({"workloadName": wl_name, "templateName": template_name}),
+        );
+    }
+    let pg_spec: PodGroupSpec =
+        serde_json::from_value(pg_spec).map_err(|e| format!("{who}: spec.scheduling: {e}"))?;
+    let workload = Workload {
+        metadata: ObjectMeta {
+            annotations: Some(managed.clone()),
+            owner_references: Some(vec![owner("batch/v1", "Job", name, true)]),
+            ..workload.metadata
+        },
+        ..workload
+    };
+    let pod_group = PodGroup {
+        metadata: ObjectMeta {
+            name: Some(pg_name.clone()),
+            namespace: Some(ns.to_owned()),
+            annotations: Some(managed),
+            owner_references: Some(vec![
+                owner("batch/v1", "Job", name, true),
+                owner("scheduling.k8s.io/v1beta1", "Workload", &wl_name, false),
+            ]),
+            ..ObjectMeta::default()
+        },
+        spec: pg_spec,
+        status: None,
+    };
+    Ok((workload, pod_group))
+}
+
+/// The Job's `active` pods from its template: named `<job>-<index>` when Indexed (with the
+/// completion-index label and annotation), else `<job>-<5-digit number>` standing in for the
+/// random suffix; owned by the Job and in the Job's PodGroup when it has one.
+fn job_pods(
+    ns: &str,
+    name: &str,
+    template_meta: &ObjectMeta,
+    template_spec: &PodSpec,
+    active: usize,
+    indexed: bool,
+    group_name: Option<&str>,
+) -> Vec<Pod> {
     let width = 5;
-    out.pods = (0..active)
+    (0..active)
         .map(|i| {
             let mut meta = template_meta.clone();
             let labels = meta.labels.get_or_insert_with(BTreeMap::new);
-            labels.insert(JOB_NAME.to_owned(), name.clone());
-            labels.insert(LEGACY_JOB_NAME.to_owned(), name.clone());
+            labels.insert(JOB_NAME.to_owned(), name.to_owned());
+            labels.insert(LEGACY_JOB_NAME.to_owned(), name.to_owned());
             let mut pod_spec = template_spec.clone();
             if indexed {
                 labels.insert(COMPLETION_INDEX.to_owned(), i.to_string());
@@ -310,12 +349,12 @@ pub fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjec
             } else {
                 meta.name = Some(format!("{name}-{i:0width$}"));
             }
-            meta.namespace = Some(ns.clone());
+            meta.namespace = Some(ns.to_owned());
             meta.generate_name = None;
-            meta.owner_references = Some(vec![owner("batch/v1", "Job", &name, true)]);
-            if let Some(pg) = &group_name {
+            meta.owner_references = Some(vec![owner("batch/v1", "Job", name, true)]);
+            if let Some(pg) = group_name {
                 pod_spec.scheduling_group = Some(PodSchedulingGroup {
-                    pod_group_name: Some(pg.clone()),
+                    pod_group_name: Some(pg.to_owned()),
                 });
             }
             Pod {
@@ -324,8 +363,7 @@ pub fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjec
                 status: None,
             }
         })
-        .collect();
-    Ok(out)
+        .collect()
 }
 
 /// `replicas` pods from an apps/v1 template, named by `name_of_pod`.
@@ -446,10 +484,16 @@ pub(super) fn expand(
     workload_with_job: Option<bool>,
     out: &mut Admission,
 ) -> bool {
+    let mut added = default_namespaces(objects);
+    added |= expand_jobs(objects, workload_with_job, out);
+    added |= expand_apps_objects(objects, out);
+    added
+}
+
+/// A manifest controller without a namespace is created in `default`, with what it makes:
+/// sets it on manifest Jobs and on the apps/v1 objects wasctl expands. True when one was set.
+fn default_namespaces(objects: &mut Snapshot) -> bool {
     let mut added = false;
-    let mut suspended = Vec::new();
-    let mut dropped = Vec::new();
-    // A manifest controller without a namespace is created in `default`, with what it makes.
     for job in objects.jobs.iter_mut().filter(|j| !is_stored(&j.metadata)) {
         if namespace_of(&job.metadata).is_empty() {
             Arc::make_mut(job).metadata.namespace = Some("default".to_owned());
@@ -466,6 +510,20 @@ pub(super) fn expand(
             added = true;
         }
     }
+    added
+}
+
+/// Expands the manifest Jobs (refused ones recorded in `out`); suspended Jobs and Jobs whose
+/// `spec.scheduling` the API server drops (WorkloadWithJob off) are warnings. True when
+/// objects were added.
+fn expand_jobs(
+    objects: &mut Snapshot,
+    workload_with_job: Option<bool>,
+    out: &mut Admission,
+) -> bool {
+    let mut added = false;
+    let mut suspended = Vec::new();
+    let mut dropped = Vec::new();
     let jobs: Vec<Arc<Job>> = objects
         .jobs
         .iter()
@@ -524,6 +582,13 @@ pub(super) fn expand(
             ),
         ));
     }
+    added
+}
+
+/// Expands the manifest Deployments, ReplicaSets and StatefulSets into their replicas; any
+/// other foreign object is a warning (its controller is not run). True when pods were added.
+fn expand_apps_objects(objects: &mut Snapshot, out: &mut Admission) -> bool {
+    let mut added = false;
     let raws: Vec<RawObject> = objects
         .foreign
         .iter()

@@ -246,24 +246,7 @@ impl<'a> Cycle<'a> {
         // attempt is reused instead of filtering every node again.
         let mut last_failure: Option<(PodId, PodAttempt)> = None;
         for &pod in &group.pending {
-            let reused = last_failure.as_ref().and_then(|(prev, attempt)| {
-                let (a, b) = (&self.state.pods[*prev], &self.state.pods[pod]);
-                let labels_matter = self.state.required_anti_count > 0
-                    || a.labels_matter_to_own_filters()
-                    || b.labels_matter_to_own_filters();
-                a.same_filter_inputs(b, labels_matter)
-                    .then(|| attempt.clone())
-            });
-            let attempt = reused.unwrap_or_else(|| {
-                schedule_pod_preferring(
-                    self.state,
-                    pod,
-                    candidates,
-                    self.mode,
-                    self.sampler,
-                    self.prefer.as_deref_mut(),
-                )
-            });
+            let attempt = self.attempt_member(pod, candidates, last_failure.as_ref());
             let name = self.state.pods[pod].name.clone();
             self.trace.pods.push(PodTrace::of_attempt(
                 self.state,
@@ -316,6 +299,48 @@ impl<'a> Cycle<'a> {
                 }
             }
         }
+        self.leaf_outcome(placed, failure, first_pod_error)
+    }
+
+    /// A member's attempt: the last failed member's, when nothing was assumed since and this
+    /// member has the same filter inputs (it fails the same way on the unchanged state, and a
+    /// failed attempt leaves the compat sampler where it was), else a fresh filter pass.
+    #[inline]
+    fn attempt_member(
+        &mut self,
+        pod: PodId,
+        candidates: &[NodeId],
+        last_failure: Option<&(PodId, PodAttempt)>,
+    ) -> PodAttempt {
+        let reused = last_failure.and_then(|(prev, attempt)| {
+            let (a, b) = (&self.state.pods[*prev], &self.state.pods[pod]);
+            let labels_matter = self.state.required_anti_count > 0
+                || a.labels_matter_to_own_filters()
+                || b.labels_matter_to_own_filters();
+            a.same_filter_inputs(b, labels_matter)
+                .then(|| attempt.clone())
+        });
+        reused.unwrap_or_else(|| {
+            schedule_pod_preferring(
+                self.state,
+                pod,
+                candidates,
+                self.mode,
+                self.sampler,
+                self.prefer.as_deref_mut(),
+            )
+        })
+    }
+
+    /// A leaf group's result once every member was tried: a PlacementFeasible failure rolls
+    /// the members back, no member placed is unschedulable, either with the first member's
+    /// fit error appended; else success.
+    fn leaf_outcome(
+        &mut self,
+        placed: Vec<(PodId, NodeId)>,
+        failure: Option<String>,
+        first_pod_error: Option<String>,
+    ) -> GroupRun {
         let placeable = u32::try_from(placed.len()).unwrap_or(u32::MAX);
         let with_detail = |msg: String| match &first_pod_error {
             Some(detail) => format!("{msg}; {detail}"),
@@ -448,13 +473,67 @@ impl<'a> Cycle<'a> {
         is_root: bool,
     ) -> GroupRun {
         let label = format!("{}/{}", group.kind.as_str(), group.name);
-        let error = |message: String| GroupRun {
-            status: Status::Error,
-            message,
-            placed: Vec::new(),
-            placeable: 0,
+        let pinned = match self.pinned_domain(group, key, &label) {
+            Ok(pinned) => pinned,
+            Err(message) => return error_run(message),
         };
-        // Domains already taken by running members pin the group.
+        let domains = self.candidate_domains(key, candidates, pinned.as_ref());
+        let total = domains.len();
+        let (mut feasible, first_status) = self.try_domains(group, key, &label, &domains, is_root);
+        if feasible.is_empty() {
+            let msg = match first_status {
+                Some(s) => {
+                    format!("0/{total} placements are available, first placement status: {s}")
+                }
+                None => format!("0/{total} placements are available"),
+            };
+            return GroupRun {
+                status: Status::Unschedulable,
+                message: msg,
+                placed: Vec::new(),
+                placeable: 0,
+            };
+        }
+        let max_pods = feasible.iter().map(|f| f.2).max().unwrap_or(0);
+        if max_pods == 0 {
+            return error_run(
+                "no pods from pod group are assigned to any of the candidate placements".to_owned(),
+            );
+        }
+        // Weighted sum, weight 1 each; ties go to the first domain in name order (upstream: random).
+        let mut best = 0;
+        let mut best_score = i64::MIN;
+        for (i, f) in feasible.iter().enumerate() {
+            let score = f.2 * 100 / max_pods + f.3;
+            self.trace.domains[f.0].score = Some(score);
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        let (trace_index, placed, _, _) = feasible.swap_remove(best);
+        self.trace.domains[trace_index].chosen = true;
+        for (pod, node) in &placed {
+            self.state.assume(*pod, *node);
+        }
+        let placeable = u32::try_from(placed.len()).unwrap_or(u32::MAX);
+        GroupRun {
+            status: Status::Success,
+            message: String::new(),
+            placed,
+            placeable,
+        }
+    }
+
+    /// The one domain of `key` the group's running members are in, which pins the group
+    /// (`None` without running members); an error when a member's node is missing from the
+    /// snapshot or has no `key` label, or when members run in more than one domain.
+    fn pinned_domain(
+        &self,
+        group: &GroupNode,
+        key: &str,
+        label: &str,
+    ) -> Result<Option<String>, String> {
         let mut bound = Vec::new();
         group.bound_pods(&mut bound);
         let mut pinned: Option<String> = None;
@@ -464,7 +543,7 @@ impl<'a> Cycle<'a> {
                 // looks the node up in the snapshot (`NodeInfos().Get`) and fails.
                 if self.state.bound_to_missing_node(pod) {
                     let p = &self.state.pods[pod];
-                    return error(format!(
+                    return Err(format!(
                         "cannot determine domain for already scheduled pods: getting node for pod {}/{}: nodeinfo not found for node name {:?}",
                         p.namespace,
                         p.name,
@@ -476,27 +555,36 @@ impl<'a> Cycle<'a> {
             let n = &self.state.nodes[node];
             let Some(value) = n.labels.get(key) else {
                 let p = &self.state.pods[pod];
-                return error(format!(
+                return Err(format!(
                     "cannot determine domain for already scheduled pods: no topology domain found for pod {}/{}",
                     p.namespace, p.name
                 ));
             };
             match &pinned {
                 Some(v) if v != value => {
-                    return error(format!(
+                    return Err(format!(
                         "cannot determine domain for already scheduled pods: more than 1 domain found for pod group: {label}"
                     ));
                 }
                 _ => pinned = Some(value.clone()),
             }
         }
-        // Domains of the key among the candidates (every node at the root, the parent's domain
-        // when nested), in name order; a pinned group keeps its one domain even when empty.
+        Ok(pinned)
+    }
+
+    /// Domains of the key among the candidates (every node at the root, the parent's domain
+    /// when nested), in name order; a pinned group keeps its one domain even when empty.
+    fn candidate_domains(
+        &self,
+        key: &str,
+        candidates: &[NodeId],
+        pinned: Option<&String>,
+    ) -> Vec<(String, Vec<NodeId>)> {
         let all = self.state.domains(key);
         let whole = candidates.len() == self.state.nodes.len();
         let mut domains: Vec<(String, Vec<NodeId>)> = Vec::new();
         for (value, nodes) in all.iter() {
-            if pinned.as_ref().is_some_and(|p| p != value) {
+            if pinned.is_some_and(|p| p != value) {
                 continue;
             }
             let inside: Vec<NodeId> = if whole {
@@ -512,21 +600,33 @@ impl<'a> Cycle<'a> {
                 domains.push((value.clone(), inside));
             }
         }
-        if let Some(v) = &pinned
+        if let Some(v) = pinned
             && domains.is_empty()
         {
             domains.push((v.clone(), Vec::new()));
         }
-        let total = domains.len();
-        // (trace index, assignments, PodGroupPodsCount raw score, NodeResourcesFit score)
+        domains
+    }
+
+    /// Runs the group in each domain, traced and rolled back: the feasible placements
+    /// (trace index, assignments, PodGroupPodsCount raw score, NodeResourcesFit score) and the
+    /// first infeasible domain's status.
+    fn try_domains(
+        &mut self,
+        group: &GroupNode,
+        key: &str,
+        label: &str,
+        domains: &[(String, Vec<NodeId>)],
+        is_root: bool,
+    ) -> (Vec<FeasiblePlacement>, Option<String>) {
         let mut feasible: Vec<FeasiblePlacement> = Vec::new();
         let mut first_status: Option<String> = None;
         let outer_label = self.placement_label.take();
-        for (value, nodes) in &domains {
+        for (value, nodes) in domains {
             self.placement_label = Some(format!("{key}={value}").into());
             let r = self.run_plain(group, nodes, is_root);
             let mut trace = DomainTrace {
-                group: label.clone(),
+                group: label.to_owned(),
                 key: key.to_owned(),
                 value: value.clone(),
                 nodes: u32::try_from(nodes.len()).unwrap_or(u32::MAX),
@@ -555,49 +655,17 @@ impl<'a> Cycle<'a> {
             self.trace.domains.push(trace);
         }
         self.placement_label = outer_label;
-        if feasible.is_empty() {
-            let msg = match first_status {
-                Some(s) => {
-                    format!("0/{total} placements are available, first placement status: {s}")
-                }
-                None => format!("0/{total} placements are available"),
-            };
-            return GroupRun {
-                status: Status::Unschedulable,
-                message: msg,
-                placed: Vec::new(),
-                placeable: 0,
-            };
-        }
-        let max_pods = feasible.iter().map(|f| f.2).max().unwrap_or(0);
-        if max_pods == 0 {
-            return error(
-                "no pods from pod group are assigned to any of the candidate placements".to_owned(),
-            );
-        }
-        // Weighted sum, weight 1 each; ties go to the first domain in name order (upstream: random).
-        let mut best = 0;
-        let mut best_score = i64::MIN;
-        for (i, f) in feasible.iter().enumerate() {
-            let score = f.2 * 100 / max_pods + f.3;
-            self.trace.domains[f.0].score = Some(score);
-            if score > best_score {
-                best = i;
-                best_score = score;
-            }
-        }
-        let (trace_index, placed, _, _) = feasible.swap_remove(best);
-        self.trace.domains[trace_index].chosen = true;
-        for (pod, node) in &placed {
-            self.state.assume(*pod, *node);
-        }
-        let placeable = u32::try_from(placed.len()).unwrap_or(u32::MAX);
-        GroupRun {
-            status: Status::Success,
-            message: String::new(),
-            placed,
-            placeable,
-        }
+        (feasible, first_status)
+    }
+}
+
+/// A run that failed with `message` as an error (no placements, no preemption).
+fn error_run(message: String) -> GroupRun {
+    GroupRun {
+        status: Status::Error,
+        message,
+        placed: Vec::new(),
+        placeable: 0,
     }
 }
 

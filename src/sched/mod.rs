@@ -789,164 +789,196 @@ fn run_unit(
             result.pending = pods;
             result.min_count = min_count;
         }
-        UnitBody::Pod(pod) => {
-            result.pending = 1;
-            let attempt = schedule_pod(state, pod, all_nodes, mode, sampler);
-            result.trace.pods.push(PodTrace::of_attempt(
-                state,
-                pod,
-                &attempt,
-                None,
-                &mut ReasonTexts::default(),
-            ));
-            match attempt.node {
-                Some(node) => {
-                    state.assume(pod, node);
-                    result.outcome = Outcome::Scheduled;
-                    result.placements = placements(state, &[(pod, node)]);
-                }
-                // A filter's error (a CEL runtime error in a device selector): schedulePod
-                // returns it, which is no FitError, so there is no PostFilter (preemption).
-                None if attempt.diagnosis.error.is_some() => {
-                    result.outcome = Outcome::Error;
-                    result.message = attempt.diagnosis.error.clone().unwrap_or_default();
-                }
-                None => {
-                    result.outcome = Outcome::Unschedulable;
-                    result.message = fit_error(all_nodes.len(), &attempt.diagnosis, &state.table);
-                    if ctx.preemption {
-                        match preempt::preempt_pod(state, ctx.victims, pod, all_nodes, mode) {
-                            preempt::Verdict::Preempt(p) => {
-                                apply_preemption(state, ctx, &mut result, p);
-                                result.message = format!(
-                                    "{} preemption: nominated node {}, preempting {} victim(s)",
-                                    result.message,
-                                    result.placements.first().map_or("", |p| p.node.as_str()),
-                                    result.victims.len()
-                                );
-                            }
-                            preempt::Verdict::Refused(why) => {
-                                result.message = format!("{} {why}", result.message);
-                            }
-                            // Only group preemption reports an ongoing preemption; a pod in
-                            // that state is refused (PodEligibleToPreemptOthers).
-                            preempt::Verdict::Ongoing { .. } => {}
-                        }
-                    }
-                }
-            }
-        }
+        UnitBody::Pod(pod) => run_pod_unit(state, ctx, &mut result, pod, all_nodes, mode, sampler),
         UnitBody::Group(tree) => {
-            let mut pending = Vec::new();
-            tree.pending_pods(&mut pending);
-            let mut bound = Vec::new();
-            tree.bound_pods(&mut bound);
-            result.pending = u32::try_from(pending.len()).unwrap_or(u32::MAX);
-            result.scheduled_before = u32::try_from(bound.len()).unwrap_or(u32::MAX);
-            result.min_count = Some(tree.min);
-            let mut trace = UnitTrace::default();
-            let run =
-                gang::Cycle::new(state, mode, sampler, &mut trace).run(&tree, all_nodes, true);
-            // A topology gang traces every member in every domain: thousands of traces per
-            // unit, kept for the whole plan, so not with a growing vector's spare room.
-            trace.pods.shrink_to_fit();
-            trace.domains.shrink_to_fit();
-            trace.placement_feasible.shrink_to_fit();
-            result.trace = trace;
-            match run.status {
-                gang::Status::Success => {
-                    result.outcome = Outcome::Scheduled;
-                    result.placements = placements(state, &run.placed);
-                    let left = pending.len() - run.placed.len();
-                    if left > 0 {
-                        result.message =
-                            format!("{left} member(s) were not placed and stay pending");
-                        if ctx.preemption {
-                            preempt_for_members_left(
-                                state,
-                                ctx,
-                                &mut result,
-                                &tree,
-                                &run.placed,
-                                all_nodes,
-                                mode,
-                            );
-                        }
-                    }
-                }
-                gang::Status::Unschedulable => {
-                    result.outcome = Outcome::Unschedulable;
-                    result.message = run.message;
-                    if ctx.preemption {
-                        let never = ctx.group_never(
-                            state,
-                            &result.kind,
-                            &result.namespace,
-                            &result.name,
-                            &tree,
+            run_group_unit(state, ctx, &mut result, &tree, all_nodes, mode, sampler);
+        }
+    }
+    result
+}
+
+/// One pod's scheduling cycle into `result`: assumed on its node, or an error (no
+/// PostFilter), or unschedulable with the fit error and, with preemption on, the pod's
+/// PostFilter verdict appended.
+fn run_pod_unit(
+    state: &mut ClusterState,
+    ctx: &UnitContext<'_>,
+    result: &mut UnitResult,
+    pod: node_state::PodId,
+    all_nodes: &[usize],
+    mode: Mode,
+    sampler: &mut Sampler,
+) {
+    result.pending = 1;
+    let attempt = schedule_pod(state, pod, all_nodes, mode, sampler);
+    result.trace.pods.push(PodTrace::of_attempt(
+        state,
+        pod,
+        &attempt,
+        None,
+        &mut ReasonTexts::default(),
+    ));
+    match attempt.node {
+        Some(node) => {
+            state.assume(pod, node);
+            result.outcome = Outcome::Scheduled;
+            result.placements = placements(state, &[(pod, node)]);
+        }
+        // A filter's error (a CEL runtime error in a device selector): schedulePod
+        // returns it, which is no FitError, so there is no PostFilter (preemption).
+        None if attempt.diagnosis.error.is_some() => {
+            result.outcome = Outcome::Error;
+            result.message = attempt.diagnosis.error.clone().unwrap_or_default();
+        }
+        None => {
+            result.outcome = Outcome::Unschedulable;
+            result.message = fit_error(all_nodes.len(), &attempt.diagnosis, &state.table);
+            if ctx.preemption {
+                match preempt::preempt_pod(state, ctx.victims, pod, all_nodes, mode) {
+                    preempt::Verdict::Preempt(p) => {
+                        apply_preemption(state, ctx, result, p);
+                        result.message = format!(
+                            "{} preemption: nominated node {}, preempting {} victim(s)",
+                            result.message,
+                            result.placements.first().map_or("", |p| p.node.as_str()),
+                            result.victims.len()
                         );
-                        match preempt::preempt_group(
-                            state,
-                            ctx.victims,
-                            preempt::GroupPreemptor {
-                                tree: &tree,
-                                priority: result.priority,
-                                never,
-                            },
-                            all_nodes,
-                            mode,
-                        ) {
-                            preempt::Verdict::Preempt(p) => {
-                                apply_preemption(state, ctx, &mut result, p);
-                                // Upstream keeps the cycle's status and appends the
-                                // PostFilter's ("minCount (1) cannot be satisfied: …; pod
-                                // group preemption: found a placement for podgroup, preempting
-                                // 1 victims", TestPodGroupPreemptionStatus).
-                                let found = format!(
-                                    "pod group preemption: found a placement for podgroup, preempting {} victims",
-                                    result.victims.len()
-                                );
-                                result.message = if result.message.is_empty() {
-                                    found
-                                } else {
-                                    format!("{}; {found}", result.message)
-                                };
-                            }
-                            preempt::Verdict::Refused(why) => {
-                                result.message =
-                                    format!("{}; pod group preemption: {why}", result.message);
-                            }
-                            preempt::Verdict::Ongoing { nominations, log } => {
-                                // An earlier preemption is in flight: members keep their
-                                // nominations, nothing is evicted or bound (the state is
-                                // unchanged).
-                                result.outcome = Outcome::Preempting;
-                                result.message =
-                                    format!("pod group preemption: {}", preempt::MSG_ONGOING);
-                                result.placements = nominations
-                                    .iter()
-                                    .filter_map(|(p, n)| {
-                                        n.map(|n| Placement {
-                                            pod: state.pods[*p].name.to_string(),
-                                            node: state.nodes[n].name.to_string(),
-                                            devices: Vec::new(),
-                                            binding_timeout_seconds: None,
-                                        })
-                                    })
-                                    .collect();
-                                result.trace.preemption = log;
-                            }
-                        }
                     }
-                }
-                gang::Status::Error => {
-                    result.outcome = Outcome::Error;
-                    result.message = run.message;
+                    preempt::Verdict::Refused(why) => {
+                        result.message = format!("{} {why}", result.message);
+                    }
+                    // Only group preemption reports an ongoing preemption; a pod in
+                    // that state is refused (PodEligibleToPreemptOthers).
+                    preempt::Verdict::Ongoing { .. } => {}
                 }
             }
         }
     }
-    result
+}
+
+/// One pod group's cycle into `result`: its counts, its trace, then by the cycle's status
+/// the placements (with preemption for members left over), or the PostFilter for the group,
+/// or the error.
+fn run_group_unit(
+    state: &mut ClusterState,
+    ctx: &UnitContext<'_>,
+    result: &mut UnitResult,
+    tree: &queue::GroupNode,
+    all_nodes: &[usize],
+    mode: Mode,
+    sampler: &mut Sampler,
+) {
+    let mut pending = Vec::new();
+    tree.pending_pods(&mut pending);
+    let mut bound = Vec::new();
+    tree.bound_pods(&mut bound);
+    result.pending = u32::try_from(pending.len()).unwrap_or(u32::MAX);
+    result.scheduled_before = u32::try_from(bound.len()).unwrap_or(u32::MAX);
+    result.min_count = Some(tree.min);
+    let mut trace = UnitTrace::default();
+    let run = gang::Cycle::new(state, mode, sampler, &mut trace).run(tree, all_nodes, true);
+    // A topology gang traces every member in every domain: thousands of traces per
+    // unit, kept for the whole plan, so not with a growing vector's spare room.
+    trace.pods.shrink_to_fit();
+    trace.domains.shrink_to_fit();
+    trace.placement_feasible.shrink_to_fit();
+    result.trace = trace;
+    match run.status {
+        gang::Status::Success => {
+            result.outcome = Outcome::Scheduled;
+            result.placements = placements(state, &run.placed);
+            let left = pending.len() - run.placed.len();
+            if left > 0 {
+                result.message = format!("{left} member(s) were not placed and stay pending");
+                if ctx.preemption {
+                    preempt_for_members_left(
+                        state,
+                        ctx,
+                        result,
+                        tree,
+                        &run.placed,
+                        all_nodes,
+                        mode,
+                    );
+                }
+            }
+        }
+        gang::Status::Unschedulable => {
+            result.outcome = Outcome::Unschedulable;
+            result.message = run.message;
+            if ctx.preemption {
+                preempt_for_group(state, ctx, result, tree, all_nodes, mode);
+            }
+        }
+        gang::Status::Error => {
+            result.outcome = Outcome::Error;
+            result.message = run.message;
+        }
+    }
+}
+
+/// The pod group PostFilter after an unschedulable group cycle: its verdict is appended to
+/// the cycle's message; victims found make the unit preempting with its nominations, and an
+/// earlier preemption still in flight keeps the members' nominations and changes nothing.
+fn preempt_for_group(
+    state: &mut ClusterState,
+    ctx: &UnitContext<'_>,
+    result: &mut UnitResult,
+    tree: &queue::GroupNode,
+    all_nodes: &[usize],
+    mode: Mode,
+) {
+    let never = ctx.group_never(state, &result.kind, &result.namespace, &result.name, tree);
+    match preempt::preempt_group(
+        state,
+        ctx.victims,
+        preempt::GroupPreemptor {
+            tree,
+            priority: result.priority,
+            never,
+        },
+        all_nodes,
+        mode,
+    ) {
+        preempt::Verdict::Preempt(p) => {
+            apply_preemption(state, ctx, result, p);
+            // Upstream keeps the cycle's status and appends the
+            // PostFilter's ("minCount (1) cannot be satisfied: …; pod
+            // group preemption: found a placement for podgroup, preempting
+            // 1 victims", TestPodGroupPreemptionStatus).
+            let found = format!(
+                "pod group preemption: found a placement for podgroup, preempting {} victims",
+                result.victims.len()
+            );
+            result.message = if result.message.is_empty() {
+                found
+            } else {
+                format!("{}; {found}", result.message)
+            };
+        }
+        preempt::Verdict::Refused(why) => {
+            result.message = format!("{}; pod group preemption: {why}", result.message);
+        }
+        preempt::Verdict::Ongoing { nominations, log } => {
+            // An earlier preemption is in flight: members keep their
+            // nominations, nothing is evicted or bound (the state is
+            // unchanged).
+            result.outcome = Outcome::Preempting;
+            result.message = format!("pod group preemption: {}", preempt::MSG_ONGOING);
+            result.placements = nominations
+                .iter()
+                .filter_map(|(p, n)| {
+                    n.map(|n| Placement {
+                        pod: state.pods[*p].name.to_string(),
+                        node: state.nodes[n].name.to_string(),
+                        devices: Vec::new(),
+                        binding_timeout_seconds: None,
+                    })
+                })
+                .collect();
+            result.trace.preemption = log;
+        }
+    }
 }
 
 /// Every device with the claim, pods and group that hold it after the simulation: one row per

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use crate::snapshot::pod::{Container, Pod};
+use crate::snapshot::pod::{Container, Pod, PodSpec};
 use k8s_openapi::api::core::v1::PodAffinityTerm;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
@@ -297,6 +297,55 @@ fn affinity_term(
     }
 }
 
+/// The pod's effective requests (as component-helpers' `PodRequests` computes them): the
+/// containers' sum, raised to the init containers' peak (a restartable init container, a
+/// sidecar, adds to every later peak and to the sum), pod-level cpu and memory replacing the
+/// containers', plus the overhead; zero amounts dropped, sorted by resource id.
+fn pod_requests(spec: &PodSpec, table: &mut ResourceTable) -> Requests {
+    let mut steady = Requests::new();
+    for c in &spec.containers {
+        add_into(&mut steady, &requests_of(c, table));
+    }
+    let mut sidecars = Requests::new();
+    let mut init_peak = Requests::new();
+    for c in spec.init_containers.iter().flatten() {
+        let own = requests_of(c, table);
+        let peak = if c.restart_policy.as_deref() == Some("Always") {
+            add_into(&mut steady, &own);
+            add_into(&mut sidecars, &own);
+            sidecars.clone()
+        } else {
+            let mut tmp = own;
+            add_into(&mut tmp, &sidecars);
+            tmp
+        };
+        max_into(&mut init_peak, &peak);
+    }
+    max_into(&mut steady, &init_peak);
+    if let Some(pod_level) = spec.resources.as_ref().and_then(|r| r.requests.as_ref()) {
+        for name in ["cpu", "memory"] {
+            if let Some(v) = pod_level
+                .get(name)
+                .and_then(|q| ResourceTable::parse(name, &q.0))
+            {
+                let id = table.intern(name);
+                steady.retain(|(i, _)| *i != id);
+                steady.push((id, v));
+            }
+        }
+    }
+    for (name, q) in spec.overhead.iter().flatten() {
+        if let Some(v) = ResourceTable::parse(name, &q.0) {
+            add_into(&mut steady, &[(table.intern(name), v)]);
+        }
+    }
+    steady.retain(|(_, v)| *v != 0);
+    steady.sort_unstable();
+    steady.retain(|(_, v)| *v != 0);
+    steady.sort_unstable();
+    steady
+}
+
 impl PodReq {
     /// Compiles a pod, interning its resource names into `table`.
     pub fn compile(pod: &Pod, table: &mut ResourceTable) -> Self {
@@ -335,46 +384,7 @@ impl PodReq {
         let Some(spec) = pod.spec.as_ref() else {
             return p;
         };
-        // Requests.
-        let mut steady = Requests::new();
-        for c in &spec.containers {
-            add_into(&mut steady, &requests_of(c, table));
-        }
-        let mut sidecars = Requests::new();
-        let mut init_peak = Requests::new();
-        for c in spec.init_containers.iter().flatten() {
-            let own = requests_of(c, table);
-            let peak = if c.restart_policy.as_deref() == Some("Always") {
-                add_into(&mut steady, &own);
-                add_into(&mut sidecars, &own);
-                sidecars.clone()
-            } else {
-                let mut tmp = own;
-                add_into(&mut tmp, &sidecars);
-                tmp
-            };
-            max_into(&mut init_peak, &peak);
-        }
-        max_into(&mut steady, &init_peak);
-        if let Some(pod_level) = spec.resources.as_ref().and_then(|r| r.requests.as_ref()) {
-            for name in ["cpu", "memory"] {
-                if let Some(v) = pod_level
-                    .get(name)
-                    .and_then(|q| ResourceTable::parse(name, &q.0))
-                {
-                    let id = table.intern(name);
-                    steady.retain(|(i, _)| *i != id);
-                    steady.push((id, v));
-                }
-            }
-        }
-        for (name, q) in spec.overhead.iter().flatten() {
-            if let Some(v) = ResourceTable::parse(name, &q.0) {
-                add_into(&mut steady, &[(table.intern(name), v)]);
-            }
-        }
-        steady.retain(|(_, v)| *v != 0);
-        steady.sort_unstable();
+        let steady = pod_requests(spec, table);
         let cpu = sparse_get(&steady, CPU);
         let mem = sparse_get(&steady, MEMORY);
         p.score_cpu = if cpu == 0 { DEFAULT_MILLI_CPU } else { cpu };
@@ -394,98 +404,10 @@ impl PodReq {
             .flatten()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        if let Some(na) = spec
-            .affinity
-            .as_ref()
-            .and_then(|a| a.node_affinity.as_ref())
-        {
-            p.required_terms = na
-                .required_during_scheduling_ignored_during_execution
-                .as_ref()
-                .map(|r| {
-                    r.node_selector_terms
-                        .iter()
-                        .map(NodeTerm::compile)
-                        .collect()
-                });
-            p.preferred_terms = na
-                .preferred_during_scheduling_ignored_during_execution
-                .iter()
-                .flatten()
-                .map(|t| (t.weight, NodeTerm::compile(&t.preference)))
-                .collect();
-        }
-        if let Some(pa) = spec.affinity.as_ref().and_then(|a| a.pod_affinity.as_ref()) {
-            p.affinity = pa
-                .required_during_scheduling_ignored_during_execution
-                .iter()
-                .flatten()
-                .map(|t| affinity_term(t, &p.namespace, &p.labels, 0))
-                .collect();
-            p.preferred_affinity = pa
-                .preferred_during_scheduling_ignored_during_execution
-                .iter()
-                .flatten()
-                .map(|w| affinity_term(&w.pod_affinity_term, &p.namespace, &p.labels, w.weight))
-                .collect();
-        }
-        if let Some(pa) = spec
-            .affinity
-            .as_ref()
-            .and_then(|a| a.pod_anti_affinity.as_ref())
-        {
-            p.anti_affinity = pa
-                .required_during_scheduling_ignored_during_execution
-                .iter()
-                .flatten()
-                .map(|t| affinity_term(t, &p.namespace, &p.labels, 0))
-                .collect();
-            p.preferred_anti_affinity = pa
-                .preferred_during_scheduling_ignored_during_execution
-                .iter()
-                .flatten()
-                .map(|w| affinity_term(&w.pod_affinity_term, &p.namespace, &p.labels, w.weight))
-                .collect();
-        }
-        for c in spec
-            .containers
-            .iter()
-            .chain(spec.init_containers.iter().flatten())
-        {
-            for port in c.ports.iter().flatten() {
-                if let Some(hp) = port.host_port.filter(|p| *p > 0) {
-                    p.host_ports.push((
-                        port.protocol.clone().unwrap_or_else(|| "TCP".to_owned()),
-                        hp,
-                        port.host_ip
-                            .clone()
-                            .filter(|ip| !ip.is_empty())
-                            .unwrap_or_else(|| "0.0.0.0".to_owned()),
-                    ));
-                }
-            }
-        }
-        for c in spec.topology_spread_constraints.iter().flatten() {
-            let mut selector = c
-                .label_selector
-                .as_ref()
-                .map(LabelSelector::compile)
-                .unwrap_or_default();
-            for key in c.match_label_keys.iter().flatten() {
-                if let Some(v) = p.labels.get(key) {
-                    selector = selector.with_equal(key, v);
-                }
-            }
-            p.spread.push(SpreadConstraint {
-                max_skew: c.max_skew,
-                topology_key: c.topology_key.clone(),
-                hard: c.when_unsatisfiable == "DoNotSchedule",
-                selector,
-                min_domains: c.min_domains,
-                honor_node_affinity: c.node_affinity_policy.as_deref() != Some("Ignore"),
-                honor_node_taints: c.node_taints_policy.as_deref() == Some("Honor"),
-            });
-        }
+        p.compile_node_affinity(spec);
+        p.compile_pod_affinity(spec);
+        p.compile_host_ports(spec);
+        p.compile_spread(spec);
         p.node_name = spec.node_name.clone();
         p.priority = spec.priority.unwrap_or(0);
         p.preempt_never = spec.preemption_policy.as_deref() == Some("Never");
@@ -502,6 +424,132 @@ impl PodReq {
             .is_some_and(|g| !g.is_empty());
         p.has_claims = spec.resource_claims.as_ref().is_some_and(|c| !c.is_empty());
         p
+    }
+
+    /// Node affinity: the required terms (left `None` when the pod has no required field)
+    /// and the weighted preferred terms.
+    fn compile_node_affinity(&mut self, spec: &PodSpec) {
+        if let Some(na) = spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref())
+        {
+            self.required_terms = na
+                .required_during_scheduling_ignored_during_execution
+                .as_ref()
+                .map(|r| {
+                    r.node_selector_terms
+                        .iter()
+                        .map(NodeTerm::compile)
+                        .collect()
+                });
+            self.preferred_terms = na
+                .preferred_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|t| (t.weight, NodeTerm::compile(&t.preference)))
+                .collect();
+        }
+    }
+
+    /// Pod affinity and anti-affinity terms, required and preferred, each resolved against the
+    /// pod's own namespace and labels.
+    fn compile_pod_affinity(&mut self, spec: &PodSpec) {
+        if let Some(pa) = spec.affinity.as_ref().and_then(|a| a.pod_affinity.as_ref()) {
+            self.affinity = pa
+                .required_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|t| affinity_term(t, &self.namespace, &self.labels, 0))
+                .collect();
+            self.preferred_affinity = pa
+                .preferred_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|w| {
+                    affinity_term(
+                        &w.pod_affinity_term,
+                        &self.namespace,
+                        &self.labels,
+                        w.weight,
+                    )
+                })
+                .collect();
+        }
+        if let Some(pa) = spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.pod_anti_affinity.as_ref())
+        {
+            self.anti_affinity = pa
+                .required_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|t| affinity_term(t, &self.namespace, &self.labels, 0))
+                .collect();
+            self.preferred_anti_affinity = pa
+                .preferred_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|w| {
+                    affinity_term(
+                        &w.pod_affinity_term,
+                        &self.namespace,
+                        &self.labels,
+                        w.weight,
+                    )
+                })
+                .collect();
+        }
+    }
+
+    /// The host ports of the containers and init containers as (protocol, port, host IP),
+    /// with upstream's defaults (TCP, 0.0.0.0); a port without a positive `hostPort` is none.
+    fn compile_host_ports(&mut self, spec: &PodSpec) {
+        for c in spec
+            .containers
+            .iter()
+            .chain(spec.init_containers.iter().flatten())
+        {
+            for port in c.ports.iter().flatten() {
+                if let Some(hp) = port.host_port.filter(|p| *p > 0) {
+                    self.host_ports.push((
+                        port.protocol.clone().unwrap_or_else(|| "TCP".to_owned()),
+                        hp,
+                        port.host_ip
+                            .clone()
+                            .filter(|ip| !ip.is_empty())
+                            .unwrap_or_else(|| "0.0.0.0".to_owned()),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Topology spread constraints, with `matchLabelKeys` folded into each selector from the
+    /// pod's own labels.
+    fn compile_spread(&mut self, spec: &PodSpec) {
+        for c in spec.topology_spread_constraints.iter().flatten() {
+            let mut selector = c
+                .label_selector
+                .as_ref()
+                .map(LabelSelector::compile)
+                .unwrap_or_default();
+            for key in c.match_label_keys.iter().flatten() {
+                if let Some(v) = self.labels.get(key) {
+                    selector = selector.with_equal(key, v);
+                }
+            }
+            self.spread.push(SpreadConstraint {
+                max_skew: c.max_skew,
+                topology_key: c.topology_key.clone(),
+                hard: c.when_unsatisfiable == "DoNotSchedule",
+                selector,
+                min_domains: c.min_domains,
+                honor_node_affinity: c.node_affinity_policy.as_deref() != Some("Ignore"),
+                honor_node_taints: c.node_taints_policy.as_deref() == Some("Honor"),
+            });
+        }
     }
 
     /// Whether the pod has any pod affinity or anti-affinity term (required or preferred).

@@ -517,56 +517,9 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
         let p = &st.pods[id];
         let group = if generic { p.group.as_deref() } else { None };
         match group {
-            None => {
-                let body = if p.gated {
-                    UnitBody::Held {
-                        error: false,
-                        message: MSG_SCHEDULING_GATES
-                            .replace("{}", "the pod has spec.schedulingGates"),
-                        pods: vec![id],
-                        gang: None,
-                    }
-                } else if let Some(problem) = st.dra.pre_enqueue(id) {
-                    UnitBody::Held {
-                        error: false,
-                        message: problem.to_owned(),
-                        pods: vec![id],
-                        gang: None,
-                    }
-                } else {
-                    UnitBody::Pod(id)
-                };
-                units.push(Unit {
-                    kind: ObjKind::Pod,
-                    namespace: p.namespace.clone(),
-                    name: p.name.to_string(),
-                    priority: p.priority,
-                    created: p.created,
-                    body,
-                });
-            }
+            None => units.push(lone_pod_unit(st, id)),
             Some(g) if s.pod_group(&p.namespace, g).is_none() => {
-                let message = if gates.enabled("CompositePodGroup") {
-                    format!(
-                        "failed to build hierarchy snapshot: pod group object not found in state for podgroup/{}/{g}",
-                        p.namespace
-                    )
-                } else {
-                    MSG_NO_POD_GROUP.replace("{}", g)
-                };
-                units.push(Unit {
-                    kind: ObjKind::Pod,
-                    namespace: p.namespace.clone(),
-                    name: p.name.to_string(),
-                    priority: p.priority,
-                    created: p.created,
-                    body: UnitBody::Held {
-                        error: false,
-                        message,
-                        pods: vec![id],
-                        gang: None,
-                    },
-                });
+                units.push(missing_group_unit(st, gates, id, g));
             }
             Some(g) => match b.root_of(&p.namespace, g) {
                 Ok((kind, name)) => {
@@ -610,60 +563,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     }
     for ((ns, kind, name), created) in roots {
         let priority = b.group_priority(&ns, kind, &name);
-        let tree = match kind {
-            GroupKind::PodGroup => b
-                .pod_group_node(&ns, &name)
-                .ok_or_else(|| format!("PodGroup \"{name}\" not found")),
-            GroupKind::CompositePodGroup => b.composite_node(&ns, &name, 1),
-        };
-        let body = match tree {
-            Err(message) => UnitBody::Held {
-                error: true,
-                message,
-                pods: Vec::new(),
-                gang: None,
-            },
-            Ok(tree) => {
-                let mut pending = Vec::new();
-                tree.pending_pods(&mut pending);
-                if !tree.ready() {
-                    let message = match kind {
-                        GroupKind::PodGroup => MSG_GANG_QUORUM.to_owned(),
-                        GroupKind::CompositePodGroup => format!(
-                            "waiting for composite pod group \"{name}\" tree to meet quorum"
-                        ),
-                    };
-                    UnitBody::Held {
-                        error: false,
-                        message,
-                        pods: pending,
-                        gang: Some(HeldGang::of(&tree)),
-                    }
-                } else if let Some(body) = held_at_pre_enqueue(st, &tree, &pending) {
-                    // PreEnqueue runs before the cycle's group validation.
-                    body
-                } else if let Err(e) = match kind {
-                    // The whole tree's rules, validated in the cycle like the group's own
-                    // (hierarchy_validation_test.go "… fails validation in scheduling
-                    // cycle"): a CompositePodGroup too deep, groups of different Workloads.
-                    GroupKind::CompositePodGroup => {
-                        hierarchy::check_tree(b.s, &ns, &name).map_err(|e| e.message(&ns, &name))
-                    }
-                    GroupKind::PodGroup => Ok(()),
-                }
-                .and_then(|()| b.validate(&tree, priority))
-                {
-                    UnitBody::Held {
-                        error: true,
-                        message: format!("{e}{}", b.job_priority_hint(&ns, kind, &name)),
-                        pods: pending,
-                        gang: Some(HeldGang::of(&tree)),
-                    }
-                } else {
-                    UnitBody::Group(tree)
-                }
-            }
-        };
+        let body = b.group_body(&ns, kind, &name, priority);
         units.push(Unit {
             kind: kind.obj_kind(),
             namespace: ns,
@@ -686,6 +586,128 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     // is listed only while it has no pod.
     units.extend(suspended_jobs(s));
     units
+}
+
+/// The unit of a pending pod outside any pod group: held by its scheduling gates or by
+/// DynamicResources' PreEnqueue, else scheduled on its own.
+fn lone_pod_unit(st: &ClusterState, id: PodId) -> Unit {
+    let p = &st.pods[id];
+    let body = if p.gated {
+        UnitBody::Held {
+            error: false,
+            message: MSG_SCHEDULING_GATES.replace("{}", "the pod has spec.schedulingGates"),
+            pods: vec![id],
+            gang: None,
+        }
+    } else if let Some(problem) = st.dra.pre_enqueue(id) {
+        UnitBody::Held {
+            error: false,
+            message: problem.to_owned(),
+            pods: vec![id],
+            gang: None,
+        }
+    } else {
+        UnitBody::Pod(id)
+    };
+    Unit {
+        kind: ObjKind::Pod,
+        namespace: p.namespace.clone(),
+        name: p.name.to_string(),
+        priority: p.priority,
+        created: p.created,
+        body,
+    }
+}
+
+/// The held unit of a pending pod whose PodGroup `g` does not exist, with the message the
+/// scheduler gives: the hierarchy snapshot's failure with CompositePodGroup on, else the
+/// PreEnqueue message.
+fn missing_group_unit(st: &ClusterState, gates: &FeatureGates, id: PodId, g: &str) -> Unit {
+    let p = &st.pods[id];
+    let message = if gates.enabled("CompositePodGroup") {
+        format!(
+            "failed to build hierarchy snapshot: pod group object not found in state for podgroup/{}/{g}",
+            p.namespace
+        )
+    } else {
+        MSG_NO_POD_GROUP.replace("{}", g)
+    };
+    Unit {
+        kind: ObjKind::Pod,
+        namespace: p.namespace.clone(),
+        name: p.name.to_string(),
+        priority: p.priority,
+        created: p.created,
+        body: UnitBody::Held {
+            error: false,
+            message,
+            pods: vec![id],
+            gang: None,
+        },
+    }
+}
+
+impl Builder<'_> {
+    /// What the queue does with a root group: its tree scheduled as one unit, or held, in
+    /// upstream's order of checks: the tree cannot be built (an error), quorum not met,
+    /// PreEnqueue (gates, DRA), then the cycle's validation of the whole tree (an error).
+    fn group_body(&self, ns: &str, kind: GroupKind, name: &str, priority: i32) -> UnitBody {
+        let tree = match kind {
+            GroupKind::PodGroup => self
+                .pod_group_node(ns, name)
+                .ok_or_else(|| format!("PodGroup \"{name}\" not found")),
+            GroupKind::CompositePodGroup => self.composite_node(ns, name, 1),
+        };
+        let tree = match tree {
+            Err(message) => {
+                return UnitBody::Held {
+                    error: true,
+                    message,
+                    pods: Vec::new(),
+                    gang: None,
+                };
+            }
+            Ok(tree) => tree,
+        };
+        let mut pending = Vec::new();
+        tree.pending_pods(&mut pending);
+        if !tree.ready() {
+            let message = match kind {
+                GroupKind::PodGroup => MSG_GANG_QUORUM.to_owned(),
+                GroupKind::CompositePodGroup => {
+                    format!("waiting for composite pod group \"{name}\" tree to meet quorum")
+                }
+            };
+            UnitBody::Held {
+                error: false,
+                message,
+                pods: pending,
+                gang: Some(HeldGang::of(&tree)),
+            }
+        } else if let Some(body) = held_at_pre_enqueue(self.st, &tree, &pending) {
+            // PreEnqueue runs before the cycle's group validation.
+            body
+        } else if let Err(e) = match kind {
+            // The whole tree's rules, validated in the cycle like the group's own
+            // (hierarchy_validation_test.go "… fails validation in scheduling
+            // cycle"): a CompositePodGroup too deep, groups of different Workloads.
+            GroupKind::CompositePodGroup => {
+                hierarchy::check_tree(self.s, ns, name).map_err(|e| e.message(ns, name))
+            }
+            GroupKind::PodGroup => Ok(()),
+        }
+        .and_then(|()| self.validate(&tree, priority))
+        {
+            UnitBody::Held {
+                error: true,
+                message: format!("{e}{}", self.job_priority_hint(ns, kind, name)),
+                pods: pending,
+                gang: Some(HeldGang::of(&tree)),
+            }
+        } else {
+            UnitBody::Group(tree)
+        }
+    }
 }
 
 /// True when Kueue, not the Job controller, decides when a suspended Job gets pods: the Job

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use super::filter::{PreFilterState, pre_filter, run_filters};
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::score::score_nodes;
-use super::status::{Code, Reason};
+use super::status::{Code, Reason, Rejection};
 
 /// How many nodes to filter per pod.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, clap::ValueEnum)]
@@ -101,18 +101,7 @@ pub fn schedule_pod_preferring(
 ) -> PodAttempt {
     let pre = pre_filter(state, &state.pods[pod]);
     let nominated = nominated_pods_for(state, pod);
-    // Upstream `evaluateNominatedNode` (algorithm.go, 1.37; no feature gate): a pod with
-    // `status.nominatedNodeName` tries that node first and, if it passes every filter, takes it
-    // without scanning or scoring other nodes (and without advancing the sampling start). A
-    // nominated node outside the candidates (another placement) counts as not feasible.
-    if let Some(own) = state.pods[pod]
-        .nominated_node
-        .as_deref()
-        .and_then(|n| state.node_ids.get(n))
-        .copied()
-        .filter(|n| candidates.binary_search(n).is_ok())
-        && filter_node(state, pod, &pre, own, &nominated).is_none()
-    {
+    if let Some(own) = nominated_node_fit(state, pod, candidates, &pre, &nominated) {
         if let Some(p) = prefer {
             p.chosen(state, pod, own);
         }
@@ -152,41 +141,8 @@ pub fn schedule_pod_preferring(
         match rejection {
             None => feasible.push(node),
             Some(r) => {
-                if r.code == Code::Error {
-                    // Upstream findNodesThatPassFilters cancels the search on an error status
-                    // and schedulePod returns the error (no FitError, no PostFilter).
-                    let why = r.detail.as_ref().map_or_else(
-                        || {
-                            r.reasons
-                                .iter()
-                                .map(|x| x.text(&state.table).into_owned())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        },
-                        |(claim, why)| {
-                            if claim.is_empty() {
-                                why.clone()
-                            } else {
-                                format!("claim {claim}: {why}")
-                            }
-                        },
-                    );
-                    diagnosis.error = Some(format!("running {:?} filter plugin: {why}", r.plugin));
+                if !diagnosis.record(r, state) {
                     break;
-                }
-                if let Some((claim, why)) = r.detail {
-                    *diagnosis
-                        .claim_reasons
-                        .entry(claim)
-                        .or_default()
-                        .entry(why)
-                        .or_default() += 1;
-                }
-                if r.code == Code::UnschedulableAndUnresolvable {
-                    diagnosis.unresolvable += 1;
-                }
-                for reason in r.reasons {
-                    *diagnosis.reasons.entry(reason).or_default() += 1;
                 }
             }
         }
@@ -208,13 +164,92 @@ pub fn schedule_pod_preferring(
         feasible.sort_unstable();
         p.narrow(state, pod, &mut feasible);
     }
-    let node = match feasible.len() {
+    let node = select_host(state, pod, &mut feasible);
+    if let (Some(p), Some(n)) = (prefer, node) {
+        p.chosen(state, pod, n);
+    }
+    PodAttempt { node, diagnosis }
+}
+
+/// Upstream `evaluateNominatedNode` (algorithm.go, 1.37; no feature gate): a pod with
+/// `status.nominatedNodeName` tries that node first and, if it passes every filter, takes it
+/// without scanning or scoring other nodes (and without advancing the sampling start). A
+/// nominated node outside the candidates (another placement) counts as not feasible.
+#[inline]
+fn nominated_node_fit(
+    state: &mut ClusterState,
+    pod: PodId,
+    candidates: &[NodeId],
+    pre: &PreFilterState,
+    nominated: &[(NodeId, PodId)],
+) -> Option<NodeId> {
+    let own = state.pods[pod]
+        .nominated_node
+        .as_deref()
+        .and_then(|n| state.node_ids.get(n))
+        .copied()
+        .filter(|n| candidates.binary_search(n).is_ok())?;
+    filter_node(state, pod, pre, own, nominated)
+        .is_none()
+        .then_some(own)
+}
+
+impl Diagnosis {
+    /// Counts one node's rejection: its reasons, its claim's reason, whether it is
+    /// unresolvable. A filter's error instead becomes the diagnosis's error and the answer is
+    /// `false`: upstream findNodesThatPassFilters cancels the search on an error status and
+    /// schedulePod returns the error (no FitError, no PostFilter).
+    #[inline]
+    fn record(&mut self, r: Rejection, state: &ClusterState) -> bool {
+        if r.code == Code::Error {
+            let why = r.detail.as_ref().map_or_else(
+                || {
+                    r.reasons
+                        .iter()
+                        .map(|x| x.text(&state.table).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+                |(claim, why)| {
+                    if claim.is_empty() {
+                        why.clone()
+                    } else {
+                        format!("claim {claim}: {why}")
+                    }
+                },
+            );
+            self.error = Some(format!("running {:?} filter plugin: {why}", r.plugin));
+            return false;
+        }
+        if let Some((claim, why)) = r.detail {
+            *self
+                .claim_reasons
+                .entry(claim)
+                .or_default()
+                .entry(why)
+                .or_default() += 1;
+        }
+        if r.code == Code::UnschedulableAndUnresolvable {
+            self.unresolvable += 1;
+        }
+        for reason in r.reasons {
+            *self.reasons.entry(reason).or_default() += 1;
+        }
+        true
+    }
+}
+
+/// Upstream `selectHost` over the feasible nodes: the only one, or the best scored, ties to
+/// the node whose name sorts first. Compat mode visits nodes from a rotating start, so the
+/// nodes are sorted before scoring.
+#[inline]
+fn select_host(state: &ClusterState, pod: PodId, feasible: &mut [NodeId]) -> Option<NodeId> {
+    match feasible.len() {
         0 => None,
         1 => Some(feasible[0]),
         _ => {
-            // Compat mode visits nodes from a rotating start; sort so ties still go by name.
             feasible.sort_unstable();
-            let scores = score_nodes(state, &state.pods[pod], &feasible);
+            let scores = score_nodes(state, &state.pods[pod], feasible);
             let best = scores.iter().copied().max().unwrap_or(0);
             feasible
                 .iter()
@@ -222,11 +257,7 @@ pub fn schedule_pod_preferring(
                 .find(|(_, s)| **s == best)
                 .map(|(n, _)| *n)
         }
-    };
-    if let (Some(p), Some(n)) = (prefer, node) {
-        p.chosen(state, pod, n);
     }
-    PodAttempt { node, diagnosis }
 }
 
 /// Upstream `addGENominatedPods`' choice: pending pods nominated to a node (an earlier

@@ -368,168 +368,101 @@ impl std::fmt::Display for Replaced {
 pub fn add_objects(s: &mut Snapshot, extra: Snapshot) -> Vec<Replaced> {
     use crate::snapshot::ObjKind;
     let mut replaced = Vec::new();
-    // Linear in both lists (adding a few hundred objects to 150,000 pods stays cheap): the
-    // last object of `from` with a key wins, and replaces the snapshot's object with that key.
-    // The snapshot's objects are looked up by borrowed namespace and name, without copying them.
-    fn merge<T>(
-        replaced: &mut Vec<Replaced>,
-        kind: ObjKind,
-        into: &mut Vec<T>,
-        from: Vec<T>,
-        key: impl for<'o> Fn(&'o T) -> (&'o str, &'o str),
-    ) {
-        if from.is_empty() {
-            return;
-        }
-        let mut last: std::collections::HashMap<String, std::collections::HashMap<String, usize>> =
-            std::collections::HashMap::new();
-        for (i, o) in from.iter().enumerate() {
-            let (ns, name) = key(o);
-            last.entry(ns.to_owned())
-                .or_default()
-                .insert(name.to_owned(), i);
-        }
-        let last_of = |o: &T| {
-            let (ns, name) = key(o);
-            last.get(ns).and_then(|names| names.get(name)).copied()
+    // One `merge_kind` per list, in this order (the order `replaced` reports them in).
+    macro_rules! merge {
+        ($($kind:ident: $field:ident),* $(,)?) => {
+            $(merge_kind(
+                &mut replaced,
+                ObjKind::$kind,
+                &mut s.$field,
+                extra.$field,
+                |o| key_of(&o.metadata),
+            );)*
         };
-        into.retain(|x| {
-            if last_of(x).is_none() {
-                return true;
-            }
-            let (namespace, name) = key(x);
-            replaced.push(Replaced {
-                kind: kind.clone(),
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-            });
-            false
-        });
-        let keep: Vec<bool> = from
-            .iter()
-            .enumerate()
-            .map(|(i, o)| last_of(o) == Some(i))
-            .collect();
-        into.extend(
-            from.into_iter()
-                .zip(keep)
-                .filter(|(_, keep)| *keep)
-                .map(|(o, _)| o),
-        );
     }
-    fn k(m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> (&str, &str) {
-        (
-            m.namespace.as_deref().unwrap_or_default(),
-            m.name.as_deref().unwrap_or_default(),
-        )
-    }
-    let r = &mut replaced;
-    merge(r, ObjKind::Node, &mut s.nodes, extra.nodes, |o| {
-        k(&o.metadata)
-    });
-    merge(r, ObjKind::Pod, &mut s.pods, extra.pods, |o| k(&o.metadata));
-    merge(
-        r,
-        ObjKind::PodGroup,
-        &mut s.pod_groups,
-        extra.pod_groups,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::CompositePodGroup,
-        &mut s.composite_pod_groups,
-        extra.composite_pod_groups,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::Workload,
-        &mut s.workloads,
-        extra.workloads,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::ResourceClaim,
-        &mut s.resource_claims,
-        extra.resource_claims,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::ResourceClaimTemplate,
-        &mut s.resource_claim_templates,
-        extra.resource_claim_templates,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::ResourceSlice,
-        &mut s.resource_slices,
-        extra.resource_slices,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::DeviceClass,
-        &mut s.device_classes,
-        extra.device_classes,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::DeviceTaintRule,
-        &mut s.device_taint_rules,
-        extra.device_taint_rules,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::PriorityClass,
-        &mut s.priority_classes,
-        extra.priority_classes,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::PodDisruptionBudget,
-        &mut s.pod_disruption_budgets,
-        extra.pod_disruption_budgets,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::LimitRange,
-        &mut s.limit_ranges,
-        extra.limit_ranges,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::ResourceQuota,
-        &mut s.resource_quotas,
-        extra.resource_quotas,
-        |o| k(&o.metadata),
-    );
-    merge(
-        r,
-        ObjKind::RuntimeClass,
-        &mut s.runtime_classes,
-        extra.runtime_classes,
-        |o| k(&o.metadata),
-    );
-    merge(r, ObjKind::Job, &mut s.jobs, extra.jobs, |o| k(&o.metadata));
-    merge(
-        r,
-        ObjKind::Namespace,
-        &mut s.namespaces,
-        extra.namespaces,
-        |o| k(&o.metadata),
+    merge!(
+        Node: nodes,
+        Pod: pods,
+        PodGroup: pod_groups,
+        CompositePodGroup: composite_pod_groups,
+        Workload: workloads,
+        ResourceClaim: resource_claims,
+        ResourceClaimTemplate: resource_claim_templates,
+        ResourceSlice: resource_slices,
+        DeviceClass: device_classes,
+        DeviceTaintRule: device_taint_rules,
+        PriorityClass: priority_classes,
+        PodDisruptionBudget: pod_disruption_budgets,
+        LimitRange: limit_ranges,
+        ResourceQuota: resource_quotas,
+        RuntimeClass: runtime_classes,
+        Job: jobs,
+        Namespace: namespaces,
     );
     s.warnings.extend(extra.warnings);
     reindex(s);
     replaced
+}
+
+/// Merges one kind's added objects `from` into the snapshot's list `into`, recording each
+/// object of `into` it replaces.
+///
+/// Linear in both lists (adding a few hundred objects to 150,000 pods stays cheap): the
+/// last object of `from` with a key wins, and replaces the snapshot's object with that key.
+/// The snapshot's objects are looked up by borrowed namespace and name, without copying them.
+fn merge_kind<T>(
+    replaced: &mut Vec<Replaced>,
+    kind: crate::snapshot::ObjKind,
+    into: &mut Vec<T>,
+    from: Vec<T>,
+    key: impl for<'o> Fn(&'o T) -> (&'o str, &'o str),
+) {
+    if from.is_empty() {
+        return;
+    }
+    let mut last: std::collections::HashMap<String, std::collections::HashMap<String, usize>> =
+        std::collections::HashMap::new();
+    for (i, o) in from.iter().enumerate() {
+        let (ns, name) = key(o);
+        last.entry(ns.to_owned())
+            .or_default()
+            .insert(name.to_owned(), i);
+    }
+    let last_of = |o: &T| {
+        let (ns, name) = key(o);
+        last.get(ns).and_then(|names| names.get(name)).copied()
+    };
+    into.retain(|x| {
+        if last_of(x).is_none() {
+            return true;
+        }
+        let (namespace, name) = key(x);
+        replaced.push(Replaced {
+            kind: kind.clone(),
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        });
+        false
+    });
+    let keep: Vec<bool> = from
+        .iter()
+        .enumerate()
+        .map(|(i, o)| last_of(o) == Some(i))
+        .collect();
+    into.extend(
+        from.into_iter()
+            .zip(keep)
+            .filter(|(_, keep)| *keep)
+            .map(|(o, _)| o),
+    );
+}
+
+/// An object's (namespace, name), empty for a missing field.
+fn key_of(m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> (&str, &str) {
+    (
+        m.namespace.as_deref().unwrap_or_default(),
+        m.name.as_deref().unwrap_or_default(),
+    )
 }
 
 #[cfg(test)]

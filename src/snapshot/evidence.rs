@@ -28,15 +28,36 @@ fn count_phrase(n: usize, one: &str, many: &str) -> String {
 
 /// The gates kube-apiserver must have on for `s`'s objects to exist, each with its evidence.
 pub fn apiserver_gates(s: &Snapshot) -> Evidence {
-    let mut found: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
-    let mut add = |gate: &'static str, n: usize, one: &str, many: &str| {
+    let mut found = Found::default();
+    generic_workload_evidence(s, &mut found);
+    pod_group_field_evidence(s, &mut found);
+    node_allocatable_evidence(s, &mut found);
+    found
+        .0
+        .into_iter()
+        .map(|(gate, why)| (gate.to_owned(), format!("inferred from {}", why.join(", "))))
+        .collect()
+}
+
+/// Evidence phrases by gate, in the order they were found.
+#[derive(Default)]
+struct Found(BTreeMap<&'static str, Vec<String>>);
+
+impl Found {
+    /// Records `n` objects of one sort as evidence for `gate`; nothing when `n` is 0.
+    fn add(&mut self, gate: &'static str, n: usize, one: &str, many: &str) {
         if n > 0 {
-            found
+            self.0
                 .entry(gate)
                 .or_default()
                 .push(count_phrase(n, one, many));
         }
-    };
+    }
+}
+
+/// GenericWorkload: PodGroups and Workloads read as `v1beta1` (not converted from another
+/// version), pods with `spec.schedulingGroup`, and discovery serving `v1beta1`.
+fn generic_workload_evidence(s: &Snapshot, found: &mut Found) {
     let read_as_beta = |kind: &str, ns: &str, name: &str| {
         !s.read_as
             .contains_key(&(kind.to_owned(), ns.to_owned(), name.to_owned()))
@@ -51,13 +72,13 @@ pub fn apiserver_gates(s: &Snapshot) -> Evidence {
         .iter()
         .filter(|w| read_as_beta("Workload", namespace_of(&w.metadata), name_of(&w.metadata)))
         .count();
-    add(
+    found.add(
         "GenericWorkload",
         beta_groups,
         "PodGroup in scheduling.k8s.io/v1beta1",
         "PodGroups in scheduling.k8s.io/v1beta1",
     );
-    add(
+    found.add(
         "GenericWorkload",
         beta_workloads,
         "Workload in scheduling.k8s.io/v1beta1",
@@ -72,7 +93,7 @@ pub fn apiserver_gates(s: &Snapshot) -> Evidence {
                 .is_some_and(|sp| sp.scheduling_group.is_some())
         })
         .count();
-    add(
+    found.add(
         "GenericWorkload",
         grouped_pods,
         "pod with spec.schedulingGroup",
@@ -83,18 +104,23 @@ pub fn apiserver_gates(s: &Snapshot) -> Evidence {
         .served_versions
         .get("scheduling.k8s.io")
         .is_some_and(|v| v.iter().any(|v| v == "v1beta1"));
-    add(
+    found.add(
         "GenericWorkload",
         usize::from(served),
         "discovery: the server serves scheduling.k8s.io/v1beta1",
         "",
     );
+}
+
+/// The gates PodGroup, CompositePodGroup and Job fields need: schedulingConstraints,
+/// resourceClaims, preemptionPolicy, a parent CompositePodGroup, a Job's `spec.scheduling`.
+fn pod_group_field_evidence(s: &Snapshot, found: &mut Found) {
     let constrained = s
         .pod_groups
         .iter()
         .filter(|p| p.spec.scheduling_constraints.is_some())
         .count();
-    add(
+    found.add(
         "TopologyAwareWorkloadScheduling",
         constrained,
         "PodGroup with schedulingConstraints",
@@ -110,12 +136,56 @@ pub fn apiserver_gates(s: &Snapshot) -> Evidence {
                 .is_some_and(|c| !c.is_empty())
         })
         .count();
-    add(
+    found.add(
         "DRAWorkloadResourceClaims",
         with_claims,
         "PodGroup with spec.resourceClaims",
         "PodGroups with spec.resourceClaims",
     );
+    let with_policy = s
+        .pod_groups
+        .iter()
+        .filter(|p| p.spec.preemption_policy.is_some())
+        .count();
+    found.add(
+        "PodGroupPreemptionPolicy",
+        with_policy,
+        "PodGroup with preemptionPolicy",
+        "PodGroups with preemptionPolicy",
+    );
+    found.add(
+        "CompositePodGroup",
+        s.composite_pod_groups.len(),
+        "CompositePodGroup",
+        "CompositePodGroups",
+    );
+    let with_parent = s
+        .pod_groups
+        .iter()
+        .filter(|p| p.spec.parent_composite_pod_group_name.is_some())
+        .count();
+    found.add(
+        "CompositePodGroup",
+        with_parent,
+        "PodGroup with parentCompositePodGroupName",
+        "PodGroups with parentCompositePodGroupName",
+    );
+    let with_scheduling = s
+        .jobs
+        .iter()
+        .filter(|j| j.spec.as_ref().is_some_and(|sp| sp.scheduling.is_some()))
+        .count();
+    found.add(
+        "WorkloadWithJob",
+        with_scheduling,
+        "Job with spec.scheduling",
+        "Jobs with spec.scheduling",
+    );
+}
+
+/// DRANodeAllocatableResources: ResourceSlice devices with `nodeAllocatableResources` and pods
+/// with recorded node-allocatable claim statuses.
+fn node_allocatable_evidence(s: &Snapshot, found: &mut Found) {
     // KEP-5517: kube-apiserver drops `nodeAllocatableResources` from ResourceSlice devices and
     // `status.nodeAllocatableResourceClaimStatuses` from pods unless DRANodeAllocatableResources
     // is on.
@@ -130,7 +200,7 @@ pub fn apiserver_gates(s: &Snapshot) -> Evidence {
             })
         })
         .count();
-    add(
+    found.add(
         "DRANodeAllocatableResources",
         mapped_slices,
         "ResourceSlice with nodeAllocatableResources",
@@ -147,55 +217,12 @@ pub fn apiserver_gates(s: &Snapshot) -> Evidence {
             })
         })
         .count();
-    add(
+    found.add(
         "DRANodeAllocatableResources",
         charged_pods,
         "pod with status.nodeAllocatableResourceClaimStatuses",
         "pods with status.nodeAllocatableResourceClaimStatuses",
     );
-    let with_policy = s
-        .pod_groups
-        .iter()
-        .filter(|p| p.spec.preemption_policy.is_some())
-        .count();
-    add(
-        "PodGroupPreemptionPolicy",
-        with_policy,
-        "PodGroup with preemptionPolicy",
-        "PodGroups with preemptionPolicy",
-    );
-    add(
-        "CompositePodGroup",
-        s.composite_pod_groups.len(),
-        "CompositePodGroup",
-        "CompositePodGroups",
-    );
-    let with_parent = s
-        .pod_groups
-        .iter()
-        .filter(|p| p.spec.parent_composite_pod_group_name.is_some())
-        .count();
-    add(
-        "CompositePodGroup",
-        with_parent,
-        "PodGroup with parentCompositePodGroupName",
-        "PodGroups with parentCompositePodGroupName",
-    );
-    let with_scheduling = s
-        .jobs
-        .iter()
-        .filter(|j| j.spec.as_ref().is_some_and(|sp| sp.scheduling.is_some()))
-        .count();
-    add(
-        "WorkloadWithJob",
-        with_scheduling,
-        "Job with spec.scheduling",
-        "Jobs with spec.scheduling",
-    );
-    found
-        .into_iter()
-        .map(|(gate, why)| (gate.to_owned(), format!("inferred from {}", why.join(", "))))
-        .collect()
 }
 
 #[cfg(test)]

@@ -196,39 +196,7 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
     );
     let job_uid = &p.job_uid;
     let token_volume = format!("kube-api-access-{:05x}", rng.below(1 << 20));
-    let env: Vec<Value> = [
-        ("LOG_LEVEL", "info"),
-        ("WORKER_THREADS", "8"),
-        ("DATA_DIR", "/data"),
-        ("CACHE_DIR", "/cache"),
-        ("FEATURE_FLAGS", "fast-path,metrics,tracing"),
-        ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel-collector.observability:4317"),
-    ]
-    .iter()
-    .map(|(k, v)| json!({"name": k, "value": v}))
-    .chain([
-        json!({"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}}),
-        json!({"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db-credentials", "key": "password"}}}),
-    ])
-    .collect();
-    let mut requests = json!({"cpu": p.cpu.to_string(), "memory": format!("{}Gi", p.mem_gi)});
-    let mut limits = json!({"memory": format!("{}Gi", p.mem_gi)});
-    if p.gpu > 0 {
-        requests["nvidia.com/gpu"] = json!(p.gpu.to_string());
-        limits["nvidia.com/gpu"] = json!(p.gpu.to_string());
-    }
-    let container = json!({"name": "main", "image": "registry.example/train/worker:v2.14.3",
-        "imagePullPolicy": "IfNotPresent", "command": ["/bin/worker"],
-        "args": ["--config=/etc/worker/config.yaml", "--shard", format!("{}", i % 64)],
-        "ports": [{"name": "metrics", "containerPort": 9090, "protocol": "TCP"}],
-        "env": env, "resources": {"requests": requests, "limits": limits},
-        "volumeMounts": [
-            {"name": "config", "mountPath": "/etc/worker", "readOnly": true},
-            {"name": "scratch", "mountPath": "/data"},
-            {"name": token_volume, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}],
-        "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
-        "securityContext": {"allowPrivilegeEscalation": false, "runAsNonRoot": true,
-            "capabilities": {"drop": ["ALL"]}}});
+    let container = container(p, i, &token_volume);
     let last_applied = json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"labels": {"app": "trainer"}, "name": p.name, "namespace": p.namespace},
         "spec": {"containers": [{"name": "main", "image": "registry.example/train/worker:v2.14.3",
@@ -259,9 +227,65 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
     if let Some((k, v)) = p.node_selector {
         spec["nodeSelector"] = json!({k: v});
     }
-    let running = p.node.is_some();
+    let status = pod_status(i, &created, p.node.is_some());
+    json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": p.name, "generateName": format!("{}-", p.job), "namespace": p.namespace,
+            "uid": uid(rng), "resourceVersion": format!("{}", 200_000 + i), "creationTimestamp": created,
+            "labels": {"app": "trainer", "batch.kubernetes.io/controller-uid": job_uid,
+                "batch.kubernetes.io/job-name": p.job, "controller-uid": job_uid, "job-name": p.job,
+                "batch.kubernetes.io/job-completion-index": format!("{}", i % 8)},
+            "annotations": {LAST_APPLIED: last_applied,
+                "batch.kubernetes.io/job-completion-index": format!("{}", i % 8)},
+            "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": p.job, "uid": job_uid,
+                "controller": true, "blockOwnerDeletion": true}],
+            "finalizers": ["batch.kubernetes.io/job-tracking"],
+            "managedFields": managed_fields(&created, job_uid)},
+        "spec": spec, "status": status})
+}
+
+/// The pod's one container: the worker image with a realistic env (a secret reference
+/// among it), requests and limits (GPUs when it has any), mounts and security context.
+fn container(p: &PodShape<'_>, i: usize, token_volume: &str) -> Value {
+    let env: Vec<Value> = [
+        ("LOG_LEVEL", "info"),
+        ("WORKER_THREADS", "8"),
+        ("DATA_DIR", "/data"),
+        ("CACHE_DIR", "/cache"),
+        ("FEATURE_FLAGS", "fast-path,metrics,tracing"),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel-collector.observability:4317"),
+    ]
+    .iter()
+    .map(|(k, v)| json!({"name": k, "value": v}))
+    .chain([
+        json!({"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}}),
+        json!({"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db-credentials", "key": "password"}}}),
+    ])
+    .collect();
+    let mut requests = json!({"cpu": p.cpu.to_string(), "memory": format!("{}Gi", p.mem_gi)});
+    let mut limits = json!({"memory": format!("{}Gi", p.mem_gi)});
+    if p.gpu > 0 {
+        requests["nvidia.com/gpu"] = json!(p.gpu.to_string());
+        limits["nvidia.com/gpu"] = json!(p.gpu.to_string());
+    }
+    json!({"name": "main", "image": "registry.example/train/worker:v2.14.3",
+        "imagePullPolicy": "IfNotPresent", "command": ["/bin/worker"],
+        "args": ["--config=/etc/worker/config.yaml", "--shard", format!("{}", i % 64)],
+        "ports": [{"name": "metrics", "containerPort": 9090, "protocol": "TCP"}],
+        "env": env, "resources": {"requests": requests, "limits": limits},
+        "volumeMounts": [
+            {"name": "config", "mountPath": "/etc/worker", "readOnly": true},
+            {"name": "scratch", "mountPath": "/data"},
+            {"name": token_volume, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}],
+        "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+        "securityContext": {"allowPrivilegeEscalation": false, "runAsNonRoot": true,
+            "capabilities": {"drop": ["ALL"]}}})
+}
+
+/// A running pod's status (conditions, IPs, one started container), or a pending pod's
+/// (not scheduled).
+fn pod_status(i: usize, created: &str, running: bool) -> Value {
     let cond = |t: &str, status: &str| json!({"type": t, "status": status, "lastProbeTime": null, "lastTransitionTime": created});
-    let status = if running {
+    if running {
         json!({"phase": "Running",
             "conditions": [cond("PodReadyToStartContainers", "True"), cond("Initialized", "True"),
                 cond("Ready", "True"), cond("ContainersReady", "True"), cond("PodScheduled", "True")],
@@ -279,19 +303,12 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
     } else {
         json!({"phase": "Pending", "qosClass": "Burstable",
             "conditions": [cond("PodScheduled", "False")]})
-    };
-    json!({"apiVersion": "v1", "kind": "Pod",
-        "metadata": {"name": p.name, "generateName": format!("{}-", p.job), "namespace": p.namespace,
-            "uid": uid(rng), "resourceVersion": format!("{}", 200_000 + i), "creationTimestamp": created,
-            "labels": {"app": "trainer", "batch.kubernetes.io/controller-uid": job_uid,
-                "batch.kubernetes.io/job-name": p.job, "controller-uid": job_uid, "job-name": p.job,
-                "batch.kubernetes.io/job-completion-index": format!("{}", i % 8)},
-            "annotations": {LAST_APPLIED: last_applied,
-                "batch.kubernetes.io/job-completion-index": format!("{}", i % 8)},
-            "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": p.job, "uid": job_uid,
-                "controller": true, "blockOwnerDeletion": true}],
-            "finalizers": ["batch.kubernetes.io/job-tracking"],
-            "managedFields": [
+    }
+}
+
+/// The `managedFields` kube-controller-manager and the kubelet leave on a Job's pod.
+fn managed_fields(created: &str, job_uid: &str) -> Value {
+    json!([
                 {"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "v1", "time": created,
                  "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:finalizers": {".": {}, "v:\"batch.kubernetes.io/job-tracking\"": {}},
                     "f:generateName": {}, "f:labels": {".": {}, "f:app": {}, "f:batch.kubernetes.io/controller-uid": {},
@@ -309,8 +326,7 @@ fn pod(p: &PodShape<'_>, i: usize, rng: &mut Rng) -> Value {
                         "k:{\"type\":\"Initialized\"}": {".": {}, "f:lastProbeTime": {}, "f:lastTransitionTime": {}, "f:status": {}, "f:type": {}},
                         "k:{\"type\":\"Ready\"}": {".": {}, "f:lastProbeTime": {}, "f:lastTransitionTime": {}, "f:status": {}, "f:type": {}}},
                     "f:containerStatuses": {}, "f:hostIP": {}, "f:hostIPs": {}, "f:phase": {}, "f:podIP": {},
-                    "f:podIPs": {".": {}, "k:{\"ip\":\"10.0.0.1\"}": {".": {}, "f:ip": {}}}, "f:startTime": {}}}}]},
-        "spec": spec, "status": status})
+                    "f:podIPs": {".": {}, "k:{\"ip\":\"10.0.0.1\"}": {".": {}, "f:ip": {}}}, "f:startTime": {}}}}])
 }
 
 /// A pending gang: its name (PodGroup and Job), members (= minCount), GPUs per member, and the

@@ -152,6 +152,45 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
     for i in 0..p.nodes {
         out.push(node(i, p.nodes_per_rack));
     }
+    push_running_pods(p, &mut rng, &mut out);
+    for i in 0..p.pending_pods {
+        out.push(pod(
+            &format!("pend-{i:06}"),
+            "default",
+            1,
+            1 + rng.below(2),
+            0,
+            None,
+            None,
+            1 + rng.below(600),
+        ));
+    }
+    push_devices(p, &mut out);
+    for i in 0..p.claim_pods {
+        let mut v = pod(
+            &format!("claim-{i:06}"),
+            "default",
+            1,
+            1,
+            0,
+            None,
+            None,
+            1 + rng.below(600),
+        );
+        v["spec"]["resourceClaims"] =
+            json!([{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]);
+        out.push(v);
+    }
+    push_gangs(p, &mut rng, &mut out);
+    // Preemptors come last so the objects above do not depend on them.
+    push_preemptors(p, &mut rng, &mut out);
+    out
+}
+
+/// The running pods, round-robin over the nodes: in PodGroups of `running_group_size` (each
+/// PodGroup before its first member) and, for the first `running_claims_per_node` pods of
+/// each node, with an allocated claim on one of its devices (the claim before the pod).
+fn push_running_pods(p: &Profile, rng: &mut Rng, out: &mut Vec<Value>) {
     for i in 0..p.running_pods {
         let n = (i % p.nodes.max(1)) + p.nodes * usize::from(p.nodes == 0);
         let group = (p.running_group_size > 0).then(|| {
@@ -191,18 +230,11 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
         }
         out.push(v);
     }
-    for i in 0..p.pending_pods {
-        out.push(pod(
-            &format!("pend-{i:06}"),
-            "default",
-            1,
-            1 + rng.below(2),
-            0,
-            None,
-            None,
-            1 + rng.below(600),
-        ));
-    }
+}
+
+/// With devices on the nodes: the DeviceClass, the one-GPU claim template (copied into the
+/// preemptors' namespace when they use it), and one ResourceSlice per node.
+fn push_devices(p: &Profile, out: &mut Vec<Value>) {
     if p.devices_per_node > 0 {
         out.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"},
             "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}));
@@ -227,21 +259,11 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
                     "pool": {"name": format!("node-{i:05}"), "generation": 1, "resourceSliceCount": 1}, "devices": devices}}));
         }
     }
-    for i in 0..p.claim_pods {
-        let mut v = pod(
-            &format!("claim-{i:06}"),
-            "default",
-            1,
-            1,
-            0,
-            None,
-            None,
-            1 + rng.below(600),
-        );
-        v["spec"]["resourceClaims"] =
-            json!([{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]);
-        out.push(v);
-    }
+}
+
+/// The pending gangs: per (count, size), `count` PodGroups of `size` one-GPU members in
+/// namespace `train`, rack-constrained when the profile says so.
+fn push_gangs(p: &Profile, rng: &mut Rng, out: &mut Vec<Value>) {
     let mut g = 0;
     for (count, size) in &p.gangs {
         for _ in 0..*count {
@@ -268,7 +290,11 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
             g += 1;
         }
     }
-    // Preemptors come last so the objects above do not depend on them.
+}
+
+/// The high-priority preemptors: single pods, then gangs (with the claim template when
+/// `preemptor_claims`).
+fn push_preemptors(p: &Profile, rng: &mut Rng, out: &mut Vec<Value>) {
     for i in 0..p.preemptor_pods {
         let mut v = pod(
             &format!("preemptor-{i:06}"),
@@ -315,7 +341,6 @@ pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
             g += 1;
         }
     }
-    out
 }
 
 /// The cluster as one JSON `List` (what `kubectl get -o json` prints), for load benches.

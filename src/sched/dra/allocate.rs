@@ -338,6 +338,9 @@ struct Slot {
     alt: usize,
 }
 
+/// Candidate devices per (claim, request, alternative), in allocation order.
+type Candidates = HashMap<(usize, usize, usize), Rc<[DeviceId]>>;
+
 /// A device picked for a slot.
 struct Pick {
     claim: usize,
@@ -356,7 +359,7 @@ struct Search<'a> {
     claims: &'a [&'a ClaimSpec],
     features: Features,
     /// Candidates per (claim, request, alt), in allocation order.
-    cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>>,
+    cands: Candidates,
     chosen: Vec<Pick>,
     counters: HashMap<(usize, String, String), i128>,
     /// Capacity consumed by pending picks of multi-allocatable devices.
@@ -432,6 +435,26 @@ fn capacity_fit(
 }
 
 impl Search<'_> {
+    /// The picks of a successful fill as each claim's allocated devices, in pick order.
+    #[inline]
+    fn take_allocation(&mut self) -> Vec<Vec<Allocated>> {
+        let claims = self.claims;
+        let mut out: Vec<Vec<Allocated>> = vec![Vec::new(); claims.len()];
+        for p in self.chosen.drain(..) {
+            let alt = &claims[p.claim].requests[p.request].alternatives[p.alt];
+            out[p.claim].push(Allocated {
+                device: p.device,
+                request: alt.result_name.clone(),
+                admin: alt.admin,
+                share: p.consumed.map(|consumed| Share {
+                    id: String::new(),
+                    consumed,
+                }),
+            });
+        }
+        out
+    }
+
     fn taints_ok(&self, d: DeviceId, alt: &Alternative) -> bool {
         self.inv.devices[d]
             .taints
@@ -730,8 +753,67 @@ pub fn allocate(
             return Err((i, Failure::Error(e.clone())));
         }
     }
-    // Candidates per alternative; `All` mode checks its pools.
-    let mut cands: HashMap<(usize, usize, usize), Rc<[DeviceId]>> = HashMap::new();
+    let cands = alternative_candidates(inv, sel, node, claims, in_use, features)?;
+    // Try alternatives of firstAvailable requests in order: enumerate choices lexicographically.
+    let choice_counts: Vec<Vec<usize>> = claims
+        .iter()
+        .map(|c| {
+            c.requests
+                .iter()
+                .map(|r| r.alternatives.len().max(1))
+                .collect()
+        })
+        .collect();
+    let mut choice: Vec<Vec<usize>> = choice_counts.iter().map(|v| vec![0; v.len()]).collect();
+    let mut search = Search {
+        inv,
+        in_use,
+        claims,
+        features,
+        cands,
+        chosen: Vec::new(),
+        counters: HashMap::new(),
+        capacity: HashMap::new(),
+        budget,
+        exhausted: false,
+        error: None,
+    };
+    loop {
+        let (slots, bad_all) = slots_of_choice(claims, &choice, &search.cands, in_use)?;
+        if !bad_all {
+            search.chosen.clear();
+            search.counters.clear();
+            search.capacity.clear();
+            if search.fill(&slots, 0, 0) {
+                return Ok(search.take_allocation());
+            }
+            if let Some((ci, e)) = search.error.take() {
+                return Err((ci, Failure::Error(e)));
+            }
+            if search.exhausted {
+                return Err((0, Failure::BudgetExceeded));
+            }
+        }
+        if !next_choice(&mut choice, &choice_counts) {
+            break;
+        }
+    }
+    Err(diagnose(inv, sel, node, claims, in_use, features))
+}
+
+/// Candidates per (claim, request, alternative) on `node`. An `All` alternative fails its
+/// claim when one of its pools is invalid or incomplete, and keeps only the devices whose
+/// capacity admits the request (checked against existing allocations only, as upstream does
+/// up front).
+fn alternative_candidates(
+    inv: &Inventory,
+    sel: &mut Selectors,
+    node: &NodeView<'_>,
+    claims: &[&ClaimSpec],
+    in_use: &InUse,
+    features: Features,
+) -> Result<Candidates, (usize, Failure)> {
+    let mut cands: Candidates = HashMap::new();
     for (ci, c) in claims.iter().enumerate() {
         for (ri, r) in c.requests.iter().enumerate() {
             for (ai, alt) in r.alternatives.iter().enumerate() {
@@ -771,113 +853,75 @@ pub fn allocate(
             }
         }
     }
-    // Try alternatives of firstAvailable requests in order: enumerate choices lexicographically.
-    let choice_counts: Vec<Vec<usize>> = claims
-        .iter()
-        .map(|c| {
-            c.requests
-                .iter()
-                .map(|r| r.alternatives.len().max(1))
-                .collect()
-        })
-        .collect();
-    let mut choice: Vec<Vec<usize>> = choice_counts.iter().map(|v| vec![0; v.len()]).collect();
-    let mut search = Search {
-        inv,
-        in_use,
-        claims,
-        features,
-        cands,
-        chosen: Vec::new(),
-        counters: HashMap::new(),
-        capacity: HashMap::new(),
-        budget,
-        exhausted: false,
-        error: None,
-    };
-    loop {
-        let mut slots = Vec::new();
-        let mut bad_all = false;
-        for (ci, c) in claims.iter().enumerate() {
-            let mut total = 0u32;
-            for (ri, _) in c.requests.iter().enumerate() {
-                let ai = choice[ci][ri];
-                let Some(alt) = claims[ci].requests[ri].alternatives.get(ai) else {
-                    continue;
-                };
-                let n = if alt.all {
-                    let all = &search.cands[&(ci, ri, ai)];
-                    if all.is_empty() || all.iter().any(|d| in_use.allocated(*d) && !alt.admin) {
-                        bad_all = true;
-                    }
-                    u32::try_from(all.len()).unwrap_or(u32::MAX)
-                } else {
-                    alt.count
-                };
-                total = total.saturating_add(n);
-                // The limit is checked before any slot exists: a count comes from input
-                // (`count: 2147483647` passes API validation) and must not size anything.
-                if total > MAX_DEVICES_PER_CLAIM {
-                    return Err((
-                        ci,
-                        Failure::Error(format!(
-                            "number of requested devices {total} exceeds the claim limit of {MAX_DEVICES_PER_CLAIM}"
-                        )),
-                    ));
+    Ok(cands)
+}
+
+/// The device slots one combination of alternatives asks for (an `All` alternative, one per
+/// candidate), and whether an `All` alternative cannot be met (no candidate, or one already
+/// allocated without admin access). A claim asking for more than [`MAX_DEVICES_PER_CLAIM`]
+/// devices fails before any slot exists.
+#[inline]
+fn slots_of_choice(
+    claims: &[&ClaimSpec],
+    choice: &[Vec<usize>],
+    cands: &Candidates,
+    in_use: &InUse,
+) -> Result<(Vec<Slot>, bool), (usize, Failure)> {
+    let mut slots = Vec::new();
+    let mut bad_all = false;
+    for (ci, c) in claims.iter().enumerate() {
+        let mut total = 0u32;
+        for (ri, _) in c.requests.iter().enumerate() {
+            let ai = choice[ci][ri];
+            let Some(alt) = claims[ci].requests[ri].alternatives.get(ai) else {
+                continue;
+            };
+            let n = if alt.all {
+                let all = &cands[&(ci, ri, ai)];
+                if all.is_empty() || all.iter().any(|d| in_use.allocated(*d) && !alt.admin) {
+                    bad_all = true;
                 }
-                for _ in 0..n {
-                    slots.push(Slot {
-                        claim: ci,
-                        request: ri,
-                        alt: ai,
-                    });
-                }
+                u32::try_from(all.len()).unwrap_or(u32::MAX)
+            } else {
+                alt.count
+            };
+            total = total.saturating_add(n);
+            // The limit is checked before any slot exists: a count comes from input
+            // (`count: 2147483647` passes API validation) and must not size anything.
+            if total > MAX_DEVICES_PER_CLAIM {
+                return Err((
+                    ci,
+                    Failure::Error(format!(
+                        "number of requested devices {total} exceeds the claim limit of {MAX_DEVICES_PER_CLAIM}"
+                    )),
+                ));
             }
-        }
-        if !bad_all {
-            search.chosen.clear();
-            search.counters.clear();
-            search.capacity.clear();
-            if search.fill(&slots, 0, 0) {
-                let mut out: Vec<Vec<Allocated>> = vec![Vec::new(); claims.len()];
-                for p in search.chosen.drain(..) {
-                    let alt = &claims[p.claim].requests[p.request].alternatives[p.alt];
-                    out[p.claim].push(Allocated {
-                        device: p.device,
-                        request: alt.result_name.clone(),
-                        admin: alt.admin,
-                        share: p.consumed.map(|consumed| Share {
-                            id: String::new(),
-                            consumed,
-                        }),
-                    });
-                }
-                return Ok(out);
+            for _ in 0..n {
+                slots.push(Slot {
+                    claim: ci,
+                    request: ri,
+                    alt: ai,
+                });
             }
-            if let Some((ci, e)) = search.error.take() {
-                return Err((ci, Failure::Error(e)));
-            }
-            if search.exhausted {
-                return Err((0, Failure::BudgetExceeded));
-            }
-        }
-        // Next combination of alternatives (last request varies fastest).
-        let mut advanced = false;
-        'outer: for ci in (0..claims.len()).rev() {
-            for ri in (0..choice[ci].len()).rev() {
-                if choice[ci][ri] + 1 < choice_counts[ci][ri] {
-                    choice[ci][ri] += 1;
-                    advanced = true;
-                    break 'outer;
-                }
-                choice[ci][ri] = 0;
-            }
-        }
-        if !advanced {
-            break;
         }
     }
-    Err(diagnose(inv, sel, node, claims, in_use, features))
+    Ok((slots, bad_all))
+}
+
+/// Advances `choice` to the next combination of alternatives (the last request varies
+/// fastest); `false` when every combination was tried.
+#[inline]
+fn next_choice(choice: &mut [Vec<usize>], choice_counts: &[Vec<usize>]) -> bool {
+    for ci in (0..choice.len()).rev() {
+        for ri in (0..choice[ci].len()).rev() {
+            if choice[ci][ri] + 1 < choice_counts[ci][ri] {
+                choice[ci][ri] += 1;
+                return true;
+            }
+            choice[ci][ri] = 0;
+        }
+    }
+    false
 }
 
 /// Why allocation failed, blaming the first claim that fails on its own.

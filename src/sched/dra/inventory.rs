@@ -275,6 +275,171 @@ fn capacities(
     out
 }
 
+/// One (driver, pool) of the inventory from its slices: the current generation's slices by
+/// name, whether that generation is complete, its shared counters and devices, and why it is
+/// invalid (duplicate counter sets or device names, counters no set declares), if it is.
+fn read_pool(
+    driver: String,
+    pool_name: String,
+    mut group: Vec<&ResourceSlice>,
+    extra_taints: &[ExtraTaint],
+    list_attributes: bool,
+) -> (Pool, Vec<Device>) {
+    let max_gen = group
+        .iter()
+        .map(|s| s.spec.pool.generation)
+        .max()
+        .unwrap_or(0);
+    group.retain(|s| s.spec.pool.generation == max_gen);
+    group.sort_by(|a, b| name_of(&a.metadata).cmp(name_of(&b.metadata)));
+    // Complete only when the current generation has exactly `resourceSliceCount`
+    // slices (semantics §7.2; upstream `GatherPools`: `IsIncomplete = len(pool.Slices)
+    // != pool.Slices[0].Spec.Pool.ResourceSliceCount`). More slices than the count, or
+    // a count of 0, is incomplete too, and nothing is allocated from the pool. Upstream
+    // reads the count of the first slice it saw; the first by name stands in for it.
+    let expected = group
+        .first()
+        .map_or(0, |s| s.spec.pool.resource_slice_count);
+    let complete = i64::try_from(group.len()).is_ok_and(|n| n == expected);
+    let mut pool = Pool {
+        driver: driver.clone(),
+        name: pool_name.clone(),
+        complete,
+        slices: group.len(),
+        resource_slice_count: expected,
+        invalid: None,
+        devices: Vec::new(),
+        counters: BTreeMap::new(),
+    };
+    let mut devices = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for s in &group {
+        for cs in s.spec.shared_counters.iter().flatten() {
+            let counters = cs
+                .counters
+                .iter()
+                .filter_map(|(k, c)| parse_quantity(&c.value.0).map(|v| (k.clone(), v)))
+                .collect();
+            if pool.counters.insert(cs.name.clone(), counters).is_some() {
+                pool.invalid
+                    .get_or_insert(format!("duplicate counter set `{}`", cs.name));
+            }
+        }
+        let per_device = s.spec.per_device_node_selection == Some(true);
+        let slice_scope = Scope::from_api(
+            s.spec.node_name.as_ref(),
+            s.spec.all_nodes,
+            s.spec.node_selector.as_ref(),
+        );
+        for d in s.spec.devices.iter().flatten() {
+            if !seen.insert(d.name.clone()) {
+                pool.invalid
+                    .get_or_insert(format!("duplicate device name `{}`", d.name));
+            }
+            let scope = if per_device {
+                Scope::from_api(d.node_name.as_ref(), d.all_nodes, d.node_selector.as_ref())
+            } else {
+                slice_scope.clone()
+            };
+            devices.push(read_device(
+                d,
+                &driver,
+                &pool_name,
+                scope,
+                extra_taints,
+                list_attributes,
+            ));
+        }
+    }
+    check_counter_references(&mut pool, &devices);
+    (pool, devices)
+}
+
+/// One device of a pool, in the pool `0` until the inventory numbers it: attributes and
+/// capacities qualified with the driver's domain, its taints plus the DeviceTaintRules that
+/// select it; a device whose slice (or itself) names no node, all nodes or selector reaches no
+/// node.
+fn read_device(
+    d: &k8s_openapi::api::resource::v1::Device,
+    driver: &str,
+    pool_name: &str,
+    scope: Option<Scope>,
+    extra_taints: &[ExtraTaint],
+    list_attributes: bool,
+) -> Device {
+    let attributes = d
+        .attributes
+        .iter()
+        .flatten()
+        .filter_map(|(k, a)| attr_value(a, list_attributes).map(|v| (qualify(driver, k), v)))
+        .collect();
+    let mut taints: Vec<DeviceTaint> = d.taints.clone().unwrap_or_default();
+    for ((dr, po, de), t) in extra_taints {
+        let hit = dr.as_ref().is_none_or(|x| *x == driver)
+            && po.as_ref().is_none_or(|x| *x == pool_name)
+            && de.as_ref().is_none_or(|x| *x == d.name);
+        if hit {
+            taints.push(t.clone());
+        }
+    }
+    Device {
+        pool: 0,
+        name: d.name.clone(),
+        driver: driver.to_owned(),
+        attributes,
+        capacity: d
+            .capacity
+            .iter()
+            .flatten()
+            .map(|(k, c)| (qualify(driver, k), c.value.0.clone()))
+            .collect(),
+        capacities: capacities(driver, d.capacity.as_ref()),
+        scope: scope.unwrap_or(Scope::Selector(Vec::new())),
+        taints,
+        consumes: d
+            .consumes_counters
+            .iter()
+            .flatten()
+            .map(|c| {
+                (
+                    c.counter_set.clone(),
+                    c.counters
+                        .iter()
+                        .filter_map(|(k, v)| parse_quantity(&v.value.0).map(|q| (k.clone(), q)))
+                        .collect(),
+                )
+            })
+            .collect(),
+        allow_multiple: d.allow_multiple_allocations == Some(true),
+        binding: d.binding_conditions.as_ref().is_some_and(|b| !b.is_empty()),
+        extra: device_extra(d),
+    }
+}
+
+/// Marks the pool invalid when a device consumes a counter set, or a counter of one, that
+/// the pool's slices do not declare.
+fn check_counter_references(pool: &mut Pool, devices: &[Device]) {
+    for d in devices {
+        for (set, counters) in &d.consumes {
+            match pool.counters.get(set) {
+                None => {
+                    pool.invalid.get_or_insert(format!(
+                        "device `{}` consumes unknown counter set `{set}`",
+                        d.name
+                    ));
+                }
+                Some(have) if counters.keys().any(|k| !have.contains_key(k)) => {
+                    pool.invalid.get_or_insert(format!(
+                        "device `{}` consumes an unknown counter of `{set}`",
+                        d.name
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+}
+
 impl Inventory {
     /// Builds the inventory from the snapshot's slices (and extra taints from
     /// DeviceTaintRules, matched by `(driver, pool, device)`), with list-typed attributes
@@ -300,135 +465,9 @@ impl Inventory {
         }
         let mut inv = Self::default();
         let mut pools: Vec<(bool, Pool, Vec<Device>)> = Vec::new();
-        for ((driver, pool_name), mut group) in groups {
-            let max_gen = group
-                .iter()
-                .map(|s| s.spec.pool.generation)
-                .max()
-                .unwrap_or(0);
-            group.retain(|s| s.spec.pool.generation == max_gen);
-            group.sort_by(|a, b| name_of(&a.metadata).cmp(name_of(&b.metadata)));
-            // Complete only when the current generation has exactly `resourceSliceCount`
-            // slices (semantics §7.2; upstream `GatherPools`: `IsIncomplete = len(pool.Slices)
-            // != pool.Slices[0].Spec.Pool.ResourceSliceCount`). More slices than the count, or
-            // a count of 0, is incomplete too, and nothing is allocated from the pool. Upstream
-            // reads the count of the first slice it saw; the first by name stands in for it.
-            let expected = group
-                .first()
-                .map_or(0, |s| s.spec.pool.resource_slice_count);
-            let complete = i64::try_from(group.len()).is_ok_and(|n| n == expected);
-            let mut pool = Pool {
-                driver: driver.clone(),
-                name: pool_name.clone(),
-                complete,
-                slices: group.len(),
-                resource_slice_count: expected,
-                invalid: None,
-                devices: Vec::new(),
-                counters: BTreeMap::new(),
-            };
-            let mut devices = Vec::new();
-            let mut seen = std::collections::BTreeSet::new();
-            for s in &group {
-                for cs in s.spec.shared_counters.iter().flatten() {
-                    let counters = cs
-                        .counters
-                        .iter()
-                        .filter_map(|(k, c)| parse_quantity(&c.value.0).map(|v| (k.clone(), v)))
-                        .collect();
-                    if pool.counters.insert(cs.name.clone(), counters).is_some() {
-                        pool.invalid
-                            .get_or_insert(format!("duplicate counter set `{}`", cs.name));
-                    }
-                }
-                let per_device = s.spec.per_device_node_selection == Some(true);
-                let slice_scope = Scope::from_api(
-                    s.spec.node_name.as_ref(),
-                    s.spec.all_nodes,
-                    s.spec.node_selector.as_ref(),
-                );
-                for d in s.spec.devices.iter().flatten() {
-                    if !seen.insert(d.name.clone()) {
-                        pool.invalid
-                            .get_or_insert(format!("duplicate device name `{}`", d.name));
-                    }
-                    let scope = if per_device {
-                        Scope::from_api(d.node_name.as_ref(), d.all_nodes, d.node_selector.as_ref())
-                    } else {
-                        slice_scope.clone()
-                    };
-                    let attributes = d
-                        .attributes
-                        .iter()
-                        .flatten()
-                        .filter_map(|(k, a)| {
-                            attr_value(a, list_attributes).map(|v| (qualify(&driver, k), v))
-                        })
-                        .collect();
-                    let mut taints: Vec<DeviceTaint> = d.taints.clone().unwrap_or_default();
-                    for ((dr, po, de), t) in extra_taints {
-                        let hit = dr.as_ref().is_none_or(|x| *x == driver)
-                            && po.as_ref().is_none_or(|x| *x == pool_name)
-                            && de.as_ref().is_none_or(|x| *x == d.name);
-                        if hit {
-                            taints.push(t.clone());
-                        }
-                    }
-                    devices.push(Device {
-                        pool: 0,
-                        name: d.name.clone(),
-                        driver: driver.clone(),
-                        attributes,
-                        capacity: d
-                            .capacity
-                            .iter()
-                            .flatten()
-                            .map(|(k, c)| (qualify(&driver, k), c.value.0.clone()))
-                            .collect(),
-                        capacities: capacities(&driver, d.capacity.as_ref()),
-                        scope: scope.unwrap_or(Scope::Selector(Vec::new())),
-                        taints,
-                        consumes: d
-                            .consumes_counters
-                            .iter()
-                            .flatten()
-                            .map(|c| {
-                                (
-                                    c.counter_set.clone(),
-                                    c.counters
-                                        .iter()
-                                        .filter_map(|(k, v)| {
-                                            parse_quantity(&v.value.0).map(|q| (k.clone(), q))
-                                        })
-                                        .collect(),
-                                )
-                            })
-                            .collect(),
-                        allow_multiple: d.allow_multiple_allocations == Some(true),
-                        binding: d.binding_conditions.as_ref().is_some_and(|b| !b.is_empty()),
-                        extra: device_extra(d),
-                    });
-                }
-            }
-            for d in &devices {
-                for (set, counters) in &d.consumes {
-                    match pool.counters.get(set) {
-                        None => {
-                            pool.invalid.get_or_insert(format!(
-                                "device `{}` consumes unknown counter set `{set}`",
-                                d.name
-                            ));
-                        }
-                        Some(have) if counters.keys().any(|k| !have.contains_key(k)) => {
-                            pool.invalid.get_or_insert(format!(
-                                "device `{}` consumes an unknown counter of `{set}`",
-                                d.name
-                            ));
-                        }
-                        Some(_) => {}
-                    }
-                }
-            }
+        for ((driver, pool_name), group) in groups {
+            let (pool, devices) =
+                read_pool(driver, pool_name, group, extra_taints, list_attributes);
             let binding = devices.iter().any(|d| d.binding);
             pools.push((binding, pool, devices));
         }

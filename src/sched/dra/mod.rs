@@ -25,13 +25,15 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use crate::snapshot::Pod;
+use k8s_openapi::api::core::v1::PodResourceClaim;
 use k8s_openapi::api::resource::v1::{CapacityRequirements, DeviceClaim, ResourceClaimSpec};
+use k8s_openapi::api::scheduling::v1beta1::PodGroup;
 
 use self::allocate::{
     Allocated, Alternative, ClaimSpec, Constraint, DeviceTol, Features, InUse, Request, Share,
 };
 use self::capacity::Amount;
-use self::inventory::{DeviceId, Inventory, Scope, qualify};
+use self::inventory::{DeviceId, ExtraTaint, Inventory, Scope, qualify};
 use self::node_allocatable::{ClaimFootprint, NaPod};
 use self::selector::{ExprId, Selectors};
 use super::node::{NodeState, PodId};
@@ -370,35 +372,22 @@ fn spec_devices(spec: Option<&ResourceClaimSpec>) -> Option<&DeviceClaim> {
     spec.and_then(|s| s.devices.as_ref())
 }
 
-impl DraState {
-    /// Builds the DRA state. `pods` are the simulation's pods by id with their objects.
-    pub fn build(
-        s: &Snapshot,
-        pods: &[(PodId, &Pod, &PodReq)],
-        gates: &FeatureGates,
-        bound: &dyn Fn(PodId) -> bool,
-        table: &mut ResourceTable,
-    ) -> Self {
-        let extra_taints: Vec<_> = s
-            .device_taint_rules
-            .iter()
-            .map(|r| {
-                let sel = r.spec.device_selector.as_ref();
-                (
-                    (
-                        sel.and_then(|d| d.driver.clone()),
-                        sel.and_then(|d| d.pool.clone()),
-                        sel.and_then(|d| d.device.clone()),
-                    ),
-                    r.spec.taint.clone(),
-                )
-            })
-            .collect();
-        let features = Features::from_gates(gates);
-        let inventory =
-            Inventory::build_with(&s.resource_slices, &extra_taints, features.list_attributes);
+/// DeviceClass selectors compiled into one selector cache, and the claim compiler that refers
+/// to them (class expressions first, then claims in the order they are met, so expression ids
+/// are stable).
+#[derive(Default)]
+struct ClaimCompiler {
+    /// DeviceClass name → its compiled CEL selectors.
+    classes: HashMap<String, Vec<ExprId>>,
+    sel: Selectors,
+    features: Features,
+}
+
+impl ClaimCompiler {
+    /// Compiles every DeviceClass's selectors of `s`.
+    fn new(s: &Snapshot, features: Features) -> Self {
         let mut sel = Selectors::default();
-        let classes: HashMap<String, Vec<ExprId>> = s
+        let classes = s
             .device_classes
             .iter()
             .map(|c| {
@@ -414,240 +403,192 @@ impl DraState {
                 (name_of(&c.metadata).to_owned(), exprs)
             })
             .collect();
+        Self {
+            classes,
+            sel,
+            features,
+        }
+    }
+
+    /// [`compile_claim`] with this compiler's classes and cache.
+    fn compile(&mut self, spec: Option<&DeviceClaim>) -> ClaimSpec {
+        compile_claim(spec, &self.classes, &mut self.sel, self.features)
+    }
+}
+
+/// What tracking the stored claims leaves for the later build steps, by stored claim index.
+struct StoredClaims {
+    /// (namespace, name) → claim index.
+    by_name: HashMap<(String, String), usize>,
+    /// The (name, UID) of the pods each claim's `status.reservedFor` names.
+    reserved_pod_uids: Vec<Vec<(String, String)>>,
+    /// `driver/pool/device: condition` for each binding failure condition that is `True` in
+    /// each claim's device status.
+    binding_failed: Vec<Vec<String>>,
+}
+
+/// What resolving the pods' claim entries reads and fills, beside the state being built.
+struct ClaimLookup<'a> {
+    s: &'a Snapshot,
+    /// Stored claims by (namespace, name).
+    by_name: &'a HashMap<(String, String), usize>,
+    /// Hypothetical PodGroup claims by (namespace, PodGroup, entry).
+    group_instances: HashMap<(String, String, String), usize>,
+    compiler: &'a mut ClaimCompiler,
+    /// DRAWorkloadResourceClaims is on.
+    group_claims_on: bool,
+}
+
+/// The DeviceTaintRules of `s` as (driver, pool, device) selectors with their taints, for
+/// the inventory.
+fn device_taint_rules(s: &Snapshot) -> Vec<ExtraTaint> {
+    s.device_taint_rules
+        .iter()
+        .map(|r| {
+            let sel = r.spec.device_selector.as_ref();
+            (
+                (
+                    sel.and_then(|d| d.driver.clone()),
+                    sel.and_then(|d| d.pool.clone()),
+                    sel.and_then(|d| d.device.clone()),
+                ),
+                r.spec.taint.clone(),
+            )
+        })
+        .collect()
+}
+
+/// A stored allocation's results as devices of the inventory (results naming a device the
+/// inventory lacks are dropped), each with its share when DRAConsumableCapacity is on.
+fn allocated_devices(
+    a: &k8s_openapi::api::resource::v1::AllocationResult,
+    inventory: &Inventory,
+    features: Features,
+) -> Vec<Allocated> {
+    a.devices
+        .iter()
+        .flat_map(|d| d.results.iter().flatten())
+        .filter_map(|r| {
+            inventory
+                .ids
+                .get(&(r.driver.clone(), r.pool.clone(), r.device.clone()))
+                .map(|id| Allocated {
+                    device: *id,
+                    request: r.request.clone(),
+                    admin: r.admin_access == Some(true),
+                    // A result with a shareID is a share of the device (upstream's
+                    // allocated state, with DRAConsumableCapacity on).
+                    share: r
+                        .share_id
+                        .as_ref()
+                        .filter(|_| features.consumable_capacity)
+                        .map(|id| Share {
+                            id: id.clone(),
+                            consumed: r
+                                .consumed_capacity
+                                .iter()
+                                .flatten()
+                                .filter_map(|(k, q)| {
+                                    Amount::parse(&q.0).map(|a| (qualify(&r.driver, k), a))
+                                })
+                                .collect(),
+                        }),
+                })
+        })
+        .collect()
+}
+
+/// Appends (device, condition type) for every `True` condition in `c`'s `status.devices`
+/// whose device the inventory has.
+fn push_true_device_conditions(
+    c: &k8s_openapi::api::resource::v1::ResourceClaim,
+    inventory: &Inventory,
+    out: &mut Vec<(DeviceId, String)>,
+) {
+    for ds in c.status.iter().flat_map(|st| st.devices.iter().flatten()) {
+        let Some(&id) = inventory
+            .ids
+            .get(&(ds.driver.clone(), ds.pool.clone(), ds.device.clone()))
+        else {
+            continue;
+        };
+        for cond in ds.conditions.iter().flatten() {
+            if cond.status == "True" {
+                out.push((id, cond.type_.clone()));
+            }
+        }
+    }
+}
+
+/// The (name, UID) of the pods `c`'s `status.reservedFor` names.
+fn reserved_pods_of(c: &k8s_openapi::api::resource::v1::ResourceClaim) -> Vec<(String, String)> {
+    c.status
+        .as_ref()
+        .and_then(|st| st.reserved_for.as_ref())
+        .map(|r| {
+            r.iter()
+                .filter(|c| c.resource == "pods")
+                .map(|c| (c.name.clone(), c.uid.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The PreEnqueue message for a claim that does not exist yet
+/// (DynamicResources.PreEnqueue → foreachPodResourceClaim → resourceclaim.Name:
+/// `pod "<ns>/<pod>": ResourceClaim not created yet`), with the cause in parentheses. The
+/// simulator plays the controller, so a template that exists yields a (hypothetical) claim
+/// and holds nothing.
+fn not_created(req: &PodReq, cause: String) -> String {
+    format!(
+        "pod \"{}/{}\": ResourceClaim not created yet ({cause})",
+        req.namespace, req.name
+    )
+}
+
+impl DraState {
+    /// Builds the DRA state. `pods` are the simulation's pods by id with their objects.
+    pub fn build(
+        s: &Snapshot,
+        pods: &[(PodId, &Pod, &PodReq)],
+        gates: &FeatureGates,
+        bound: &dyn Fn(PodId) -> bool,
+        table: &mut ResourceTable,
+    ) -> Self {
+        let extra_taints = device_taint_rules(s);
+        let features = Features::from_gates(gates);
+        let inventory =
+            Inventory::build_with(&s.resource_slices, &extra_taints, features.list_attributes);
+        let mut compiler = ClaimCompiler::new(s, features);
         let mut st = Self {
             inventory,
             budget: allocate::DEFAULT_STEP_BUDGET,
             features,
             ..Self::default()
         };
-        let mut by_name: HashMap<(String, String), usize> = HashMap::new();
-        // Per stored claim: the UIDs of the pods its `status.reservedFor` names, and of the
-        // pods the snapshot has using it.
-        // A pod without a UID (a hand-written manifest) is matched by name.
-        let mut reserved_pod_uids: Vec<Vec<(String, String)>> =
-            Vec::with_capacity(s.resource_claims.len());
+        let stored = st.add_stored_claims(s, &mut compiler);
+        // Per stored claim: the pods the snapshot has using it (name, UID). A pod without a
+        // UID (a hand-written manifest) is matched by name.
         let mut user_uids: Vec<Vec<(&str, Option<&str>)>> =
             vec![Vec::new(); s.resource_claims.len()];
-        // Per stored claim: `driver/pool/device: condition` for each binding failure condition
-        // that is `True` in its device status.
-        let mut binding_failed: Vec<Vec<String>> = Vec::with_capacity(s.resource_claims.len());
-        for c in &s.resource_claims {
-            binding_failed.push(binding_failures_of(c, &st.inventory));
-            let mut instance = ClaimInstance {
-                name: name_of(&c.metadata).to_owned(),
-                namespace: namespace_of(&c.metadata).to_owned(),
-                hypothetical: false,
-                group: c
-                    .metadata
-                    .owner_references
-                    .iter()
-                    .flatten()
-                    .find(|o| o.controller == Some(true) && o.kind == "PodGroup")
-                    .map(|o| o.name.clone()),
-                held_by_group: false,
-                reserved_by_unknown_pod: false,
-                spec: compile_claim(spec_devices(c.spec.as_ref()), &classes, &mut sel, features),
-                allocation: None,
-                device_conditions: Vec::new(),
-            };
-            instance.held_by_group = instance.group.is_some()
-                || c.status
-                    .as_ref()
-                    .and_then(|st| st.reserved_for.as_ref())
-                    .is_some_and(|r| r.iter().any(|c| c.resource == "podgroups"));
-            if let Some(a) = c.status.as_ref().and_then(|st| st.allocation.as_ref()) {
-                let devices: Vec<Allocated> = a
-                    .devices
-                    .iter()
-                    .flat_map(|d| d.results.iter().flatten())
-                    .filter_map(|r| {
-                        st.inventory
-                            .ids
-                            .get(&(r.driver.clone(), r.pool.clone(), r.device.clone()))
-                            .map(|id| Allocated {
-                                device: *id,
-                                request: r.request.clone(),
-                                admin: r.admin_access == Some(true),
-                                // A result with a shareID is a share of the device (upstream's
-                                // allocated state, with DRAConsumableCapacity on).
-                                share: r
-                                    .share_id
-                                    .as_ref()
-                                    .filter(|_| features.consumable_capacity)
-                                    .map(|id| Share {
-                                        id: id.clone(),
-                                        consumed: r
-                                            .consumed_capacity
-                                            .iter()
-                                            .flatten()
-                                            .filter_map(|(k, q)| {
-                                                Amount::parse(&q.0)
-                                                    .map(|a| (qualify(&r.driver, k), a))
-                                            })
-                                            .collect(),
-                                    }),
-                            })
-                    })
-                    .collect();
-                let scope = match &a.node_selector {
-                    Some(ns) => Scope::Selector(
-                        ns.node_selector_terms
-                            .iter()
-                            .map(crate::sched::selector::NodeTerm::compile)
-                            .collect(),
-                    ),
-                    None => Scope::AllNodes,
-                };
-                st.in_use.apply(&st.inventory, &devices, 1);
-                for ds in c.status.iter().flat_map(|st| st.devices.iter().flatten()) {
-                    let Some(&id) = st.inventory.ids.get(&(
-                        ds.driver.clone(),
-                        ds.pool.clone(),
-                        ds.device.clone(),
-                    )) else {
-                        continue;
-                    };
-                    for cond in ds.conditions.iter().flatten() {
-                        if cond.status == "True" {
-                            instance.device_conditions.push((id, cond.type_.clone()));
-                        }
-                    }
-                }
-                instance.allocation = Some((devices, scope));
-            }
-            reserved_pod_uids.push(
-                c.status
-                    .as_ref()
-                    .and_then(|st| st.reserved_for.as_ref())
-                    .map(|r| {
-                        r.iter()
-                            .filter(|c| c.resource == "pods")
-                            .map(|c| (c.name.clone(), c.uid.clone()))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            );
-            by_name.insert(
-                (instance.namespace.clone(), instance.name.clone()),
-                st.claims.len(),
-            );
-            st.claims.push(instance);
-        }
-        let group_claims_on = gates.enabled("DRAWorkloadResourceClaims");
-        let mut group_instances: HashMap<(String, String, String), usize> = HashMap::new();
+        let mut lookup = ClaimLookup {
+            s,
+            by_name: &stored.by_name,
+            group_instances: HashMap::new(),
+            compiler: &mut compiler,
+            group_claims_on: gates.enabled("DRAWorkloadResourceClaims"),
+        };
         for (id, pod, req) in pods {
             let Some(spec) = pod.spec.as_ref() else {
                 continue;
             };
-            let entries = spec.resource_claims.iter().flatten();
             let mut pc = PodClaims::default();
             let group = req
                 .group
                 .as_deref()
                 .and_then(|g| s.pod_group(&req.namespace, g));
-            for e in entries {
-                let template = e.resource_claim_template_name.as_deref();
-                let claim_name = e.resource_claim_name.as_deref();
-                let is_group_entry = group.is_some_and(|pg| {
-                    crate::snapshot::claims::is_group_claim_entry(pg, &e.name, claim_name, template)
-                });
-                // Upstream (notes in /work/notes/claim-entry.md): only an entry that matches a
-                // PodGroup entry exactly, with DRAWorkloadResourceClaims on, uses the PodGroup's
-                // claim (resourceclaim controller: "skip create for Pod with PodGroup", then
-                // "update Pod status with PodGroup claim"). With the gate off, or without an
-                // exact match, the entry is an ordinary pod entry: a template gets a claim
-                // generated for the pod (controller_test.go "create ResourceClaim for Pod with
-                // PodGroup claim when feature is disabled"), a named claim is used by the pod.
-                let shared = is_group_entry && group_claims_on;
-                // A claim that does not exist yet holds the pod at PreEnqueue
-                // (DynamicResources.PreEnqueue → foreachPodResourceClaim → resourceclaim.Name:
-                // `pod "<ns>/<pod>": ResourceClaim not created yet`); the cause follows in
-                // parentheses. The simulator plays the controller, so a template that exists
-                // yields a (hypothetical) claim and holds nothing.
-                let not_created = |cause: String| {
-                    format!(
-                        "pod \"{}/{}\": ResourceClaim not created yet ({cause})",
-                        req.namespace, req.name
-                    )
-                };
-                let idx = if let Some(name) = claim_name {
-                    by_name
-                        .get(&(req.namespace.clone(), name.to_owned()))
-                        .copied()
-                        .ok_or_else(|| format!("resourceclaim \"{name}\" not found"))
-                } else if let Some(t) = template {
-                    let template_spec = s
-                        .resource_claim_templates
-                        .iter()
-                        .find(|x| {
-                            namespace_of(&x.metadata) == req.namespace && name_of(&x.metadata) == t
-                        })
-                        .map(|x| spec_devices(x.spec.as_ref().and_then(|t| t.spec.as_ref())));
-                    match group.filter(|_| shared) {
-                        Some(pg) => {
-                            let pg_name = name_of(&pg.metadata).to_owned();
-                            let generated = crate::snapshot::claims::group_claim_status(
-                                pg, &e.name,
-                            )
-                            .and_then(|n| {
-                                by_name.get(&(req.namespace.clone(), n.to_owned())).copied()
-                            });
-                            match (generated, template_spec) {
-                                (Some(i), _) => Ok(i),
-                                (None, None) => Err(not_created(format!(
-                                    "PodGroup \"{pg_name}\" entry \"{}\": resourceclaimtemplate \"{t}\" not found",
-                                    e.name
-                                ))),
-                                (None, Some(devices)) => {
-                                    let key =
-                                        (req.namespace.clone(), pg_name.clone(), e.name.clone());
-                                    Ok(*group_instances.entry(key).or_insert_with(|| {
-                                        st.claims.push(ClaimInstance {
-                                            name: format!("{pg_name}-{}", e.name),
-                                            namespace: req.namespace.clone(),
-                                            hypothetical: true,
-                                            group: Some(pg_name.clone()),
-                                            held_by_group: true,
-                                            reserved_by_unknown_pod: false,
-                                            spec: compile_claim(
-                                                devices, &classes, &mut sel, features,
-                                            ),
-                                            allocation: None,
-                                            device_conditions: Vec::new(),
-                                        });
-                                        st.claims.len() - 1
-                                    }))
-                                }
-                            }
-                        }
-                        None => {
-                            let generated = crate::snapshot::claims::pod_claim_status(pod, &e.name)
-                                .and_then(|n| {
-                                    by_name.get(&(req.namespace.clone(), n.to_owned())).copied()
-                                });
-                            match (generated, template_spec) {
-                                (Some(i), _) => Ok(i),
-                                (None, None) => Err(not_created(format!(
-                                    "resourceclaimtemplate \"{t}\" not found"
-                                ))),
-                                (None, Some(devices)) => {
-                                    st.claims.push(ClaimInstance {
-                                        name: format!("{}-{}", req.name, e.name),
-                                        namespace: req.namespace.clone(),
-                                        hypothetical: true,
-                                        group: None,
-                                        held_by_group: false,
-                                        reserved_by_unknown_pod: false,
-                                        spec: compile_claim(devices, &classes, &mut sel, features),
-                                        allocation: None,
-                                        device_conditions: Vec::new(),
-                                    });
-                                    Ok(st.claims.len() - 1)
-                                }
-                            }
-                        }
-                    }
-                } else {
+            for e in spec.resource_claims.iter().flatten() {
+                let Some(idx) = st.resolve_claim_entry(&mut lookup, pod, req, group, e) else {
                     continue;
                 };
                 match idx {
@@ -662,36 +603,251 @@ impl DraState {
                     }
                 }
             }
-            // A bound pod is only reported stuck when every claim and template of its
-            // namespace was read: a `kubectl get pods` dump without claims proves nothing.
-            let known = s.knows_all("ResourceClaim", Some(&req.namespace))
-                && s.knows_all("ResourceClaimTemplate", Some(&req.namespace));
-            if bound(*id) && known {
-                let unallocated: Vec<&str> = pc
-                    .entries
-                    .iter()
-                    .filter(|(_, i)| st.claims[*i].allocation.is_none())
-                    .map(|(n, _)| n.as_str())
-                    .collect();
-                if let Some(problem) = &pc.problem {
-                    st.stuck.push(StuckPod {
-                        pod: *id,
-                        message: format!(
-                            "bound by spec.nodeName, but {problem}: the kubelet will retry forever"
-                        ),
-                    });
-                } else if !unallocated.is_empty() {
-                    st.stuck.push(StuckPod {
-                        pod: *id,
-                        message: format!(
-                            "bound by spec.nodeName, but claim(s) {} are not allocated: the scheduler never ran for it and the kubelet will retry forever",
-                            unallocated.join(", ")
-                        ),
-                    });
-                }
+            if bound(*id) {
+                st.note_stuck_bound_pod(s, *id, req, &pc);
             }
             st.pod_claims.insert(*id, pc);
         }
+        st.mark_reserved_by_unknown_pods(&stored.reserved_pod_uids, &user_uids);
+        st.selectors = Rc::new(RefCell::new(std::mem::take(&mut compiler.sel)));
+        st.index_users();
+        for (id, _, _) in pods {
+            if bound(*id) {
+                st.placed.insert(*id);
+            }
+        }
+        st.fail_bindings(&stored.binding_failed, bound);
+        if features.node_allocatable {
+            st.build_node_allocatable(pods, bound, table);
+        }
+        st
+    }
+
+    /// Tracks every ResourceClaim of the snapshot, in snapshot order (a stored claim's index
+    /// is its position there), with its allocation charged to the devices in use.
+    fn add_stored_claims(&mut self, s: &Snapshot, compiler: &mut ClaimCompiler) -> StoredClaims {
+        let mut stored = StoredClaims {
+            by_name: HashMap::new(),
+            reserved_pod_uids: Vec::with_capacity(s.resource_claims.len()),
+            binding_failed: Vec::with_capacity(s.resource_claims.len()),
+        };
+        for c in &s.resource_claims {
+            stored
+                .binding_failed
+                .push(binding_failures_of(c, &self.inventory));
+            let mut instance = ClaimInstance {
+                name: name_of(&c.metadata).to_owned(),
+                namespace: namespace_of(&c.metadata).to_owned(),
+                hypothetical: false,
+                group: c
+                    .metadata
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .find(|o| o.controller == Some(true) && o.kind == "PodGroup")
+                    .map(|o| o.name.clone()),
+                held_by_group: false,
+                reserved_by_unknown_pod: false,
+                spec: compiler.compile(spec_devices(c.spec.as_ref())),
+                allocation: None,
+                device_conditions: Vec::new(),
+            };
+            instance.held_by_group = instance.group.is_some()
+                || c.status
+                    .as_ref()
+                    .and_then(|st| st.reserved_for.as_ref())
+                    .is_some_and(|r| r.iter().any(|c| c.resource == "podgroups"));
+            if let Some(a) = c.status.as_ref().and_then(|st| st.allocation.as_ref()) {
+                let devices = allocated_devices(a, &self.inventory, self.features);
+                let scope = match &a.node_selector {
+                    Some(ns) => Scope::Selector(
+                        ns.node_selector_terms
+                            .iter()
+                            .map(crate::sched::selector::NodeTerm::compile)
+                            .collect(),
+                    ),
+                    None => Scope::AllNodes,
+                };
+                self.in_use.apply(&self.inventory, &devices, 1);
+                push_true_device_conditions(c, &self.inventory, &mut instance.device_conditions);
+                instance.allocation = Some((devices, scope));
+            }
+            stored.reserved_pod_uids.push(reserved_pods_of(c));
+            stored.by_name.insert(
+                (instance.namespace.clone(), instance.name.clone()),
+                self.claims.len(),
+            );
+            self.claims.push(instance);
+        }
+        stored
+    }
+
+    /// The claim index one `spec.resourceClaims` entry of `pod` uses, or why the pod is held
+    /// at PreEnqueue; `None` for an entry that names neither a claim nor a template. A
+    /// template entry without a generated claim instantiates a hypothetical one, as the
+    /// resourceclaim controller would: once per PodGroup entry when the pod shares its
+    /// group's claim, else once for the pod.
+    fn resolve_claim_entry(
+        &mut self,
+        lookup: &mut ClaimLookup<'_>,
+        pod: &Pod,
+        req: &PodReq,
+        group: Option<&PodGroup>,
+        e: &PodResourceClaim,
+    ) -> Option<Result<usize, String>> {
+        let template = e.resource_claim_template_name.as_deref();
+        let claim_name = e.resource_claim_name.as_deref();
+        let is_group_entry = group.is_some_and(|pg| {
+            crate::snapshot::claims::is_group_claim_entry(pg, &e.name, claim_name, template)
+        });
+        // Upstream (notes in /work/notes/claim-entry.md): only an entry that matches a
+        // PodGroup entry exactly, with DRAWorkloadResourceClaims on, uses the PodGroup's
+        // claim (resourceclaim controller: "skip create for Pod with PodGroup", then
+        // "update Pod status with PodGroup claim"). With the gate off, or without an
+        // exact match, the entry is an ordinary pod entry: a template gets a claim
+        // generated for the pod (controller_test.go "create ResourceClaim for Pod with
+        // PodGroup claim when feature is disabled"), a named claim is used by the pod.
+        let shared = is_group_entry && lookup.group_claims_on;
+        if let Some(name) = claim_name {
+            return Some(
+                lookup
+                    .by_name
+                    .get(&(req.namespace.clone(), name.to_owned()))
+                    .copied()
+                    .ok_or_else(|| format!("resourceclaim \"{name}\" not found")),
+            );
+        }
+        let t = template?;
+        let template_spec = lookup
+            .s
+            .resource_claim_templates
+            .iter()
+            .find(|x| namespace_of(&x.metadata) == req.namespace && name_of(&x.metadata) == t)
+            .map(|x| spec_devices(x.spec.as_ref().and_then(|t| t.spec.as_ref())));
+        Some(match group.filter(|_| shared) {
+            Some(pg) => self.group_template_claim(lookup, req, pg, e, t, template_spec),
+            None => {
+                let generated =
+                    crate::snapshot::claims::pod_claim_status(pod, &e.name).and_then(|n| {
+                        lookup
+                            .by_name
+                            .get(&(req.namespace.clone(), n.to_owned()))
+                            .copied()
+                    });
+                match (generated, template_spec) {
+                    (Some(i), _) => Ok(i),
+                    (None, None) => Err(not_created(
+                        req,
+                        format!("resourceclaimtemplate \"{t}\" not found"),
+                    )),
+                    (None, Some(devices)) => {
+                        self.claims.push(ClaimInstance {
+                            name: format!("{}-{}", req.name, e.name),
+                            namespace: req.namespace.clone(),
+                            hypothetical: true,
+                            group: None,
+                            held_by_group: false,
+                            reserved_by_unknown_pod: false,
+                            spec: lookup.compiler.compile(devices),
+                            allocation: None,
+                            device_conditions: Vec::new(),
+                        });
+                        Ok(self.claims.len() - 1)
+                    }
+                }
+            }
+        })
+    }
+
+    /// The PodGroup's claim for a template entry the pod shares with its group: the claim
+    /// named in the PodGroup's status, else one hypothetical claim per (namespace, PodGroup,
+    /// entry), instantiated by the first member that asks.
+    fn group_template_claim(
+        &mut self,
+        lookup: &mut ClaimLookup<'_>,
+        req: &PodReq,
+        pg: &PodGroup,
+        e: &PodResourceClaim,
+        t: &str,
+        template_spec: Option<Option<&DeviceClaim>>,
+    ) -> Result<usize, String> {
+        let pg_name = name_of(&pg.metadata).to_owned();
+        let generated = crate::snapshot::claims::group_claim_status(pg, &e.name).and_then(|n| {
+            lookup
+                .by_name
+                .get(&(req.namespace.clone(), n.to_owned()))
+                .copied()
+        });
+        match (generated, template_spec) {
+            (Some(i), _) => Ok(i),
+            (None, None) => Err(not_created(
+                req,
+                format!(
+                    "PodGroup \"{pg_name}\" entry \"{}\": resourceclaimtemplate \"{t}\" not found",
+                    e.name
+                ),
+            )),
+            (None, Some(devices)) => {
+                let key = (req.namespace.clone(), pg_name.clone(), e.name.clone());
+                let compiler = &mut *lookup.compiler;
+                Ok(*lookup.group_instances.entry(key).or_insert_with(|| {
+                    self.claims.push(ClaimInstance {
+                        name: format!("{pg_name}-{}", e.name),
+                        namespace: req.namespace.clone(),
+                        hypothetical: true,
+                        group: Some(pg_name.clone()),
+                        held_by_group: true,
+                        reserved_by_unknown_pod: false,
+                        spec: compiler.compile(devices),
+                        allocation: None,
+                        device_conditions: Vec::new(),
+                    });
+                    self.claims.len() - 1
+                }))
+            }
+        }
+    }
+
+    /// Records a bound pod whose claims cannot be used (a problem, or claims left
+    /// unallocated) as stuck. Only when every claim and template of its namespace was read:
+    /// a `kubectl get pods` dump without claims proves nothing.
+    fn note_stuck_bound_pod(&mut self, s: &Snapshot, id: PodId, req: &PodReq, pc: &PodClaims) {
+        let known = s.knows_all("ResourceClaim", Some(&req.namespace))
+            && s.knows_all("ResourceClaimTemplate", Some(&req.namespace));
+        if !known {
+            return;
+        }
+        let unallocated: Vec<&str> = pc
+            .entries
+            .iter()
+            .filter(|(_, i)| self.claims[*i].allocation.is_none())
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if let Some(problem) = &pc.problem {
+            self.stuck.push(StuckPod {
+                pod: id,
+                message: format!(
+                    "bound by spec.nodeName, but {problem}: the kubelet will retry forever"
+                ),
+            });
+        } else if !unallocated.is_empty() {
+            self.stuck.push(StuckPod {
+                pod: id,
+                message: format!(
+                    "bound by spec.nodeName, but claim(s) {} are not allocated: the scheduler never ran for it and the kubelet will retry forever",
+                    unallocated.join(", ")
+                ),
+            });
+        }
+    }
+
+    /// Marks each stored claim whose `status.reservedFor` names a pod the snapshot does not
+    /// have using it (`user_uids`, by stored claim).
+    fn mark_reserved_by_unknown_pods(
+        &mut self,
+        reserved_pod_uids: &[Vec<(String, String)>],
+        user_uids: &[Vec<(&str, Option<&str>)>],
+    ) {
         for (i, reserved) in reserved_pod_uids.iter().enumerate() {
             let known = &user_uids[i];
             let is_known = |(name, uid): &(String, String)| {
@@ -701,28 +857,21 @@ impl DraState {
                 })
             };
             if !reserved.iter().all(is_known) {
-                st.claims[i].reserved_by_unknown_pod = true;
+                self.claims[i].reserved_by_unknown_pod = true;
             }
         }
-        st.selectors = Rc::new(RefCell::new(sel));
-        st.users = vec![Vec::new(); st.claims.len()];
-        let mut by_pod: Vec<(&PodId, &PodClaims)> = st.pod_claims.iter().collect();
+    }
+
+    /// Fills `users` (claim → its pods, in pod-id order) from the pods' claim entries.
+    fn index_users(&mut self) {
+        self.users = vec![Vec::new(); self.claims.len()];
+        let mut by_pod: Vec<(&PodId, &PodClaims)> = self.pod_claims.iter().collect();
         by_pod.sort_by_key(|(p, _)| **p);
         for (pod, pc) in by_pod {
             for (_, ci) in &pc.entries {
-                st.users[*ci].push(*pod);
+                self.users[*ci].push(*pod);
             }
         }
-        for (id, _, _) in pods {
-            if bound(*id) {
-                st.placed.insert(*id);
-            }
-        }
-        st.fail_bindings(&binding_failed, bound);
-        if features.node_allocatable {
-            st.build_node_allocatable(pods, bound, table);
-        }
-        st
     }
 
     /// Upstream PreBind: an allocated claim with a device whose `bindingFailureConditions`

@@ -810,56 +810,122 @@ async fn load_async(
 ) -> Result<Snapshot, AccessError> {
     let (client, server, default_namespace) = client_for(options).await?;
     let timeout = options.request_timeout;
-    // A status answer is the server speaking: say what it said (without kube's debug dump of
-    // the `Status`); a proxy's page, an unrequested encoding or a long `Retry-After` say what
-    // happened; only a request that got no answer means the server could not be reached.
-    let access_error = |failure: ListFailure| match failure {
+    progress("discovering APIs");
+    let groups: k8s_openapi::apimachinery::pkg::apis::meta::v1::APIGroupList =
+        fetch_json(&client, "/apis", timeout)
+            .await
+            .map_err(|failure| discovery_error(&server, failure))?;
+    let mut collector = Collector::new();
+    let served = served_groups(&groups);
+    let mut facts = crate::snapshot::ClusterFacts::default();
+    for group in FACT_GROUPS {
+        if let Some((versions, _)) = served.get(*group) {
+            facts
+                .served_versions
+                .insert((*group).to_owned(), versions.clone());
+        }
+    }
+    let mut warnings = Vec::new();
+    let mut jobs = wanted_jobs(&client, timeout, &served, &mut facts, &mut warnings).await;
+    stale_scheduling_jobs(&client, timeout, &served, &mut jobs).await;
+
+    let results = join_all(jobs.iter().map(|job| {
+        list_all(
+            &client,
+            job,
+            options.namespace.as_deref(),
+            timeout,
+            progress,
+        )
+    }))
+    .await;
+    for (job, result) in jobs.iter().zip(results) {
+        match result {
+            Ok((items, notes, namespace)) => {
+                if let Some(namespace) = namespace {
+                    facts
+                        .coverage
+                        .insert(job.kind.clone(), KindCoverage::Namespace { namespace });
+                }
+                warnings.extend(notes);
+                collector.merge(items);
+            }
+            Err(e) => {
+                facts.coverage.insert(
+                    job.kind.clone(),
+                    KindCoverage::Unreadable { reason: e.reason() },
+                );
+                warnings.push(list_warning(job, &e));
+            }
+        }
+    }
+
+    progress("reading /version and /metrics");
+    let server_date = read_version(&client, timeout, &mut facts, &mut warnings).await;
+    read_metrics(&client, timeout, &mut facts, &mut warnings).await;
+    set_snapshot_time(&mut facts, server_date);
+    collector.merge_facts(facts);
+    for w in warnings {
+        collector.warn(w);
+    }
+    let mut snapshot = collector.finish();
+    snapshot.default_namespace = Some(default_namespace);
+    Ok(snapshot)
+}
+
+/// Why discovery (`/apis`) failed, as an access error. A status answer is the server
+/// speaking: say what it said (without kube's debug dump of the `Status`); a proxy's page, an
+/// unrequested encoding or a long `Retry-After` say what happened; only a request that got no
+/// answer means the server could not be reached.
+fn discovery_error(server: &str, failure: ListFailure) -> AccessError {
+    match failure {
         ListFailure::Unsent(source) => match (auth_failure(&source, None), tls_failure(&source)) {
             (Some(message), _) => AccessError::Auth {
-                server: server.clone(),
+                server: server.to_owned(),
                 message,
             },
             (None, Some((what, hint))) => AccessError::Answered {
-                server: server.clone(),
+                server: server.to_owned(),
                 what: format!("the TLS handshake failed: {what}"),
                 hint,
             },
             (None, None) => AccessError::Unreachable {
-                server: server.clone(),
+                server: server.to_owned(),
                 source,
             },
         },
         ListFailure::Status { code: 401, .. } => AccessError::Unauthorized {
-            server: server.clone(),
+            server: server.to_owned(),
         },
         ListFailure::Status { code, message } => AccessError::Refused {
-            server: server.clone(),
+            server: server.to_owned(),
             code,
             message,
         },
         ListFailure::Timeout(d) => AccessError::Timeout {
-            server: server.clone(),
+            server: server.to_owned(),
             after: humanize(d),
         },
         other => {
             let what = other.reason();
             AccessError::Answered {
-                server: server.clone(),
+                server: server.to_owned(),
                 hint: unreadable_hint(&what, "pods"),
                 what,
             }
         }
-    };
-    progress("discovering APIs");
-    let groups: k8s_openapi::apimachinery::pkg::apis::meta::v1::APIGroupList =
-        fetch_json(&client, "/apis", timeout)
-            .await
-            .map_err(access_error)?;
-    let mut collector = Collector::new();
+    }
+}
+
+/// Discovery's groups as group → (served versions, preferred version), with the core group
+/// (`""`) serving `v1`. Names from discovery go into paths: a group that is not a DNS name is
+/// ignored, and so is a version that is not a DNS label.
+fn served_groups(
+    groups: &k8s_openapi::apimachinery::pkg::apis::meta::v1::APIGroupList,
+) -> BTreeMap<String, (Vec<String>, String)> {
     let mut served: BTreeMap<String, (Vec<String>, String)> = BTreeMap::new();
     served.insert(String::new(), (vec!["v1".to_owned()], "v1".to_owned()));
     for g in &groups.groups {
-        // Names from discovery go into paths: anything that is not a DNS name is ignored.
         if !is_dns_subdomain(&g.name) {
             continue;
         }
@@ -878,54 +944,23 @@ async fn load_async(
             .unwrap_or_default();
         served.insert(g.name.clone(), (versions, preferred));
     }
-    let mut facts = crate::snapshot::ClusterFacts::default();
-    for group in FACT_GROUPS {
-        if let Some((versions, _)) = served.get(*group) {
-            facts
-                .served_versions
-                .insert((*group).to_owned(), versions.clone());
-        }
-    }
+    served
+}
 
-    // Decide what to list. Resource lists per group/version confirm the plural is served.
+/// The list jobs for [`WANTED`], in its order. Each group version's resource list is fetched
+/// once to confirm the plural is served; what cannot be read is a warning (and, when
+/// discovery of the group version failed, an unreadable kind in `facts`).
+async fn wanted_jobs(
+    client: &Client,
+    timeout: Option<Duration>,
+    served: &BTreeMap<String, (Vec<String>, String)>,
+    facts: &mut crate::snapshot::ClusterFacts,
+    warnings: &mut Vec<Warning>,
+) -> Vec<ListJob> {
     let mut resource_lists: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
     let mut jobs = Vec::new();
-    let mut warnings = Vec::new();
     for w in WANTED {
-        let Some((versions, preferred)) = served.get(w.group) else {
-            if !w.optional {
-                warnings.push(Warning::new(
-                    "MissingApi",
-                    format!(
-                        "the server does not serve API group `{}`: no `{}` were read",
-                        display_group(w.group),
-                        w.plural
-                    ),
-                ));
-            }
-            continue;
-        };
-        let version = if w.version.is_empty() {
-            preferred.clone()
-        } else if versions.iter().any(|v| v == w.version) {
-            w.version.to_owned()
-        } else if w.group == "scheduling.k8s.io"
-            && w.version == "v1beta1"
-            && versions.iter().any(|v| v == "v1alpha3")
-        {
-            // A cluster serving only the alpha line: read it and convert.
-            "v1alpha3".to_owned()
-        } else {
-            warnings.push(Warning::new(
-                "MissingApi",
-                format!(
-                    "the server does not serve `{}/{}` (it serves {}): no `{}` were read",
-                    w.group,
-                    w.version,
-                    versions.join(", "),
-                    w.plural
-                ),
-            ));
+        let Some(version) = version_to_read(w, served, warnings) else {
             continue;
         };
         let gv = if w.group.is_empty() {
@@ -939,7 +974,7 @@ async fn load_async(
             } else {
                 format!("/apis/{gv}")
             };
-            let list: Result<APIResourceList, _> = fetch_json(&client, &path, timeout).await;
+            let list: Result<APIResourceList, _> = fetch_json(client, &path, timeout).await;
             resource_lists.insert(
                 gv.clone(),
                 list.ok()
@@ -984,100 +1019,142 @@ async fn load_async(
             namespaced: w.namespaced,
         });
     }
-    // Stale scheduling.k8s.io versions: read every resource they serve, for doctor and lint.
-    if let Some((versions, _)) = served.get("scheduling.k8s.io") {
-        for version in versions
-            .iter()
-            .filter(|v| matches!(v.as_str(), "v1alpha1" | "v1alpha2"))
-        {
-            let gv = format!("scheduling.k8s.io/{version}");
-            let list: Result<APIResourceList, _> =
-                fetch_json(&client, &format!("/apis/{gv}"), timeout).await;
-            if let Ok(list) = list {
-                // Subresources (`x/status`) and names that are not DNS labels are skipped;
-                // `secrets` is never read, whatever group claims to serve it.
-                for r in list
-                    .resources
-                    .iter()
-                    .filter(|r| is_dns_label(&r.name) && r.name != "secrets")
-                {
-                    jobs.push(ListJob {
-                        group: "scheduling.k8s.io".to_owned(),
-                        version: version.clone(),
-                        plural: r.name.clone(),
-                        kind: r.kind.clone(),
-                        namespaced: r.namespaced,
-                    });
-                }
+    jobs
+}
+
+/// The version of `w`'s group to read: the preferred one when `w` names none, else `w`'s
+/// own, else `v1alpha3` for a cluster serving only the alpha scheduling line (read and
+/// converted). `None`, with a warning unless `w` is optional, when the server does not serve
+/// it.
+fn version_to_read(
+    w: &Wanted,
+    served: &BTreeMap<String, (Vec<String>, String)>,
+    warnings: &mut Vec<Warning>,
+) -> Option<String> {
+    let Some((versions, preferred)) = served.get(w.group) else {
+        if !w.optional {
+            warnings.push(Warning::new(
+                "MissingApi",
+                format!(
+                    "the server does not serve API group `{}`: no `{}` were read",
+                    display_group(w.group),
+                    w.plural
+                ),
+            ));
+        }
+        return None;
+    };
+    if w.version.is_empty() {
+        Some(preferred.clone())
+    } else if versions.iter().any(|v| v == w.version) {
+        Some(w.version.to_owned())
+    } else if w.group == "scheduling.k8s.io"
+        && w.version == "v1beta1"
+        && versions.iter().any(|v| v == "v1alpha3")
+    {
+        // A cluster serving only the alpha line: read it and convert.
+        Some("v1alpha3".to_owned())
+    } else {
+        warnings.push(Warning::new(
+            "MissingApi",
+            format!(
+                "the server does not serve `{}/{}` (it serves {}): no `{}` were read",
+                w.group,
+                w.version,
+                versions.join(", "),
+                w.plural
+            ),
+        ));
+        None
+    }
+}
+
+/// Adds a list job for every resource the stale scheduling.k8s.io versions (`v1alpha1`,
+/// `v1alpha2`) serve, for doctor and lint. Subresources (`x/status`) and names that are not
+/// DNS labels are skipped; `secrets` is never read, whatever group claims to serve it. A
+/// version whose resource list cannot be read adds nothing.
+async fn stale_scheduling_jobs(
+    client: &Client,
+    timeout: Option<Duration>,
+    served: &BTreeMap<String, (Vec<String>, String)>,
+    jobs: &mut Vec<ListJob>,
+) {
+    let Some((versions, _)) = served.get("scheduling.k8s.io") else {
+        return;
+    };
+    for version in versions
+        .iter()
+        .filter(|v| matches!(v.as_str(), "v1alpha1" | "v1alpha2"))
+    {
+        let gv = format!("scheduling.k8s.io/{version}");
+        let list: Result<APIResourceList, _> =
+            fetch_json(client, &format!("/apis/{gv}"), timeout).await;
+        if let Ok(list) = list {
+            for r in list
+                .resources
+                .iter()
+                .filter(|r| is_dns_label(&r.name) && r.name != "secrets")
+            {
+                jobs.push(ListJob {
+                    group: "scheduling.k8s.io".to_owned(),
+                    version: version.clone(),
+                    plural: r.name.clone(),
+                    kind: r.kind.clone(),
+                    namespaced: r.namespaced,
+                });
             }
         }
     }
+}
 
-    let results = join_all(jobs.iter().map(|job| {
-        list_all(
-            &client,
-            job,
-            options.namespace.as_deref(),
-            timeout,
-            progress,
-        )
-    }))
-    .await;
-    for (job, result) in jobs.iter().zip(results) {
-        match result {
-            Ok((items, notes, namespace)) => {
-                if let Some(namespace) = namespace {
-                    facts
-                        .coverage
-                        .insert(job.kind.clone(), KindCoverage::Namespace { namespace });
-                }
-                warnings.extend(notes);
-                collector.merge(items);
-            }
-            Err(e) => {
-                facts.coverage.insert(
-                    job.kind.clone(),
-                    KindCoverage::Unreadable { reason: e.reason() },
-                );
-                warnings.push(list_warning(job, &e));
-            }
-        }
-    }
-
-    progress("reading /version and /metrics");
-    // `/version` gives the server's version and its clock (the `Date` of its answer).
-    let mut server_date = None;
-    match fetch(&client, "/version", timeout)
-        .await
-        .and_then(|answer| {
-            let info: VersionInfo = serde_json::from_slice(&answer.body)
-                .map_err(|e| ListFailure::Malformed(parse::strip_position(&e.to_string())))?;
-            Ok((info, answer.headers))
-        }) {
+/// Reads `/version` into `facts.server_version` and returns the server's clock (the `Date`
+/// of its answer); a failure is a warning.
+async fn read_version(
+    client: &Client,
+    timeout: Option<Duration>,
+    facts: &mut crate::snapshot::ClusterFacts,
+    warnings: &mut Vec<Warning>,
+) -> Option<k8s_openapi::jiff::Timestamp> {
+    match fetch(client, "/version", timeout).await.and_then(|answer| {
+        let info: VersionInfo = serde_json::from_slice(&answer.body)
+            .map_err(|e| ListFailure::Malformed(parse::strip_position(&e.to_string())))?;
+        Ok((info, answer.headers))
+    }) {
         Ok((info, headers)) => {
             facts.server_version = info.git_version;
-            server_date = date_of(&headers);
+            date_of(&headers)
         }
-        Err(e) => warnings.push(Warning::new(
-            "VersionUnavailable",
-            format!(
-                "cannot read `/version`: {}{}",
-                e.reason(),
-                match &e {
-                    ListFailure::Status { message, .. } if !message.is_empty() => {
-                        format!(" ({})", message.chars().take(200).collect::<String>())
+        Err(e) => {
+            warnings.push(Warning::new(
+                "VersionUnavailable",
+                format!(
+                    "cannot read `/version`: {}{}",
+                    e.reason(),
+                    match &e {
+                        ListFailure::Status { message, .. } if !message.is_empty() => {
+                            format!(" ({})", message.chars().take(200).collect::<String>())
+                        }
+                        _ => String::new(),
                     }
-                    _ => String::new(),
-                }
-            ),
-        )),
+                ),
+            ));
+            None
+        }
     }
-    let metrics = fetch(&client, "/metrics", timeout)
-        .await
-        .and_then(|answer| {
-            String::from_utf8(answer.body)
-                .map_err(|_| ListFailure::Malformed("the body is not UTF-8".to_owned()))
-        });
+}
+
+/// Reads kube-apiserver's feature gates from `/metrics` into `facts.components`. Without
+/// them (a warning), the apiserver is still recorded with the version `/version` gave, if any.
+async fn read_metrics(
+    client: &Client,
+    timeout: Option<Duration>,
+    facts: &mut crate::snapshot::ClusterFacts,
+    warnings: &mut Vec<Warning>,
+) {
+    let metrics = fetch(client, "/metrics", timeout).await.and_then(|answer| {
+        String::from_utf8(answer.body)
+            .map_err(|_| ListFailure::Malformed("the body is not UTF-8".to_owned()))
+    });
     match metrics {
         Ok(text) => {
             let gates = parse_feature_metrics(&text);
@@ -1108,8 +1185,14 @@ async fn load_async(
             }
         }
     }
-    // "Now" is the server's clock, so that ages agree with what the cluster sees; the local
-    // clock only when the server sends no usable `Date`.
+}
+
+/// "Now" is the server's clock, so that ages agree with what the cluster sees; the local
+/// clock only when the server sends no usable `Date` (said in `facts.assumed`).
+fn set_snapshot_time(
+    facts: &mut crate::snapshot::ClusterFacts,
+    server_date: Option<k8s_openapi::jiff::Timestamp>,
+) {
     match server_date {
         Some(t) => {
             facts.snapshot_time = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(t));
@@ -1123,13 +1206,6 @@ async fn load_async(
             ));
         }
     }
-    collector.merge_facts(facts);
-    for w in warnings {
-        collector.warn(w);
-    }
-    let mut snapshot = collector.finish();
-    snapshot.default_namespace = Some(default_namespace);
-    Ok(snapshot)
 }
 
 /// The server's clock: the `Date` header of an answer (RFC 9110 IMF-fixdate, which RFC 2822

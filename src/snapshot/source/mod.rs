@@ -450,7 +450,7 @@ impl Collector {
 
     /// Adds one object (or a `List` of objects). Returns an error for a known kind whose
     /// fields do not fit its type, or an object without `apiVersion`, `kind` or name.
-    pub fn add(&mut self, mut value: Value) -> Result<(), ObjectError> {
+    pub fn add(&mut self, value: Value) -> Result<(), ObjectError> {
         let (api_version, kind) = type_of(&value);
         let (api_version, kind) = (api_version.to_owned(), kind.to_owned());
         let (api_version, kind) = (api_version.as_str(), kind.as_str());
@@ -472,27 +472,7 @@ impl Collector {
             });
         }
         if kind == "List" || (kind.ends_with("List") && value.get("items").is_some()) {
-            let items = match value.get_mut("items").map(Value::take) {
-                Some(Value::Array(items)) => items,
-                Some(Value::Null) | None => Vec::new(),
-                Some(_) => {
-                    return Err(ObjectError {
-                        object: kind.to_owned(),
-                        field: Some("items".to_owned()),
-                        message: "expected a sequence of objects".to_owned(),
-                    });
-                }
-            };
-            for (i, item) in items.into_iter().enumerate() {
-                self.add(item).map_err(|mut e| {
-                    e.field = Some(match e.field.take() {
-                        Some(f) => format!("items[{i}].{f}"),
-                        None => format!("items[{i}]"),
-                    });
-                    e
-                })?;
-            }
-            return Ok(());
+            return self.add_list(kind, value);
         }
         if api_version == WASCTL_API_VERSION && kind == "ClusterFacts" {
             let facts: ClusterFacts = typed(value, "ClusterFacts")?;
@@ -512,29 +492,68 @@ impl Collector {
                 message: "missing or empty".to_owned(),
             });
         }
+        self.store(api_version, kind, value, &object)
+    }
+
+    /// Adds the items of a `List` (a `kind` ending in `List` with `items`) one by one; an
+    /// item's error names its index in the field path.
+    fn add_list(&mut self, kind: &str, mut value: Value) -> Result<(), ObjectError> {
+        let items = match value.get_mut("items").map(Value::take) {
+            Some(Value::Array(items)) => items,
+            Some(Value::Null) | None => Vec::new(),
+            Some(_) => {
+                return Err(ObjectError {
+                    object: kind.to_owned(),
+                    field: Some("items".to_owned()),
+                    message: "expected a sequence of objects".to_owned(),
+                });
+            }
+        };
+        for (i, item) in items.into_iter().enumerate() {
+            self.add(item).map_err(|mut e| {
+                e.field = Some(match e.field.take() {
+                    Some(f) => format!("items[{i}].{f}"),
+                    None => format!("items[{i}]"),
+                });
+                e
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Stores a named object under its kind: a typed list for the kinds the simulator reads
+    /// (older scheduling and DRA versions converted, the version read recorded), raw for
+    /// stale scheduling versions and foreign groups, a count for Secrets and unknown kinds.
+    fn store(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+        mut value: Value,
+        object: &str,
+    ) -> Result<(), ObjectError> {
         let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
         let s = &mut self.snapshot;
         match (group, version, kind) {
             ("", "v1", "Secret") => self.secrets += 1,
-            ("", "v1", "Node") => s.nodes.push(typed(value, &object)?),
+            ("", "v1", "Node") => s.nodes.push(typed(value, object)?),
             ("", "v1", "Pod") => s
                 .pods
-                .push(Arc::new(typed::<ApiPod>(value, &object)?.into())),
-            ("", "v1", "Namespace") => s.namespaces.push(typed(value, &object)?),
+                .push(Arc::new(typed::<ApiPod>(value, object)?.into())),
+            ("", "v1", "Namespace") => s.namespaces.push(typed(value, object)?),
             ("batch", "v1", "Job") => {
                 s.jobs
-                    .push(Arc::new(typed::<ApiJob>(value, &object)?.into()));
+                    .push(Arc::new(typed::<ApiJob>(value, object)?.into()));
             }
-            ("", "v1", "LimitRange") => s.limit_ranges.push(typed(value, &object)?),
-            ("", "v1", "ResourceQuota") => s.resource_quotas.push(typed(value, &object)?),
+            ("", "v1", "LimitRange") => s.limit_ranges.push(typed(value, object)?),
+            ("", "v1", "ResourceQuota") => s.resource_quotas.push(typed(value, object)?),
             ("node.k8s.io", "v1", "RuntimeClass") => {
-                s.runtime_classes.push(typed(value, &object)?);
+                s.runtime_classes.push(typed(value, object)?);
             }
             ("policy", "v1", "PodDisruptionBudget") => {
-                s.pod_disruption_budgets.push(typed(value, &object)?);
+                s.pod_disruption_budgets.push(typed(value, object)?);
             }
             ("scheduling.k8s.io", "v1", "PriorityClass") => {
-                s.priority_classes.push(typed(value, &object)?);
+                s.priority_classes.push(typed(value, object)?);
             }
             ("scheduling.k8s.io", "v1beta1" | "v1alpha3", "PodGroup" | "Workload") => {
                 if version != "v1beta1" {
@@ -543,15 +562,15 @@ impl Collector {
                     value["apiVersion"] = Value::from("scheduling.k8s.io/v1beta1");
                 }
                 if kind == "PodGroup" {
-                    s.pod_groups.push(typed(value, &object)?);
+                    s.pod_groups.push(typed(value, object)?);
                 } else {
-                    s.workloads.push(typed(value, &object)?);
+                    s.workloads.push(typed(value, object)?);
                 }
             }
             ("scheduling.k8s.io", "v1alpha3", "CompositePodGroup") => {
-                s.composite_pod_groups.push(typed(value, &object)?);
+                s.composite_pod_groups.push(typed(value, object)?);
             }
-            ("scheduling.k8s.io", "v1alpha1" | "v1alpha2", _) => s.stale.push(raw(value, &object)?),
+            ("scheduling.k8s.io", "v1alpha1" | "v1alpha2", _) => s.stale.push(raw(value, object)?),
             ("resource.k8s.io", "v1" | "v1beta2", _) if is_dra_kind(kind) => {
                 if version != "v1" {
                     let key = object_key(kind, &value);
@@ -559,38 +578,41 @@ impl Collector {
                     value["apiVersion"] = Value::from("resource.k8s.io/v1");
                 }
                 match kind {
-                    "ResourceClaim" => s.resource_claims.push(typed(value, &object)?),
+                    "ResourceClaim" => s.resource_claims.push(typed(value, object)?),
                     "ResourceClaimTemplate" => {
-                        s.resource_claim_templates.push(typed(value, &object)?);
+                        s.resource_claim_templates.push(typed(value, object)?);
                     }
-                    "ResourceSlice" => s.resource_slices.push(typed(value, &object)?),
-                    "DeviceClass" => s.device_classes.push(typed(value, &object)?),
-                    _ => s.device_taint_rules.push(typed(value, &object)?),
+                    "ResourceSlice" => s.resource_slices.push(typed(value, object)?),
+                    "DeviceClass" => s.device_classes.push(typed(value, object)?),
+                    _ => s.device_taint_rules.push(typed(value, object)?),
                 }
             }
-            _ if FOREIGN_GROUPS.contains(&group) => s.foreign.push(raw(value, &object)?),
-            _ => {
-                let meta = value.get("metadata");
-                let field = |f: &str| {
-                    meta.and_then(|m| m.get(f))
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                };
-                let who = match field("namespace") {
-                    "" => field("name").to_owned(),
-                    ns => format!("{ns}/{}", field("name")),
-                };
-                let entry = self
-                    .unknown
-                    .entry(format!("{api_version}/{kind}"))
-                    .or_default();
-                entry.0 += 1;
-                if entry.1.len() < UNKNOWN_NAMES_SHOWN {
-                    entry.1.push(who);
-                }
-            }
+            _ if FOREIGN_GROUPS.contains(&group) => s.foreign.push(raw(value, object)?),
+            _ => self.count_unknown(api_version, kind, &value),
         }
         Ok(())
+    }
+
+    /// Counts an object of a kind wasctl does not read, keeping the first few names to show.
+    fn count_unknown(&mut self, api_version: &str, kind: &str, value: &Value) {
+        let meta = value.get("metadata");
+        let field = |f: &str| {
+            meta.and_then(|m| m.get(f))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        };
+        let who = match field("namespace") {
+            "" => field("name").to_owned(),
+            ns => format!("{ns}/{}", field("name")),
+        };
+        let entry = self
+            .unknown
+            .entry(format!("{api_version}/{kind}"))
+            .or_default();
+        entry.0 += 1;
+        if entry.1.len() < UNKNOWN_NAMES_SHOWN {
+            entry.1.push(who);
+        }
     }
 
     /// Merges a `ClusterFacts` document (later documents add to and override earlier ones).

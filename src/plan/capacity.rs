@@ -17,7 +17,7 @@
 //! the copies that fit are the fewer of both ([`QuotaLimit`]). Pure: no IO, no scheduling
 //! logic of its own.
 
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, ObjRef};
 use std::collections::{BTreeMap, HashMap};
 
 use crate::snapshot::Job;
@@ -104,12 +104,11 @@ fn is_zero(n: &u32) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Target {
-    /// Always `PodGroup` (a Job or Workload shape is counted as the PodGroup it creates).
-    pub kind: String,
-    /// Namespace the copies are created in.
-    pub namespace: String,
-    /// The PodGroup's name (copies are `<name>-copy-<n>`).
-    pub name: String,
+    /// The PodGroup counted: always a `PodGroup` (a Job or Workload shape is counted as the
+    /// PodGroup it creates), in the namespace the copies are created in; copies are named
+    /// `<name>-copy-<n>`. JSON: `kind`, `namespace`, `name`, as before.
+    #[serde(flatten)]
+    pub object: ObjRef,
     /// Where the shape came from.
     pub source: String,
     /// Pods per copy.
@@ -822,21 +821,7 @@ fn count_copies(
     // The copies whose pods the namespace's quotas let be created, of those that fit.
     let allowed = copies.quota.as_ref().map_or(max, |(n, _)| *n);
     let (n, n_with) = (on_nodes.min(allowed), on_nodes_with.min(allowed));
-    let quota_limit = copies
-        .quota
-        .as_ref()
-        .filter(|(allowed, _)| *allowed < on_nodes_with.max(on_nodes))
-        .map(|(allowed, stop)| QuotaLimit {
-            copies: count(*allowed),
-            copies_on_nodes: count(on_nodes),
-            copies_with_preemption_on_nodes: count(on_nodes_with),
-            quota: stop.exceeded.quota.clone(),
-            resource: stop.exceeded.resource.clone(),
-            hard: format_milli(stop.exceeded.hard),
-            used: format_milli(stop.used_before),
-            must_specify: stop.exceeded.must_specify,
-            message: stop.exceeded.reason(),
-        });
+    let quota_limit = quota_limit_of(&copies, on_nodes, on_nodes_with);
 
     let domain_key = copt
         .domain_key
@@ -848,17 +833,7 @@ fn count_copies(
     };
     let preemptions = plan_with
         .as_ref()
-        .map(|p| {
-            (0..n_with)
-                .filter_map(|i| p.unit(&ObjKind::PodGroup, &copies.namespace, &copies.names[i]))
-                .filter(|u| u.outcome == Outcome::Preempting)
-                .map(|u| CopyPreemption {
-                    copy: format!("PodGroup/{}/{}", u.namespace, u.name),
-                    victims: u.victims.clone(),
-                    blast_radius: u.blast_radius.clone(),
-                })
-                .collect()
-        })
+        .map(|p| preemptions_of(p, &copies, n_with))
         .unwrap_or_default();
     let limit = (on_nodes < max)
         .then(|| copies.failed_unit(&plan, on_nodes))
@@ -866,9 +841,7 @@ fn count_copies(
         .map(|u| limit_of(&s, &plan, u));
     let report = CapacityReport {
         target: Target {
-            kind: "PodGroup".to_owned(),
-            namespace: shape.namespace().to_owned(),
-            name: shape.name().to_owned(),
+            object: ObjRef::new(ObjKind::PodGroup, shape.namespace(), shape.name()),
             source: shape.source.clone(),
             pods: u32::try_from(shape.pods.len()).unwrap_or(u32::MAX),
             min_count: shape.min_count(),
@@ -897,6 +870,40 @@ fn count_copies(
         _snapshot: s,
     };
     (report, leftovers)
+}
+
+/// What the namespace's quotas allow, when it is fewer copies than fit on the nodes (with or
+/// without preemption): the quota and resource that stop the next copy, in the report's words.
+fn quota_limit_of(copies: &Copies, on_nodes: usize, on_nodes_with: usize) -> Option<QuotaLimit> {
+    copies
+        .quota
+        .as_ref()
+        .filter(|(allowed, _)| *allowed < on_nodes_with.max(on_nodes))
+        .map(|(allowed, stop)| QuotaLimit {
+            copies: count(*allowed),
+            copies_on_nodes: count(on_nodes),
+            copies_with_preemption_on_nodes: count(on_nodes_with),
+            quota: stop.exceeded.quota.clone(),
+            resource: stop.exceeded.resource.clone(),
+            hard: format_milli(stop.exceeded.hard),
+            used: format_milli(stop.used_before),
+            must_specify: stop.exceeded.must_specify,
+            message: stop.exceeded.reason(),
+        })
+}
+
+/// The first `n_with` copies that fit in `plan_with` only by preempting, with their victims
+/// and blast radius.
+fn preemptions_of(plan_with: &Plan, copies: &Copies, n_with: usize) -> Vec<CopyPreemption> {
+    (0..n_with)
+        .filter_map(|i| plan_with.unit(&ObjKind::PodGroup, &copies.namespace, &copies.names[i]))
+        .filter(|u| u.outcome == Outcome::Preempting)
+        .map(|u| CopyPreemption {
+            copy: format!("PodGroup/{}/{}", u.namespace, u.name),
+            victims: u.victims.clone(),
+            blast_radius: u.blast_radius.clone(),
+        })
+        .collect()
 }
 
 fn count(n: usize) -> u32 {

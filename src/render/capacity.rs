@@ -56,8 +56,8 @@ fn write_answer(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::R
         "{} ({}, from {})",
         style.bold(format!(
             "PodGroup/{}/{}",
-            sanitize(&t.namespace),
-            sanitize(&t.name)
+            sanitize(&t.object.namespace),
+            sanitize(&t.object.name)
         )),
         shape.join(", "),
         sanitize(&t.source)

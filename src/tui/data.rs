@@ -68,9 +68,6 @@ pub fn marker(c: Change) -> &'static str {
     }
 }
 
-/// A unit's identity in a plan: kind, namespace, name.
-pub type UnitKey = (ObjKind, String, String);
-
 /// One unit's change under the what-ifs, with its causes, as `kubectl wasctl diff` reports it.
 pub use crate::plan::diff::UnitChange;
 
@@ -81,7 +78,7 @@ pub fn diff(
     after: &Snapshot,
     after_plan: &Plan,
     preemption: bool,
-) -> HashMap<UnitKey, UnitChange> {
+) -> HashMap<ObjRef, UnitChange> {
     crate::plan::diff::diff(
         before,
         before_plan,
@@ -92,7 +89,7 @@ pub fn diff(
     )
     .units
     .into_iter()
-    .map(|u| ((u.kind.clone(), u.namespace.clone(), u.name.clone()), u))
+    .map(|u| (ObjRef::new(u.kind.clone(), &u.namespace, &u.name), u))
     .collect()
 }
 
@@ -222,7 +219,7 @@ pub struct Data {
     /// One per node of the snapshot with the what-ifs, in the snapshot's order.
     pub nodes: Vec<NodeInfo>,
     /// What the what-ifs changed, per unit.
-    pub changes: HashMap<UnitKey, UnitChange>,
+    pub changes: HashMap<ObjRef, UnitChange>,
     /// The what-ifs in the order they were made, one line each (the header shows them).
     pub what_ifs: Vec<String>,
     /// Namespaces that hold objects.
@@ -520,11 +517,9 @@ mod tests {
     fn draining_a_node_makes_its_gang_pending_again() {
         let d = demo_data(vec![WhatIf::Drain("gpu-a1".to_owned())]);
         // train-a runs on gpu-a1 and gpu-a2: its PodGroup is pending again.
-        let change = d.changes.get(&(
-            ObjKind::PodGroup,
-            "ml".to_owned(),
-            "train-a-workers".to_owned(),
-        ));
+        let change = d
+            .changes
+            .get(&ObjRef::new(ObjKind::PodGroup, "ml", "train-a-workers"));
         assert!(change.is_some(), "changes: {:?}", d.changes);
         assert_eq!(d.what_ifs, vec!["drain gpu-a1".to_owned()]);
         assert!(

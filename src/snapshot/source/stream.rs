@@ -136,15 +136,7 @@ pub(crate) fn process(
     path: &str,
     collector: &mut Collector,
 ) -> Result<(), LoadError> {
-    let abs = |line: usize, column: usize| -> (usize, usize) {
-        let l = unit.line + line.max(1) - 1;
-        let c = if line <= 1 {
-            unit.column + column.max(1) - 1
-        } else {
-            column.max(1) + unit.indent
-        };
-        (l, c)
-    };
+    let abs = |line: usize, column: usize| absolute(unit, line, column);
     let prefix = |mut e: ObjectError| -> ObjectError {
         if let Some(i) = unit.item {
             e.field = Some(match e.field.take() {
@@ -210,39 +202,7 @@ pub(crate) fn process(
                     },
                 )?;
             if unit.seq {
-                // A run of List items: item `first + i` is the run's element `i`.
-                let first = unit.item.unwrap_or(0);
-                let serde_json::Value::Array(items) = value else {
-                    return Ok(());
-                };
-                for (i, item) in items.into_iter().enumerate() {
-                    collector.add(item).map_err(|mut e| {
-                        let inner = e.field.take();
-                        let local = ObjectError {
-                            field: Some(match &inner {
-                                Some(f) => format!("[{i}].{f}"),
-                                None => format!("[{i}]"),
-                            }),
-                            ..e.clone()
-                        };
-                        let located = super::parse::locate_yaml(text, &local);
-                        e.field = Some(match inner {
-                            Some(f) => format!("items[{}].{f}", first + i),
-                            None => format!("items[{}]", first + i),
-                        });
-                        let (line, column) =
-                            located.map_or((unit.line, unit.column), |(l, c)| abs(l, c));
-                        LoadError::Object {
-                            path: path.to_owned(),
-                            line,
-                            column,
-                            object: e.object,
-                            field: e.field,
-                            message: e.message,
-                        }
-                    })?;
-                }
-                return Ok(());
+                return add_list_run(unit, text, value, path, collector);
             }
             collector.add(value).map_err(|e| {
                 let located = super::parse::locate_yaml(text, &e);
@@ -250,6 +210,62 @@ pub(crate) fn process(
             })
         }
     }
+}
+
+/// A unit's position in its file for a `line`/`column` inside its text (1-based; the first
+/// line starts at the unit's column, the others at its indent).
+fn absolute(unit: &Unit, line: usize, column: usize) -> (usize, usize) {
+    let l = unit.line + line.max(1) - 1;
+    let c = if line <= 1 {
+        unit.column + column.max(1) - 1
+    } else {
+        column.max(1) + unit.indent
+    };
+    (l, c)
+}
+
+/// Adds a run of List items (`unit.seq`), parsed as one YAML sequence `value`: item
+/// `first + i` of the List is the run's element `i`, and an error names it as `items[N]` at
+/// the position of its field.
+fn add_list_run(
+    unit: &Unit,
+    text: &str,
+    value: serde_json::Value,
+    path: &str,
+    collector: &mut Collector,
+) -> Result<(), LoadError> {
+    let first = unit.item.unwrap_or(0);
+    let serde_json::Value::Array(items) = value else {
+        return Ok(());
+    };
+    for (i, item) in items.into_iter().enumerate() {
+        collector.add(item).map_err(|mut e| {
+            let inner = e.field.take();
+            let local = ObjectError {
+                field: Some(match &inner {
+                    Some(f) => format!("[{i}].{f}"),
+                    None => format!("[{i}]"),
+                }),
+                ..e.clone()
+            };
+            let located = super::parse::locate_yaml(text, &local);
+            e.field = Some(match inner {
+                Some(f) => format!("items[{}].{f}", first + i),
+                None => format!("items[{}]", first + i),
+            });
+            let (line, column) =
+                located.map_or((unit.line, unit.column), |(l, c)| absolute(unit, l, c));
+            LoadError::Object {
+                path: path.to_owned(),
+                line,
+                column,
+                object: e.object,
+                field: e.field,
+                message: e.message,
+            }
+        })?;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1191,90 +1207,107 @@ fn split_yaml_into<R: BufRead>(
             doc.text.push_str(line);
             continue;
         }
-        let first = bare.as_bytes().first().copied();
-        let blank_or_comment = bare.trim().is_empty() || first == Some(b'#');
-        let anchor = !blank_or_comment && has_anchor(bare);
-        match &mut doc.items {
-            Items::None => {
-                doc.anchored |= anchor;
-                if lists && !doc.anchored && bare.trim_end() == "items:" {
-                    doc.items = Items::Pending(line.to_owned());
-                } else {
-                    doc.text.push_str(line);
-                }
+        add_line(&mut doc, line, bare, number, lists, out)?;
+    }
+    flush_doc(&mut doc, path, out)
+}
+
+/// Adds one line of a document that is not a `---`/`...` marker (`bare`: without its line
+/// break) to `doc`: to the shell's text, or, in a `List`'s `items:` sequence, to the current
+/// item (dedented, or kept as written from an anchor on), flushing each finished item as a
+/// unit of its own.
+#[inline]
+fn add_line(
+    doc: &mut YamlDoc,
+    line: &str,
+    bare: &str,
+    number: usize,
+    lists: bool,
+    out: &mut YamlOut<'_, '_>,
+) -> Result<(), Stop> {
+    let first = bare.as_bytes().first().copied();
+    let blank_or_comment = bare.trim().is_empty() || first == Some(b'#');
+    let anchor = !blank_or_comment && has_anchor(bare);
+    match &mut doc.items {
+        Items::None => {
+            doc.anchored |= anchor;
+            if lists && !doc.anchored && bare.trim_end() == "items:" {
+                doc.items = Items::Pending(line.to_owned());
+            } else {
+                doc.text.push_str(line);
             }
-            Items::Pending(held) => {
-                if blank_or_comment {
-                    held.push_str(line);
-                } else if bare == "-" || bare.starts_with("- ") {
+        }
+        Items::Pending(held) => {
+            if blank_or_comment {
+                held.push_str(line);
+            } else if bare == "-" || bare.starts_with("- ") {
+                let start = out.text.len();
+                out.text.extend_from_slice(dedent(line).as_bytes());
+                doc.items = Items::Active {
+                    index: 0,
+                    current: Some((number, start)),
+                    tail: None,
+                };
+                if anchor && let Items::Active { tail, .. } = &mut doc.items {
+                    start_tail(out, start);
+                    *tail = Some(0);
+                }
+                // Keep the line count of the shell right for its own errors.
+                doc.text.push_str("items: []\n");
+            } else {
+                let held = std::mem::take(held);
+                doc.text.push_str(&held);
+                doc.text.push_str(line);
+                doc.items = Items::None;
+            }
+        }
+        Items::Active {
+            index,
+            current,
+            tail,
+        } => {
+            let item_line = bare == "-" || bare.starts_with("- ");
+            if tail.is_some() && (item_line || blank_or_comment || first == Some(b' ')) {
+                // In a tail every line is kept as written.
+                out.text.extend_from_slice(line.as_bytes());
+            } else if item_line {
+                flush_item(doc, out)?;
+                if let Items::Active {
+                    index,
+                    current,
+                    tail,
+                } = &mut doc.items
+                {
                     let start = out.text.len();
-                    out.text.extend_from_slice(dedent(line).as_bytes());
-                    doc.items = Items::Active {
-                        index: 0,
-                        current: Some((number, start)),
-                        tail: None,
-                    };
-                    if anchor && let Items::Active { tail, .. } = &mut doc.items {
+                    if anchor {
+                        out.text.extend_from_slice(line.as_bytes());
+                        *tail = Some(*index);
+                    } else {
+                        out.text.extend_from_slice(dedent(line).as_bytes());
+                    }
+                    *current = Some((number, start));
+                }
+            } else if blank_or_comment || first == Some(b' ') {
+                if let Some((_, start)) = *current {
+                    if anchor && tail.is_none() {
                         start_tail(out, start);
-                        *tail = Some(0);
+                        *tail = Some(*index);
+                        out.text.extend_from_slice(line.as_bytes());
+                    } else if first == Some(b' ') {
+                        out.text.extend_from_slice(dedent(line).as_bytes());
+                    } else {
+                        out.text.push(b'\n');
                     }
-                    // Keep the line count of the shell right for its own errors.
-                    doc.text.push_str("items: []\n");
-                } else {
-                    let held = std::mem::take(held);
-                    doc.text.push_str(&held);
-                    doc.text.push_str(line);
-                    doc.items = Items::None;
                 }
-            }
-            Items::Active {
-                index,
-                current,
-                tail,
-            } => {
-                let item_line = bare == "-" || bare.starts_with("- ");
-                if tail.is_some() && (item_line || blank_or_comment || first == Some(b' ')) {
-                    // In a tail every line is kept as written.
-                    out.text.extend_from_slice(line.as_bytes());
-                } else if item_line {
-                    flush_item(&mut doc, out)?;
-                    if let Items::Active {
-                        index,
-                        current,
-                        tail,
-                    } = &mut doc.items
-                    {
-                        let start = out.text.len();
-                        if anchor {
-                            out.text.extend_from_slice(line.as_bytes());
-                            *tail = Some(*index);
-                        } else {
-                            out.text.extend_from_slice(dedent(line).as_bytes());
-                        }
-                        *current = Some((number, start));
-                    }
-                } else if blank_or_comment || first == Some(b' ') {
-                    if let Some((_, start)) = *current {
-                        if anchor && tail.is_none() {
-                            start_tail(out, start);
-                            *tail = Some(*index);
-                            out.text.extend_from_slice(line.as_bytes());
-                        } else if first == Some(b' ') {
-                            out.text.extend_from_slice(dedent(line).as_bytes());
-                        } else {
-                            out.text.push(b'\n');
-                        }
-                    }
-                } else {
-                    // A column-1 key after the sequence: back to the shell.
-                    flush_item(&mut doc, out)?;
-                    doc.items = Items::None;
-                    doc.text.push_str(line);
-                }
+            } else {
+                // A column-1 key after the sequence: back to the shell.
+                flush_item(doc, out)?;
+                doc.items = Items::None;
+                doc.text.push_str(line);
             }
         }
     }
-    flush_doc(&mut doc, path, out)
+    Ok(())
 }
 
 /// Removes the first two columns (`- ` or two spaces) of a List item line.

@@ -39,7 +39,7 @@ pub struct PendingView {
 fn change_of<'a>(cx: &'a Cx<'_>, u: &UnitResult) -> Option<&'a UnitChange> {
     cx.data
         .changes
-        .get(&(u.kind.clone(), u.namespace.clone(), u.name.clone()))
+        .get(&ObjRef::new(u.kind.clone(), &u.namespace, &u.name))
 }
 
 /// `placed/pending` as `simulate` shows it (`before+placed/total` when members already run).

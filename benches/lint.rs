@@ -1,9 +1,11 @@
 //! Criterion bench for `lint` over a 20,000-long CompositePodGroup parent chain (issue 46 item
 //! 4: the chain check was cubic, a 4,000-long chain took 28 s; it is one memoised walk now,
-//! target ≤ 0.5 s). The input is made as text, as a user's file would be, and the whole of
-//! `lint` is timed: the loader's cut and verdict, the positioned parse, every rule and the
-//! cross-object checks. Run with `cargo bench --features testutil --bench lint`. No test
-//! asserts on timing.
+//! target ≤ 0.5 s). `20000_long`: the input is made as text, as a user's file would be, and the
+//! whole of `lint` is timed: the loader's cut and verdict, the positioned parse, every rule and
+//! the cross-object checks. `20000_long_hierarchy_only`: the hierarchy checks alone
+//! (`references::check_hierarchy`: parent cycles, depth, mixed Workloads) over the same chain,
+//! already parsed. Run with `cargo bench --features testutil --bench lint`. No test asserts on
+//! timing.
 
 #![allow(clippy::print_stderr)]
 
@@ -11,7 +13,9 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use wasctl::lint::{Input, Options, lint};
+use serde_json::{Value, json};
+use wasctl::lint::span::SpanNode;
+use wasctl::lint::{Config, Document, Emitter, Input, Object, ObjectId, Options, lint, rules};
 
 /// `n` CompositePodGroups `c0 ← c1 ← … ← c(n-1)`, each naming the one before as parent.
 fn chain(n: usize) -> String {
@@ -28,6 +32,39 @@ fn chain(n: usize) -> String {
         }
     }
     text
+}
+
+/// The objects of [`chain`]`(n)` as lint holds them after parsing (the Workload is not needed).
+fn chain_objects(n: usize) -> Vec<Object> {
+    (0..n)
+        .map(|i| {
+            let mut value = json!({
+                "apiVersion": "scheduling.k8s.io/v1alpha3",
+                "kind": "CompositePodGroup",
+                "metadata": {"name": format!("c{i}"), "namespace": "ml"},
+                "spec": {
+                    "workloadRef": {"workloadName": "pipeline", "templateName": "stage"},
+                    "schedulingPolicy": {"basic": {}},
+                },
+            });
+            if i > 0 {
+                value["spec"]["parentCompositePodGroupName"] = Value::from(format!("c{}", i - 1));
+            }
+            Object {
+                doc: 0,
+                prefix: Vec::new(),
+                value,
+                api_version: "scheduling.k8s.io/v1alpha3".to_owned(),
+                kind: "CompositePodGroup".to_owned(),
+                id: ObjectId {
+                    kind: "CompositePodGroup".to_owned(),
+                    namespace: Some("ml".to_owned()),
+                    name: format!("c{i}"),
+                },
+                namespace: "ml".to_owned(),
+            }
+        })
+        .collect()
 }
 
 fn parent_chain(c: &mut Criterion) {
@@ -47,6 +84,20 @@ fn parent_chain(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(20));
     group.bench_function("20000_long", |b| {
         b.iter(|| lint(&inputs, &options, None));
+    });
+    let objects = chain_objects(20_000);
+    let docs = [Document {
+        file: "chain.yaml".to_owned(),
+        line: 1,
+        tree: SpanNode::unpositioned(&Value::Null, (1, 1)),
+    }];
+    let config = Config::default();
+    group.bench_function("20000_long_hierarchy_only", |b| {
+        b.iter(|| {
+            let mut em = Emitter::new(&docs, &config);
+            rules::references::check_hierarchy(&objects, None, &mut em);
+            em
+        });
     });
     group.finish();
 }

@@ -530,8 +530,7 @@ pub fn check(
 ) {
     let mut ix = index(objects, cluster);
     ix.missing_class_is_error = feasibility && cluster.is_some();
-    check_parent_cycles(objects, cluster, em);
-    check_mixed_workloads(objects, cluster, em);
+    check_hierarchy(objects, cluster, em);
     for obj in objects {
         check_immutable(obj, &ix, em);
         for (path, spec) in pod_specs(obj) {
@@ -679,6 +678,20 @@ fn check_group_refs(
     }
 }
 
+/// The hierarchy rules over the linted set (`WAS313` cycles, `WAS314` depth and mixed
+/// Workloads), parents from the linted objects, then from the cluster. Linear in the number of
+/// groups: each rule resolves every group once, with a memo (a 20,000-long chain is 20,000
+/// steps per rule; `benches/lint.rs` times it alone).
+pub fn check_hierarchy(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
+    hierarchy_steps(objects, cluster, em);
+}
+
+/// [`check_hierarchy`], returning how many parent links its walks followed (the linear-growth
+/// test counts them).
+fn hierarchy_steps(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) -> usize {
+    check_parent_cycles(objects, cluster, em) + check_mixed_workloads(objects, cluster, em)
+}
+
 /// Where a CompositePodGroup sits in its hierarchy, found by [`resolve_levels`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Level {
@@ -695,7 +708,12 @@ enum Level {
 /// reported once, on its linted member with the smallest name; a group or PodGroup deeper than
 /// [`MAX_HIERARCHY_DEPTH`] levels (the leaf PodGroup counts; upstream hierarchy validation:
 /// "hierarchy depth 5 exceeds maximum allowed depth 4") once per chain, where it first exceeds.
-fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
+/// Returns the parent links followed.
+fn check_parent_cycles(
+    objects: &[Object],
+    cluster: Option<&Snapshot>,
+    em: &mut Emitter<'_>,
+) -> usize {
     use crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH;
     let mut parent: HashMap<Key, String> = HashMap::new();
     if let Some(s) = cluster {
@@ -742,7 +760,7 @@ fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut 
             _ => {}
         }
     }
-    let (levels, cycles) = resolve_levels(&parent, &known, linted.keys());
+    let (levels, cycles, steps) = resolve_levels(&parent, &known, linted.keys());
     for cycle in cycles {
         let Some((key, obj)) = cycle
             .iter()
@@ -808,6 +826,7 @@ fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut 
             emit_deep(em, obj, d + 1);
         }
     }
+    steps
 }
 
 /// `WAS314`, mixed Workloads: a linted PodGroup or CompositePodGroup whose hierarchy's root
@@ -815,21 +834,25 @@ fn check_parent_cycles(objects: &[Object], cluster: Option<&Snapshot>, em: &mut 
 /// in the scheduling cycle and refuses it (upstream `hierarchy_validation_test.go`, "Pod group
 /// hierarchy referencing multiple distinct Workloads fails validation in scheduling cycle"), as
 /// `snapshot::hierarchy::check_tree` does for the simulator. Parents come from the linted
-/// objects, then from the cluster; the walk up stops at a missing parent or a cycle.
-fn check_mixed_workloads(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
+/// objects, then from the cluster; the walk up stops at a missing parent or a cycle, and a root
+/// more than 63 links above the group's parent is not looked for (the bound of the walk this
+/// memo replaced). Returns the parent links followed.
+fn check_mixed_workloads<'a>(
+    objects: &'a [Object],
+    cluster: Option<&'a Snapshot>,
+    em: &mut Emitter<'_>,
+) -> usize {
+    type Group<'s> = (&'s str, &'s str);
     // CompositePodGroup → (parent, workloadName).
-    let mut cpgs: HashMap<Key, (Option<String>, Option<String>)> = HashMap::new();
+    let mut cpgs: HashMap<Group<'a>, (Option<&'a str>, Option<&'a str>)> = HashMap::new();
     if let Some(s) = cluster {
         for c in &s.composite_pod_groups {
-            if let Some(name) = c.metadata.name.as_ref() {
+            if let Some(name) = c.metadata.name.as_deref() {
                 cpgs.insert(
+                    (c.metadata.namespace.as_deref().unwrap_or_default(), name),
                     (
-                        c.metadata.namespace.clone().unwrap_or_default(),
-                        name.clone(),
-                    ),
-                    (
-                        c.spec.parent_composite_pod_group_name.clone(),
-                        Some(c.spec.workload_ref.workload_name.clone()),
+                        c.spec.parent_composite_pod_group_name.as_deref(),
+                        Some(c.spec.workload_ref.workload_name.as_str()),
                     ),
                 );
             }
@@ -839,14 +862,50 @@ fn check_mixed_workloads(objects: &[Object], cluster: Option<&Snapshot>, em: &mu
         if was_kind(obj) == Some(WasKind::CompositePodGroup) {
             let spec = obj.value.get("spec").unwrap_or(&Value::Null);
             cpgs.insert(
-                (obj.namespace.clone(), obj.id.name.clone()),
+                (obj.namespace.as_str(), obj.id.name.as_str()),
                 (
-                    get_str(spec, "parentCompositePodGroupName").map(str::to_owned),
-                    get_str(spec, "workloadRef.workloadName").map(str::to_owned),
+                    get_str(spec, "parentCompositePodGroupName"),
+                    get_str(spec, "workloadRef.workloadName"),
                 ),
             );
         }
     }
+    // Group → (links up to its root, the root), or `None` when the walk up meets a missing
+    // parent or a cycle. Each group is resolved once: the walk stops at a resolved group.
+    let mut roots: HashMap<Group<'a>, Option<(usize, Group<'a>)>> = HashMap::new();
+    let mut steps = 0;
+    let mut root_of = |start: Group<'a>| {
+        let mut path: Vec<Group<'a>> = Vec::new();
+        let mut on_path: HashSet<Group<'a>> = HashSet::new();
+        let mut at = start;
+        let mut end = loop {
+            steps += 1;
+            if let Some(r) = roots.get(&at) {
+                break *r;
+            }
+            let Some((parent, _)) = cpgs.get(&at) else {
+                break None;
+            };
+            if !on_path.insert(at) {
+                break None;
+            }
+            match parent {
+                Some(p) => {
+                    path.push(at);
+                    at = (at.0, p);
+                }
+                None => {
+                    roots.insert(at, Some((0, at)));
+                    break Some((0, at));
+                }
+            }
+        };
+        for group in path.into_iter().rev() {
+            end = end.map(|(links, root)| (links + 1, root));
+            roots.insert(group, end);
+        }
+        roots.get(&start).copied().flatten()
+    };
     for obj in objects {
         if !matches!(
             was_kind(obj),
@@ -861,25 +920,17 @@ fn check_mixed_workloads(objects: &[Object], cluster: Option<&Snapshot>, em: &mu
         ) else {
             continue;
         };
-        // Walk up to the root; bounded, so a cycle or a long chain ends the walk.
-        let mut at = (obj.namespace.clone(), first.to_owned());
-        let mut root = None;
-        for _ in 0..64 {
-            let Some((parent, workload)) = cpgs.get(&at) else {
-                break;
-            };
-            match parent {
-                Some(p) => at = (at.0.clone(), p.clone()),
-                None => {
-                    root = workload.clone().map(|w| (at.1.clone(), w));
-                    break;
-                }
-            }
-        }
-        let Some((root_name, root_workload)) = root else {
+        let Some((links, root)) = root_of((obj.namespace.as_str(), first)) else {
             continue;
         };
+        let Some(&(_, Some(root_workload))) = cpgs.get(&root) else {
+            continue;
+        };
+        if links >= 64 {
+            continue;
+        }
         if root_workload != mine {
+            let root_name = root.1;
             em.emit(
                 Rule::HierarchyTooDeep,
                 obj,
@@ -891,17 +942,20 @@ fn check_mixed_workloads(objects: &[Object], cluster: Option<&Snapshot>, em: &mu
             );
         }
     }
+    steps
 }
 
 /// The level of every CompositePodGroup reachable from `starts` (and of their ancestors), and
-/// the cycles met, each once. Linear: every group is pushed on a walk at most once.
+/// the cycles met, each once, and the steps walked. Linear: every group is pushed on a walk at
+/// most once.
 fn resolve_levels<'k>(
     parent: &HashMap<Key, String>,
     known: &HashSet<Key>,
     starts: impl Iterator<Item = &'k Key>,
-) -> (HashMap<Key, Level>, Vec<Vec<Key>>) {
+) -> (HashMap<Key, Level>, Vec<Vec<Key>>, usize) {
     let mut levels: HashMap<Key, Level> = HashMap::new();
     let mut cycles = Vec::new();
+    let mut steps = 0;
     for start in starts {
         if levels.contains_key(start) {
             continue;
@@ -911,6 +965,7 @@ fn resolve_levels<'k>(
         let mut at = start.clone();
         // Walk up until a resolved group, a root, a missing parent or the path itself.
         let base = loop {
+            steps += 1;
             if let Some(l) = levels.get(&at) {
                 break *l;
             }
@@ -943,7 +998,7 @@ fn resolve_levels<'k>(
             levels.insert(k, level);
         }
     }
-    (levels, cycles)
+    (levels, cycles, steps)
 }
 
 fn check_priority_class(
@@ -1342,10 +1397,84 @@ mod tests {
             (1..n).map(|i| (key(i), format!("c{}", i - 1))).collect();
         let known: HashSet<Key> = (0..n).map(key).collect();
         let starts: Vec<Key> = (0..n).map(key).collect();
-        let (levels, cycles) = resolve_levels(&parent, &known, starts.iter());
+        let (levels, cycles, _) = resolve_levels(&parent, &known, starts.iter());
         assert!(cycles.is_empty());
         assert_eq!(levels[&key(0)], Level::Depth(1));
         assert_eq!(levels[&key(n - 1)], Level::Depth(n));
+    }
+
+    /// `n` linted CompositePodGroups `c0 ← c1 ← … ← c(n-1)`, each naming the one before as
+    /// parent; the root references Workload `root`, the others `pipeline`.
+    fn chain(n: usize) -> Vec<Object> {
+        (0..n)
+            .map(|i| {
+                let mut spec = serde_json::json!({
+                    "workloadRef": {
+                        "workloadName": if i == 0 { "root" } else { "pipeline" },
+                        "templateName": "stage",
+                    },
+                });
+                if i > 0 {
+                    spec["parentCompositePodGroupName"] = format!("c{}", i - 1).into();
+                }
+                Object {
+                    doc: 0,
+                    prefix: Vec::new(),
+                    value: serde_json::json!({"metadata": {"name": format!("c{i}")}, "spec": spec}),
+                    api_version: "scheduling.k8s.io/v1alpha3".to_owned(),
+                    kind: "CompositePodGroup".to_owned(),
+                    id: crate::lint::ObjectId {
+                        kind: "CompositePodGroup".to_owned(),
+                        namespace: Some("ml".to_owned()),
+                        name: format!("c{i}"),
+                    },
+                    namespace: "ml".to_owned(),
+                }
+            })
+            .collect()
+    }
+
+    /// The parent links the hierarchy checks follow over [`chain`]`(n)`, and their findings.
+    fn walk_chain(n: usize) -> (usize, Vec<crate::lint::Finding>) {
+        let docs = [crate::lint::Document {
+            file: "chain.yaml".to_owned(),
+            line: 1,
+            tree: crate::lint::span::SpanNode::unpositioned(&Value::Null, (1, 1)),
+        }];
+        let config = crate::lint::Config::default();
+        let mut em = Emitter::new(&docs, &config);
+        let steps = hierarchy_steps(&chain(n), None, &mut em);
+        (steps, em.findings)
+    }
+
+    // issue 46 item 4: the hierarchy checks are linear: at most two parent links per group and
+    // rule (each group is pushed on a walk once, each walk ends once), so twice the chain is
+    // about twice the links (a walk per group to the root would be four times; the cubic walk
+    // this replaced, eight). A 2,000-long chain: 7,000 links; 4,000: 15,000.
+    #[test]
+    fn hierarchy_checks_grow_linearly_with_the_chain() {
+        let (small, _) = walk_chain(2_000);
+        let (large, _) = walk_chain(4_000);
+        assert!(small <= 4 * 2_000, "{small} links for 2,000 groups");
+        assert!(large <= 4 * 4_000, "{large} links for 4,000 groups");
+        assert!(
+            large < 3 * small,
+            "2,000 groups: {small} links; 4,000: {large}"
+        );
+    }
+
+    // The memoised mixed-Workload check keeps the bound of the walk it replaced: a root at most
+    // 63 links above a group's parent is found (c1 … c64 are reported), one further is not.
+    #[test]
+    fn mixed_workloads_are_found_within_64_links_of_the_root() {
+        let (_, findings) = walk_chain(100);
+        let mixed: Vec<&str> = findings
+            .iter()
+            .filter(|f| f.message.contains("references Workload `root`"))
+            .map(|f| f.object.name.as_str())
+            .collect();
+        let expected: Vec<String> = (1..=64).map(|i| format!("c{i}")).collect();
+        assert_eq!(mixed, expected);
     }
 
     #[test]
@@ -1363,7 +1492,7 @@ mod tests {
             .iter()
             .map(|n| ("ml".to_owned(), (*n).to_owned()))
             .collect();
-        let (levels, cycles) = resolve_levels(&parent, &known, starts.iter());
+        let (levels, cycles, _) = resolve_levels(&parent, &known, starts.iter());
         assert_eq!(cycles.len(), 1);
         assert_eq!(cycles[0].len(), 2);
         assert!(levels.values().all(|l| *l == Level::Cyclic));

@@ -177,7 +177,7 @@ pub fn admit_with_gates(
 /// [`admit`], for objects that are a template, never created themselves (`capacity`'s
 /// shape): every step but the ResourceQuota one, since the copies made from the template
 /// are what the namespace's quotas are counted against (see
-/// [`resource_quota::Quotas::left_in`]).
+/// [`resource_quota::Quotas::charge`]).
 pub fn admit_template(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
     admit_objects(objects, cluster, &BTreeMap::new(), false)
 }

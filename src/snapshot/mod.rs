@@ -17,6 +17,7 @@ pub mod hierarchy;
 pub mod index;
 pub mod job;
 pub mod kind;
+pub mod kueue;
 pub mod names;
 pub mod pod;
 pub mod quantity;

@@ -21,6 +21,7 @@ pub mod doctor;
 pub mod error;
 pub mod explain;
 pub mod graph;
+pub mod kueue;
 #[cfg(test)]
 mod layers;
 pub mod lint;

@@ -1,0 +1,8 @@
+//! Kueue's admission, simulated: which pending Kueue Workloads Kueue's scheduler would admit
+//! (quota, cohorts, flavors, preemption) before kube-scheduler places their pods.
+//!
+//! Pure: no IO. Built up from Kueue's own code (kubernetes-sigs/kueue, August 2026), each
+//! file naming the Kueue file it ports:
+//! - [`quota`]: the quota forest of ClusterQueues and Cohorts (`resource_node.go`).
+
+pub mod quota;

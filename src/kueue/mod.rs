@@ -3,6 +3,10 @@
 //!
 //! Pure: no IO. Built up from Kueue's own code (kubernetes-sigs/kueue, August 2026), each
 //! file naming the Kueue file it ports:
-//! - [`quota`]: the quota forest of ClusterQueues and Cohorts (`resource_node.go`).
+//! - [`quota`]: the quota forest of ClusterQueues and Cohorts (`resource_node.go`);
+//! - [`workload`]: a Kueue Workload's queue, priority, order and requests (`workload.go`);
+//! - [`flavor`]: flavor assignment (`flavorassigner.go`).
 
+pub mod flavor;
 pub mod quota;
+pub mod workload;

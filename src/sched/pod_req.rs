@@ -301,7 +301,7 @@ fn affinity_term(
 /// containers' sum, raised to the init containers' peak (a restartable init container, a
 /// sidecar, adds to every later peak and to the sum), pod-level cpu and memory replacing the
 /// containers', plus the overhead; zero amounts dropped, sorted by resource id.
-fn pod_requests(spec: &PodSpec, table: &mut ResourceTable) -> Requests {
+pub fn pod_requests(spec: &PodSpec, table: &mut ResourceTable) -> Requests {
     let mut steady = Requests::new();
     for c in &spec.containers {
         add_into(&mut steady, &requests_of(c, table));

@@ -154,7 +154,9 @@ pub struct Requirement {
 }
 
 impl Requirement {
-    fn compile(key: &str, operator: &str, values: Option<&Vec<String>>) -> Self {
+    /// Compiles a requirement from its key, operator and values (label selector and node
+    /// selector requirements alike).
+    pub fn compile(key: &str, operator: &str, values: Option<&Vec<String>>) -> Self {
         let values = values.cloned().unwrap_or_default();
         let int = || {
             values

@@ -53,12 +53,15 @@ pub enum Possibility {
     Reclaim,
 }
 
-/// Answers "could preemption make room for `quantity` of `fr`?" (`preemptionOracle`).
+/// The quota state flavor assignment reads, and the answer to "could preemption make room
+/// for `quantity` of `fr`?" (`preemptionOracle`).
 pub trait Oracle {
+    /// The quota forest with current usage.
+    fn tree(&self) -> &Tree;
+
     /// The possibility, and the borrowing height after the preemptions.
     fn simulate(
         &mut self,
-        tree: &Tree,
         cq: usize,
         wl: &Info,
         fr: &FlavorResource,
@@ -67,18 +70,22 @@ pub trait Oracle {
 }
 
 /// An oracle for queues that may not preempt: there are never candidates.
-pub struct NoPreemption;
+pub struct NoPreemption<'a>(pub &'a Tree);
 
-impl Oracle for NoPreemption {
+impl Oracle for NoPreemption<'_> {
+    fn tree(&self) -> &Tree {
+        self.0
+    }
+
     fn simulate(
         &mut self,
-        _: &Tree,
-        _: usize,
+        cq: usize,
         _: &Info,
-        _: &FlavorResource,
-        _: Amount,
+        fr: &FlavorResource,
+        quantity: Amount,
     ) -> (Possibility, usize) {
-        (Possibility::NoCandidates, 0)
+        let (borrow, _) = self.0.height_of_lowest_subtree_that_fits(cq, fr, quantity);
+        (Possibility::NoCandidates, borrow)
     }
 }
 
@@ -231,8 +238,6 @@ impl Assignment {
 
 /// Everything flavor assignment reads besides the workload.
 pub struct Context<'a> {
-    /// The quota forest, with current usage.
-    pub tree: &'a Tree,
     /// The ClusterQueue.
     pub cq: &'a ClusterQueue,
     /// Its node in `tree`.
@@ -477,7 +482,7 @@ fn fits_quota(
     requested: Amount,
     oracle: &mut dyn Oracle,
 ) -> (PreemptionMode, usize, Option<String>) {
-    let tree = ctx.tree;
+    let tree = oracle.tree();
     let cq = ctx.cq_node;
     let available = tree.available(cq, fr);
     let max_capacity = tree.potential_available(cq, fr);
@@ -508,7 +513,7 @@ fn fits_quota(
     );
     let nominal = tree.nodes[cq].quotas.get(fr).map_or(0, |q| q.nominal);
     if nominal >= val || may_reclaim || ctx.can_preempt_while_borrowing() {
-        let (p, borrow_after) = oracle.simulate(tree, cq, wl, fr, val);
+        let (p, borrow_after) = oracle.simulate(cq, wl, fr, val);
         let mode = match p {
             Possibility::NoCandidates => PreemptionMode::NoCandidates,
             Possibility::Preempt => PreemptionMode::Preempt,

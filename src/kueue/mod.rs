@@ -7,6 +7,8 @@
 //! - [`workload`]: a Kueue Workload's queue, priority, order and requests (`workload.go`);
 //! - [`flavor`]: flavor assignment (`flavorassigner.go`).
 
+pub mod admission;
 pub mod flavor;
+pub mod preempt;
 pub mod quota;
 pub mod workload;

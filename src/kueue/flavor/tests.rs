@@ -10,18 +10,21 @@ use super::*;
 use crate::kueue::workload::PriorityClasses;
 use crate::snapshot::kueue::{KueueObjects, parse};
 
-struct TestOracle(BTreeMap<FlavorResource, (Possibility, usize)>);
+struct TestOracle<'a>(&'a Tree, BTreeMap<FlavorResource, (Possibility, usize)>);
 
-impl Oracle for TestOracle {
+impl Oracle for TestOracle<'_> {
+    fn tree(&self) -> &Tree {
+        self.0
+    }
+
     fn simulate(
         &mut self,
-        _: &Tree,
         _: usize,
         _: &Info,
         fr: &FlavorResource,
         _: Amount,
     ) -> (Possibility, usize) {
-        self.0.get(fr).copied().unwrap_or((Possibility::Preempt, 0))
+        self.1.get(fr).copied().unwrap_or((Possibility::Preempt, 0))
     }
 }
 
@@ -167,13 +170,13 @@ impl Case {
             .find(|c| c.name() == "test-clusterqueue")
             .unwrap_or_else(|| panic!("no cq"));
         let ctx = Context {
-            tree: &tree,
             cq: cq_obj,
             cq_node: main,
             flavors: &by_name,
         };
         let info = Info::new(0, &k.workloads[0], &PriorityClasses::default());
         let mut oracle = TestOracle(
+            &tree,
             self.oracle
                 .iter()
                 .map(|(f, r, p, b)| (FlavorResource::new(f, r), (*p, *b)))

@@ -5,10 +5,14 @@
 //! file naming the Kueue file it ports:
 //! - [`quota`]: the quota forest of ClusterQueues and Cohorts (`resource_node.go`);
 //! - [`workload`]: a Kueue Workload's queue, priority, order and requests (`workload.go`);
-//! - [`flavor`]: flavor assignment (`flavorassigner.go`).
+//! - [`flavor`]: flavor assignment (`flavorassigner.go`);
+//! - [`preempt`]: classical preemption (`preemption.go`, `classical/*`);
+//! - [`admission`]: the scheduling loop, run until it settles (`scheduler.go`);
+//! - [`launch`]: the Jobs admitted workloads start (`jobframework`, `podset.go`).
 
 pub mod admission;
 pub mod flavor;
+pub mod launch;
 pub mod preempt;
 pub mod quota;
 pub mod workload;

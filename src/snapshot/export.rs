@@ -5,7 +5,8 @@
 //! allowlist of its kind ([`KEPT`]: the annotations something reads, the container fields the
 //! simulator reads, no DRA opaque driver parameters), container `env` values that remain
 //! become `<redacted>`, `valueFrom` Secret/ConfigMap key names become `<redacted>`, and
-//! `managedFields` are dropped. Objects read in another served version are written back in it.
+//! `managedFields` are dropped. Objects read in another served version are written back in it,
+//! except Kueue's, which are written in Kueue's storage version (`v1beta2`).
 
 use std::io::{self, Write};
 
@@ -288,7 +289,15 @@ pub fn each_document<E>(
         runtime_classes => "RuntimeClass",
     );
     for raw in s.foreign.iter().chain(&s.stale) {
+        if super::kueue::is_typed(&raw.api_version, &raw.kind) {
+            continue;
+        }
         let mut v = raw.value.clone();
+        redact(&mut v);
+        f(v)?;
+    }
+    // Kueue's objects are written from their typed copies, in Kueue's storage version.
+    for mut v in s.kueue.to_values() {
         redact(&mut v);
         f(v)?;
     }

@@ -684,6 +684,19 @@ impl KueueObjects {
         }
     }
 
+    /// Appends `other`'s objects after these.
+    pub fn extend(&mut self, other: Self) {
+        self.resource_flavors.extend(other.resource_flavors);
+        self.cluster_queues.extend(other.cluster_queues);
+        self.local_queues.extend(other.local_queues);
+        self.cohorts.extend(other.cohorts);
+        self.workloads.extend(other.workloads);
+        self.workload_priority_classes
+            .extend(other.workload_priority_classes);
+        self.admission_checks.extend(other.admission_checks);
+        self.topologies.extend(other.topologies);
+    }
+
     /// Number of objects held.
     pub fn len(&self) -> usize {
         self.resource_flavors.len()
@@ -694,6 +707,80 @@ impl KueueObjects {
             + self.workload_priority_classes.len()
             + self.admission_checks.len()
             + self.topologies.len()
+    }
+
+    /// Sorts every list by (namespace, name), keeping the last copy of an object read twice
+    /// (as the loader does for the other kinds).
+    pub fn sort_and_dedup(&mut self) {
+        fn tidy<S, T>(list: &mut Vec<Object<S, T>>) {
+            let mut seen = std::collections::HashSet::new();
+            let mut keep: Vec<bool> = list
+                .iter()
+                .rev()
+                .map(|o| seen.insert((o.namespace().to_owned(), o.name().to_owned())))
+                .collect();
+            keep.reverse();
+            let mut i = 0;
+            list.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            list.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+        }
+        tidy(&mut self.resource_flavors);
+        tidy(&mut self.cluster_queues);
+        tidy(&mut self.local_queues);
+        tidy(&mut self.cohorts);
+        tidy(&mut self.workloads);
+        tidy(&mut self.admission_checks);
+        tidy(&mut self.topologies);
+        let mut seen = std::collections::HashSet::new();
+        let mut classes = std::mem::take(&mut self.workload_priority_classes);
+        classes.reverse();
+        classes.retain(|c| seen.insert(c.metadata.name.clone()));
+        classes.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        self.workload_priority_classes = classes;
+    }
+
+    /// Every object as the snapshot export writes it: `v1beta2` JSON with its `kind`.
+    pub fn to_values(&self) -> Vec<Value> {
+        fn out<T: Serialize>(kind: &str, o: &T) -> Option<Value> {
+            let mut v = serde_json::to_value(o).ok()?;
+            let map = v.as_object_mut()?;
+            map.insert("apiVersion".to_owned(), Value::from(storage_api_version()));
+            map.insert("kind".to_owned(), Value::from(kind));
+            Some(v)
+        }
+        let mut v = Vec::with_capacity(self.len());
+        v.extend(
+            self.resource_flavors
+                .iter()
+                .filter_map(|o| out("ResourceFlavor", o)),
+        );
+        v.extend(self.cohorts.iter().filter_map(|o| out("Cohort", o)));
+        v.extend(
+            self.cluster_queues
+                .iter()
+                .filter_map(|o| out("ClusterQueue", o)),
+        );
+        v.extend(
+            self.local_queues
+                .iter()
+                .filter_map(|o| out("LocalQueue", o)),
+        );
+        v.extend(
+            self.workload_priority_classes
+                .iter()
+                .filter_map(|o| out("WorkloadPriorityClass", o)),
+        );
+        v.extend(
+            self.admission_checks
+                .iter()
+                .filter_map(|o| out("AdmissionCheck", o)),
+        );
+        v.extend(self.topologies.iter().filter_map(|o| out("Topology", o)));
+        v.extend(self.workloads.iter().filter_map(|o| out("Workload", o)));
+        v
     }
 
     /// Whether no Kueue object was read.

@@ -195,7 +195,11 @@ pub struct Snapshot {
     /// Namespaces.
     pub namespaces: Vec<Namespace>,
     /// Owner objects of kinds wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano).
+    /// Kueue's typed kinds ([`kueue::KINDS`]) are here with their type and metadata only;
+    /// their content is in [`Snapshot::kueue`].
     pub foreign: Vec<RawObject>,
+    /// Kueue's objects, typed (`kueue.x-k8s.io` `v1beta2`; `v1beta1` converted).
+    pub kueue: kueue::KueueObjects,
     /// `scheduling.k8s.io` objects in a version 1.37 no longer serves (`v1alpha2`, `v1alpha1`).
     pub stale: Vec<RawObject>,
     /// Objects that were read in another served version than the one stored above
@@ -266,6 +270,7 @@ impl Snapshot {
             };
         }
         object_lists!(sort);
+        self.kueue.sort_and_dedup();
         self.warnings.sort();
         self.warnings.dedup();
         self.facts.infer_from_objects(&self.nodes, &self.pods);

@@ -583,7 +583,8 @@ fn every_api_objects() -> Vec<Value> {
     for (api_version, kind) in [
         ("jobset.x-k8s.io/v1alpha2", "JobSet"),
         ("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"),
-        ("kueue.x-k8s.io/v1beta1", "Workload"),
+        ("kueue.x-k8s.io/v1beta2", "Workload"),
+        ("kueue.x-k8s.io/v1beta2", "LocalQueue"),
         ("scheduling.volcano.sh/v1beta1", "PodGroup"),
     ] {
         objects.push(json!({
@@ -592,6 +593,29 @@ fn every_api_objects() -> Vec<Value> {
             "metadata": {"name": "rbac-probe", "namespace": "default"},
             "spec": {},
         }));
+    }
+    // Kueue's cluster-scoped kinds.
+    for kind in [
+        "ClusterQueue",
+        "ResourceFlavor",
+        "Cohort",
+        "WorkloadPriorityClass",
+        "AdmissionCheck",
+        "Topology",
+    ] {
+        let mut o = json!({
+            "apiVersion": "kueue.x-k8s.io/v1beta2",
+            "kind": kind,
+            "metadata": {"name": "rbac-probe"},
+            "spec": {},
+        });
+        if kind == "WorkloadPriorityClass" {
+            o["value"] = json!(1);
+            if let Some(m) = o.as_object_mut() {
+                m.remove("spec");
+            }
+        }
+        objects.push(o);
     }
     objects
 }

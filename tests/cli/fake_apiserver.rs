@@ -40,7 +40,7 @@ const WASCTL_API_VERSION: &str = "wasctl.dev/v1alpha1";
 const VERBS: [&str; 3] = ["get", "list", "watch"];
 
 /// Kinds that are cluster-scoped when they come from the objects rather than the built-in table.
-const CLUSTER_SCOPED_KINDS: [&str; 7] = [
+const CLUSTER_SCOPED_KINDS: [&str; 13] = [
     "Node",
     "Namespace",
     "PriorityClass",
@@ -48,6 +48,13 @@ const CLUSTER_SCOPED_KINDS: [&str; 7] = [
     "DeviceClass",
     "DeviceTaintRule",
     "ClusterRole",
+    // Kueue's cluster-scoped kinds.
+    "ClusterQueue",
+    "ResourceFlavor",
+    "Cohort",
+    "WorkloadPriorityClass",
+    "AdmissionCheck",
+    "Topology",
 ];
 
 /// Groups whose preferred version is not simply the highest-priority served version.
@@ -1092,6 +1099,8 @@ impl State {
                 let singular = object.kind.to_ascii_lowercase();
                 let plural = if singular.ends_with('s') {
                     format!("{singular}es")
+                } else if let Some(stem) = singular.strip_suffix('y') {
+                    format!("{stem}ies")
                 } else {
                     format!("{singular}s")
                 };

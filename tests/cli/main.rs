@@ -19,6 +19,7 @@ mod dumps;
 mod explain;
 mod fake_apiserver;
 mod integrations;
+mod kueue;
 mod lint;
 mod live;
 mod loader;

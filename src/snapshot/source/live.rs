@@ -353,6 +353,18 @@ const fn want(
     }
 }
 
+/// A cluster-scoped kind of an optional API group.
+const fn optional_cluster(group: &'static str, plural: &'static str, kind: &'static str) -> Wanted {
+    Wanted {
+        group,
+        version: "",
+        plural,
+        kind,
+        namespaced: false,
+        optional: true,
+    }
+}
+
 const fn optional(
     group: &'static str,
     version: &'static str,
@@ -457,7 +469,20 @@ const WANTED: &[Wanted] = &[
         "leaderworkersets",
         "LeaderWorkerSet",
     ),
+    // Kueue's queues, quotas and workloads (issue 49): its admission runs before
+    // kube-scheduler's placement.
     optional("kueue.x-k8s.io", "", "workloads", "Workload"),
+    optional("kueue.x-k8s.io", "", "localqueues", "LocalQueue"),
+    optional_cluster("kueue.x-k8s.io", "clusterqueues", "ClusterQueue"),
+    optional_cluster("kueue.x-k8s.io", "resourceflavors", "ResourceFlavor"),
+    optional_cluster("kueue.x-k8s.io", "cohorts", "Cohort"),
+    optional_cluster(
+        "kueue.x-k8s.io",
+        "workloadpriorityclasses",
+        "WorkloadPriorityClass",
+    ),
+    optional_cluster("kueue.x-k8s.io", "admissionchecks", "AdmissionCheck"),
+    optional_cluster("kueue.x-k8s.io", "topologies", "Topology"),
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
     // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains.
     optional("apps", "v1", "statefulsets", "StatefulSet"),

@@ -587,6 +587,22 @@ impl Collector {
                     _ => s.device_taint_rules.push(typed(value, object)?),
                 }
             }
+            _ if crate::snapshot::kueue::is_typed(api_version, kind) => {
+                // Typed for Kueue's admission; the graph and doctor name the object from a
+                // raw copy of its type and metadata only.
+                prune::prune_value(&mut value, &prune::KUEUE);
+                crate::snapshot::times::clamp_value(&mut value);
+                let o = crate::snapshot::kueue::parse(value.clone())
+                    .map_err(|e| field_error(e, object))?;
+                s.kueue.push(o);
+                let mut head = serde_json::Map::new();
+                for key in ["apiVersion", "kind", "metadata"] {
+                    if let Some(v) = value.get_mut(key) {
+                        head.insert(key.to_owned(), v.take());
+                    }
+                }
+                s.foreign.push(raw(Value::Object(head), object)?);
+            }
             _ if FOREIGN_GROUPS.contains(&group) => s.foreign.push(raw(value, object)?),
             _ => self.count_unknown(api_version, kind, &value),
         }
@@ -743,6 +759,7 @@ impl Collector {
             )* };
         }
         crate::snapshot::object_lists!(append);
+        s.kueue.extend(o.kueue);
         s.warnings.extend(o.warnings);
         s.read_as.extend(o.read_as);
     }

@@ -187,6 +187,37 @@ pub static JOB: Rules = Rules {
     ],
 };
 
+/// A Kueue object: metadata as every object's; a Kueue Workload's pod set templates as a
+/// Job's template (the containers keep what the simulator reads).
+pub static KUEUE: Rules = Rules {
+    drop: &[],
+    below: &[
+        ("metadata", &META),
+        (
+            "spec",
+            &Rules {
+                drop: &[],
+                below: &[(
+                    "podSets",
+                    &Rules {
+                        drop: &[],
+                        below: &[(
+                            "template",
+                            &Rules {
+                                drop: &[],
+                                below: &[
+                                    ("metadata", &META),
+                                    ("spec", &pod_spec_rules!(CONTAINER)),
+                                ],
+                            },
+                        )],
+                    },
+                )],
+            },
+        ),
+    ],
+};
+
 /// A pod outside `kube-system`.
 pub static POD: Rules = pod_rules!(CONTAINER);
 

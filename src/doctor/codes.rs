@@ -1,7 +1,8 @@
 //! The one table mapping stable `WASD###` IDs to doctor checks (ruff's `codes.rs`, like lint's).
 //! IDs are never reused: a retired check keeps its number. Families: `WASD0xx` orphans, leaks
 //! and broken references, `WASD1xx` version, feature-gate and API skew, `WASD2xx` gang health,
-//! `WASD3xx` coexistence with other batch schedulers, `WASD4xx` DRA.
+//! `WASD3xx` coexistence with other batch schedulers, `WASD4xx` DRA, `WASD6xx` Kueue queues
+//! and quotas.
 
 use serde::{Serialize, Serializer};
 
@@ -145,6 +146,24 @@ checks! {
     "WASD405" => InvalidPool, Error,
         "A device pool is invalid",
         "Duplicate device names, duplicate counter sets or unknown counters: the scheduler allocates nothing from it.";
+    "WASD601" => LocalQueueWithoutClusterQueue, Error,
+        "A Kueue LocalQueue names a ClusterQueue that does not exist",
+        "Kueue admits nothing from the LocalQueue: its workloads wait forever. Only when ClusterQueues were read.";
+    "WASD602" => FlavorMatchesNoNode, Warning,
+        "A Kueue ResourceFlavor's nodeLabels match no node",
+        "Workloads admitted to the flavor get Kueue's node selector for it, and no node accepts their pods. Only when Nodes were read.";
+    "WASD603" => QuotaBeyondNodes, Warning,
+        "Kueue nominal quota of a flavor is more than its nodes hold",
+        "The nominal quotas of every ClusterQueue and Cohort for the flavor, summed, exceed the allocatable of the nodes its labels select: Kueue admits workloads that kube-scheduler can never place.";
+    "WASD604" => StoppedQueueWithWork, Warning,
+        "A stopped Kueue ClusterQueue or LocalQueue has pending workloads",
+        "`stopPolicy` Hold or HoldAndDrain: nothing waiting in it is admitted until it is set back to None.";
+    "WASD605" => KueueWorkloadOwnerGone, Warning,
+        "A Kueue Workload whose owner no longer exists",
+        "Kueue keeps the workload queued (or its quota reserved) for a job that is gone. Only when the owner's kind was read.";
+    "WASD606" => GangSizeDisagreesWithKueue, Error,
+        "A native gang asks for more members than its Kueue Workload admits",
+        "The PodGroup of a Kueue-managed Job has a `minCount` above the pod count Kueue admits: the gang never reaches its quorum.";
 }
 
 impl Serialize for Check {

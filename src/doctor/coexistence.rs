@@ -50,6 +50,57 @@ fn other_scheduler(c: &Checker<'_>, pod: &Pod) -> Option<&'static str> {
     }
 }
 
+/// A native PodGroup that Kueue's integration made for a Kueue-managed Job (issue 49 item
+/// 5): the PodGroup is owned by a Kueue object, or by the pod's own Job (the Job controller
+/// creates it with `WorkloadWithJob`) when that Job is Kueue's (it carries the queue label or
+/// owns a Kueue Workload). Kueue admits the Job and kube-scheduler gangs its pods by design:
+/// one owner each, not two.
+fn kueue_managed_gang(
+    s: &crate::snapshot::Snapshot,
+    pg: &k8s_openapi::api::scheduling::v1beta1::PodGroup,
+    pod: &Pod,
+) -> bool {
+    let ns = namespace_of(&pg.metadata);
+    pg.metadata.owner_references.iter().flatten().any(|o| {
+        o.api_version.starts_with("kueue.x-k8s.io/")
+            || (o.kind == "Job"
+                && kueue_job(s, ns, &o.name)
+                && pod
+                    .metadata
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .any(|p| p.kind == "Job" && p.name == o.name))
+    })
+}
+
+/// Whether Job `ns/name` is Kueue's: it carries the queue label, or a Kueue Workload is
+/// owned by it.
+fn kueue_job(s: &crate::snapshot::Snapshot, ns: &str, name: &str) -> bool {
+    s.job(ns, name)
+        .and_then(|j| j.metadata.labels.as_ref())
+        .is_some_and(|l| l.contains_key(KUEUE_QUEUE_LABEL))
+        || s.kueue.workloads.iter().any(|w| {
+            w.namespace() == ns
+                && w.metadata
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .any(|o| o.kind == "Job" && o.name == name)
+        })
+}
+
+/// A PodGroup owned by a Kueue object or a Job that is Kueue's ([`kueue_job`]).
+fn owned_by_kueue_job(
+    s: &crate::snapshot::Snapshot,
+    pg: &k8s_openapi::api::scheduling::v1beta1::PodGroup,
+) -> bool {
+    pg.metadata.owner_references.iter().flatten().any(|o| {
+        o.api_version.starts_with("kueue.x-k8s.io/")
+            || (o.kind == "Job" && kueue_job(s, namespace_of(&pg.metadata), &o.name))
+    })
+}
+
 /// Runs the coexistence checks.
 pub fn check(c: &mut Checker<'_>) {
     let s = c.s;
@@ -70,6 +121,9 @@ pub fn check(c: &mut Checker<'_>) {
             .and_then(|g| g.pod_group_name.as_deref())
             .and_then(|g| s.pod_group(ns, g));
         if let Some(pg) = group {
+            if system == "Kueue" && kueue_managed_gang(s, pg, pod) {
+                continue;
+            }
             shared
                 .entry(obj(ObjKind::PodGroup, &pg.metadata))
                 .or_default()
@@ -106,10 +160,11 @@ pub fn check(c: &mut Checker<'_>) {
         }
     }
     for (ns, found) in systems {
-        let native = s
-            .pod_groups
-            .iter()
-            .any(|pg| namespace_of(&pg.metadata) == ns);
+        // PodGroups the Job controller made for Kueue-managed Jobs are Kueue's own gangs.
+        let native = s.pod_groups.iter().any(|pg| {
+            namespace_of(&pg.metadata) == ns
+                && !(found.contains("Kueue") && owned_by_kueue_job(s, pg))
+        });
         if !native {
             continue;
         }
@@ -144,6 +199,29 @@ metadata: {name: a, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
 spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: g}}
 "#;
         assert_eq!(ids(yaml), ["WASD301", "WASD302"]);
+    }
+
+    /// Issue 49 item 5: the PodGroup the Job controller made for a Kueue-managed Job gangs
+    /// the Job's own pods: Kueue admits, kube-scheduler gangs, no one owns twice.
+    #[test]
+    fn a_kueue_managed_jobs_own_pod_group_is_not_double_ownership() {
+        let yaml = r#"
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
+spec: {template: {spec: {containers: [{name: c, image: i}]}}}
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g, namespace: ns, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: u, controller: true}]}
+spec: {schedulingPolicy: {gang: {minCount: 1}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a, namespace: ns, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: u, controller: true}]}
+spec: {containers: [{name: c, image: i}], schedulingGroup: {podGroupName: g}}
+"#;
+        assert!(ids(yaml).is_empty(), "{:?}", ids(yaml));
     }
 
     #[test]

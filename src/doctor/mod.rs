@@ -12,6 +12,7 @@ pub mod coexistence;
 pub mod dangling;
 pub mod dra;
 pub mod gangs;
+pub mod kueue;
 pub mod orphans;
 pub mod skew;
 
@@ -183,6 +184,7 @@ pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<S
     gangs::check(&mut c);
     coexistence::check(&mut c);
     dra::check(&mut c);
+    kueue::check(&mut c);
     c.finish()
 }
 

@@ -15,4 +15,5 @@ pub mod flavor;
 pub mod launch;
 pub mod preempt;
 pub mod quota;
+pub mod stages;
 pub mod workload;

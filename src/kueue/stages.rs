@@ -1,0 +1,201 @@
+//! The two stages of a dry run on a cluster that runs Kueue: Kueue's admission over the
+//! pending Kueue Workloads ([`super::admission`]), then the cluster as kube-scheduler sees it
+//! afterwards: the admitted workloads' Jobs started ([`super::launch`]) and the preempted
+//! workloads' pods gone (Kueue suspends a preempted Job, and its pods are deleted).
+//!
+//! Pure: [`stage`] returns the admission and the snapshot kube-scheduler's simulation runs
+//! on; the caller runs it and joins the two in one plan.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::admission::{self, Admission};
+use super::launch::{Launched, NotLaunched, launch};
+use super::quota::QuotaError;
+use crate::admit::controllers::workload_with_job;
+use crate::snapshot::Snapshot;
+
+/// Stage one's result and stage two's input.
+#[derive(Debug, Clone)]
+pub struct Staged {
+    /// What Kueue admits, preempts and leaves waiting.
+    pub admission: Admission,
+    /// The Jobs the admissions start.
+    pub launched: Vec<Launched>,
+    /// Admissions whose pods the dry run cannot create, with why.
+    pub not_launched: Vec<NotLaunched>,
+    /// Running pods removed because Kueue preempted their workload (namespace, name).
+    pub evicted_pods: Vec<(String, String)>,
+    /// The snapshot kube-scheduler's simulation runs on.
+    pub snapshot: Snapshot,
+}
+
+/// Runs Kueue's admission over `s` and builds the snapshot kube-scheduler then sees; `None`
+/// when the snapshot holds no Kueue object.
+pub fn stage(
+    s: &Snapshot,
+    gate_overrides: &BTreeMap<String, bool>,
+) -> Result<Option<Staged>, QuotaError> {
+    if s.kueue.is_empty() {
+        return Ok(None);
+    }
+    let admission = admission::run(&s.kueue, &s.namespaces, &s.priority_classes)?;
+    let (launched, not_launched) = launch(
+        s,
+        &s.kueue,
+        &admission,
+        workload_with_job(s, gate_overrides),
+    );
+    let mut next = s.clone();
+    // Preempted workloads that held quota before: their Jobs are suspended again and their
+    // pods deleted, freeing their nodes.
+    let evicted_jobs: BTreeSet<(String, String)> = admission
+        .workloads
+        .iter()
+        .filter(|r| r.evicted && r.held_before)
+        .filter_map(|r| {
+            let w = &s.kueue.workloads[r.index];
+            let job = w
+                .metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .find(|o| o.kind == "Job" && o.controller == Some(true))?;
+            Some((w.namespace().to_owned(), job.name.clone()))
+        })
+        .collect();
+    let mut evicted_pods = Vec::new();
+    next.pods.retain(|p| {
+        let ns = p.metadata.namespace.clone().unwrap_or_default();
+        let owned = p
+            .metadata
+            .owner_references
+            .iter()
+            .flatten()
+            .any(|o| o.kind == "Job" && evicted_jobs.contains(&(ns.clone(), o.name.clone())));
+        if owned {
+            evicted_pods.push((ns, p.metadata.name.clone().unwrap_or_default()));
+        }
+        !owned
+    });
+    for l in &launched {
+        let o = &l.objects;
+        next.pods
+            .extend(o.pods.iter().cloned().map(std::sync::Arc::new));
+        next.pod_groups.extend(o.pod_group.iter().cloned());
+        next.workloads.extend(o.workload.iter().cloned());
+        // The Job is running now: no longer suspended.
+        for job in next.jobs.iter_mut() {
+            if job.metadata.namespace.as_deref() == Some(l.job.0.as_str())
+                && job.metadata.name.as_deref() == Some(l.job.1.as_str())
+            {
+                let mut j = (**job).clone();
+                if let Some(spec) = j.spec.as_deref_mut() {
+                    spec.suspend = Some(false);
+                }
+                *job = std::sync::Arc::new(j);
+            }
+        }
+    }
+    let snapshot = next.build();
+    Ok(Some(Staged {
+        admission,
+        launched,
+        not_launched,
+        evicted_pods,
+        snapshot,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::source::{Collector, files::load_str};
+
+    fn snapshot(yaml: &str) -> Snapshot {
+        let mut c = Collector::new();
+        load_str(yaml, "<test>", &mut c).unwrap_or_else(|e| panic!("{e:?}"));
+        c.finish()
+    }
+
+    const CLUSTER: &str = r#"
+apiVersion: v1
+kind: Node
+metadata: {name: gpu-1, labels: {gpu: h100}}
+status: {allocatable: {cpu: "64", memory: 512Gi, nvidia.com/gpu: "8", pods: "110"}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ml}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: h100}
+spec: {nodeLabels: {gpu: h100}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors: [{name: h100, resources: [{name: nvidia.com/gpu, nominalQuota: "16"}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ml}
+spec: {clusterQueue: team}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ml, uid: uid-train, resourceVersion: "1", labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  suspend: true
+  parallelism: 2
+  completions: 2
+  completionMode: Indexed
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: i, resources: {requests: {nvidia.com/gpu: "8"}}}]}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: job-train-1a2b
+  namespace: ml
+  uid: uid-wl-train
+  resourceVersion: "2"
+  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: train, uid: uid-train, controller: true}]
+spec:
+  queueName: q
+  podSets: [{name: main, count: 2, template: {spec: {containers: [{name: c, image: i, resources: {requests: {nvidia.com/gpu: "8"}}}]}}}]
+"#;
+
+    /// Quota admits 16 GPUs, the one node holds 8: Kueue admits the Job, its two pods are
+    /// created with the flavor's node selector, and stage two gets them to place.
+    #[test]
+    fn an_admitted_job_gets_its_pods_for_kube_scheduler() {
+        let s = snapshot(CLUSTER);
+        let staged = stage(&s, &BTreeMap::new())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .unwrap_or_else(|| panic!("Kueue objects are in the input"));
+        assert_eq!(
+            staged.admission.workloads[0].outcome,
+            admission::AdmissionOutcome::Admitted
+        );
+        assert!(staged.not_launched.is_empty(), "{:?}", staged.not_launched);
+        let pods: Vec<&str> = staged
+            .snapshot
+            .pods
+            .iter()
+            .filter_map(|p| p.metadata.name.as_deref())
+            .collect();
+        assert_eq!(pods, ["train-0", "train-1"]);
+        let job = &staged.snapshot.jobs[0];
+        assert_eq!(job.spec.as_deref().and_then(|s| s.suspend), Some(false));
+    }
+
+    #[test]
+    fn without_kueue_objects_there_is_no_first_stage() {
+        let s = snapshot("apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\n");
+        assert!(stage(&s, &BTreeMap::new()).ok().flatten().is_none());
+    }
+}

@@ -11,6 +11,7 @@
 //! roots, DefaultPreemption for single pods; the plan then continues as if the victims were
 //! evicted and the preemptor bound.
 
+pub mod default_spread;
 pub mod dra;
 pub mod filter;
 pub mod gang;
@@ -19,6 +20,7 @@ pub mod node_state;
 pub mod plan;
 pub mod pod_req;
 pub mod preempt;
+pub mod profile;
 pub mod queue;
 pub mod resources;
 pub mod schedule_one;
@@ -64,6 +66,9 @@ pub struct Options {
     pub device_map: bool,
     /// Do not simulate preemption (`--no-preemption`).
     pub no_preemption: bool,
+    /// The scheduling profiles (`--scheduler-config`; default: kube-scheduler's default
+    /// profile).
+    pub profiles: profile::Profiles,
 }
 
 /// Notes every plan carries about deliberate departures and what is not modelled yet.
@@ -132,7 +137,7 @@ pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
     let gates = snapshot
         .facts
         .gates_for(Component::KubeScheduler, &options.gate_overrides);
-    let state = ClusterState::build(snapshot, &gates);
+    let state = ClusterState::build_with(snapshot, &gates, &options.profiles);
     let mut units = queue::build(snapshot, &state, &gates);
     if let Some((kind, ns, name)) = &options.only {
         units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
@@ -254,7 +259,8 @@ impl<'a> Prepared<'a> {
         };
         let mut state = self.state.clone();
         for (id, object) in ids {
-            let compiled = pod_req::PodReq::compile(object, &mut state.table);
+            let mut compiled = pod_req::PodReq::compile(object, &mut state.table);
+            state.profile_pod(&mut compiled);
             state.pods.set(id, compiled);
         }
         self.derived(changed, state, self.units.clone())

@@ -287,7 +287,7 @@ pub fn each_document<E>(
         resource_quotas => "ResourceQuota",
         runtime_classes => "RuntimeClass",
     );
-    for raw in s.foreign.iter().chain(&s.stale) {
+    for raw in s.foreign.iter().chain(&s.selecting).chain(&s.stale) {
         let mut v = raw.value.clone();
         redact(&mut v);
         f(v)?;

@@ -148,6 +148,7 @@ macro_rules! object_lists {
             jobs,
             namespaces,
             foreign,
+            selecting,
             stale
         )
     };
@@ -195,6 +196,10 @@ pub struct Snapshot {
     pub namespaces: Vec<Namespace>,
     /// Owner objects of kinds wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano).
     pub foreign: Vec<RawObject>,
+    /// Services and ReplicationControllers (core `v1`), kept raw: read only for
+    /// PodTopologySpread's system-default selector (upstream `helper.DefaultSelector`).
+    /// ReplicaSets and StatefulSets are among [`Snapshot::foreign`] (group `apps`).
+    pub selecting: Vec<RawObject>,
     /// `scheduling.k8s.io` objects in a version 1.37 no longer serves (`v1alpha2`, `v1alpha1`).
     pub stale: Vec<RawObject>,
     /// Objects that were read in another served version than the one stored above
@@ -303,6 +308,7 @@ impl Snapshot {
             + self.jobs.len()
             + self.namespaces.len()
             + self.foreign.len()
+            + self.selecting.len()
             + self.stale.len()
     }
 

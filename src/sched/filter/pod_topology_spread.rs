@@ -219,6 +219,8 @@ pub struct ScoreState {
     /// Per position in `feasible`: the node lacks a soft constraint's key (upstream
     /// `IgnoredNodes`), so it scores 0.
     ignored: Vec<bool>,
+    /// `requireAllTopologies` (false for system defaults).
+    require_all: bool,
 }
 
 impl ScoreState {
@@ -228,22 +230,33 @@ impl ScoreState {
     }
 }
 
-/// PreScore over the feasible nodes (`scoring.go` `initPreScoreState` + `PreScore`).
+/// PreScore over the feasible nodes (`scoring.go` `initPreScoreState` + `PreScore`). With
+/// system-default constraints (`pod.spread_system_default`) `requireAllTopologies` is false:
+/// no node is ignored, and a node without a constraint's key counts in the domain of the
+/// empty value (upstream reads the missing label as "").
 pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> ScoreState {
     if !pod.spread.iter().any(|c| !c.hard) {
         return ScoreState::default();
     }
+    let require_all = !pod.spread_system_default;
     let soft: Vec<(usize, &SpreadConstraint)> = pod
         .spread
         .iter()
         .enumerate()
         .filter(|(_, c)| !c.hard)
         .collect();
+    let value_of = |node: &NodeState, key: &str| -> Option<String> {
+        match node.labels.get(key) {
+            Some(v) => Some(v.clone()),
+            None if !require_all => Some(String::new()),
+            None => None,
+        }
+    };
     let mut counts: Vec<HashMap<String, i64>> = vec![HashMap::new(); soft.len()];
     let mut ignored = Vec::with_capacity(feasible.len());
     for id in feasible {
         let node = &state.nodes[*id];
-        let skip = !has_all_keys(node, soft.iter().map(|(_, c)| *c));
+        let skip = require_all && !has_all_keys(node, soft.iter().map(|(_, c)| *c));
         ignored.push(skip);
         if skip {
             continue;
@@ -252,15 +265,15 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Sco
             if c.topology_key == LABEL_HOSTNAME {
                 continue;
             }
-            if let Some(value) = node.labels.get(&c.topology_key) {
-                add_to_domain(&mut counts[slot], value, 0);
+            if let Some(value) = value_of(node, &c.topology_key) {
+                add_to_domain(&mut counts[slot], &value, 0);
             }
         }
     }
     let scored = ignored.iter().filter(|i| !**i).count();
     // Counts come from every node in the snapshot, for domains present among feasible nodes.
     for node in &state.nodes {
-        if !has_all_keys(node, soft.iter().map(|(_, c)| *c)) {
+        if require_all && !has_all_keys(node, soft.iter().map(|(_, c)| *c)) {
             continue;
         }
         let mut affinity_ok = None;
@@ -268,7 +281,7 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Sco
             if !node_included(c, pod, node, &mut affinity_ok) {
                 continue;
             }
-            let Some(value) = node.labels.get(&c.topology_key) else {
+            let Some(value) = value_of(node, &c.topology_key) else {
                 continue;
             };
             if let Some(cnt) = counts[slot].get_mut(value.as_str()) {
@@ -297,6 +310,7 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Sco
     ScoreState {
         constraints,
         ignored,
+        require_all,
     }
 }
 
@@ -311,10 +325,11 @@ pub fn score(state: &ClusterState, pod: &PodReq, s: &ScoreState, node: NodeId) -
         return 0;
     }
     let n = &state.nodes[node];
-    if !s
-        .constraints
-        .iter()
-        .all(|c| n.labels.contains_key(&c.topology_key))
+    if s.require_all
+        && !s
+            .constraints
+            .iter()
+            .all(|c| n.labels.contains_key(&c.topology_key))
     {
         // An ignored node.
         return 0;

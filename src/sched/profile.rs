@@ -1,0 +1,416 @@
+//! The simulator's resolved scheduling profile: what one `KubeSchedulerConfiguration`
+//! profile makes kube-scheduler do, in the terms the simulator's plugins read.
+//!
+//! [`Profile::default`] is kube-scheduler 1.37's default profile (`default-scheduler`) with the
+//! defaults of `pkg/scheduler/apis/config/v1/defaults.go` and the plugins' args defaults: what
+//! the simulator has always done. [`Profiles`] holds every profile of a configuration, looked
+//! up by the `schedulerName` a pod names (empty means `default-scheduler`, the API default).
+
+use std::sync::Arc;
+
+use super::score::strategy::{ResourceSpec, ScoringStrategy, default_resources};
+
+/// The scheduler name pods get when they name none (`v1.DefaultSchedulerName`).
+pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
+
+/// `topology.kubernetes.io/zone`.
+pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
+/// `kubernetes.io/hostname`.
+pub const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
+
+/// One of `PodTopologySpreadArgs.defaultConstraints` (no label selector: the selector is
+/// built per pod from the objects selecting it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DefaultConstraint {
+    /// `maxSkew`.
+    pub max_skew: i32,
+    /// `topologyKey`.
+    pub topology_key: String,
+    /// `whenUnsatisfiable: DoNotSchedule`.
+    pub hard: bool,
+}
+
+/// `PodTopologySpreadArgs.defaultingType` with its constraints.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "defaultingType", content = "defaultConstraints")]
+pub enum SpreadDefaults {
+    /// `System`: [`system_default_constraints`], and nodes without the zone label are still
+    /// scored (upstream `PreScore`'s `requireAllTopologies`).
+    System,
+    /// `List`: the configured constraints (possibly none).
+    List(Vec<DefaultConstraint>),
+}
+
+/// `systemDefaultConstraints` of `podtopologyspread/plugin.go`: zone (maxSkew 5) and hostname
+/// (maxSkew 3), both `ScheduleAnyway`.
+pub fn system_default_constraints() -> Vec<DefaultConstraint> {
+    vec![
+        DefaultConstraint {
+            max_skew: 3,
+            topology_key: LABEL_HOSTNAME.to_owned(),
+            hard: false,
+        },
+        DefaultConstraint {
+            max_skew: 5,
+            topology_key: LABEL_ZONE.to_owned(),
+            hard: false,
+        },
+    ]
+}
+
+impl SpreadDefaults {
+    /// The constraints a pod without its own gets (before the selector is built).
+    pub fn constraints(&self) -> Vec<DefaultConstraint> {
+        match self {
+            Self::System => system_default_constraints(),
+            Self::List(c) => c.clone(),
+        }
+    }
+
+    /// Whether these are the system defaults.
+    pub fn is_system(&self) -> bool {
+        matches!(self, Self::System)
+    }
+}
+
+/// Which plugins run, and the score weights (0: not a score plugin of the profile).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plugins {
+    /// Filter: NodeUnschedulable.
+    pub node_unschedulable: bool,
+    /// Filter: NodeName.
+    pub node_name: bool,
+    /// Filter: TaintToleration.
+    pub taint_toleration: bool,
+    /// Filter: NodeAffinity.
+    pub node_affinity: bool,
+    /// Filter: NodePorts.
+    pub node_ports: bool,
+    /// Filter: NodeResourcesFit.
+    pub node_resources_fit: bool,
+    /// Filter: PodTopologySpread.
+    pub pod_topology_spread: bool,
+    /// Filter: InterPodAffinity.
+    pub inter_pod_affinity: bool,
+    /// Filter: DynamicResources.
+    pub dynamic_resources: bool,
+    /// PostFilter: DefaultPreemption.
+    pub default_preemption: bool,
+    /// Score weights.
+    pub weights: ScoreWeights,
+}
+
+/// Score plugin weights; 0 means the plugin does not score in this profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreWeights {
+    /// TaintToleration (default 3).
+    pub taint_toleration: i64,
+    /// NodeAffinity (default 2).
+    pub node_affinity: i64,
+    /// NodeResourcesFit (default 1).
+    pub node_resources_fit: i64,
+    /// NodeResourcesBalancedAllocation (default 1).
+    pub balanced_allocation: i64,
+    /// PodTopologySpread (default 2).
+    pub pod_topology_spread: i64,
+    /// InterPodAffinity (default 2).
+    pub inter_pod_affinity: i64,
+}
+
+impl Default for ScoreWeights {
+    /// `getDefaultPlugins` (`apis/config/v1/default_plugins.go`): the multiPoint weights.
+    fn default() -> Self {
+        Self {
+            taint_toleration: 3,
+            node_affinity: 2,
+            node_resources_fit: 1,
+            balanced_allocation: 1,
+            pod_topology_spread: 2,
+            inter_pod_affinity: 2,
+        }
+    }
+}
+
+impl Default for Plugins {
+    fn default() -> Self {
+        Self {
+            node_unschedulable: true,
+            node_name: true,
+            taint_toleration: true,
+            node_affinity: true,
+            node_ports: true,
+            node_resources_fit: true,
+            pod_topology_spread: true,
+            inter_pod_affinity: true,
+            dynamic_resources: true,
+            default_preemption: true,
+            weights: ScoreWeights::default(),
+        }
+    }
+}
+
+/// One profile, resolved.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    /// `schedulerName`.
+    pub scheduler_name: String,
+    /// Enabled plugins and score weights.
+    pub plugins: Plugins,
+    /// `NodeResourcesFitArgs.scoringStrategy`.
+    pub fit: ScoringStrategy,
+    /// `NodeResourcesFitArgs.ignoredResources`: not checked by the Fit filter.
+    pub ignored_resources: Vec<String>,
+    /// `NodeResourcesFitArgs.ignoredResourceGroups`: extended resources whose group (the part
+    /// before `/`) is listed are not checked by the Fit filter.
+    pub ignored_resource_groups: Vec<String>,
+    /// `NodeResourcesBalancedAllocationArgs.resources`.
+    pub balanced_resources: Vec<ResourceSpec>,
+    /// `PodTopologySpreadArgs`.
+    pub spread: SpreadDefaults,
+    /// `InterPodAffinityArgs.hardPodAffinityWeight` (default 1).
+    pub hard_pod_affinity_weight: i64,
+    /// `InterPodAffinityArgs.ignorePreferredTermsOfExistingPods`.
+    pub ignore_preferred_terms_of_existing_pods: bool,
+    /// `DefaultPreemptionArgs.minCandidateNodesPercentage` (default 10).
+    pub min_candidate_nodes_percentage: i32,
+    /// `DefaultPreemptionArgs.minCandidateNodesAbsolute` (default 100).
+    pub min_candidate_nodes_absolute: i32,
+    /// `DynamicResourcesArgs.bindingTimeout`, seconds (default 600).
+    pub dra_binding_timeout_seconds: u32,
+    /// `percentageOfNodesToScore` of the profile, else of the configuration; `None`: adaptive.
+    pub percentage_of_nodes_to_score: Option<i32>,
+}
+
+impl Default for Profile {
+    /// kube-scheduler 1.37's default profile.
+    fn default() -> Self {
+        Self {
+            scheduler_name: DEFAULT_SCHEDULER_NAME.to_owned(),
+            plugins: Plugins::default(),
+            fit: ScoringStrategy::default(),
+            ignored_resources: Vec::new(),
+            ignored_resource_groups: Vec::new(),
+            balanced_resources: default_resources(),
+            spread: SpreadDefaults::System,
+            hard_pod_affinity_weight: 1,
+            ignore_preferred_terms_of_existing_pods: false,
+            min_candidate_nodes_percentage: 10,
+            min_candidate_nodes_absolute: 100,
+            dra_binding_timeout_seconds: super::dra::BINDING_TIMEOUT_SECONDS,
+            percentage_of_nodes_to_score: None,
+        }
+    }
+}
+
+impl Profile {
+    /// Whether `resource` is ignored by the Fit filter (`fit.go` `fitsRequest`: only extended
+    /// resources are ignored, by name or by the group before `/`).
+    pub fn fit_ignores(&self, resource: &str) -> bool {
+        if self.ignored_resources.is_empty() && self.ignored_resource_groups.is_empty() {
+            return false;
+        }
+        if !is_extended_resource(resource) {
+            return false;
+        }
+        if self.ignored_resources.iter().any(|r| r == resource) {
+            return true;
+        }
+        resource
+            .split_once('/')
+            .is_some_and(|(group, _)| self.ignored_resource_groups.iter().any(|g| g == group))
+    }
+
+    /// Text output's one-line description when the profile is not the default:
+    /// `profile gpu-binpack: MostAllocated on nvidia.com/gpu`.
+    pub fn describe(&self) -> String {
+        format!("profile {}: {}", self.scheduler_name, self.fit.describe())
+    }
+
+    /// Whether this is exactly kube-scheduler's default profile.
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// `calculateNumCandidates` (`defaultpreemption/default_preemption.go`): how many nodes
+    /// preemption evaluates out of `num_nodes`.
+    pub fn num_candidates(&self, num_nodes: usize) -> usize {
+        let n = i64::try_from(num_nodes).unwrap_or(i64::MAX);
+        let mut candidates = n * i64::from(self.min_candidate_nodes_percentage) / 100;
+        if candidates < i64::from(self.min_candidate_nodes_absolute) {
+            candidates = i64::from(self.min_candidate_nodes_absolute);
+        }
+        if candidates > n {
+            candidates = n;
+        }
+        usize::try_from(candidates).unwrap_or(num_nodes)
+    }
+}
+
+/// `v1helper.IsExtendedResourceName`: a name outside `kubernetes.io/` with a domain prefix and
+/// not a `requests.` quota name.
+pub fn is_extended_resource(name: &str) -> bool {
+    let native = !name.contains('/') || name.contains("kubernetes.io/");
+    !native && !name.starts_with("requests.")
+}
+
+/// Every profile of the configuration the simulator runs with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profiles {
+    /// In configuration order; never empty.
+    list: Arc<Vec<Profile>>,
+    /// The configuration's extenders (names/URLs), not simulated.
+    pub extenders: Vec<String>,
+    /// Whether a configuration was supplied (`--scheduler-config`).
+    pub configured: bool,
+}
+
+impl Default for Profiles {
+    fn default() -> Self {
+        Self {
+            list: Arc::new(vec![Profile::default()]),
+            extenders: Vec::new(),
+            configured: false,
+        }
+    }
+}
+
+/// Index of a profile in [`Profiles`].
+pub type ProfileId = u16;
+
+impl Profiles {
+    /// `list` as configured (an empty list gets the default profile, as kube-scheduler does).
+    pub fn new(list: Vec<Profile>, extenders: Vec<String>) -> Self {
+        let list = if list.is_empty() {
+            vec![Profile::default()]
+        } else {
+            list
+        };
+        Self {
+            list: Arc::new(list),
+            extenders,
+            configured: true,
+        }
+    }
+
+    /// The profile serving `scheduler_name` (empty: `default-scheduler`).
+    pub fn id_for(&self, scheduler_name: &str) -> Option<ProfileId> {
+        let name = if scheduler_name.is_empty() {
+            DEFAULT_SCHEDULER_NAME
+        } else {
+            scheduler_name
+        };
+        self.list
+            .iter()
+            .position(|p| p.scheduler_name == name)
+            .and_then(|i| ProfileId::try_from(i).ok())
+    }
+
+    /// The profile `id`, or the first one.
+    pub fn get(&self, id: ProfileId) -> &Profile {
+        self.list
+            .get(usize::from(id))
+            .unwrap_or_else(|| &self.list[0])
+    }
+
+    /// The profile serving `scheduler_name`.
+    pub fn for_name(&self, scheduler_name: &str) -> Option<&Profile> {
+        self.id_for(scheduler_name).map(|id| self.get(id))
+    }
+
+    /// Every profile.
+    pub fn iter(&self) -> impl Iterator<Item = &Profile> {
+        self.list.iter()
+    }
+
+    /// Whether every profile is the default one and no extender is configured: the
+    /// simulation is today's.
+    pub fn is_default(&self) -> bool {
+        self.extenders.is_empty() && self.list.len() == 1 && self.list[0].is_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_profile_is_kube_scheduler_defaults() {
+        let p = Profile::default();
+        assert_eq!(p.scheduler_name, "default-scheduler");
+        assert_eq!(p.fit.describe(), "LeastAllocated on cpu, memory");
+        assert_eq!(p.plugins.weights.taint_toleration, 3);
+        assert_eq!(p.plugins.weights.pod_topology_spread, 2);
+        assert!(p.spread.is_system());
+        assert_eq!(p.dra_binding_timeout_seconds, 600);
+        assert!(Profiles::default().is_default());
+    }
+
+    #[test]
+    fn system_default_constraints_are_zone_5_and_hostname_3_schedule_anyway() {
+        let c = system_default_constraints();
+        assert!(c.iter().all(|c| !c.hard));
+        assert!(
+            c.iter()
+                .any(|c| c.topology_key == LABEL_ZONE && c.max_skew == 5)
+        );
+        assert!(
+            c.iter()
+                .any(|c| c.topology_key == LABEL_HOSTNAME && c.max_skew == 3)
+        );
+    }
+
+    #[test]
+    fn profiles_are_found_by_scheduler_name_and_empty_means_default() {
+        let gpu = Profile {
+            scheduler_name: "gpu-binpack".into(),
+            ..Profile::default()
+        };
+        let ps = Profiles::new(vec![Profile::default(), gpu], Vec::new());
+        assert_eq!(ps.id_for(""), Some(0));
+        assert_eq!(ps.id_for("default-scheduler"), Some(0));
+        assert_eq!(ps.id_for("gpu-binpack"), Some(1));
+        assert_eq!(ps.id_for("volcano"), None);
+        let only_gpu = Profiles::new(
+            vec![Profile {
+                scheduler_name: "gpu-binpack".into(),
+                ..Profile::default()
+            }],
+            Vec::new(),
+        );
+        assert_eq!(only_gpu.id_for(""), None, "no profile serves the default name");
+    }
+
+    #[test]
+    fn num_candidates_follows_calculate_num_candidates() {
+        // default_preemption_test.go TestCalculateNumCandidates.
+        let p = |pct: i32, abs: i32| Profile {
+            min_candidate_nodes_percentage: pct,
+            min_candidate_nodes_absolute: abs,
+            ..Profile::default()
+        };
+        assert_eq!(p(10, 100).num_candidates(10), 10, "no need to sample");
+        assert_eq!(p(40, 100).num_candidates(1000), 400, "more than minCandidateNodesAbsolute");
+        assert_eq!(p(10, 100).num_candidates(500), 100, "less than minCandidateNodesAbsolute");
+        assert_eq!(p(0, 0).num_candidates(10), 0, "all zero");
+        assert_eq!(p(0, 100).num_candidates(1000), 100, "minCandidateNodesPercentage is zero");
+        assert_eq!(p(10, 0).num_candidates(1000), 100, "minCandidateNodesAbsolute is zero");
+    }
+
+    #[test]
+    fn fit_ignores_extended_resources_by_name_and_group_only() {
+        let p = Profile {
+            ignored_resources: vec!["example.com/foo".into(), "cpu".into()],
+            ignored_resource_groups: vec!["nvidia.com".into()],
+            ..Profile::default()
+        };
+        assert!(p.fit_ignores("example.com/foo"));
+        assert!(p.fit_ignores("nvidia.com/gpu"));
+        assert!(!p.fit_ignores("example.com/bar"));
+        assert!(!p.fit_ignores("cpu"), "native resources are never ignored");
+        assert!(!p.fit_ignores("hugepages-2Mi"));
+    }
+}

@@ -597,11 +597,19 @@ fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement>
             pod: state.pods[*p].name.to_string(),
             node: state.nodes[*n].name.to_string(),
             devices: state.dra.devices_of(*p),
-            binding_timeout_seconds: None,
+            // DynamicResources' `bindingTimeout` (`DynamicResourcesArgs`) of the pod's profile:
+            // how long PreBind waits for a device's binding conditions before it clears the
+            // allocation and the pod is scheduled again.
+            binding_timeout_seconds: Some(
+                state
+                    .profiles
+                    .get(state.pods[*p].profile)
+                    .dra_binding_timeout_seconds,
+            ),
         })
         .map(|mut p| {
-            if p.devices.iter().any(|d| !d.binding_conditions.is_empty()) {
-                p.binding_timeout_seconds = Some(dra::BINDING_TIMEOUT_SECONDS);
+            if p.devices.iter().all(|d| d.binding_conditions.is_empty()) {
+                p.binding_timeout_seconds = None;
             }
             p
         })

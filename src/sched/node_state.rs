@@ -74,6 +74,8 @@ pub struct ClusterState {
     pub profiles: Profiles,
     /// What PodTopologySpread's default selector reads (shared by clones).
     pub spread_sources: Rc<SpreadSources>,
+    /// Per profile, the resource ids its Fit filter ignores.
+    pub(crate) fit_ignored: Rc<Vec<Vec<ResourceId>>>,
 }
 
 /// Pods per block of a [`PodTable`] (a power of two: indexing is a shift and a mask).
@@ -356,6 +358,13 @@ impl ClusterState {
                 }
             }
         }
+        if st
+            .profiles
+            .iter()
+            .any(|p| !p.ignored_resources.is_empty() || !p.ignored_resource_groups.is_empty())
+        {
+            st.resolve_fit_ignored();
+        }
         st
     }
 
@@ -495,6 +504,31 @@ impl ClusterState {
         self.pods.push(pod);
         self.index_pod(id);
         id
+    }
+
+    /// The resources the Fit filter of profile `id` does not check (its `ignoredResources`
+    /// and `ignoredResourceGroups`), among the names interned so far. Empty for the default
+    /// profile.
+    pub fn fit_ignored(&self, id: super::profile::ProfileId) -> &[ResourceId] {
+        self.fit_ignored
+            .get(usize::from(id))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Computes [`ClusterState::fit_ignored`] from the profiles and the resource table.
+    pub fn resolve_fit_ignored(&mut self) {
+        let table = &self.table;
+        let ignored: Vec<Vec<ResourceId>> = self
+            .profiles
+            .iter()
+            .map(|p| {
+                (0..table.len())
+                    .filter_map(|i| ResourceId::try_from(i).ok())
+                    .filter(|id| p.fit_ignores(table.name(*id)))
+                    .collect()
+            })
+            .collect();
+        self.fit_ignored = Rc::new(ignored);
     }
 
     /// Gives a compiled pod its profile and that profile's default spread constraints (a no-op

@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-use super::score::strategy::{ResourceSpec, ScoringStrategy, default_resources};
 
 /// The scheduler name pods get when they name none (`v1.DefaultSchedulerName`).
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
@@ -17,6 +16,117 @@ pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
 /// `kubernetes.io/hostname`.
 pub const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
+
+/// `config.MaxCustomPriorityScore`: the top of a RequestedToCapacityRatio shape's scores.
+pub const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
+
+/// `DynamicResourcesArgs.bindingTimeout` default: 600 s (`apis/config/v1/defaults.go`).
+pub const DEFAULT_BINDING_TIMEOUT_SECONDS: u32 = 600;
+
+/// A resource with its weight (`config.ResourceSpec`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ResourceSpec {
+    /// The resource name (`cpu`, `memory`, `nvidia.com/gpu`).
+    pub name: String,
+    /// Its weight (1–100).
+    pub weight: i64,
+}
+
+impl ResourceSpec {
+    /// `name` with `weight`.
+    pub fn new(name: &str, weight: i64) -> Self {
+        Self {
+            name: name.to_owned(),
+            weight,
+        }
+    }
+}
+
+/// One point of a RequestedToCapacityRatio shape (`config.UtilizationShapePoint`), as
+/// configured: utilization 0–100, score 0–10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ShapePoint {
+    /// Utilization (percent).
+    pub utilization: i64,
+    /// Score (0–10).
+    pub score: i64,
+}
+
+/// `NodeResourcesFitArgs.scoringStrategy.type`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "type")]
+pub enum Strategy {
+    /// Prefer nodes with the most free share (spreading); the default.
+    LeastAllocated,
+    /// Prefer nodes with the least free share (bin-packing).
+    MostAllocated,
+    /// A configured utilization → score shape.
+    RequestedToCapacityRatio {
+        /// The shape, utilization ascending.
+        shape: Vec<ShapePoint>,
+    },
+}
+
+impl Strategy {
+    /// The name as `scoringStrategy.type` spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::LeastAllocated => "LeastAllocated",
+            Self::MostAllocated => "MostAllocated",
+            Self::RequestedToCapacityRatio { .. } => "RequestedToCapacityRatio",
+        }
+    }
+}
+
+/// `scoringStrategy`: the type and its resources.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ScoringStrategy {
+    /// The type.
+    #[serde(flatten)]
+    pub strategy: Strategy,
+    /// Resources and weights (default cpu 1, memory 1).
+    pub resources: Vec<ResourceSpec>,
+}
+
+impl Default for ScoringStrategy {
+    /// kube-scheduler's default: LeastAllocated over cpu and memory, weight 1 each.
+    fn default() -> Self {
+        Self {
+            strategy: Strategy::LeastAllocated,
+            resources: default_resources(),
+        }
+    }
+}
+
+/// `defaultResources` of `pkg/scheduler/apis/config/v1/defaults.go`: cpu and memory, weight 1.
+pub fn default_resources() -> Vec<ResourceSpec> {
+    vec![ResourceSpec::new("cpu", 1), ResourceSpec::new("memory", 1)]
+}
+
+impl ScoringStrategy {
+    /// The one-line description text output uses: `MostAllocated on nvidia.com/gpu`, with
+    /// weights when they are not all 1.
+    pub fn describe(&self) -> String {
+        let all_one = self.resources.iter().all(|r| r.weight == 1);
+        let resources: Vec<String> = self
+            .resources
+            .iter()
+            .map(|r| {
+                if all_one {
+                    r.name.clone()
+                } else {
+                    format!("{} (weight {})", r.name, r.weight)
+                }
+            })
+            .collect();
+        format!("{} on {}", self.strategy.name(), resources.join(", "))
+    }
+
+    /// Whether this is kube-scheduler's default strategy.
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
 
 /// One of `PodTopologySpreadArgs.defaultConstraints` (no label selector: the selector is
 /// built per pod from the objects selecting it).
@@ -200,7 +310,7 @@ impl Default for Profile {
             ignore_preferred_terms_of_existing_pods: false,
             min_candidate_nodes_percentage: 10,
             min_candidate_nodes_absolute: 100,
-            dra_binding_timeout_seconds: super::dra::BINDING_TIMEOUT_SECONDS,
+            dra_binding_timeout_seconds: DEFAULT_BINDING_TIMEOUT_SECONDS,
             percentage_of_nodes_to_score: None,
         }
     }

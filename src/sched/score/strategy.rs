@@ -19,120 +19,17 @@
 //! - `balanced_allocation.go` `balancedResourceScorer`: the standard deviation of the
 //!   requested fractions (capped at 1) of the resources the node has; `(1 − std)·100`.
 
+pub use crate::sched::profile::{
+    ResourceSpec, ScoringStrategy, ShapePoint, Strategy, default_resources,
+};
 use crate::sched::node::NodeState;
 use crate::sched::pod_req::PodReq;
 use crate::sched::resources::{CPU, EPHEMERAL_STORAGE, MEMORY, PODS, ResourceId, ResourceTable};
 use crate::sched::status::MAX_NODE_SCORE;
 
-/// `config.MaxCustomPriorityScore`: the top of a RequestedToCapacityRatio shape's scores.
-pub const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
+pub use crate::sched::profile::MAX_CUSTOM_PRIORITY_SCORE;
 /// `maxUtilization`: the top of a shape's utilization axis.
 pub const MAX_UTILIZATION: i64 = 100;
-
-/// A resource with its weight (`config.ResourceSpec`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ResourceSpec {
-    /// The resource name (`cpu`, `memory`, `nvidia.com/gpu`).
-    pub name: String,
-    /// Its weight (1–100).
-    pub weight: i64,
-}
-
-impl ResourceSpec {
-    /// `name` with `weight`.
-    pub fn new(name: &str, weight: i64) -> Self {
-        Self {
-            name: name.to_owned(),
-            weight,
-        }
-    }
-}
-
-/// One point of a RequestedToCapacityRatio shape (`config.UtilizationShapePoint`), as
-/// configured: utilization 0–100, score 0–10.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct ShapePoint {
-    /// Utilization (percent).
-    pub utilization: i64,
-    /// Score (0–10).
-    pub score: i64,
-}
-
-/// `NodeResourcesFitArgs.scoringStrategy.type`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "type")]
-pub enum Strategy {
-    /// Prefer nodes with the most free share (spreading); the default.
-    LeastAllocated,
-    /// Prefer nodes with the least free share (bin-packing).
-    MostAllocated,
-    /// A configured utilization → score shape.
-    RequestedToCapacityRatio {
-        /// The shape, utilization ascending.
-        shape: Vec<ShapePoint>,
-    },
-}
-
-impl Strategy {
-    /// The name as `scoringStrategy.type` spells it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::LeastAllocated => "LeastAllocated",
-            Self::MostAllocated => "MostAllocated",
-            Self::RequestedToCapacityRatio { .. } => "RequestedToCapacityRatio",
-        }
-    }
-}
-
-/// `scoringStrategy`: the type and its resources.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ScoringStrategy {
-    /// The type.
-    #[serde(flatten)]
-    pub strategy: Strategy,
-    /// Resources and weights (default cpu 1, memory 1).
-    pub resources: Vec<ResourceSpec>,
-}
-
-impl Default for ScoringStrategy {
-    /// kube-scheduler's default: LeastAllocated over cpu and memory, weight 1 each.
-    fn default() -> Self {
-        Self {
-            strategy: Strategy::LeastAllocated,
-            resources: default_resources(),
-        }
-    }
-}
-
-/// `defaultResources` of `pkg/scheduler/apis/config/v1/defaults.go`: cpu and memory, weight 1.
-pub fn default_resources() -> Vec<ResourceSpec> {
-    vec![ResourceSpec::new("cpu", 1), ResourceSpec::new("memory", 1)]
-}
-
-impl ScoringStrategy {
-    /// The one-line description text output uses: `MostAllocated on nvidia.com/gpu`, with
-    /// weights when they are not all 1.
-    pub fn describe(&self) -> String {
-        let all_one = self.resources.iter().all(|r| r.weight == 1);
-        let resources: Vec<String> = self
-            .resources
-            .iter()
-            .map(|r| {
-                if all_one {
-                    r.name.clone()
-                } else {
-                    format!("{} (weight {})", r.name, r.weight)
-                }
-            })
-            .collect();
-        format!("{} on {}", self.strategy.name(), resources.join(", "))
-    }
-
-    /// Whether this is kube-scheduler's default strategy.
-    pub fn is_default(&self) -> bool {
-        *self == Self::default()
-    }
-}
 
 /// A configured resource resolved against a snapshot's resource table: `None` when no node
 /// and no pod names it (every node's allocatable is then 0 and the resource is bypassed).

@@ -15,7 +15,9 @@ pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Resu
     let outcome = d.shown_outcome();
     let word = match outcome {
         Outcome::Scheduled => style.ok(outcome.as_str()),
-        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended => style.warn(outcome.as_str()),
+        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended | Outcome::NotSimulated => {
+            style.warn(outcome.as_str())
+        }
         Outcome::Unschedulable | Outcome::Error => style.error(outcome.as_str()),
     };
     writeln!(out, "{}: {word}", style.bold(sanitize(&d.target)))?;

@@ -69,7 +69,8 @@ impl SpreadSources {
                     }
                 }
                 "ReplicationController" => {
-                    out.rc.insert(key(o), string_map(selector).unwrap_or_default());
+                    out.rc
+                        .insert(key(o), string_map(selector).unwrap_or_default());
                 }
                 _ => {}
             }
@@ -143,7 +144,9 @@ impl SpreadSources {
             selector = selector.with_equal(k, v);
         }
         if let Some(sel) = extra {
-            selector.requirements.extend(sel.requirements.iter().cloned());
+            selector
+                .requirements
+                .extend(sel.requirements.iter().cloned());
         }
         (!selector.requirements.is_empty()).then_some(selector)
     }
@@ -223,11 +226,7 @@ mod tests {
     }
 
     fn labels_of(sel: &LabelSelector) -> Vec<String> {
-        let mut out: Vec<String> = sel
-            .requirements
-            .iter()
-            .map(|r| format!("{r:?}"))
-            .collect();
+        let mut out: Vec<String> = sel.requirements.iter().map(|r| format!("{r:?}")).collect();
         out.sort();
         out
     }
@@ -255,9 +254,11 @@ mod tests {
 
     #[test]
     fn replica_set_adds_its_selector_requirements_and_a_missing_one_adds_nothing() {
-        let s = snapshot(&[serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+        let s = snapshot(&[
+            serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
             "metadata": {"name": "web-abc", "namespace": "default"},
-            "spec": {"selector": {"matchLabels": {"app": "web", "pod-template-hash": "abc"}}}})]);
+            "spec": {"selector": {"matchLabels": {"app": "web", "pod-template-hash": "abc"}}}}),
+        ]);
         let src = SpreadSources::build(&s);
         let p = pod(
             &[("app", "web"), ("pod-template-hash", "abc")],
@@ -265,7 +266,10 @@ mod tests {
         );
         let sel = src.default_selector(&p).expect("selector");
         assert_eq!(labels_of(&sel).len(), 2);
-        let orphan = pod(&[("app", "web")], Some((SpreadOwnerKind::ReplicaSet, "gone")));
+        let orphan = pod(
+            &[("app", "web")],
+            Some((SpreadOwnerKind::ReplicaSet, "gone")),
+        );
         assert!(src.default_selector(&orphan).is_none());
         let unowned = pod(&[("app", "web")], None);
         assert!(src.default_selector(&unowned).is_none());
@@ -290,9 +294,11 @@ mod tests {
 
     #[test]
     fn system_defaults_apply_only_to_pods_without_constraints_of_their_own() {
-        let s = snapshot(&[serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet",
+        let s = snapshot(&[
+            serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet",
             "metadata": {"name": "db", "namespace": "default"},
-            "spec": {"selector": {"matchLabels": {"app": "db"}}}})]);
+            "spec": {"selector": {"matchLabels": {"app": "db"}}}}),
+        ]);
         let src = SpreadSources::build(&s);
         let mut p = pod(&[("app", "db")], Some((SpreadOwnerKind::StatefulSet, "db")));
         apply(&mut p, &SpreadDefaults::System, &src);

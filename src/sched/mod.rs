@@ -539,10 +539,21 @@ impl<'a> Prepared<'a> {
                     .into_iter()
                     .chain(snapshot.facts.assumed.iter().cloned())
                     .collect(),
-                notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
+                notes: NOTES
+                    .iter()
+                    .map(|n| (*n).to_owned())
+                    .chain(options.profiles.percentage_note(options.mode))
+                    .collect(),
                 what_if: options.what_if.clone(),
                 admitted: snapshot.admitted.clone(),
                 pod_by_pod: pod_by_pod(snapshot, gates, options),
+                profiles: options
+                    .profiles
+                    .iter()
+                    .filter(|p| !p.is_default())
+                    .map(profile::Profile::describe)
+                    .collect(),
+                extenders: options.profiles.extenders.clone(),
             },
             warnings: snapshot.warnings.clone(),
             device_map: if options.device_map {
@@ -771,9 +782,15 @@ fn run_unit(
         scheduled_before: 0,
         pending: 0,
         priority: unit.priority,
+        profile: unit_profile(state, &unit.body),
         trace: UnitTrace::default(),
     };
     match unit.body {
+        UnitBody::NotSimulated { scheduler, pods } => {
+            result.outcome = Outcome::NotSimulated;
+            result.message = format!("scheduled by `{scheduler}`, not simulated");
+            result.pending = pods;
+        }
         UnitBody::Held {
             error,
             message,
@@ -809,6 +826,29 @@ fn run_unit(
         }
     }
     result
+}
+
+/// The `schedulerName` of the profile that simulates `body` (its first pending pod's), or the
+/// scheduler a `NotSimulated` unit names.
+fn unit_profile(state: &ClusterState, body: &UnitBody) -> String {
+    let of_pod = |p: node_state::PodId| {
+        state
+            .profiles
+            .get(state.pods[p].profile)
+            .scheduler_name
+            .clone()
+    };
+    match body {
+        UnitBody::NotSimulated { scheduler, .. } => scheduler.clone(),
+        UnitBody::Pod(p) => of_pod(*p),
+        UnitBody::Held { pods, .. } => pods.first().map(|p| of_pod(*p)).unwrap_or_default(),
+        UnitBody::Group(tree) => {
+            let mut pods = Vec::new();
+            tree.pending_pods(&mut pods);
+            pods.first().map(|p| of_pod(*p)).unwrap_or_default()
+        }
+        UnitBody::Suspended { .. } => String::new(),
+    }
 }
 
 /// One pod's scheduling cycle into `result`: assumed on its node, or an error (no

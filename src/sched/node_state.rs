@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use super::default_spread::SpreadSources;
 use super::dra::DraState;
-use super::profile::Profiles;
 use super::pod_req::PodReq;
+use super::profile::Profiles;
 use super::resources::{OVERFLOW, PODS, ResourceId, ResourceTable};
 use super::selector::{Labels, NodeTaint};
 use crate::snapshot::facts::FeatureGates;

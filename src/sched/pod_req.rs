@@ -161,7 +161,9 @@ pub struct SpreadOwner {
 }
 
 /// `metav1.GetControllerOfNoCopy` narrowed to the kinds `helper.DefaultSelector` reads.
-fn spread_owner(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> Option<SpreadOwner> {
+fn spread_owner(
+    meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+) -> Option<SpreadOwner> {
     let owner = meta
         .owner_references
         .as_ref()?

@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-
 /// The scheduler name pods get when they name none (`v1.DefaultSchedulerName`).
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 
@@ -436,6 +435,31 @@ impl Profiles {
         self.list.iter()
     }
 
+    /// The plan note saying how `percentageOfNodesToScore` is applied, when a profile or the
+    /// configuration sets it.
+    pub fn percentage_note(&self, mode: crate::sched::schedule_one::Mode) -> Option<String> {
+        let set: Vec<String> = self
+            .iter()
+            .filter_map(|p| {
+                p.percentage_of_nodes_to_score
+                    .map(|v| format!("{} {v}%", p.scheduler_name))
+            })
+            .collect();
+        if set.is_empty() {
+            return None;
+        }
+        Some(match mode {
+            crate::sched::schedule_one::Mode::Compat => format!(
+                "percentageOfNodesToScore ({}) is applied as upstream's numFeasibleNodesToFind: the search stops after that many feasible nodes, starting where the previous pod's search stopped (deterministic: the simulation starts at node 0 in name order, upstream where its last cycle stopped); it can change a result when a better-scoring node lies beyond the cut",
+                set.join(", ")
+            ),
+            crate::sched::schedule_one::Mode::Exhaustive => format!(
+                "percentageOfNodesToScore ({}) is not applied in exhaustive mode, which scores every feasible node: pass --mode compat to sample as kube-scheduler does; the sample can change a result when a better-scoring node lies beyond the cut",
+                set.join(", ")
+            ),
+        })
+    }
+
     /// Whether every profile is the default one and no extender is configured: the
     /// simulation is today's.
     pub fn is_default(&self) -> bool {
@@ -491,7 +515,11 @@ mod tests {
             }],
             Vec::new(),
         );
-        assert_eq!(only_gpu.id_for(""), None, "no profile serves the default name");
+        assert_eq!(
+            only_gpu.id_for(""),
+            None,
+            "no profile serves the default name"
+        );
     }
 
     #[test]
@@ -503,11 +531,27 @@ mod tests {
             ..Profile::default()
         };
         assert_eq!(p(10, 100).num_candidates(10), 10, "no need to sample");
-        assert_eq!(p(40, 100).num_candidates(1000), 400, "more than minCandidateNodesAbsolute");
-        assert_eq!(p(10, 100).num_candidates(500), 100, "less than minCandidateNodesAbsolute");
+        assert_eq!(
+            p(40, 100).num_candidates(1000),
+            400,
+            "more than minCandidateNodesAbsolute"
+        );
+        assert_eq!(
+            p(10, 100).num_candidates(500),
+            100,
+            "less than minCandidateNodesAbsolute"
+        );
         assert_eq!(p(0, 0).num_candidates(10), 0, "all zero");
-        assert_eq!(p(0, 100).num_candidates(1000), 100, "minCandidateNodesPercentage is zero");
-        assert_eq!(p(10, 0).num_candidates(1000), 100, "minCandidateNodesAbsolute is zero");
+        assert_eq!(
+            p(0, 100).num_candidates(1000),
+            100,
+            "minCandidateNodesPercentage is zero"
+        );
+        assert_eq!(
+            p(10, 0).num_candidates(1000),
+            100,
+            "minCandidateNodesAbsolute is zero"
+        );
     }
 
     #[test]

@@ -24,7 +24,11 @@ pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
 /// The filter, not checking the extended resources in `ignored` (the profile's
 /// `ignoredResources`/`ignoredResourceGroups`: `fit.go` `fitsRequest` skips them).
 #[inline]
-pub fn filter_ignoring(pod: &PodReq, node: &NodeState, ignored: &[ResourceId]) -> Option<Rejection> {
+pub fn filter_ignoring(
+    pod: &PodReq,
+    node: &NodeState,
+    ignored: &[ResourceId],
+) -> Option<Rejection> {
     let mut reasons = Vec::new();
     let mut unresolvable = false;
     if node.free(PODS) < 1 {

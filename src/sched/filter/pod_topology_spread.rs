@@ -639,7 +639,10 @@ mod tests {
     // --- Default constraints: upstream `scoring_test.go` TestPreScoreStateEmptyNodes and
     // TestPreScoreSkip (v1.37), through `ClusterState::profile_pod`. ---
 
-    fn with_replica_set(nodes: Vec<NodeState>, defaults: crate::sched::profile::SpreadDefaults) -> ClusterState {
+    fn with_replica_set(
+        nodes: Vec<NodeState>,
+        defaults: crate::sched::profile::SpreadDefaults,
+    ) -> ClusterState {
         use crate::sched::default_spread::SpreadSources;
         use crate::sched::profile::{Profile, Profiles};
         let mut s = crate::snapshot::Snapshot::default();
@@ -677,8 +680,20 @@ mod tests {
     fn spread_system_default_constraints_and_a_replicaset() {
         let st = with_replica_set(
             vec![
-                node("node-a", &[(LABEL_HOSTNAME, "node-a"), ("topology.kubernetes.io/zone", "mars")]),
-                node("node-b", &[(LABEL_HOSTNAME, "node-b"), ("topology.kubernetes.io/zone", "mars")]),
+                node(
+                    "node-a",
+                    &[
+                        (LABEL_HOSTNAME, "node-a"),
+                        ("topology.kubernetes.io/zone", "mars"),
+                    ],
+                ),
+                node(
+                    "node-b",
+                    &[
+                        (LABEL_HOSTNAME, "node-b"),
+                        ("topology.kubernetes.io/zone", "mars"),
+                    ],
+                ),
                 // Nodes with no zone are not excluded: they are a separate zone.
                 node("node-c", &[(LABEL_HOSTNAME, "node-c")]),
                 node("node-d", &[(LABEL_HOSTNAME, "node-d")]),
@@ -721,7 +736,11 @@ mod tests {
         let st = with_replica_set(
             vec![node(
                 "node-a",
-                &[("rack", "rack1"), (LABEL_HOSTNAME, "node-a"), ("planet", "mars")],
+                &[
+                    ("rack", "rack1"),
+                    (LABEL_HOSTNAME, "node-a"),
+                    ("planet", "mars"),
+                ],
             )],
             SpreadDefaults::List(vec![
                 c(1, LABEL_HOSTNAME, false),
@@ -733,9 +752,17 @@ mod tests {
         st.profile_pod(&mut p);
         assert!(!p.spread_system_default);
         let s = pre_score(&st, &p, &[0]);
-        let keys: Vec<&str> = s.constraints.iter().map(|c| c.topology_key.as_str()).collect();
+        let keys: Vec<&str> = s
+            .constraints
+            .iter()
+            .map(|c| c.topology_key.as_str())
+            .collect();
         assert_eq!(keys, vec![LABEL_HOSTNAME, "planet"]);
-        assert!(s.constraints.iter().all(|c| (c.weight - topology_normalizing_weight(1)).abs() < 1e-12));
+        assert!(
+            s.constraints
+                .iter()
+                .all(|c| (c.weight - topology_normalizing_weight(1)).abs() < 1e-12)
+        );
         // The DoNotSchedule default filters.
         assert_eq!(pre_filter(&st, &p).constraints.len(), 1);
     }
@@ -769,7 +796,11 @@ mod tests {
             crate::sched::profile::SpreadDefaults::System,
         );
         for i in 0..4 {
-            place(&mut st, pod("default", &format!("old-{i}"), &[("foo", "x")]), "n1");
+            place(
+                &mut st,
+                pod("default", &format!("old-{i}"), &[("foo", "x")]),
+                "n1",
+            );
         }
         let mut p = owned_by("rs1");
         st.profile_pod(&mut p);

@@ -1306,7 +1306,10 @@ pub fn preempt_pod(
     // with the profile's `minCandidateNodesPercentage` (10) and `minCandidateNodesAbsolute`
     // (100).
     if mode == Mode::Compat {
-        let n = st.profiles.get(st.pods[pod].profile).num_candidates(maybe.len());
+        let n = st
+            .profiles
+            .get(st.pods[pod].profile)
+            .num_candidates(maybe.len());
         maybe.truncate(n);
     }
     let mut candidates = Vec::new();

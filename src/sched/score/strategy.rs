@@ -19,11 +19,11 @@
 //! - `balanced_allocation.go` `balancedResourceScorer`: the standard deviation of the
 //!   requested fractions (capped at 1) of the resources the node has; `(1 − std)·100`.
 
+use crate::sched::node::NodeState;
+use crate::sched::pod_req::PodReq;
 pub use crate::sched::profile::{
     ResourceSpec, ScoringStrategy, ShapePoint, Strategy, default_resources,
 };
-use crate::sched::node::NodeState;
-use crate::sched::pod_req::PodReq;
 use crate::sched::resources::{CPU, EPHEMERAL_STORAGE, MEMORY, PODS, ResourceId, ResourceTable};
 use crate::sched::status::MAX_NODE_SCORE;
 
@@ -171,7 +171,11 @@ fn weighted_mean(
 }
 
 /// `leastResourceScorer`.
-pub fn least_resource_scorer(requested: &[i64], allocatable: &[i64], resources: &[Resolved]) -> i64 {
+pub fn least_resource_scorer(
+    requested: &[i64],
+    allocatable: &[i64],
+    resources: &[Resolved],
+) -> i64 {
     weighted_mean(requested, allocatable, resources, least_requested_score)
 }
 
@@ -327,7 +331,9 @@ impl FitScorer {
             &mut self.allocatable,
         );
         match &self.kind {
-            Kind::Least => least_resource_scorer(&self.requested, &self.allocatable, &self.resources),
+            Kind::Least => {
+                least_resource_scorer(&self.requested, &self.allocatable, &self.resources)
+            }
             Kind::Most => most_resource_scorer(&self.requested, &self.allocatable, &self.resources),
             Kind::Ratio(shape) => requested_to_capacity_ratio_scorer(
                 shape,
@@ -520,7 +526,8 @@ mod tests {
     }
 
     #[test]
-    fn least_allocated_nothing_scheduled_resources_requested_with_different_weight_on_cpu_and_memory_differently_sized_nodes() {
+    fn least_allocated_nothing_scheduled_resources_requested_with_different_weight_on_cpu_and_memory_differently_sized_nodes()
+     {
         // Resources {memory 2, cpu 1}: (25·1 + 50·2) / 3 = 41 and (50·1 + 50·2) / 3 = 50.
         let spec = &[("memory", 2), ("cpu", 1)];
         assert_eq!(least(&[5000, 3000], &[10000, 4000], spec), 41);
@@ -595,7 +602,8 @@ mod tests {
     const PACK: &[(i64, i64)] = &[(0, 0), (100, 1)];
 
     #[test]
-    fn resource_bin_packing_single_extended_resources_requested_pods_scheduled_with_less_resources() {
+    fn resource_bin_packing_single_extended_resources_requested_pods_scheduled_with_less_resources()
+    {
         // intel.com/foo weight 1: 2 of 8 → 2, 2 of 4 → 5.
         let spec = &[("intel.com/foo", 1)];
         assert_eq!(ratio(PACK, &[2], &[8], spec), 2);
@@ -617,7 +625,8 @@ mod tests {
     }
 
     #[test]
-    fn resource_bin_packing_multiple_extended_resources_requested_pods_scheduled_with_less_resources() {
+    fn resource_bin_packing_multiple_extended_resources_requested_pods_scheduled_with_less_resources()
+     {
         // foo weight 3, bar weight 5: node1 (foo 2/8 → 2, bar 2/4 → 5) = 31/8 → 4;
         // node2 (foo 2/4 → 5, bar 2/8 → 2) = 25/8 → 3.
         let spec = &[("intel.com/foo", 3), ("intel.com/bar", 5)];
@@ -651,7 +660,16 @@ mod tests {
             assert_eq!(broken_linear(s, p), want, "p = {p}");
         }
         let s = &[(0, 2), (40, 10), (100, 0)];
-        for (p, want) in [(-10, 2), (0, 2), (20, 6), (30, 8), (40, 10), (70, 5), (100, 0), (110, 0)] {
+        for (p, want) in [
+            (-10, 2),
+            (0, 2),
+            (20, 6),
+            (30, 8),
+            (40, 10),
+            (70, 5),
+            (100, 0),
+            (110, 0),
+        ] {
             assert_eq!(broken_linear(s, p), want, "p = {p}");
         }
     }
@@ -695,7 +713,12 @@ mod tests {
         // population standard deviation).
         let fractions = [3000.0 / 3500.0, 5000.0 / 40000.0, 0.25];
         let mean: f64 = fractions.iter().sum::<f64>() / 3.0;
-        let std = (fractions.iter().map(|f| (f - mean) * (f - mean)).sum::<f64>() / 3.0).sqrt();
+        let std = (fractions
+            .iter()
+            .map(|f| (f - mean) * (f - mean))
+            .sum::<f64>()
+            / 3.0)
+            .sqrt();
         let want = ((1.0 - std) * 100.0) as i64;
         assert_eq!(balanced(&[3000, 5000, 1], &[3500, 40000, 4]), want);
         assert_eq!(want, 68);
@@ -704,7 +727,10 @@ mod tests {
     #[test]
     fn balanced_allocation_node_without_the_scalar_resource_ignores_it() {
         // "if the pod doesn't request a scalar resource, it is ignored": (0, 0).
-        assert_eq!(balanced(&[3000, 5000, 0], &[3500, 40000, 0]), balanced(&[3000, 5000], &[3500, 40000]));
+        assert_eq!(
+            balanced(&[3000, 5000, 0], &[3500, 40000, 0]),
+            balanced(&[3000, 5000], &[3500, 40000])
+        );
     }
 
     #[test]
@@ -716,9 +742,15 @@ mod tests {
         assert_eq!(s.describe(), "MostAllocated on nvidia.com/gpu");
         let s = ScoringStrategy {
             strategy: Strategy::LeastAllocated,
-            resources: vec![ResourceSpec::new("cpu", 1), ResourceSpec::new("nvidia.com/gpu", 3)],
+            resources: vec![
+                ResourceSpec::new("cpu", 1),
+                ResourceSpec::new("nvidia.com/gpu", 3),
+            ],
         };
-        assert_eq!(s.describe(), "LeastAllocated on cpu (weight 1), nvidia.com/gpu (weight 3)");
+        assert_eq!(
+            s.describe(),
+            "LeastAllocated on cpu (weight 1), nvidia.com/gpu (weight 3)"
+        );
         assert!(ScoringStrategy::default().is_default());
     }
 }

@@ -542,7 +542,11 @@ impl<'a> Prepared<'a> {
                 notes: NOTES
                     .iter()
                     .map(|n| (*n).to_owned())
-                    .chain(options.profiles.percentage_note(options.mode))
+                    .chain(
+                        options
+                            .profiles
+                            .percentage_note(options.mode == Mode::Compat),
+                    )
                     .collect(),
                 what_if: options.what_if.clone(),
                 admitted: snapshot.admitted.clone(),

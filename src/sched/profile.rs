@@ -261,6 +261,42 @@ impl Default for Plugins {
     }
 }
 
+/// `NodeAffinityArgs.addedAffinity`: node affinity every pod of the profile gets on top of
+/// its own (upstream `nodeaffinity/node_affinity.go`: the required part is checked first,
+/// "node(s) didn't match scheduler-enforced node affinity"; the preferred terms add to the
+/// score of every pod).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AddedAffinity {
+    /// `requiredDuringSchedulingIgnoredDuringExecution` terms (ORed); `None` when unset.
+    pub required: Option<Vec<super::selector::NodeTerm>>,
+    /// `preferredDuringSchedulingIgnoredDuringExecution` terms with weights.
+    pub preferred: Vec<(i32, super::selector::NodeTerm)>,
+}
+
+impl AddedAffinity {
+    /// Compiles the API's `NodeAffinity`.
+    pub fn compile(a: &k8s_openapi::api::core::v1::NodeAffinity) -> Self {
+        use super::selector::NodeTerm;
+        Self {
+            required: a
+                .required_during_scheduling_ignored_during_execution
+                .as_ref()
+                .map(|r| {
+                    r.node_selector_terms
+                        .iter()
+                        .map(NodeTerm::compile)
+                        .collect()
+                }),
+            preferred: a
+                .preferred_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .map(|p| (p.weight, NodeTerm::compile(&p.preference)))
+                .collect(),
+        }
+    }
+}
+
 /// One profile, resolved.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -292,6 +328,9 @@ pub struct Profile {
     pub dra_binding_timeout_seconds: u32,
     /// `percentageOfNodesToScore` of the profile, else of the configuration; `None`: adaptive.
     pub percentage_of_nodes_to_score: Option<i32>,
+    /// `NodeAffinityArgs.addedAffinity`.
+    #[serde(skip)]
+    pub added_affinity: Option<AddedAffinity>,
 }
 
 impl Default for Profile {
@@ -311,6 +350,7 @@ impl Default for Profile {
             min_candidate_nodes_absolute: 100,
             dra_binding_timeout_seconds: DEFAULT_BINDING_TIMEOUT_SECONDS,
             percentage_of_nodes_to_score: None,
+            added_affinity: None,
         }
     }
 }
@@ -435,9 +475,9 @@ impl Profiles {
         self.list.iter()
     }
 
-    /// The plan note saying how `percentageOfNodesToScore` is applied, when a profile or the
-    /// configuration sets it.
-    pub fn percentage_note(&self, mode: crate::sched::schedule_one::Mode) -> Option<String> {
+    /// The plan note saying how `percentageOfNodesToScore` is applied (`compat`: the
+    /// simulation samples nodes as upstream does), when a profile or the configuration sets it.
+    pub fn percentage_note(&self, compat: bool) -> Option<String> {
         let set: Vec<String> = self
             .iter()
             .filter_map(|p| {
@@ -448,15 +488,16 @@ impl Profiles {
         if set.is_empty() {
             return None;
         }
-        Some(match mode {
-            crate::sched::schedule_one::Mode::Compat => format!(
+        Some(if compat {
+            format!(
                 "percentageOfNodesToScore ({}) is applied as upstream's numFeasibleNodesToFind: the search stops after that many feasible nodes, starting where the previous pod's search stopped (deterministic: the simulation starts at node 0 in name order, upstream where its last cycle stopped); it can change a result when a better-scoring node lies beyond the cut",
                 set.join(", ")
-            ),
-            crate::sched::schedule_one::Mode::Exhaustive => format!(
+            )
+        } else {
+            format!(
                 "percentageOfNodesToScore ({}) is not applied in exhaustive mode, which scores every feasible node: pass --mode compat to sample as kube-scheduler does; the sample can change a result when a better-scoring node lies beyond the cut",
                 set.join(", ")
-            ),
+            )
         })
     }
 

@@ -64,7 +64,7 @@ pub fn run_filters(
     })
     .or_else(|| {
         on.node_affinity
-            .then(|| node_affinity::filter(pod, n))
+            .then(|| node_affinity::filter_with(pod, n, profile.added_affinity.as_ref()))
             .flatten()
     })
     .or_else(|| on.node_ports.then(|| node_ports::filter(pod, n)).flatten())

@@ -81,8 +81,10 @@ pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> V
         add(&mut scratch, w.taint_toleration);
     }
 
-    if w.node_affinity > 0 && !pod.preferred_terms.is_empty() {
-        scratch.extend(nodes().map(|n| node_affinity::score(pod, n)));
+    let added = profile.added_affinity.as_ref();
+    let added_preferred = added.is_some_and(|a| !a.preferred.is_empty());
+    if w.node_affinity > 0 && (!pod.preferred_terms.is_empty() || added_preferred) {
+        scratch.extend(nodes().map(|n| node_affinity::score_with(pod, n, added)));
         default_normalize(&mut scratch, false);
         add(&mut scratch, w.node_affinity);
     }

@@ -1371,3 +1371,136 @@ mod bound_to_missing_node_tests {
         );
     }
 }
+
+#[cfg(test)]
+mod profile_tests {
+    //! Profiles end to end: the pod's `schedulerName` picks the profile, the profile's Fit
+    //! strategy decides the node, and a name no profile serves is `NotSimulated`.
+    use super::{Options, Outcome, simulate};
+    use crate::sched::profile::{Profile, Profiles, ResourceSpec, ScoringStrategy, Strategy};
+    use crate::snapshot::source::{Collector, files};
+
+    fn snapshot(docs: &[String]) -> crate::snapshot::Snapshot {
+        let mut c = Collector::new();
+        files::load_str(&docs.join("\n---\n"), "test.yaml", &mut c).expect("fixture loads");
+        c.finish()
+    }
+
+    fn node(name: &str, gpus: u32) -> String {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{name}", "labels": {{"kubernetes.io/hostname": "{name}"}}}}, "status": {{"allocatable": {{"cpu": "64", "memory": "256Gi", "pods": "110", "nvidia.com/gpu": "{gpus}"}}}}}}"#
+        )
+    }
+
+    fn pod(name: &str, node: Option<&str>, gpus: u32, scheduler: &str) -> String {
+        let node = node
+            .map(|n| format!(r#", "nodeName": "{n}""#))
+            .unwrap_or_default();
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "ml", "creationTimestamp": "2026-11-20T10:00:00Z"}}, "spec": {{"schedulerName": "{scheduler}", "containers": [{{"name": "c", "image": "i", "resources": {{"requests": {{"cpu": "1", "nvidia.com/gpu": "{gpus}"}}, "limits": {{"nvidia.com/gpu": "{gpus}"}}}}}}]{node}}}}}"#
+        )
+    }
+
+    /// Two 8-GPU nodes, `busy` already running a 6-GPU pod; one pending 2-GPU pod.
+    fn cluster(scheduler: &str) -> crate::snapshot::Snapshot {
+        snapshot(&[
+            node("busy", 8),
+            node("idle", 8),
+            pod("running", Some("busy"), 6, "default-scheduler"),
+            pod("train", None, 2, scheduler),
+        ])
+    }
+
+    fn binpack(name: &str) -> Profile {
+        Profile {
+            scheduler_name: name.to_owned(),
+            fit: ScoringStrategy {
+                strategy: Strategy::MostAllocated,
+                resources: vec![ResourceSpec::new("nvidia.com/gpu", 1)],
+            },
+            ..Profile::default()
+        }
+    }
+
+    fn node_of(plan: &super::Plan) -> &str {
+        plan.units[0].placements[0].node.as_str()
+    }
+
+    #[test]
+    fn the_default_profile_spreads_and_most_allocated_on_gpus_packs() {
+        let s = cluster("default-scheduler");
+        let plan = simulate(&s, &Options::default());
+        assert_eq!(
+            node_of(&plan),
+            "idle",
+            "LeastAllocated prefers the emptier node"
+        );
+        assert!(plan.settings.profiles.is_empty());
+        let options = Options {
+            profiles: Profiles::new(vec![binpack("default-scheduler")], Vec::new()),
+            ..Options::default()
+        };
+        let plan = simulate(&s, &options);
+        assert_eq!(
+            node_of(&plan),
+            "busy",
+            "MostAllocated on nvidia.com/gpu packs"
+        );
+        assert_eq!(
+            plan.settings.profiles,
+            vec!["profile default-scheduler: MostAllocated on nvidia.com/gpu".to_owned()]
+        );
+    }
+
+    #[test]
+    fn the_pods_scheduler_name_picks_its_profile() {
+        let s = cluster("gpu-binpack");
+        let options = Options {
+            profiles: Profiles::new(vec![Profile::default(), binpack("gpu-binpack")], Vec::new()),
+            ..Options::default()
+        };
+        let plan = simulate(&s, &options);
+        assert_eq!(plan.units[0].profile, "gpu-binpack");
+        assert_eq!(node_of(&plan), "busy");
+        let json = serde_json::to_value(&plan.units[0]).expect("json");
+        assert_eq!(json["profile"], "gpu-binpack");
+    }
+
+    #[test]
+    fn pods_no_profile_serves_are_not_simulated_and_never_placed() {
+        let s = snapshot(&[
+            node("n1", 8),
+            pod("a", None, 1, "volcano"),
+            pod("b", None, 1, "volcano"),
+            pod("c", None, 1, "default-scheduler"),
+        ]);
+        let plan = simulate(&s, &Options::default());
+        let not: Vec<(&str, &str, &str)> = plan
+            .units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NotSimulated)
+            .map(|u| (u.name.as_str(), u.profile.as_str(), u.message.as_str()))
+            .collect();
+        assert_eq!(
+            not,
+            vec![
+                ("a", "volcano", "scheduled by `volcano`, not simulated"),
+                ("b", "volcano", "scheduled by `volcano`, not simulated"),
+            ]
+        );
+        assert!(
+            plan.units
+                .iter()
+                .all(|u| u.outcome != Outcome::NotSimulated || u.placements.is_empty())
+        );
+        assert_eq!(plan.units[0].name, "c", "simulated units first");
+        assert_eq!(plan.summary.not_simulated, 2);
+        // A configuration whose only profile is not default-scheduler: default pods too.
+        let options = Options {
+            profiles: Profiles::new(vec![binpack("gpu-binpack")], Vec::new()),
+            ..Options::default()
+        };
+        let plan = simulate(&s, &options);
+        assert_eq!(plan.summary.not_simulated, 3);
+    }
+}

@@ -1504,3 +1504,43 @@ mod profile_tests {
         assert_eq!(plan.summary.not_simulated, 3);
     }
 }
+
+#[cfg(test)]
+mod default_spread_tests {
+    use super::{Options, simulate};
+    use crate::sched::profile::{Profile, Profiles, SpreadDefaults};
+    use crate::snapshot::source::{Collector, files};
+
+    /// testdata/scenarios/x20: the system defaults move db-2 off `big`; with
+    /// `defaultingType: List` and no constraints (spreading off) it stays there.
+    #[test]
+    fn system_default_spreading_decides_the_statefulset_pods_node() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "testdata/scenarios/x20-system-default-spreading-moves-a-statefulset-pod/cluster.yaml",
+        );
+        let mut c = Collector::new();
+        files::load_path(&path, &mut c).expect("fixture loads");
+        let s = c.finish();
+        let node_of = |plan: &super::Plan| {
+            plan.units
+                .iter()
+                .find(|u| u.name == "db-2")
+                .map(|u| u.placements[0].node.clone())
+        };
+        assert_eq!(
+            node_of(&simulate(&s, &Options::default())).as_deref(),
+            Some("small")
+        );
+        let off = Options {
+            profiles: Profiles::new(
+                vec![Profile {
+                    spread: SpreadDefaults::List(Vec::new()),
+                    ..Profile::default()
+                }],
+                Vec::new(),
+            ),
+            ..Options::default()
+        };
+        assert_eq!(node_of(&simulate(&s, &off)).as_deref(), Some("big"));
+    }
+}

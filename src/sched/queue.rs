@@ -522,7 +522,7 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     // unit per PodGroup, holding every pending member.
     #[allow(clippy::type_complexity)]
     let mut broken_roots: BTreeMap<(String, String), (String, bool, Vec<PodId>)> = BTreeMap::new();
-    // Pods no profile serves: (namespace, PodGroup or "", scheduler) → pods.
+    // Pods no profile serves: (scheduler, namespace, PodGroup or "") → pods.
     #[allow(clippy::type_complexity)]
     let mut unserved: BTreeMap<(String, String, String), Vec<PodId>> = BTreeMap::new();
     // PodGroups with a pod some profile serves: their unit reports every member.
@@ -535,9 +535,9 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
                 let group = if generic { p.group.clone() } else { None };
                 unserved
                     .entry((
+                        p.scheduler_name.clone(),
                         p.namespace.clone(),
                         group.unwrap_or_default(),
-                        p.scheduler_name.clone(),
                     ))
                     .or_default()
                     .push(id);
@@ -623,8 +623,8 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
 }
 
 /// The units of pending pods whose `schedulerName` no profile serves, after every other
-/// unit (they change nothing the simulation places): one per PodGroup, one per pod outside
-/// any group. A PodGroup that also has pods a profile serves is reported by its own unit
+/// unit (they change nothing the simulation places), by scheduler, namespace and name: one
+/// per PodGroup, one per pod outside any group. A PodGroup that also has pods a profile serves is reported by its own unit
 /// (its validation names the different schedulers), not here.
 #[allow(clippy::type_complexity)]
 fn not_simulated_units(
@@ -633,7 +633,7 @@ fn not_simulated_units(
     served_groups: &std::collections::BTreeSet<(String, String)>,
 ) -> Vec<Unit> {
     let mut out = Vec::new();
-    for ((ns, group, scheduler), pods) in unserved {
+    for ((scheduler, ns, group), pods) in unserved {
         let priority = pods.iter().map(|p| st.pods[*p].priority).max().unwrap_or(0);
         let created = pods.iter().map(|p| st.pods[*p].created).min().unwrap_or(0);
         if group.is_empty() {

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use wasctl::sched::node_state::ClusterState;
+use wasctl::sched::preempt::victims::VictimIndex;
 use wasctl::sched::profile::{
     Profile as SchedulerProfile, Profiles, ResourceSpec, ScoringStrategy, Strategy,
 };
-use wasctl::sched::preempt::victims::VictimIndex;
 use wasctl::sched::queue;
 use wasctl::sched::schedule_one::Mode;
 use wasctl::sched::{Options, Prepared, prepare};

@@ -90,6 +90,16 @@ pub fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Re
     if let Some(line) = &d.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
     }
+    if let Some(line) = &d.scoring {
+        writeln!(
+            out,
+            "{}",
+            style.dim(format!(
+                "{}: NodeResourcesFit scores nodes and placements with this strategy",
+                sanitize(line)
+            ))
+        )?;
+    }
     Ok(())
 }
 
@@ -127,6 +137,8 @@ mod tests {
             admitted: Vec::new(),
             feature_gates: std::collections::BTreeMap::new(),
             pod_by_pod: None,
+            profile: String::new(),
+            scoring: None,
         }
     }
 

@@ -20,6 +20,7 @@ pub mod kind;
 pub mod names;
 pub mod pod;
 pub mod quantity;
+pub mod scheduler_config;
 pub mod source;
 pub mod times;
 pub mod validate;
@@ -216,6 +217,36 @@ pub struct Snapshot {
     /// What admission changed on the manifests among the objects (`crate::admit`); empty
     /// for stored objects (a dump, a live cluster).
     pub admitted: Vec<Admitted>,
+    /// The cluster's own scheduler configuration (`--scheduler-config`, or a
+    /// `KubeSchedulerConfiguration` document in the input), validated and defaulted;
+    /// `None`: kube-scheduler's default profile
+    /// ([`scheduler_config::KubeSchedulerConfiguration::default_config`]).
+    pub scheduler_config: Option<LoadedSchedulerConfig>,
+}
+
+/// A scheduler configuration as loaded: effective (defaults applied) and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSchedulerConfig {
+    /// The configuration after [`scheduler_config::effective`].
+    pub config: scheduler_config::KubeSchedulerConfiguration,
+    /// Where it was read: a file path, `configmap/NAMESPACE/NAME:KEY`, or `FILE (document
+    /// N)` for a document inside `--from`.
+    pub source: String,
+}
+
+impl Snapshot {
+    /// The scheduler configuration the simulator uses: the loaded one, else kube-scheduler's
+    /// default (one `default-scheduler` profile).
+    pub fn scheduler_configuration(
+        &self,
+    ) -> std::borrow::Cow<'_, scheduler_config::KubeSchedulerConfiguration> {
+        match &self.scheduler_config {
+            Some(l) => std::borrow::Cow::Borrowed(&l.config),
+            None => std::borrow::Cow::Owned(
+                scheduler_config::KubeSchedulerConfiguration::default_config(),
+            ),
+        }
+    }
 }
 
 /// The kinds wasctl keeps typed, with their canonical apiVersion.

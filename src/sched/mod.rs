@@ -132,12 +132,26 @@ pub struct Prepared<'a> {
     sampler: Sampler,
 }
 
+/// The profiles a simulation of `snapshot` runs with: the ones `options` sets, else the
+/// snapshot's own scheduler configuration (`--scheduler-config`, or a
+/// `KubeSchedulerConfiguration` document of the input), else kube-scheduler's default profile.
+pub fn profiles_for(snapshot: &Snapshot, options: &Options) -> profile::Profiles {
+    if options.profiles.configured {
+        return options.profiles.clone();
+    }
+    match &snapshot.scheduler_config {
+        Some(loaded) => profile::Profiles::from_config(&loaded.config),
+        None => options.profiles.clone(),
+    }
+}
+
 /// Builds the state, the queue (in upstream order, `--only` applied) and the victim index.
 pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
     let gates = snapshot
         .facts
         .gates_for(Component::KubeScheduler, &options.gate_overrides);
-    let state = ClusterState::build_with(snapshot, &gates, &options.profiles);
+    let profiles = profiles_for(snapshot, options);
+    let state = ClusterState::build_with(snapshot, &gates, &profiles);
     let mut units = queue::build(snapshot, &state, &gates);
     if let Some((kind, ns, name)) = &options.only {
         units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
@@ -542,22 +556,18 @@ impl<'a> Prepared<'a> {
                 notes: NOTES
                     .iter()
                     .map(|n| (*n).to_owned())
-                    .chain(
-                        options
-                            .profiles
-                            .percentage_note(options.mode == Mode::Compat),
-                    )
+                    .chain(state.profiles.percentage_note(options.mode == Mode::Compat))
                     .collect(),
                 what_if: options.what_if.clone(),
                 admitted: snapshot.admitted.clone(),
                 pod_by_pod: pod_by_pod(snapshot, gates, options),
-                profiles: options
+                profiles: state
                     .profiles
                     .iter()
                     .filter(|p| !p.is_default())
                     .map(profile::Profile::describe)
                     .collect(),
-                extenders: options.profiles.extenders.clone(),
+                extenders: state.profiles.extenders.clone(),
             },
             warnings: snapshot.warnings.clone(),
             device_map: if options.device_map {
@@ -1542,5 +1552,36 @@ mod default_spread_tests {
             ..Options::default()
         };
         assert_eq!(node_of(&simulate(&s, &off)).as_deref(), Some("big"));
+    }
+}
+
+#[cfg(test)]
+mod scenario_contrast_tests {
+    //! The upstream scoring-strategy scenarios decide differently under the default profile:
+    //! their configuration is what places the pod.
+    use super::{Options, simulate};
+    use crate::snapshot::source::{Collector, files};
+
+    fn node_with_default_profile(folder: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/scenarios")
+            .join(folder)
+            .join("cluster.yaml");
+        let mut c = Collector::new();
+        files::load_path(&path, &mut c).expect("fixture loads");
+        let plan = simulate(&c.finish(), &Options::default());
+        plan.units[0].placements[0].node.clone()
+    }
+
+    #[test]
+    fn without_their_configuration_the_strategy_scenarios_place_elsewhere() {
+        assert_eq!(
+            node_with_default_profile("upstream-fit-most-allocated-differently-sized-nodes"),
+            "node2"
+        );
+        assert_eq!(
+            node_with_default_profile("upstream-fit-rtcr-single-extended-less-resources"),
+            "node1"
+        );
     }
 }

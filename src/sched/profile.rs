@@ -399,6 +399,164 @@ impl Profile {
     }
 }
 
+/// The resolved profiles of a configuration, and how it is built from h-cfg's effective
+/// `KubeSchedulerConfiguration` ([`crate::snapshot::scheduler_config`]).
+mod from_config {
+    use super::*;
+    use crate::snapshot::scheduler_config as cfg;
+    use cfg::{ExtensionPoint, KubeSchedulerConfiguration, KubeSchedulerProfile, PluginArgs};
+
+    fn resources(r: &[cfg::ResourceSpec]) -> Vec<ResourceSpec> {
+        r.iter()
+            .map(|r| ResourceSpec::new(&r.name, r.weight.filter(|w| *w != 0).unwrap_or(1)))
+            .collect()
+    }
+
+    fn args<'a>(p: &'a KubeSchedulerProfile, plugin: &str) -> Option<&'a PluginArgs> {
+        p.args(plugin)
+    }
+
+    impl Profile {
+        /// The simulator's profile for `p`, one profile of `config` after
+        /// [`cfg::effective`] (plugins expanded, args defaulted): enabled filters, score
+        /// weights, plugin args; the profile's `percentageOfNodesToScore`, else the
+        /// configuration's (0: adaptive).
+        pub fn from_config(p: &KubeSchedulerProfile, config: &KubeSchedulerConfiguration) -> Self {
+            let d = Self::default();
+            let on = |point: ExtensionPoint, name: &str| p.enabled_at(point, name);
+            let weight = |name: &str| {
+                p.plugins
+                    .as_ref()
+                    .and_then(|pl| pl.weight_at(ExtensionPoint::Score, name))
+                    .map_or(0, i64::from)
+            };
+            let plugins = Plugins {
+                node_unschedulable: on(ExtensionPoint::Filter, "NodeUnschedulable"),
+                node_name: on(ExtensionPoint::Filter, "NodeName"),
+                taint_toleration: on(ExtensionPoint::Filter, "TaintToleration"),
+                node_affinity: on(ExtensionPoint::Filter, "NodeAffinity"),
+                node_ports: on(ExtensionPoint::Filter, "NodePorts"),
+                node_resources_fit: on(ExtensionPoint::Filter, "NodeResourcesFit"),
+                pod_topology_spread: on(ExtensionPoint::Filter, "PodTopologySpread"),
+                inter_pod_affinity: on(ExtensionPoint::Filter, "InterPodAffinity"),
+                dynamic_resources: on(ExtensionPoint::Filter, "DynamicResources"),
+                default_preemption: on(ExtensionPoint::PostFilter, "DefaultPreemption"),
+                weights: ScoreWeights {
+                    taint_toleration: weight("TaintToleration"),
+                    node_affinity: weight("NodeAffinity"),
+                    node_resources_fit: weight("NodeResourcesFit"),
+                    balanced_allocation: weight("NodeResourcesBalancedAllocation"),
+                    pod_topology_spread: weight("PodTopologySpread"),
+                    inter_pod_affinity: weight("InterPodAffinity"),
+                },
+            };
+            let mut out = Self {
+                scheduler_name: p.name().to_owned(),
+                plugins,
+                percentage_of_nodes_to_score: p
+                    .percentage_of_nodes_to_score
+                    .or(config.percentage_of_nodes_to_score)
+                    .filter(|v| *v != 0),
+                ..d
+            };
+            if let Some(PluginArgs::NodeResourcesFit(a)) = args(p, "NodeResourcesFit") {
+                out.ignored_resources.clone_from(&a.ignored_resources);
+                out.ignored_resource_groups
+                    .clone_from(&a.ignored_resource_groups);
+                if let Some(s) = &a.scoring_strategy {
+                    let strategy = match s.type_.as_deref() {
+                        Some(cfg::MOST_ALLOCATED) => Strategy::MostAllocated,
+                        Some(cfg::REQUESTED_TO_CAPACITY_RATIO) => {
+                            Strategy::RequestedToCapacityRatio {
+                                shape: s
+                                    .requested_to_capacity_ratio
+                                    .iter()
+                                    .flat_map(|r| &r.shape)
+                                    .map(|pt| ShapePoint {
+                                        utilization: i64::from(pt.utilization),
+                                        score: i64::from(pt.score),
+                                    })
+                                    .collect(),
+                            }
+                        }
+                        _ => Strategy::LeastAllocated,
+                    };
+                    out.fit = ScoringStrategy {
+                        strategy,
+                        resources: if s.resources.is_empty() {
+                            default_resources()
+                        } else {
+                            resources(&s.resources)
+                        },
+                    };
+                }
+            }
+            if let Some(PluginArgs::NodeResourcesBalancedAllocation(a)) =
+                args(p, "NodeResourcesBalancedAllocation")
+                && !a.resources.is_empty()
+            {
+                out.balanced_resources = resources(&a.resources);
+            }
+            if let Some(PluginArgs::PodTopologySpread(a)) = args(p, "PodTopologySpread") {
+                out.spread = if a.defaulting_type.as_deref() == Some(cfg::LIST_DEFAULTING) {
+                    SpreadDefaults::List(
+                        a.default_constraints
+                            .iter()
+                            .map(|c| DefaultConstraint {
+                                max_skew: c.max_skew,
+                                topology_key: c.topology_key.clone(),
+                                hard: c.when_unsatisfiable == "DoNotSchedule",
+                            })
+                            .collect(),
+                    )
+                } else {
+                    SpreadDefaults::System
+                };
+            }
+            if let Some(PluginArgs::InterPodAffinity(a)) = args(p, "InterPodAffinity") {
+                out.hard_pod_affinity_weight = i64::from(a.hard_pod_affinity_weight.unwrap_or(1));
+                out.ignore_preferred_terms_of_existing_pods =
+                    a.ignore_preferred_terms_of_existing_pods;
+            }
+            if let Some(PluginArgs::NodeAffinity(a)) = args(p, "NodeAffinity") {
+                out.added_affinity = a.added_affinity.as_ref().map(AddedAffinity::compile);
+            }
+            if let Some(PluginArgs::DefaultPreemption(a)) = args(p, "DefaultPreemption") {
+                out.min_candidate_nodes_percentage = a.min_candidate_nodes_percentage.unwrap_or(10);
+                out.min_candidate_nodes_absolute = a.min_candidate_nodes_absolute.unwrap_or(100);
+            }
+            if let Some(PluginArgs::DynamicResources(a)) = args(p, "DynamicResources") {
+                let secs = a.binding_timeout_seconds().round();
+                out.dra_binding_timeout_seconds = if secs.is_finite() && secs >= 0.0 {
+                    // Saturating: a timeout past u32 seconds (136 years) is "never".
+                    secs.min(f64::from(u32::MAX)) as u32
+                } else {
+                    DEFAULT_BINDING_TIMEOUT_SECONDS
+                };
+            }
+            out
+        }
+    }
+
+    impl Profiles {
+        /// Every profile of `config` (after [`cfg::effective`]), and its extenders (named by
+        /// their `urlPrefix`).
+        pub fn from_config(config: &KubeSchedulerConfiguration) -> Self {
+            let list = config
+                .profiles
+                .iter()
+                .map(|p| Profile::from_config(p, config))
+                .collect();
+            let extenders = config
+                .extenders
+                .iter()
+                .map(|e| e.url_prefix.clone())
+                .collect();
+            Self::new(list, extenders)
+        }
+    }
+}
+
 /// `v1helper.IsExtendedResourceName`: a name outside `kubernetes.io/` with a domain prefix and
 /// not a `requests.` quota name.
 pub fn is_extended_resource(name: &str) -> bool {
@@ -607,5 +765,109 @@ mod tests {
         assert!(!p.fit_ignores("example.com/bar"));
         assert!(!p.fit_ignores("cpu"), "native resources are never ignored");
         assert!(!p.fit_ignores("hugepages-2Mi"));
+    }
+}
+
+#[cfg(test)]
+mod from_config_tests {
+    use super::*;
+    use crate::snapshot::scheduler_config::{KubeSchedulerConfiguration, effective};
+
+    fn config(yaml: &str) -> KubeSchedulerConfiguration {
+        effective(&serde_saphyr::from_str(yaml).expect("valid yaml"))
+    }
+
+    #[test]
+    fn the_default_configuration_is_the_default_profile() {
+        let c = KubeSchedulerConfiguration::default_config();
+        let ps = Profiles::from_config(&c);
+        let p = ps.get(0);
+        assert_eq!(*p, Profile::default(), "{p:#?}");
+        assert!(ps.extenders.is_empty());
+    }
+
+    #[test]
+    fn gpu_binpack_profile_with_args() {
+        let c = config(
+            r#"
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+percentageOfNodesToScore: 30
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: gpu-binpack
+  percentageOfNodesToScore: 50
+  plugins:
+    score:
+      disabled:
+      - name: NodeResourcesBalancedAllocation
+      enabled:
+      - name: NodeResourcesFit
+        weight: 5
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      ignoredResourceGroups: [example.com]
+      scoringStrategy:
+        type: RequestedToCapacityRatio
+        resources:
+        - name: nvidia.com/gpu
+          weight: 3
+        - name: cpu
+        requestedToCapacityRatio:
+          shape:
+          - {utilization: 0, score: 0}
+          - {utilization: 100, score: 10}
+  - name: PodTopologySpread
+    args:
+      defaultingType: List
+      defaultConstraints:
+      - {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule}
+  - name: DefaultPreemption
+    args: {minCandidateNodesPercentage: 20, minCandidateNodesAbsolute: 5}
+  - name: InterPodAffinity
+    args: {hardPodAffinityWeight: 0, ignorePreferredTermsOfExistingPods: true}
+  - name: DynamicResources
+    args: {bindingTimeout: 2m}
+  - name: NodeAffinity
+    args:
+      addedAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          nodeSelectorTerms:
+          - matchExpressions:
+            - {key: pool, operator: In, values: [gpu]}
+"#,
+        );
+        let ps = Profiles::from_config(&c);
+        let d = ps.for_name("").expect("default-scheduler");
+        assert_eq!(d.percentage_of_nodes_to_score, Some(30), "the global one");
+        let g = ps.for_name("gpu-binpack").expect("gpu-binpack");
+        assert_eq!(g.percentage_of_nodes_to_score, Some(50));
+        assert_eq!(g.plugins.weights.node_resources_fit, 5);
+        assert_eq!(g.plugins.weights.balanced_allocation, 0);
+        assert_eq!(g.plugins.weights.taint_toleration, 3);
+        assert_eq!(
+            g.fit.describe(),
+            "RequestedToCapacityRatio on nvidia.com/gpu (weight 3), cpu (weight 1)"
+        );
+        assert!(g.fit_ignores("example.com/foo"));
+        assert_eq!(
+            g.spread,
+            SpreadDefaults::List(vec![DefaultConstraint {
+                max_skew: 1,
+                topology_key: "rack".into(),
+                hard: true
+            }])
+        );
+        assert_eq!(g.num_candidates(1000), 200);
+        assert_eq!(g.hard_pod_affinity_weight, 0);
+        assert!(g.ignore_preferred_terms_of_existing_pods);
+        assert_eq!(g.dra_binding_timeout_seconds, 120);
+        assert!(
+            g.added_affinity
+                .as_ref()
+                .is_some_and(|a| a.required.is_some())
+        );
+        assert!(!g.is_default());
     }
 }

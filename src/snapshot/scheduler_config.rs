@@ -1375,6 +1375,685 @@ pub fn score_weights(profile: &KubeSchedulerProfile) -> BTreeMap<String, i32> {
         .unwrap_or_default()
 }
 
+/// Plugins 1.37 refuses in a `v1` configuration (`invalidPluginsByVersion` in
+/// validation.go): the in-tree volume limits plugins, removed with CSI migration.
+pub const REMOVED_PLUGINS: &[&str] = &[
+    "AzureDiskLimits",
+    "CinderLimits",
+    "EBSLimits",
+    "GCEPDLimits",
+];
+
+/// Types a `KubeSchedulerConfiguration` document (YAML or JSON already parsed to a value),
+/// strictly, as kube-scheduler's decoder does: the apiVersion must be
+/// `kubescheduler.config.k8s.io/v1` and the kind `KubeSchedulerConfiguration`, an unknown
+/// field is an error, and each `pluginConfig` entry's args are typed by its plugin's name.
+/// The error's field path runs from the document's root
+/// (`profiles[1].pluginConfig[0].args.scoringStrategy.type`). Not yet validated
+/// ([`validate`]) nor defaulted ([`effective`]).
+pub fn from_value(value: serde_json::Value) -> Result<KubeSchedulerConfiguration, FieldError> {
+    let Some(map) = value.as_object() else {
+        return Err(FieldError::new(
+            "",
+            "expected a KubeSchedulerConfiguration object",
+        ));
+    };
+    match map.get("apiVersion").and_then(|v| v.as_str()) {
+        Some(API_VERSION) => {}
+        Some(other) => {
+            return Err(FieldError::new(
+                "apiVersion",
+                format!(
+                    "`{other}` is not served by kube-scheduler 1.37 (the `v1beta*` versions were removed); use `{API_VERSION}`"
+                ),
+            ));
+        }
+        None => {
+            return Err(FieldError::new(
+                "apiVersion",
+                format!("missing: kube-scheduler needs `apiVersion: {API_VERSION}`"),
+            ));
+        }
+    }
+    match map.get("kind").and_then(|v| v.as_str()) {
+        Some(KIND) => {}
+        other => {
+            return Err(FieldError::new(
+                "kind",
+                format!(
+                    "expected `{KIND}`, found {}",
+                    other.map_or("nothing".to_owned(), |k| format!("`{k}`"))
+                ),
+            ));
+        }
+    }
+    // The args first, so an error inside them names its whole path.
+    if let Some(profiles) = map.get("profiles").and_then(|p| p.as_array()) {
+        for (i, prof) in profiles.iter().enumerate() {
+            let Some(configs) = prof.get("pluginConfig").and_then(|c| c.as_array()) else {
+                continue;
+            };
+            for (j, c) in configs.iter().enumerate() {
+                let (Some(name), Some(args)) =
+                    (c.get("name").and_then(|n| n.as_str()), c.get("args"))
+                else {
+                    continue;
+                };
+                if let Err(e) = PluginArgs::from_value(name, Some(args.clone())) {
+                    let base = format!("profiles[{i}].pluginConfig[{j}].args");
+                    return Err(FieldError::new(
+                        if e.field.is_empty() {
+                            base
+                        } else {
+                            format!("{base}.{}", e.field)
+                        },
+                        e.message,
+                    ));
+                }
+            }
+        }
+    }
+    typed(value)
+}
+
+fn path_of(base: &str, child: &str) -> String {
+    if base.is_empty() {
+        child.to_owned()
+    } else {
+        format!("{base}.{child}")
+    }
+}
+
+/// kube-scheduler 1.37's checks of a configuration, with the field path of each problem:
+/// `ValidateKubeSchedulerConfiguration` and the `Validate*Args` of validation_pluginargs.go
+/// (run on the defaulted configuration, as kube-scheduler does after decoding), and the checks
+/// the framework makes when it builds a profile (`NewFramework`: a plugin that does not
+/// exist, a plugin enabled at a point it does not implement, one queue sort and at least one
+/// bind plugin). Empty: kube-scheduler would start with it.
+pub fn validate(config: &KubeSchedulerConfiguration) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    // Plugin names, on the document as written (so the paths are the user's).
+    for (i, prof) in config.profiles.iter().enumerate() {
+        let Some(plugins) = &prof.plugins else {
+            continue;
+        };
+        let base = format!("profiles[{i}].plugins");
+        let points = ExtensionPoint::ALL
+            .iter()
+            .map(|p| (Some(*p), p.field(), plugins.get(*p)))
+            .chain(std::iter::once((None, "multiPoint", &plugins.multi_point)));
+        for (point, field, set) in points {
+            for (j, p) in set.enabled.iter().enumerate() {
+                let path = format!("{base}.{field}.enabled[{j}].name");
+                if REMOVED_PLUGINS.contains(&p.name.as_str()) {
+                    errs.push(FieldError::new(
+                        path,
+                        format!(
+                            "`{}` was invalid in version \"{API_VERSION}\" (KubeSchedulerConfiguration is version \"{API_VERSION}\")",
+                            p.name
+                        ),
+                    ));
+                    continue;
+                }
+                match (plugin_points(&p.name), point) {
+                    (None, _) => errs.push(FieldError::new(
+                        path,
+                        format!(
+                            "plugin `{}` does not exist in kube-scheduler 1.37 (out-of-tree plugins are not simulated)",
+                            p.name
+                        ),
+                    )),
+                    (Some(pts), Some(point)) if !pts.contains(&point) => {
+                        errs.push(FieldError::new(
+                            path,
+                            format!("plugin `{}` does not extend the {field} extension point", p.name),
+                        ))
+                    }
+                    _ => {}
+                }
+                if let Some(w) = p.weight
+                    && w < 0
+                {
+                    errs.push(FieldError::new(
+                        format!("{base}.{field}.enabled[{j}].weight"),
+                        format!(
+                            "{w} is negative: a score plugin's weight is 1 or more (0 means 1)"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let eff = effective(config);
+    if eff.parallelism.unwrap_or(16) <= 0 {
+        errs.push(FieldError::new(
+            "parallelism",
+            "should be an integer value greater than zero",
+        ));
+    }
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, prof) in eff.profiles.iter().enumerate() {
+        let base = format!("profiles[{i}]");
+        match prof.scheduler_name.as_deref() {
+            None | Some("") => errs.push(FieldError::new(
+                format!("{base}.schedulerName"),
+                "Required value: every profile of a configuration with several needs a schedulerName",
+            )),
+            Some(name) => {
+                if let Some(first) = seen.insert(name, i) {
+                    errs.push(FieldError::new(
+                        format!("{base}.schedulerName"),
+                        format!("Duplicate value: `{name}` is also the name of profiles[{first}]"),
+                    ));
+                    seen.insert(name, first);
+                }
+            }
+        }
+        percentage(
+            &mut errs,
+            &format!("{base}.percentageOfNodesToScore"),
+            prof.percentage_of_nodes_to_score,
+        );
+        validate_profile_plugins(&mut errs, &base, prof);
+        let mut configs = BTreeSet::new();
+        for (j, c) in prof.plugin_config.iter().enumerate() {
+            let path = format!("{base}.pluginConfig[{j}]");
+            if !configs.insert(c.name.as_str()) {
+                errs.push(FieldError::new(
+                    path.clone(),
+                    format!("Duplicate value: `{}` has args twice", c.name),
+                ));
+            }
+            if REMOVED_PLUGINS.contains(&c.name.as_str()) {
+                errs.push(FieldError::new(
+                    format!("{path}.name"),
+                    format!("`{}` was invalid in version \"{API_VERSION}\"", c.name),
+                ));
+            }
+            validate_args(&mut errs, &format!("{path}.args"), &c.args);
+        }
+    }
+    validate_common_queue_sort(&mut errs, &eff.profiles);
+    percentage(
+        &mut errs,
+        "percentageOfNodesToScore",
+        eff.percentage_of_nodes_to_score,
+    );
+    let initial = eff.pod_initial_backoff_seconds.unwrap_or(1);
+    if initial <= 0 {
+        errs.push(FieldError::new(
+            "podInitialBackoffSeconds",
+            "must be greater than 0",
+        ));
+    }
+    if eff.pod_max_backoff_seconds.unwrap_or(10) < initial {
+        errs.push(FieldError::new(
+            "podMaxBackoffSeconds",
+            "must be greater than or equal to podInitialBackoffSeconds",
+        ));
+    }
+    validate_extenders(&mut errs, &eff.extenders);
+    errs
+}
+
+fn percentage(errs: &mut Vec<FieldError>, path: &str, v: Option<i32>) {
+    if let Some(v) = v
+        && !(0..=100).contains(&v)
+    {
+        errs.push(FieldError::new(
+            path,
+            format!("{v} is not in valid range [0-100]"),
+        ));
+    }
+}
+
+/// `NewFramework`'s checks on the expanded lists: one queue sort, at least one bind plugin.
+fn validate_profile_plugins(errs: &mut Vec<FieldError>, base: &str, prof: &KubeSchedulerProfile) {
+    let Some(p) = &prof.plugins else { return };
+    if p.bind.enabled.is_empty() {
+        errs.push(FieldError::new(
+            format!("{base}.plugins.bind"),
+            "at least one bind plugin is needed (DefaultBinder was disabled and none enabled)",
+        ));
+    }
+    match p.queue_sort.enabled.len() {
+        0 => errs.push(FieldError::new(
+            format!("{base}.plugins.queueSort"),
+            "one queue sort plugin required for profile",
+        )),
+        1 => {}
+        n => errs.push(FieldError::new(
+            format!("{base}.plugins.queueSort.enabled"),
+            format!("{n} queue sort plugins: only one queue sort plugin can be enabled"),
+        )),
+    }
+}
+
+/// `validateCommonQueueSort`: every profile uses the same queue sort plugin.
+fn validate_common_queue_sort(errs: &mut Vec<FieldError>, profiles: &[KubeSchedulerProfile]) {
+    let sort = |p: &KubeSchedulerProfile| p.plugins.as_ref().map(|x| x.queue_sort.enabled.clone());
+    let Some(first) = profiles.first() else {
+        return;
+    };
+    let canon = sort(first);
+    for (i, p) in profiles.iter().enumerate().skip(1) {
+        if sort(p) != canon {
+            errs.push(FieldError::new(
+                format!("profiles[{i}].plugins.queueSort"),
+                "must be the same for all profiles",
+            ));
+        }
+    }
+}
+
+/// `validateExtenders`.
+fn validate_extenders(errs: &mut Vec<FieldError>, extenders: &[Extender]) {
+    let mut binders = 0;
+    let mut managed = BTreeSet::new();
+    for (i, e) in extenders.iter().enumerate() {
+        let path = format!("extenders[{i}]");
+        if e.prioritize_verb.as_deref().is_some_and(|v| !v.is_empty()) && e.weight.unwrap_or(0) <= 0
+        {
+            errs.push(FieldError::new(
+                format!("{path}.weight"),
+                "must have a positive weight applied to it",
+            ));
+        }
+        if e.bind_verb.as_deref().is_some_and(|v| !v.is_empty()) {
+            binders += 1;
+        }
+        for (j, r) in e.managed_resources.iter().enumerate() {
+            let rpath = format!("{path}.managedResources[{j}].name");
+            let problems = super::names::qualified_name_problems(&r.name);
+            if !problems.is_empty() {
+                errs.push(FieldError::new(rpath.clone(), problems.join("; ")));
+            } else if !is_extended_resource_name(&r.name) {
+                errs.push(FieldError::new(
+                    rpath.clone(),
+                    format!("`{}` is an invalid extended resource name", r.name),
+                ));
+            }
+            if !managed.insert(r.name.as_str()) {
+                errs.push(FieldError::new(
+                    rpath,
+                    "duplicate extender managed resource name",
+                ));
+            }
+        }
+    }
+    if binders > 1 {
+        errs.push(FieldError::new(
+            "extenders",
+            format!(
+                "found {binders} extenders implementing bind: only one extender can implement bind"
+            ),
+        ));
+    }
+}
+
+/// `v1helper.IsExtendedResourceName`: a qualified name with a domain that is not
+/// `kubernetes.io` and no `requests.` prefix.
+fn is_extended_resource_name(name: &str) -> bool {
+    let Some((domain, _)) = name.split_once('/') else {
+        return false;
+    };
+    !(domain == "kubernetes.io"
+        || domain.ends_with(".kubernetes.io")
+        || name.starts_with("requests."))
+}
+
+fn validate_args(errs: &mut Vec<FieldError>, path: &str, args: &PluginArgs) {
+    match args {
+        PluginArgs::None | PluginArgs::Other(_) => {}
+        PluginArgs::DefaultPreemption(a) => {
+            let pct = a.min_candidate_nodes_percentage.unwrap_or(10);
+            let abs = a.min_candidate_nodes_absolute.unwrap_or(100);
+            let pp = path_of(path, "minCandidateNodesPercentage");
+            let ap = path_of(path, "minCandidateNodesAbsolute");
+            if !(0..=100).contains(&pct) {
+                errs.push(FieldError::new(
+                    pp.clone(),
+                    format!("{pct} is not in valid range [0, 100]"),
+                ));
+            }
+            if abs < 0 {
+                errs.push(FieldError::new(
+                    ap.clone(),
+                    format!("{abs} is not in valid range [0, inf)"),
+                ));
+            }
+            if pct == 0 && abs == 0 {
+                errs.push(FieldError::new(
+                    pp,
+                    "cannot be zero at the same time as minCandidateNodesAbsolute",
+                ));
+                errs.push(FieldError::new(
+                    ap,
+                    "cannot be zero at the same time as minCandidateNodesPercentage",
+                ));
+            }
+        }
+        PluginArgs::InterPodAffinity(a) => {
+            let w = a.hard_pod_affinity_weight.unwrap_or(1);
+            if !(0..=100).contains(&w) {
+                errs.push(FieldError::new(
+                    path_of(path, "hardPodAffinityWeight"),
+                    format!("{w} is not in valid range [0, 100]"),
+                ));
+            }
+        }
+        PluginArgs::NodeResourcesFit(a) => validate_fit(errs, path, a),
+        PluginArgs::NodeResourcesBalancedAllocation(a) => {
+            let mut seen = BTreeSet::new();
+            for (i, r) in a.resources.iter().enumerate() {
+                let rp = path_of(path, &format!("resources[{i}]"));
+                if !seen.insert(r.name.as_str()) {
+                    errs.push(FieldError::new(
+                        format!("{rp}.name"),
+                        format!("Duplicate value: `{}`", r.name),
+                    ));
+                }
+                if r.weight.unwrap_or(1) != 1 {
+                    errs.push(FieldError::new(
+                        format!("{rp}.weight"),
+                        format!("{} must be 1", r.weight.unwrap_or(1)),
+                    ));
+                }
+            }
+        }
+        PluginArgs::PodTopologySpread(a) => validate_spread(errs, path, a),
+        PluginArgs::NodeAffinity(a) => {
+            if let Some(aff) = &a.added_affinity {
+                validate_added_affinity(errs, &path_of(path, "addedAffinity"), aff);
+            }
+        }
+        PluginArgs::DynamicResources(a) => {
+            if let Some(t) = &a.filter_timeout {
+                let p = path_of(path, "filterTimeout");
+                match parse_go_duration(t) {
+                    None => errs.push(FieldError::new(
+                        p,
+                        format!("`{t}` is not a duration like `10s`"),
+                    )),
+                    Some(s) if s < 0.0 => errs.push(FieldError::new(p, "must be zero or positive")),
+                    _ => {}
+                }
+            }
+            if let Some(t) = &a.binding_timeout {
+                let p = path_of(path, "bindingTimeout");
+                match parse_go_duration(t) {
+                    None => errs.push(FieldError::new(
+                        p,
+                        format!("`{t}` is not a duration like `600s`"),
+                    )),
+                    Some(s) if s < 1.0 => {
+                        errs.push(FieldError::new(p, "must be at least 1 second"))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        PluginArgs::VolumeBinding(a) => {
+            if a.bind_timeout_seconds.unwrap_or(600) < 0 {
+                errs.push(FieldError::new(
+                    path_of(path, "bindTimeoutSeconds"),
+                    "invalid BindTimeoutSeconds, should not be a negative value",
+                ));
+            }
+            if !a.shape.is_empty() {
+                validate_shape(errs, &path_of(path, "shape"), &a.shape);
+            }
+        }
+    }
+}
+
+/// `ValidateNodeResourcesFitArgs`.
+fn validate_fit(errs: &mut Vec<FieldError>, path: &str, a: &NodeResourcesFitArgs) {
+    for (i, r) in a.ignored_resources.iter().enumerate() {
+        let problems = super::names::qualified_name_problems(r);
+        if !problems.is_empty() {
+            errs.push(FieldError::new(
+                path_of(path, &format!("ignoredResources[{i}]")),
+                problems.join("; "),
+            ));
+        }
+    }
+    for (i, g) in a.ignored_resource_groups.iter().enumerate() {
+        let gp = path_of(path, &format!("ignoredResourceGroups[{i}]"));
+        if g.contains('/') {
+            errs.push(FieldError::new(
+                gp.clone(),
+                "resource group name can't contain '/'",
+            ));
+        }
+        let problems = super::names::qualified_name_problems(g);
+        if !problems.is_empty() && !g.contains('/') {
+            errs.push(FieldError::new(gp, problems.join("; ")));
+        }
+    }
+    let sp = path_of(path, "scoringStrategy");
+    let Some(s) = &a.scoring_strategy else {
+        errs.push(FieldError::new(sp, "ScoringStrategy field is required"));
+        return;
+    };
+    let ty = s.type_.as_deref().unwrap_or("");
+    if ![LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO].contains(&ty) {
+        errs.push(FieldError::new(
+            format!("{sp}.type"),
+            format!(
+                "Unsupported value: `{ty}`: supported values: `{LEAST_ALLOCATED}`, `{MOST_ALLOCATED}`, `{REQUESTED_TO_CAPACITY_RATIO}`"
+            ),
+        ));
+    }
+    for (i, r) in s.resources.iter().enumerate() {
+        let w = r.weight.unwrap_or(1);
+        if !(1..=100).contains(&w) {
+            errs.push(FieldError::new(
+                format!("{sp}.resources[{i}].weight"),
+                format!(
+                    "{w}: resource weight of {} not in valid range (0, 100]",
+                    r.name
+                ),
+            ));
+        }
+    }
+    if ty == REQUESTED_TO_CAPACITY_RATIO {
+        match &s.requested_to_capacity_ratio {
+            None => errs.push(FieldError::new(
+                format!("{sp}.requestedToCapacityRatio"),
+                "Required value: must be specified when type is RequestedToCapacityRatio",
+            )),
+            Some(r) => validate_shape(
+                errs,
+                &format!("{sp}.requestedToCapacityRatio.shape"),
+                &r.shape,
+            ),
+        }
+    } else if s.requested_to_capacity_ratio.is_some() {
+        errs.push(FieldError::new(
+            format!("{sp}.requestedToCapacityRatio"),
+            "Forbidden: must be nil when type is not RequestedToCapacityRatio",
+        ));
+    }
+}
+
+/// `validateFunctionShape`.
+fn validate_shape(errs: &mut Vec<FieldError>, path: &str, shape: &[UtilizationShapePoint]) {
+    if shape.is_empty() {
+        errs.push(FieldError::new(
+            path,
+            "Required value: at least one point must be specified",
+        ));
+        return;
+    }
+    if let Some(i) = (1..shape.len()).find(|i| shape[i - 1].utilization >= shape[*i].utilization) {
+        errs.push(FieldError::new(
+            format!("{path}[{i}].utilization"),
+            format!(
+                "{}: values must be sorted in increasing order",
+                shape[i].utilization
+            ),
+        ));
+    }
+    for (i, p) in shape.iter().enumerate() {
+        if !(0..=100).contains(&p.utilization) {
+            errs.push(FieldError::new(
+                format!("{path}[{i}].utilization"),
+                format!("{} is not in valid range [0, 100]", p.utilization),
+            ));
+        }
+        if !(0..=MAX_CUSTOM_PRIORITY_SCORE).contains(&i64::from(p.score)) {
+            errs.push(FieldError::new(
+                format!("{path}[{i}].score"),
+                format!(
+                    "{} is not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]",
+                    p.score
+                ),
+            ));
+        }
+    }
+}
+
+/// `ValidatePodTopologySpreadArgs`.
+fn validate_spread(errs: &mut Vec<FieldError>, path: &str, a: &PodTopologySpreadArgs) {
+    let ty = a.defaulting_type.as_deref().unwrap_or(SYSTEM_DEFAULTING);
+    let tp = path_of(path, "defaultingType");
+    if ty != SYSTEM_DEFAULTING && ty != LIST_DEFAULTING {
+        errs.push(FieldError::new(
+            tp,
+            format!("Unsupported value: `{ty}`: supported values: `{SYSTEM_DEFAULTING}`, `{LIST_DEFAULTING}`"),
+        ));
+    } else if ty == SYSTEM_DEFAULTING && !a.default_constraints.is_empty() {
+        errs.push(FieldError::new(
+            tp,
+            "`System` is invalid when .defaultConstraints are not empty (use `List`)",
+        ));
+    }
+    for (i, c) in a.default_constraints.iter().enumerate() {
+        let cp = path_of(path, &format!("defaultConstraints[{i}]"));
+        if c.max_skew <= 0 {
+            errs.push(FieldError::new(
+                format!("{cp}.maxSkew"),
+                format!("{} is not in valid range (0, inf)", c.max_skew),
+            ));
+        }
+        if c.topology_key.is_empty() {
+            errs.push(FieldError::new(
+                format!("{cp}.topologyKey"),
+                "Required value: can not be empty",
+            ));
+        } else {
+            let problems = super::names::qualified_name_problems(&c.topology_key);
+            if !problems.is_empty() {
+                errs.push(FieldError::new(
+                    format!("{cp}.topologyKey"),
+                    problems.join("; "),
+                ));
+            }
+        }
+        match c.when_unsatisfiable.as_str() {
+            "" => errs.push(FieldError::new(
+                format!("{cp}.whenUnsatisfiable"),
+                "Required value: can not be empty",
+            )),
+            "DoNotSchedule" | "ScheduleAnyway" => {}
+            other => errs.push(FieldError::new(
+                format!("{cp}.whenUnsatisfiable"),
+                format!("Unsupported value: `{other}`: supported values: `DoNotSchedule`, `ScheduleAnyway`"),
+            )),
+        }
+        if c.label_selector.is_some() {
+            errs.push(FieldError::new(
+                format!("{cp}.labelSelector"),
+                "Forbidden: constraint must not define a selector, as they deduced for each pod",
+            ));
+        }
+        if a.default_constraints[..i].iter().any(|o| {
+            o.topology_key == c.topology_key && o.when_unsatisfiable == c.when_unsatisfiable
+        }) {
+            errs.push(FieldError::new(
+                cp,
+                format!(
+                    "Duplicate value: {{{}, {}}}",
+                    c.topology_key, c.when_unsatisfiable
+                ),
+            ));
+        }
+    }
+}
+
+/// `nodeaffinity.NewNodeSelector` / `NewPreferredSchedulingTerms`: valid operators and
+/// values.
+fn validate_added_affinity(errs: &mut Vec<FieldError>, path: &str, aff: &NodeAffinity) {
+    use k8s_openapi::api::core::v1::NodeSelectorTerm;
+    fn term(errs: &mut Vec<FieldError>, path: &str, t: &NodeSelectorTerm) {
+        for (k, e) in t.match_expressions.iter().flatten().enumerate() {
+            let ep = format!("{path}.matchExpressions[{k}]");
+            let n = e.values.as_ref().map_or(0, Vec::len);
+            let problem = match e.operator.as_str() {
+                "In" | "NotIn" if n == 0 => Some("values: Required value: must be specified when `operator` is 'In' or 'NotIn'".to_owned()),
+                "Exists" | "DoesNotExist" if n > 0 => Some("values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'".to_owned()),
+                "Gt" | "Lt" if n != 1 => Some("values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'".to_owned()),
+                "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => None,
+                other => Some(format!("operator: Unsupported value: `{other}`")),
+            };
+            if let Some(p) = problem {
+                errs.push(FieldError::new(ep.clone(), p));
+            }
+            let problems = super::names::qualified_name_problems(&e.key);
+            if !problems.is_empty() {
+                errs.push(FieldError::new(format!("{ep}.key"), problems.join("; ")));
+            }
+        }
+        for (k, f) in t.match_fields.iter().flatten().enumerate() {
+            let fp = format!("{path}.matchFields[{k}]");
+            if f.key != "metadata.name" {
+                errs.push(FieldError::new(
+                    format!("{fp}.key"),
+                    format!(
+                        "Unsupported value: `{}`: supported values: `metadata.name`",
+                        f.key
+                    ),
+                ));
+            }
+            let n = f.values.as_ref().map_or(0, Vec::len);
+            if !(f.operator == "In" || f.operator == "NotIn") {
+                errs.push(FieldError::new(
+                    format!("{fp}.operator"),
+                    format!(
+                        "Unsupported value: `{}`: supported values: `In`, `NotIn`",
+                        f.operator
+                    ),
+                ));
+            } else if n != 1 {
+                errs.push(FieldError::new(
+                    format!("{fp}.values"),
+                    "must have one element",
+                ));
+            }
+        }
+    }
+    if let Some(req) = &aff.required_during_scheduling_ignored_during_execution {
+        let rp = format!("{path}.requiredDuringSchedulingIgnoredDuringExecution");
+        for (i, t) in req.node_selector_terms.iter().enumerate() {
+            term(errs, &format!("{rp}.nodeSelectorTerms[{i}]"), t);
+        }
+    }
+    for (i, p) in aff
+        .preferred_during_scheduling_ignored_during_execution
+        .iter()
+        .flatten()
+        .enumerate()
+    {
+        term(
+            errs,
+            // Upstream's path leaves out `.preference` (TestValidateNodeAffinityArgs).
+            &format!("{path}.preferredDuringSchedulingIgnoredDuringExecution[{i}]"),
+            &p.preference,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1679,5 +2358,489 @@ mod tests {
             matches!(p.args("NodeAffinity"), Some(PluginArgs::NodeAffinity(a)) if a.added_affinity.is_some())
         );
         assert!(matches!(p.args("MyOutOfTree"), Some(PluginArgs::Other(_))));
+    }
+
+    // ---- validation: upstream cases (validation_test.go, validation_pluginargs_test.go) ----
+
+    /// The field paths of the problems `validate` finds in a document (apiVersion/kind added).
+    fn problems(body: &str) -> Vec<String> {
+        let text = format!(
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n{body}"
+        );
+        let value: serde_json::Value = serde_saphyr::from_str(&text).expect("yaml");
+        let c = from_value(value).expect("typed");
+        validate(&c).into_iter().map(|e| e.field).collect()
+    }
+
+    fn args_problems(plugin: &str, args: &str) -> Vec<String> {
+        problems(&format!(
+            "profiles:\n- pluginConfig:\n  - name: {plugin}\n    args: {args}\n"
+        ))
+        .into_iter()
+        .map(|f| {
+            f.strip_prefix("profiles[0].pluginConfig[0].args.")
+                .map_or(f.clone(), str::to_owned)
+        })
+        .collect()
+    }
+
+    #[test]
+    fn default_config_is_valid() {
+        assert!(validate(&KubeSchedulerConfiguration::default_config()).is_empty());
+        assert!(problems("").is_empty());
+    }
+
+    // TestValidateDefaultPreemptionArgs.
+    #[test]
+    fn validate_default_preemption_args_upstream_cases() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            (
+                "valid args (default)",
+                "{minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100}",
+                &[],
+            ),
+            (
+                "negative minCandidateNodesPercentage",
+                "{minCandidateNodesPercentage: -1, minCandidateNodesAbsolute: 100}",
+                &["minCandidateNodesPercentage"],
+            ),
+            (
+                "minCandidateNodesPercentage over 100",
+                "{minCandidateNodesPercentage: 900, minCandidateNodesAbsolute: 100}",
+                &["minCandidateNodesPercentage"],
+            ),
+            (
+                "negative minCandidateNodesAbsolute",
+                "{minCandidateNodesPercentage: 20, minCandidateNodesAbsolute: -1}",
+                &["minCandidateNodesAbsolute"],
+            ),
+            (
+                "all zero",
+                "{minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0}",
+                &["minCandidateNodesPercentage", "minCandidateNodesAbsolute"],
+            ),
+            (
+                "both negative",
+                "{minCandidateNodesPercentage: -1, minCandidateNodesAbsolute: -1}",
+                &["minCandidateNodesPercentage", "minCandidateNodesAbsolute"],
+            ),
+        ];
+        for (name, args, want) in cases {
+            assert_eq!(args_problems("DefaultPreemption", args), *want, "{name}");
+        }
+    }
+
+    // TestValidateInterPodAffinityArgs.
+    #[test]
+    fn validate_inter_pod_affinity_args_upstream_cases() {
+        assert!(
+            args_problems("InterPodAffinity", "{hardPodAffinityWeight: 10}").is_empty(),
+            "valid args"
+        );
+        assert_eq!(
+            args_problems("InterPodAffinity", "{hardPodAffinityWeight: -1}"),
+            ["hardPodAffinityWeight"],
+            "less than min"
+        );
+        assert_eq!(
+            args_problems("InterPodAffinity", "{hardPodAffinityWeight: 101}"),
+            ["hardPodAffinityWeight"],
+            "more than max"
+        );
+    }
+
+    // TestValidatePodTopologySpreadArgs.
+    #[test]
+    fn validate_pod_topology_spread_args_upstream_cases() {
+        let c = |list: &str, ty: &str| {
+            format!("{{defaultingType: {ty}, defaultConstraints: [{list}]}}")
+        };
+        let cases: Vec<(&str, String, Vec<&str>)> = vec![
+            (
+                "valid config",
+                c(
+                    "{maxSkew: 1, topologyKey: node, whenUnsatisfiable: DoNotSchedule}, {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}",
+                    "List",
+                ),
+                vec![],
+            ),
+            (
+                "maxSkew less than zero",
+                c(
+                    "{maxSkew: -1, topologyKey: node, whenUnsatisfiable: DoNotSchedule}",
+                    "List",
+                ),
+                vec!["defaultConstraints[0].maxSkew"],
+            ),
+            (
+                "empty topology key",
+                c(
+                    "{maxSkew: 1, topologyKey: '', whenUnsatisfiable: DoNotSchedule}",
+                    "List",
+                ),
+                vec!["defaultConstraints[0].topologyKey"],
+            ),
+            (
+                "whenUnsatisfiable is empty",
+                c(
+                    "{maxSkew: 1, topologyKey: node, whenUnsatisfiable: ''}",
+                    "List",
+                ),
+                vec!["defaultConstraints[0].whenUnsatisfiable"],
+            ),
+            (
+                "whenUnsatisfiable contains unsupported action",
+                c(
+                    "{maxSkew: 1, topologyKey: node, whenUnsatisfiable: unknown action}",
+                    "List",
+                ),
+                vec!["defaultConstraints[0].whenUnsatisfiable"],
+            ),
+            (
+                "duplicated constraints",
+                c(
+                    "{maxSkew: 1, topologyKey: node, whenUnsatisfiable: DoNotSchedule}, {maxSkew: 2, topologyKey: node, whenUnsatisfiable: DoNotSchedule}",
+                    "List",
+                ),
+                vec!["defaultConstraints[1]"],
+            ),
+            (
+                "label selector present",
+                c(
+                    "{maxSkew: 1, topologyKey: key, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {a: b}}}",
+                    "List",
+                ),
+                vec!["defaultConstraints[0].labelSelector"],
+            ),
+            (
+                "list default constraints, no constraints",
+                c("", "List"),
+                vec![],
+            ),
+            ("system default constraints", c("", "System"), vec![]),
+            (
+                "wrong constraints",
+                c("", "unknown"),
+                vec!["defaultingType"],
+            ),
+            (
+                "system default constraints, but has constraints",
+                c(
+                    "{maxSkew: 1, topologyKey: key, whenUnsatisfiable: DoNotSchedule}",
+                    "System",
+                ),
+                vec!["defaultingType"],
+            ),
+        ];
+        for (name, args, want) in cases {
+            assert_eq!(args_problems("PodTopologySpread", &args), want, "{name}");
+        }
+    }
+
+    // TestValidateNodeResourcesBalancedAllocationArgs.
+    #[test]
+    fn validate_balanced_allocation_args_upstream_cases() {
+        assert!(
+            args_problems(
+                "NodeResourcesBalancedAllocation",
+                "{resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]}"
+            )
+            .is_empty(),
+            "valid config"
+        );
+        assert_eq!(
+            args_problems(
+                "NodeResourcesBalancedAllocation",
+                "{resources: [{name: cpu, weight: 2}, {name: memory, weight: 1}]}"
+            ),
+            ["resources[0].weight"],
+            "invalid config"
+        );
+        assert_eq!(
+            args_problems(
+                "NodeResourcesBalancedAllocation",
+                "{resources: [{name: cpu, weight: 1}, {name: cpu, weight: 1}]}"
+            ),
+            ["resources[1].name"],
+            "repeated resources"
+        );
+    }
+
+    // TestValidateNodeAffinityArgs.
+    #[test]
+    fn validate_node_affinity_args_upstream_cases() {
+        assert!(args_problems("NodeAffinity", "{}").is_empty(), "empty");
+        let valid = "{addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: label-1, operator: In, values: [label-1-val]}]}]}, preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}}]}}";
+        assert!(
+            args_problems("NodeAffinity", valid).is_empty(),
+            "valid added affinity"
+        );
+        let invalid = "{addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: invalid/label/key, operator: In, values: [label-1-val]}]}]}, preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {matchFields: [{key: metadata.name, operator: In, values: [node-1, node-2]}]}}]}}";
+        assert_eq!(
+            args_problems("NodeAffinity", invalid),
+            [
+                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key",
+                "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].matchFields[0].values",
+            ],
+            "invalid added affinity"
+        );
+    }
+
+    // TestValidateVolumeBindingArgs (StorageCapacityScoring cases: a given shape is checked).
+    #[test]
+    fn validate_volume_binding_args_upstream_cases() {
+        assert!(
+            args_problems("VolumeBinding", "{bindTimeoutSeconds: 0}").is_empty(),
+            "zero is a valid config"
+        );
+        assert!(
+            args_problems("VolumeBinding", "{bindTimeoutSeconds: 10}").is_empty(),
+            "positive value is valid config"
+        );
+        assert_eq!(
+            args_problems("VolumeBinding", "{bindTimeoutSeconds: -10}"),
+            ["bindTimeoutSeconds"],
+            "negative value is invalid config"
+        );
+        assert_eq!(
+            args_problems(
+                "VolumeBinding",
+                "{bindTimeoutSeconds: 10, shape: [{utilization: 3, score: 3}, {utilization: 1, score: 1}]}"
+            ),
+            ["shape[1].utilization"],
+            "shape points must be sorted in increasing order"
+        );
+    }
+
+    // TestValidateFitArgs.
+    #[test]
+    fn validate_fit_args_upstream_cases() {
+        let fit = |a: &str| args_problems("NodeResourcesFit", a);
+        assert!(
+            fit("{ignoredResources: [nvidia.com/gpu], scoringStrategy: {type: LeastAllocated}}")
+                .is_empty(),
+            "IgnoredResources: valid args"
+        );
+        assert_eq!(
+            fit("{ignoredResources: [\"/gpu\"]}"),
+            ["ignoredResources[0]"],
+            "IgnoredResources: invalid args"
+        );
+        assert!(
+            fit("{ignoredResourceGroups: [example.com]}").is_empty(),
+            "IgnoredResourceGroups: valid args"
+        );
+        assert_eq!(
+            fit("{ignoredResourceGroups: [example.com/aa]}"),
+            ["ignoredResourceGroups[0]"],
+            "IgnoredResourceGroups: invalid args"
+        );
+        assert_eq!(
+            fit("{scoringStrategy: {type: Invalid}}"),
+            ["scoringStrategy.type"],
+            "ScoringStrategy: type is unsupported"
+        );
+        assert_eq!(
+            fit("{scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 101}]}}"),
+            ["scoringStrategy.resources[0].weight"],
+            "ScoringStrategy: resources weight is greater than max"
+        );
+        assert_eq!(
+            fit("{scoringStrategy: {type: LeastAllocated, resources: [{name: cpu, weight: -1}]}}"),
+            ["scoringStrategy.resources[0].weight"],
+            "ScoringStrategy: resources weight is less than min"
+        );
+        assert_eq!(
+            fit("{scoringStrategy: {type: RequestedToCapacityRatio}}"),
+            ["scoringStrategy.requestedToCapacityRatio"],
+            "ScoringStrategy: RequestedToCapacityRatio without shape"
+        );
+        assert_eq!(
+            fit(
+                "{scoringStrategy: {type: RequestedToCapacityRatio, requestedToCapacityRatio: {shape: [{utilization: 30, score: 3}, {utilization: 20, score: 11}]}}}"
+            ),
+            [
+                "scoringStrategy.requestedToCapacityRatio.shape[1].utilization",
+                "scoringStrategy.requestedToCapacityRatio.shape[1].score",
+            ],
+            "ScoringStrategy: utilization not increasing, score over 10"
+        );
+        assert!(
+            fit("{scoringStrategy: {type: RequestedToCapacityRatio, resources: [{name: nvidia.com/gpu, weight: 5}], requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}}}").is_empty(),
+            "ScoringStrategy: RequestedToCapacityRatio on an extended resource"
+        );
+        assert_eq!(
+            fit(
+                "{scoringStrategy: {type: MostAllocated, requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}]}}}"
+            ),
+            ["scoringStrategy.requestedToCapacityRatio"],
+            "ScoringStrategy: shape with another type is forbidden"
+        );
+    }
+
+    // TestValidateDynamicResourcesArgs (gates on, as in 1.37).
+    #[test]
+    fn validate_dynamic_resources_args() {
+        assert!(
+            args_problems(
+                "DynamicResources",
+                "{filterTimeout: 0s, bindingTimeout: 1s}"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            args_problems("DynamicResources", "{filterTimeout: -1s}"),
+            ["filterTimeout"]
+        );
+        assert_eq!(
+            args_problems("DynamicResources", "{bindingTimeout: 500ms}"),
+            ["bindingTimeout"]
+        );
+        assert_eq!(
+            args_problems("DynamicResources", "{bindingTimeout: ten}"),
+            ["bindingTimeout"]
+        );
+    }
+
+    // TestValidateKubeSchedulerConfigurationV1 (validation_test.go).
+    #[test]
+    fn validate_kube_scheduler_configuration_upstream_cases() {
+        assert_eq!(
+            problems("parallelism: 0\n"),
+            ["parallelism"],
+            "bad-parallelism-invalid-value"
+        );
+        assert_eq!(
+            problems("percentageOfNodesToScore: 110\n"),
+            ["percentageOfNodesToScore"],
+            "bad-percentage-of-nodes-to-score"
+        );
+        assert_eq!(
+            problems("profiles:\n- {schedulerName: a, percentageOfNodesToScore: 110}\n"),
+            ["profiles[0].percentageOfNodesToScore"],
+            "invalid-profile-percentage"
+        );
+        assert_eq!(
+            problems("podInitialBackoffSeconds: 0\n"),
+            ["podInitialBackoffSeconds"],
+            "bad-initial-backoff"
+        );
+        assert_eq!(
+            problems("podMaxBackoffSeconds: 0\n"),
+            ["podMaxBackoffSeconds"],
+            "bad-max-backoff"
+        );
+        assert_eq!(
+            problems("profiles:\n- {schedulerName: a}\n- {schedulerName: a}\n"),
+            ["profiles[1].schedulerName"],
+            "repeated-scheduler-name"
+        );
+        assert_eq!(
+            problems("profiles:\n- {schedulerName: a}\n- {}\n"),
+            ["profiles[1].schedulerName"],
+            "scheduler-name-not-set"
+        );
+        assert_eq!(
+            problems(
+                "profiles:\n- schedulerName: a\n- schedulerName: b\n  plugins:\n    queueSort:\n      disabled: [{name: '*'}]\n      enabled: [{name: CustomSort}]\n"
+            ),
+            [
+                "profiles[1].plugins.queueSort.enabled[0].name",
+                "profiles[1].plugins.queueSort"
+            ],
+            "different-queue-sort (CustomSort is not in-tree, too)"
+        );
+        assert_eq!(
+            problems(
+                "profiles:\n- schedulerName: a\n  pluginConfig:\n  - {name: InterPodAffinity, args: {hardPodAffinityWeight: 1}}\n  - {name: InterPodAffinity, args: {hardPodAffinityWeight: 2}}\n"
+            ),
+            ["profiles[0].pluginConfig[1]"],
+            "duplicated-plugin-config"
+        );
+        assert_eq!(
+            problems(
+                "profiles:\n- schedulerName: a\n  plugins:\n    filter:\n      enabled: [{name: EBSLimits}]\n"
+            ),
+            ["profiles[0].plugins.filter.enabled[0].name"],
+            "invalid-plugins (removed in v1)"
+        );
+        assert_eq!(
+            problems(
+                "extenders:\n- {urlPrefix: http://a, prioritizeVerb: p, weight: 0}\n- {urlPrefix: http://b, bindVerb: b}\n- {urlPrefix: http://c, bindVerb: b}\n"
+            ),
+            ["extenders[0].weight", "extenders"],
+            "extender-negative-weight, only-one-extender-can-bind"
+        );
+        assert_eq!(
+            problems(
+                "extenders:\n- urlPrefix: http://a\n  managedResources: [{name: example.com/foo}, {name: example.com/foo}]\n"
+            ),
+            ["extenders[0].managedResources[1].name"],
+            "extender-duplicate-managed-resource"
+        );
+    }
+
+    #[test]
+    fn unknown_plugin_and_wrong_extension_point() {
+        assert_eq!(
+            problems(
+                "profiles:\n- schedulerName: a\n  plugins:\n    score:\n      enabled: [{name: NodeResourcesMostAllocated}, {name: PrioritySort}]\n"
+            ),
+            [
+                "profiles[0].plugins.score.enabled[0].name",
+                "profiles[0].plugins.score.enabled[1].name"
+            ]
+        );
+        assert_eq!(
+            problems(
+                "profiles:\n- schedulerName: a\n  plugins:\n    multiPoint:\n      enabled: [{name: Coscheduling}]\n"
+            ),
+            ["profiles[0].plugins.multiPoint.enabled[0].name"]
+        );
+        assert_eq!(
+            problems(
+                "profiles:\n- schedulerName: a\n  plugins:\n    bind:\n      disabled: [{name: DefaultBinder}]\n"
+            ),
+            ["profiles[0].plugins.bind"],
+            "at least one bind plugin"
+        );
+    }
+
+    #[test]
+    fn from_value_names_args_paths_and_versions() {
+        let v: serde_json::Value = serde_saphyr::from_str(
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: a\n- schedulerName: b\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n        resource: []\n",
+        )
+        .expect("yaml");
+        let e = from_value(v).expect_err("unknown field");
+        assert_eq!(
+            e.field,
+            "profiles[1].pluginConfig[0].args.scoringStrategy.resource"
+        );
+        assert!(
+            e.message.contains("unknown field `resource`"),
+            "{}",
+            e.message
+        );
+        let v: serde_json::Value = serde_saphyr::from_str(
+            "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n",
+        )
+        .expect("yaml");
+        assert_eq!(from_value(v).expect_err("v1beta3").field, "apiVersion");
+        let v: serde_json::Value = serde_saphyr::from_str(
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: a\n  percentageOfNodesToScore: lots\n",
+        )
+        .expect("yaml");
+        assert_eq!(
+            from_value(v).expect_err("type").field,
+            "profiles[0].percentageOfNodesToScore"
+        );
+        let v: serde_json::Value = serde_saphyr::from_str(
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nleaderElection: {leaderElect: true}\nclientConnection: {kubeconfig: /etc/k.conf}\nparallelism: 8\ndelayCacheUntilActive: true\npodInitialBackoffSeconds: 2\npodMaxBackoffSeconds: 20\nenableProfiling: false\n",
+        )
+        .expect("yaml");
+        let c = from_value(v).expect("accepted fields kube-scheduler takes");
+        assert!(validate(&c).is_empty());
+        assert_eq!(c.parallelism, Some(8));
     }
 }

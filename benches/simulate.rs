@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use wasctl::sched::node_state::ClusterState;
 use wasctl::sched::preempt::victims::VictimIndex;
+use wasctl::sched::profile::{
+    Profile as SchedulerProfile, Profiles, ResourceSpec, ScoringStrategy, Strategy,
+};
 use wasctl::sched::queue;
 use wasctl::sched::schedule_one::Mode;
 use wasctl::sched::{Options, Prepared, prepare};
@@ -23,6 +26,22 @@ use wasctl::snapshot::facts::Component;
 use wasctl::snapshot::source::Collector;
 use wasctl::snapshot::source::files::load_str;
 use wasctl::testutil::synthetic::{Profile, json_text, snapshot};
+
+/// The bin-packing profile of GPU clusters (issue 48): NodeResourcesFit `MostAllocated` on
+/// `nvidia.com/gpu`, as the `default-scheduler` profile. Its B2/B4/B4t cases should stay within
+/// 10 % of the default profile's.
+fn gpu_binpack() -> Profiles {
+    Profiles::new(
+        vec![SchedulerProfile {
+            fit: ScoringStrategy {
+                strategy: Strategy::MostAllocated,
+                resources: vec![ResourceSpec::new("nvidia.com/gpu", 1)],
+            },
+            ..SchedulerProfile::default()
+        }],
+        Vec::new(),
+    )
+}
 
 /// Times the queue run of a fresh clone of `prepared`; cloning and dropping stay untimed.
 fn run(b: &mut criterion::Bencher<'_>, prepared: &Prepared<'_>) {
@@ -81,6 +100,13 @@ fn basic_pods(c: &mut Criterion) {
         let prepared = prepare(&s, &options);
         group.bench_function(format!("{mode:?}").to_lowercase(), |b| run(b, &prepared));
     }
+    let binpack = Options {
+        mode: Mode::Compat,
+        profiles: gpu_binpack(),
+        ..Options::default()
+    };
+    let prepared = prepare(&s, &binpack);
+    group.bench_function("compat_most_allocated_gpu", |b| run(b, &prepared));
     group.finish();
 }
 
@@ -105,6 +131,14 @@ fn gangs(c: &mut Criterion) {
     };
     let prepared = prepare(&plain, &compat);
     group.bench_function("3_pod_gangs_compat", |b| run(b, &prepared));
+    let binpack = Options {
+        profiles: gpu_binpack(),
+        ..compat.clone()
+    };
+    let prepared = prepare(&plain, &binpack);
+    group.bench_function("3_pod_gangs_compat_most_allocated_gpu", |b| {
+        run(b, &prepared);
+    });
     let tas = snapshot(
         &Profile {
             gangs: vec![(250, 4)],
@@ -116,6 +150,10 @@ fn gangs(c: &mut Criterion) {
     group.throughput(Throughput::Elements(250));
     let prepared = prepare(&tas, &compat);
     group.bench_function("4_pod_rack_gangs_compat", |b| run(b, &prepared));
+    let prepared = prepare(&tas, &binpack);
+    group.bench_function("4_pod_rack_gangs_compat_most_allocated_gpu", |b| {
+        run(b, &prepared);
+    });
     group.finish();
 }
 

@@ -178,6 +178,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         device_map: args.devices,
         no_preemption: args.what_if.no_preemption,
         what_if,
+        ..Options::default()
     };
     let mut plan = simulate(&snapshot, &options);
     super::profile::phase("simulate");

@@ -671,6 +671,7 @@ mod tests {
             scheduled_before: 0,
             pending: 16,
             priority: 0,
+            profile: String::new(),
             trace: UnitTrace::default(),
         };
         let mut domains: Vec<DomainFit> = (0..313)

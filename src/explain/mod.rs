@@ -141,6 +141,39 @@ pub struct Diagnosis {
     /// Set when the scheduler takes gangs pod by pod (GenericWorkload off): why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_by_pod: Option<String>,
+    /// The scheduler profile of the unit (its `schedulerName`); omitted for
+    /// `default-scheduler`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub profile: String,
+    /// How that profile scores nodes, when it is not the default profile
+    /// (`profile gpu-binpack: MostAllocated on nvidia.com/gpu`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<String>,
+}
+
+/// The unit's profile name (empty for `default-scheduler`) and, when the profile is not the
+/// default one, how it scores nodes (from the plan's `settings.profiles`).
+fn profile_of(plan: &Plan, profile: &str) -> (String, Option<String>) {
+    let name = if profile == crate::sched::profile::DEFAULT_SCHEDULER_NAME {
+        ""
+    } else {
+        profile
+    };
+    let prefix = format!(
+        "profile {}:",
+        if profile.is_empty() {
+            crate::sched::profile::DEFAULT_SCHEDULER_NAME
+        } else {
+            profile
+        }
+    );
+    let scoring = plan
+        .settings
+        .profiles
+        .iter()
+        .find(|p| p.starts_with(&prefix))
+        .cloned();
+    (name.to_owned(), scoring)
 }
 
 impl Diagnosis {
@@ -430,6 +463,8 @@ pub fn explain_prepared(
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
+        profile: profile_of(&plan, &unit.profile).0,
+        scoring: profile_of(&plan, &unit.profile).1,
     }
 }
 
@@ -730,6 +765,8 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
+        profile: profile_of(plan, &unit.profile).0,
+        scoring: profile_of(plan, &unit.profile).1,
     }
 }
 
@@ -869,6 +906,8 @@ fn pod_by_pod(
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
+        profile: profile_of(plan, members.first().map_or("", |u| u.profile.as_str())).0,
+        scoring: profile_of(plan, members.first().map_or("", |u| u.profile.as_str())).1,
     }
 }
 
@@ -1012,5 +1051,7 @@ fn running_diagnosis(
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
+        profile: String::new(),
+        scoring: None,
     }
 }

@@ -23,13 +23,13 @@ pub enum Verdict {
 
 impl From<Outcome> for Verdict {
     /// The verdict for a unit the simulator tried: Scheduled → Schedulable, Preempting →
-    /// NeedsPreemption, Waiting and Suspended → Waiting, Unschedulable and Error →
-    /// Unschedulable.
+    /// NeedsPreemption, Waiting, Suspended and NotSimulated (another scheduler places it) →
+    /// Waiting, Unschedulable and Error → Unschedulable.
     fn from(o: Outcome) -> Self {
         match o {
             Outcome::Scheduled => Self::Schedulable,
             Outcome::Preempting => Self::NeedsPreemption,
-            Outcome::Waiting | Outcome::Suspended => Self::Waiting,
+            Outcome::Waiting | Outcome::Suspended | Outcome::NotSimulated => Self::Waiting,
             Outcome::Unschedulable | Outcome::Error => Self::Unschedulable,
         }
     }

@@ -859,6 +859,7 @@ mod tests {
             scheduled_before: 0,
             pending: 2,
             priority: 0,
+            profile: String::new(),
             trace: UnitTrace {
                 pods: vec![PodTrace {
                     pod: "g-0".into(),
@@ -978,6 +979,8 @@ mod tests {
                 what_if: Vec::new(),
                 admitted: Vec::new(),
                 pod_by_pod: None,
+                profiles: Vec::new(),
+                extenders: Vec::new(),
             },
             warnings: Vec::new(),
             units: Vec::new(),

@@ -15,7 +15,9 @@ pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Resu
     let outcome = d.shown_outcome();
     let word = match outcome {
         Outcome::Scheduled => style.ok(outcome.as_str()),
-        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended => style.warn(outcome.as_str()),
+        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended | Outcome::NotSimulated => {
+            style.warn(outcome.as_str())
+        }
         Outcome::Unschedulable | Outcome::Error => style.error(outcome.as_str()),
     };
     writeln!(out, "{}: {word}", style.bold(sanitize(&d.target)))?;
@@ -88,6 +90,16 @@ pub fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Re
     if let Some(line) = &d.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
     }
+    if let Some(line) = &d.scoring {
+        writeln!(
+            out,
+            "{}",
+            style.dim(format!(
+                "{}: NodeResourcesFit scores nodes and placements with this strategy",
+                sanitize(line)
+            ))
+        )?;
+    }
     Ok(())
 }
 
@@ -125,6 +137,8 @@ mod tests {
             admitted: Vec::new(),
             feature_gates: std::collections::BTreeMap::new(),
             pod_by_pod: None,
+            profile: String::new(),
+            scoring: None,
         }
     }
 

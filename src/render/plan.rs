@@ -26,7 +26,9 @@ fn outcome_cell(o: Outcome) -> Cell {
     let paint = match o {
         Outcome::Scheduled => Paint::Ok,
         Outcome::Unschedulable | Outcome::Error => Paint::Error,
-        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended => Paint::Warn,
+        Outcome::Waiting | Outcome::Preempting | Outcome::Suspended | Outcome::NotSimulated => {
+            Paint::Warn
+        }
     };
     Cell::painted(o.as_str(), paint)
 }
@@ -211,6 +213,17 @@ pub fn write_text(
     if let Some(line) = &plan.settings.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
     }
+    for p in &plan.settings.profiles {
+        writeln!(out, "{}", style.dim(sanitize(p)))?;
+    }
+    for e in &plan.settings.extenders {
+        writeln!(
+            out,
+            "{} extender `{}` is not simulated: the outcomes of the units it filters or scores may differ",
+            style.warn("warning:"),
+            sanitize(e)
+        )?;
+    }
     if plan.units.is_empty() {
         match &opts.empty {
             Some(line) => writeln!(out, "{}", sanitize(line))?,
@@ -238,6 +251,17 @@ pub fn write_text(
         )?;
     }
     write_binding(out, plan, style)?;
+    for (scheduler, pods) in not_simulated(plan) {
+        writeln!(
+            out,
+            "{} {pods} pod{}",
+            style.warn(format!(
+                "scheduled by `{}`, not simulated:",
+                sanitize(scheduler)
+            )),
+            if pods == 1 { "" } else { "s" }
+        )?;
+    }
     let s = &plan.summary;
     writeln!(
         out,
@@ -246,6 +270,19 @@ pub fn write_text(
         s.counts_text()
     )?;
     Ok(())
+}
+
+/// Pods no profile serves, per scheduler they name: reported once each, not row by row.
+pub fn not_simulated(plan: &Plan) -> BTreeMap<&str, u32> {
+    let mut out: BTreeMap<&str, u32> = BTreeMap::new();
+    for u in plan
+        .units
+        .iter()
+        .filter(|u| u.outcome == Outcome::NotSimulated)
+    {
+        *out.entry(u.profile.as_str()).or_default() += u.pending;
+    }
+    out
 }
 
 /// The table of units, one row each in plan order: PLACED counts members placed now out of
@@ -263,7 +300,12 @@ fn write_units(
     }
     headers.push("MESSAGE");
     let mut table = Table::new(headers);
-    for u in &plan.units {
+    // Units no profile serves are counted per scheduler below the table.
+    for u in plan
+        .units
+        .iter()
+        .filter(|u| u.outcome != Outcome::NotSimulated)
+    {
         let placed = if u.scheduled_before > 0 {
             format!(
                 "{}+{}/{}",

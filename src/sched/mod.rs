@@ -11,6 +11,7 @@
 //! roots, DefaultPreemption for single pods; the plan then continues as if the victims were
 //! evicted and the preemptor bound.
 
+pub mod default_spread;
 pub mod dra;
 pub mod filter;
 pub mod gang;
@@ -19,6 +20,7 @@ pub mod node_state;
 pub mod plan;
 pub mod pod_req;
 pub mod preempt;
+pub mod profile;
 pub mod queue;
 pub mod resources;
 pub mod schedule_one;
@@ -64,6 +66,9 @@ pub struct Options {
     pub device_map: bool,
     /// Do not simulate preemption (`--no-preemption`).
     pub no_preemption: bool,
+    /// The scheduling profiles (`--scheduler-config`; default: kube-scheduler's default
+    /// profile).
+    pub profiles: profile::Profiles,
 }
 
 /// Notes every plan carries about deliberate departures and what is not modelled yet.
@@ -127,12 +132,26 @@ pub struct Prepared<'a> {
     sampler: Sampler,
 }
 
+/// The profiles a simulation of `snapshot` runs with: the ones `options` sets, else the
+/// snapshot's own scheduler configuration (`--scheduler-config`, or a
+/// `KubeSchedulerConfiguration` document of the input), else kube-scheduler's default profile.
+pub fn profiles_for(snapshot: &Snapshot, options: &Options) -> profile::Profiles {
+    if options.profiles.configured {
+        return options.profiles.clone();
+    }
+    match &snapshot.scheduler_config {
+        Some(loaded) => profile::Profiles::from_config(&loaded.config),
+        None => options.profiles.clone(),
+    }
+}
+
 /// Builds the state, the queue (in upstream order, `--only` applied) and the victim index.
 pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
     let gates = snapshot
         .facts
         .gates_for(Component::KubeScheduler, &options.gate_overrides);
-    let state = ClusterState::build(snapshot, &gates);
+    let profiles = profiles_for(snapshot, options);
+    let state = ClusterState::build_with(snapshot, &gates, &profiles);
     let mut units = queue::build(snapshot, &state, &gates);
     if let Some((kind, ns, name)) = &options.only {
         units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
@@ -254,7 +273,8 @@ impl<'a> Prepared<'a> {
         };
         let mut state = self.state.clone();
         for (id, object) in ids {
-            let compiled = pod_req::PodReq::compile(object, &mut state.table);
+            let mut compiled = pod_req::PodReq::compile(object, &mut state.table);
+            state.profile_pod(&mut compiled);
             state.pods.set(id, compiled);
         }
         self.derived(changed, state, self.units.clone())
@@ -533,10 +553,21 @@ impl<'a> Prepared<'a> {
                     .into_iter()
                     .chain(snapshot.facts.assumed.iter().cloned())
                     .collect(),
-                notes: NOTES.iter().map(|n| (*n).to_owned()).collect(),
+                notes: NOTES
+                    .iter()
+                    .map(|n| (*n).to_owned())
+                    .chain(state.profiles.percentage_note(options.mode == Mode::Compat))
+                    .collect(),
                 what_if: options.what_if.clone(),
                 admitted: snapshot.admitted.clone(),
                 pod_by_pod: pod_by_pod(snapshot, gates, options),
+                profiles: state
+                    .profiles
+                    .iter()
+                    .filter(|p| !p.is_default())
+                    .map(profile::Profile::describe)
+                    .collect(),
+                extenders: state.profiles.extenders.clone(),
             },
             warnings: snapshot.warnings.clone(),
             device_map: if options.device_map {
@@ -591,11 +622,19 @@ fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement>
             pod: state.pods[*p].name.to_string(),
             node: state.nodes[*n].name.to_string(),
             devices: state.dra.devices_of(*p),
-            binding_timeout_seconds: None,
+            // DynamicResources' `bindingTimeout` (`DynamicResourcesArgs`) of the pod's profile:
+            // how long PreBind waits for a device's binding conditions before it clears the
+            // allocation and the pod is scheduled again.
+            binding_timeout_seconds: Some(
+                state
+                    .profiles
+                    .get(state.pods[*p].profile)
+                    .dra_binding_timeout_seconds,
+            ),
         })
         .map(|mut p| {
-            if p.devices.iter().any(|d| !d.binding_conditions.is_empty()) {
-                p.binding_timeout_seconds = Some(dra::BINDING_TIMEOUT_SECONDS);
+            if p.devices.iter().all(|d| d.binding_conditions.is_empty()) {
+                p.binding_timeout_seconds = None;
             }
             p
         })
@@ -757,9 +796,15 @@ fn run_unit(
         scheduled_before: 0,
         pending: 0,
         priority: unit.priority,
+        profile: unit_profile(state, &unit.body),
         trace: UnitTrace::default(),
     };
     match unit.body {
+        UnitBody::NotSimulated { scheduler, pods } => {
+            result.outcome = Outcome::NotSimulated;
+            result.message = format!("scheduled by `{scheduler}`, not simulated");
+            result.pending = pods;
+        }
         UnitBody::Held {
             error,
             message,
@@ -795,6 +840,29 @@ fn run_unit(
         }
     }
     result
+}
+
+/// The `schedulerName` of the profile that simulates `body` (its first pending pod's), or the
+/// scheduler a `NotSimulated` unit names.
+fn unit_profile(state: &ClusterState, body: &UnitBody) -> String {
+    let of_pod = |p: node_state::PodId| {
+        state
+            .profiles
+            .get(state.pods[p].profile)
+            .scheduler_name
+            .clone()
+    };
+    match body {
+        UnitBody::NotSimulated { scheduler, .. } => scheduler.clone(),
+        UnitBody::Pod(p) => of_pod(*p),
+        UnitBody::Held { pods, .. } => pods.first().map(|p| of_pod(*p)).unwrap_or_default(),
+        UnitBody::Group(tree) => {
+            let mut pods = Vec::new();
+            tree.pending_pods(&mut pods);
+            pods.first().map(|p| of_pod(*p)).unwrap_or_default()
+        }
+        UnitBody::Suspended { .. } => String::new(),
+    }
 }
 
 /// One pod's scheduling cycle into `result`: assumed on its node, or an error (no
@@ -1310,6 +1378,210 @@ mod bound_to_missing_node_tests {
         assert_eq!(
             u.message,
             "cannot determine domain for already scheduled pods: getting node for pod default/gone: nodeinfo not found for node name \"n-removed\""
+        );
+    }
+}
+
+#[cfg(test)]
+mod profile_tests {
+    //! Profiles end to end: the pod's `schedulerName` picks the profile, the profile's Fit
+    //! strategy decides the node, and a name no profile serves is `NotSimulated`.
+    use super::{Options, Outcome, simulate};
+    use crate::sched::profile::{Profile, Profiles, ResourceSpec, ScoringStrategy, Strategy};
+    use crate::snapshot::source::{Collector, files};
+
+    fn snapshot(docs: &[String]) -> crate::snapshot::Snapshot {
+        let mut c = Collector::new();
+        files::load_str(&docs.join("\n---\n"), "test.yaml", &mut c).expect("fixture loads");
+        c.finish()
+    }
+
+    fn node(name: &str, gpus: u32) -> String {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{name}", "labels": {{"kubernetes.io/hostname": "{name}"}}}}, "status": {{"allocatable": {{"cpu": "64", "memory": "256Gi", "pods": "110", "nvidia.com/gpu": "{gpus}"}}}}}}"#
+        )
+    }
+
+    fn pod(name: &str, node: Option<&str>, gpus: u32, scheduler: &str) -> String {
+        let node = node
+            .map(|n| format!(r#", "nodeName": "{n}""#))
+            .unwrap_or_default();
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "ml", "creationTimestamp": "2026-11-20T10:00:00Z"}}, "spec": {{"schedulerName": "{scheduler}", "containers": [{{"name": "c", "image": "i", "resources": {{"requests": {{"cpu": "1", "nvidia.com/gpu": "{gpus}"}}, "limits": {{"nvidia.com/gpu": "{gpus}"}}}}}}]{node}}}}}"#
+        )
+    }
+
+    /// Two 8-GPU nodes, `busy` already running a 6-GPU pod; one pending 2-GPU pod.
+    fn cluster(scheduler: &str) -> crate::snapshot::Snapshot {
+        snapshot(&[
+            node("busy", 8),
+            node("idle", 8),
+            pod("running", Some("busy"), 6, "default-scheduler"),
+            pod("train", None, 2, scheduler),
+        ])
+    }
+
+    fn binpack(name: &str) -> Profile {
+        Profile {
+            scheduler_name: name.to_owned(),
+            fit: ScoringStrategy {
+                strategy: Strategy::MostAllocated,
+                resources: vec![ResourceSpec::new("nvidia.com/gpu", 1)],
+            },
+            ..Profile::default()
+        }
+    }
+
+    fn node_of(plan: &super::Plan) -> &str {
+        plan.units[0].placements[0].node.as_str()
+    }
+
+    #[test]
+    fn the_default_profile_spreads_and_most_allocated_on_gpus_packs() {
+        let s = cluster("default-scheduler");
+        let plan = simulate(&s, &Options::default());
+        assert_eq!(
+            node_of(&plan),
+            "idle",
+            "LeastAllocated prefers the emptier node"
+        );
+        assert!(plan.settings.profiles.is_empty());
+        let options = Options {
+            profiles: Profiles::new(vec![binpack("default-scheduler")], Vec::new()),
+            ..Options::default()
+        };
+        let plan = simulate(&s, &options);
+        assert_eq!(
+            node_of(&plan),
+            "busy",
+            "MostAllocated on nvidia.com/gpu packs"
+        );
+        assert_eq!(
+            plan.settings.profiles,
+            vec!["profile default-scheduler: MostAllocated on nvidia.com/gpu".to_owned()]
+        );
+    }
+
+    #[test]
+    fn the_pods_scheduler_name_picks_its_profile() {
+        let s = cluster("gpu-binpack");
+        let options = Options {
+            profiles: Profiles::new(vec![Profile::default(), binpack("gpu-binpack")], Vec::new()),
+            ..Options::default()
+        };
+        let plan = simulate(&s, &options);
+        assert_eq!(plan.units[0].profile, "gpu-binpack");
+        assert_eq!(node_of(&plan), "busy");
+        let json = serde_json::to_value(&plan.units[0]).expect("json");
+        assert_eq!(json["profile"], "gpu-binpack");
+    }
+
+    #[test]
+    fn pods_no_profile_serves_are_not_simulated_and_never_placed() {
+        let s = snapshot(&[
+            node("n1", 8),
+            pod("a", None, 1, "volcano"),
+            pod("b", None, 1, "volcano"),
+            pod("c", None, 1, "default-scheduler"),
+        ]);
+        let plan = simulate(&s, &Options::default());
+        let not: Vec<(&str, &str, &str)> = plan
+            .units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NotSimulated)
+            .map(|u| (u.name.as_str(), u.profile.as_str(), u.message.as_str()))
+            .collect();
+        assert_eq!(
+            not,
+            vec![
+                ("a", "volcano", "scheduled by `volcano`, not simulated"),
+                ("b", "volcano", "scheduled by `volcano`, not simulated"),
+            ]
+        );
+        assert!(
+            plan.units
+                .iter()
+                .all(|u| u.outcome != Outcome::NotSimulated || u.placements.is_empty())
+        );
+        assert_eq!(plan.units[0].name, "c", "simulated units first");
+        assert_eq!(plan.summary.not_simulated, 2);
+        // A configuration whose only profile is not default-scheduler: default pods too.
+        let options = Options {
+            profiles: Profiles::new(vec![binpack("gpu-binpack")], Vec::new()),
+            ..Options::default()
+        };
+        let plan = simulate(&s, &options);
+        assert_eq!(plan.summary.not_simulated, 3);
+    }
+}
+
+#[cfg(test)]
+mod default_spread_tests {
+    use super::{Options, simulate};
+    use crate::sched::profile::{Profile, Profiles, SpreadDefaults};
+    use crate::snapshot::source::{Collector, files};
+
+    /// testdata/scenarios/x20: the system defaults move db-2 off `big`; with
+    /// `defaultingType: List` and no constraints (spreading off) it stays there.
+    #[test]
+    fn system_default_spreading_decides_the_statefulset_pods_node() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "testdata/scenarios/x20-system-default-spreading-moves-a-statefulset-pod/cluster.yaml",
+        );
+        let mut c = Collector::new();
+        files::load_path(&path, &mut c).expect("fixture loads");
+        let s = c.finish();
+        let node_of = |plan: &super::Plan| {
+            plan.units
+                .iter()
+                .find(|u| u.name == "db-2")
+                .map(|u| u.placements[0].node.clone())
+        };
+        assert_eq!(
+            node_of(&simulate(&s, &Options::default())).as_deref(),
+            Some("small")
+        );
+        let off = Options {
+            profiles: Profiles::new(
+                vec![Profile {
+                    spread: SpreadDefaults::List(Vec::new()),
+                    ..Profile::default()
+                }],
+                Vec::new(),
+            ),
+            ..Options::default()
+        };
+        assert_eq!(node_of(&simulate(&s, &off)).as_deref(), Some("big"));
+    }
+}
+
+#[cfg(test)]
+mod scenario_contrast_tests {
+    //! The upstream scoring-strategy scenarios decide differently under the default profile:
+    //! their configuration is what places the pod.
+    use super::{Options, simulate};
+    use crate::snapshot::source::{Collector, files};
+
+    fn node_with_default_profile(folder: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/scenarios")
+            .join(folder)
+            .join("cluster.yaml");
+        let mut c = Collector::new();
+        files::load_path(&path, &mut c).expect("fixture loads");
+        let plan = simulate(&c.finish(), &Options::default());
+        plan.units[0].placements[0].node.clone()
+    }
+
+    #[test]
+    fn without_their_configuration_the_strategy_scenarios_place_elsewhere() {
+        assert_eq!(
+            node_with_default_profile("upstream-fit-most-allocated-differently-sized-nodes"),
+            "node2"
+        );
+        assert_eq!(
+            node_with_default_profile("upstream-fit-rtcr-single-extended-less-resources"),
+            "node1"
         );
     }
 }

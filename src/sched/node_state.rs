@@ -5,8 +5,10 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+use super::default_spread::SpreadSources;
 use super::dra::DraState;
 use super::pod_req::PodReq;
+use super::profile::Profiles;
 use super::resources::{OVERFLOW, PODS, ResourceId, ResourceTable};
 use super::selector::{Labels, NodeTaint};
 use crate::snapshot::facts::FeatureGates;
@@ -68,6 +70,12 @@ pub struct ClusterState {
     /// Pods with `status.nominatedNodeName` (placed or not), for upstream's
     /// `addGENominatedPods`.
     pub nominated: Vec<PodId>,
+    /// The scheduling profiles; each pod's `profile` indexes them.
+    pub profiles: Profiles,
+    /// What PodTopologySpread's default selector reads (shared by clones).
+    pub spread_sources: Rc<SpreadSources>,
+    /// Per profile, the resource ids its Fit filter ignores.
+    pub(crate) fit_ignored: Rc<Vec<Vec<ResourceId>>>,
 }
 
 /// Pods per block of a [`PodTable`] (a power of two: indexing is a shift and a mask).
@@ -107,6 +115,13 @@ impl PodTable {
     /// The pods in id order.
     pub fn iter(&self) -> impl Iterator<Item = &PodReq> {
         self.blocks.iter().flat_map(|b| b.iter())
+    }
+
+    /// Changes every pod in place (copying blocks other states share).
+    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut PodReq)) {
+        for b in &mut self.blocks {
+            Rc::make_mut(b).iter_mut().for_each(&mut f);
+        }
     }
 
     /// Replaces pod `id` (copying its block if another state shares it). Panics when there
@@ -260,7 +275,18 @@ impl ClusterState {
     /// `spec.nodeName` of a known node count as bound there; then the DRA state (claims that
     /// pods with `spec.resourceClaims` need, with kube-scheduler's `gates`).
     pub fn build(s: &Snapshot, gates: &FeatureGates) -> Self {
-        let mut st = Self::default();
+        Self::build_with(s, gates, &Profiles::default())
+    }
+
+    /// [`ClusterState::build`] for `profiles`: each pod gets the profile its `schedulerName`
+    /// names (the first when none does: such pods are not simulated) and that profile's
+    /// default topology spreading.
+    pub fn build_with(s: &Snapshot, gates: &FeatureGates, profiles: &Profiles) -> Self {
+        let mut st = Self {
+            profiles: profiles.clone(),
+            spread_sources: Rc::new(SpreadSources::build(s)),
+            ..Self::default()
+        };
         // The nodes' resource names first: they get the low ids, so a node's vector holds only
         // what nodes have, whatever names pods make up (issue 14: a pod with thousands of
         // invented names must not size every node's vector).
@@ -279,7 +305,8 @@ impl ClusterState {
             .map(|p| &**p)
             .filter(|p| !is_terminal(p))
             .collect();
-        let compiled = compile_pods(&objects, &mut st.table);
+        let mut compiled = compile_pods(&objects, &mut st.table);
+        compiled.for_each_mut(|p| st.profile_pod(p));
         Rc::make_mut(&mut st.pod_ids).reserve(compiled.len());
         st.placement.reserve_exact(compiled.len());
         st.pods = compiled;
@@ -330,6 +357,13 @@ impl ClusterState {
                     add_requests(&mut st.nodes[node], &delta, 1);
                 }
             }
+        }
+        if st
+            .profiles
+            .iter()
+            .any(|p| !p.ignored_resources.is_empty() || !p.ignored_resource_groups.is_empty())
+        {
+            st.resolve_fit_ignored();
         }
         st
     }
@@ -464,11 +498,47 @@ impl ClusterState {
     }
 
     /// Adds a pod (not placed); returns its id.
-    pub fn add_pod(&mut self, pod: PodReq) -> PodId {
+    pub fn add_pod(&mut self, mut pod: PodReq) -> PodId {
+        self.profile_pod(&mut pod);
         let id = self.pods.len();
         self.pods.push(pod);
         self.index_pod(id);
         id
+    }
+
+    /// The resources the Fit filter of profile `id` does not check (its `ignoredResources`
+    /// and `ignoredResourceGroups`), among the names interned so far. Empty for the default
+    /// profile.
+    pub fn fit_ignored(&self, id: super::profile::ProfileId) -> &[ResourceId] {
+        self.fit_ignored
+            .get(usize::from(id))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Computes [`ClusterState::fit_ignored`] from the profiles and the resource table.
+    pub fn resolve_fit_ignored(&mut self) {
+        let table = &self.table;
+        let ignored: Vec<Vec<ResourceId>> = self
+            .profiles
+            .iter()
+            .map(|p| {
+                (0..table.len())
+                    .filter_map(|i| ResourceId::try_from(i).ok())
+                    .filter(|id| p.fit_ignores(table.name(*id)))
+                    .collect()
+            })
+            .collect();
+        self.fit_ignored = Rc::new(ignored);
+    }
+
+    /// Gives a compiled pod its profile and that profile's default spread constraints (a no-op
+    /// for a pod that has them already).
+    pub fn profile_pod(&self, pod: &mut PodReq) {
+        pod.profile = self.profiles.id_for(&pod.scheduler_name).unwrap_or(0);
+        if !pod.spread_system_default {
+            let defaults = &self.profiles.get(pod.profile).spread;
+            super::default_spread::apply(pod, defaults, &self.spread_sources);
+        }
     }
 
     /// Indexes pod `id`, the last of `pods`: its name, its nomination, its (empty) placement.

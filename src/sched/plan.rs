@@ -35,17 +35,22 @@ pub enum Outcome {
     /// A suspended Job (`spec.suspend: true`): its controller creates no pods until it is
     /// resumed, so there is nothing to schedule.
     Suspended,
+    /// Its pods name a `schedulerName` no profile of the scheduler configuration serves (a
+    /// secondary scheduler such as volcano or yunikorn): that scheduler places them, the
+    /// simulation does not (the unit's `profile` holds the name).
+    NotSimulated,
 }
 
 impl Outcome {
     /// Every outcome, in the order reports count them.
-    pub const ALL: [Outcome; 6] = [
+    pub const ALL: [Outcome; 7] = [
         Outcome::Scheduled,
         Outcome::Unschedulable,
         Outcome::Waiting,
         Outcome::Preempting,
         Outcome::Error,
         Outcome::Suspended,
+        Outcome::NotSimulated,
     ];
 
     /// The word, as every report writes it.
@@ -57,6 +62,7 @@ impl Outcome {
             Outcome::Preempting => "Preempting",
             Outcome::Error => "Error",
             Outcome::Suspended => "Suspended",
+            Outcome::NotSimulated => "NotSimulated",
         }
     }
 
@@ -314,8 +320,16 @@ pub struct UnitResult {
     pub pending: u32,
     /// Group priority (pod priority for pod units).
     pub priority: i32,
+    /// The scheduler profile (`schedulerName`) that simulated the unit, or, for a
+    /// `NotSimulated` unit, the scheduler its pods name. Omitted for `default-scheduler`.
+    #[serde(skip_serializing_if = "is_default_profile")]
+    pub profile: String,
     /// Why.
     pub trace: UnitTrace,
+}
+
+fn is_default_profile(p: &String) -> bool {
+    p.is_empty() || p == super::profile::DEFAULT_SCHEDULER_NAME
 }
 
 /// Settings the simulation ran with.
@@ -342,6 +356,15 @@ pub struct Settings {
     /// known or assumed). Reports say it first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod_by_pod: Option<String>,
+    /// The profiles of the scheduler configuration that differ from kube-scheduler's
+    /// default, each as text output names it (`profile gpu-binpack: MostAllocated on
+    /// nvidia.com/gpu`); omitted when the simulation runs the default profile only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<String>,
+    /// The configuration's extenders: not simulated, so the outcomes of the units they filter
+    /// or score may differ (omitted when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extenders: Vec<String>,
 }
 
 /// Counts per outcome.
@@ -360,6 +383,9 @@ pub struct Summary {
     /// Suspended units (suspended Jobs); omitted when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub suspended: u32,
+    /// Units whose scheduler no profile serves; omitted when 0.
+    #[serde(rename = "notSimulated", skip_serializing_if = "is_zero")]
+    pub not_simulated: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -439,15 +465,16 @@ pub struct Plan {
 impl Outcome {
     /// The outcome of several pod units taken together (the members of a PodGroup that the
     /// scheduler takes pod by pod): the worst of them, in the order Error, Unschedulable,
-    /// Suspended, Waiting, Preempting, Scheduled. `None` for no units.
+    /// Suspended, NotSimulated, Waiting, Preempting, Scheduled. `None` for no units.
     pub fn combine(outcomes: impl IntoIterator<Item = Outcome>) -> Option<Outcome> {
         let rank = |o: &Outcome| match o {
             Outcome::Error => 0,
             Outcome::Unschedulable => 1,
             Outcome::Suspended => 2,
-            Outcome::Waiting => 3,
-            Outcome::Preempting => 4,
-            Outcome::Scheduled => 5,
+            Outcome::NotSimulated => 3,
+            Outcome::Waiting => 4,
+            Outcome::Preempting => 5,
+            Outcome::Scheduled => 6,
         };
         outcomes.into_iter().min_by_key(rank)
     }
@@ -615,6 +642,9 @@ impl Summary {
         if self.suspended > 0 {
             text.push_str(&format!(", {} suspended", self.suspended));
         }
+        if self.not_simulated > 0 {
+            text.push_str(&format!(", {} not simulated", self.not_simulated));
+        }
         text
     }
 
@@ -629,6 +659,7 @@ impl Summary {
                 Outcome::Preempting => s.preempting += 1,
                 Outcome::Error => s.error += 1,
                 Outcome::Suspended => s.suspended += 1,
+                Outcome::NotSimulated => s.not_simulated += 1,
             }
         }
         s
@@ -811,6 +842,7 @@ mod tests {
             scheduled_before: 0,
             pending: 3,
             priority: 0,
+            profile: String::new(),
             trace: UnitTrace {
                 pods,
                 domains,
@@ -876,7 +908,8 @@ mod tests {
                 "Waiting",
                 "Preempting",
                 "Error",
-                "Suspended"
+                "Suspended",
+                "NotSimulated"
             ]
         );
         for o in Outcome::ALL {
@@ -897,6 +930,28 @@ mod tests {
         let s = Summary::of(&[u]);
         assert!(s.counts_text().ends_with(", 1 suspended"));
         assert_eq!(serde_json::to_value(&s).unwrap()["suspended"], 1);
+        assert!(
+            serde_json::to_value(&s)
+                .unwrap()
+                .get("notSimulated")
+                .is_none()
+        );
+        let mut other = unit(Vec::new(), Vec::new());
+        other.outcome = Outcome::NotSimulated;
+        other.profile = "volcano".into();
+        let s = Summary::of(&[other.clone()]);
+        assert!(s.counts_text().ends_with(", 1 not simulated"));
+        assert_eq!(serde_json::to_value(&s).unwrap()["notSimulated"], 1);
+        let v = serde_json::to_value(&other).unwrap();
+        assert_eq!(v["outcome"], "NotSimulated");
+        assert_eq!(v["profile"], "volcano");
+        other.profile = "default-scheduler".into();
+        assert!(
+            serde_json::to_value(&other)
+                .unwrap()
+                .get("profile")
+                .is_none()
+        );
     }
 
     #[test]

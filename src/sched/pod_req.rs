@@ -127,6 +127,58 @@ pub struct PodReq {
     /// deletion timestamp, and the first `DisruptionTarget` condition is `True` with reason
     /// `PreemptionByScheduler`.
     pub terminating_by_preemption: bool,
+    /// The pod's controller when it is a ReplicationController, ReplicaSet or StatefulSet
+    /// (the owners `helper.DefaultSelector` reads).
+    pub controller: Option<SpreadOwner>,
+    /// The profile that schedules the pod (index into the state's
+    /// [`Profiles`](crate::sched::profile::Profiles)).
+    pub profile: crate::sched::profile::ProfileId,
+    /// `spread` holds PodTopologySpread's system defaults (the pod has no constraints of its
+    /// own): nodes without a constraint's key are still scored.
+    pub spread_system_default: bool,
+}
+
+/// A controller whose selector PodTopologySpread's default selector merges
+/// (`helper.DefaultSelector`: `v1` ReplicationController, `apps/v1` ReplicaSet and
+/// StatefulSet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SpreadOwnerKind {
+    /// `v1` ReplicationController.
+    ReplicationController,
+    /// `apps/v1` ReplicaSet.
+    ReplicaSet,
+    /// `apps/v1` StatefulSet.
+    StatefulSet,
+}
+
+/// The pod's controller reference, when of a [`SpreadOwnerKind`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpreadOwner {
+    /// Kind.
+    pub kind: SpreadOwnerKind,
+    /// Name (in the pod's namespace).
+    pub name: String,
+}
+
+/// `metav1.GetControllerOfNoCopy` narrowed to the kinds `helper.DefaultSelector` reads.
+fn spread_owner(
+    meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+) -> Option<SpreadOwner> {
+    let owner = meta
+        .owner_references
+        .as_ref()?
+        .iter()
+        .find(|o| o.controller == Some(true))?;
+    let kind = match (owner.api_version.as_str(), owner.kind.as_str()) {
+        ("v1", "ReplicationController") => SpreadOwnerKind::ReplicationController,
+        ("apps/v1", "ReplicaSet") => SpreadOwnerKind::ReplicaSet,
+        ("apps/v1", "StatefulSet") => SpreadOwnerKind::StatefulSet,
+        _ => return None,
+    };
+    Some(SpreadOwner {
+        kind,
+        name: owner.name.clone(),
+    })
 }
 
 impl PodReq {
@@ -174,6 +226,9 @@ impl PodReq {
             terminating: _,
             nominated_node,
             terminating_by_preemption: _,
+            controller: _,
+            profile,
+            spread_system_default,
         } = self;
         *has_claims == other.has_claims
             && *namespace == other.namespace
@@ -186,6 +241,8 @@ impl PodReq {
             && *priority == other.priority
             && *scheduler_name == other.scheduler_name
             && *spread == other.spread
+            && *spread_system_default == other.spread_system_default
+            && *profile == other.profile
             && *affinity == other.affinity
             && *anti_affinity == other.anti_affinity
             && *nominated_node == other.nominated_node
@@ -379,6 +436,7 @@ impl PodReq {
                 .filter(|n| !n.is_empty())
                 .cloned(),
             terminating_by_preemption: terminating_by_preemption(pod),
+            controller: spread_owner(meta),
             ..Self::default()
         };
         let Some(spec) = pod.spec.as_ref() else {

@@ -188,6 +188,13 @@ pub enum UnitBody {
         /// Its gang minCount (`spec.scheduling`), when it sets one.
         min_count: Option<u32>,
     },
+    /// Pending pods whose `schedulerName` no profile serves: never simulated.
+    NotSimulated {
+        /// The scheduler they name.
+        scheduler: String,
+        /// How many pods.
+        pods: u32,
+    },
 }
 
 /// The numbers of a group held before scheduling, from its tree.
@@ -243,10 +250,15 @@ pub struct Unit {
 pub fn is_pending(state: &ClusterState, pod: PodId) -> bool {
     let p = &state.pods[pod];
     // A pod with `spec.nodeName` is assigned, even to a node the snapshot lacks: never queued.
+    awaits_scheduler(state, pod) && state.profiles.id_for(&p.scheduler_name).is_some()
+}
+
+/// Whether some scheduler would try to place this pod now: unassigned and not terminating.
+/// [`is_pending`] when a profile serves its `schedulerName`.
+pub fn awaits_scheduler(state: &ClusterState, pod: PodId) -> bool {
     state.placement[pod].is_none()
         && !state.bound_to_missing_node(pod)
-        && !p.terminating
-        && p.scheduler_name == "default-scheduler"
+        && !state.pods[pod].terminating
 }
 
 struct Builder<'a> {
@@ -510,12 +522,33 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     // unit per PodGroup, holding every pending member.
     #[allow(clippy::type_complexity)]
     let mut broken_roots: BTreeMap<(String, String), (String, bool, Vec<PodId>)> = BTreeMap::new();
+    // Pods no profile serves: (scheduler, namespace, PodGroup or "") → pods.
+    #[allow(clippy::type_complexity)]
+    let mut unserved: BTreeMap<(String, String, String), Vec<PodId>> = BTreeMap::new();
+    // PodGroups with a pod some profile serves: their unit reports every member.
+    let mut served_groups: std::collections::BTreeSet<(String, String)> =
+        std::collections::BTreeSet::new();
     for id in 0..st.pods.len() {
         if !is_pending(st, id) {
+            if awaits_scheduler(st, id) {
+                let p = &st.pods[id];
+                let group = if generic { p.group.clone() } else { None };
+                unserved
+                    .entry((
+                        p.scheduler_name.clone(),
+                        p.namespace.clone(),
+                        group.unwrap_or_default(),
+                    ))
+                    .or_default()
+                    .push(id);
+            }
             continue;
         }
         let p = &st.pods[id];
         let group = if generic { p.group.as_deref() } else { None };
+        if let Some(g) = group {
+            served_groups.insert((p.namespace.clone(), g.to_owned()));
+        }
         match group {
             None => units.push(lone_pod_unit(st, id)),
             Some(g) if s.pod_group(&p.namespace, g).is_none() => {
@@ -585,7 +618,54 @@ pub fn build(s: &Snapshot, st: &ClusterState, gates: &FeatureGates) -> Vec<Unit>
     // pods are what the snapshot holds (`admit` does not expand it): a stored suspended Job
     // is listed only while it has no pod.
     units.extend(suspended_jobs(s));
+    units.extend(not_simulated_units(st, unserved, &served_groups));
     units
+}
+
+/// The units of pending pods whose `schedulerName` no profile serves, after every other
+/// unit (they change nothing the simulation places), by scheduler, namespace and name: one
+/// per PodGroup, one per pod outside any group. A PodGroup that also has pods a profile serves is reported by its own unit
+/// (its validation names the different schedulers), not here.
+#[allow(clippy::type_complexity)]
+fn not_simulated_units(
+    st: &ClusterState,
+    unserved: BTreeMap<(String, String, String), Vec<PodId>>,
+    served_groups: &std::collections::BTreeSet<(String, String)>,
+) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for ((scheduler, ns, group), pods) in unserved {
+        let priority = pods.iter().map(|p| st.pods[*p].priority).max().unwrap_or(0);
+        let created = pods.iter().map(|p| st.pods[*p].created).min().unwrap_or(0);
+        if group.is_empty() {
+            for id in pods {
+                let p = &st.pods[id];
+                out.push(Unit {
+                    kind: ObjKind::Pod,
+                    namespace: ns.clone(),
+                    name: p.name.to_string(),
+                    priority: p.priority,
+                    created: p.created,
+                    body: UnitBody::NotSimulated {
+                        scheduler: scheduler.clone(),
+                        pods: 1,
+                    },
+                });
+            }
+        } else if !served_groups.contains(&(ns.clone(), group.clone())) {
+            out.push(Unit {
+                kind: ObjKind::PodGroup,
+                namespace: ns,
+                name: group,
+                priority,
+                created,
+                body: UnitBody::NotSimulated {
+                    scheduler,
+                    pods: u32::try_from(pods.len()).unwrap_or(u32::MAX),
+                },
+            });
+        }
+    }
+    out
 }
 
 /// The unit of a pending pod outside any pod group: held by its scheduling gates or by

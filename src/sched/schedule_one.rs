@@ -33,12 +33,22 @@ pub struct Sampler {
 
 /// Upstream `numFeasibleNodesToFind` with the default `percentageOfNodesToScore` (adaptive).
 pub fn num_feasible_nodes_to_find(all: usize) -> usize {
+    num_feasible_nodes_to_find_at(all, None)
+}
+
+/// Upstream `numFeasibleNodesToFind` (`schedule_one.go`): at least 100 nodes; the profile's
+/// `percentageOfNodesToScore`, else the configuration's (`percentage`), else (unset or 0) the
+/// adaptive `50 − nodes/125`, at least 5 %.
+pub fn num_feasible_nodes_to_find_at(all: usize, percentage: Option<i32>) -> usize {
     const MIN_FEASIBLE: usize = 100;
     if all < MIN_FEASIBLE {
         return all;
     }
-    let pct = 50usize.saturating_sub(all / 125).max(5);
-    (all * pct / 100).max(MIN_FEASIBLE)
+    let pct = match percentage.filter(|p| *p != 0) {
+        Some(p) => usize::try_from(p).unwrap_or(0),
+        None => 50usize.saturating_sub(all / 125).max(5),
+    };
+    (all.saturating_mul(pct) / 100).max(MIN_FEASIBLE)
 }
 
 /// Why a pod found no node: node counts per reason, over the nodes evaluated.
@@ -120,7 +130,13 @@ pub fn schedule_pod_preferring(
         Mode::Exhaustive => (0, n),
         Mode::Compat => (
             if n == 0 { 0 } else { sampler.next_start % n },
-            num_feasible_nodes_to_find(n),
+            num_feasible_nodes_to_find_at(
+                n,
+                state
+                    .profiles
+                    .get(state.pods[pod].profile)
+                    .percentage_of_nodes_to_score,
+            ),
         ),
     };
     // Sized up front: growing it node by node costs more than the filters on small candidate
@@ -356,6 +372,24 @@ mod tests {
         assert_eq!(num_feasible_nodes_to_find(1000), 420); // 50 - 8 = 42 %
         assert_eq!(num_feasible_nodes_to_find(5000), 500); // 50 - 40 = 10 %
         assert_eq!(num_feasible_nodes_to_find(15000), 750); // floor at 5 %
+        // A configured percentage (schedule_one_test.go TestNumFeasibleNodesToFind).
+        assert_eq!(
+            num_feasible_nodes_to_find_at(10, Some(40)),
+            10,
+            "not set, less than 100 nodes"
+        );
+        assert_eq!(num_feasible_nodes_to_find_at(1000, Some(40)), 400);
+        assert_eq!(
+            num_feasible_nodes_to_find_at(1000, Some(0)),
+            420,
+            "0 is adaptive"
+        );
+        assert_eq!(
+            num_feasible_nodes_to_find_at(1000, Some(5)),
+            100,
+            "at least 100 nodes"
+        );
+        assert_eq!(num_feasible_nodes_to_find_at(1000, Some(100)), 1000);
     }
 
     #[test]

@@ -288,7 +288,7 @@ pub fn each_document<E>(
         resource_quotas => "ResourceQuota",
         runtime_classes => "RuntimeClass",
     );
-    for raw in s.foreign.iter().chain(&s.stale) {
+    for raw in s.foreign.iter().chain(&s.selecting).chain(&s.stale) {
         if super::kueue::is_typed(&raw.api_version, &raw.kind) {
             continue;
         }

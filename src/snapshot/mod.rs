@@ -21,6 +21,7 @@ pub mod kueue;
 pub mod names;
 pub mod pod;
 pub mod quantity;
+pub mod scheduler_config;
 pub mod source;
 pub mod times;
 pub mod validate;
@@ -149,6 +150,7 @@ macro_rules! object_lists {
             jobs,
             namespaces,
             foreign,
+            selecting,
             stale
         )
     };
@@ -200,6 +202,10 @@ pub struct Snapshot {
     pub foreign: Vec<RawObject>,
     /// Kueue's objects, typed (`kueue.x-k8s.io` `v1beta2`; `v1beta1` converted).
     pub kueue: kueue::KueueObjects,
+    /// Services and ReplicationControllers (core `v1`), kept raw: read only for
+    /// PodTopologySpread's system-default selector (upstream `helper.DefaultSelector`).
+    /// ReplicaSets and StatefulSets are among [`Snapshot::foreign`] (group `apps`).
+    pub selecting: Vec<RawObject>,
     /// `scheduling.k8s.io` objects in a version 1.37 no longer serves (`v1alpha2`, `v1alpha1`).
     pub stale: Vec<RawObject>,
     /// Objects that were read in another served version than the one stored above
@@ -216,6 +222,36 @@ pub struct Snapshot {
     /// What admission changed on the manifests among the objects (`crate::admit`); empty
     /// for stored objects (a dump, a live cluster).
     pub admitted: Vec<Admitted>,
+    /// The cluster's own scheduler configuration (`--scheduler-config`, or a
+    /// `KubeSchedulerConfiguration` document in the input), validated and defaulted;
+    /// `None`: kube-scheduler's default profile
+    /// ([`scheduler_config::KubeSchedulerConfiguration::default_config`]).
+    pub scheduler_config: Option<LoadedSchedulerConfig>,
+}
+
+/// A scheduler configuration as loaded: effective (defaults applied) and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSchedulerConfig {
+    /// The configuration after [`scheduler_config::effective`].
+    pub config: scheduler_config::KubeSchedulerConfiguration,
+    /// Where it was read: a file path, `configmap/NAMESPACE/NAME:KEY`, or `FILE (document
+    /// N)` for a document inside `--from`.
+    pub source: String,
+}
+
+impl Snapshot {
+    /// The scheduler configuration the simulator uses: the loaded one, else kube-scheduler's
+    /// default (one `default-scheduler` profile).
+    pub fn scheduler_configuration(
+        &self,
+    ) -> std::borrow::Cow<'_, scheduler_config::KubeSchedulerConfiguration> {
+        match &self.scheduler_config {
+            Some(l) => std::borrow::Cow::Borrowed(&l.config),
+            None => std::borrow::Cow::Owned(
+                scheduler_config::KubeSchedulerConfiguration::default_config(),
+            ),
+        }
+    }
 }
 
 /// The kinds wasctl keeps typed, with their canonical apiVersion.
@@ -309,6 +345,7 @@ impl Snapshot {
             + self.jobs.len()
             + self.namespaces.len()
             + self.foreign.len()
+            + self.selecting.len()
             + self.stale.len()
     }
 

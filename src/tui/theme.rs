@@ -78,11 +78,13 @@ impl Theme {
     }
 
     /// A simulator outcome's style: [`Theme::ok`] for Scheduled, [`Theme::warn`] for Waiting,
-    /// Preempting and Suspended, [`Theme::error`] for Unschedulable and Error.
+    /// Preempting, Suspended and NotSimulated, [`Theme::error`] for Unschedulable and Error.
     pub fn outcome(self, o: Outcome) -> Style {
         match o {
             Outcome::Scheduled => self.ok(),
-            Outcome::Waiting | Outcome::Preempting | Outcome::Suspended => self.warn(),
+            Outcome::Waiting | Outcome::Preempting | Outcome::Suspended | Outcome::NotSimulated => {
+                self.warn()
+            }
             Outcome::Unschedulable | Outcome::Error => self.error(),
         }
     }

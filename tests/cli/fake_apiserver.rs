@@ -117,6 +117,25 @@ const BUILTIN_RESOURCES: &[BuiltinResource] = &[
         "RuntimeClass",
         false,
     ),
+    // Read for PodTopologySpread's system-default selector (with ReplicaSets and
+    // StatefulSets).
+    builtin("", "v1", "services", "service", "Service", true),
+    builtin(
+        "",
+        "v1",
+        "replicationcontrollers",
+        "replicationcontroller",
+        "ReplicationController",
+        true,
+    ),
+    builtin(
+        "apps",
+        "v1",
+        "replicasets",
+        "replicaset",
+        "ReplicaSet",
+        true,
+    ),
     // Served so that a test can prove the client never reads them.
     builtin("", "v1", "secrets", "secret", "Secret", true),
     builtin(

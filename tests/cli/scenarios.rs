@@ -314,6 +314,18 @@ fn every_scenario_matches_its_expected_outcome() {
         let mut collector = Collector::new();
         files::load_path(&folder.join("cluster.yaml"), &mut collector).unwrap();
         let mut snapshot = collector.finish();
+        // A scenario may run with the cluster's own scheduler configuration (issue 48).
+        let config = folder.join("scheduler-config.yaml");
+        if config.exists() {
+            let text = std::fs::read_to_string(&config).unwrap();
+            let parsed: wasctl::snapshot::scheduler_config::KubeSchedulerConfiguration =
+                serde_saphyr::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{name}/scheduler-config.yaml: {e}"));
+            snapshot.scheduler_config = Some(wasctl::snapshot::LoadedSchedulerConfig {
+                config: wasctl::snapshot::scheduler_config::effective(&parsed),
+                source: "scheduler-config.yaml".to_owned(),
+            });
+        }
         let text = std::fs::read_to_string(folder.join("expected.yaml")).unwrap();
         let expected: Expected =
             serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{name}/expected.yaml: {e}"));

@@ -402,3 +402,25 @@ fn added_nodes_carry_their_devices_so_a_dra_gang_fits() {
         "{what_if}"
     );
 }
+
+#[test]
+fn pods_of_another_scheduler_are_counted_once_per_scheduler() {
+    let cluster = "testdata/scenarios/x21-pods-of-another-scheduler-are-not-simulated/cluster.yaml";
+    let r = run(&["simulate", "--from", cluster]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("scheduled by `volcano`, not simulated: 2 pods"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("scheduled by `yunikorn`, not simulated: 1 pod\n"),
+        "{}",
+        r.stdout
+    );
+    // Not row by row: the table lists the simulated unit only.
+    assert!(!r.stdout.contains("PodGroup/vc-gang"), "{}", r.stdout);
+    assert!(r.stdout.contains(", 2 not simulated"), "{}", r.stdout);
+}

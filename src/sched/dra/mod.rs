@@ -47,10 +47,6 @@ use crate::snapshot::{Snapshot, name_of, namespace_of};
 pub const NAME: &str = "DynamicResources";
 /// Filter reason when no allocation exists on a node.
 pub const ERR_CANNOT_ALLOCATE: &str = "cannot allocate all claims";
-/// DynamicResources' `bindingTimeout` (`DynamicResourcesArgs`, default 600 s): how long PreBind
-/// waits for a device's binding conditions before it clears the allocation and the pod is
-/// scheduled again. Not configurable here until wasctl reads scheduler configurations.
-pub const BINDING_TIMEOUT_SECONDS: u32 = 600;
 /// Filter reason when an allocated claim's devices are not reachable from the node.
 pub const ERR_NOT_AVAILABLE_ON_NODE: &str = "resourceclaim not available on the node";
 
@@ -1573,7 +1569,7 @@ pub struct DeviceRef {
     #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
     pub share_id: Option<String>,
     /// The device's `bindingConditions` not yet `True` in the claim's device status: the pod's
-    /// binding waits for them (DRADeviceBindingConditions; up to [`BINDING_TIMEOUT_SECONDS`]).
+    /// binding waits for them (DRADeviceBindingConditions; up to the profile's `bindingTimeout`, [`crate::sched::profile::Profile::dra_binding_timeout_seconds`]).
     #[serde(rename = "bindingConditions", skip_serializing_if = "Vec::is_empty")]
     pub binding_conditions: Vec<String>,
     /// The device's `bindsToNode`: the allocation is limited to the chosen node.

@@ -46,9 +46,6 @@ pub const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH: &str =
 pub const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH: &str =
     "node(s) didn't satisfy existing pods anti-affinity rules";
 
-/// Upstream `InterPodAffinityArgs.HardPodAffinityWeight` default.
-const HARD_POD_AFFINITY_WEIGHT: i64 = 1;
-
 /// Labels of a namespace with no Namespace object.
 static NO_LABELS: Labels = Labels::new();
 
@@ -268,13 +265,21 @@ fn process_term(
     }
 }
 
-/// PreScore (`scoring.go`): every node's pods count, not only the feasible nodes'.
+/// PreScore (`scoring.go`): every node's pods count, not only the feasible nodes'. The
+/// profile's `InterPodAffinityArgs`: `hardPodAffinityWeight` weighs existing pods' required
+/// affinity terms (0: not counted), and `ignorePreferredTermsOfExistingPods` skips scoring
+/// for a pod without preferred terms of its own (`PreScore` returns Skip).
 pub fn pre_score(state: &ClusterState, pod: &PodReq, _feasible: &[NodeId]) -> ScoreState {
     let has_constraints =
         !pod.preferred_affinity.is_empty() || !pod.preferred_anti_affinity.is_empty();
     if !has_constraints && state.affinity_count == 0 {
         return ScoreState::default();
     }
+    let profile = state.profiles.get(pod.profile);
+    if profile.ignore_preferred_terms_of_existing_pods && !has_constraints {
+        return ScoreState::default();
+    }
+    let hard_weight = profile.hard_pod_affinity_weight;
     let own_ns_labels = state
         .namespace_labels
         .get(&pod.namespace)
@@ -307,9 +312,11 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, _feasible: &[NodeId]) -> Sc
                 let hit = incoming_term_matches(state, t, e);
                 process_term(&mut m, t, -i64::from(t.weight), hit, node);
             }
-            for t in &e.affinity {
-                let hit = term_matches(t, pod, Some(own_ns_labels));
-                process_term(&mut m, t, HARD_POD_AFFINITY_WEIGHT, hit, node);
+            if hard_weight > 0 {
+                for t in &e.affinity {
+                    let hit = term_matches(t, pod, Some(own_ns_labels));
+                    process_term(&mut m, t, hard_weight, hit, node);
+                }
             }
             for t in &e.preferred_affinity {
                 let hit = term_matches(t, pod, Some(own_ns_labels));

@@ -34,7 +34,9 @@ pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
     }
 }
 
-/// Runs every filter on `node` in profile order; the first rejection wins.
+/// Runs every filter of the pod's profile on `node` in profile order; the first rejection
+/// wins. A plugin the profile disables is skipped (upstream: not in the profile's Filter
+/// list).
 ///
 /// DynamicResources runs last (the default profile inserts it before DefaultPreemption).
 #[inline]
@@ -46,19 +48,46 @@ pub fn run_filters(
 ) -> Option<Rejection> {
     let pod = &state.pods[pod_id];
     let n = &state.nodes[node];
-    node_unschedulable::filter(pod, n)
-        .or_else(|| node_name::filter(pod, n))
-        .or_else(|| taint_toleration::filter(pod, n))
-        .or_else(|| node_affinity::filter(pod, n))
-        .or_else(|| node_ports::filter(pod, n))
-        .or_else(|| node_resources_fit::filter(pod, n))
-        .or_else(|| pod_topology_spread::filter(state, pod, &pre.spread, node))
-        .or_else(|| inter_pod_affinity::filter(state, pod, &pre.affinity, node))
-        .or_else(|| {
-            if pod.has_claims {
-                state.dra.filter(pod_id, n)
-            } else {
-                None
-            }
-        })
+    let profile = state.profiles.get(pod.profile);
+    let on = &profile.plugins;
+    let ignored = state.fit_ignored(pod.profile);
+    None.or_else(|| {
+        on.node_unschedulable
+            .then(|| node_unschedulable::filter(pod, n))
+            .flatten()
+    })
+    .or_else(|| on.node_name.then(|| node_name::filter(pod, n)).flatten())
+    .or_else(|| {
+        on.taint_toleration
+            .then(|| taint_toleration::filter(pod, n))
+            .flatten()
+    })
+    .or_else(|| {
+        on.node_affinity
+            .then(|| node_affinity::filter_with(pod, n, profile.added_affinity.as_ref()))
+            .flatten()
+    })
+    .or_else(|| on.node_ports.then(|| node_ports::filter(pod, n)).flatten())
+    .or_else(|| {
+        on.node_resources_fit
+            .then(|| node_resources_fit::filter_ignoring(pod, n, ignored))
+            .flatten()
+    })
+    .or_else(|| {
+        on.pod_topology_spread
+            .then(|| pod_topology_spread::filter(state, pod, &pre.spread, node))
+            .flatten()
+    })
+    .or_else(|| {
+        on.inter_pod_affinity
+            .then(|| inter_pod_affinity::filter(state, pod, &pre.affinity, node))
+            .flatten()
+    })
+    .or_else(|| {
+        if pod.has_claims && on.dynamic_resources {
+            state.dra.filter(pod_id, n)
+        } else {
+            None
+        }
+    })
 }

@@ -4,12 +4,15 @@
 
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
+use crate::sched::profile::AddedAffinity;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
 pub const NAME: &str = "NodeAffinity";
 /// Reason text.
 pub const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
+/// Reason text when the profile's `addedAffinity` rejects the node (`errReasonEnforced`).
+pub const ERR_REASON_ENFORCED: &str = "node(s) didn't match scheduler-enforced node affinity";
 
 /// Whether the node satisfies the pod's nodeSelector and required terms (terms are ORed).
 pub fn matches(pod: &PodReq, node: &NodeState) -> bool {
@@ -27,17 +30,46 @@ pub fn matches(pod: &PodReq, node: &NodeState) -> bool {
 /// The filter.
 #[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+    filter_with(pod, node, None)
+}
+
+/// The filter with the profile's `addedAffinity` (`Filter`: the scheduler-enforced
+/// affinity is checked first).
+#[inline]
+pub fn filter_with(
+    pod: &PodReq,
+    node: &NodeState,
+    added: Option<&AddedAffinity>,
+) -> Option<Rejection> {
+    if let Some(terms) = added.and_then(|a| a.required.as_ref())
+        && !terms.iter().any(|t| t.matches(&node.name, &node.labels))
+    {
+        return Some(Rejection::new(
+            NAME,
+            Code::UnschedulableAndUnresolvable,
+            ERR_REASON_ENFORCED,
+        ));
+    }
     (!matches(pod, node))
         .then(|| Rejection::new(NAME, Code::UnschedulableAndUnresolvable, ERR_REASON_POD))
 }
 
 /// Score: the sum of weights of matching preferred terms.
 pub fn score(pod: &PodReq, node: &NodeState) -> i64 {
-    pod.preferred_terms
-        .iter()
-        .filter(|(_, t)| t.matches(&node.name, &node.labels))
-        .map(|(w, _)| i64::from(*w))
-        .sum()
+    score_with(pod, node, None)
+}
+
+/// Score with the profile's `addedAffinity` preferred terms added (`Score`:
+/// `addedPrefSchedTerms.Score(node)` plus the pod's own).
+pub fn score_with(pod: &PodReq, node: &NodeState, added: Option<&AddedAffinity>) -> i64 {
+    let weigh = |terms: &[(i32, crate::sched::selector::NodeTerm)]| -> i64 {
+        terms
+            .iter()
+            .filter(|(_, t)| t.matches(&node.name, &node.labels))
+            .map(|(w, _)| i64::from(*w))
+            .sum()
+    };
+    weigh(&pod.preferred_terms) + added.map_or(0, |a| weigh(&a.preferred))
 }
 
 #[cfg(test)]
@@ -72,5 +104,41 @@ mod tests {
         assert!(filter(&pod, &node).is_none(), "terms are ORed");
         pod.preferred_terms = vec![(5, term("a")), (3, term("b"))];
         assert_eq!(score(&pod, &node), 5);
+    }
+
+    #[test]
+    fn added_affinity_is_enforced_first_and_adds_to_the_score() {
+        // node_affinity.go: the profile's required terms reject with errReasonEnforced
+        // whatever the pod says; its preferred terms add to every pod's score.
+        let node = NodeState {
+            name: "n1".into(),
+            labels: [("zone".to_owned(), "foo".to_owned())]
+                .into_iter()
+                .collect(),
+            ..NodeState::default()
+        };
+        let term = |v: &str| NodeTerm {
+            labels: vec![Requirement {
+                key: "zone".into(),
+                op: Op::In(vec![v.into()]),
+            }],
+            fields: vec![],
+        };
+        let pod = PodReq::default();
+        let bar = AddedAffinity {
+            required: Some(vec![term("bar")]),
+            preferred: vec![(3, term("foo"))],
+        };
+        assert_eq!(
+            filter_with(&pod, &node, Some(&bar)).unwrap().reasons[0],
+            crate::sched::status::Reason::Static(ERR_REASON_ENFORCED)
+        );
+        let foo = AddedAffinity {
+            required: Some(vec![term("foo")]),
+            preferred: vec![(3, term("foo"))],
+        };
+        assert!(filter_with(&pod, &node, Some(&foo)).is_none());
+        assert_eq!(score_with(&pod, &node, Some(&foo)), 3);
+        assert_eq!(score(&pod, &node), 0);
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::sched::node_state::NodeState;
 use crate::sched::pod_req::PodReq;
-use crate::sched::resources::{CPU, MEMORY, PODS};
+use crate::sched::resources::{CPU, MEMORY, PODS, ResourceId};
 use crate::sched::status::{Code, Reason, Rejection};
 
 /// Plugin name.
@@ -18,6 +18,17 @@ pub const ERR_TOO_MANY_PODS: &str = "Too many pods";
 /// The filter.
 #[inline]
 pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+    filter_ignoring(pod, node, &[])
+}
+
+/// The filter, not checking the extended resources in `ignored` (the profile's
+/// `ignoredResources`/`ignoredResourceGroups`: `fit.go` `fitsRequest` skips them).
+#[inline]
+pub fn filter_ignoring(
+    pod: &PodReq,
+    node: &NodeState,
+    ignored: &[ResourceId],
+) -> Option<Rejection> {
     let mut reasons = Vec::new();
     let mut unresolvable = false;
     if node.free(PODS) < 1 {
@@ -25,7 +36,7 @@ pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
         unresolvable |= node.allocatable(PODS) < 1;
     }
     for (id, want) in &pod.requests {
-        if *want > 0 && *want > node.free(*id) {
+        if *want > 0 && *want > node.free(*id) && !ignored.contains(id) {
             reasons.push(Reason::Insufficient(*id));
             unresolvable |= *want > node.allocatable(*id);
         }
@@ -174,6 +185,19 @@ mod tests {
             vec![Reason::Static(ERR_TOO_MANY_PODS), Reason::Insufficient(4)]
         );
         assert_eq!(r.code, Code::Unschedulable);
+    }
+
+    #[test]
+    fn ignored_extended_resources_are_not_checked() {
+        // fit_test.go "skip checking ignored extended resource": the pod asks for more of an
+        // ignored extended resource than the node has, and fits.
+        let n = node(4000, 1 << 30, 110, 1);
+        let pod = PodReq {
+            requests: vec![(4, 8)].into(),
+            ..PodReq::default()
+        };
+        assert!(filter(&pod, &n).is_some());
+        assert!(filter_ignoring(&pod, &n, &[4]).is_none());
     }
 
     #[test]

@@ -219,6 +219,8 @@ pub struct ScoreState {
     /// Per position in `feasible`: the node lacks a soft constraint's key (upstream
     /// `IgnoredNodes`), so it scores 0.
     ignored: Vec<bool>,
+    /// `requireAllTopologies` (false for system defaults).
+    require_all: bool,
 }
 
 impl ScoreState {
@@ -228,22 +230,33 @@ impl ScoreState {
     }
 }
 
-/// PreScore over the feasible nodes (`scoring.go` `initPreScoreState` + `PreScore`).
+/// PreScore over the feasible nodes (`scoring.go` `initPreScoreState` + `PreScore`). With
+/// system-default constraints (`pod.spread_system_default`) `requireAllTopologies` is false:
+/// no node is ignored, and a node without a constraint's key counts in the domain of the
+/// empty value (upstream reads the missing label as "").
 pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> ScoreState {
     if !pod.spread.iter().any(|c| !c.hard) {
         return ScoreState::default();
     }
+    let require_all = !pod.spread_system_default;
     let soft: Vec<(usize, &SpreadConstraint)> = pod
         .spread
         .iter()
         .enumerate()
         .filter(|(_, c)| !c.hard)
         .collect();
+    let value_of = |node: &NodeState, key: &str| -> Option<String> {
+        match node.labels.get(key) {
+            Some(v) => Some(v.clone()),
+            None if !require_all => Some(String::new()),
+            None => None,
+        }
+    };
     let mut counts: Vec<HashMap<String, i64>> = vec![HashMap::new(); soft.len()];
     let mut ignored = Vec::with_capacity(feasible.len());
     for id in feasible {
         let node = &state.nodes[*id];
-        let skip = !has_all_keys(node, soft.iter().map(|(_, c)| *c));
+        let skip = require_all && !has_all_keys(node, soft.iter().map(|(_, c)| *c));
         ignored.push(skip);
         if skip {
             continue;
@@ -252,15 +265,15 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Sco
             if c.topology_key == LABEL_HOSTNAME {
                 continue;
             }
-            if let Some(value) = node.labels.get(&c.topology_key) {
-                add_to_domain(&mut counts[slot], value, 0);
+            if let Some(value) = value_of(node, &c.topology_key) {
+                add_to_domain(&mut counts[slot], &value, 0);
             }
         }
     }
     let scored = ignored.iter().filter(|i| !**i).count();
     // Counts come from every node in the snapshot, for domains present among feasible nodes.
     for node in &state.nodes {
-        if !has_all_keys(node, soft.iter().map(|(_, c)| *c)) {
+        if require_all && !has_all_keys(node, soft.iter().map(|(_, c)| *c)) {
             continue;
         }
         let mut affinity_ok = None;
@@ -268,7 +281,7 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Sco
             if !node_included(c, pod, node, &mut affinity_ok) {
                 continue;
             }
-            let Some(value) = node.labels.get(&c.topology_key) else {
+            let Some(value) = value_of(node, &c.topology_key) else {
                 continue;
             };
             if let Some(cnt) = counts[slot].get_mut(value.as_str()) {
@@ -297,6 +310,7 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Sco
     ScoreState {
         constraints,
         ignored,
+        require_all,
     }
 }
 
@@ -311,10 +325,11 @@ pub fn score(state: &ClusterState, pod: &PodReq, s: &ScoreState, node: NodeId) -
         return 0;
     }
     let n = &state.nodes[node];
-    if !s
-        .constraints
-        .iter()
-        .all(|c| n.labels.contains_key(&c.topology_key))
+    if s.require_all
+        && !s
+            .constraints
+            .iter()
+            .all(|c| n.labels.contains_key(&c.topology_key))
     {
         // An ignored node.
         return 0;
@@ -619,5 +634,178 @@ mod tests {
         web_pods(&mut st, "n1", 2);
         let p = incoming(constraint("zone", 1, true));
         assert_eq!(scores(&st, &p), vec![0, 0, 0]);
+    }
+
+    // --- Default constraints: upstream `scoring_test.go` TestPreScoreStateEmptyNodes and
+    // TestPreScoreSkip (v1.37), through `ClusterState::profile_pod`. ---
+
+    fn with_replica_set(
+        nodes: Vec<NodeState>,
+        defaults: crate::sched::profile::SpreadDefaults,
+    ) -> ClusterState {
+        use crate::sched::default_spread::SpreadSources;
+        use crate::sched::profile::{Profile, Profiles};
+        let mut s = crate::snapshot::Snapshot::default();
+        let rs = serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "rs1", "namespace": "default"},
+            "spec": {"selector": {"matchExpressions": [{"key": "foo", "operator": "Exists"}]}}});
+        s.foreign.push(crate::snapshot::RawObject {
+            api_version: "apps/v1".into(),
+            kind: "ReplicaSet".into(),
+            metadata: serde_json::from_value(rs["metadata"].clone()).unwrap_or_default(),
+            value: rs,
+        });
+        let mut st = cluster(nodes);
+        st.spread_sources = std::rc::Rc::new(SpreadSources::build(&s));
+        st.profiles = Profiles::new(
+            vec![Profile {
+                spread: defaults,
+                ..Profile::default()
+            }],
+            Vec::new(),
+        );
+        st
+    }
+
+    fn owned_by(rs: &str) -> PodReq {
+        let mut p = pod("default", "p", &[("foo", "tar"), ("baz", "sup")]);
+        p.controller = Some(crate::sched::pod_req::SpreadOwner {
+            kind: crate::sched::pod_req::SpreadOwnerKind::ReplicaSet,
+            name: rs.to_owned(),
+        });
+        p
+    }
+
+    #[test]
+    fn spread_system_default_constraints_and_a_replicaset() {
+        let st = with_replica_set(
+            vec![
+                node(
+                    "node-a",
+                    &[
+                        (LABEL_HOSTNAME, "node-a"),
+                        ("topology.kubernetes.io/zone", "mars"),
+                    ],
+                ),
+                node(
+                    "node-b",
+                    &[
+                        (LABEL_HOSTNAME, "node-b"),
+                        ("topology.kubernetes.io/zone", "mars"),
+                    ],
+                ),
+                // Nodes with no zone are not excluded: they are a separate zone.
+                node("node-c", &[(LABEL_HOSTNAME, "node-c")]),
+                node("node-d", &[(LABEL_HOSTNAME, "node-d")]),
+            ],
+            crate::sched::profile::SpreadDefaults::System,
+        );
+        let mut p = owned_by("rs1");
+        st.profile_pod(&mut p);
+        assert!(p.spread_system_default);
+        let s = pre_score(&st, &p, &[0, 1, 2, 3]);
+        assert!(s.ignored.iter().all(|i| !i), "no node is ignored");
+        let host = s
+            .constraints
+            .iter()
+            .find(|c| c.topology_key == LABEL_HOSTNAME)
+            .expect("hostname constraint");
+        assert_eq!(host.max_skew, 3);
+        assert!((host.weight - topology_normalizing_weight(4)).abs() < 1e-12);
+        let zone = s
+            .constraints
+            .iter()
+            .find(|c| c.topology_key == "topology.kubernetes.io/zone")
+            .expect("zone constraint");
+        assert_eq!(zone.max_skew, 5);
+        let mut domains: Vec<(&str, i64)> =
+            zone.counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        domains.sort_unstable();
+        assert_eq!(domains, vec![("", 0), ("mars", 0)]);
+        assert!((zone.weight - topology_normalizing_weight(2)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn spread_default_constraints_and_a_replicaset() {
+        use crate::sched::profile::{DefaultConstraint, SpreadDefaults};
+        let c = |skew: i32, key: &str, hard: bool| DefaultConstraint {
+            max_skew: skew,
+            topology_key: key.to_owned(),
+            hard,
+        };
+        let st = with_replica_set(
+            vec![node(
+                "node-a",
+                &[
+                    ("rack", "rack1"),
+                    (LABEL_HOSTNAME, "node-a"),
+                    ("planet", "mars"),
+                ],
+            )],
+            SpreadDefaults::List(vec![
+                c(1, LABEL_HOSTNAME, false),
+                c(2, "rack", true),
+                c(2, "planet", false),
+            ]),
+        );
+        let mut p = owned_by("rs1");
+        st.profile_pod(&mut p);
+        assert!(!p.spread_system_default);
+        let s = pre_score(&st, &p, &[0]);
+        let keys: Vec<&str> = s
+            .constraints
+            .iter()
+            .map(|c| c.topology_key.as_str())
+            .collect();
+        assert_eq!(keys, vec![LABEL_HOSTNAME, "planet"]);
+        assert!(
+            s.constraints
+                .iter()
+                .all(|c| (c.weight - topology_normalizing_weight(1)).abs() < 1e-12)
+        );
+        // The DoNotSchedule default filters.
+        assert_eq!(pre_filter(&st, &p).constraints.len(), 1);
+    }
+
+    #[test]
+    fn spread_default_constraints_and_a_replicaset_that_doesnt_match() {
+        use crate::sched::profile::{DefaultConstraint, SpreadDefaults};
+        let st = with_replica_set(
+            vec![node("node-a", &[("planet", "mars")])],
+            SpreadDefaults::List(vec![DefaultConstraint {
+                max_skew: 2,
+                topology_key: "planet".into(),
+                hard: false,
+            }]),
+        );
+        let mut p = owned_by("rs2");
+        st.profile_pod(&mut p);
+        assert!(p.spread.is_empty());
+        assert!(pre_score(&st, &p, &[0]).is_empty(), "PreScore skips");
+    }
+
+    #[test]
+    fn spread_system_default_scores_hostname_on_nodes_without_zone() {
+        // Nodes without the zone label still get hostname spreading (requireAllTopologies is
+        // false for system defaults): the node with fewer of the set's pods scores higher.
+        let mut st = with_replica_set(
+            vec![
+                node("n1", &[(LABEL_HOSTNAME, "n1")]),
+                node("n2", &[(LABEL_HOSTNAME, "n2")]),
+            ],
+            crate::sched::profile::SpreadDefaults::System,
+        );
+        for i in 0..4 {
+            place(
+                &mut st,
+                pod("default", &format!("old-{i}"), &[("foo", "x")]),
+                "n1",
+            );
+        }
+        let mut p = owned_by("rs1");
+        st.profile_pod(&mut p);
+        let got = scores(&st, &p);
+        assert!(got[1] > got[0], "{got:?}");
+        assert_eq!(got[1], 100);
     }
 }

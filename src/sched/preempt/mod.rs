@@ -1301,9 +1301,15 @@ pub fn preempt_pod(
             _ => maybe.push(n),
         }
     }
-    // Compat mode samples candidates like upstream (at least 10 % and 100 nodes), from offset 0.
+    // Compat mode samples candidates like upstream, from offset 0: `calculateNumCandidates`
+    // (`defaultpreemption/default_preemption.go`) over the nodes where preemption might help,
+    // with the profile's `minCandidateNodesPercentage` (10) and `minCandidateNodesAbsolute`
+    // (100).
     if mode == Mode::Compat {
-        let n = (all_nodes.len() / 10).max(100).min(maybe.len());
+        let n = st
+            .profiles
+            .get(st.pods[pod].profile)
+            .num_candidates(maybe.len());
         maybe.truncate(n);
     }
     let mut candidates = Vec::new();

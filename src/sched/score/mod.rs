@@ -1,5 +1,6 @@
-//! Score plugins of the default profile with their default weights, normalized to 0–100 and
-//! summed (upstream `framework/runtime` RunScorePlugins + NormalizeScore).
+//! Score plugins of the pod's profile with its weights (default profile: the defaults below),
+//! normalized to 0–100 and summed (upstream `framework/runtime` RunScorePlugins +
+//! NormalizeScore). NodeResourcesFit's scoring strategies: [`strategy`].
 //!
 //! Weights (semantics §8.1): TaintToleration 3, NodeAffinity 2, NodeResourcesFit
 //! (LeastAllocated) 1, NodeResourcesBalancedAllocation 1, PodTopologySpread 2,
@@ -11,6 +12,8 @@ use super::filter::{
 };
 use super::node_state::{ClusterState, NodeId};
 use super::pod_req::PodReq;
+
+pub mod strategy;
 
 pub use super::status::MAX_NODE_SCORE;
 
@@ -29,16 +32,39 @@ pub fn default_normalize(scores: &mut [i64], reverse: bool) {
     }
 }
 
-/// Weighted total score per feasible node (same order as `feasible`). One scratch vector is
-/// reused across plugins (this runs once per pod over up to every node).
+/// Weighted total score per feasible node (same order as `feasible`), with the score plugins,
+/// weights and NodeResourcesFit strategy of the pod's profile. One scratch vector is reused
+/// across plugins (this runs once per pod over up to every node).
 pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Vec<i64> {
+    let profile = state.profiles.get(pod.profile);
+    let w = &profile.plugins.weights;
     let nodes = || feasible.iter().map(|n| &state.nodes[*n]);
-    // NodeResourcesFit (LeastAllocated) and BalancedAllocation, weight 1 each, need no
-    // normalisation.
+    // NodeResourcesFit and BalancedAllocation need no normalisation. The default strategy and
+    // resources keep the direct cpu/memory functions (the hot path); any other goes through
+    // the configured scorers.
+    let default_fit = profile.fit.is_default();
+    let default_balanced = profile.balanced_resources == strategy::default_resources();
+    let mut fit = (!default_fit && w.node_resources_fit > 0)
+        .then(|| strategy::FitScorer::new(&profile.fit, &state.table));
+    let mut balanced = (!default_balanced && w.balanced_allocation > 0)
+        .then(|| strategy::BalancedScorer::new(&profile.balanced_resources, &state.table));
     let mut total: Vec<i64> = nodes()
         .map(|n| {
-            node_resources_fit::least_allocated(pod, n)
-                + node_resources_fit::balanced_allocation(pod, n)
+            let f = if w.node_resources_fit == 0 {
+                0
+            } else if let Some(fit) = fit.as_mut() {
+                fit.score(pod, n)
+            } else {
+                node_resources_fit::least_allocated(pod, n)
+            };
+            let b = if w.balanced_allocation == 0 {
+                0
+            } else if let Some(b) = balanced.as_mut() {
+                b.score(pod, n)
+            } else {
+                node_resources_fit::balanced_allocation(pod, n)
+            };
+            f * w.node_resources_fit + b * w.balanced_allocation
         })
         .collect();
     let mut scratch: Vec<i64> = Vec::with_capacity(feasible.len());
@@ -49,29 +75,38 @@ pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> V
         scratch.clear();
     };
 
-    scratch.extend(nodes().map(|n| taint_toleration::score(pod, n)));
-    default_normalize(&mut scratch, true);
-    add(&mut scratch, 3);
+    if w.taint_toleration > 0 {
+        scratch.extend(nodes().map(|n| taint_toleration::score(pod, n)));
+        default_normalize(&mut scratch, true);
+        add(&mut scratch, w.taint_toleration);
+    }
 
-    if !pod.preferred_terms.is_empty() {
-        scratch.extend(nodes().map(|n| node_affinity::score(pod, n)));
+    let added = profile.added_affinity.as_ref();
+    let added_preferred = added.is_some_and(|a| !a.preferred.is_empty());
+    if w.node_affinity > 0 && (!pod.preferred_terms.is_empty() || added_preferred) {
+        scratch.extend(nodes().map(|n| node_affinity::score_with(pod, n, added)));
         default_normalize(&mut scratch, false);
-        add(&mut scratch, 2);
+        add(&mut scratch, w.node_affinity);
     }
 
     // PodTopologySpread and InterPodAffinity contribute exactly 0 to every node when their
     // PreScore state is empty (the common case): skip their per-node loops.
-    let spread_state = pod_topology_spread::pre_score(state, pod, feasible);
-    if !spread_state.is_empty() {
-        scratch.extend(
-            feasible
-                .iter()
-                .map(|n| pod_topology_spread::score(state, pod, &spread_state, *n)),
-        );
-        pod_topology_spread::normalize(&spread_state, &mut scratch);
-        add(&mut scratch, 2);
+    if w.pod_topology_spread > 0 {
+        let spread_state = pod_topology_spread::pre_score(state, pod, feasible);
+        if !spread_state.is_empty() {
+            scratch.extend(
+                feasible
+                    .iter()
+                    .map(|n| pod_topology_spread::score(state, pod, &spread_state, *n)),
+            );
+            pod_topology_spread::normalize(&spread_state, &mut scratch);
+            add(&mut scratch, w.pod_topology_spread);
+        }
     }
 
+    if w.inter_pod_affinity == 0 {
+        return total;
+    }
     let affinity_state = inter_pod_affinity::pre_score(state, pod, feasible);
     if affinity_state.is_empty() {
         return total;
@@ -82,7 +117,7 @@ pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> V
             .map(|n| inter_pod_affinity::score(state, pod, &affinity_state, *n)),
     );
     inter_pod_affinity::normalize(&affinity_state, &mut scratch);
-    add(&mut scratch, 2);
+    add(&mut scratch, w.inter_pod_affinity);
     total
 }
 

@@ -484,8 +484,13 @@ const WANTED: &[Wanted] = &[
     optional_cluster("kueue.x-k8s.io", "admissionchecks", "AdmissionCheck"),
     optional_cluster("kueue.x-k8s.io", "topologies", "Topology"),
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
-    // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains.
+    // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains. With
+    // ReplicaSets, Services and ReplicationControllers they make PodTopologySpread's
+    // system-default selector (`helper.DefaultSelector`).
     optional("apps", "v1", "statefulsets", "StatefulSet"),
+    optional("apps", "v1", "replicasets", "ReplicaSet"),
+    optional("", "v1", "services", "Service"),
+    optional("", "v1", "replicationcontrollers", "ReplicationController"),
 ];
 
 /// Groups whose served versions are recorded in the facts.

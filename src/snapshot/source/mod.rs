@@ -540,6 +540,10 @@ impl Collector {
                 .pods
                 .push(Arc::new(typed::<ApiPod>(value, object)?.into())),
             ("", "v1", "Namespace") => s.namespaces.push(typed(value, object)?),
+            // PodTopologySpread's system-default selector reads them (`helper.DefaultSelector`).
+            ("", "v1", "Service" | "ReplicationController") => {
+                s.selecting.push(raw(value, object)?);
+            }
             ("batch", "v1", "Job") => {
                 s.jobs
                     .push(Arc::new(typed::<ApiJob>(value, object)?.into()));

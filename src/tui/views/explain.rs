@@ -166,6 +166,18 @@ pub fn diagnosis_lines(
     if !d.message.is_empty() {
         out.push(Line::raw(format!("  {}", s(&d.message))));
     }
+    // The scheduler profile, when the unit's is not the default one.
+    match (&d.scoring, d.profile.as_str()) {
+        (Some(line), _) => out.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(s(line), theme.dim()),
+        ])),
+        (None, "") => {}
+        (None, name) => out.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(format!("profile {}", s(name)), theme.dim()),
+        ])),
+    }
     out.push(Line::default());
     if !d.findings.is_empty() {
         out.push(Line::from(Span::styled("Why", theme.header())));
@@ -311,5 +323,62 @@ impl Component for ExplainView {
             .scroll
             .saturating_add_signed(delta)
             .min(self.lines.saturating_sub(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::{Fit, Verdict};
+
+    fn diagnosis(profile: &str, scoring: Option<&str>) -> Diagnosis {
+        Diagnosis {
+            target: "Pod/ml/train".to_owned(),
+            verdict: Verdict::Schedulable,
+            outcome: Some(crate::sched::plan::Outcome::Scheduled),
+            message: String::new(),
+            findings: Vec::new(),
+            node_reasons: std::collections::BTreeMap::new(),
+            fit: Fit {
+                min_count: 1,
+                placeable: 1,
+                domains: Vec::new(),
+                held: false,
+            },
+            fixes: Vec::new(),
+            assumed: Vec::new(),
+            admitted: Vec::new(),
+            feature_gates: std::collections::BTreeMap::new(),
+            pod_by_pod: None,
+            profile: profile.to_owned(),
+            scoring: scoring.map(str::to_owned),
+        }
+    }
+
+    fn text(d: &Diagnosis) -> String {
+        diagnosis_lines(d, None, Theme::new(false))
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_unit_detail_names_a_profile_that_is_not_the_default() {
+        let d = diagnosis(
+            "gpu-binpack",
+            Some("profile gpu-binpack: MostAllocated on nvidia.com/gpu"),
+        );
+        assert!(
+            text(&d).contains("profile gpu-binpack: MostAllocated on nvidia.com/gpu"),
+            "{}",
+            text(&d)
+        );
+        assert!(!text(&diagnosis("", None)).contains("profile"));
     }
 }

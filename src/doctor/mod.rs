@@ -13,6 +13,7 @@ pub mod dangling;
 pub mod dra;
 pub mod gangs;
 pub mod orphans;
+pub mod profiles;
 pub mod skew;
 
 use crate::snapshot::ObjKind;
@@ -182,6 +183,7 @@ pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<S
     api_versions::check(&mut c);
     gangs::check(&mut c);
     coexistence::check(&mut c);
+    profiles::check(&mut c);
     dra::check(&mut c);
     c.finish()
 }

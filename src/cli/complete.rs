@@ -849,6 +849,7 @@ mod tests {
                 "snapshot",
                 "tui",
                 "version",
+                "scheduler-config",
                 "completion",
                 "help"
             ])

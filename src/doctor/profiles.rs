@@ -11,8 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Check, Checker, list, obj, pod_active};
 use crate::snapshot::scheduler_config::{
-    DEFAULT_SCHEDULER_NAME, GANG_PLUGINS, KNOWN_OTHER_SCHEDULERS,
-    KubeSchedulerProfile,
+    DEFAULT_SCHEDULER_NAME, GANG_PLUGINS, KNOWN_OTHER_SCHEDULERS, KubeSchedulerProfile,
 };
 use crate::snapshot::{ObjKind, ObjRef, Pod, name_of, namespace_of};
 
@@ -58,7 +57,11 @@ pub fn check(c: &mut Checker<'_>) {
         let (ns, name) = (namespace_of(&pg.metadata), name_of(&pg.metadata));
         for i in s.index.pods_by_group.get(ns, name) {
             let Some(pod) = s.pods.get(*i) else { continue };
-            let bound = pod.spec.as_ref().and_then(|sp| sp.node_name.as_ref()).is_some();
+            let bound = pod
+                .spec
+                .as_ref()
+                .and_then(|sp| sp.node_name.as_ref())
+                .is_some();
             if !pod_active(pod) || bound {
                 continue;
             }
@@ -376,9 +379,10 @@ profiles:
             "{f:?}"
         );
         assert!(
-            f.iter().any(|(c, o, m)| *c == Check::ProfilesDisagreeOnGangs
-                && o.contains("sched.yaml")
-                && m.contains("only `default-scheduler` runs `GangScheduling`")),
+            f.iter()
+                .any(|(c, o, m)| *c == Check::ProfilesDisagreeOnGangs
+                    && o.contains("sched.yaml")
+                    && m.contains("only `default-scheduler` runs `GangScheduling`")),
             "{f:?}"
         );
     }
@@ -404,7 +408,11 @@ profiles:
         let f = findings(&s);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, Check::SchedulerConfigNotSupplied);
-        assert!(f[0].2.starts_with("2 pods name `schedulerName: my-scheduler`"), "{f:?}");
+        assert!(
+            f[0].2
+                .starts_with("2 pods name `schedulerName: my-scheduler`"),
+            "{f:?}"
+        );
         // Known other schedulers and the default profile need no configuration.
         for name in ["volcano", "yunikorn", "default-scheduler"] {
             let s = snapshot(&GANG.replace("SCHED", name), None);

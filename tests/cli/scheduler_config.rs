@@ -170,7 +170,11 @@ fn missing_file_and_wrong_document_are_input_errors() {
     assert_eq!(r.code, 2, "{}", r.transcript());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("node.yaml");
-    std::fs::write(&path, "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\n").unwrap();
+    std::fs::write(
+        &path,
+        "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\n",
+    )
+    .unwrap();
     let r = run(&["scheduler-config", path.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{}", r.transcript());
     assert!(

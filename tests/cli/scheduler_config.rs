@@ -159,6 +159,11 @@ fn bad_files_exit_2_with_line_and_field_path() {
                 r.stderr
             );
             assert!(r.stderr.contains(words), "{file}: {}", r.stderr);
+            assert!(
+                r.stderr.contains("kube-scheduler 1.37 refuses"),
+                "{file}: {}",
+                r.stderr
+            );
             assert!(r.stdout.is_empty(), "{file}: {}", r.stdout);
         }
     }

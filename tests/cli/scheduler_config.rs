@@ -433,3 +433,67 @@ fn no_config_keeps_outputs_byte_identical() {
     assert_eq!(plain.code, with.code);
     assert_eq!(plain.stdout, with.stdout);
 }
+
+#[test]
+fn doctor_checks_gangs_against_the_profiles() {
+    let r = run(&[
+        "doctor",
+        "--from",
+        &fixture("doctor-profiles.yaml"),
+        "--only",
+        "WASD204,WASD205,WASD206,WASD303",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let report = json_of(&r.stdout);
+    let found: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["id"].as_str().unwrap().to_owned(),
+                format!(
+                    "{}/{}",
+                    f["object"]["namespace"].as_str().unwrap_or(""),
+                    f["object"]["name"].as_str().unwrap_or("")
+                ),
+            )
+        })
+        .collect();
+    assert!(
+        found.contains(&("WASD204".to_owned(), "ml/lost".to_owned())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("WASD205".to_owned(), "ml/split".to_owned())),
+        "{found:?}"
+    );
+    assert!(found.iter().any(|(id, _)| id == "WASD206"), "{found:?}");
+    assert!(
+        !found.iter().any(|(id, _)| id == "WASD303"),
+        "a configuration was given: {found:?}"
+    );
+    // The same objects without the configuration: only the info that one is missing.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("doctor-profiles.yaml")).unwrap();
+    let objects = text.split_once("---\n").unwrap().1;
+    let path = dir.path().join("objects.yaml");
+    std::fs::write(&path, objects).unwrap();
+    let r = run(&[
+        "doctor",
+        "--from",
+        path.to_str().unwrap(),
+        "--only",
+        "WASD204,WASD205,WASD206,WASD303",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("WASD303"), "{}", r.stdout);
+    assert!(r.stdout.contains("pass --scheduler-config"), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains("WASD204") && !r.stdout.contains("WASD205"),
+        "{}",
+        r.stdout
+    );
+}

@@ -352,6 +352,9 @@ const FILE_ARGS: &[&str] = &[
     "config",
     "file",
     "paths",
+    // `--scheduler-config` and `scheduler-config SOURCE`: a file (or `configmap/…`).
+    "scheduler_config",
+    "source",
 ];
 
 /// Completes `words` (after the program name; the last is the word being typed) against the
@@ -747,6 +750,8 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             from: source.from.iter().map(Into::into).collect(),
             demo: source.demo,
             feature_gates: Vec::new(),
+            // Names do not depend on the scheduler configuration.
+            scheduler_config: None,
             color: ctx.global.color,
             server: ctx.global.server.clone(),
             token: ctx.global.token.clone(),
@@ -844,6 +849,7 @@ mod tests {
                 "snapshot",
                 "tui",
                 "version",
+                "scheduler-config",
                 "completion",
                 "help"
             ])

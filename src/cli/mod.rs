@@ -10,6 +10,7 @@ mod generate;
 mod lint;
 mod output_file;
 mod profile;
+mod scheduler_config;
 mod simulate;
 mod snapshot;
 mod tree;
@@ -91,6 +92,12 @@ pub struct GlobalArgs {
     /// (may be repeated; later values win).
     #[arg(long, global = true, value_name = "GATES")]
     pub feature_gates: Vec<String>,
+    /// The cluster's own KubeSchedulerConfiguration, for every command that simulates: a
+    /// file (as kube-scheduler's `--config` takes it) or `configmap/NAMESPACE/NAME[:KEY]`
+    /// (default: a KubeSchedulerConfiguration document inside `--from`, else the default
+    /// profile).
+    #[arg(long, global = true, value_name = "SOURCE")]
+    pub scheduler_config: Option<String>,
     /// When to use colors.
     #[arg(long, global = true, value_enum, default_value_t = ColorFlag::Auto)]
     pub color: ColorFlag,
@@ -213,6 +220,17 @@ pub enum Command {
   # With the feature gates `--feature-gates` accepts
   kubectl wasctl version -o json")]
     Version(version::VersionArgs),
+    /// Print the scheduler configuration the simulator uses (defaults applied), from a file, a ConfigMap or `--from`.
+    #[command(after_help = "Examples:
+  # kube-scheduler 1.37's default profile, every plugin and weight spelled out
+  kubectl wasctl scheduler-config
+  # A file, as kube-scheduler's --config takes it, validated and defaulted
+  kubectl wasctl scheduler-config sched.yaml
+  # The configuration a secondary scheduler mounts from a ConfigMap, as JSON
+  kubectl wasctl scheduler-config configmap/kube-system/gpu-scheduler-config:config.yaml -o json
+  # Simulate with it
+  kubectl wasctl simulate -A --scheduler-config sched.yaml")]
+    SchedulerConfig(scheduler_config::SchedulerConfigArgs),
     /// Print the shell completion script for bash, zsh, fish or PowerShell.
     Completion(complete::CompletionArgs),
     /// Write or check the shipped completions and man pages (for maintainers).
@@ -270,6 +288,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Tui(args) => tui::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
+        Command::SchedulerConfig(args) => scheduler_config::run(&ctx, &args),
         Command::Completion(args) => complete::run_completion(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
         Command::Complete(args) => complete::run(&ctx, &args),
@@ -454,8 +473,58 @@ impl Context {
         self.global.demo || !self.global.from.is_empty()
     }
 
-    /// Loads the snapshot from the chosen source.
+    /// Loads the snapshot from the chosen source, with `--scheduler-config` on it.
     pub fn load(&self) -> Result<Snapshot, Error> {
+        let mut snapshot = self.load_objects()?;
+        scheduler_config::apply(self, &mut snapshot)?;
+        Ok(snapshot)
+    }
+
+    /// The live source's options from the global flags.
+    pub(crate) fn live_options(&self) -> Result<live::LiveOptions, Error> {
+        let g = &self.global;
+        let request_timeout = match &g.request_timeout {
+            Some(text) => live::parse_request_timeout(text).map_err(|e| {
+                Error::usage(
+                    format!("invalid `--request-timeout`: {e}"),
+                    "write `--request-timeout 30s` (or `0` for no limit)",
+                )
+            })?,
+            None => Some(live::DEFAULT_REQUEST_TIMEOUT),
+        };
+        // A value an HTTP header cannot carry (a line break) is a usage error here, before
+        // it becomes "cannot reach the API server".
+        for (flag, values) in [
+            ("--as", g.impersonate.iter().collect::<Vec<_>>()),
+            ("--as-group", g.impersonate_groups.iter().collect()),
+            ("--token", g.token.iter().collect()),
+        ] {
+            if values
+                .iter()
+                .any(|v| http::HeaderValue::from_str(v).is_err())
+            {
+                return Err(Error::usage(
+                    format!(
+                        "invalid {flag} value: it holds a line break or another control character, which an HTTP header cannot carry"
+                    ),
+                    format!("give {flag} the value on one line, without control characters"),
+                ));
+            }
+        }
+        Ok(live::LiveOptions {
+            kubeconfig: g.kubeconfig.clone(),
+            context: g.context.clone(),
+            namespace: g.namespace.clone(),
+            server: g.server.clone(),
+            token: g.token.clone(),
+            impersonate: g.impersonate.clone(),
+            impersonate_groups: g.impersonate_groups.clone(),
+            request_timeout,
+        })
+    }
+
+    /// Loads the objects from the chosen source.
+    fn load_objects(&self) -> Result<Snapshot, Error> {
         let g = &self.global;
         if g.demo {
             let mut snapshot = demo::load()?;
@@ -509,44 +578,7 @@ impl Context {
             profile::phase("snapshot");
             return Ok(snapshot);
         }
-        let request_timeout = match &g.request_timeout {
-            Some(text) => live::parse_request_timeout(text).map_err(|e| {
-                Error::usage(
-                    format!("invalid `--request-timeout`: {e}"),
-                    "write `--request-timeout 30s` (or `0` for no limit)",
-                )
-            })?,
-            None => Some(live::DEFAULT_REQUEST_TIMEOUT),
-        };
-        // A value an HTTP header cannot carry (a line break) is a usage error here, before
-        // it becomes "cannot reach the API server".
-        for (flag, values) in [
-            ("--as", g.impersonate.iter().collect::<Vec<_>>()),
-            ("--as-group", g.impersonate_groups.iter().collect()),
-            ("--token", g.token.iter().collect()),
-        ] {
-            if values
-                .iter()
-                .any(|v| http::HeaderValue::from_str(v).is_err())
-            {
-                return Err(Error::usage(
-                    format!(
-                        "invalid {flag} value: it holds a line break or another control character, which an HTTP header cannot carry"
-                    ),
-                    format!("give {flag} the value on one line, without control characters"),
-                ));
-            }
-        }
-        let options = live::LiveOptions {
-            kubeconfig: g.kubeconfig.clone(),
-            context: g.context.clone(),
-            namespace: g.namespace.clone(),
-            server: g.server.clone(),
-            token: g.token.clone(),
-            impersonate: g.impersonate.clone(),
-            impersonate_groups: g.impersonate_groups.clone(),
-            request_timeout,
-        };
+        let options = self.live_options()?;
         let show = self.stderr_is_terminal;
         let progress = move |msg: &str| {
             if show {

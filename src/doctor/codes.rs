@@ -125,12 +125,24 @@ checks! {
     "WASD203" => PodClaimEntryMismatch, Error,
         "A pod's claim entry has the name of a PodGroup claim but another source",
         "Pod and PodGroup entries must match exactly (name, and the same claim or template) to share the group's claim; otherwise the resourceclaim controller gives each pod a claim of its own (its per-pod branch, as with DRAWorkloadResourceClaims off) and the pods schedule without sharing the group's devices.";
+    "WASD204" => GangSchedulerNotServed, Error,
+        "Pending pods of a native gang name a `schedulerName` no profile of the scheduler configuration serves",
+        "kube-scheduler schedules a pod only with the profile its `spec.schedulerName` names (`pkg/scheduler/profile`); with none, the pods stay pending and the gang never forms. Checked only when the configuration is known (`--scheduler-config`, or a KubeSchedulerConfiguration in the input); pods of Volcano, YuniKorn and the like are WASD301's.";
+    "WASD205" => GangPluginsDisabled, Error,
+        "A gang is scheduled by a profile that disables the gang plugin",
+        "Without `GangScheduling` a profile schedules a PodGroup's pods one by one: `minCount` is not enforced, so part of a gang can start and hold devices while the rest waits.";
+    "WASD206" => ProfilesDisagreeOnGangs, Warning,
+        "Two profiles run different gang-relevant plugins while gangs use one of them",
+        "GangScheduling, topology placement, placement scoring, preemption and DRA decide how a gang is placed; when profiles differ in them, the same gang lands (or waits) differently depending on the `schedulerName` its pods name.";
     "WASD301" => PodsUnderTwoSchedulers, Warning,
         "Pods of a native gang are also managed by Kueue, Volcano or YuniKorn",
         "Two systems admit, gang or preempt the same pods.";
     "WASD302" => NamespaceSharedWithBatchScheduler, Info,
         "A namespace holds native gangs and objects of another batch scheduler",
         "Kueue, Volcano or YuniKorn run beside native gang scheduling in this namespace; their quota and preemption do not see each other.";
+    "WASD303" => SchedulerConfigNotSupplied, Info,
+        "Pods name a scheduler that is neither the default profile nor a known other scheduler, and no scheduler configuration was given",
+        "wasctl simulates kube-scheduler's default profile unless it is given the cluster's KubeSchedulerConfiguration; a profile named by these pods may schedule them differently. Pass `--scheduler-config`.";
     "WASD401" => PreScheduledPodUnallocatedClaim, Error,
         "A pod with `spec.nodeName` set has a claim that is not allocated",
         "The pod bypassed the scheduler, so nothing allocates its claim; the kubelet retries forever while the pod holds CPU and memory.";

@@ -14,6 +14,7 @@ pub mod dra;
 pub mod gangs;
 pub mod kueue;
 pub mod orphans;
+pub mod profiles;
 pub mod skew;
 
 use crate::snapshot::ObjKind;
@@ -183,6 +184,7 @@ pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<S
     api_versions::check(&mut c);
     gangs::check(&mut c);
     coexistence::check(&mut c);
+    profiles::check(&mut c);
     dra::check(&mut c);
     kueue::check(&mut c);
     c.finish()

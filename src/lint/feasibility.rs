@@ -75,6 +75,8 @@ fn empty_cluster(
     }
     c.merge_facts(cluster.facts.clone());
     let mut s = c.finish();
+    // The cluster's scheduler configuration (`--scheduler-config`) decides the placements.
+    s.scheduler_config = cluster.scheduler_config.clone();
     // The linted objects as the API server would create them (priority from their class,
     // default tolerations). One the API server would refuse is left as written: other rules
     // report why (a class that exists nowhere: WAS308).

@@ -301,6 +301,12 @@ pub fn each_document<E>(
         redact(&mut v);
         f(v)?;
     }
+    // The cluster's scheduler configuration, as written (an extender's `tlsConfig` was never
+    // kept), so that `--from` this file simulates with the same profiles. Not an object: the
+    // facts document does not count it.
+    if let Some(loaded) = &s.scheduler_config {
+        f(serde_json::to_value(&loaded.written).map_err(conv)?)?;
+    }
     f(facts_document(s).map_err(conv)?)
 }
 

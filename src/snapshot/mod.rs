@@ -232,11 +232,54 @@ pub struct Snapshot {
 /// A scheduler configuration as loaded: effective (defaults applied) and where it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedSchedulerConfig {
-    /// The configuration after [`scheduler_config::effective`].
+    /// The configuration after [`scheduler_config::effective`] (for the gates the simulator
+    /// models, [`scheduler_config::PluginGates::SIMULATED`]).
     pub config: scheduler_config::KubeSchedulerConfiguration,
+    /// The document as written (validated): what `snapshot` exports, and what
+    /// [`scheduler_config::effective_with`] takes for other gates.
+    pub written: scheduler_config::KubeSchedulerConfiguration,
     /// Where it was read: a file path, `configmap/NAMESPACE/NAME:KEY`, or `FILE (document
     /// N)` for a document inside `--from`.
     pub source: String,
+}
+
+impl LoadedSchedulerConfig {
+    /// Types, validates and defaults a `KubeSchedulerConfiguration` document. The error
+    /// names the field path of the first problem (and counts the others), as kube-scheduler
+    /// refuses to start on any of them.
+    pub fn from_value(
+        value: serde_json::Value,
+        source: &str,
+    ) -> Result<Self, scheduler_config::FieldError> {
+        let written = scheduler_config::from_value(value)?;
+        let mut problems = scheduler_config::validate(&written);
+        if !problems.is_empty() {
+            let mut first = problems.remove(0);
+            if !problems.is_empty() {
+                let others: Vec<String> = problems
+                    .iter()
+                    .take(4)
+                    .map(|p| format!("`{}`: {}", p.field, p.message))
+                    .collect();
+                first.message = format!(
+                    "{}; also {}{}",
+                    first.message,
+                    others.join("; "),
+                    if problems.len() > 4 {
+                        format!(" (and {} more)", problems.len() - 4)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+            return Err(first);
+        }
+        Ok(Self {
+            config: scheduler_config::effective(&written),
+            written,
+            source: source.to_owned(),
+        })
+    }
 }
 
 impl Snapshot {

@@ -1052,6 +1052,19 @@ pub const IN_TREE_PLUGINS: &[(&str, &[ExtensionPoint])] = &[
 /// schedules the group's pods one by one.
 pub const GANG_PLUGINS: &[&str] = &["GangScheduling"];
 
+/// `schedulerName`s of schedulers other than kube-scheduler that batch and GPU clusters run
+/// (their pods are theirs: never simulated by a kube-scheduler profile, and doctor's
+/// coexistence checks own them).
+pub const KNOWN_OTHER_SCHEDULERS: &[&str] = &[
+    "volcano",
+    "yunikorn",
+    "kai-scheduler",
+    "koord-scheduler",
+    "kube-batch",
+    "hami-scheduler",
+    "scheduler-plugins-scheduler",
+];
+
 /// The extension points `plugin` implements (`None`: not an in-tree plugin of 1.37).
 pub fn plugin_points(plugin: &str) -> Option<&'static [ExtensionPoint]> {
     IN_TREE_PLUGINS

@@ -627,8 +627,16 @@ fn rbac_grants_exactly_what_wasctl_requests() {
         .map(|g| (g.to_owned(), true))
         .collect();
     // Unlike live.rs's demo server, no group is missing, so every API is requested.
+    let mut objects = every_api_objects();
+    // `--scheduler-config configmap/…` reads one ConfigMap by name.
+    objects.push(json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "scheduler-config", "namespace": "kube-system"},
+        "data": {"config.yaml": "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"},
+    }));
     let server = FakeApiServer::start(
-        every_api_objects(),
+        objects,
         FakeConfig {
             feature_gates: gates,
             page_size: Some(7),
@@ -643,6 +651,8 @@ fn rbac_grants_exactly_what_wasctl_requests() {
         "json",
         "--kubeconfig",
         kubeconfig.to_str().unwrap(),
+        "--scheduler-config",
+        "configmap/kube-system/scheduler-config",
     ]));
     assert_eq!(r.code, 0, "{}", r.transcript());
 
@@ -671,6 +681,24 @@ fn rbac_grants_exactly_what_wasctl_requests() {
                 !word.contains("secret"),
                 "Secrets are never granted: {rule:?}"
             );
+        }
+        if rule.resources == ["configmaps"] {
+            // One ConfigMap, by name: `get` only, and used.
+            assert_eq!(rule.verbs, ["get"], "{rule:?}");
+            let got = Access::Resource(String::new(), "configmaps".to_owned(), "get".to_owned());
+            assert!(
+                requested.contains(&got),
+                "rbac.yaml grants configmaps, never read"
+            );
+            assert!(
+                !requested.contains(&Access::Resource(
+                    String::new(),
+                    "configmaps".to_owned(),
+                    "list".to_owned()
+                )),
+                "ConfigMaps are never listed"
+            );
+            continue;
         }
         if rule.urls.is_empty() {
             assert_eq!(rule.verbs, ["get", "list", "watch"], "{rule:?}");

@@ -138,6 +138,8 @@ const BUILTIN_RESOURCES: &[BuiltinResource] = &[
     ),
     // Served so that a test can prove the client never reads them.
     builtin("", "v1", "secrets", "secret", "Secret", true),
+    // Read one by name for `--scheduler-config configmap/NS/NAME`, never listed.
+    builtin("", "v1", "configmaps", "configmap", "ConfigMap", true),
     builtin(
         "scheduling.k8s.io",
         "v1",

@@ -29,6 +29,7 @@ mod plugin;
 mod readme;
 mod reliability;
 mod scenarios;
+mod scheduler_config;
 mod simulate;
 mod snapshot;
 mod support;

@@ -549,6 +549,39 @@ pub fn load(
     runtime.block_on(load_async(options, progress))
 }
 
+/// Reads one ConfigMap's `data` by name (`GET /api/v1/namespaces/NS/configmaps/NAME`: a
+/// single ConfigMap is read by name, never listed), for `--scheduler-config
+/// configmap/NS/NAME`. `Ok(None)` when it does not exist (404).
+pub fn get_config_map(
+    options: &LiveOptions,
+    namespace: &str,
+    name: &str,
+) -> Result<Option<BTreeMap<String, String>>, AccessError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(AccessError::Runtime)?;
+    runtime.block_on(async {
+        let (client, server, _) = client_for(options).await?;
+        // Names go into the path: only DNS names (a ConfigMap's name is a DNS subdomain).
+        if !is_dns_label(namespace) || !is_dns_subdomain(name) {
+            return Ok(None);
+        }
+        let uri = format!("/api/v1/namespaces/{namespace}/configmaps/{name}");
+        match fetch_json::<k8s_openapi::api::core::v1::ConfigMap>(
+            &client,
+            &uri,
+            options.request_timeout,
+        )
+        .await
+        {
+            Ok(cm) => Ok(Some(cm.data.unwrap_or_default())),
+            Err(ListFailure::Status { code: 404, .. }) => Ok(None),
+            Err(failure) => Err(discovery_error(&server, failure)),
+        }
+    })
+}
+
 async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), AccessError> {
     let kc_options = KubeConfigOptions {
         context: options.context.clone(),

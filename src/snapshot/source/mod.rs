@@ -26,6 +26,7 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 use super::facts::{ClusterFacts, WASCTL_API_VERSION};
+use super::scheduler_config;
 use super::{FOREIGN_GROUPS, RawObject, Snapshot, Warning};
 
 /// How many names of objects of an unknown kind the `UnknownKinds` warning shows.
@@ -479,6 +480,10 @@ impl Collector {
             self.merge_facts(facts);
             return Ok(());
         }
+        if kind == scheduler_config::KIND && api_version.starts_with("kubescheduler.config.k8s.io/")
+        {
+            return self.add_scheduler_config(value);
+        }
         let object = describe(&value);
         let has_name = value
             .get("metadata")
@@ -493,6 +498,27 @@ impl Collector {
             });
         }
         self.store(api_version, kind, value, &object)
+    }
+
+    /// Takes a `KubeSchedulerConfiguration` document (the cluster's scheduler configuration,
+    /// beside the objects: `snapshot` writes it so a dump reproduces the run). One per input.
+    fn add_scheduler_config(&mut self, value: Value) -> Result<(), ObjectError> {
+        let object = scheduler_config::KIND.to_owned();
+        if self.snapshot.scheduler_config.is_some() {
+            return Err(ObjectError {
+                object,
+                field: None,
+                message: "a second KubeSchedulerConfiguration: kube-scheduler runs with one (give each profile in one document)".to_owned(),
+            });
+        }
+        let loaded =
+            super::LoadedSchedulerConfig::from_value(value, "--from").map_err(|e| ObjectError {
+                object,
+                field: (!e.field.is_empty()).then_some(e.field),
+                message: e.message,
+            })?;
+        self.snapshot.scheduler_config = Some(loaded);
+        Ok(())
     }
 
     /// Adds the items of a `List` (a `kind` ending in `List` with `items`) one by one; an
@@ -766,6 +792,16 @@ impl Collector {
         s.kueue.extend(o.kueue);
         s.warnings.extend(o.warnings);
         s.read_as.extend(o.read_as);
+        // A KubeSchedulerConfiguration document read by another chunk; two in one chunk
+        // are refused by `add`, two in different chunks keep the first (in input order).
+        match (&s.scheduler_config, o.scheduler_config) {
+            (None, theirs) => s.scheduler_config = theirs,
+            (Some(_), Some(_)) => s.warnings.push(Warning::new(
+                "SecondSchedulerConfig",
+                "the input holds more than one KubeSchedulerConfiguration: the first is used (kube-scheduler runs with one; give every profile in one document)",
+            )),
+            (Some(_), None) => {}
+        }
     }
 
     /// Reserves room for merging `others` (exactly: a 150,000-pod list read in batches used to

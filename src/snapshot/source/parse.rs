@@ -91,6 +91,10 @@ impl LoadError {
             Self::Syntax { .. } => {
                 Some("check the file with `kubectl apply --dry-run=client -f FILE`".to_owned())
             }
+            Self::Object { object, .. } if object == "KubeSchedulerConfiguration" => Some(
+                "kube-scheduler 1.37 refuses this configuration too: fix the field (`kubectl wasctl scheduler-config FILE` checks it; docs/guide/scheduler-config.md lists what is validated)"
+                    .to_owned(),
+            ),
             Self::Object { .. } => Some(
                 "fix the field or remove the object; `kubectl explain <kind>.<field>` shows the expected type"
                     .to_owned(),

@@ -763,3 +763,108 @@ fn a_missing_priority_class_is_an_error_under_feasibility() {
     assert_eq!(feasible, Severity::Error);
     assert!(message.contains("`hihg`"), "{message}");
 }
+
+/// What lint, doctor and the simulator (whose plan explain reads) say about the hierarchy of
+/// one cluster file: lint's WAS313/WAS314 findings, doctor's WASD013/WASD014 findings, the
+/// simulator's units refused with an invalid hierarchy; each as (object name, message).
+type Verdicts = [Vec<(String, String)>; 3];
+
+fn hierarchy_verdicts(path: &str) -> Verdicts {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let lint = lint_file(&path, false, Cluster::None)
+        .findings
+        .into_iter()
+        .filter(|f| f.rule == "WAS313" || f.rule == "WAS314")
+        .map(|f| (f.object.name, f.message))
+        .collect();
+    let mut c = Collector::new();
+    files::load_path(&path, &mut c).unwrap();
+    let s = c.finish();
+    let g = crate::graph::Graph::build(&s);
+    let options = crate::doctor::Options {
+        now: crate::doctor::test_support::NOW.parse().unwrap(),
+        gate_overrides: std::collections::BTreeMap::new(),
+    };
+    let doctor = crate::doctor::check(&s, &g, &options)
+        .0
+        .into_iter()
+        .filter(|f| matches!(f.id.id(), "WASD013" | "WASD014"))
+        .map(|f| (f.object.name, f.message))
+        .collect();
+    let sim = crate::sched::simulate(&s, &crate::sched::Options::default())
+        .units
+        .into_iter()
+        .filter(|u| u.message.starts_with("invalid hierarchy"))
+        .map(|u| (u.name, u.message))
+        .collect();
+    [lint, doctor, sim]
+}
+
+/// The group names of the `a → b → a` chain a message ends with, as a sorted set.
+fn cycle_members(message: &str) -> std::collections::BTreeSet<String> {
+    let chain = message
+        .rsplit_once(": ")
+        .map_or(message, |(_, c)| c)
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    let chain = chain.rsplit_once('(').map_or(chain, |(_, c)| c);
+    chain
+        .trim_end_matches(')')
+        .split(" → ")
+        .map(str::to_owned)
+        .collect()
+}
+
+// issue 46 item 4: lint and simulate, explain (the simulator's plan) and doctor read one walk
+// (`snapshot::hierarchy::Resolution`), so they agree on every hierarchy verdict: the same
+// cycle, the same PodGroup five levels deep (upstream hierarchy_validation_test.go, "hierarchy
+// depth 5 exceeds maximum allowed depth 4"), the same group of another Workload ("Pod group
+// hierarchy referencing multiple distinct Workloads fails validation in scheduling cycle").
+#[test]
+fn lint_doctor_and_the_simulator_agree_on_a_cycle() {
+    let [lint, doctor, sim] =
+        hierarchy_verdicts("testdata/scenarios/h03-hierarchy-cycle-is-invalid/cluster.yaml");
+    let one = |v: &[(String, String)]| -> Vec<std::collections::BTreeSet<String>> {
+        v.iter().map(|(_, m)| cycle_members(m)).collect()
+    };
+    let ab: std::collections::BTreeSet<String> = ["a".to_owned(), "b".to_owned()].into();
+    assert_eq!(one(&lint), [ab.clone()], "{lint:?}");
+    assert_eq!(one(&doctor), [ab.clone()], "{doctor:?}");
+    assert_eq!(one(&sim), [ab], "{sim:?}");
+}
+
+#[test]
+fn lint_doctor_and_the_simulator_agree_on_a_depth_5_tree() {
+    let [lint, doctor, sim] = hierarchy_verdicts(
+        "testdata/scenarios/upstream-hierarchy-depth-5-is-an-error/cluster.yaml",
+    );
+    let depth_5 = |v: &[(String, String)]| -> Vec<String> {
+        v.iter()
+            .filter(|(_, m)| m.contains("hierarchy depth 5 exceeds maximum allowed depth 4"))
+            .map(|(n, _)| n.clone())
+            .collect()
+    };
+    assert_eq!(depth_5(&lint), ["pg1"], "{lint:?}");
+    assert_eq!(depth_5(&doctor), ["pg1"], "{doctor:?}");
+    assert_eq!(depth_5(&sim), ["pg1"], "{sim:?}");
+}
+
+#[test]
+fn lint_doctor_and_the_simulator_agree_on_a_mixed_workload_tree() {
+    let [lint, doctor, sim] = hierarchy_verdicts(
+        "testdata/scenarios/upstream-hierarchy-mixed-workloads-is-an-error/cluster.yaml",
+    );
+    assert_eq!(lint.len(), 1, "{lint:?}");
+    assert_eq!(lint[0].0, "pg1");
+    assert!(
+        lint[0]
+            .1
+            .contains("references Workload `wl-1`, this group Workload `wl-2`")
+    );
+    let named =
+        "podgroup/default/pg1 references Workload wl-2, but the hierarchy belongs to Workload wl-1";
+    assert_eq!(doctor.len(), 1, "{doctor:?}");
+    assert_eq!(doctor[0].0, "pg1");
+    assert!(doctor[0].1.contains(named), "{doctor:?}");
+    assert_eq!(sim.len(), 1, "{sim:?}");
+    assert!(sim[0].1.contains(named), "{sim:?}");
+}

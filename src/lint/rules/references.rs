@@ -1319,7 +1319,7 @@ mod tests {
             .collect()
     }
 
-    /// The parent links the hierarchy checks follow over [`chain`]`(n)`, and their findings.
+    /// The parent lookups the hierarchy checks make over [`chain`]`(n)`, and their findings.
     fn walk_chain(n: usize) -> (usize, Vec<crate::lint::Finding>) {
         let docs = [crate::lint::Document {
             file: "chain.yaml".to_owned(),
@@ -1332,19 +1332,20 @@ mod tests {
         (steps, em.findings)
     }
 
-    // issue 46 item 4: the hierarchy checks are linear: at most two parent links per group and
-    // rule (each group is pushed on a walk once, each walk ends once), so twice the chain is
-    // about twice the links (a walk per group to the root would be four times; the cubic walk
-    // this replaced, eight). A 2,000-long chain: 7,000 links; 4,000: 15,000.
+    // issue 46 item 4: the hierarchy checks are linear: one walk for the three rules
+    // (`snapshot::hierarchy::Resolution`) looks each group up once, each start once more, and
+    // each linted group's parent once more, so twice the chain is twice the lookups (a walk
+    // per group to the root would be four times; the cubic walk this replaced, eight).
     #[test]
     fn hierarchy_checks_grow_linearly_with_the_chain() {
         let (small, _) = walk_chain(2_000);
         let (large, _) = walk_chain(4_000);
-        assert!(small <= 4 * 2_000, "{small} links for 2,000 groups");
-        assert!(large <= 4 * 4_000, "{large} links for 4,000 groups");
+        assert!(small <= 3 * 2_000, "{small} lookups for 2,000 groups");
+        assert!(large <= 3 * 4_000, "{large} lookups for 4,000 groups");
+        eprintln!("2,000 groups: {small} lookups; 4,000: {large}");
         assert!(
             large < 3 * small,
-            "2,000 groups: {small} links; 4,000: {large}"
+            "2,000 groups: {small} lookups; 4,000: {large}"
         );
     }
 
@@ -1360,5 +1361,76 @@ mod tests {
             .collect();
         let expected: Vec<String> = (1..=64).map(|i| format!("c{i}")).collect();
         assert_eq!(mixed, expected);
+    }
+
+    // A linted PodGroup under a chain that only the cluster holds is placed by the same walk
+    // as the simulator's: four CompositePodGroups above it make it five levels deep
+    // (hierarchy_validation_test.go, "hierarchy depth 5 exceeds maximum allowed depth 4"),
+    // as `walk_up` says of the same PodGroup in the cluster.
+    #[test]
+    fn a_linted_pod_group_under_a_cluster_chain_is_placed_by_the_same_walk() {
+        let mut yaml = String::new();
+        for i in 1..=4 {
+            let parent = if i == 1 {
+                String::new()
+            } else {
+                format!("parentCompositePodGroupName: c{}, ", i - 1)
+            };
+            yaml.push_str(&format!(
+                "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: c{i}, namespace: ml}}\nspec: {{{parent}workloadRef: {{workloadName: w, templateName: t}}, schedulingPolicy: {{basic: {{}}}}}}\n---\n"
+            ));
+        }
+        let leaf = "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: deep, namespace: ml}\nspec: {parentCompositePodGroupName: c4, schedulingPolicy: {basic: {}}}\n";
+        let mut c = crate::snapshot::source::Collector::new();
+        crate::snapshot::source::files::load_str(&format!("{yaml}{leaf}"), "all.yaml", &mut c)
+            .expect("test input loads");
+        let with_leaf = c.finish();
+        assert!(matches!(
+            crate::snapshot::hierarchy::walk_up(&with_leaf, "ml", "deep"),
+            Err(crate::snapshot::hierarchy::Broken::TooDeep {
+                depth: 5,
+                at_least: false
+            })
+        ));
+        let mut c = crate::snapshot::source::Collector::new();
+        crate::snapshot::source::files::load_str(&yaml, "cluster.yaml", &mut c)
+            .expect("test input loads");
+        let cluster = c.finish();
+        let object = Object {
+            doc: 0,
+            prefix: Vec::new(),
+            value: serde_json::json!({
+                "metadata": {"name": "deep", "namespace": "ml"},
+                "spec": {"parentCompositePodGroupName": "c4", "schedulingPolicy": {"basic": {}}},
+            }),
+            api_version: "scheduling.k8s.io/v1beta1".to_owned(),
+            kind: "PodGroup".to_owned(),
+            id: crate::lint::ObjectId {
+                kind: "PodGroup".to_owned(),
+                namespace: Some("ml".to_owned()),
+                name: "deep".to_owned(),
+            },
+            namespace: "ml".to_owned(),
+        };
+        let docs = [crate::lint::Document {
+            file: "deep.yaml".to_owned(),
+            line: 1,
+            tree: crate::lint::span::SpanNode::unpositioned(&Value::Null, (1, 1)),
+        }];
+        let config = crate::lint::Config::default();
+        let mut em = Emitter::new(&docs, &config);
+        hierarchy_steps(std::slice::from_ref(&object), Some(&cluster), &mut em);
+        let found: Vec<(&str, &str)> = em
+            .findings
+            .iter()
+            .map(|f| (f.rule, f.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "WAS314",
+                "hierarchy depth 5 exceeds maximum allowed depth 4: kube-scheduler refuses to schedule the tree"
+            )]
+        );
     }
 }

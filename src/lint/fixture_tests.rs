@@ -869,3 +869,134 @@ fn lint_doctor_and_the_simulator_agree_on_a_mixed_workload_tree() {
     assert_eq!(sim.len(), 1, "{sim:?}");
     assert!(sim[0].1.contains(named), "{sim:?}");
 }
+
+/// The loader's verdict on a file: a syntax error's position and message, if any.
+type Verdict = Option<((usize, usize), String)>;
+
+/// Whether lint asks the loader for its verdict on `text`, named `name`, and the loader's
+/// verdict.
+fn loader_asked(name: &str, text: &str) -> (bool, Verdict) {
+    let (documents, stopped) = files::split_documents(name, text);
+    let chunks: Vec<super::Chunk> = documents
+        .into_iter()
+        .map(|d| {
+            let json = d.format == files::Format::Json;
+            (name.to_owned(), d.line, d.text, json)
+        })
+        .collect();
+    let parsed: Vec<super::ParsedChunk> = chunks
+        .iter()
+        .map(|(f, l, t, j)| super::parse_chunk(f, *l, t, *j))
+        .collect();
+    (
+        super::needs_loader_verdict(stopped.is_some(), &chunks, &parsed),
+        super::loader_syntax_error(name, text),
+    )
+}
+
+// issue 46 item 4: lint parses each document once; the loader is asked for its verdict only
+// on a file lint's parse does not vouch for. Wherever it is not asked, its verdict is "no
+// syntax error": every manifest fixture, and the YAML corners where the two could part (keys
+// that are not strings, tags, huge numbers, anchors and merge keys, duplicate keys, tabs).
+#[test]
+fn the_loader_is_asked_wherever_its_verdict_could_be_a_syntax_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/manifests");
+    let mut stack = vec![root];
+    let mut texts: Vec<(String, String)> = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                texts.push((path.display().to_string(), text));
+            }
+        }
+    }
+    assert!(texts.len() > 50, "{} fixtures", texts.len());
+    let corners = [
+        "a: 1\n1: x\n",
+        "a: 1\ntrue: x\n",
+        "a: 1\n~: x\n",
+        "a: 1\nnull: x\n",
+        "a: 1\n: x\n",
+        "a: 1\n1.5: x\n",
+        "? [a, b]\n: x\n",
+        "? {a: 1}\n: x\n",
+        "a: !!binary aGVsbG8=\n",
+        "a: !custom x\n",
+        "a: 123456789012345678901234567890\n",
+        "a: -123456789012345678901234567890\n",
+        "a: .nan\nb: .inf\n",
+        "a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n  e: 2\n",
+        "a: 1\na: 2\n",
+        "a:\n\t- b\n",
+        "a: *missing\n",
+        "a: [1, 2,]\n",
+        "{\"a\": [1, 2,]}\n",
+        "kind: List\nitems:\n- a: 1\n- b: [\n",
+        "a: \"\\x\"\n",
+        "a: 'it''s'\nb: |\n  text\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "a: 1\n---\nb: [\n---\nc: 3\n",
+    ];
+    for (i, text) in corners.iter().enumerate() {
+        texts.push((format!("corner-{i}.yaml"), (*text).to_owned()));
+    }
+    let mut asked = 0;
+    for (name, text) in &texts {
+        let (ask, verdict) = loader_asked(name, text);
+        asked += usize::from(ask);
+        assert!(
+            ask || verdict.is_none(),
+            "{name}: not asked, but the loader says {verdict:?}"
+        );
+    }
+    assert!(
+        asked < texts.len(),
+        "{asked} of {} files asked",
+        texts.len()
+    );
+}
+
+// The whole of `lint` over a chain of CompositePodGroups (the B8c input, `benches/lint.rs`)
+// asks the loader nothing: one parse per document. A file with a syntax error, a JSON file
+// and a List are still given the loader's verdict, in its words.
+#[test]
+fn lint_parses_a_chain_once_and_asks_the_loader_only_where_needed() {
+    let mut chain = String::new();
+    for i in 0..200 {
+        chain.push_str(&format!(
+            "---\napiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: c{i}, namespace: ml}}\nspec:\n  workloadRef: {{workloadName: pipeline, templateName: stage}}\n  schedulingPolicy: {{basic: {{}}}}\n"
+        ));
+    }
+    let input = |name: &str, text: &str| Input {
+        name: name.to_owned(),
+        text: Ok(text.to_owned()),
+    };
+    let options = Options::default();
+    let (report, asked) = super::lint_counting(&[input("chain.yaml", &chain)], &options, None);
+    assert_eq!(asked, 0);
+    assert_eq!(report.summary.objects, 200);
+    let inputs = [
+        input("chain.yaml", &chain),
+        input("bad.yaml", "a: 1\n---\nb: [\n"),
+        input(
+            "one.json",
+            "{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": {\"name\": \"x\"}}",
+        ),
+        input(
+            "list.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: y}\n",
+        ),
+    ];
+    let (report, asked) = super::lint_counting(&inputs, &options, None);
+    assert_eq!(asked, 3);
+    let syntax: Vec<(&str, usize)> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "WAS001")
+        .map(|f| (f.file.as_str(), f.line))
+        .collect();
+    assert_eq!(syntax, [("bad.yaml", 3)], "{:#?}", report.findings);
+}

@@ -1,7 +1,8 @@
 //! Criterion bench for `lint` over a 20,000-long CompositePodGroup parent chain (issue 46 item
 //! 4: the chain check was cubic, a 4,000-long chain took 28 s; it is one memoised walk now,
 //! target ≤ 0.5 s). `20000_long`: the input is made as text, as a user's file would be, and the
-//! whole of `lint` is timed: the loader's cut and verdict, the positioned parse, every rule and
+//! whole of `lint` is timed: the loader's cut, the positioned parse (the loader's verdict is
+//! asked for only where that parse cannot vouch for it), every rule and
 //! the cross-object checks. `20000_long_hierarchy_only`: the hierarchy checks alone
 //! (`references::check_hierarchy`: parent cycles, depth, mixed Workloads) over the same chain,
 //! already parsed. Run with `cargo bench --features testutil --bench lint`. No test asserts on

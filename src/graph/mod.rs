@@ -165,32 +165,33 @@ impl Graph {
 
     /// Every cycle of `parentCompositePodGroupName` references (a group that is its own parent,
     /// or `a → b → a`), each once, as the chain of groups in parent order starting from its
-    /// smallest member. Each chain is walked with a visited set, so this ends on any input.
+    /// smallest member. The one memoised walk of every hierarchy
+    /// ([`crate::snapshot::hierarchy::Resolution`], lint's and the simulator's too) finds them:
+    /// linear in the groups, however long their chains.
     pub fn parent_cycles(&self) -> Vec<Vec<ObjRef>> {
-        let mut cycles: Vec<Vec<ObjRef>> = Vec::new();
-        let mut done: std::collections::HashSet<&ObjRef> = std::collections::HashSet::new();
-        for e in self.edges.iter().filter(|e| e.kind == EdgeKind::Parent) {
-            let mut path: Vec<&ObjRef> = Vec::new();
-            let mut current = Some(&e.from);
-            while let Some(r) = current {
-                if let Some(at) = path.iter().position(|p| *p == r) {
-                    let mut cycle: Vec<ObjRef> = path[at..].iter().map(|r| (*r).clone()).collect();
-                    if let Some(min) = cycle.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
-                        let start = min.0;
-                        cycle.rotate_left(start);
-                    }
-                    if !cycles.contains(&cycle) {
-                        cycles.push(cycle);
-                    }
-                    break;
+        use crate::snapshot::hierarchy::{Resolution, Up};
+        let walk = Resolution::of(
+            self.edges
+                .iter()
+                .filter(|e| e.kind == EdgeKind::Parent)
+                .map(|e| &e.from),
+            |r: &&ObjRef| match self.parent_of(r) {
+                Some(p) => Up::Parent(p),
+                None => Up::Root,
+            },
+        );
+        let mut cycles: Vec<Vec<ObjRef>> = walk
+            .cycles()
+            .iter()
+            .map(|c| {
+                let mut cycle: Vec<ObjRef> = c.iter().map(|r| (*r).clone()).collect();
+                if let Some(min) = cycle.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)) {
+                    let start = min.0;
+                    cycle.rotate_left(start);
                 }
-                if !done.insert(r) {
-                    break;
-                }
-                path.push(r);
-                current = self.parent_of(r);
-            }
-        }
+                cycle
+            })
+            .collect();
         cycles.sort();
         cycles
     }

@@ -763,3 +763,240 @@ fn a_missing_priority_class_is_an_error_under_feasibility() {
     assert_eq!(feasible, Severity::Error);
     assert!(message.contains("`hihg`"), "{message}");
 }
+
+/// What lint, doctor and the simulator (whose plan explain reads) say about the hierarchy of
+/// one cluster file: lint's WAS313/WAS314 findings, doctor's WASD013/WASD014 findings, the
+/// simulator's units refused with an invalid hierarchy; each as (object name, message).
+type Verdicts = [Vec<(String, String)>; 3];
+
+fn hierarchy_verdicts(path: &str) -> Verdicts {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let lint = lint_file(&path, false, Cluster::None)
+        .findings
+        .into_iter()
+        .filter(|f| f.rule == "WAS313" || f.rule == "WAS314")
+        .map(|f| (f.object.name, f.message))
+        .collect();
+    let mut c = Collector::new();
+    files::load_path(&path, &mut c).unwrap();
+    let s = c.finish();
+    let g = crate::graph::Graph::build(&s);
+    let options = crate::doctor::Options {
+        now: crate::doctor::test_support::NOW.parse().unwrap(),
+        gate_overrides: std::collections::BTreeMap::new(),
+    };
+    let doctor = crate::doctor::check(&s, &g, &options)
+        .0
+        .into_iter()
+        .filter(|f| matches!(f.id.id(), "WASD013" | "WASD014"))
+        .map(|f| (f.object.name, f.message))
+        .collect();
+    let sim = crate::sched::simulate(&s, &crate::sched::Options::default())
+        .units
+        .into_iter()
+        .filter(|u| u.message.starts_with("invalid hierarchy"))
+        .map(|u| (u.name, u.message))
+        .collect();
+    [lint, doctor, sim]
+}
+
+/// The group names of the `a → b → a` chain a message ends with, as a sorted set.
+fn cycle_members(message: &str) -> std::collections::BTreeSet<String> {
+    let chain = message
+        .rsplit_once(": ")
+        .map_or(message, |(_, c)| c)
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    let chain = chain.rsplit_once('(').map_or(chain, |(_, c)| c);
+    chain
+        .trim_end_matches(')')
+        .split(" → ")
+        .map(str::to_owned)
+        .collect()
+}
+
+// issue 46 item 4: lint and simulate, explain (the simulator's plan) and doctor read one walk
+// (`snapshot::hierarchy::Resolution`), so they agree on every hierarchy verdict: the same
+// cycle, the same PodGroup five levels deep (upstream hierarchy_validation_test.go, "hierarchy
+// depth 5 exceeds maximum allowed depth 4"), the same group of another Workload ("Pod group
+// hierarchy referencing multiple distinct Workloads fails validation in scheduling cycle").
+#[test]
+fn lint_doctor_and_the_simulator_agree_on_a_cycle() {
+    let [lint, doctor, sim] =
+        hierarchy_verdicts("testdata/scenarios/h03-hierarchy-cycle-is-invalid/cluster.yaml");
+    let one = |v: &[(String, String)]| -> Vec<std::collections::BTreeSet<String>> {
+        v.iter().map(|(_, m)| cycle_members(m)).collect()
+    };
+    let ab: std::collections::BTreeSet<String> = ["a".to_owned(), "b".to_owned()].into();
+    let expected = std::slice::from_ref(&ab);
+    assert_eq!(one(&lint), expected, "{lint:?}");
+    assert_eq!(one(&doctor), expected, "{doctor:?}");
+    assert_eq!(one(&sim), expected, "{sim:?}");
+}
+
+#[test]
+fn lint_doctor_and_the_simulator_agree_on_a_depth_5_tree() {
+    let [lint, doctor, sim] = hierarchy_verdicts(
+        "testdata/scenarios/upstream-hierarchy-depth-5-is-an-error/cluster.yaml",
+    );
+    let depth_5 = |v: &[(String, String)]| -> Vec<String> {
+        v.iter()
+            .filter(|(_, m)| m.contains("hierarchy depth 5 exceeds maximum allowed depth 4"))
+            .map(|(n, _)| n.clone())
+            .collect()
+    };
+    assert_eq!(depth_5(&lint), ["pg1"], "{lint:?}");
+    assert_eq!(depth_5(&doctor), ["pg1"], "{doctor:?}");
+    assert_eq!(depth_5(&sim), ["pg1"], "{sim:?}");
+}
+
+#[test]
+fn lint_doctor_and_the_simulator_agree_on_a_mixed_workload_tree() {
+    let [lint, doctor, sim] = hierarchy_verdicts(
+        "testdata/scenarios/upstream-hierarchy-mixed-workloads-is-an-error/cluster.yaml",
+    );
+    assert_eq!(lint.len(), 1, "{lint:?}");
+    assert_eq!(lint[0].0, "pg1");
+    assert!(
+        lint[0]
+            .1
+            .contains("references Workload `wl-1`, this group Workload `wl-2`")
+    );
+    let named =
+        "podgroup/default/pg1 references Workload wl-2, but the hierarchy belongs to Workload wl-1";
+    assert_eq!(doctor.len(), 1, "{doctor:?}");
+    assert_eq!(doctor[0].0, "pg1");
+    assert!(doctor[0].1.contains(named), "{doctor:?}");
+    assert_eq!(sim.len(), 1, "{sim:?}");
+    assert!(sim[0].1.contains(named), "{sim:?}");
+}
+
+/// The loader's verdict on a file: a syntax error's position and message, if any.
+type Verdict = Option<((usize, usize), String)>;
+
+/// Whether lint asks the loader for its verdict on `text`, named `name`, and the loader's
+/// verdict.
+fn loader_asked(name: &str, text: &str) -> (bool, Verdict) {
+    let (documents, stopped) = files::split_documents(name, text);
+    let chunks: Vec<super::Chunk> = documents
+        .into_iter()
+        .map(|d| {
+            let json = d.format == files::Format::Json;
+            (name.to_owned(), d.line, d.text, json)
+        })
+        .collect();
+    let parsed: Vec<super::ParsedChunk> = chunks
+        .iter()
+        .map(|(f, l, t, j)| super::parse_chunk(f, *l, t, *j))
+        .collect();
+    (
+        super::needs_loader_verdict(stopped.is_some(), &chunks, &parsed),
+        super::loader_syntax_error(name, text),
+    )
+}
+
+// issue 46 item 4: lint parses each document once; the loader is asked for its verdict only
+// on a file lint's parse does not vouch for. Wherever it is not asked, its verdict is "no
+// syntax error": every manifest fixture, and the YAML corners where the two could part (keys
+// that are not strings, tags, huge numbers, anchors and merge keys, duplicate keys, tabs).
+#[test]
+fn the_loader_is_asked_wherever_its_verdict_could_be_a_syntax_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/manifests");
+    let mut stack = vec![root];
+    let mut texts: Vec<(String, String)> = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                texts.push((path.display().to_string(), text));
+            }
+        }
+    }
+    assert!(texts.len() > 50, "{} fixtures", texts.len());
+    let corners = [
+        "a: 1\n1: x\n",
+        "a: 1\ntrue: x\n",
+        "a: 1\n~: x\n",
+        "a: 1\nnull: x\n",
+        "a: 1\n: x\n",
+        "a: 1\n1.5: x\n",
+        "? [a, b]\n: x\n",
+        "? {a: 1}\n: x\n",
+        "a: !!binary aGVsbG8=\n",
+        "a: !custom x\n",
+        "a: 123456789012345678901234567890\n",
+        "a: -123456789012345678901234567890\n",
+        "a: .nan\nb: .inf\n",
+        "a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n  e: 2\n",
+        "a: 1\na: 2\n",
+        "a:\n\t- b\n",
+        "a: *missing\n",
+        "a: [1, 2,]\n",
+        "{\"a\": [1, 2,]}\n",
+        "kind: List\nitems:\n- a: 1\n- b: [\n",
+        "a: \"\\x\"\n",
+        "a: 'it''s'\nb: |\n  text\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "a: 1\n---\nb: [\n---\nc: 3\n",
+    ];
+    for (i, text) in corners.iter().enumerate() {
+        texts.push((format!("corner-{i}.yaml"), (*text).to_owned()));
+    }
+    let mut asked = 0;
+    for (name, text) in &texts {
+        let (ask, verdict) = loader_asked(name, text);
+        asked += usize::from(ask);
+        assert!(
+            ask || verdict.is_none(),
+            "{name}: not asked, but the loader says {verdict:?}"
+        );
+    }
+    assert!(
+        asked < texts.len(),
+        "{asked} of {} files asked",
+        texts.len()
+    );
+}
+
+// The whole of `lint` over a chain of CompositePodGroups (the B8c input, `benches/lint.rs`)
+// asks the loader nothing: one parse per document. A file with a syntax error, a JSON file
+// and a List are still given the loader's verdict, in its words.
+#[test]
+fn lint_parses_a_chain_once_and_asks_the_loader_only_where_needed() {
+    let mut chain = String::new();
+    for i in 0..200 {
+        chain.push_str(&format!(
+            "---\napiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: c{i}, namespace: ml}}\nspec:\n  workloadRef: {{workloadName: pipeline, templateName: stage}}\n  schedulingPolicy: {{basic: {{}}}}\n"
+        ));
+    }
+    let input = |name: &str, text: &str| Input {
+        name: name.to_owned(),
+        text: Ok(text.to_owned()),
+    };
+    let options = Options::default();
+    let (report, asked) = super::lint_counting(&[input("chain.yaml", &chain)], &options, None);
+    assert_eq!(asked, 0);
+    assert_eq!(report.summary.objects, 200);
+    let inputs = [
+        input("chain.yaml", &chain),
+        input("bad.yaml", "a: 1\n---\nb: [\n"),
+        input(
+            "one.json",
+            "{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": {\"name\": \"x\"}}",
+        ),
+        input(
+            "list.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: y}\n",
+        ),
+    ];
+    let (report, asked) = super::lint_counting(&inputs, &options, None);
+    assert_eq!(asked, 3);
+    let syntax: Vec<(&str, usize)> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "WAS001")
+        .map(|f| (f.file.as_str(), f.line))
+        .collect();
+    assert_eq!(syntax, [("bad.yaml", 3)], "{:#?}", report.findings);
+}

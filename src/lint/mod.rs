@@ -483,27 +483,35 @@ fn loader_syntax_error(name: &str, text: &str) -> Option<((usize, usize), String
 /// as JSON.
 type Chunk = (String, usize, String, bool);
 
+/// A chunk parsed with positions ([`parse_chunk`]), and whether the parse vouches for the
+/// loader's: a YAML document whose map keys all came as strings (see
+/// [`span::parse_document_keys`]).
+type ParsedChunk = (Parsed, bool);
+
 /// Parses a chunk with positions. When the positioned parser refuses a JSON text the loader
 /// accepted (a stream of concatenated values, say), the values are taken from serde_json, with
 /// every position at the start of the file: the loader's verdict stands.
-fn parse_chunk(file: &str, line: usize, chunk: &str, json: bool) -> Parsed {
-    match span::parse_document(chunk) {
-        Ok(tree) => {
+fn parse_chunk(file: &str, line: usize, chunk: &str, json: bool) -> ParsedChunk {
+    match span::parse_document_keys(chunk) {
+        Ok((tree, string_keys)) => {
             let value = tree.to_value();
-            Ok((
-                Document {
-                    file: file.to_owned(),
-                    line,
-                    tree,
-                },
-                value,
-            ))
+            (
+                Ok((
+                    Document {
+                        file: file.to_owned(),
+                        line,
+                        tree,
+                    },
+                    value,
+                )),
+                string_keys && !json,
+            )
         }
         Err(e) if json => {
             let values: Result<Vec<Value>, _> = serde_json::Deserializer::from_str(chunk)
                 .into_iter::<Value>()
                 .collect();
-            match values {
+            let parsed = match values {
                 Ok(values) => {
                     let value = Value::Array(values);
                     Ok((
@@ -516,18 +524,78 @@ fn parse_chunk(file: &str, line: usize, chunk: &str, json: bool) -> Parsed {
                     ))
                 }
                 Err(_) => Err((file.to_owned(), (line + e.at.0 - 1, e.at.1), e.message)),
-            }
+            };
+            (parsed, false)
         }
-        Err(e) => Err((file.to_owned(), (line + e.at.0 - 1, e.at.1), e.message)),
+        Err(e) => (
+            Err((file.to_owned(), (line + e.at.0 - 1, e.at.1), e.message)),
+            false,
+        ),
     }
+}
+
+/// Whether the loader's verdict on a file must be asked for ([`loader_syntax_error`]), or is
+/// known to be "no syntax error" from lint's own parse of its documents (`parsed`, the file's
+/// chunks in order): the cut stopped at no error, and every document is YAML the loader reads
+/// as one unit (no column-1 `items:` line, which the loader cuts into a List's items) that the
+/// positioned parse read with string keys only. The loader parses such a document's very text
+/// with the same parser and limits, into a `serde_json::Value` that accepts every value the
+/// positioned tree does: it finds no syntax error either. One parse per document then, where
+/// every document used to be parsed twice (issue 46 item 4: two thirds of `lint`'s time on a
+/// 20,000-long chain).
+fn needs_loader_verdict(stopped: bool, chunks: &[Chunk], parsed: &[ParsedChunk]) -> bool {
+    stopped
+        || chunks.len() != parsed.len()
+        || chunks
+            .iter()
+            .zip(parsed)
+            .any(|((_, _, text, json), (result, vouches))| {
+                *json
+                    || result.is_err()
+                    || !vouches
+                    || text.lines().any(|l| l.trim_end() == "items:")
+            })
 }
 
 /// Lints `inputs`; `cluster` enables the cluster-aware lookups.
 pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> LintReport {
-    let mut chunks: Vec<Chunk> = Vec::new();
+    lint_counting(inputs, options, cluster).0
+}
+
+/// [`lint`], and how many files it asked the loader for its verdict (a test counts them).
+fn lint_counting(
+    inputs: &[Input],
+    options: &Options,
+    cluster: Option<&Snapshot>,
+) -> (LintReport, usize) {
     let mut syntax = Vec::new();
     let mut sources = BTreeMap::new();
     let mut empty_files = Vec::new();
+    // The documents as the loader cuts them (one scanner for `--from` and lint; a List stays
+    // one document here, for positions), per file: its chunks' range and the error that
+    // stopped the cut.
+    let mut all: Vec<Chunk> = Vec::new();
+    let mut cuts: Vec<(std::ops::Range<usize>, Option<LoadError>)> = Vec::new();
+    for input in inputs {
+        let Ok(text) = &input.text else {
+            continue;
+        };
+        let (documents, stopped) =
+            crate::snapshot::source::files::split_documents(&input.name, text);
+        let start = all.len();
+        for doc in documents {
+            let json = doc.format == crate::snapshot::source::files::Format::Json;
+            all.push((input.name.clone(), doc.line, doc.text, json));
+        }
+        cuts.push((start..all.len(), stopped));
+    }
+    // One positioned parse per document, on both cores.
+    let parsed: Vec<ParsedChunk> = parallel(&all, |part| {
+        part.iter()
+            .map(|(file, line, chunk, json)| parse_chunk(file, *line, chunk, *json))
+            .collect()
+    });
+    // The loader's verdict, for the files lint's parse does not vouch for.
     let texts: Vec<(&str, &str)> = inputs
         .iter()
         .filter_map(|input| match &input.text {
@@ -535,13 +603,24 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
             Err(_) => None,
         })
         .collect();
-    // The loader's verdict per file, on both cores.
-    let verdicts: Vec<Option<((usize, usize), String)>> = parallel(&texts, |part| {
+    let asked: Vec<Option<(&str, &str)>> = texts
+        .iter()
+        .zip(&cuts)
+        .map(|(t, (range, stopped))| {
+            let chunks = all.get(range.clone()).unwrap_or_default();
+            let parsed = parsed.get(range.clone()).unwrap_or_default();
+            needs_loader_verdict(stopped.is_some(), chunks, parsed).then_some(*t)
+        })
+        .collect();
+    let loader_calls = asked.iter().flatten().count();
+    let verdicts: Vec<Option<((usize, usize), String)>> = parallel(&asked, |part| {
         part.iter()
-            .map(|(name, text)| loader_syntax_error(name, text))
+            .map(|t| t.and_then(|(name, text)| loader_syntax_error(name, text)))
             .collect()
     });
     let mut verdicts = verdicts.into_iter();
+    let mut cuts = cuts.into_iter();
+    let mut keep = vec![true; all.len()];
     for input in inputs {
         let text = match &input.text {
             Ok(text) => text,
@@ -555,27 +634,23 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
             }
         };
         let verdict = verdicts.next().flatten();
+        let Some((range, stopped)) = cuts.next() else {
+            continue;
+        };
         sources.insert(input.name.clone(), text.clone());
-        let before = chunks.len();
-        // The documents as the loader cuts them (one scanner for `--from` and lint; a List
-        // stays one document here, for positions); the loader's message and position for a
-        // document it refused, while the positioned parser still reads the other documents.
-        let (documents, stopped) =
-            crate::snapshot::source::files::split_documents(&input.name, text);
-        let mut bad_doc = None;
-        for doc in documents {
-            if let Some((at, _)) = &verdict
-                && at.0 >= doc.line
-                && at.0 < doc.line + doc.text.lines().count().max(1)
-                && bad_doc.is_none()
-            {
-                bad_doc = Some(chunks.len());
-            }
-            let json = doc.format == crate::snapshot::source::files::Format::Json;
-            chunks.push((input.name.clone(), doc.line, doc.text, json));
-        }
-        if let Some(i) = bad_doc {
-            chunks.remove(i);
+        // The loader's message and position for a document it refused, while the positioned
+        // parser still reads the other documents.
+        let mut kept = range.len();
+        if let Some((at, _)) = &verdict
+            && let Some(bad) = range.clone().find(|&i| {
+                all.get(i).is_some_and(|(_, line, text, _)| {
+                    at.0 >= *line && at.0 < *line + text.lines().count().max(1)
+                })
+            })
+            && let Some(k) = keep.get_mut(bad)
+        {
+            *k = false;
+            kept -= 1;
         }
         match (verdict, stopped) {
             (Some((at, message)), _) => syntax.push((input.name.clone(), at, message)),
@@ -595,15 +670,14 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
             )),
             (None, _) => {}
         }
-        if chunks.len() == before && !syntax.iter().any(|(f, ..)| *f == input.name) {
+        if kept == 0 && !syntax.iter().any(|(f, ..)| *f == input.name) {
             empty_files.push(input.name.clone());
         }
     }
-    let parsed: Vec<Parsed> = parallel(&chunks, |part| {
-        part.iter()
-            .map(|(file, line, chunk, json)| parse_chunk(file, *line, chunk, *json))
-            .collect()
-    });
+    let parsed = parsed
+        .into_iter()
+        .zip(keep)
+        .filter_map(|((p, _), keep)| keep.then_some(p));
     let mut docs = Vec::new();
     let mut objects = Vec::new();
     for p in parsed {
@@ -702,7 +776,7 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
         })
         .collect();
     let count = |s| findings.iter().filter(|f| f.severity == s).count();
-    LintReport {
+    let report = LintReport {
         target_version: TARGET_VERSION.to_owned(),
         summary: Summary {
             files: inputs.len(),
@@ -714,7 +788,8 @@ pub fn lint(inputs: &[Input], options: &Options, cluster: Option<&Snapshot>) -> 
         findings,
         objects: linted,
         sources,
-    }
+    };
+    (report, loader_calls)
 }
 
 fn collect_objects(

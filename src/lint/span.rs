@@ -187,6 +187,14 @@ pub struct SyntaxError {
 
 /// Parses one YAML (or JSON) document with positions.
 pub fn parse_document(doc: &str) -> Result<SpanNode, SyntaxError> {
+    parse_document_keys(doc).map(|(tree, _)| tree)
+}
+
+/// [`parse_document`], and whether the parser gave every map key as a string. The parser and
+/// its limits are the loader's (`snapshot::source::parse`), and every kind of value this tree
+/// accepts a `serde_json::Value` accepts too; so a YAML document that parses here with string
+/// keys only parses in the loader as well, and lint needs no second parse for its verdict.
+pub fn parse_document_keys(doc: &str) -> Result<(SpanNode, bool), SyntaxError> {
     let tree: Spanned<Raw> =
         serde_saphyr::from_str_with_options(doc, yaml_options()).map_err(|e| {
             let at = e.location().map_or((1, 1), |l| {
@@ -204,7 +212,9 @@ pub fn parse_document(doc: &str) -> Result<SpanNode, SyntaxError> {
                 message: message.to_owned(),
             }
         })?;
-    Ok(convert(tree))
+    let mut string_keys = true;
+    let tree = convert(tree, &mut string_keys);
+    Ok((tree, string_keys))
 }
 
 fn pos(loc: &serde_saphyr::Location) -> Position {
@@ -214,15 +224,23 @@ fn pos(loc: &serde_saphyr::Location) -> Position {
     )
 }
 
-fn convert(s: Spanned<Raw>) -> SpanNode {
+fn convert(s: Spanned<Raw>, string_keys: &mut bool) -> SpanNode {
     let at = pos(&s.referenced);
     let kind = match s.value {
         Raw::Scalar(v) => SpanKind::Scalar(v),
-        Raw::Seq(items) => SpanKind::Seq(items.into_iter().map(convert).collect()),
+        Raw::Seq(items) => SpanKind::Seq(
+            items
+                .into_iter()
+                .map(|item| convert(item, string_keys))
+                .collect(),
+        ),
         Raw::Map(entries) => SpanKind::Map(
             entries
                 .into_iter()
-                .map(|(k, v)| (k.value.0, pos(&k.referenced), convert(v)))
+                .map(|(k, v)| {
+                    *string_keys &= k.value.1;
+                    (k.value.0, pos(&k.referenced), convert(v, string_keys))
+                })
                 .collect(),
         ),
     };

@@ -9,6 +9,9 @@
 //!
 //! The simulator, explain, lint and doctor all read this one walk.
 
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use super::Snapshot;
 
 /// Most levels a hierarchy may have, counting the leaf PodGroup (`WorkloadMaxTreeDepth`).
@@ -66,39 +69,101 @@ impl Broken {
 
 /// Follows `parentCompositePodGroupName` up from PodGroup `pod_group`: the root
 /// CompositePodGroup's name (`None` when the PodGroup has no parent and is its own root), or
-/// why the hierarchy is broken. Costs at most 64 steps, however long the chain.
+/// why the hierarchy is broken. Reads the snapshot's [`Resolution`] (built once with the index,
+/// linear in the CompositePodGroups), so it costs the same for a 20,000-long chain as for a
+/// short one; it answers as a walk of at most 64 parents would: a cycle or a missing parent
+/// further up than that is a chain too deep to count.
 pub fn walk_up(s: &Snapshot, namespace: &str, pod_group: &str) -> Result<Option<String>, Broken> {
-    let mut parent = s
+    let Some(first) = s
         .pod_group(namespace, pod_group)
-        .and_then(|p| p.spec.parent_composite_pod_group_name.clone());
-    let mut path: Vec<String> = Vec::new();
-    let mut root = None;
-    while let Some(p) = parent {
-        if path.contains(&p) {
-            path.push(p);
-            return Err(Broken::Cycle { path });
-        }
-        if path.len() >= WALK_LIMIT {
-            return Err(Broken::TooDeep {
-                depth: path.len() + 1,
-                at_least: true,
-            });
-        }
-        let Some(cpg) = s.composite_pod_group(namespace, &p) else {
-            return Err(Broken::MissingParent { parent: p });
-        };
-        parent = cpg.spec.parent_composite_pod_group_name.clone();
-        path.push(p.clone());
-        root = Some(p);
-    }
-    let depth = path.len() + 1;
-    if depth > MAX_HIERARCHY_DEPTH {
-        return Err(Broken::TooDeep {
-            depth,
-            at_least: false,
+        .and_then(|p| p.spec.parent_composite_pod_group_name.as_deref())
+    else {
+        return Ok(None);
+    };
+    let Some(j) = s.index.composite_pod_groups.get(namespace, first) else {
+        return Err(Broken::MissingParent {
+            parent: first.to_owned(),
         });
+    };
+    let built;
+    let resolution = if s.index.hierarchy.get(&j).is_some() {
+        &s.index.hierarchy
+    } else {
+        // A snapshot whose index was built by hand, without the hierarchy.
+        built = resolve_snapshot(s, |ns, n| s.index.composite_pod_groups.get(ns, n));
+        &built
+    };
+    let name = |i: usize| {
+        s.composite_pod_groups
+            .get(i)
+            .map(|c| super::name_of(&c.metadata).to_owned())
+            .unwrap_or_default()
+    };
+    let too_long = Broken::TooDeep {
+        depth: WALK_LIMIT + 1,
+        at_least: true,
+    };
+    let Some(placed) = resolution.get(&j) else {
+        // Not reached: every CompositePodGroup of the snapshot is placed.
+        return Err(too_long);
+    };
+    // `nodes`: the CompositePodGroups a walk up from the PodGroup's parent visits before it
+    // stops; the walk gives up at the 65th.
+    match placed.end {
+        End::Root(root) => {
+            let nodes = placed.links + 1;
+            if nodes > WALK_LIMIT {
+                return Err(too_long);
+            }
+            let depth = nodes + 1;
+            if depth > MAX_HIERARCHY_DEPTH {
+                return Err(Broken::TooDeep {
+                    depth,
+                    at_least: false,
+                });
+            }
+            Ok(Some(name(*root)))
+        }
+        End::Missing(top) => {
+            // The walk would look the missing parent up after `nodes` groups.
+            if placed.links + 1 >= WALK_LIMIT {
+                return Err(too_long);
+            }
+            let parent = s
+                .composite_pod_groups
+                .get(*top)
+                .and_then(|c| c.spec.parent_composite_pod_group_name.clone())
+                .unwrap_or_default();
+            Err(Broken::MissingParent { parent })
+        }
+        End::Cycle(c) => {
+            let cycle_len = resolution.cycles().get(*c).map_or(0, Vec::len);
+            let nodes = placed.links + cycle_len;
+            if nodes > WALK_LIMIT {
+                return Err(too_long);
+            }
+            let mut path = Vec::with_capacity(nodes + 1);
+            let mut at = Some(j);
+            for _ in 0..nodes {
+                let Some(i) = at else { break };
+                path.push(name(i));
+                at = parent_index(s, i);
+            }
+            if let Some(entry) = path.get(placed.links).cloned() {
+                path.push(entry);
+            }
+            Err(Broken::Cycle { path })
+        }
     }
-    Ok(root)
+}
+
+/// The position of CompositePodGroup `i`'s parent.
+fn parent_index(s: &Snapshot, i: usize) -> Option<usize> {
+    let c = s.composite_pod_groups.get(i)?;
+    let p = c.spec.parent_composite_pod_group_name.as_deref()?;
+    s.index
+        .composite_pod_groups
+        .get(super::namespace_of(&c.metadata), p)
 }
 
 /// A rule of the whole tree below a root CompositePodGroup broken. Upstream validates the
@@ -266,6 +331,221 @@ pub fn check_tree(s: &Snapshot, namespace: &str, root: &str) -> Result<(), TreeE
     Ok(())
 }
 
+/// What one parent lookup of [`Resolution::resolve`] finds about a node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Up<K> {
+    /// The node names this parent.
+    Parent(K),
+    /// The node has no parent: it is a root.
+    Root,
+    /// The node is in the input, its parent is not.
+    MissingParent,
+    /// The node itself is not in the input (a start that names nothing, or a parent that is
+    /// missing): it gets no place, and the node below it is the top of its chain.
+    Unknown,
+}
+
+/// Where a node's chain of parents ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum End<K> {
+    /// At this root (a node without a parent).
+    Root(K),
+    /// At this node, whose parent is not in the input.
+    Missing(K),
+    /// In a cycle: the index into [`Resolution::cycles`].
+    Cycle(usize),
+}
+
+/// A node's place in its hierarchy, found by [`Resolution::resolve`].
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    /// Parent links from the node to its chain's top node (the root, the node whose parent is
+    /// missing) or, for a chain that ends in a cycle, to the first node of the cycle (0 on it).
+    links: usize,
+    /// Index into `Resolution::ends`.
+    end: usize,
+}
+
+/// A node's place, as [`Resolution::get`] answers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed<'r, K> {
+    /// Parent links to the chain's top node, or to the cycle the chain ends in.
+    pub links: usize,
+    /// Where the chain ends.
+    pub end: &'r End<K>,
+}
+
+impl<K> Placed<'_, K> {
+    /// Levels from the chain's top node down to this one, both counted (a root is at depth
+    /// 1; a node whose parent is missing too: the missing parent counts as no level), or
+    /// `None` on or below a cycle.
+    pub fn depth(&self) -> Option<usize> {
+        match self.end {
+            End::Cycle(_) => None,
+            End::Root(_) | End::Missing(_) => Some(self.links + 1),
+        }
+    }
+
+    /// The root above the node (the node itself for a root), when the chain reaches one.
+    pub fn root(&self) -> Option<&K> {
+        match self.end {
+            End::Root(r) => Some(r),
+            End::Missing(_) | End::Cycle(_) => None,
+        }
+    }
+}
+
+/// The one walk of every parent hierarchy — the simulator's, explain's and doctor's (over a
+/// [`Snapshot`], see [`walk_up`]) and lint's (over the linted objects): depth, root and cycle
+/// membership of every node, each node looked up once. A walk goes up from a start until it
+/// meets a resolved node, a root, a missing parent or its own path (a cycle), then places
+/// every node of its path on the way down; so `n` nodes cost at most `2n` parent lookups
+/// however long their chains (a walk per node to its root would be quadratic).
+#[derive(Debug, Clone)]
+pub struct Resolution<K> {
+    places: HashMap<K, Place>,
+    ends: Vec<End<K>>,
+    cycles: Vec<Vec<K>>,
+    lookups: usize,
+}
+
+impl<K> Default for Resolution<K> {
+    fn default() -> Self {
+        Self {
+            places: HashMap::new(),
+            ends: Vec::new(),
+            cycles: Vec::new(),
+            lookups: 0,
+        }
+    }
+}
+
+impl<K: Clone + Eq + Hash> Resolution<K> {
+    /// Resolves every node of `starts` and their ancestors; `up` looks one node's parent up.
+    pub fn of(starts: impl IntoIterator<Item = K>, mut up: impl FnMut(&K) -> Up<K>) -> Self {
+        let mut r = Self::default();
+        for start in starts {
+            r.resolve(start, &mut up);
+        }
+        r
+    }
+
+    /// Resolves `start` and its ancestors, if not done yet.
+    pub fn resolve(&mut self, start: K, up: &mut impl FnMut(&K) -> Up<K>) {
+        if self.places.contains_key(&start) {
+            return;
+        }
+        enum Stop {
+            /// The path's top node names this placed node as parent.
+            Below(Place),
+            /// The path's top node is a root.
+            Root,
+            /// The path's top node's parent is not in the input.
+            Missing,
+        }
+        let mut path: Vec<K> = Vec::new();
+        let mut on_path: HashMap<K, usize> = HashMap::new();
+        let mut at = start;
+        let stop = loop {
+            self.lookups += 1;
+            if let Some(p) = self.places.get(&at) {
+                break Stop::Below(*p);
+            }
+            if let Some(&i) = on_path.get(&at) {
+                let cycle: Vec<K> = path.split_off(i);
+                let end = self.ends.len();
+                self.ends.push(End::Cycle(self.cycles.len()));
+                for k in &cycle {
+                    self.places.insert(k.clone(), Place { links: 0, end });
+                }
+                self.cycles.push(cycle);
+                break Stop::Below(Place { links: 0, end });
+            }
+            match up(&at) {
+                Up::Unknown => break Stop::Missing,
+                Up::MissingParent => {
+                    path.push(at);
+                    break Stop::Missing;
+                }
+                Up::Root => {
+                    path.push(at);
+                    break Stop::Root;
+                }
+                Up::Parent(p) => {
+                    on_path.insert(at.clone(), path.len());
+                    path.push(at);
+                    at = p;
+                }
+            }
+        };
+        let mut place = match stop {
+            Stop::Below(p) => Place {
+                links: p.links + 1,
+                end: p.end,
+            },
+            Stop::Root | Stop::Missing => {
+                let Some(top) = path.last() else {
+                    return;
+                };
+                self.ends.push(match stop {
+                    Stop::Root => End::Root(top.clone()),
+                    _ => End::Missing(top.clone()),
+                });
+                Place {
+                    links: 0,
+                    end: self.ends.len() - 1,
+                }
+            }
+        };
+        for k in path.into_iter().rev() {
+            self.places.insert(k, place);
+            place.links += 1;
+        }
+    }
+
+    /// The place of a resolved node (`None` for a node not resolved or not in the input).
+    pub fn get(&self, k: &K) -> Option<Placed<'_, K>> {
+        self.places.get(k).and_then(|p| {
+            self.ends.get(p.end).map(|end| Placed {
+                links: p.links,
+                end,
+            })
+        })
+    }
+
+    /// The cycles met, each once, in the order met: its nodes in parent order, starting from
+    /// the first one the walk reached.
+    pub fn cycles(&self) -> &[Vec<K>] {
+        &self.cycles
+    }
+
+    /// Parent lookups so far, counting each memo hit (the linear-growth tests read it).
+    pub fn lookups(&self) -> usize {
+        self.lookups
+    }
+}
+
+/// The hierarchy of a snapshot's CompositePodGroups, keyed by position in
+/// `Snapshot::composite_pod_groups`: built once with the snapshot's index, `position` its
+/// CompositePodGroups by namespace and name.
+pub(super) fn resolve_snapshot(
+    s: &Snapshot,
+    position: impl Fn(&str, &str) -> Option<usize>,
+) -> Resolution<usize> {
+    Resolution::of(0..s.composite_pod_groups.len(), |&i| {
+        let Some(c) = s.composite_pod_groups.get(i) else {
+            return Up::Unknown;
+        };
+        match c.spec.parent_composite_pod_group_name.as_deref() {
+            None => Up::Root,
+            Some(p) => match position(super::namespace_of(&c.metadata), p) {
+                Some(j) => Up::Parent(j),
+                None => Up::MissingParent,
+            },
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,5 +686,193 @@ mod tests {
         assert!(err.is_invalid());
         let missing = walk_up(&s, "ns", "orphan").unwrap_err();
         assert!(!missing.is_invalid());
+    }
+
+    /// The walk `walk_up` was before it read the shared [`Resolution`]: up to 64 parents per
+    /// PodGroup, searching its path at every step. `walk_up` must answer exactly as it did.
+    fn walk_up_by_steps(
+        s: &Snapshot,
+        namespace: &str,
+        pod_group: &str,
+    ) -> Result<Option<String>, Broken> {
+        let mut parent = s
+            .pod_group(namespace, pod_group)
+            .and_then(|p| p.spec.parent_composite_pod_group_name.clone());
+        let mut path: Vec<String> = Vec::new();
+        let mut root = None;
+        while let Some(p) = parent {
+            if path.contains(&p) {
+                path.push(p);
+                return Err(Broken::Cycle { path });
+            }
+            if path.len() >= WALK_LIMIT {
+                return Err(Broken::TooDeep {
+                    depth: path.len() + 1,
+                    at_least: true,
+                });
+            }
+            let Some(cpg) = s.composite_pod_group(namespace, &p) else {
+                return Err(Broken::MissingParent { parent: p });
+            };
+            parent = cpg.spec.parent_composite_pod_group_name.clone();
+            path.push(p.clone());
+            root = Some(p);
+        }
+        let depth = path.len() + 1;
+        if depth > MAX_HIERARCHY_DEPTH {
+            return Err(Broken::TooDeep {
+                depth,
+                at_least: false,
+            });
+        }
+        Ok(root)
+    }
+
+    /// A PodGroup under `tail` CompositePodGroups t1 … t{tail} that end in `top`: a root, a
+    /// missing parent, or a cycle of `top` groups.
+    fn shaped(tail: usize, top: &str, cycle: usize) -> Snapshot {
+        let cpg = |name: &str, parent: Option<&str>| {
+            let parent = parent
+                .map(|p| format!("parentCompositePodGroupName: {p}, "))
+                .unwrap_or_default();
+            format!(
+                "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: {name}, namespace: ns}}\nspec: {{{parent}schedulingPolicy: {{basic: {{}}}}}}\n---\n"
+            )
+        };
+        let mut yaml = String::new();
+        for i in 1..=tail {
+            let up = if i < tail {
+                format!("t{}", i + 1)
+            } else {
+                match top {
+                    "root" => String::new(),
+                    "missing" => "gone".to_owned(),
+                    _ => "k1".to_owned(),
+                }
+            };
+            yaml.push_str(&cpg(
+                &format!("t{i}"),
+                (!up.is_empty()).then_some(up.as_str()),
+            ));
+        }
+        for i in 1..=cycle {
+            let next = format!("k{}", i % cycle + 1);
+            yaml.push_str(&cpg(&format!("k{i}"), Some(&next)));
+        }
+        let first = if tail > 0 {
+            "t1"
+        } else if cycle > 0 {
+            "k1"
+        } else {
+            "gone"
+        };
+        yaml.push_str(&format!(
+            "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {{name: leaf, namespace: ns}}\nspec: {{parentCompositePodGroupName: {first}, schedulingPolicy: {{basic: {{}}}}}}\n"
+        ));
+        parse_str(&yaml, "shaped.yaml").expect("test input parses")
+    }
+
+    // issue 46 item 4: walk_up reads the one memoised walk now; at every boundary of the
+    // 64-parent bound it answers as the bounded walk did (depth, root, missing parent, cycle
+    // path, "over 65").
+    #[test]
+    fn walk_up_answers_as_the_bounded_walk_did() {
+        let mut shapes = Vec::new();
+        for tail in [0, 1, 2, 3, 4, 5, 30, 62, 63, 64, 65, 66, 90] {
+            shapes.push((tail, "root", 0));
+            shapes.push((tail, "missing", 0));
+            for cycle in [1, 2, 3, 30, 61, 64, 65] {
+                shapes.push((tail, "cycle", cycle));
+            }
+        }
+        for (tail, top, cycle) in shapes {
+            if tail == 0 && top == "root" {
+                continue;
+            }
+            let s = shaped(tail, top, cycle);
+            assert_eq!(
+                walk_up(&s, "ns", "leaf"),
+                walk_up_by_steps(&s, "ns", "leaf"),
+                "{tail} groups up to a {top} ({cycle})"
+            );
+        }
+    }
+
+    /// A chain of `n` node ids, `i`'s parent `i - 1`, resolved from every node: the lookups.
+    fn chain_lookups(n: usize) -> usize {
+        let walk = Resolution::of((0..n).rev(), |&i: &usize| {
+            if i == 0 { Up::Root } else { Up::Parent(i - 1) }
+        });
+        assert_eq!(walk.get(&0).and_then(|p| p.depth()), Some(1));
+        assert_eq!(walk.get(&(n - 1)).and_then(|p| p.depth()), Some(n));
+        assert_eq!(walk.get(&(n - 1)).and_then(|p| p.root().copied()), Some(0));
+        walk.lookups()
+    }
+
+    // issue 46 item 4: the one walk of every hierarchy is linear: each node is looked up once
+    // and each start once more, so twice the chain is twice the lookups (a walk per node to
+    // its root would be four times). Started from the deepest node and from the root alike.
+    #[test]
+    fn the_walk_is_linear_in_the_nodes() {
+        let small = chain_lookups(10_000);
+        let large = chain_lookups(20_000);
+        assert!(small <= 2 * 10_000, "{small} lookups for 10,000 nodes");
+        assert!(
+            large < 3 * small,
+            "10,000 nodes: {small} lookups; 20,000: {large}"
+        );
+        let from_root = Resolution::of(0..20_000usize, |&i: &usize| {
+            if i == 0 { Up::Root } else { Up::Parent(i - 1) }
+        });
+        assert!(from_root.lookups() <= 2 * 20_000);
+        assert_eq!(from_root.get(&19_999).map(|p| p.links), Some(19_999));
+    }
+
+    #[test]
+    fn the_walk_finds_each_cycle_once_with_the_groups_below_it() {
+        // a → b → a, c under a, d a missing parent's child, e unknown.
+        let parent = |k: &&str| match *k {
+            "a" => Up::Parent("b"),
+            "b" => Up::Parent("a"),
+            "c" => Up::Parent("a"),
+            "d" => Up::MissingParent,
+            _ => Up::Unknown,
+        };
+        let walk = Resolution::of(["c", "a", "b", "d", "e"], parent);
+        assert_eq!(walk.cycles(), [vec!["a", "b"]]);
+        for k in ["a", "b", "c"] {
+            assert_eq!(walk.get(&k).and_then(|p| p.depth()), None, "{k}");
+            assert_eq!(walk.get(&k).and_then(|p| p.root().copied()), None, "{k}");
+        }
+        assert_eq!(walk.get(&"c").map(|p| p.links), Some(1));
+        assert_eq!(walk.get(&"d").and_then(|p| p.depth()), Some(1));
+        assert_eq!(walk.get(&"d").map(|p| p.end), Some(&End::Missing("d")));
+        assert!(walk.get(&"e").is_none());
+    }
+
+    #[test]
+    fn the_snapshot_index_holds_the_walk() {
+        let s = chain(20_000);
+        let root = s
+            .index
+            .composite_pod_groups
+            .get("ns", "c1")
+            .expect("c1 loaded");
+        let deepest = s
+            .index
+            .composite_pod_groups
+            .get("ns", "c19999")
+            .expect("loaded");
+        let placed = s.index.hierarchy.get(&deepest).expect("placed");
+        assert_eq!(placed.depth(), Some(19_999));
+        assert_eq!(placed.root(), Some(&root));
+        assert!(s.index.hierarchy.lookups() <= 2 * 20_000);
+        assert!(matches!(
+            walk_up(&s, "ns", "leaf"),
+            Err(Broken::TooDeep {
+                depth: 65,
+                at_least: true
+            })
+        ));
     }
 }

@@ -91,6 +91,9 @@ pub struct Index {
     pub claims_by_owner_uid: HashMap<String, Vec<usize>>,
     /// ResourceSlices by `spec.nodeName`.
     pub slices_by_node: HashMap<String, Vec<usize>>,
+    /// The CompositePodGroups' hierarchy (depth, root, cycles), by position in
+    /// `composite_pod_groups`: the one walk [`super::hierarchy::walk_up`] reads.
+    pub hierarchy: super::hierarchy::Resolution<usize>,
 }
 
 impl Index {
@@ -182,6 +185,8 @@ impl Index {
                     .push(i);
             }
         }
+        let by_name = &ix.composite_pod_groups;
+        ix.hierarchy = super::hierarchy::resolve_snapshot(s, |ns, n| by_name.get(ns, n));
         ix
     }
 }

@@ -1,7 +1,7 @@
 //! `WAS3xx`: cross-object references, within the linted set and, when a cluster snapshot is
 //! given (`--from`, `--demo`, `--cluster`), against the cluster too (semantics §1.3–§1.7).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
@@ -680,171 +680,29 @@ fn check_group_refs(
 
 /// The hierarchy rules over the linted set (`WAS313` cycles, `WAS314` depth and mixed
 /// Workloads), parents from the linted objects, then from the cluster. Linear in the number of
-/// groups: each rule resolves every group once, with a memo (a 20,000-long chain is 20,000
-/// steps per rule; `benches/lint.rs` times it alone).
+/// groups: one walk (`snapshot::hierarchy::Resolution`, the walk the simulator, explain and
+/// doctor read) places every group once, with a memo (a 20,000-long chain is about 20,000
+/// parent lookups for all three rules; `benches/lint.rs` times it alone).
 pub fn check_hierarchy(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) {
     hierarchy_steps(objects, cluster, em);
 }
 
-/// [`check_hierarchy`], returning how many parent links its walks followed (the linear-growth
+/// A group: (namespace, name).
+type Group<'s> = (&'s str, &'s str);
+
+/// The CompositePodGroups lint sees, linted ones over the cluster's: group → (parent,
+/// `workloadRef.workloadName`).
+type Composites<'s> = HashMap<Group<'s>, (Option<&'s str>, Option<&'s str>)>;
+
+/// [`check_hierarchy`], returning how many parent lookups its walk made (the linear-growth
 /// test counts them).
-fn hierarchy_steps(objects: &[Object], cluster: Option<&Snapshot>, em: &mut Emitter<'_>) -> usize {
-    check_parent_cycles(objects, cluster, em) + check_mixed_workloads(objects, cluster, em)
-}
-
-/// Where a CompositePodGroup sits in its hierarchy, found by [`resolve_levels`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Level {
-    /// Levels from the root (the root is 1; a parent the input lacks counts as no level).
-    Depth(usize),
-    /// On a cycle, or below one: no depth.
-    Cyclic,
-}
-
-/// `WAS313` and `WAS314`: the parent chains of the CompositePodGroups, walked once. Parents
-/// come from the linted objects, then from the cluster. One pass resolves every group's level
-/// with a memo and an on-path map, so a 20,000-long chain costs 20,000 steps (the walk it
-/// replaces restarted at every group and searched its path at every step: cubic). A cycle is
-/// reported once, on its linted member with the smallest name; a group or PodGroup deeper than
-/// [`MAX_HIERARCHY_DEPTH`] levels (the leaf PodGroup counts; upstream hierarchy validation:
-/// "hierarchy depth 5 exceeds maximum allowed depth 4") once per chain, where it first exceeds.
-/// Returns the parent links followed.
-fn check_parent_cycles(
-    objects: &[Object],
-    cluster: Option<&Snapshot>,
-    em: &mut Emitter<'_>,
-) -> usize {
-    use crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH;
-    let mut parent: HashMap<Key, String> = HashMap::new();
-    if let Some(s) = cluster {
-        for c in &s.composite_pod_groups {
-            if let (Some(name), Some(p)) = (
-                c.metadata.name.as_ref(),
-                c.spec.parent_composite_pod_group_name.as_ref(),
-            ) {
-                let ns = c.metadata.namespace.clone().unwrap_or_default();
-                parent.insert((ns, name.clone()), p.clone());
-            }
-        }
-    }
-    let mut known: HashSet<Key> = parent.keys().cloned().collect();
-    if let Some(s) = cluster {
-        for c in &s.composite_pod_groups {
-            if let Some(name) = c.metadata.name.as_ref() {
-                known.insert((
-                    c.metadata.namespace.clone().unwrap_or_default(),
-                    name.clone(),
-                ));
-            }
-        }
-    }
-    let mut linted: BTreeMap<Key, &Object> = BTreeMap::new();
-    let mut leaves: Vec<(&Object, Key)> = Vec::new();
-    for obj in objects {
-        let spec = obj.value.get("spec").unwrap_or(&Value::Null);
-        match was_kind(obj) {
-            Some(WasKind::CompositePodGroup) => {
-                let key = (obj.namespace.clone(), obj.id.name.clone());
-                match get_str(spec, "parentCompositePodGroupName") {
-                    Some(p) => parent.insert(key.clone(), p.to_owned()),
-                    None => parent.remove(&key),
-                };
-                known.insert(key.clone());
-                linted.insert(key, obj);
-            }
-            Some(WasKind::PodGroup) => {
-                if let Some(p) = get_str(spec, "parentCompositePodGroupName") {
-                    leaves.push((obj, (obj.namespace.clone(), p.to_owned())));
-                }
-            }
-            _ => {}
-        }
-    }
-    let (levels, cycles, steps) = resolve_levels(&parent, &known, linted.keys());
-    for cycle in cycles {
-        let Some((key, obj)) = cycle
-            .iter()
-            .filter_map(|k| linted.get(k).map(|o| (k, *o)))
-            .min_by(|a, b| a.0.cmp(b.0))
-        else {
-            continue;
-        };
-        let from = cycle.iter().position(|k| k == key).unwrap_or(0);
-        let names: Vec<&str> = cycle[from..]
-            .iter()
-            .chain(&cycle[..from])
-            .chain(std::iter::once(key))
-            .map(|k| k.1.as_str())
-            .collect();
-        em.emit(
-            Rule::ParentCycle,
-            obj,
-            "spec.parentCompositePodGroupName",
-            format!(
-                "`parentCompositePodGroupName` references form a cycle: {}",
-                names.join(" → ")
-            ),
-            "remove `parentCompositePodGroupName` from the group meant to be the root",
-        );
-    }
-    let too_deep = |depth: usize| depth > MAX_HIERARCHY_DEPTH;
-    let level_of = |k: &Key| levels.get(k).copied();
-    // A linted group is reported where its chain first exceeds the limit: its parent (if
-    // linted) is not itself too deep.
-    let parent_reported = |k: &Key| {
-        parent.get(k).is_some_and(|p| {
-            let pk = (k.0.clone(), p.clone());
-            linted.contains_key(&pk)
-                && matches!(level_of(&pk), Some(Level::Depth(d)) if too_deep(d))
-        })
-    };
-    let emit_deep = |em: &mut Emitter<'_>, obj: &Object, depth: usize| {
-        em.emit(
-            Rule::HierarchyTooDeep,
-            obj,
-            "spec.parentCompositePodGroupName",
-            format!(
-                "hierarchy depth {depth} exceeds maximum allowed depth {MAX_HIERARCHY_DEPTH}: kube-scheduler refuses to schedule the tree"
-            ),
-            format!("flatten the hierarchy to at most {MAX_HIERARCHY_DEPTH} levels, the PodGroups included"),
-        );
-    };
-    for (key, obj) in &linted {
-        if let Some(Level::Depth(d)) = level_of(key)
-            && too_deep(d)
-            && !parent_reported(key)
-        {
-            emit_deep(em, obj, d);
-        }
-    }
-    for (obj, parent_key) in leaves {
-        let Some(Level::Depth(d)) = level_of(&parent_key) else {
-            continue;
-        };
-        let parent_linted_deep = linted.contains_key(&parent_key) && too_deep(d);
-        if too_deep(d + 1) && !parent_linted_deep {
-            emit_deep(em, obj, d + 1);
-        }
-    }
-    steps
-}
-
-/// `WAS314`, mixed Workloads: a linted PodGroup or CompositePodGroup whose hierarchy's root
-/// CompositePodGroup references another Workload. kube-scheduler 1.37 validates the whole tree
-/// in the scheduling cycle and refuses it (upstream `hierarchy_validation_test.go`, "Pod group
-/// hierarchy referencing multiple distinct Workloads fails validation in scheduling cycle"), as
-/// `snapshot::hierarchy::check_tree` does for the simulator. Parents come from the linted
-/// objects, then from the cluster; the walk up stops at a missing parent or a cycle, and a root
-/// more than 63 links above the group's parent is not looked for (the bound of the walk this
-/// memo replaced). Returns the parent links followed.
-fn check_mixed_workloads<'a>(
+fn hierarchy_steps<'a>(
     objects: &'a [Object],
     cluster: Option<&'a Snapshot>,
     em: &mut Emitter<'_>,
 ) -> usize {
-    type Group<'s> = (&'s str, &'s str);
-    // CompositePodGroup → (parent, workloadName).
-    let mut cpgs: HashMap<Group<'a>, (Option<&'a str>, Option<&'a str>)> = HashMap::new();
+    use crate::snapshot::hierarchy::{Resolution, Up};
+    let mut cpgs: Composites<'a> = HashMap::new();
     if let Some(s) = cluster {
         for c in &s.composite_pod_groups {
             if let Some(name) = c.metadata.name.as_deref() {
@@ -858,54 +716,154 @@ fn check_mixed_workloads<'a>(
             }
         }
     }
+    let mut linted: BTreeMap<Group<'a>, &'a Object> = BTreeMap::new();
     for obj in objects {
         if was_kind(obj) == Some(WasKind::CompositePodGroup) {
             let spec = obj.value.get("spec").unwrap_or(&Value::Null);
+            let key = (obj.namespace.as_str(), obj.id.name.as_str());
             cpgs.insert(
-                (obj.namespace.as_str(), obj.id.name.as_str()),
+                key,
                 (
                     get_str(spec, "parentCompositePodGroupName"),
                     get_str(spec, "workloadRef.workloadName"),
                 ),
             );
+            linted.insert(key, obj);
         }
     }
-    // Group → (links up to its root, the root), or `None` when the walk up meets a missing
-    // parent or a cycle. Each group is resolved once: the walk stops at a resolved group.
-    let mut roots: HashMap<Group<'a>, Option<(usize, Group<'a>)>> = HashMap::new();
-    let mut steps = 0;
-    let mut root_of = |start: Group<'a>| {
-        let mut path: Vec<Group<'a>> = Vec::new();
-        let mut on_path: HashSet<Group<'a>> = HashSet::new();
-        let mut at = start;
-        let mut end = loop {
-            steps += 1;
-            if let Some(r) = roots.get(&at) {
-                break *r;
-            }
-            let Some((parent, _)) = cpgs.get(&at) else {
-                break None;
-            };
-            if !on_path.insert(at) {
-                break None;
-            }
-            match parent {
-                Some(p) => {
-                    path.push(at);
-                    at = (at.0, p);
-                }
-                None => {
-                    roots.insert(at, Some((0, at)));
-                    break Some((0, at));
-                }
-            }
-        };
-        for group in path.into_iter().rev() {
-            end = end.map(|(links, root)| (links + 1, root));
-            roots.insert(group, end);
+    let mut up = |k: &Group<'a>| -> Up<Group<'a>> {
+        match cpgs.get(k) {
+            None => Up::Unknown,
+            Some((None, _)) => Up::Root,
+            Some((Some(p), _)) => Up::Parent((k.0, *p)),
         }
-        roots.get(&start).copied().flatten()
     };
+    // The linted groups first (their cycles are met in name order), then the parents of the
+    // linted groups and PodGroups.
+    let mut levels = Resolution::default();
+    for key in linted.keys() {
+        levels.resolve(*key, &mut up);
+    }
+    for obj in objects {
+        if matches!(
+            was_kind(obj),
+            Some(WasKind::PodGroup | WasKind::CompositePodGroup)
+        ) && let Some(p) = obj
+            .value
+            .get("spec")
+            .and_then(|spec| get_str(spec, "parentCompositePodGroupName"))
+        {
+            levels.resolve((obj.namespace.as_str(), p), &mut up);
+        }
+    }
+    check_parent_cycles(objects, &cpgs, &linted, &levels, em);
+    check_mixed_workloads(objects, &cpgs, &levels, em);
+    levels.lookups()
+}
+
+/// `WAS313` and `WAS314`: the parent chains of the CompositePodGroups, from the one walk of
+/// [`hierarchy_steps`] (the walk it replaces restarted at every group and searched its path at
+/// every step: cubic). A cycle is reported once, on its linted member with the smallest name; a
+/// group or PodGroup deeper than [`MAX_HIERARCHY_DEPTH`] levels (the leaf PodGroup counts;
+/// upstream hierarchy validation: "hierarchy depth 5 exceeds maximum allowed depth 4") once per
+/// chain, where it first exceeds. A parent the input lacks (WAS306 says so) counts as no level.
+///
+/// [`MAX_HIERARCHY_DEPTH`]: crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH
+fn check_parent_cycles(
+    objects: &[Object],
+    cpgs: &Composites<'_>,
+    linted: &BTreeMap<Group<'_>, &Object>,
+    levels: &crate::snapshot::hierarchy::Resolution<Group<'_>>,
+    em: &mut Emitter<'_>,
+) {
+    use crate::snapshot::hierarchy::MAX_HIERARCHY_DEPTH;
+    for cycle in levels.cycles() {
+        let Some((key, obj)) = cycle
+            .iter()
+            .filter_map(|k| linted.get(k).map(|o| (k, *o)))
+            .min_by(|a, b| a.0.cmp(b.0))
+        else {
+            continue;
+        };
+        let from = cycle.iter().position(|k| k == key).unwrap_or(0);
+        let names: Vec<&str> = cycle[from..]
+            .iter()
+            .chain(&cycle[..from])
+            .chain(std::iter::once(key))
+            .map(|k| k.1)
+            .collect();
+        em.emit(
+            Rule::ParentCycle,
+            obj,
+            "spec.parentCompositePodGroupName",
+            format!(
+                "`parentCompositePodGroupName` references form a cycle: {}",
+                names.join(" → ")
+            ),
+            "remove `parentCompositePodGroupName` from the group meant to be the root",
+        );
+    }
+    let too_deep = |depth: usize| depth > MAX_HIERARCHY_DEPTH;
+    let depth_of = |k: &Group<'_>| levels.get(k).and_then(|p| p.depth());
+    // A linted group is reported where its chain first exceeds the limit: its parent (if
+    // linted) is not itself too deep.
+    let parent_reported = |k: &Group<'_>| {
+        cpgs.get(k).and_then(|(p, _)| *p).is_some_and(|p| {
+            let pk = (k.0, p);
+            linted.contains_key(&pk) && depth_of(&pk).is_some_and(too_deep)
+        })
+    };
+    let emit_deep = |em: &mut Emitter<'_>, obj: &Object, depth: usize| {
+        em.emit(
+            Rule::HierarchyTooDeep,
+            obj,
+            "spec.parentCompositePodGroupName",
+            format!(
+                "hierarchy depth {depth} exceeds maximum allowed depth {MAX_HIERARCHY_DEPTH}: kube-scheduler refuses to schedule the tree"
+            ),
+            format!("flatten the hierarchy to at most {MAX_HIERARCHY_DEPTH} levels, the PodGroups included"),
+        );
+    };
+    for (key, obj) in linted {
+        if let Some(d) = depth_of(key)
+            && too_deep(d)
+            && !parent_reported(key)
+        {
+            emit_deep(em, obj, d);
+        }
+    }
+    for obj in objects {
+        if was_kind(obj) != Some(WasKind::PodGroup) {
+            continue;
+        }
+        let spec = obj.value.get("spec").unwrap_or(&Value::Null);
+        let Some(p) = get_str(spec, "parentCompositePodGroupName") else {
+            continue;
+        };
+        let parent_key = (obj.namespace.as_str(), p);
+        let Some(d) = depth_of(&parent_key) else {
+            continue;
+        };
+        let parent_linted_deep = linted.contains_key(&parent_key) && too_deep(d);
+        if too_deep(d + 1) && !parent_linted_deep {
+            emit_deep(em, obj, d + 1);
+        }
+    }
+}
+
+/// `WAS314`, mixed Workloads: a linted PodGroup or CompositePodGroup whose hierarchy's root
+/// CompositePodGroup references another Workload. kube-scheduler 1.37 validates the whole tree
+/// in the scheduling cycle and refuses it (upstream `hierarchy_validation_test.go`, "Pod group
+/// hierarchy referencing multiple distinct Workloads fails validation in scheduling cycle"), as
+/// `snapshot::hierarchy::check_tree` does for the simulator. The root comes from the one walk
+/// of [`hierarchy_steps`]: none above a missing parent or a cycle, and a root more than 63
+/// links above the group's parent is not looked for (the bound of the walk this replaced).
+fn check_mixed_workloads(
+    objects: &[Object],
+    cpgs: &Composites<'_>,
+    levels: &crate::snapshot::hierarchy::Resolution<Group<'_>>,
+    em: &mut Emitter<'_>,
+) {
     for obj in objects {
         if !matches!(
             was_kind(obj),
@@ -920,13 +878,16 @@ fn check_mixed_workloads<'a>(
         ) else {
             continue;
         };
-        let Some((links, root)) = root_of((obj.namespace.as_str(), first)) else {
+        let Some(placed) = levels.get(&(obj.namespace.as_str(), first)) else {
             continue;
         };
-        let Some(&(_, Some(root_workload))) = cpgs.get(&root) else {
+        let Some(root) = placed.root() else {
             continue;
         };
-        if links >= 64 {
+        let Some(&(_, Some(root_workload))) = cpgs.get(root) else {
+            continue;
+        };
+        if placed.links >= 64 {
             continue;
         }
         if root_workload != mine {
@@ -942,63 +903,6 @@ fn check_mixed_workloads<'a>(
             );
         }
     }
-    steps
-}
-
-/// The level of every CompositePodGroup reachable from `starts` (and of their ancestors), and
-/// the cycles met, each once, and the steps walked. Linear: every group is pushed on a walk at
-/// most once.
-fn resolve_levels<'k>(
-    parent: &HashMap<Key, String>,
-    known: &HashSet<Key>,
-    starts: impl Iterator<Item = &'k Key>,
-) -> (HashMap<Key, Level>, Vec<Vec<Key>>, usize) {
-    let mut levels: HashMap<Key, Level> = HashMap::new();
-    let mut cycles = Vec::new();
-    let mut steps = 0;
-    for start in starts {
-        if levels.contains_key(start) {
-            continue;
-        }
-        let mut path: Vec<Key> = Vec::new();
-        let mut on_path: HashMap<Key, usize> = HashMap::new();
-        let mut at = start.clone();
-        // Walk up until a resolved group, a root, a missing parent or the path itself.
-        let base = loop {
-            steps += 1;
-            if let Some(l) = levels.get(&at) {
-                break *l;
-            }
-            if let Some(&i) = on_path.get(&at) {
-                let cycle: Vec<Key> = path[i..].to_vec();
-                for k in &cycle {
-                    levels.insert(k.clone(), Level::Cyclic);
-                }
-                path.truncate(i);
-                cycles.push(cycle);
-                break Level::Cyclic;
-            }
-            if !known.contains(&at) {
-                // A parent the input lacks (WAS306 says so): its children count from 1.
-                break Level::Depth(0);
-            }
-            on_path.insert(at.clone(), path.len());
-            path.push(at.clone());
-            match parent.get(&at) {
-                Some(p) => at = (at.0.clone(), p.clone()),
-                None => break Level::Depth(0),
-            }
-        };
-        let mut level = base;
-        for k in path.into_iter().rev() {
-            level = match level {
-                Level::Depth(d) => Level::Depth(d + 1),
-                Level::Cyclic => Level::Cyclic,
-            };
-            levels.insert(k, level);
-        }
-    }
-    (levels, cycles, steps)
 }
 
 fn check_priority_class(
@@ -1384,25 +1288,6 @@ fn check_immutable(obj: &Object, ix: &Index<'_>, em: &mut Emitter<'_>) {
 mod tests {
     use super::*;
 
-    fn key(n: usize) -> Key {
-        ("ml".to_owned(), format!("c{n}"))
-    }
-
-    // issue 46: the parent-chain check was cubic (a 20,000-long chain took minutes); one
-    // memoised walk resolves every level in one pass.
-    #[test]
-    fn a_20000_long_chain_resolves_in_one_pass() {
-        let n = 20_000;
-        let parent: HashMap<Key, String> =
-            (1..n).map(|i| (key(i), format!("c{}", i - 1))).collect();
-        let known: HashSet<Key> = (0..n).map(key).collect();
-        let starts: Vec<Key> = (0..n).map(key).collect();
-        let (levels, cycles, _) = resolve_levels(&parent, &known, starts.iter());
-        assert!(cycles.is_empty());
-        assert_eq!(levels[&key(0)], Level::Depth(1));
-        assert_eq!(levels[&key(n - 1)], Level::Depth(n));
-    }
-
     /// `n` linted CompositePodGroups `c0 ← c1 ← … ← c(n-1)`, each naming the one before as
     /// parent; the root references Workload `root`, the others `pipeline`.
     fn chain(n: usize) -> Vec<Object> {
@@ -1434,7 +1319,7 @@ mod tests {
             .collect()
     }
 
-    /// The parent links the hierarchy checks follow over [`chain`]`(n)`, and their findings.
+    /// The parent lookups the hierarchy checks make over [`chain`]`(n)`, and their findings.
     fn walk_chain(n: usize) -> (usize, Vec<crate::lint::Finding>) {
         let docs = [crate::lint::Document {
             file: "chain.yaml".to_owned(),
@@ -1447,19 +1332,20 @@ mod tests {
         (steps, em.findings)
     }
 
-    // issue 46 item 4: the hierarchy checks are linear: at most two parent links per group and
-    // rule (each group is pushed on a walk once, each walk ends once), so twice the chain is
-    // about twice the links (a walk per group to the root would be four times; the cubic walk
-    // this replaced, eight). A 2,000-long chain: 7,000 links; 4,000: 15,000.
+    // issue 46 item 4: the hierarchy checks are linear: one walk for the three rules
+    // (`snapshot::hierarchy::Resolution`) looks each group up once, each start once more, and
+    // each linted group's parent once more, so twice the chain is twice the lookups (a walk
+    // per group to the root would be four times; the cubic walk this replaced, eight).
     #[test]
     fn hierarchy_checks_grow_linearly_with_the_chain() {
         let (small, _) = walk_chain(2_000);
         let (large, _) = walk_chain(4_000);
-        assert!(small <= 4 * 2_000, "{small} links for 2,000 groups");
-        assert!(large <= 4 * 4_000, "{large} links for 4,000 groups");
+        assert!(small <= 3 * 2_000, "{small} lookups for 2,000 groups");
+        assert!(large <= 3 * 4_000, "{large} lookups for 4,000 groups");
+        eprintln!("2,000 groups: {small} lookups; 4,000: {large}");
         assert!(
             large < 3 * small,
-            "2,000 groups: {small} links; 4,000: {large}"
+            "2,000 groups: {small} lookups; 4,000: {large}"
         );
     }
 
@@ -1477,24 +1363,74 @@ mod tests {
         assert_eq!(mixed, expected);
     }
 
+    // A linted PodGroup under a chain that only the cluster holds is placed by the same walk
+    // as the simulator's: four CompositePodGroups above it make it five levels deep
+    // (hierarchy_validation_test.go, "hierarchy depth 5 exceeds maximum allowed depth 4"),
+    // as `walk_up` says of the same PodGroup in the cluster.
     #[test]
-    fn cycles_are_found_once_and_groups_below_them_have_no_depth() {
-        // a → b → a, and c under a.
-        let parent: HashMap<Key, String> = [
-            (("ml".to_owned(), "a".to_owned()), "b".to_owned()),
-            (("ml".to_owned(), "b".to_owned()), "a".to_owned()),
-            (("ml".to_owned(), "c".to_owned()), "a".to_owned()),
-        ]
-        .into_iter()
-        .collect();
-        let known: HashSet<Key> = parent.keys().cloned().collect();
-        let starts: Vec<Key> = ["c", "a", "b"]
+    fn a_linted_pod_group_under_a_cluster_chain_is_placed_by_the_same_walk() {
+        let mut yaml = String::new();
+        for i in 1..=4 {
+            let parent = if i == 1 {
+                String::new()
+            } else {
+                format!("parentCompositePodGroupName: c{}, ", i - 1)
+            };
+            yaml.push_str(&format!(
+                "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {{name: c{i}, namespace: ml}}\nspec: {{{parent}workloadRef: {{workloadName: w, templateName: t}}, schedulingPolicy: {{basic: {{}}}}}}\n---\n"
+            ));
+        }
+        let leaf = "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: deep, namespace: ml}\nspec: {parentCompositePodGroupName: c4, schedulingPolicy: {basic: {}}}\n";
+        let mut c = crate::snapshot::source::Collector::new();
+        crate::snapshot::source::files::load_str(&format!("{yaml}{leaf}"), "all.yaml", &mut c)
+            .expect("test input loads");
+        let with_leaf = c.finish();
+        assert!(matches!(
+            crate::snapshot::hierarchy::walk_up(&with_leaf, "ml", "deep"),
+            Err(crate::snapshot::hierarchy::Broken::TooDeep {
+                depth: 5,
+                at_least: false
+            })
+        ));
+        let mut c = crate::snapshot::source::Collector::new();
+        crate::snapshot::source::files::load_str(&yaml, "cluster.yaml", &mut c)
+            .expect("test input loads");
+        let cluster = c.finish();
+        let object = Object {
+            doc: 0,
+            prefix: Vec::new(),
+            value: serde_json::json!({
+                "metadata": {"name": "deep", "namespace": "ml"},
+                "spec": {"parentCompositePodGroupName": "c4", "schedulingPolicy": {"basic": {}}},
+            }),
+            api_version: "scheduling.k8s.io/v1beta1".to_owned(),
+            kind: "PodGroup".to_owned(),
+            id: crate::lint::ObjectId {
+                kind: "PodGroup".to_owned(),
+                namespace: Some("ml".to_owned()),
+                name: "deep".to_owned(),
+            },
+            namespace: "ml".to_owned(),
+        };
+        let docs = [crate::lint::Document {
+            file: "deep.yaml".to_owned(),
+            line: 1,
+            tree: crate::lint::span::SpanNode::unpositioned(&Value::Null, (1, 1)),
+        }];
+        let config = crate::lint::Config::default();
+        let mut em = Emitter::new(&docs, &config);
+        hierarchy_steps(std::slice::from_ref(&object), Some(&cluster), &mut em);
+        let found: Vec<(&str, &str)> = em
+            .findings
             .iter()
-            .map(|n| ("ml".to_owned(), (*n).to_owned()))
+            .map(|f| (f.rule, f.message.as_str()))
             .collect();
-        let (levels, cycles, _) = resolve_levels(&parent, &known, starts.iter());
-        assert_eq!(cycles.len(), 1);
-        assert_eq!(cycles[0].len(), 2);
-        assert!(levels.values().all(|l| *l == Level::Cyclic));
+        assert_eq!(
+            found,
+            [(
+                "WAS314",
+                "hierarchy depth 5 exceeds maximum allowed depth 4: kube-scheduler refuses to schedule the tree"
+            )]
+        );
     }
 }

@@ -424,8 +424,10 @@ impl<'de> serde::Deserialize<'de> for Node {
     }
 }
 
-/// A map key of any scalar type, as text (also used by lint's span tree).
-pub(crate) struct KeyString(pub(crate) String);
+/// A map key of any scalar type, as text (also used by lint's span tree), and whether the
+/// parser gave it as a string (a key given as a number, a boolean or null is not: a
+/// `serde_json::Value`, which asks for a string, may refuse it).
+pub(crate) struct KeyString(pub(crate) String, pub(crate) bool);
 
 impl<'de> serde::Deserialize<'de> for KeyString {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -436,22 +438,22 @@ impl<'de> serde::Deserialize<'de> for KeyString {
                 f.write_str("a scalar key")
             }
             fn visit_str<E>(self, v: &str) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_owned()))
+                Ok(KeyString(v.to_owned(), true))
             }
             fn visit_i64<E>(self, v: i64) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
+                Ok(KeyString(v.to_string(), false))
             }
             fn visit_u64<E>(self, v: u64) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
+                Ok(KeyString(v.to_string(), false))
             }
             fn visit_bool<E>(self, v: bool) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
+                Ok(KeyString(v.to_string(), false))
             }
             fn visit_f64<E>(self, v: f64) -> Result<KeyString, E> {
-                Ok(KeyString(v.to_string()))
+                Ok(KeyString(v.to_string(), false))
             }
             fn visit_unit<E>(self) -> Result<KeyString, E> {
-                Ok(KeyString("null".to_owned()))
+                Ok(KeyString("null".to_owned(), false))
             }
         }
         d.deserialize_any(V)

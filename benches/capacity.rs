@@ -13,7 +13,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::time::Duration;
-use wasctl::snapshot::ObjKind;
+use wasctl::snapshot::{ObjKind, ObjRef};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use wasctl::plan::capacity::{CapacityOptions, Shape, capacity, capacity_keeping};
@@ -35,8 +35,9 @@ fn copies(c: &mut Criterion) {
             },
             9,
         );
-        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "train", "gang-00000")
-            .expect("the synthetic gang exists");
+        let shape =
+            Shape::from_snapshot(&s, &ObjRef::new(ObjKind::PodGroup, "train", "gang-00000"))
+                .expect("the synthetic gang exists");
         let copt = CapacityOptions {
             max_copies: 100,
             domain_key: Some("topology.kubernetes.io/rack".to_owned()),

@@ -151,7 +151,7 @@ fn run_everything(text: &str, name: &str) {
             crate::render::plan::TextOptions::default(),
         );
         if let Some(u) = plan.units.first() {
-            let d = crate::explain::explain(&s, &options, &u.namespace, &u.kind, &u.name);
+            let d = crate::explain::explain(&s, &options, &u.obj_ref());
             let _ = crate::render::explain::write_text(
                 &mut out,
                 &d,

@@ -90,6 +90,11 @@ pub struct TreeNode {
 }
 
 impl TreeNode {
+    /// The reference to the node's object.
+    pub fn obj_ref(&self) -> ObjRef {
+        ObjRef::new(self.kind.clone(), &self.namespace, &self.name)
+    }
+
     /// The row of `r`, with nothing known about it yet.
     pub fn of(r: &ObjRef) -> Self {
         Self {
@@ -348,9 +353,7 @@ impl TreeBuilder<'_> {
 
     /// The simulated outcome of `r`, when a plan is given and it differs from `recorded`.
     fn simulated(&self, r: &ObjRef, recorded: Option<&str>) -> Option<String> {
-        let outcome = self
-            .plan?
-            .outcome_of(self.s, &r.kind, &r.namespace, &r.name)?;
+        let outcome = self.plan?.outcome_of(self.s, r)?;
         let text = format!("{outcome:?}");
         (recorded != Some(text.as_str())).then_some(text)
     }

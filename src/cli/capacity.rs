@@ -56,7 +56,7 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
     let shape = match (&target, &args.shape) {
         (Some((kind, name)), _) => {
             let r = resolve_target(ctx, &snapshot, kind, name)?;
-            Shape::from_snapshot(&snapshot, &r.kind, &r.namespace, &r.name).map_err(shape_error)?
+            Shape::from_snapshot(&snapshot, &r).map_err(shape_error)?
         }
         (None, Some(path)) => {
             let mut collector = Collector::new();

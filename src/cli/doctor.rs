@@ -121,15 +121,9 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
     }
     if let Some(sel) = &selector {
         let before = report.findings.len();
-        report.findings.retain(|f| {
-            labels_match(
-                &snapshot,
-                sel,
-                &f.object.kind,
-                &f.object.namespace,
-                &f.object.name,
-            )
-        });
+        report
+            .findings
+            .retain(|f| labels_match(&snapshot, sel, &f.object));
         report.summary = crate::doctor::Summary::of(&report.findings);
         if report.findings.is_empty() && before > 0 {
             empty = Some(format!(

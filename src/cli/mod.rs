@@ -719,15 +719,9 @@ impl SelectorArgs {
 
 /// True when the object's labels match `selector` (an object without labels matches only
 /// selectors that require no label).
-pub(crate) fn labels_match(
-    s: &Snapshot,
-    selector: &LabelSelector,
-    kind: &ObjKind,
-    namespace: &str,
-    name: &str,
-) -> bool {
+pub(crate) fn labels_match(s: &Snapshot, selector: &LabelSelector, r: &ObjRef) -> bool {
     let empty = BTreeMap::new();
-    selector.matches(s.labels_of(kind, namespace, name).unwrap_or(&empty))
+    selector.matches(s.labels_of(r).unwrap_or(&empty))
 }
 
 /// Parses a target given as one word `TYPE/NAME` or two words `TYPE NAME` (kubectl accepts
@@ -790,7 +784,7 @@ pub(crate) fn resolve_target(
     kind: &ObjKind,
     name: &str,
 ) -> Result<ObjRef, Error> {
-    let exists = |ns: &str| s.meta_of(kind, ns, name).is_some();
+    let exists = |ns: &str| s.meta_of(&ObjRef::new(kind.clone(), ns, name)).is_some();
     if *kind == ObjKind::Node {
         return if exists("") {
             Ok(ObjRef::new(kind.clone(), "", name))

@@ -165,10 +165,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
     let only = match only {
-        Some((kind, name)) => {
-            let r = resolve_target(ctx, &snapshot, &kind, &name)?;
-            Some((r.kind, r.namespace, r.name))
-        }
+        Some((kind, name)) => Some(resolve_target(ctx, &snapshot, &kind, &name)?),
         None => None,
     };
     let options = Options {
@@ -182,11 +179,14 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     };
     let mut plan = simulate(&snapshot, &options);
     super::profile::phase("simulate");
-    if let Some((kind, ns, name)) = &only
+    if let Some(only) = &only
         && plan.units.is_empty()
     {
         return Err(Error::usage(
-            format!("{kind} `{ns}/{name}` is not a pending unit"),
+            format!(
+                "{} `{}/{}` is not a pending unit",
+                only.kind, only.namespace, only.name
+            ),
             "run `kubectl wasctl simulate` to list the units; a PodGroup inside a CompositePodGroup tree is scheduled with its root",
         ));
     }
@@ -210,7 +210,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     if let Some(sel) = args.selector.compile()? {
         let before = plan.units.len();
         plan.units
-            .retain(|u| labels_match(&snapshot, &sel, &u.kind, &u.namespace, &u.name));
+            .retain(|u| labels_match(&snapshot, &sel, &u.obj_ref()));
         plan.summary = Summary::of(&plan.units);
         if plan.units.is_empty() && before > 0 {
             empty = Some(format!(

@@ -37,7 +37,7 @@ fn subtree_matches(
     sel: &crate::sched::selector::LabelSelector,
     node: &TreeNode,
 ) -> bool {
-    labels_match(s, sel, &node.kind, &node.namespace, &node.name)
+    labels_match(s, sel, &node.obj_ref())
         || node.children.iter().any(|c| subtree_matches(s, sel, c))
 }
 

@@ -15,28 +15,22 @@ use crate::snapshot::{Snapshot, name_of};
 /// gate off (WASE001), broken references along Workload → PodGroup → Pod (WASE002/003), a
 /// gang waiting before scheduling (WASE004) and the first pod claim entry that differs from
 /// its PodGroup's (WASE005).
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one call site; the parts are independent views of the same unit"
-)]
 pub(super) fn links(
     s: &Snapshot,
     options: &Options,
     g: &Graph,
     plan: &Plan,
-    ns: &str,
-    kind: &ObjKind,
-    name: &str,
+    target: &ObjRef,
     unit: &UnitResult,
     out: &mut Vec<Finding>,
 ) {
     generic_workload_off(plan, out);
-    dangling_references(s, g, ns, kind, name, unit, out);
+    dangling_references(s, g, target, unit, out);
     if unit.outcome == Outcome::Waiting {
-        waiting_finding(s, ns, kind, name, unit, out);
+        waiting_finding(s, target, unit, out);
     }
-    if *kind == ObjKind::PodGroup {
-        claim_entry_mismatch(s, options, ns, name, out);
+    if target.kind == ObjKind::PodGroup {
+        claim_entry_mismatch(s, options, target, out);
     }
 }
 
@@ -62,14 +56,13 @@ fn generic_workload_off(plan: &Plan, out: &mut Vec<Finding>) {
 fn dangling_references(
     s: &Snapshot,
     g: &Graph,
-    ns: &str,
-    kind: &ObjKind,
-    name: &str,
+    target: &ObjRef,
     unit: &UnitResult,
     out: &mut Vec<Finding>,
 ) {
-    let mut refs = vec![ObjRef::new(kind.clone(), ns, name)];
-    if *kind == ObjKind::PodGroup {
+    let (ns, name) = (target.namespace.as_str(), target.name.as_str());
+    let mut refs = vec![target.clone()];
+    if target.kind == ObjKind::PodGroup {
         refs.extend(
             s.index
                 .pods_by_group
@@ -121,23 +114,14 @@ fn dangling_references(
 /// WASE004 for a unit held before scheduling: a gang short of its quorum says how many more
 /// members (or child groups) it waits for, anything else that PreEnqueue holds it. The fix is
 /// offered only when the simulator's message says the gang waits for minCount pods.
-fn waiting_finding(
-    s: &Snapshot,
-    ns: &str,
-    kind: &ObjKind,
-    name: &str,
-    unit: &UnitResult,
-    out: &mut Vec<Finding>,
-) {
-    let min = unit
-        .min_count
-        .or_else(|| super::min_count_of(s, kind, ns, name));
+fn waiting_finding(s: &Snapshot, target: &ObjRef, unit: &UnitResult, out: &mut Vec<Finding>) {
+    let min = unit.min_count.or_else(|| super::min_count_of(s, target));
     // A gang short of its quorum: how many more members it waits for (explain adds how
     // many of them would fit once they exist, from a trial run).
     let title = match (unit.known, min) {
         (Some(known), Some(min)) if known < min => {
             let more = min - known;
-            if *kind == ObjKind::CompositePodGroup {
+            if target.kind == ObjKind::CompositePodGroup {
                 format!(
                     "waiting for {more} more child group(s) to reach quorum ({known} ready, minGroupCount {min})"
                 )
@@ -170,13 +154,8 @@ fn waiting_finding(
 /// entries but another source (claim or template): the pod then gets a claim of its own
 /// instead of the group's shared one. The fix is verified by a trial run with the entry set to
 /// the group's source. Only the first such entry is reported.
-fn claim_entry_mismatch(
-    s: &Snapshot,
-    options: &Options,
-    ns: &str,
-    name: &str,
-    out: &mut Vec<Finding>,
-) {
+fn claim_entry_mismatch(s: &Snapshot, options: &Options, target: &ObjRef, out: &mut Vec<Finding>) {
+    let (ns, name) = (target.namespace.as_str(), target.name.as_str());
     let Some(pg) = s.pod_group(ns, name) else {
         return;
     };
@@ -215,7 +194,7 @@ fn claim_entry_mismatch(
                 // sharing the group's claim.
                 let mut copy = s.clone();
                 let verified = set_claim_source(&mut copy, ns, name, &entry.name, t)
-                    && schedulable_in(&copy, options, &ObjKind::PodGroup, ns, name);
+                    && schedulable_in(&copy, options, target);
                 out.push(Finding {
                     id: "WASE005",
                     severity: Severity::Warning,
@@ -529,7 +508,7 @@ fn preemption_domain(s: &Snapshot, unit: &UnitResult) -> Vec<(String, String)> {
         let mut values: Vec<&str> = unit
             .placements
             .iter()
-            .filter_map(|p| s.labels_of(&ObjKind::Node, "", &p.node)?.get(key))
+            .filter_map(|p| s.node(&p.node)?.metadata.labels.as_ref()?.get(key))
             .map(String::as_str)
             .collect();
         values.sort_unstable();
@@ -550,7 +529,7 @@ pub(super) fn preemption_findings(s: &Snapshot, unit: &UnitResult, out: &mut Vec
         // Victims on nodes of the domain (every key's value matches); a disruptionMode=all
         // victim group can reach outside it.
         let inside = |node: &str| {
-            let labels = s.labels_of(&ObjKind::Node, "", node);
+            let labels = s.node(node).and_then(|n| n.metadata.labels.as_ref());
             let mut by_key: Vec<(&str, bool)> = Vec::new();
             for (k, v) in &domain {
                 let hit = labels.and_then(|l| l.get(k)).is_some_and(|x| x == v);

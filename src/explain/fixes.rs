@@ -1,7 +1,7 @@
 //! Verified fixes: each candidate change is applied to a copy of the snapshot and the
 //! simulation is run again; only the changes that make the unit schedulable are reported.
 
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, ObjRef};
 use std::collections::BTreeMap;
 
 use super::{Fit, schedulable_in, schedulable_run};
@@ -32,13 +32,14 @@ pub(super) fn verified_fixes(
     reasons: &BTreeMap<String, u32>,
     plan: &Plan,
 ) -> Vec<String> {
+    let target = unit.obj_ref();
     let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let prepared = compiled.checkpoint;
     let mut out = Vec::new();
-    let works = |snap: &Snapshot, opts: &Options| schedulable_in(snap, opts, kind, ns, name);
+    let works = |snap: &Snapshot, opts: &Options| schedulable_in(snap, opts, &target);
     // A fix to the group's own policy reuses the compiled state (see `with_changed_groups`).
     let works_changed_groups =
-        |snap: &Snapshot| schedulable_run(prepared.with_changed_groups(snap), kind, ns, name);
+        |snap: &Snapshot| schedulable_run(prepared.with_changed_groups(snap), &target);
     // Turn GenericWorkload on.
     if plan.settings.feature_gates.get("GenericWorkload") == Some(&false) {
         let mut o = options.clone();
@@ -61,7 +62,7 @@ pub(super) fn verified_fixes(
     // Drop the topology constraint.
     if !fit.domains.is_empty() {
         let mut copy = s.clone();
-        if drop_topology(&mut copy, ns, kind, name) && works_changed_groups(&copy) {
+        if drop_topology(&mut copy, &target) && works_changed_groups(&copy) {
             out.push(format!(
                 "drop the `{}` topology constraint of {kind} {name}",
                 fit.domains[0].key
@@ -73,12 +74,7 @@ pub(super) fn verified_fixes(
         let mut copy = s.clone();
         let members: Vec<&str> = unit.trace.pods.iter().map(|p| &*p.pod).collect();
         if let Some(taint) = tolerate_taints(&mut copy, ns, &members)
-            && schedulable_run(
-                prepared.with_changed_pods(&copy, ns, &members),
-                kind,
-                ns,
-                name,
-            )
+            && schedulable_run(prepared.with_changed_pods(&copy, ns, &members), &target)
         {
             out.push(format!("add a toleration for taint `{taint}` to the pods"));
         }
@@ -99,7 +95,6 @@ fn dra_preemption_fix(
     reasons: &BTreeMap<String, u32>,
     plan: &Plan,
 ) -> Option<String> {
-    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     if unit.outcome != Outcome::Unschedulable
         || plan.settings.feature_gates.get(DRA_PREEMPTION) == Some(&true)
         || !reasons
@@ -111,9 +106,10 @@ fn dra_preemption_fix(
     let mut o = options.clone();
     o.gate_overrides.insert(DRA_PREEMPTION.to_owned(), true);
     let mut p = crate::sched::prepare(s, &o);
-    let run = p.run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
+    let target = unit.obj_ref();
+    let run = p.run_until(|u| u.is(&target));
     let u = run
-        .unit(kind, ns, name)
+        .unit(&target)
         .filter(|u| matches!(u.outcome, Outcome::Scheduled | Outcome::Preempting))?;
     Some(format!(
         "enable the DRAPreemption feature gate in kube-scheduler (alpha in 1.37): preemption then frees the devices that lower-priority pods hold{}",
@@ -141,7 +137,7 @@ fn add_nodes_fix(
     unit: &UnitResult,
     fit: &Fit,
 ) -> Option<String> {
-    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
+    let target = unit.obj_ref();
     let prepared = compiled.checkpoint;
     let like = best_node_to_copy(s, unit, fit)?;
     let adding = |n: usize| {
@@ -149,16 +145,15 @@ fn add_nodes_fix(
             .unstarted
             .and_then(|p| p.with_nodes_added(&like, n))
         {
-            return schedulable_run(p, kind, ns, name);
+            return schedulable_run(p, &target);
         }
         let mut copy = s.clone();
-        whatif::add_nodes(&mut copy, n, &like).is_ok()
-            && schedulable_in(&copy, options, kind, ns, name)
+        whatif::add_nodes(&mut copy, n, &like).is_ok() && schedulable_in(&copy, options, &target)
     };
     // A node with devices of its own (node-local ResourceSlices) has no quick state: the
     // DRA state is built from the slices, so the count is searched on copies.
     let quick = |n: usize| match prepared.with_nodes_like(&like, n) {
-        Some(p) => schedulable_run(p, kind, ns, name),
+        Some(p) => schedulable_run(p, &target),
         None => adding(n),
     };
     let n = fewest_that_work(MAX_NODES_ADDED, quick).and_then(|n| {
@@ -265,8 +260,9 @@ pub(super) fn set_min_count(s: &mut Snapshot, ns: &str, name: &str, n: u32) -> b
     true
 }
 
-fn drop_topology(s: &mut Snapshot, ns: &str, kind: &ObjKind, name: &str) -> bool {
-    let hit = match kind {
+fn drop_topology(s: &mut Snapshot, group: &ObjRef) -> bool {
+    let (ns, name) = (group.namespace.as_str(), group.name.as_str());
+    let hit = match group.kind {
         ObjKind::PodGroup => s
             .pod_groups
             .iter_mut()
@@ -532,7 +528,7 @@ mod tests {
                 }
                 let changes: [&dyn Fn(&mut Snapshot) -> bool; 2] =
                     [&|c| set_min_count(c, ns, name, 1), &|c| {
-                        drop_topology(c, ns, &ObjKind::PodGroup, name)
+                        drop_topology(c, &ObjRef::new(ObjKind::PodGroup, ns, name))
                     }];
                 for change in changes {
                     let mut copy = s.clone();
@@ -620,7 +616,7 @@ mod tests {
         let prepared = crate::sched::prepare(&s, &options);
         let whole = crate::sched::simulate(&s, &options);
         let high = whole
-            .unit(&ObjKind::Pod, "default", "high")
+            .unit(&ObjRef::new(ObjKind::Pod, "default", "high"))
             .expect("high is queued");
         assert_ne!(
             high.outcome,

@@ -111,8 +111,9 @@ pub fn leading<T>(items: &[T], limit: usize, score: impl Fn(&T) -> u64) -> (Vec<
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnosis {
-    /// `Kind/namespace/name` of the unit explained.
-    pub target: String,
+    /// The unit explained, written `Kind/namespace/name`.
+    #[serde(serialize_with = "unit_path")]
+    pub target: ObjRef,
     /// The answer, in explain's documented words (see [`Verdict`]).
     pub verdict: Verdict,
     /// The simulator's outcome for the unit, the word simulate, tree and the TUI print for it;
@@ -189,7 +190,7 @@ impl Diagnosis {
     /// minGroupCount; a unit never tried says so instead of "0 fit".
     #[must_use]
     pub fn fit_line(&self) -> String {
-        let (members, min) = if self.target.starts_with("CompositePodGroup/") {
+        let (members, min) = if self.target.kind == ObjKind::CompositePodGroup {
             ("child group(s)", "minGroupCount")
         } else {
             ("member(s)", "minCount")
@@ -208,9 +209,20 @@ impl Diagnosis {
     }
 }
 
-/// The units (kind, name) a target stands for, from the graph: a pod → its group's root (or
-/// itself), a Workload or Job → its groups.
-pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<(ObjKind, String)> {
+/// `Kind/namespace/name` of a unit, as explain writes its target (the namespace always
+/// written, empty or not).
+pub fn unit_text(r: &ObjRef) -> String {
+    format!("{}/{}/{}", r.kind, r.namespace, r.name)
+}
+
+/// Serializes a unit as [`unit_text`] writes it.
+fn unit_path<S: serde::Serializer>(r: &ObjRef, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&unit_text(r))
+}
+
+/// The units a target stands for, from the graph: a pod → its group's root (or itself), a
+/// Workload or Job → its groups.
+pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<ObjRef> {
     // The root the simulator queues: a PodGroup in a structurally invalid tree (a cycle, or
     // deeper than MAX_HIERARCHY_DEPTH levels with the PodGroup counted) is a unit of its own,
     // as `snapshot::hierarchy::walk_up` makes it.
@@ -240,13 +252,12 @@ pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<(ObjKind, String)> {
                 .find(|e| e.state == EdgeState::Resolved)
                 .map(|e| up(&e.to));
             match group {
-                Some(root) => vec![(ObjKind::Pod, r.name.clone()), (root.kind, root.name)],
-                None => vec![(ObjKind::Pod, r.name.clone())],
+                Some(root) => vec![r.clone(), root],
+                None => vec![r.clone()],
             }
         }
         ObjKind::PodGroup | ObjKind::CompositePodGroup => {
-            let root = up(r);
-            vec![(root.kind, root.name)]
+            vec![up(r)]
         }
         ObjKind::Workload | ObjKind::Job => {
             let mut out = Vec::new();
@@ -260,8 +271,8 @@ pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<(ObjKind, String)> {
             for w in &workloads {
                 for e in g.incoming(w, Some(EdgeKind::WorkloadRef)) {
                     let root = up(&e.from);
-                    if !out.contains(&(root.kind.clone(), root.name.clone())) {
-                        out.push((root.kind, root.name));
+                    if !out.contains(&root) {
+                        out.push(root);
                     }
                 }
             }
@@ -270,8 +281,8 @@ pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<(ObjKind, String)> {
                 .filter(|e| e.from.kind == ObjKind::PodGroup)
             {
                 let root = up(&e.from);
-                if !out.contains(&(root.kind.clone(), root.name.clone())) {
-                    out.push((root.kind, root.name));
+                if !out.contains(&root) {
+                    out.push(root);
                 }
             }
             out
@@ -299,12 +310,8 @@ pub fn explain_target(
     let mut units = units_of(graph, target);
     // A suspended Job has no pods (a manifest's, or a stored one's): its own unit (Suspended)
     // is explained, not a group of it without pods.
-    if target.kind == ObjKind::Job
-        && prepared.queued().iter().any(|u| {
-            u.kind == ObjKind::Job && u.namespace == target.namespace && u.name == target.name
-        })
-    {
-        units = vec![(ObjKind::Job, target.name.clone())];
+    if target.kind == ObjKind::Job && prepared.queued().iter().any(|u| u.is(target)) {
+        units = vec![target.clone()];
     }
     // A pod in a group: explain the group; a pod of its own: the pod.
     if target.kind == ObjKind::Pod && units.len() > 1 {
@@ -320,55 +327,42 @@ pub fn explain_target(
     Ok(units
         .iter()
         .enumerate()
-        .map(|(i, (kind, name))| {
+        .map(|(i, unit)| {
             let mut copy = (i != last).then(|| prepared.clone());
             explain_prepared(
                 s,
                 graph,
                 copy.as_mut().unwrap_or(&mut *prepared),
                 options,
-                &target.namespace,
-                kind,
-                name,
+                unit,
             )
         })
         .collect())
 }
 
-fn schedulable(plan: &Plan, kind: &ObjKind, ns: &str, name: &str) -> bool {
-    plan.unit(kind, ns, name)
+fn schedulable(plan: &Plan, target: &ObjRef) -> bool {
+    plan.unit(target)
         .is_some_and(|u| u.outcome == Outcome::Scheduled)
 }
 
-/// Whether the unit `kind/ns/name` is Scheduled when the queue runs on `s` (a candidate fix's
+/// Whether the unit `target` is Scheduled when the queue runs on `s` (a candidate fix's
 /// copy). The queue runs only up to that unit: the units after it in queue order cannot change
 /// its answer, so a fix costs the units before it, not the whole queue. When the target is not
 /// a unit of its own (a PodGroup under a CompositePodGroup), the whole queue runs.
-fn schedulable_in(s: &Snapshot, options: &Options, kind: &ObjKind, ns: &str, name: &str) -> bool {
-    schedulable_run(crate::sched::prepare(s, options), kind, ns, name)
+fn schedulable_in(s: &Snapshot, options: &Options, target: &ObjRef) -> bool {
+    schedulable_run(crate::sched::prepare(s, options), target)
 }
 
 /// [`schedulable_in`] on a simulation already prepared.
-fn schedulable_run(
-    mut prepared: crate::sched::Prepared<'_>,
-    kind: &ObjKind,
-    ns: &str,
-    name: &str,
-) -> bool {
-    let plan = prepared.run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
-    schedulable(&plan, kind, ns, name)
+fn schedulable_run(mut prepared: crate::sched::Prepared<'_>, target: &ObjRef) -> bool {
+    let plan = prepared.run_until(|u| u.is(target));
+    schedulable(&plan, target)
 }
 
-/// Explains one group root or pod unit: `kind`/`name` in `namespace`.
-pub fn explain(
-    s: &Snapshot,
-    options: &Options,
-    namespace: &str,
-    kind: &ObjKind,
-    name: &str,
-) -> Diagnosis {
+/// Explains one group root or pod unit, `target`.
+pub fn explain(s: &Snapshot, options: &Options, target: &ObjRef) -> Diagnosis {
     let (graph, mut prepared) = Graph::build_beside(s, || crate::sched::prepare(s, options));
-    explain_prepared(s, &graph, &mut prepared, options, namespace, kind, name)
+    explain_prepared(s, &graph, &mut prepared, options, target)
 }
 
 /// [`explain`] on a graph and a prepared simulation the caller already has (built from `s`,
@@ -382,41 +376,39 @@ pub fn explain_prepared(
     graph: &Graph,
     prepared: &mut crate::sched::Prepared<'_>,
     options: &Options,
-    namespace: &str,
-    kind: &ObjKind,
-    name: &str,
+    target: &ObjRef,
 ) -> Diagnosis {
-    let (unstarted, plan) = run_to_target(prepared, namespace, kind, name);
+    let (unstarted, plan) = run_to_target(prepared, target);
     let checkpoint = prepared;
-    let target = format!("{kind}/{namespace}/{name}");
-    let Some(unit) = plan.unit(kind, namespace, name).cloned() else {
+    let (kind, namespace, name) = (
+        &target.kind,
+        target.namespace.as_str(),
+        target.name.as_str(),
+    );
+    let Some(unit) = plan.unit(target).cloned() else {
         if *kind == ObjKind::PodGroup {
             let members: Vec<&UnitResult> = s
                 .index
                 .pods_by_group
                 .get(namespace, name)
                 .iter()
-                .filter_map(|i| plan.unit(&ObjKind::Pod, namespace, name_of(&s.pods[*i].metadata)))
+                .filter_map(|i| {
+                    plan.unit(&ObjRef::new(
+                        ObjKind::Pod,
+                        namespace,
+                        name_of(&s.pods[*i].metadata),
+                    ))
+                })
                 .collect();
             if !members.is_empty() {
-                return pod_by_pod(s, options, graph, &plan, namespace, name, &members);
+                return pod_by_pod(s, options, graph, &plan, target, &members);
             }
         }
-        return running(s, &plan, namespace, kind, name, target);
+        return running(s, &plan, target);
     };
     let verdict = Verdict::from(unit.outcome);
     let mut findings = Vec::new();
-    links(
-        s,
-        options,
-        graph,
-        &plan,
-        namespace,
-        kind,
-        name,
-        &unit,
-        &mut findings,
-    );
+    links(s, options, graph, &plan, target, &unit, &mut findings);
     let (node_reasons, mut fit) = reasons_and_fit(s, &unit);
     if matches!(unit.outcome, Outcome::Unschedulable | Outcome::Preempting) {
         capacity_findings(s, &unit, &fit, &node_reasons, &mut findings);
@@ -451,7 +443,7 @@ pub fn explain_prepared(
     }
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Diagnosis {
-        target,
+        target: target.clone(),
         verdict,
         outcome: Some(unit.outcome),
         message: unit.message.clone(),
@@ -481,27 +473,18 @@ pub fn explain_prepared(
 /// cycle, not the queue ahead of it again.
 fn run_to_target<'s>(
     prepared: &mut crate::sched::Prepared<'s>,
-    namespace: &str,
-    kind: &ObjKind,
-    name: &str,
+    target: &ObjRef,
 ) -> (Option<crate::sched::Prepared<'s>>, Plan) {
-    let is_target = |k: &ObjKind, ns: &str, n: &str| k == kind && ns == namespace && n == name;
     // The add-nodes fix is verified from the start of the queue, on this state not run yet
     // with the nodes compiled in (see `Prepared::with_nodes_added`): a copy is kept, cheaper
     // than compiling the cluster again (the compiled pods are shared).
     let unstarted = (!prepared.has_run()).then(|| prepared.clone());
-    let earlier = if prepared
-        .queued()
-        .iter()
-        .any(|u| is_target(&u.kind, &u.namespace, &u.name))
-    {
-        prepared.advance_until(|u| is_target(&u.kind, &u.namespace, &u.name))
+    let earlier = if prepared.queued().iter().any(|u| u.is(target)) {
+        prepared.advance_until(|u| u.is(target))
     } else {
         Vec::new()
     };
-    let plan = prepared
-        .clone()
-        .plan_after(earlier, |u| is_target(&u.kind, &u.namespace, &u.name));
+    let plan = prepared.clone().plan_after(earlier, |u| u.is(target));
     (unstarted, plan)
 }
 
@@ -622,7 +605,7 @@ fn reasons_and_fit(s: &Snapshot, unit: &UnitResult) -> (BTreeMap<String, u32>, F
         .unwrap_or(placed_first_try);
     let min_count = unit
         .min_count
-        .or_else(|| min_count_of(s, kind, namespace, name))
+        .or_else(|| min_count_of(s, &unit.obj_ref()))
         .unwrap_or(1);
     let fit = Fit {
         min_count,
@@ -656,14 +639,14 @@ fn children_fitting(
 ) -> u32 {
     fn fits(
         s: &Snapshot,
-        ns: &str,
-        (kind, name): (&ObjKind, &str),
+        child: &ObjRef,
         members: &std::collections::HashSet<&str>,
         bound: bool,
         depth: usize,
     ) -> bool {
-        let min = min_count_of(s, kind, ns, name).unwrap_or(1);
-        let have = match kind {
+        let (ns, name) = (child.namespace.as_str(), child.name.as_str());
+        let min = min_count_of(s, child).unwrap_or(1);
+        let have = match child.kind {
             ObjKind::PodGroup => count(s.index.pods_by_group.get(ns, name).iter().filter(|i| {
                 let pod = &s.pods[**i];
                 members.contains(name_of(&pod.metadata))
@@ -689,21 +672,22 @@ fn children_fitting(
             .pod_groups_by_parent
             .get(ns, name)
             .iter()
-            .map(|i| (ObjKind::PodGroup, name_of(&s.pod_groups[*i].metadata)));
+            .map(|i| ObjRef::new(ObjKind::PodGroup, ns, name_of(&s.pod_groups[*i].metadata)));
         let cpgs = s
             .index
             .composite_pod_groups_by_parent
             .get(ns, name)
             .iter()
             .map(|i| {
-                (
+                ObjRef::new(
                     ObjKind::CompositePodGroup,
+                    ns,
                     name_of(&s.composite_pod_groups[*i].metadata),
                 )
             });
         count(
             pgs.chain(cpgs)
-                .filter(|(k, n)| fits(s, ns, (k, n), members, bound, depth)),
+                .filter(|child| fits(s, child, members, bound, depth)),
         )
     }
     level(s, ns, name, members, bound, 1)
@@ -753,7 +737,7 @@ pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
     preemption_findings(s, unit, &mut findings);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Diagnosis {
-        target: format!("{}/{}/{}", unit.kind, unit.namespace, unit.name),
+        target: unit.obj_ref(),
         verdict,
         outcome: Some(unit.outcome),
         message: unit.message.clone(),
@@ -779,20 +763,20 @@ fn quorum_trial(
     checkpoint: &crate::sched::Prepared<'_>,
     unit: &UnitResult,
 ) -> Option<Fit> {
-    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let (known, min) = (unit.known?, unit.min_count?);
-    if *kind != ObjKind::PodGroup || known == 0 || known >= min {
+    if unit.kind != ObjKind::PodGroup || known == 0 || known >= min {
         return None;
     }
     let mut copy = s.clone();
-    if !fixes::set_min_count(&mut copy, ns, name, known) {
+    if !fixes::set_min_count(&mut copy, &unit.namespace, &unit.name, known) {
         return None;
     }
+    let target = unit.obj_ref();
     let plan = checkpoint
         .with_changed_groups(&copy)
-        .run_until(|u| u.kind == *kind && u.namespace == ns && u.name == name);
+        .run_until(|u| u.is(&target));
     let tried = plan
-        .unit(kind, ns, name)
+        .unit(&target)
         .filter(|u| !matches!(u.outcome, Outcome::Waiting | Outcome::Error))?;
     let (_, mut fit) = reasons_and_fit(&copy, tried);
     fit.min_count = min;
@@ -826,11 +810,9 @@ fn pod_by_pod(
     options: &Options,
     g: &Graph,
     plan: &Plan,
-    ns: &str,
-    name: &str,
+    target: &ObjRef,
     members: &[&UnitResult],
 ) -> Diagnosis {
-    let target = format!("PodGroup/{ns}/{name}");
     let placed = u32::try_from(
         members
             .iter()
@@ -839,24 +821,14 @@ fn pod_by_pod(
     )
     .unwrap_or(0);
     let total = u32::try_from(members.len()).unwrap_or(0);
-    let min = min_count_of(s, &ObjKind::PodGroup, ns, name).unwrap_or(1);
+    let min = min_count_of(s, target).unwrap_or(1);
     let outcome = Outcome::combine(members.iter().map(|u| u.outcome)).unwrap_or(Outcome::Scheduled);
     let mut findings = Vec::new();
     let fake = UnitResult {
         outcome: Outcome::Scheduled,
         ..(*members[0]).clone()
     };
-    links(
-        s,
-        options,
-        g,
-        plan,
-        ns,
-        &ObjKind::PodGroup,
-        name,
-        &fake,
-        &mut findings,
-    );
+    links(s, options, g, plan, target, &fake, &mut findings);
     if placed > 0 && placed < min {
         findings.push(Finding {
             id: "WASE006",
@@ -876,7 +848,7 @@ fn pod_by_pod(
     }
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Diagnosis {
-        target,
+        target: target.clone(),
         verdict: Verdict::from(outcome),
         outcome: Some(outcome),
         message: {
@@ -913,8 +885,9 @@ fn pod_by_pod(
 
 /// The gang `minCount` of a PodGroup, or `minGroupCount` of a CompositePodGroup, as the
 /// object says (`None` for basic groups and other kinds).
-pub fn min_count_of(s: &Snapshot, kind: &ObjKind, ns: &str, name: &str) -> Option<u32> {
-    match kind {
+pub fn min_count_of(s: &Snapshot, r: &ObjRef) -> Option<u32> {
+    let (ns, name) = (r.namespace.as_str(), r.name.as_str());
+    match r.kind {
         ObjKind::PodGroup => s
             .pod_group(ns, name)?
             .spec
@@ -934,14 +907,12 @@ pub fn min_count_of(s: &Snapshot, kind: &ObjKind, ns: &str, name: &str) -> Optio
 }
 
 /// A unit that is not in the plan: already running (or nothing to schedule).
-fn running(
-    s: &Snapshot,
-    plan: &Plan,
-    ns: &str,
-    kind: &ObjKind,
-    name: &str,
-    target: String,
-) -> Diagnosis {
+fn running(s: &Snapshot, plan: &Plan, target: &ObjRef) -> Diagnosis {
+    let (kind, ns, name) = (
+        &target.kind,
+        target.namespace.as_str(),
+        target.name.as_str(),
+    );
     let (min, pods): (u32, Vec<usize>) = match kind {
         ObjKind::PodGroup => (
             s.pod_group(ns, name)
@@ -1006,7 +977,7 @@ fn running(
             evidence: serde_json::json!({"runningGroups": up, "childGroups": groups, "minGroupCount": min, "runningPods": running, "readyPods": ready}),
             fix: (!healthy).then(|| "recreate the missing members (their controller should), or lower minGroupCount if the job can run with fewer".to_owned()),
         });
-        return running_diagnosis(plan, target, findings, min, up);
+        return running_diagnosis(plan, target.clone(), findings, min, up);
     }
     let healthy = running >= min;
     findings.push(Finding {
@@ -1021,14 +992,14 @@ fn running(
         evidence: serde_json::json!({"running": running, "ready": ready, "minCount": min}),
         fix: (!healthy).then(|| "recreate the missing members (their controller should), or lower minCount if the job can run with fewer".to_owned()),
     });
-    running_diagnosis(plan, target, findings, min, running)
+    running_diagnosis(plan, target.clone(), findings, min, running)
 }
 
 /// The diagnosis of a running unit: `Scheduled`, its health findings, and `placeable` of
 /// `min_count` (members, or child groups for a CompositePodGroup) running.
 fn running_diagnosis(
     plan: &Plan,
-    target: String,
+    target: ObjRef,
     findings: Vec<Finding>,
     min_count: u32,
     placeable: u32,

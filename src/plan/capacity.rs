@@ -300,16 +300,12 @@ impl Shape {
             .map(|t| t.key.as_str())
     }
 
-    /// The shape of `kind`/`namespace`/`name` in the snapshot: a PodGroup and the pods naming
-    /// it; a Job's PodGroup (or the PodGroup its `spec.scheduling` would create); a Workload's
-    /// only PodGroup.
-    pub fn from_snapshot(
-        s: &Snapshot,
-        kind: &ObjKind,
-        ns: &str,
-        name: &str,
-    ) -> Result<Self, String> {
-        match kind {
+    /// The shape of `target` in the snapshot: a PodGroup and the pods naming it; a Job's
+    /// PodGroup (or the PodGroup its `spec.scheduling` would create); a Workload's only
+    /// PodGroup.
+    pub fn from_snapshot(s: &Snapshot, target: &ObjRef) -> Result<Self, String> {
+        let (ns, name) = (target.namespace.as_str(), target.name.as_str());
+        match &target.kind {
             ObjKind::PodGroup => {
                 let pg = s
                     .pod_group(ns, name)
@@ -336,10 +332,12 @@ impl Shape {
                 match owned {
                     Some(pg) => {
                         let pg_name = name_of(&pg.metadata);
-                        Self::from_snapshot(s, &ObjKind::PodGroup, ns, pg_name).map(|sh| Self {
-                            source: format!("Job/{ns}/{name} (PodGroup {pg_name})"),
-                            ..sh
-                        })
+                        Self::from_snapshot(s, &ObjRef::new(ObjKind::PodGroup, ns, pg_name)).map(
+                            |sh| Self {
+                                source: format!("Job/{ns}/{name} (PodGroup {pg_name})"),
+                                ..sh
+                            },
+                        )
                     }
                     None => Self::from_job(job, format!("Job/{ns}/{name}"), Some(true)),
                 }
@@ -360,10 +358,12 @@ impl Shape {
                 match groups.as_slice() {
                     [pg] => {
                         let pg_name = name_of(&pg.metadata);
-                        Self::from_snapshot(s, &ObjKind::PodGroup, ns, pg_name).map(|sh| Self {
-                            source: format!("Workload/{ns}/{name} (PodGroup {pg_name})"),
-                            ..sh
-                        })
+                        Self::from_snapshot(s, &ObjRef::new(ObjKind::PodGroup, ns, pg_name)).map(
+                            |sh| Self {
+                                source: format!("Workload/{ns}/{name} (PodGroup {pg_name})"),
+                                ..sh
+                            },
+                        )
                     }
                     [] => Err(format!(
                         "Workload `{ns}/{name}` has no PodGroup yet: pass its manifest and pods with `--shape FILE`"
@@ -699,7 +699,7 @@ impl Copies {
         self.names
             .iter()
             .take_while(|n| {
-                plan.outcome_of(s, &ObjKind::PodGroup, &self.namespace, n)
+                plan.outcome_of(s, &ObjRef::new(ObjKind::PodGroup, &self.namespace, n))
                     .is_some_and(|o| fits.contains(&o))
             })
             .count()
@@ -708,11 +708,11 @@ impl Copies {
     /// The placements of copy `i` in `plan`.
     fn placements<'p>(&self, plan: &'p Plan, i: usize) -> Vec<&'p Placement> {
         let ns = &self.namespace;
-        match plan.unit(&ObjKind::PodGroup, ns, &self.names[i]) {
+        match plan.unit(&ObjRef::new(ObjKind::PodGroup, ns, &self.names[i])) {
             Some(u) => u.placements.iter().collect(),
             None => self.pods[i]
                 .iter()
-                .filter_map(|p| plan.unit(&ObjKind::Pod, ns, p))
+                .filter_map(|p| plan.unit(&ObjRef::new(ObjKind::Pod, ns, p)))
                 .flat_map(|u| &u.placements)
                 .collect(),
         }
@@ -722,11 +722,11 @@ impl Copies {
     /// first pod that did not fit.
     fn failed_unit<'p>(&self, plan: &'p Plan, i: usize) -> Option<&'p UnitResult> {
         let ns = &self.namespace;
-        plan.unit(&ObjKind::PodGroup, ns, &self.names[i])
+        plan.unit(&ObjRef::new(ObjKind::PodGroup, ns, &self.names[i]))
             .or_else(|| {
                 self.pods[i]
                     .iter()
-                    .filter_map(|p| plan.unit(&ObjKind::Pod, ns, p))
+                    .filter_map(|p| plan.unit(&ObjRef::new(ObjKind::Pod, ns, p)))
                     .find(|u| u.outcome != Outcome::Scheduled)
             })
     }
@@ -896,7 +896,13 @@ fn quota_limit_of(copies: &Copies, on_nodes: usize, on_nodes_with: usize) -> Opt
 /// and blast radius.
 fn preemptions_of(plan_with: &Plan, copies: &Copies, n_with: usize) -> Vec<CopyPreemption> {
     (0..n_with)
-        .filter_map(|i| plan_with.unit(&ObjKind::PodGroup, &copies.namespace, &copies.names[i]))
+        .filter_map(|i| {
+            plan_with.unit(&ObjRef::new(
+                ObjKind::PodGroup,
+                &copies.namespace,
+                &copies.names[i],
+            ))
+        })
         .filter(|u| u.outcome == Outcome::Preempting)
         .map(|u| CopyPreemption {
             copy: format!("PodGroup/{}/{}", u.namespace, u.name),
@@ -1006,7 +1012,7 @@ fn limit_of(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Limit {
 /// `before` and pending (or gone) in `after`, grouped by PodGroup, with their outcome in
 /// `plan_after` (the what-if snapshot simulated without copies).
 pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<Displaced> {
-    let mut out: BTreeMap<(ObjKind, String, String), (u32, u32)> = BTreeMap::new();
+    let mut out: BTreeMap<ObjRef, (u32, u32)> = BTreeMap::new();
     for pod in &before.pods {
         let bound = pod.spec.as_ref().and_then(|s| s.node_name.as_ref());
         if bound.is_none() {
@@ -1023,8 +1029,8 @@ pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<
             continue;
         }
         let key = match group_of(pod) {
-            Some(g) => (ObjKind::PodGroup, ns.to_owned(), g.to_owned()),
-            None => (ObjKind::Pod, ns.to_owned(), name.to_owned()),
+            Some(g) => ObjRef::new(ObjKind::PodGroup, ns, g),
+            None => ObjRef::new(ObjKind::Pod, ns, name),
         };
         let e = out.entry(key).or_default();
         if deleted {
@@ -1034,8 +1040,8 @@ pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<
         }
     }
     out.into_iter()
-        .map(|((kind, namespace, name), (pending, deleted))| {
-            let outcome = plan_after.outcome_of(after, &kind, &namespace, &name);
+        .map(|(unit, (pending, deleted))| {
+            let outcome = plan_after.outcome_of(after, &unit);
             Displaced {
                 outcome: match outcome {
                     Some(o) => format!("{o:?}"),
@@ -1043,9 +1049,9 @@ pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<
                     None => "NotTried".to_owned(),
                 },
                 replaced: matches!(outcome, Some(Outcome::Scheduled | Outcome::Preempting)),
-                kind,
-                namespace,
-                name,
+                kind: unit.kind,
+                namespace: unit.namespace,
+                name: unit.name,
                 pending,
                 deleted,
             }
@@ -1113,7 +1119,8 @@ mod tests {
     #[test]
     fn copy_is_a_fresh_pending_group_with_renamed_members() {
         let s = cluster();
-        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let shape =
+            Shape::from_snapshot(&s, &ObjRef::new(ObjKind::PodGroup, "ml", "g")).expect("shape");
         let (pg, pods) = shape.copy(7, 3, Time(s.now()));
         assert_eq!(name_of(&pg.metadata), "g-copy-007");
         assert!(pg.status.is_none() && pg.spec.parent_composite_pod_group_name.is_none());
@@ -1134,7 +1141,8 @@ mod tests {
     #[test]
     fn copies_are_counted_until_the_first_that_does_not_fit() {
         // 12 GPUs, 2 used by the running gang: 10 free, 2 per copy → 5 copies.
-        let shape = Shape::from_snapshot(&cluster(), &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let shape = Shape::from_snapshot(&cluster(), &ObjRef::new(ObjKind::PodGroup, "ml", "g"))
+            .expect("shape");
         let copt = CapacityOptions {
             max_copies: 20,
             domain_key: Some("rack".to_owned()),
@@ -1181,7 +1189,8 @@ mod tests {
         pg.spec.scheduling_constraints =
             serde_json::from_str(r#"{"topology": [{"key": "rack"}]}"#).ok();
         let s = s.build();
-        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let shape =
+            Shape::from_snapshot(&s, &ObjRef::new(ObjKind::PodGroup, "ml", "g")).expect("shape");
         let copt = CapacityOptions {
             max_copies: 20,
             domain_key: None,
@@ -1211,7 +1220,8 @@ mod tests {
             for max_copies in [2, 20] {
                 for domain_key in [None, Some("rack".to_owned())] {
                     let shape =
-                        Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
+                        Shape::from_snapshot(&s, &ObjRef::new(ObjKind::PodGroup, "ml", "g"))
+                            .expect("shape");
                     let copt = CapacityOptions {
                         max_copies,
                         domain_key,
@@ -1230,7 +1240,8 @@ mod tests {
         // (ties in the report's order) and counts the rest; `-o json` keeps every one.
         use crate::explain::DOMAINS_SHOWN;
         use crate::render::color::ColorChoice;
-        let shape = Shape::from_snapshot(&cluster(), &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let shape = Shape::from_snapshot(&cluster(), &ObjRef::new(ObjKind::PodGroup, "ml", "g"))
+            .expect("shape");
         let copt = CapacityOptions {
             max_copies: 20,
             domain_key: Some("rack".to_owned()),
@@ -1267,7 +1278,8 @@ mod tests {
 
     #[test]
     fn max_caps_the_count_without_a_limit() {
-        let shape = Shape::from_snapshot(&cluster(), &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let shape = Shape::from_snapshot(&cluster(), &ObjRef::new(ObjKind::PodGroup, "ml", "g"))
+            .expect("shape");
         let copt = CapacityOptions {
             max_copies: 2,
             domain_key: None,
@@ -1338,7 +1350,8 @@ mod tests {
         let two = load(&[group("g", 2, ""), group("h", 2, "")]);
         let e = Shape::from_objects(&two, "ml", "f.yaml", None).expect_err("two groups");
         assert!(e.contains("must hold one PodGroup"), "{e}");
-        let e = Shape::from_snapshot(&cluster(), &ObjKind::Pod, "ml", "g-0").expect_err("a pod");
+        let e = Shape::from_snapshot(&cluster(), &ObjRef::new(ObjKind::Pod, "ml", "g-0"))
+            .expect_err("a pod");
         assert!(e.contains("not a Pod"), "{e}");
     }
 
@@ -1354,7 +1367,8 @@ mod tests {
     }
 
     fn count_g(s: Snapshot) -> CapacityReport {
-        let shape = Shape::from_snapshot(&s, &ObjKind::PodGroup, "ml", "g").expect("shape");
+        let shape =
+            Shape::from_snapshot(&s, &ObjRef::new(ObjKind::PodGroup, "ml", "g")).expect("shape");
         let copt = CapacityOptions {
             max_copies: 20,
             domain_key: None,

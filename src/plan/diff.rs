@@ -9,7 +9,7 @@
 //! allocatable amounts and running pods, one rejected for an untolerated taint at taints).
 //! Pure: no IO.
 
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, ObjRef};
 use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::Node;
@@ -177,25 +177,22 @@ pub fn diff(
 ) -> PlanDiff {
     let node_changes = node_changes(old, new);
     let gate_changes = gate_changes(old_plan, new_plan);
-    let keys: BTreeSet<(ObjKind, String, String)> = old_plan
+    let keys: BTreeSet<ObjRef> = old_plan
         .units
         .iter()
         .chain(&new_plan.units)
-        .map(|u| (u.kind.clone(), u.namespace.clone(), u.name.clone()))
+        .map(UnitResult::obj_ref)
         .collect();
     let mut units = Vec::new();
-    for (kind, ns, name) in keys {
-        let before = outcome(old, old_plan, &kind, &ns, &name);
-        let after = outcome(new, new_plan, &kind, &ns, &name);
-        let (u_old, u_new) = (
-            old_plan.unit(&kind, &ns, &name),
-            new_plan.unit(&kind, &ns, &name),
-        );
+    for key in keys {
+        let before = outcome(old, old_plan, &key);
+        let after = outcome(new, new_plan, &key);
+        let (u_old, u_new) = (old_plan.unit(&key), new_plan.unit(&key));
         let Some(change) = classify(&before, &after, u_old, u_new) else {
             continue;
         };
         let mut causes = gate_changes.clone();
-        causes.extend(own_changes(old, new, &kind, &ns, &name));
+        causes.extend(own_changes(old, new, &key));
         let aspects = aspects(u_old, u_new);
         let nodes: BTreeSet<&str> = u_old
             .into_iter()
@@ -221,9 +218,9 @@ pub fn diff(
             causes.push(format!("… and {more} more change(s)"));
         }
         units.push(UnitChange {
-            kind,
-            namespace: ns,
-            name,
+            kind: key.kind,
+            namespace: key.namespace,
+            name: key.name,
             before: before.label(),
             after: after.label(),
             change,
@@ -316,11 +313,12 @@ impl Answer {
     }
 }
 
-fn outcome(s: &Snapshot, plan: &Plan, kind: &ObjKind, ns: &str, name: &str) -> Answer {
-    if let Some(o) = plan.outcome_of(s, kind, ns, name) {
+fn outcome(s: &Snapshot, plan: &Plan, unit: &ObjRef) -> Answer {
+    if let Some(o) = plan.outcome_of(s, unit) {
         return Answer::Simulated(o);
     }
-    let exists = match kind {
+    let (ns, name) = (unit.namespace.as_str(), unit.name.as_str());
+    let exists = match unit.kind {
         ObjKind::PodGroup => s.pod_group(ns, name).is_some(),
         ObjKind::CompositePodGroup => s.composite_pod_group(ns, name).is_some(),
         _ => s.pod(ns, name).is_some(),
@@ -468,13 +466,8 @@ fn gate_changes(old: &Plan, new: &Plan) -> Vec<String> {
 
 /// Changes to the unit's own objects: the group's spec, its members (pending or not), a pod's
 /// spec.
-fn own_changes(
-    old: &Snapshot,
-    new: &Snapshot,
-    kind: &ObjKind,
-    ns: &str,
-    name: &str,
-) -> Vec<String> {
+fn own_changes(old: &Snapshot, new: &Snapshot, unit: &ObjRef) -> Vec<String> {
+    let (kind, ns, name) = (&unit.kind, unit.namespace.as_str(), unit.name.as_str());
     let mut out = Vec::new();
     let spec_json = |s: &Snapshot| -> Option<serde_json::Value> {
         match kind {

@@ -20,7 +20,11 @@ pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Resu
         }
         Outcome::Unschedulable | Outcome::Error => style.error(outcome.as_str()),
     };
-    writeln!(out, "{}: {word}", style.bold(sanitize(&d.target)))?;
+    writeln!(
+        out,
+        "{}: {word}",
+        style.bold(sanitize(&crate::explain::unit_text(&d.target)))
+    )?;
     if !d.message.is_empty() {
         writeln!(out, "  {}", sanitize(&d.message))?;
     }
@@ -120,7 +124,11 @@ mod tests {
 
     fn diagnosis(domains: Vec<DomainFit>) -> Diagnosis {
         Diagnosis {
-            target: "PodGroup/train/wide".to_owned(),
+            target: crate::snapshot::ObjRef::new(
+                crate::snapshot::ObjKind::PodGroup,
+                "train",
+                "wide",
+            ),
             verdict: crate::explain::Verdict::Unschedulable,
             outcome: Some(Outcome::Unschedulable),
             message: String::new(),

@@ -29,7 +29,7 @@ pub mod selector;
 pub mod status;
 pub mod whatif;
 
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, ObjRef};
 use std::collections::BTreeMap;
 
 use node_state::ClusterState;
@@ -58,8 +58,8 @@ pub struct Options {
     pub mode: Mode,
     /// `--feature-gates` overrides.
     pub gate_overrides: BTreeMap<String, bool>,
-    /// Only this unit (`Kind`, namespace, name); the rest of the queue is ignored.
-    pub only: Option<(ObjKind, String, String)>,
+    /// Only this unit; the rest of the queue is ignored.
+    pub only: Option<ObjRef>,
     /// What-ifs already applied to the snapshot, for the report.
     pub what_if: Vec<String>,
     /// Include the per-device map (`simulate --devices`).
@@ -153,8 +153,8 @@ pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
     let profiles = profiles_for(snapshot, options);
     let state = ClusterState::build_with(snapshot, &gates, &profiles);
     let mut units = queue::build(snapshot, &state, &gates);
-    if let Some((kind, ns, name)) = &options.only {
-        units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
+    if let Some(only) = &options.only {
+        units.retain(|u| u.is(only));
     }
     let victims = std::rc::Rc::new(preempt::victims::VictimIndex::build(
         snapshot, &state, &gates,
@@ -209,8 +209,8 @@ impl<'a> Prepared<'a> {
             return prepare(changed, &self.options);
         }
         let mut units = queue::build(changed, &self.state, &self.gates);
-        if let Some((kind, ns, name)) = &self.options.only {
-            units.retain(|u| u.kind == *kind && &u.namespace == ns && &u.name == name);
+        if let Some(only) = &self.options.only {
+            units.retain(|u| u.is(only));
         }
         if self.started {
             // The units run so far are done; a unit that failed there is pending again in the
@@ -656,13 +656,12 @@ impl UnitContext<'_> {
     fn group_never(
         &self,
         state: &ClusterState,
-        kind: &ObjKind,
-        namespace: &str,
-        name: &str,
+        unit: &UnitResult,
         tree: &queue::GroupNode,
     ) -> bool {
         if self.gates.enabled("PodGroupPreemptionPolicy") {
-            let policy = match kind {
+            let (namespace, name) = (unit.namespace.as_str(), unit.name.as_str());
+            let policy = match unit.kind {
                 ObjKind::CompositePodGroup => self
                     .snapshot
                     .composite_pod_group(namespace, name)
@@ -737,13 +736,7 @@ fn preempt_for_members_left(
     mode: Mode,
 ) {
     let requeued = tree.with_bound(placed);
-    let never = ctx.group_never(
-        state,
-        &result.kind,
-        &result.namespace,
-        &result.name,
-        &requeued,
-    );
+    let never = ctx.group_never(state, result, &requeued);
     let verdict = preempt::preempt_group(
         state,
         ctx.victims,
@@ -996,7 +989,7 @@ fn preempt_for_group(
     all_nodes: &[usize],
     mode: Mode,
 ) {
-    let never = ctx.group_never(state, &result.kind, &result.namespace, &result.name, tree);
+    let never = ctx.group_never(state, result, tree);
     match preempt::preempt_group(
         state,
         ctx.victims,

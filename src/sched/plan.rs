@@ -13,7 +13,7 @@ use super::node_state::{ClusterState, PodId};
 use super::resources::ResourceTable;
 use super::schedule_one::{Mode, PodAttempt};
 use super::status::Reason;
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, ObjRef};
 
 /// What happened to a unit: the one vocabulary of wasctl. simulate's and tree's tables,
 /// explain's text (and its JSON `outcome`, beside its documented `verdict`), capacity, diff,
@@ -481,6 +481,16 @@ impl Outcome {
 }
 
 impl UnitResult {
+    /// Whether this is the unit `r`.
+    pub fn is(&self, r: &ObjRef) -> bool {
+        self.kind == r.kind && self.namespace == r.namespace && self.name == r.name
+    }
+
+    /// The reference to the unit's object.
+    pub fn obj_ref(&self) -> ObjRef {
+        ObjRef::new(self.kind.clone(), &self.namespace, &self.name)
+    }
+
     /// The topology domains tried for the unit's own (top) group, in the trace's order.
     pub fn own_domains(&self) -> impl Iterator<Item = &DomainTrace> {
         let top = format!("{}/{}", self.kind, self.name);
@@ -559,11 +569,9 @@ pub fn domain_label(d: &DomainTrace) -> String {
 }
 
 impl Plan {
-    /// The unit `kind`/`namespace`/`name`, if it was tried.
-    pub fn unit(&self, kind: &ObjKind, namespace: &str, name: &str) -> Option<&UnitResult> {
-        self.units
-            .iter()
-            .find(|u| u.kind == *kind && u.namespace == namespace && u.name == name)
+    /// The unit `r`, if it was tried.
+    pub fn unit(&self, r: &ObjRef) -> Option<&UnitResult> {
+        self.units.iter().find(|u| u.is(r))
     }
 
     /// The simulated outcome of a Pod, PodGroup or CompositePodGroup: its own unit's; for a
@@ -571,16 +579,11 @@ impl Plan {
     /// for a PodGroup whose members were tried pod by pod (GenericWorkload off), its members'
     /// combined ([`Outcome::combine`]). `None` when nothing of it was pending. The one
     /// answer that simulate, explain, tree and the TUI give for an object.
-    pub fn outcome_of(
-        &self,
-        s: &crate::snapshot::Snapshot,
-        kind: &ObjKind,
-        namespace: &str,
-        name: &str,
-    ) -> Option<Outcome> {
-        if let Some(u) = self.unit(kind, namespace, name) {
+    pub fn outcome_of(&self, s: &crate::snapshot::Snapshot, r: &ObjRef) -> Option<Outcome> {
+        if let Some(u) = self.unit(r) {
             return Some(u.outcome);
         }
+        let (kind, namespace, name) = (&r.kind, r.namespace.as_str(), r.name.as_str());
         match kind {
             ObjKind::Pod => {
                 let group = s
@@ -591,7 +594,7 @@ impl Plan {
                     .as_ref()?
                     .pod_group_name
                     .clone()?;
-                self.outcome_of(s, &ObjKind::PodGroup, namespace, &group)
+                self.outcome_of(s, &ObjRef::new(ObjKind::PodGroup, namespace, &group))
             }
             ObjKind::PodGroup | ObjKind::CompositePodGroup => {
                 // Up the parent chain to a unit (bounded: a cycle of parents ends here).
@@ -605,7 +608,9 @@ impl Plan {
                 };
                 for _ in 0..16 {
                     let Some(p) = parent else { break };
-                    if let Some(u) = self.unit(&ObjKind::CompositePodGroup, namespace, &p) {
+                    if let Some(u) =
+                        self.unit(&ObjRef::new(ObjKind::CompositePodGroup, namespace, &p))
+                    {
                         return Some(u.outcome);
                     }
                     parent = s
@@ -622,7 +627,8 @@ impl Plan {
                         .iter()
                         .filter_map(|i| {
                             let pod = crate::snapshot::name_of(&s.pods[*i].metadata);
-                            self.unit(&ObjKind::Pod, namespace, pod).map(|u| u.outcome)
+                            self.unit(&ObjRef::new(ObjKind::Pod, namespace, pod))
+                                .map(|u| u.outcome)
                         }),
                 )
             }

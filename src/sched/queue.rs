@@ -11,7 +11,7 @@
 //! here the earliest creation time among its unscheduled members anywhere in the tree, not
 //! the group object's own creation time.
 
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, ObjRef};
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::node_state::{ClusterState, PodId};
@@ -244,6 +244,13 @@ pub struct Unit {
     pub created: i64,
     /// What to do.
     pub body: UnitBody,
+}
+
+impl Unit {
+    /// Whether this is the unit `r`.
+    pub fn is(&self, r: &ObjRef) -> bool {
+        self.kind == r.kind && self.namespace == r.namespace && self.name == r.name
+    }
 }
 
 /// Whether the scheduler would try to place this pod now.

@@ -457,10 +457,11 @@ impl Snapshot {
         self.index.nodes.get("", name).map(|i| &self.nodes[i])
     }
 
-    /// The metadata of an object of a kind that targets name (Pod, PodGroup,
-    /// CompositePodGroup, Workload, Job, ResourceClaim, Node), if it exists.
-    pub fn meta_of(&self, kind: &ObjKind, namespace: &str, name: &str) -> Option<&ObjectMeta> {
-        Some(match kind {
+    /// The metadata of object `r`, if it exists and is of a kind that targets name (Pod,
+    /// PodGroup, CompositePodGroup, Workload, Job, ResourceClaim, Node).
+    pub fn meta_of(&self, r: &ObjRef) -> Option<&ObjectMeta> {
+        let (namespace, name) = (r.namespace.as_str(), r.name.as_str());
+        Some(match r.kind {
             ObjKind::Pod => &self.pod(namespace, name)?.metadata,
             ObjKind::PodGroup => &self.pod_group(namespace, name)?.metadata,
             ObjKind::CompositePodGroup => &self.composite_pod_group(namespace, name)?.metadata,
@@ -472,14 +473,9 @@ impl Snapshot {
         })
     }
 
-    /// The labels of an object of a kind that targets name, if it exists.
-    pub fn labels_of(
-        &self,
-        kind: &ObjKind,
-        namespace: &str,
-        name: &str,
-    ) -> Option<&BTreeMap<String, String>> {
-        self.meta_of(kind, namespace, name)?.labels.as_ref()
+    /// The labels of object `r`, if it exists and is of a kind that targets name.
+    pub fn labels_of(&self, r: &ObjRef) -> Option<&BTreeMap<String, String>> {
+        self.meta_of(r)?.labels.as_ref()
     }
 
     /// "Now" for every age, GPU-hour and time-based check: the snapshot's time

@@ -5,7 +5,7 @@
 //! group that the simulation places.
 
 use std::path::{Path, PathBuf};
-use wasctl::snapshot::ObjKind;
+use wasctl::snapshot::{ObjKind, ObjRef};
 
 use wasctl::explain::{Verdict, explain};
 use wasctl::graph::Graph;
@@ -52,7 +52,7 @@ fn explain_verdict_equals_simulate_outcome_for_every_unit_of_every_fixture() {
         let options = Options::default();
         let plan = simulate(&s, &options);
         for u in &plan.units {
-            let d = explain(&s, &options, &u.namespace, &u.kind, &u.name);
+            let d = explain(&s, &options, &u.obj_ref());
             assert_eq!(
                 d.verdict,
                 Verdict::from(u.outcome),
@@ -79,10 +79,11 @@ fn explain_verdict_equals_simulate_outcome_for_every_unit_of_every_fixture() {
         for pg in &s.pod_groups {
             let ns = pg.metadata.namespace.as_deref().unwrap_or("");
             let pg_name = pg.metadata.name.as_deref().unwrap_or("");
-            if plan.unit(&ObjKind::PodGroup, ns, pg_name).is_some() {
+            let pg_ref = ObjRef::new(ObjKind::PodGroup, ns, pg_name);
+            if plan.unit(&pg_ref).is_some() {
                 continue;
             }
-            let Some(outcome) = plan.outcome_of(&s, &ObjKind::PodGroup, ns, pg_name) else {
+            let Some(outcome) = plan.outcome_of(&s, &pg_ref) else {
                 continue;
             };
             if plan
@@ -92,7 +93,7 @@ fn explain_verdict_equals_simulate_outcome_for_every_unit_of_every_fixture() {
             {
                 continue;
             }
-            let d = explain(&s, &options, ns, &ObjKind::PodGroup, pg_name);
+            let d = explain(&s, &options, &pg_ref);
             if d.verdict == Verdict::Scheduled {
                 // Not pod by pod: the group sits inside a tree whose root is the unit.
                 continue;
@@ -132,8 +133,7 @@ fn doctor_never_says_the_pods_wait_for_a_group_that_schedules() {
                 continue;
             }
             let says_wait = f.message.contains("wait") && !f.message.contains("PreEnqueue");
-            let placed = plan.outcome_of(&s, kind, &f.object.namespace, &f.object.name)
-                == Some(Outcome::Scheduled);
+            let placed = plan.outcome_of(&s, &f.object) == Some(Outcome::Scheduled);
             assert!(
                 !(says_wait && placed),
                 "{name}: doctor {} says the pods wait, but simulate places {}: {}",

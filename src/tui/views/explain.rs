@@ -3,7 +3,6 @@
 //! per-claim results, the placements and the preemption victims with the blast radius. The
 //! diagnoses are computed on the worker; this view only lays them out.
 
-use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 
 use crossterm::event::KeyEvent;
@@ -159,7 +158,7 @@ pub fn diagnosis_lines(
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut out = vec![Line::from(vec![
-        Span::styled(s(&d.target), theme.header()),
+        Span::styled(s(&crate::explain::unit_text(&d.target)), theme.header()),
         Span::raw(": "),
         Span::styled(d.shown_outcome().as_str(), theme.outcome(d.shown_outcome())),
     ])];
@@ -276,9 +275,7 @@ pub fn diagnosis_lines(
 }
 
 fn unit_of<'a>(cx: &Cx<'a>, d: &Diagnosis) -> Option<&'a UnitResult> {
-    let mut parts = d.target.splitn(3, '/');
-    let (kind, ns, name) = (parts.next()?, parts.next()?, parts.next()?);
-    cx.data.plan.unit(&ObjKind::parse(kind), ns, name)
+    cx.data.plan.unit(&d.target)
 }
 
 impl Component for ExplainView {

@@ -158,12 +158,9 @@ fn outcome(cx: &Cx<'_>, r: &TreeRow) -> Option<Outcome> {
     ) {
         return None;
     }
-    cx.data.plan.outcome_of(
-        &cx.data.snapshot,
-        &r.node.kind,
-        &r.node.namespace,
-        &r.node.name,
-    )
+    cx.data
+        .plan
+        .outcome_of(&cx.data.snapshot, &r.node.obj_ref())
 }
 
 impl Component for TreeView {

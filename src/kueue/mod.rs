@@ -8,6 +8,8 @@
 //! - [`flavor`]: flavor assignment (`flavorassigner.go`).
 
 pub mod admission;
+#[cfg(test)]
+mod fixtures;
 pub mod flavor;
 pub mod preempt;
 pub mod quota;

@@ -103,16 +103,17 @@ fn compare(k: &KueueObjects, got: &Admission, want: &Expected) -> Vec<String> {
             diffs.push(format!("{name}: no result"));
             continue;
         };
+        if w.outcome != r.outcome {
+            diffs.push(format!(
+                "{name}: outcome: want {:?}, got {:?} ({:?})",
+                w.outcome, r.outcome, r.message
+            ));
+        }
         let mut d = |field: &str, want: String, got: String| {
             if want != got {
                 diffs.push(format!("{name}: {field}: want {want}, got {got}"));
             }
         };
-        d(
-            "outcome",
-            format!("{:?}", w.outcome),
-            format!("{:?}", r.outcome),
-        );
         if let Some(cq) = &w.cluster_queue {
             d("clusterQueue", cq.clone(), r.cluster_queue.clone());
         }

@@ -646,19 +646,7 @@ impl Run<'_> {
             AdmissionOutcome::Admitted
         };
         let mut r = self.result(index, outcome, &cq_name, String::new());
-        r.pod_sets = a
-            .pod_sets
-            .iter()
-            .map(|ps| PodSetResult {
-                name: ps.name.clone(),
-                count: ps.count,
-                flavors: ps
-                    .flavors
-                    .iter()
-                    .map(|(res, c)| (res.clone(), c.flavor.clone()))
-                    .collect(),
-            })
-            .collect();
+        r.pod_sets = pod_set_results(&a);
         r.preempts = p.preempts.clone();
         if checks && !p.preempts.is_empty() {
             r.message =
@@ -751,6 +739,7 @@ impl Run<'_> {
             if cut_short && !p.preempts.is_empty() {
                 r.outcome = AdmissionOutcome::Preempting;
                 r.preempts = p.preempts.clone();
+                r.pod_sets = pod_set_results(&a);
             } else {
                 r.shortfall = self.shortfall(p.cq, &p.info, &a);
             }
@@ -807,6 +796,22 @@ impl Run<'_> {
         }
         out
     }
+}
+
+/// The flavors of an assignment, per pod set.
+fn pod_set_results(a: &Assignment) -> Vec<PodSetResult> {
+    a.pod_sets
+        .iter()
+        .map(|ps| PodSetResult {
+            name: ps.name.clone(),
+            count: ps.count,
+            flavors: ps
+                .flavors
+                .iter()
+                .map(|(res, c)| (res.clone(), c.flavor.clone()))
+                .collect(),
+        })
+        .collect()
 }
 
 /// The flavors an admitted workload's status records.

@@ -169,7 +169,13 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
         },
     )
     .map_err(|e| e.0)?;
-    let diffs = compare(&k, &got, &want);
+    let mut diffs = compare(&k, &got, &want);
+    if want.cycles.is_none() && got.unsettled {
+        diffs.push(format!(
+            "admission did not settle within {} cycles",
+            got.cycles
+        ));
+    }
     if diffs.is_empty() {
         Ok(())
     } else {
@@ -231,4 +237,42 @@ fn every_fixture_is_listed_in_the_readme() {
             );
         }
     }
+}
+
+/// The harness reports a wrong expectation, naming the workload and the field.
+#[test]
+fn a_wrong_expectation_is_reported_with_the_workload_and_field() {
+    let dir = root().join("schedule-single-cluster-queue-full");
+    let (k, namespaces) = load(&dir.join("input.yaml"));
+    let got = run_with(
+        &k,
+        &namespaces,
+        &[],
+        Options {
+            max_cycles: Some(1),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let mut want: Expected =
+        serde_saphyr::from_str(&read(&dir.join("expected.yaml"))).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compare(&k, &got, &want).is_empty());
+    if let Some(w) = want.workloads.get_mut("sales/new") {
+        w.outcome = AdmissionOutcome::Admitted;
+        w.flavors = Some(BTreeMap::from([(
+            "one".to_owned(),
+            BTreeMap::from([("cpu".to_owned(), "default".to_owned())]),
+        )]));
+    }
+    want.workloads.remove("sales/assigned");
+    let diffs = compare(&k, &got, &want);
+    assert_eq!(diffs.len(), 3, "{diffs:#?}");
+    assert!(
+        diffs[0].starts_with("sales/assigned: has a result"),
+        "{diffs:#?}"
+    );
+    assert!(
+        diffs[1].starts_with("sales/new: outcome: want Admitted, got QuotaPending"),
+        "{diffs:#?}"
+    );
+    assert!(diffs[2].starts_with("sales/new: flavors:"), "{diffs:#?}");
 }

@@ -11,6 +11,8 @@
 //! - [`launch`]: the Jobs admitted workloads start (`jobframework`, `podset.go`).
 
 pub mod admission;
+#[cfg(test)]
+mod fixtures;
 pub mod flavor;
 pub mod launch;
 pub mod preempt;

@@ -391,10 +391,17 @@ impl Tree {
         }
     }
 
-    /// `BorrowingWith`: the node would use more than its nominal quota with `val` more.
+    /// `BorrowingWith`: the node would use more than its own quota with `val` more — its
+    /// nominal quota for a ClusterQueue (`ClusterQueueSnapshot.BorrowingWith`), its subtree
+    /// quota (its own plus what its children lend it) for a Cohort
+    /// (`CohortSnapshot.BorrowingWith`).
     pub fn borrowing_with(&self, i: usize, fr: &FlavorResource, val: Amount) -> bool {
         let n = &self.nodes[i];
-        n.quota(fr).nominal < n.used(fr) + val
+        let own = match n.kind {
+            NodeKind::ClusterQueue => n.quota(fr).nominal,
+            NodeKind::Cohort => n.subtree(fr),
+        };
+        own < n.used(fr) + val
     }
 
     /// `FindHeightOfLowestSubtreeThatFits`: how high up the cohort tree `val` more of `fr`
@@ -523,6 +530,22 @@ mod tests {
             t.add_usage(a, &cpu(), v);
         }
         t.add_usage(b, &cpu(), 4_000);
+    }
+
+    /// Kueue `CohortSnapshot.BorrowingWith` compares with the subtree quota: a cohort with no
+    /// quota of its own is not borrowing while what its queues lend covers the usage.
+    #[test]
+    fn a_cohort_borrows_only_beyond_what_its_queues_lend_it() {
+        let (mut t, a, _, c) = lending_tree();
+        assert!(!t.borrowing_with(c, &cpu(), 10_000), "4 + 6 lent");
+        assert!(t.borrowing_with(c, &cpu(), 10_001));
+        t.add_usage(a, &cpu(), 9_000);
+        assert_eq!(t.nodes[c].used(&cpu()), 3_000, "6 local, 3 from the cohort");
+        assert!(!t.borrowing_with(c, &cpu(), 7_000));
+        assert!(
+            t.borrowing_with(a, &cpu(), 2_000),
+            "a queue compares with its nominal"
+        );
     }
 
     #[test]

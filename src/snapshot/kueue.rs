@@ -216,12 +216,6 @@ pub struct FlavorFungibility {
     pub preference: Option<String>,
 }
 
-impl Default for FungibilityPolicy {
-    fn default() -> Self {
-        Self::MayStopSearch
-    }
-}
-
 fn may_stop_search() -> FungibilityPolicy {
     FungibilityPolicy::MayStopSearch
 }
@@ -241,10 +235,11 @@ impl Default for FlavorFungibility {
     }
 }
 
-/// `MayStopSearch` or `TryNextFlavor`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// `MayStopSearch` (the default) or `TryNextFlavor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum FungibilityPolicy {
     /// Stop at this flavor (v1beta1: `Borrow` / `Preempt`).
+    #[default]
     MayStopSearch,
     /// Try the next flavor first.
     TryNextFlavor,

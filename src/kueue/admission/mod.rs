@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::api::scheduling::v1::PriorityClass;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::flavor::{self, Assignment, Context, Mode};
 use super::preempt::{self, Holder, State, StateOracle, Target};
@@ -29,13 +29,13 @@ use super::quota::{Amount, FlavorResource, QuotaError, Tree};
 use super::workload::{Info, PriorityClasses, admitted_usage};
 use crate::sched::selector::LabelSelector;
 use crate::snapshot::kueue::{
-    ClusterQueue, KueueObjects, QueueingStrategy, ResourceFlavor, StopPolicy, Workload, condition,
-    is_true,
+    ClusterQueue, KueueObjects, PreemptionPolicy, QueueingStrategy, ResourceFlavor, StopPolicy,
+    Workload, condition, is_true,
 };
 
 /// What Kueue's admission does with a Kueue Workload (the `admission.outcome` of the JSON
 /// contract).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum AdmissionOutcome {
     /// Quota is reserved and every admission check passed: its pods are created.
     Admitted,
@@ -199,11 +199,31 @@ fn namespace_allowed(cq: &ClusterQueue, ns: &str, namespaces: &[Namespace]) -> O
     Some(LabelSelector::compile(sel).matches(&labels))
 }
 
+/// How [`run_with`] runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Stop after this many scheduling cycles (`None`: until it settles). One cycle is what
+    /// Kueue's `scheduler.schedule` does once, as its unit tests (`TestSchedule`) run it.
+    pub max_cycles: Option<usize>,
+}
+
 /// Runs Kueue's admission over the snapshot's Kueue objects until it settles.
 pub fn run(
     k: &KueueObjects,
     namespaces: &[Namespace],
     priority_classes: &[PriorityClass],
+) -> Result<Admission, QuotaError> {
+    run_with(k, namespaces, priority_classes, Options::default())
+}
+
+/// [`run`], with [`Options`]. A run cut short by `max_cycles` reports a workload whose
+/// preemptions were issued in its last cycle as `Preempting` (its victims are evicted, the
+/// quota not yet free), as Kueue's `schedule` leaves it.
+pub fn run_with(
+    k: &KueueObjects,
+    namespaces: &[Namespace],
+    priority_classes: &[PriorityClass],
+    options: Options,
 ) -> Result<Admission, QuotaError> {
     let classes = PriorityClasses {
         workload: k
@@ -251,7 +271,12 @@ pub fn run(
     let bound = 4 * (k.workloads.len() + 4);
     let mut cycles = 0;
     let mut unsettled = false;
+    let mut cut_short = false;
     loop {
+        if options.max_cycles.is_some_and(|m| cycles >= m) {
+            cut_short = true;
+            break;
+        }
         if cycles >= bound {
             unsettled = true;
             break;
@@ -261,7 +286,7 @@ pub fn run(
         }
         cycles += 1;
     }
-    run.finish();
+    run.finish(cut_short);
     Ok(Admission {
         workloads: run.results.into_values().collect(),
         cycles,
@@ -478,7 +503,18 @@ impl Run<'_> {
                     changed |= self.set_aside(index, a);
                 }
                 Mode::Preempt if targets.is_empty() => {
-                    let usage = self.reservable(node, &a);
+                    // reserveCapacityForUnreclaimablePreempt: a queue that can always reclaim
+                    // what it lends (`preemption.CanAlwaysReclaim`: reclaimWithinCohort Any)
+                    // reserves nothing, so others in its cohort may borrow meanwhile
+                    // (PrioritizePreemptorWorkloads, alpha and off by default, is not modelled).
+                    let can_always_reclaim = self.state.queues.get(&node).is_some_and(|c| {
+                        c.spec.preemption.reclaim_within_cohort == PreemptionPolicy::Any
+                    });
+                    let usage = if can_always_reclaim {
+                        BTreeMap::new()
+                    } else {
+                        self.reservable(node, &a)
+                    };
                     changed |= self.set_aside(index, a);
                     self.reserve(node, &usage);
                     reserved.push((node, usage));
@@ -610,19 +646,7 @@ impl Run<'_> {
             AdmissionOutcome::Admitted
         };
         let mut r = self.result(index, outcome, &cq_name, String::new());
-        r.pod_sets = a
-            .pod_sets
-            .iter()
-            .map(|ps| PodSetResult {
-                name: ps.name.clone(),
-                count: ps.count,
-                flavors: ps
-                    .flavors
-                    .iter()
-                    .map(|(res, c)| (res.clone(), c.flavor.clone()))
-                    .collect(),
-            })
-            .collect();
+        r.pod_sets = pod_set_results(&a);
         r.preempts = p.preempts.clone();
         if checks && !p.preempts.is_empty() {
             r.message =
@@ -687,8 +711,9 @@ impl Run<'_> {
         self.state.tree.ancestors(node).last().unwrap_or(node)
     }
 
-    /// Outcomes of the workloads still pending.
-    fn finish(&mut self) {
+    /// Outcomes of the workloads still pending (`cut_short`: the run stopped at its cycle
+    /// bound, so preemptions issued in the last cycle are still under way).
+    fn finish(&mut self, cut_short: bool) {
         let indexes: Vec<usize> = self.pending.keys().copied().collect();
         for index in indexes {
             let a = match self.pending.get(&index).and_then(|p| p.assignment.clone()) {
@@ -711,7 +736,13 @@ impl Run<'_> {
                 a.reasons().join("; "),
             );
             r.evicted = p.evicted;
-            r.shortfall = self.shortfall(p.cq, &p.info, &a);
+            if cut_short && !p.preempts.is_empty() {
+                r.outcome = AdmissionOutcome::Preempting;
+                r.preempts = p.preempts.clone();
+                r.pod_sets = pod_set_results(&a);
+            } else {
+                r.shortfall = self.shortfall(p.cq, &p.info, &a);
+            }
             if self.k.workloads[index]
                 .spec
                 .pod_sets
@@ -765,6 +796,22 @@ impl Run<'_> {
         }
         out
     }
+}
+
+/// The flavors of an assignment, per pod set.
+fn pod_set_results(a: &Assignment) -> Vec<PodSetResult> {
+    a.pod_sets
+        .iter()
+        .map(|ps| PodSetResult {
+            name: ps.name.clone(),
+            count: ps.count,
+            flavors: ps
+                .flavors
+                .iter()
+                .map(|(res, c)| (res.clone(), c.flavor.clone()))
+                .collect(),
+        })
+        .collect()
 }
 
 /// The flavors an admitted workload's status records.

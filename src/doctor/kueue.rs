@@ -312,7 +312,8 @@ fn gang_size_disagrees(c: &mut Checker<'_>) {
                 continue;
             }
             let pg_name = pg.metadata.name.as_deref().unwrap_or_default();
-            let Some(min) = crate::explain::min_count_of(s, &ObjKind::PodGroup, ns, pg_name) else {
+            let pg_ref = ObjRef::new(ObjKind::PodGroup, ns, pg_name);
+            let Some(min) = crate::explain::min_count_of(s, &pg_ref) else {
                 continue;
             };
             let min = i64::from(min);
@@ -321,7 +322,7 @@ fn gang_size_disagrees(c: &mut Checker<'_>) {
             }
             c.emit(
                 Check::GangSizeDisagreesWithKueue,
-                ObjRef::new(ObjKind::PodGroup, ns, pg_name),
+                pg_ref,
                 format!(
                     "`minCount` is {min}, but Kueue Workload `{}` admits {} pod(s) of pod set `{}`: the gang can never reach its quorum",
                     w.name(),

@@ -323,6 +323,7 @@ fn every_scenario_matches_its_expected_outcome() {
                     .unwrap_or_else(|e| panic!("{name}/scheduler-config.yaml: {e}"));
             snapshot.scheduler_config = Some(wasctl::snapshot::LoadedSchedulerConfig {
                 config: wasctl::snapshot::scheduler_config::effective(&parsed),
+                written: parsed,
                 source: "scheduler-config.yaml".to_owned(),
             });
         }

@@ -330,7 +330,7 @@ mod tests {
 
     fn diagnosis(profile: &str, scoring: Option<&str>) -> Diagnosis {
         Diagnosis {
-            target: "Pod/ml/train".to_owned(),
+            target: crate::snapshot::ObjRef::new(crate::snapshot::ObjKind::Pod, "ml", "train"),
             verdict: Verdict::Schedulable,
             outcome: Some(crate::sched::plan::Outcome::Scheduled),
             message: String::new(),

@@ -1316,7 +1316,7 @@ pub fn effective(config: &KubeSchedulerConfiguration) -> KubeSchedulerConfigurat
 /// `apiVersion`/`kind` set; one `default-scheduler` profile when there are none (a single
 /// unnamed profile is named so); each profile's plugins merged with the defaults and
 /// multiPoint expanded into per-point lists with explicit score weights (multiPoint then
-/// reads `disabled: ['*']`, see [`expand_multi_point`]); every `pluginConfig`
+/// reads `disabled: ['*']`, see `expand_multi_point`); every `pluginConfig`
 /// entry defaulted and one appended (defaulted) for each enabled plugin that takes args; the
 /// global defaults (parallelism 16, percentageOfNodesToScore 0, backoffs 1 s/10 s,
 /// profiling on). A profile's own `percentageOfNodesToScore` stays unset when not given

@@ -91,7 +91,7 @@ impl State {
     }
 
     fn children(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.tree.nodes.len()).filter(move |c| self.tree.parent(*c) == Some(node))
+        self.tree.children(node).iter().copied()
     }
 }
 

@@ -19,7 +19,7 @@
 //! resource (`resources.ResourceValue`). Nodes whose cohort chain has a cycle are inactive, as
 //! in Kueue's scheduler snapshot (`skipInactiveCQReason`: `HasCycle`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 use crate::snapshot::kueue::{KueueObjects, ResourceGroup};
 use crate::snapshot::quantity::{parse_milli, parse_quantity};
@@ -141,6 +141,10 @@ pub struct Tree {
     pub nodes: Vec<Node>,
     cluster_queues: BTreeMap<String, usize>,
     cohorts: BTreeMap<String, usize>,
+    /// Each node's children (none under a cycle), built once: the forest's shape is fixed.
+    children: Vec<Vec<usize>>,
+    /// Each node's `getNodeHeight`, built once.
+    heights: Vec<usize>,
 }
 
 fn read_groups(
@@ -213,6 +217,7 @@ impl Tree {
             }
         }
         t.mark_cycles();
+        t.link();
         t.accumulate();
         Ok(t)
     }
@@ -261,6 +266,27 @@ impl Tree {
         for (i, s) in state.into_iter().enumerate() {
             if s == 3 {
                 self.nodes[i].in_cycle = true;
+            }
+        }
+    }
+
+    /// The children and heights of every node (the shape never changes after building).
+    fn link(&mut self) {
+        let n = self.nodes.len();
+        self.children = vec![Vec::new(); n];
+        for i in 0..n {
+            if let Some(p) = self.parent(i) {
+                self.children[p].push(i);
+            }
+        }
+        self.heights = vec![0; n];
+        for i in self.leaves_first() {
+            if self.nodes[i].kind == NodeKind::Cohort {
+                self.heights[i] = self.children[i]
+                    .iter()
+                    .map(|c| self.heights[*c] + 1)
+                    .max()
+                    .unwrap_or(0);
             }
         }
     }
@@ -432,19 +458,12 @@ impl Tree {
     /// `getNodeHeight`: 0 for a ClusterQueue; for a Cohort 1 + the tallest child (a
     /// ClusterQueue child counts 0), 0 with no children.
     pub fn height(&self, i: usize) -> usize {
-        if self.nodes[i].kind == NodeKind::ClusterQueue {
-            return 0;
-        }
-        (0..self.nodes.len())
-            .filter(|c| self.parent(*c) == Some(i))
-            .map(|c| self.height(c) + 1)
-            .max()
-            .unwrap_or(0)
+        self.heights.get(i).copied().unwrap_or(0)
     }
 
-    /// The (flavor, resource) pairs a node has quota for.
-    pub fn flavor_resources(&self, i: usize) -> BTreeSet<FlavorResource> {
-        self.nodes[i].quotas.keys().cloned().collect()
+    /// The node's children (ClusterQueues and Cohorts).
+    pub fn children(&self, i: usize) -> &[usize] {
+        self.children.get(i).map_or(&[], Vec::as_slice)
     }
 }
 

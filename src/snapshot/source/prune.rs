@@ -165,6 +165,13 @@ macro_rules! pod_rules {
     };
 }
 
+/// A pod template (a Job's, a Kueue Workload pod set's): metadata as every object's, the spec
+/// as a pod's.
+static POD_TEMPLATE: Rules = Rules {
+    drop: &[],
+    below: &[("metadata", &META), ("spec", &pod_spec_rules!(CONTAINER))],
+};
+
 /// A Job: its pod template's spec as a pod's (what capacity, the graph and the evidence read
 /// of it: resources, the scheduling group, claims, labels), and the metadata of both.
 pub static JOB: Rules = Rules {
@@ -175,13 +182,7 @@ pub static JOB: Rules = Rules {
             "spec",
             &Rules {
                 drop: &[],
-                below: &[(
-                    "template",
-                    &Rules {
-                        drop: &[],
-                        below: &[("metadata", &META), ("spec", &pod_spec_rules!(CONTAINER))],
-                    },
-                )],
+                below: &[("template", &POD_TEMPLATE)],
             },
         ),
     ],
@@ -201,16 +202,7 @@ pub static KUEUE: Rules = Rules {
                     "podSets",
                     &Rules {
                         drop: &[],
-                        below: &[(
-                            "template",
-                            &Rules {
-                                drop: &[],
-                                below: &[
-                                    ("metadata", &META),
-                                    ("spec", &pod_spec_rules!(CONTAINER)),
-                                ],
-                            },
-                        )],
+                        below: &[("template", &POD_TEMPLATE)],
                     },
                 )],
             },

@@ -166,6 +166,7 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
         &[],
         Options {
             max_cycles: want.cycles,
+            ..Options::default()
         },
     )
     .map_err(|e| e.0)?;
@@ -250,6 +251,7 @@ fn a_wrong_expectation_is_reported_with_the_workload_and_field() {
         &[],
         Options {
             max_cycles: Some(1),
+            ..Options::default()
         },
     )
     .unwrap_or_else(|e| panic!("{e:?}"));

@@ -38,7 +38,16 @@ pub fn stage(
     if s.kueue.is_empty() {
         return Ok(None);
     }
-    let admission = admission::run(&s.kueue, &s.namespaces, &s.priority_classes)?;
+    // A queue that is not in a partial input is unknown, never missing.
+    let unread = ["LocalQueue", "ClusterQueue"]
+        .into_iter()
+        .filter(|k| !s.knows_all(k, None))
+        .collect();
+    let options = admission::Options {
+        unread,
+        ..admission::Options::default()
+    };
+    let admission = admission::run_with(&s.kueue, &s.namespaces, &s.priority_classes, options)?;
     let (launched, not_launched) = launch(
         s,
         &s.kueue,
@@ -191,6 +200,26 @@ spec:
         assert_eq!(pods, ["train-0", "train-1"]);
         let job = &staged.snapshot.jobs[0];
         assert_eq!(job.spec.as_deref().and_then(|s| s.suspend), Some(false));
+    }
+
+    /// A dump of Kueue Workloads without their queues (`kubectl get workloads` only): the
+    /// queues are unknown, not missing.
+    #[test]
+    fn a_queue_of_a_kind_not_in_the_input_is_unknown_not_missing() {
+        let yaml = CLUSTER
+            .split("---")
+            .filter(|d| !d.contains("kind: LocalQueue") && !d.contains("kind: ClusterQueue"))
+            .collect::<Vec<_>>()
+            .join("---");
+        let mut s = snapshot(&yaml);
+        s.facts.from_files = true;
+        let staged = stage(&s, &BTreeMap::new())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .unwrap_or_else(|| panic!("Kueue objects are in the input"));
+        assert_eq!(
+            staged.admission.workloads[0].message,
+            "LocalQueue q is not in the input (LocalQueues were not read): its admission is unknown"
+        );
     }
 
     #[test]

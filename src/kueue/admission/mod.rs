@@ -156,6 +156,8 @@ struct Pending {
 
 struct Run<'a> {
     k: &'a KueueObjects,
+    /// Kinds not read completely ([`Options::unread`]).
+    unread: Vec<&'static str>,
     state: State,
     flavors: BTreeMap<String, &'a ResourceFlavor>,
     /// Pending workloads by index.
@@ -200,11 +202,14 @@ fn namespace_allowed(cq: &ClusterQueue, ns: &str, namespaces: &[Namespace]) -> O
 }
 
 /// How [`run_with`] runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
     /// Stop after this many scheduling cycles (`None`: until it settles). One cycle is what
     /// Kueue's `scheduler.schedule` does once, as its unit tests (`TestSchedule`) run it.
     pub max_cycles: Option<usize>,
+    /// Kinds that were not read completely (`LocalQueue`, `ClusterQueue`): a queue of such a
+    /// kind that is not in the input is reported as not read, never as missing.
+    pub unread: Vec<&'static str>,
 }
 
 /// Runs Kueue's admission over the snapshot's Kueue objects until it settles.
@@ -249,6 +254,7 @@ pub fn run_with(
         .collect();
     let mut run = Run {
         k,
+        unread: options.unread.clone(),
         state: State {
             tree,
             holders: BTreeMap::new(),
@@ -315,6 +321,17 @@ impl Run<'_> {
         }
     }
 
+    /// Why a queue is not there: it does not exist, or its kind was not read.
+    fn absent(&self, kind: &str, name: &str) -> String {
+        if self.unread.contains(&kind) {
+            format!(
+                "{kind} {name} is not in the input ({kind}s were not read): its admission is unknown"
+            )
+        } else {
+            format!("{kind} {name} doesn't exist")
+        }
+    }
+
     /// Sorts one workload into holders, pending queues or a final outcome.
     fn take_in(
         &mut self,
@@ -368,7 +385,7 @@ impl Run<'_> {
             let why = if w.spec.queue_name.is_empty() {
                 "the workload names no queue".to_owned()
             } else {
-                format!("LocalQueue {} doesn't exist", w.spec.queue_name)
+                self.absent("LocalQueue", &w.spec.queue_name)
             };
             let r = self.result(index, AdmissionOutcome::NoQueue, "", why);
             self.results.insert(index, r);
@@ -391,7 +408,7 @@ impl Run<'_> {
                 index,
                 AdmissionOutcome::NoQueue,
                 &cq_name,
-                format!("ClusterQueue {cq_name} doesn't exist"),
+                self.absent("ClusterQueue", &cq_name),
             );
             self.results.insert(index, r);
             return;

@@ -78,7 +78,7 @@ pub enum Error {
 
 impl Error {
     /// A usage error with a hint.
-    pub fn usage(message: impl Into<String>, hint: impl Into<String>) -> Self {
+    pub(crate) fn usage(message: impl Into<String>, hint: impl Into<String>) -> Self {
         Self::Usage {
             message: message.into(),
             hint: Some(hint.into()),
@@ -100,7 +100,7 @@ impl Error {
     }
 
     /// A suggestion shown after the error, if there is one.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             Self::Load(e) => e.hint(),
             Self::Access(e) => e.hint(),

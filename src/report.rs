@@ -35,7 +35,7 @@ pub enum Severity {
 
 impl Severity {
     /// `error`, `warning` or `info`, as the JSON spells it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Info => "info",
             Self::Warning => "warning",

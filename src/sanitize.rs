@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::io;
 
 /// Returns `s` with every control character escaped; borrows when there is none.
-pub fn sanitize(s: &str) -> Cow<'_, str> {
+pub(crate) fn sanitize(s: &str) -> Cow<'_, str> {
     if !s.chars().any(is_unsafe) {
         return Cow::Borrowed(s);
     }
@@ -51,7 +51,7 @@ fn is_unsafe(c: char) -> bool {
 
 /// [`sanitize`] for text of several lines (an error chain): each line is sanitised, the line
 /// breaks stay.
-pub fn sanitize_lines(s: &str) -> Cow<'_, str> {
+pub(crate) fn sanitize_lines(s: &str) -> Cow<'_, str> {
     if !s.chars().any(|c| c != '\n' && is_unsafe(c)) {
         return Cow::Borrowed(s);
     }
@@ -65,7 +65,7 @@ pub fn sanitize_lines(s: &str) -> Cow<'_, str> {
 
 /// `text` with the user information of every URL in it (`https://user:password@host`)
 /// removed, so credentials in a server URL never reach a message.
-pub fn redact_userinfo(text: &str) -> Cow<'_, str> {
+pub(crate) fn redact_userinfo(text: &str) -> Cow<'_, str> {
     if !text.contains("://") || !text.contains('@') {
         return Cow::Borrowed(text);
     }
@@ -90,7 +90,7 @@ pub fn redact_userinfo(text: &str) -> Cow<'_, str> {
 }
 
 /// An io error in words, without the `(os error N)` suffix: a full disk is "disk full".
-pub fn io_in_words(e: &io::Error) -> String {
+pub(crate) fn io_in_words(e: &io::Error) -> String {
     let words = match e.kind() {
         io::ErrorKind::StorageFull => "disk full (no space left on device)",
         io::ErrorKind::QuotaExceeded => "disk quota exceeded",

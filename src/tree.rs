@@ -21,7 +21,7 @@ use crate::snapshot::{Snapshot, Warning, name_of, namespace_of, times};
 /// The tree report (`kind: Tree`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct TreeReport {
+pub(crate) struct TreeReport {
     /// The kube-scheduler feature gates the simulated outcomes used (WAS-relevant ones).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub feature_gates: std::collections::BTreeMap<String, bool>,
@@ -36,7 +36,7 @@ pub struct TreeReport {
 /// One object in the tree.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct TreeNode {
+pub(crate) struct TreeNode {
     /// Kind, e.g. `PodGroup`.
     pub kind: ObjKind,
     /// Namespace (empty for cluster-scoped objects).
@@ -91,12 +91,12 @@ pub struct TreeNode {
 
 impl TreeNode {
     /// The reference to the node's object.
-    pub fn obj_ref(&self) -> ObjRef {
+    pub(crate) fn obj_ref(&self) -> ObjRef {
         ObjRef::new(self.kind.clone(), &self.namespace, &self.name)
     }
 
     /// The row of `r`, with nothing known about it yet.
-    pub fn of(r: &ObjRef) -> Self {
+    pub(crate) fn of(r: &ObjRef) -> Self {
         Self {
             kind: r.kind.clone(),
             namespace: r.namespace.clone(),
@@ -121,7 +121,7 @@ impl TreeNode {
 
 /// Which objects to show.
 #[derive(Debug, Clone, Default)]
-pub struct TreeScope {
+pub(crate) struct TreeScope {
     /// Only this namespace (None: all).
     pub namespace: Option<String>,
     /// Only this object's chain (from its topmost ancestor down, pruned to its branch).
@@ -129,7 +129,7 @@ pub struct TreeScope {
 }
 
 /// Builds the tree report. With a `plan`, pending objects also show their simulated outcome.
-pub fn build(
+pub(crate) fn build(
     s: &Snapshot,
     g: &Graph,
     scope: &TreeScope,

@@ -64,19 +64,19 @@ use crate::snapshot::pod::{Pod, PodSpec};
 use crate::snapshot::{Job, ObjKind, RawObject, Snapshot, Warning, name_of, namespace_of};
 
 /// The label and annotation of an Indexed Job's pod.
-pub const COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
+pub(crate) const COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
 /// The Job-name label the API server adds to a Job's template.
-pub const JOB_NAME: &str = "batch.kubernetes.io/job-name";
+pub(crate) const JOB_NAME: &str = "batch.kubernetes.io/job-name";
 /// The legacy Job-name label.
-pub const LEGACY_JOB_NAME: &str = "job-name";
+pub(crate) const LEGACY_JOB_NAME: &str = "job-name";
 /// The managed-by annotation the Job controller puts on the Workload and PodGroup.
-pub const WORKLOAD_MANAGED_BY: &str = "batch.kubernetes.io/workload-managed-by";
+pub(crate) const WORKLOAD_MANAGED_BY: &str = "batch.kubernetes.io/workload-managed-by";
 /// Its value.
-pub const JOB_CONTROLLER: &str = "kubernetes.io/job-controller";
+pub(crate) const JOB_CONTROLLER: &str = "kubernetes.io/job-controller";
 
 /// What the Job controller creates for one Job.
 #[derive(Debug, Clone, Default)]
-pub struct JobObjects {
+pub(crate) struct JobObjects {
     /// The Workload (with `WorkloadWithJob`).
     pub workload: Option<Workload>,
     /// The PodGroup (with `WorkloadWithJob`).
@@ -92,7 +92,7 @@ pub struct JobObjects {
 /// Whether the Job controller runs with `WorkloadWithJob`: the `--feature-gates` overrides,
 /// then kube-controller-manager's or kube-apiserver's known value in the facts of `s`, then
 /// the gate inferred from stored objects; `None` when nothing says (see the [module](self)).
-pub fn workload_with_job(s: &Snapshot, overrides: &BTreeMap<String, bool>) -> Option<bool> {
+pub(crate) fn workload_with_job(s: &Snapshot, overrides: &BTreeMap<String, bool>) -> Option<bool> {
     const GATE: &str = "WorkloadWithJob";
     if let Some(v) = overrides.get(GATE) {
         return Some(*v);
@@ -133,7 +133,7 @@ fn safe_encode(h: u32) -> String {
 }
 
 /// Upstream's `computePodGroupName` (job_scheduling_manager.go), truncation included.
-pub fn pod_group_name(workload: &str, template: &str) -> String {
+pub(crate) fn pod_group_name(workload: &str, template: &str) -> String {
     const MAX: usize = 253;
     let hash = safe_encode(fnv32a(&[workload.as_bytes(), template.as_bytes()]));
     let available = MAX - hash.len() - 2;
@@ -154,7 +154,7 @@ pub fn pod_group_name(workload: &str, template: &str) -> String {
 
 /// The Workload name: `<job>-<hash>` (see the [module](self): the hash is of the Job's
 /// namespace and name, not its uid).
-pub fn workload_name(namespace: &str, job: &str) -> String {
+pub(crate) fn workload_name(namespace: &str, job: &str) -> String {
     let hash = safe_encode(fnv32a(&[namespace.as_bytes(), b"/", job.as_bytes()]));
     let max = 253 - hash.len() - 1;
     let prefix = job.get(..max.min(job.len())).unwrap_or(job);
@@ -189,7 +189,7 @@ fn suffix(i: usize) -> String {
 /// The objects the Job controller would create for the manifest `job` (namespace already
 /// set). Errors name the Job.
 /// `workload_with_job`: the gate as [`workload_with_job`] resolves it (`None`: unknown).
-pub fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjects, String> {
+pub(crate) fn expand_job(job: &Job, workload_with_job: Option<bool>) -> Result<JobObjects, String> {
     let ns = namespace_or_default(&job.metadata);
     let name = name_of(&job.metadata).to_owned();
     let who = format!("Job {ns}/{name}");
@@ -403,7 +403,7 @@ fn replicas(r: Option<i32>) -> usize {
 
 /// The pods the apps/v1 controllers would create for the manifest `raw`, or `None` when its
 /// kind is not one of Deployment, ReplicaSet, StatefulSet.
-pub fn expand_apps(raw: &RawObject) -> Option<Result<Vec<Pod>, String>> {
+pub(crate) fn expand_apps(raw: &RawObject) -> Option<Result<Vec<Pod>, String>> {
     if raw.group() != "apps" {
         return None;
     }

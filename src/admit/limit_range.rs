@@ -23,7 +23,7 @@ use crate::snapshot::pod::{Container, Pod};
 use crate::snapshot::{Snapshot, name_of, namespace_of};
 
 /// Default requests per namespace: one map per LimitRange, in name order.
-pub struct Defaults {
+pub(crate) struct Defaults {
     by_namespace: HashMap<String, Vec<BTreeMap<String, Quantity>>>,
 }
 
@@ -45,7 +45,7 @@ fn item_defaults(item: &LimitRangeItem) -> BTreeMap<String, Quantity> {
 
 impl Defaults {
     /// The LimitRanges of `objects` and `cluster` (an object's own namespace only).
-    pub fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
+    pub(crate) fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
         let mut ranges: Vec<&LimitRange> = cluster
             .into_iter()
             .flat_map(|c| &c.limit_ranges)
@@ -78,11 +78,6 @@ impl Defaults {
             }
         }
         Self { by_namespace }
-    }
-
-    /// True when no namespace has container defaults.
-    pub fn is_empty(&self) -> bool {
-        self.by_namespace.is_empty()
     }
 }
 

@@ -25,12 +25,12 @@
 //! min/max validation, webhooks. Stored objects are never changed, so admitting a dump
 //! changes nothing and records nothing.
 
-pub mod controllers;
-pub mod limit_range;
-pub mod pod_defaults;
-pub mod priority;
-pub mod resource_quota;
-pub mod runtime_class;
+pub(crate) mod controllers;
+pub(crate) mod limit_range;
+pub(crate) mod pod_defaults;
+pub(crate) mod priority;
+pub(crate) mod resource_quota;
+pub(crate) mod runtime_class;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -45,7 +45,7 @@ use crate::snapshot::{
 
 /// True when the object came from an API server (it has a `uid` or a `resourceVersion`):
 /// it is simulated as stored, never admitted again.
-pub fn is_stored(meta: &ObjectMeta) -> bool {
+pub(crate) fn is_stored(meta: &ObjectMeta) -> bool {
     meta.uid.as_deref().is_some_and(|u| !u.is_empty())
         || meta
             .resource_version
@@ -55,7 +55,7 @@ pub fn is_stored(meta: &ObjectMeta) -> bool {
 
 /// An object the API server would refuse to create.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Refusal {
+pub(crate) struct Refusal {
     /// Its kind.
     pub kind: ObjKind,
     /// Its namespace.
@@ -79,7 +79,7 @@ impl Refusal {
 
 impl Refusal {
     /// `Kind namespace/name: reason`, for a list under a heading that says who refuses.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         let who = if self.namespace.is_empty() {
             self.name.clone()
         } else {
@@ -97,7 +97,7 @@ impl fmt::Display for Refusal {
 
 /// What admitting a set of objects did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Admission {
+pub(crate) struct Admission {
     /// What changed, one entry per kind of change (only changes the simulation reads).
     pub admitted: Vec<Admitted>,
     /// Objects the API server would refuse; they are left as written.
@@ -123,7 +123,7 @@ impl Admission {
     }
 
     /// The refusals as one message (the first few named), or `None` when nothing is refused.
-    pub fn refusal_message(&self) -> Option<String> {
+    pub(crate) fn refusal_message(&self) -> Option<String> {
         const SHOWN: usize = 5;
         match self.refused.as_slice() {
             [] => None,
@@ -144,7 +144,7 @@ impl Admission {
 
     /// Records what was admitted and the warnings in `into` (the snapshot the objects are
     /// simulated in).
-    pub fn record(self, into: &mut Snapshot) {
+    pub(crate) fn record(self, into: &mut Snapshot) {
         resource_quota::store_used(&mut into.resource_quotas, &self.quota_used);
         merge_admitted(&mut into.admitted, self.admitted);
         into.warnings.extend(self.warnings);
@@ -153,20 +153,21 @@ impl Admission {
     }
 }
 
+/// [`admit_with_gates`] with no gate overrides.
+#[cfg(test)]
+pub(crate) fn admit(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
+    admit_with_gates(objects, cluster, &BTreeMap::new())
+}
+
 /// Admits the manifests among `objects` (every object that [`is_stored`] says is not
 /// stored), reading PriorityClasses and nodes from `objects` and `cluster`. Objects the API
 /// server would refuse are left as written and listed in [`Admission::refused`]; the caller
 /// decides (the commands stop with an input error). Names and references do not change, so
-/// the snapshot's lists stay sorted and its index holds.
-pub fn admit(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
-    admit_with_gates(objects, cluster, &BTreeMap::new())
-}
-
-/// [`admit`], with the `--feature-gates` overrides (the Job controller's `WorkloadWithJob`,
-/// [`controllers::workload_with_job`]). Manifest Jobs, Deployments, ReplicaSets and
+/// the snapshot's lists stay sorted and its index holds. `overrides` are the `--feature-gates`
+/// ones (the Job controller's `WorkloadWithJob`, [`controllers::workload_with_job`]). Manifest Jobs, Deployments, ReplicaSets and
 /// StatefulSets are first expanded into what their controllers create ([`controllers`]), and
 /// those objects are then admitted like the others.
-pub fn admit_with_gates(
+pub(crate) fn admit_with_gates(
     objects: &mut Snapshot,
     cluster: Option<&Snapshot>,
     overrides: &BTreeMap<String, bool>,
@@ -174,11 +175,11 @@ pub fn admit_with_gates(
     admit_objects(objects, cluster, overrides, true)
 }
 
-/// [`admit`], for objects that are a template, never created themselves (`capacity`'s
+/// [`admit_with_gates`], for objects that are a template, never created themselves (`capacity`'s
 /// shape): every step but the ResourceQuota one, since the copies made from the template
 /// are what the namespace's quotas are counted against (see
 /// [`resource_quota::Quotas::charge`]).
-pub fn admit_template(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
+pub(crate) fn admit_template(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
     admit_objects(objects, cluster, &BTreeMap::new(), false)
 }
 
@@ -393,7 +394,7 @@ fn apply_quotas(
 }
 
 /// The `admitted` change of a controller whose pods the ResourceQuota plugin refused.
-pub const QUOTA_EXCEEDED: &str = "QuotaExceeded";
+pub(crate) const QUOTA_EXCEEDED: &str = "QuotaExceeded";
 
 /// A snapshot of `docs`, for the admission tests.
 #[cfg(test)]

@@ -20,17 +20,17 @@ use crate::snapshot::Snapshot;
 use crate::snapshot::pod::Pod;
 
 /// The taint the node lifecycle controller sets on a node whose Ready condition is False.
-pub const NOT_READY: &str = "node.kubernetes.io/not-ready";
+pub(crate) const NOT_READY: &str = "node.kubernetes.io/not-ready";
 /// The taint it sets on a node whose Ready condition is Unknown.
-pub const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+pub(crate) const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 /// `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`.
-pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
+pub(crate) const DEFAULT_TOLERATION_SECONDS: i64 = 300;
 /// The default `schedulerName`.
-pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
+pub(crate) const DEFAULT_SCHEDULER: &str = "default-scheduler";
 
 /// True when a node of `objects` or `cluster` carries a not-ready or unreachable `NoExecute`
 /// taint (the default tolerations then change where a pod may go).
-pub fn nodes_have_condition_taints(objects: &Snapshot, cluster: Option<&Snapshot>) -> bool {
+pub(crate) fn nodes_have_condition_taints(objects: &Snapshot, cluster: Option<&Snapshot>) -> bool {
     cluster
         .into_iter()
         .flat_map(|c| &c.nodes)

@@ -37,7 +37,7 @@ use crate::snapshot::{KindCoverage, ObjKind, Snapshot, Warning, name_of};
 
 /// The built-in classes kube-apiserver creates and resolves before any object
 /// (`SystemPriorityClasses`), with their values.
-pub const SYSTEM_CLASSES: &[(&str, i32)] = &[
+pub(crate) const SYSTEM_CLASSES: &[(&str, i32)] = &[
     ("system-cluster-critical", 2_000_000_000),
     ("system-node-critical", 2_000_001_000),
 ];
@@ -45,7 +45,7 @@ pub const SYSTEM_CLASSES: &[(&str, i32)] = &[
 const PREEMPT_LOWER: &str = "PreemptLowerPriority";
 
 /// The PriorityClasses admission resolves against.
-pub struct Classes {
+pub(crate) struct Classes {
     /// Name → (value, preemptionPolicy), copied: a cluster has a handful of classes.
     by_name: HashMap<String, (i32, String)>,
     /// The global default class: (name, value, preemptionPolicy).
@@ -86,7 +86,7 @@ impl Resolved {
 
 impl Classes {
     /// The classes of `objects` and `cluster`, and whether they are all known.
-    pub fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
+    pub(crate) fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
         let mut by_name = HashMap::new();
         let mut all: HashMap<&str, &PriorityClass> = HashMap::new();
         for pc in cluster
@@ -174,7 +174,7 @@ impl Classes {
     }
 
     /// The warning for manifests whose priority could not be resolved, if any.
-    pub fn warning(&self) -> Option<Warning> {
+    pub(crate) fn warning(&self) -> Option<Warning> {
         let unresolved = self.unresolved.borrow();
         let first = unresolved.iter().next()?;
         let n = unresolved.len();

@@ -219,7 +219,7 @@ fn pod_usage(pod: &Pod) -> BTreeMap<String, i128> {
 /// Stores the `used` of [`Quotas::charged`] in the `status.used` of the matching quotas of
 /// `quotas` (those of other namespaces or names are left alone). Entries the status holds
 /// for resources the quota does not enforce are kept.
-pub fn store_used(
+pub(crate) fn store_used(
     quotas: &mut [ResourceQuota],
     charged: &[(String, String, BTreeMap<String, i128>)],
 ) {
@@ -248,7 +248,7 @@ fn counts(pod: &Pod) -> bool {
 
 /// Why a quota refuses a pod.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exceeded {
+pub(crate) struct Exceeded {
     /// The quota's name.
     pub quota: String,
     /// The resource (`requests.nvidia.com/gpu`, `pods`).
@@ -264,7 +264,7 @@ pub struct Exceeded {
 }
 
 /// A milli-unit amount as a quantity: `2`, `500m`, `64Gi`.
-pub fn format_milli(v: i128) -> String {
+pub(crate) fn format_milli(v: i128) -> String {
     if v % 1000 != 0 {
         return format!("{v}m");
     }
@@ -279,7 +279,7 @@ pub fn format_milli(v: i128) -> String {
 
 impl Exceeded {
     /// `quota `gpu-quota` has 2 of 8 requests.nvidia.com/gpu left and each pod requests 2`.
-    pub fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         if self.must_specify {
             return format!(
                 "quota `{}` tracks `{}`, which a container does not request (every container must set it)",
@@ -300,7 +300,7 @@ impl Exceeded {
 
 /// The quotas of every namespace, with their room.
 #[derive(Debug, Clone, Default)]
-pub struct Quotas {
+pub(crate) struct Quotas {
     by_namespace: HashMap<String, Vec<Quota>>,
     /// Per namespace, the quotas with `limits.*` entries (not enforced: the pod record keeps
     /// requests only) and those entries.
@@ -312,7 +312,7 @@ pub struct Quotas {
 impl Quotas {
     /// The ResourceQuotas of `cluster` and `objects` (an added one replaces the cluster's of
     /// the same name). A quota without `status.used` counts the stored pods of its namespace.
-    pub fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
+    pub(crate) fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
         let mut all: BTreeMap<(String, String), &ResourceQuota> = BTreeMap::new();
         for q in cluster
             .into_iter()
@@ -400,7 +400,7 @@ impl Quotas {
     /// the resources its `hard` names), to store in its `status.used` as the plugin does
     /// when it admits a pod (plugin/pkg/admission/resourcequota/controller.go `checkQuotas`
     /// writes the new usage to the quota's status before the pod is stored).
-    pub fn charged(&self) -> Vec<(String, String, BTreeMap<String, i128>)> {
+    pub(crate) fn charged(&self) -> Vec<(String, String, BTreeMap<String, i128>)> {
         let mut out: Vec<_> = self
             .by_namespace
             .iter()
@@ -422,7 +422,7 @@ impl Quotas {
 
     /// `used` of `resource` in quota `quota` of `namespace`, in milli-units (0 when the
     /// quota does not count it or does not exist).
-    pub fn used(&self, namespace: &str, quota: &str, resource: &str) -> i128 {
+    pub(crate) fn used(&self, namespace: &str, quota: &str, resource: &str) -> i128 {
         self.by_namespace
             .get(namespace)
             .into_iter()
@@ -433,7 +433,7 @@ impl Quotas {
     }
 
     /// True when no namespace has a quota this module enforces (or notes).
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.by_namespace.is_empty() && self.limits.is_empty()
     }
 
@@ -445,7 +445,7 @@ impl Quotas {
     /// container without a CPU or memory limit the quota tracks ("must specify limits.cpu",
     /// pods.go `Constraints`), so fewer pods may be created than simulated. Said, never
     /// guessed: the limits are not known here.
-    pub fn limits_warnings(&self) -> Vec<Warning> {
+    pub(crate) fn limits_warnings(&self) -> Vec<Warning> {
         self.limits_met
             .iter()
             .filter_map(|ns| {
@@ -477,7 +477,7 @@ impl Quotas {
     /// Creates `pod` under its namespace's quotas: when every matching quota has room, its
     /// usage is added to them; otherwise nothing changes and the first quota (in name order)
     /// and resource that refuse it are returned.
-    pub fn charge(&mut self, pod: &Pod) -> Result<(), Exceeded> {
+    pub(crate) fn charge(&mut self, pod: &Pod) -> Result<(), Exceeded> {
         let ns = namespace_of(&pod.metadata);
         if self.limits.contains_key(ns) && !self.limits_met.contains(ns) {
             self.limits_met.insert(ns.to_owned());

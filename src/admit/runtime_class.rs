@@ -23,7 +23,7 @@ use crate::snapshot::pod::Pod;
 use crate::snapshot::{KindCoverage, Snapshot, name_of};
 
 /// The RuntimeClasses admission reads.
-pub struct Classes {
+pub(crate) struct Classes {
     by_name: HashMap<String, RuntimeClass>,
     /// The classes are all known: a name found nowhere is refused.
     known: bool,
@@ -31,7 +31,7 @@ pub struct Classes {
 
 impl Classes {
     /// The RuntimeClasses of `objects` and `cluster`.
-    pub fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
+    pub(crate) fn of(objects: &Snapshot, cluster: Option<&Snapshot>) -> Self {
         let by_name: HashMap<String, RuntimeClass> = cluster
             .into_iter()
             .flat_map(|c| &c.runtime_classes)

@@ -22,11 +22,11 @@ use crate::error::{Error, ExitStatus};
 use crate::snapshot::{Snapshot, name_of, namespace_of};
 
 /// cobra's `ShellCompDirectiveDefault`: the shell may complete file names when no candidate fits.
-pub const DEFAULT: u8 = 0;
+pub(super) const DEFAULT: u8 = 0;
 /// cobra's `ShellCompDirectiveNoSpace`: no space after the candidate (`pg/`, `Gate=`).
-pub const NO_SPACE: u8 = 2;
+pub(super) const NO_SPACE: u8 = 2;
 /// cobra's `ShellCompDirectiveNoFileComp`: never fall back to file names.
-pub const NO_FILE: u8 = 4;
+pub(super) const NO_FILE: u8 = 4;
 
 /// `__complete` arguments: the words after the program name, the last being the one typed.
 #[derive(Debug, Args)]
@@ -65,7 +65,7 @@ pub enum Shell {
 
 impl Shell {
     /// Every shell, in the order `generate completions` writes them.
-    pub const ALL: [Shell; 5] = [
+    pub(crate) const ALL: [Shell; 5] = [
         Shell::Bash,
         Shell::Zsh,
         Shell::Fish,
@@ -74,7 +74,7 @@ impl Shell {
     ];
 
     /// The file name under `completions/`.
-    pub fn file_name(self) -> &'static str {
+    pub(crate) fn file_name(self) -> &'static str {
         match self {
             Shell::Bash => "kubectl-wasctl.bash",
             Shell::Zsh => "_kubectl-wasctl",
@@ -86,7 +86,7 @@ impl Shell {
 
     /// The completion script for this shell, as `completion` prints it and `generate
     /// completions` writes it to `completions/`.
-    pub fn script(self) -> &'static str {
+    pub(crate) fn script(self) -> &'static str {
         match self {
             Shell::Bash => BASH,
             Shell::Zsh => ZSH,
@@ -254,7 +254,7 @@ exec kubectl-wasctl __complete -- "$@"
 /// What the source flags on the command line say (so names come from the source the completed
 /// command will read).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Source {
+pub(super) struct Source {
     /// `--demo`.
     pub demo: bool,
     /// `--from` (each).
@@ -271,7 +271,7 @@ pub struct Source {
 
 /// Names only the source knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Want {
+pub(super) enum Want {
     /// Names of objects of a kind (`PodGroup`, `Pod`, …) in the namespace scope.
     Objects(ObjKind),
     /// Node names.
@@ -284,7 +284,7 @@ pub enum Want {
 
 /// The answer: candidates and cobra's directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Completion {
+pub(super) struct Completion {
     /// Candidates, each the whole word.
     pub candidates: Vec<String>,
     /// Bits of [`NO_SPACE`], [`NO_FILE`].
@@ -300,7 +300,7 @@ impl Completion {
     }
 
     /// The protocol's text: one candidate per line, then `:DIRECTIVE`.
-    pub fn to_protocol(&self) -> String {
+    pub(super) fn to_protocol(&self) -> String {
         let mut out = String::new();
         for c in &self.candidates {
             let _ = writeln!(out, "{c}");
@@ -359,7 +359,10 @@ const FILE_ARGS: &[&str] = &[
 
 /// Completes `words` (after the program name; the last is the word being typed) against the
 /// clap definitions of `kubectl wasctl`; `names` answers what only the source knows.
-pub fn complete(words: &[String], names: &dyn Fn(&Source, Want) -> Vec<String>) -> Completion {
+pub(super) fn complete(
+    words: &[String],
+    names: &dyn Fn(&Source, Want) -> Vec<String>,
+) -> Completion {
     let mut root = Cli::command();
     root.build();
     let (done, cur) = match words.split_last() {
@@ -684,7 +687,7 @@ fn targets(
 }
 
 /// The names `want` asks for, from a loaded snapshot, in the namespace `scope` (`None`: all).
-pub fn snapshot_names(s: &Snapshot, scope: Option<&str>, want: Want) -> Vec<String> {
+pub(super) fn snapshot_names(s: &Snapshot, scope: Option<&str>, want: Want) -> Vec<String> {
     let in_scope = |ns: &str| scope.is_none_or(|n| n == ns);
     macro_rules! names_of {
         ($list:expr) => {

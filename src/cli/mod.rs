@@ -52,7 +52,7 @@ pub struct Cli {
 }
 
 /// What `kubectl wasctl` with no arguments prints: the five most useful commands.
-pub const SHORT_USAGE: &str = "\
+pub(crate) const SHORT_USAGE: &str = "\
 kubectl wasctl: see, simulate and explain Kubernetes 1.37 Workload-Aware Scheduling.
 
 Most used:
@@ -328,7 +328,7 @@ impl StdoutStream<'_> {
     }
 
     /// Flushes what is buffered.
-    pub fn finish(mut self) -> std::io::Result<()> {
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
         if self.is_closed() {
             return Ok(());
         }
@@ -384,7 +384,7 @@ impl Context {
 
     /// Writes a report as `-o` asks: the text view on stdout with its warnings and notes on
     /// stderr, or the `kind` envelope as JSON or YAML on stdout (notes inside the report).
-    pub fn write_report<T: serde::Serialize>(
+    pub(crate) fn write_report<T: serde::Serialize>(
         &self,
         format: ReportFormat,
         kind: &'static str,
@@ -408,7 +408,7 @@ impl Context {
     }
 
     /// Writes `bytes` to stderr (warnings, assumptions and notes in text mode).
-    pub fn stderr(&self, bytes: &[u8]) -> Result<(), Error> {
+    pub(crate) fn stderr(&self, bytes: &[u8]) -> Result<(), Error> {
         let mut err = std::io::stderr().lock();
         err.write_all(bytes)?;
         err.flush()?;
@@ -417,14 +417,14 @@ impl Context {
 
     /// True when `-n` (and not `-A`) narrows the report to one namespace: tables hide the
     /// NAMESPACE column, as kubectl does.
-    pub fn one_namespace(&self, snapshot: &Snapshot) -> bool {
+    pub(crate) fn one_namespace(&self, snapshot: &Snapshot) -> bool {
         !self.global.all_namespaces && self.namespace_scope(snapshot).is_some()
     }
 
     /// Writes `bytes` to stdout. A closed pipe (the reader went away, as `head` does) ends the
     /// output quietly: it is not an error, so the command's exit status stays that of its
     /// findings (`lint BAD | head -1` still fails).
-    pub fn stdout(&self, bytes: &[u8]) -> Result<(), Error> {
+    pub(crate) fn stdout(&self, bytes: &[u8]) -> Result<(), Error> {
         let mut out = self.stdout_stream();
         out.write_all(bytes)?;
         Ok(out.finish()?)
@@ -432,7 +432,7 @@ impl Context {
 
     /// Writes a report as pretty JSON to stdout, streamed: the L dump's plan is 190 MB of
     /// JSON, which a buffer would hold whole (and twice while it grew).
-    pub fn stdout_json<T: serde::Serialize>(&self, report: &T) -> Result<(), Error> {
+    pub(crate) fn stdout_json<T: serde::Serialize>(&self, report: &T) -> Result<(), Error> {
         let mut out = self.stdout_stream();
         crate::render::json::write_json(&mut out, report)?;
         Ok(out.finish()?)
@@ -440,7 +440,7 @@ impl Context {
 
     /// A buffered writer to stdout that ends quietly on a closed pipe, as [`Context::stdout`]
     /// does. Call [`StdoutStream::finish`] at the end to flush.
-    pub fn stdout_stream(&self) -> StdoutStream<'_> {
+    pub(crate) fn stdout_stream(&self) -> StdoutStream<'_> {
         StdoutStream {
             closed: &self.stdout_closed,
             out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
@@ -448,7 +448,7 @@ impl Context {
     }
 
     /// `--feature-gates`, parsed.
-    pub fn gate_overrides(&self) -> Result<BTreeMap<String, bool>, Error> {
+    pub(crate) fn gate_overrides(&self) -> Result<BTreeMap<String, bool>, Error> {
         let mut out = BTreeMap::new();
         for spec in &self.global.feature_gates {
             let gates = parse_feature_gates(spec).map_err(|e| {
@@ -469,12 +469,12 @@ impl Context {
     }
 
     /// True when the source is files or the demo (no kubeconfig namespace applies).
-    pub fn is_offline(&self) -> bool {
+    pub(crate) fn is_offline(&self) -> bool {
         self.global.demo || !self.global.from.is_empty()
     }
 
     /// Loads the snapshot from the chosen source, with `--scheduler-config` on it.
-    pub fn load(&self) -> Result<Snapshot, Error> {
+    pub(crate) fn load(&self) -> Result<Snapshot, Error> {
         let mut snapshot = self.load_objects()?;
         scheduler_config::apply(self, &mut snapshot)?;
         Ok(snapshot)
@@ -603,7 +603,7 @@ impl Context {
     }
 
     /// The namespace to show: `None` for all (`-A`, or files/demo without `-n`).
-    pub fn namespace_scope(&self, snapshot: &Snapshot) -> Option<String> {
+    pub(crate) fn namespace_scope(&self, snapshot: &Snapshot) -> Option<String> {
         let g = &self.global;
         if g.all_namespaces {
             None
@@ -701,7 +701,7 @@ pub struct SelectorArgs {
 
 impl SelectorArgs {
     /// The compiled selector, if one was given.
-    pub fn compile(&self) -> Result<Option<LabelSelector>, Error> {
+    pub(crate) fn compile(&self) -> Result<Option<LabelSelector>, Error> {
         self.selector
             .as_deref()
             .map(|text| {

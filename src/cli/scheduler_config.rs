@@ -222,7 +222,7 @@ pub struct SchedulerConfigArgs {
 
 /// Prints the effective configuration: defaults applied, multiPoint expanded into each
 /// extension point's plugins with their weights, every plugin's args filled.
-pub fn run(ctx: &Context, args: &SchedulerConfigArgs) -> Result<ExitStatus, Error> {
+pub(super) fn run(ctx: &Context, args: &SchedulerConfigArgs) -> Result<ExitStatus, Error> {
     let spec = args
         .source
         .as_deref()

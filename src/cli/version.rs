@@ -9,7 +9,7 @@ use crate::render::json::{Envelope, write_json, write_yaml};
 use crate::snapshot::facts::{GATES, SUPPORTED_KUBERNETES};
 
 /// `--version` text.
-pub const SHORT: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("WASCTL_COMMIT"), ")");
+pub(super) const SHORT: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("WASCTL_COMMIT"), ")");
 
 /// `version` flags.
 #[derive(Debug, Args)]
@@ -22,7 +22,7 @@ pub struct VersionArgs {
 /// The version report (`kind: Version`).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VersionReport {
+pub(super) struct VersionReport {
     /// wasctl's version (the package version, e.g. `0.1.0`).
     pub version: &'static str,
     /// The git commit it was built from.
@@ -41,7 +41,7 @@ pub struct VersionReport {
 /// One known feature gate.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct GateReport {
+pub(super) struct GateReport {
     /// The gate's name, as `--feature-gates` spells it (e.g. `GenericWorkload`).
     pub name: &'static str,
     /// `Alpha`, `Beta`, `GA` or `Removed`.
@@ -52,7 +52,7 @@ pub struct GateReport {
 
 /// The version report of the running binary: version, commit, build date and target are
 /// stamped at build time (`build.rs`); the gates come from the modelled Kubernetes version.
-pub fn report() -> VersionReport {
+pub(super) fn report() -> VersionReport {
     VersionReport {
         version: env!("CARGO_PKG_VERSION"),
         commit: env!("WASCTL_COMMIT"),

@@ -7,7 +7,7 @@ use crate::snapshot::{ObjKind, RawObject};
 use crate::snapshot::{name_of, namespace_of};
 
 /// API group → the version a 1.37 API server with workload-aware scheduling serves.
-pub const EXPECTED_VERSIONS: &[(&str, &str, &str)] = &[
+pub(crate) const EXPECTED_VERSIONS: &[(&str, &str, &str)] = &[
     (
         "scheduling.k8s.io",
         "v1beta1",
@@ -17,7 +17,7 @@ pub const EXPECTED_VERSIONS: &[(&str, &str, &str)] = &[
 ];
 
 /// Runs the API version checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     let served = &c.s.facts.served_versions;
     let mut found = Vec::new();
     for (group, version, what) in EXPECTED_VERSIONS {
@@ -67,7 +67,7 @@ pub fn check(c: &mut Checker<'_>) {
 
 /// What doctor says of an object left in a version 1.37 no longer serves (`WASD107`); tree,
 /// explain and capacity say the same of such a target.
-pub fn leftover_message(o: &RawObject) -> String {
+pub(crate) fn leftover_message(o: &RawObject) -> String {
     format!(
         "stored as `{}`, which 1.37 no longer serves: nothing acts on it",
         o.api_version
@@ -75,7 +75,7 @@ pub fn leftover_message(o: &RawObject) -> String {
 }
 
 /// Doctor's fix for a left-over object (`WASD107`).
-pub fn leftover_hint(o: &RawObject) -> String {
+pub(crate) fn leftover_hint(o: &RawObject) -> String {
     let target = if o.kind == "CompositePodGroup" {
         "v1alpha3"
     } else {

@@ -20,7 +20,7 @@ macro_rules! checks {
         }
 
         /// Every check, in ID order.
-        pub const ALL: &[Check] = &[$(Check::$variant),*];
+        pub(crate) const ALL: &[Check] = &[$(Check::$variant),*];
 
         impl Check {
             /// The stable ID, e.g. `WASD001`.
@@ -186,7 +186,7 @@ impl Serialize for Check {
 
 impl Check {
     /// Parses an ID (`WASD001`, case-insensitive).
-    pub fn parse(id: &str) -> Option<Self> {
+    pub(crate) fn parse(id: &str) -> Option<Self> {
         ALL.iter()
             .copied()
             .find(|c| c.id().eq_ignore_ascii_case(id.trim()))

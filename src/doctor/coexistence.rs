@@ -13,10 +13,10 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::{name_of, namespace_of};
 
 /// Kueue's queue label on pods and Jobs.
-pub const KUEUE_QUEUE_LABEL: &str = crate::snapshot::KUEUE_QUEUE_LABEL;
+pub(crate) const KUEUE_QUEUE_LABEL: &str = crate::snapshot::KUEUE_QUEUE_LABEL;
 
 /// YuniKorn's application label and annotation keys.
-pub use crate::snapshot::pod::YUNIKORN_KEYS;
+pub(crate) use crate::snapshot::pod::YUNIKORN_KEYS;
 
 /// Which other batch system claims a pod, if one does.
 fn other_scheduler(c: &Checker<'_>, pod: &Pod) -> Option<&'static str> {
@@ -102,7 +102,7 @@ fn owned_by_kueue_job(
 }
 
 /// Runs the coexistence checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     let s = c.s;
     // PodGroup → (system → pods)
     let mut shared: BTreeMap<ObjRef, BTreeMap<&'static str, Vec<String>>> = BTreeMap::new();

@@ -6,7 +6,7 @@ use super::{Check, Checker, pod_active};
 use crate::graph::{EdgeKind, EdgeState};
 
 /// Runs the dangling-reference checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     let (s, g) = (c.s, c.g);
     for e in g.dangling() {
         let EdgeState::Dangling { missing } = &e.state else {

@@ -12,7 +12,7 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::name_of;
 
 /// Runs the DRA checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     pre_scheduled(c);
     double_allocation(c);
     slices_of_missing_nodes(c);

@@ -8,7 +8,7 @@ use crate::snapshot::claims::is_group_claim_entry;
 use crate::snapshot::{name_of, namespace_of};
 
 /// Runs the gang health checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     below_min_count(c);
     empty_composite_status(c);
     claim_entry_mismatch(c);

@@ -18,7 +18,7 @@ fn kref(kind: &str, ns: &str, name: &str) -> ObjRef {
 }
 
 /// Runs the Kueue checks (nothing without Kueue objects).
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     if c.s.kueue.is_empty() {
         return;
     }

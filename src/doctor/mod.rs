@@ -6,16 +6,16 @@
 //! (style §3.3); severity is honest: `error` = broken or leaking now, `warning` = will break or
 //! mislead, `info` = worth knowing. Pure: no IO, the clock is injected.
 
-pub mod api_versions;
-pub mod codes;
-pub mod coexistence;
-pub mod dangling;
-pub mod dra;
-pub mod gangs;
-pub mod kueue;
-pub mod orphans;
-pub mod profiles;
-pub mod skew;
+pub(crate) mod api_versions;
+pub(crate) mod codes;
+pub(crate) mod coexistence;
+pub(crate) mod dangling;
+pub(crate) mod dra;
+pub(crate) mod gangs;
+pub(crate) mod kueue;
+pub(crate) mod orphans;
+pub(crate) mod profiles;
+pub(crate) mod skew;
 
 use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
@@ -26,13 +26,13 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::jiff::Timestamp;
 use serde::Serialize;
 
-pub use codes::Check;
+pub(crate) use codes::Check;
 
 use crate::graph::Graph;
 use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, Warning, name_of, namespace_of};
 
-pub use crate::report::Severity;
+pub(crate) use crate::report::Severity;
 
 /// One problem found in the cluster.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -61,7 +61,7 @@ pub struct Options {
 
 /// Which findings to keep.
 #[derive(Debug, Clone, Default)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// Keep namespaced findings of this namespace only (cluster-scoped ones are always kept).
     pub namespace: Option<String>,
     /// Keep only these checks (empty: all).
@@ -83,7 +83,7 @@ impl Selection {
 
 /// Counts per severity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Findings of severity `error`.
     pub error: usize,
     /// Findings of severity `warning`.
@@ -95,7 +95,7 @@ pub struct Summary {
 /// The result of `doctor`: `kind: DoctorReport` in `-o json|yaml`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DoctorReport {
+pub(crate) struct DoctorReport {
     /// Counts per severity.
     pub summary: Summary,
     /// Findings, most severe first, then by ID and object.
@@ -108,13 +108,13 @@ pub struct DoctorReport {
 
 impl DoctorReport {
     /// True when a finding has `at` severity or a higher one.
-    pub fn fails(&self, at: Severity) -> bool {
+    pub(crate) fn fails(&self, at: Severity) -> bool {
         self.findings.iter().any(|f| f.severity >= at)
     }
 }
 
 /// Shared state of one doctor run: the inputs, and the findings so far.
-pub struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     /// The snapshot.
     pub s: &'a Snapshot,
     /// Its reference graph.
@@ -128,7 +128,7 @@ pub struct Checker<'a> {
 
 impl<'a> Checker<'a> {
     /// A checker with no findings yet.
-    pub fn new(s: &'a Snapshot, g: &'a Graph, options: &'a Options) -> Self {
+    pub(crate) fn new(s: &'a Snapshot, g: &'a Graph, options: &'a Options) -> Self {
         Self {
             s,
             g,
@@ -139,7 +139,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Records a finding of `check` about `object`.
-    pub fn emit(
+    pub(crate) fn emit(
         &mut self,
         check: Check,
         object: ObjRef,
@@ -156,7 +156,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The findings so far, sorted and deduplicated.
-    pub fn finish(mut self) -> (Vec<Finding>, Vec<String>) {
+    pub(crate) fn finish(mut self) -> (Vec<Finding>, Vec<String>) {
         self.findings.sort_by(|a, b| {
             b.severity
                 .cmp(&a.severity)
@@ -168,7 +168,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The age of an object, kubectl-style, if it has a creation timestamp.
-    pub fn age(&self, meta: &ObjectMeta) -> Option<String> {
+    pub(crate) fn age(&self, meta: &ObjectMeta) -> Option<String> {
         meta.creation_timestamp
             .as_ref()
             .map(|t| crate::snapshot::times::age(t, self.options.now))
@@ -191,7 +191,12 @@ pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<S
 }
 
 /// Runs every check and keeps the selected findings.
-pub fn report(s: &Snapshot, g: &Graph, options: &Options, selection: &Selection) -> DoctorReport {
+pub(crate) fn report(
+    s: &Snapshot,
+    g: &Graph,
+    options: &Options,
+    selection: &Selection,
+) -> DoctorReport {
     let (mut findings, assumed) = check(s, g, options);
     findings.retain(|f| selection.keeps(f));
     let summary = Summary::of(&findings);
@@ -205,7 +210,7 @@ pub fn report(s: &Snapshot, g: &Graph, options: &Options, selection: &Selection)
 
 impl Summary {
     /// Counts `findings` by severity.
-    pub fn of(findings: &[Finding]) -> Self {
+    pub(crate) fn of(findings: &[Finding]) -> Self {
         let mut summary = Self::default();
         for f in findings {
             match f.severity {
@@ -219,24 +224,24 @@ impl Summary {
 }
 
 /// A reference to a namespaced or cluster-scoped object.
-pub fn obj(kind: ObjKind, meta: &ObjectMeta) -> ObjRef {
+pub(crate) fn obj(kind: ObjKind, meta: &ObjectMeta) -> ObjRef {
     ObjRef::new(kind, namespace_of(meta), name_of(meta))
 }
 
 /// True when the pod has not finished and is not being deleted.
-pub fn pod_active(pod: &Pod) -> bool {
+pub(crate) fn pod_active(pod: &Pod) -> bool {
     let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
     !matches!(phase, Some("Succeeded" | "Failed")) && pod.metadata.deletion_timestamp.is_none()
 }
 
 /// True when the pod is bound and running.
-pub fn pod_running(pod: &Pod) -> bool {
+pub(crate) fn pod_running(pod: &Pod) -> bool {
     pod.metadata.deletion_timestamp.is_none()
         && pod.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
 }
 
 /// The devices allocated to a claim, as `driver/pool/device`.
-pub fn claim_devices(claim: &ResourceClaim) -> Vec<String> {
+pub(crate) fn claim_devices(claim: &ResourceClaim) -> Vec<String> {
     claim
         .status
         .as_ref()
@@ -253,7 +258,7 @@ pub fn claim_devices(claim: &ResourceClaim) -> Vec<String> {
 }
 
 /// True when the claim has an allocation.
-pub fn claim_allocated(claim: &ResourceClaim) -> bool {
+pub(crate) fn claim_allocated(claim: &ResourceClaim) -> bool {
     claim
         .status
         .as_ref()
@@ -261,7 +266,7 @@ pub fn claim_allocated(claim: &ResourceClaim) -> bool {
 }
 
 /// Up to `max` items in backticks, comma-separated, with "and N more".
-pub fn list(items: &[String], max: usize) -> String {
+pub(crate) fn list(items: &[String], max: usize) -> String {
     let shown: Vec<String> = items.iter().take(max).map(|i| format!("`{i}`")).collect();
     let mut out = shown.join(", ");
     if items.len() > max {
@@ -276,17 +281,17 @@ pub(crate) mod test_support {
     use crate::snapshot::source::{Collector, files::load_str};
 
     /// The snapshot time of the test clusters.
-    pub const NOW: &str = "2026-11-20T12:00:00Z";
+    pub(crate) const NOW: &str = "2026-11-20T12:00:00Z";
 
     /// Loads YAML documents into an indexed snapshot.
-    pub fn snapshot(yaml: &str) -> Snapshot {
+    pub(crate) fn snapshot(yaml: &str) -> Snapshot {
         let mut c = Collector::new();
         load_str(yaml, "<test>", &mut c).expect("test YAML loads");
         c.finish()
     }
 
     /// Runs every check over `yaml` and returns the IDs found, with the object names.
-    pub fn run(yaml: &str) -> Vec<(String, String)> {
+    pub(crate) fn run(yaml: &str) -> Vec<(String, String)> {
         let s = snapshot(yaml);
         let g = Graph::build(&s);
         let options = Options {
@@ -301,7 +306,7 @@ pub(crate) mod test_support {
     }
 
     /// The IDs found in `yaml`, sorted and deduplicated.
-    pub fn ids(yaml: &str) -> Vec<String> {
+    pub(crate) fn ids(yaml: &str) -> Vec<String> {
         let mut ids: Vec<String> = run(yaml).into_iter().map(|(id, _)| id).collect();
         ids.sort();
         ids.dedup();

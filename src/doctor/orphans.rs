@@ -12,13 +12,13 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::{name_of, namespace_of};
 
 /// The upstream cap on `ResourceClaim.status.reservedFor` entries.
-pub const RESERVED_FOR_LIMIT: usize = 256;
+pub(crate) const RESERVED_FOR_LIMIT: usize = 256;
 
 /// `reservedFor` at or above this many entries is reported.
-pub const RESERVED_FOR_WARN: usize = 224;
+pub(crate) const RESERVED_FOR_WARN: usize = 224;
 
 /// Runs the orphan and leak checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     claims(c);
     deleting_pod_groups(c);
     pod_groups_without_pods(c);

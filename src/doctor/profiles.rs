@@ -49,7 +49,7 @@ fn gang_plugins(p: &KubeSchedulerProfile) -> BTreeSet<&'static str> {
 }
 
 /// Runs the scheduler-configuration checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     let s = c.s;
     // Scheduler name → pending pods in native PodGroups, by PodGroup.
     let mut by_scheduler: BTreeMap<&str, BTreeMap<ObjRef, Vec<String>>> = BTreeMap::new();

@@ -15,7 +15,7 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::facts::{Component, ComponentFacts, gate_info, parse_minor_version};
 
 /// The gates whose value must agree across the components they affect.
-pub const WAS_GATES: &[&str] = &[
+pub(crate) const WAS_GATES: &[&str] = &[
     "GenericWorkload",
     "DRAWorkloadResourceClaims",
     "CompositePodGroup",
@@ -26,10 +26,10 @@ pub const WAS_GATES: &[&str] = &[
 ];
 
 /// 1.36 gate names that no longer exist in 1.37.
-pub const REMOVED_GATES: &[&str] = &["GangScheduling", "WorkloadAwarePreemption"];
+pub(crate) const REMOVED_GATES: &[&str] = &["GangScheduling", "WorkloadAwarePreemption"];
 
 /// Runs the skew checks.
-pub fn check(c: &mut Checker<'_>) {
+pub(crate) fn check(c: &mut Checker<'_>) {
     if c.s.facts.is_empty() {
         c.assumed
             .push("no cluster facts: version and feature-gate skew checks were skipped".to_owned());

@@ -28,7 +28,7 @@ use crate::sched::plan::{Outcome, Plan, UnitResult};
 use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, name_of};
 
-pub use crate::report::Severity;
+pub(crate) use crate::report::Severity;
 
 /// One thing explain found about the unit (JSON `findings[]`): stable ID, severity, a
 /// headline, the numbers behind it and, when there is something to do, what.
@@ -82,12 +82,12 @@ pub struct Fit {
 
 /// How many domains the text view names before it summarises the rest: a 5,000-node cluster has
 /// hundreds of racks, and a line per rack buries the answer (`-o json` keeps them all).
-pub const DOMAINS_SHOWN: usize = 8;
+pub(crate) const DOMAINS_SHOWN: usize = 8;
 
 impl Fit {
     /// The domains a text view shows and how many it leaves out: see [`leading`].
     #[must_use]
-    pub fn leading_domains(&self, limit: usize) -> (Vec<&DomainFit>, usize) {
+    pub(crate) fn leading_domains(&self, limit: usize) -> (Vec<&DomainFit>, usize) {
         leading(&self.domains, limit, |d| u64::from(d.placeable))
     }
 }
@@ -96,7 +96,7 @@ impl Fit {
 /// report's order; past that, the `limit` with the highest `score` (ties in the report's order),
 /// so the best candidates are never among the ones left out.
 #[must_use]
-pub fn leading<T>(items: &[T], limit: usize, score: impl Fn(&T) -> u64) -> (Vec<&T>, usize) {
+pub(crate) fn leading<T>(items: &[T], limit: usize, score: impl Fn(&T) -> u64) -> (Vec<&T>, usize) {
     if items.len() <= limit {
         return (items.iter().collect(), 0);
     }
@@ -181,7 +181,7 @@ impl Diagnosis {
     /// The outcome reports print for the unit: the simulator's, or `Scheduled` for a unit
     /// already running (nothing pending).
     #[must_use]
-    pub fn shown_outcome(&self) -> Outcome {
+    pub(crate) fn shown_outcome(&self) -> Outcome {
         self.outcome.unwrap_or(Outcome::Scheduled)
     }
 
@@ -189,7 +189,7 @@ impl Diagnosis {
     /// preemption), minCount 6"; a CompositePodGroup counts child groups against
     /// minGroupCount; a unit never tried says so instead of "0 fit".
     #[must_use]
-    pub fn fit_line(&self) -> String {
+    pub(crate) fn fit_line(&self) -> String {
         let (members, min) = if self.target.kind == ObjKind::CompositePodGroup {
             ("child group(s)", "minGroupCount")
         } else {
@@ -211,7 +211,7 @@ impl Diagnosis {
 
 /// `Kind/namespace/name` of a unit, as explain writes its target (the namespace always
 /// written, empty or not).
-pub fn unit_text(r: &ObjRef) -> String {
+pub(crate) fn unit_text(r: &ObjRef) -> String {
     format!("{}/{}/{}", r.kind, r.namespace, r.name)
 }
 
@@ -222,7 +222,7 @@ fn unit_path<S: serde::Serializer>(r: &ObjRef, serializer: S) -> Result<S::Ok, S
 
 /// The units a target stands for, from the graph: a pod → its group's root (or itself), a
 /// Workload or Job → its groups.
-pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<ObjRef> {
+pub(crate) fn units_of(g: &Graph, r: &ObjRef) -> Vec<ObjRef> {
     // The root the simulator queues: a PodGroup in a structurally invalid tree (a cycle, or
     // deeper than MAX_HIERARCHY_DEPTH levels with the PodGroup counted) is a unit of its own,
     // as `snapshot::hierarchy::walk_up` makes it.
@@ -300,7 +300,7 @@ pub fn units_of(g: &Graph, r: &ObjRef) -> Vec<ObjRef> {
 /// the last on `prepared` itself, so a one-unit explain holds one compiled state; the caller
 /// frees `prepared` (at 150,000 pods that takes a while, which a command about to exit need
 /// not wait for). Errs with the sentence to show when the target stands for no unit.
-pub fn explain_target(
+pub(crate) fn explain_target(
     s: &Snapshot,
     graph: &Graph,
     prepared: &mut crate::sched::Prepared<'_>,
@@ -371,7 +371,7 @@ pub fn explain(s: &Snapshot, options: &Options, target: &ObjRef) -> Diagnosis {
 /// turn (the checkpoint the fixes resume from), so a caller explaining several units passes
 /// a clone for each; the caller frees it (at 150,000 pods that takes a while, which a
 /// command about to exit need not wait for).
-pub fn explain_prepared(
+pub(crate) fn explain_prepared(
     s: &Snapshot,
     graph: &Graph,
     prepared: &mut crate::sched::Prepared<'_>,
@@ -713,7 +713,7 @@ fn child_groups(s: &Snapshot, ns: &str, name: &str) -> u32 {
 /// preemption findings, rejections and fit, as [`explain`] gives them, but without the
 /// reference findings and verified fixes (both re-simulate). `capacity` uses it for the copy
 /// that does not fit.
-pub fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
+pub(crate) fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosis {
     let verdict = Verdict::from(unit.outcome);
     let (node_reasons, mut fit) = reasons_and_fit(s, unit);
     let mut findings = Vec::new();
@@ -800,7 +800,7 @@ fn suspended_finding(unit: &UnitResult) -> Finding {
 
 /// The resource the unplaced members of `unit` ran short of first, and how much `missing`
 /// members need of it: (amount as Kubernetes writes it, resource name).
-pub fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, String)> {
+pub(crate) fn shortfall(s: &Snapshot, unit: &UnitResult, missing: u32) -> Option<(String, String)> {
     fixes::shortfall(s, unit, missing)
 }
 
@@ -885,7 +885,7 @@ fn pod_by_pod(
 
 /// The gang `minCount` of a PodGroup, or `minGroupCount` of a CompositePodGroup, as the
 /// object says (`None` for basic groups and other kinds).
-pub fn min_count_of(s: &Snapshot, r: &ObjRef) -> Option<u32> {
+pub(crate) fn min_count_of(s: &Snapshot, r: &ObjRef) -> Option<u32> {
     let (ns, name) = (r.namespace.as_str(), r.name.as_str());
     match r.kind {
         ObjKind::PodGroup => s

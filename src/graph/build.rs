@@ -10,7 +10,7 @@ use crate::snapshot::claims::{group_claim_status, is_group_claim_entry, pod_clai
 use crate::snapshot::{FOREIGN_GROUPS, Snapshot, name_of, namespace_of};
 
 /// The reference to a foreign owner kind; kinds that clash with native ones get their group.
-pub fn foreign_kind(kind: &str, group: &str) -> ObjKind {
+pub(crate) fn foreign_kind(kind: &str, group: &str) -> ObjKind {
     if matches!(kind, "Workload" | "PodGroup" | "Job")
         && !matches!(group, "scheduling.k8s.io" | "batch")
     {
@@ -340,7 +340,7 @@ impl Builder<'_> {
 }
 
 /// Whether `template` names a PodGroup template of `w`, at any depth of its tree.
-pub fn has_template(w: &Workload, template: &str) -> bool {
+pub(crate) fn has_template(w: &Workload, template: &str) -> bool {
     use k8s_openapi::api::scheduling::v1beta1::CompositePodGroupTemplate;
     fn in_composite(c: &CompositePodGroupTemplate, t: &str) -> bool {
         c.name == t

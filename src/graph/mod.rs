@@ -10,13 +10,10 @@
 
 mod build;
 
-pub use build::{foreign_kind, has_template};
-
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-pub use crate::snapshot::ObjKind;
 use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
 
@@ -100,7 +97,7 @@ impl Graph {
     /// Builds the graph of `snapshot` on a second thread while `work` runs on this one, for
     /// the commands that need both the graph and a simulation (independent reads of the
     /// snapshot; at 150,000 pods the graph takes a quarter of a second).
-    pub fn build_beside<T>(snapshot: &Snapshot, work: impl FnOnce() -> T) -> (Self, T) {
+    pub(crate) fn build_beside<T>(snapshot: &Snapshot, work: impl FnOnce() -> T) -> (Self, T) {
         std::thread::scope(|scope| {
             let graph = scope.spawn(|| Self::build(snapshot));
             let out = work();
@@ -126,7 +123,7 @@ impl Graph {
     }
 
     /// Edges leaving `from`, optionally of one kind, in snapshot order.
-    pub fn outgoing<'a>(
+    pub(crate) fn outgoing<'a>(
         &'a self,
         from: &ObjRef,
         kind: Option<EdgeKind>,
@@ -138,7 +135,7 @@ impl Graph {
     }
 
     /// Edges arriving at `to`, optionally of one kind, in snapshot order.
-    pub fn incoming<'a>(
+    pub(crate) fn incoming<'a>(
         &'a self,
         to: &ObjRef,
         kind: Option<EdgeKind>,
@@ -150,14 +147,14 @@ impl Graph {
     }
 
     /// Every dangling edge, in snapshot order.
-    pub fn dangling(&self) -> impl Iterator<Item = &Edge> {
+    pub(crate) fn dangling(&self) -> impl Iterator<Item = &Edge> {
         self.edges
             .iter()
             .filter(|e| matches!(e.state, EdgeState::Dangling { .. }))
     }
 
     /// The group reached by following `from`'s resolved parent reference, if any.
-    pub fn parent_of(&self, from: &ObjRef) -> Option<&ObjRef> {
+    pub(crate) fn parent_of(&self, from: &ObjRef) -> Option<&ObjRef> {
         self.outgoing(from, Some(EdgeKind::Parent))
             .find(|e| e.state == EdgeState::Resolved)
             .map(|e| &e.to)
@@ -168,7 +165,7 @@ impl Graph {
     /// smallest member. The one memoised walk of every hierarchy
     /// ([`crate::snapshot::hierarchy::Resolution`], lint's and the simulator's too) finds them:
     /// linear in the groups, however long their chains.
-    pub fn parent_cycles(&self) -> Vec<Vec<ObjRef>> {
+    pub(crate) fn parent_cycles(&self) -> Vec<Vec<ObjRef>> {
         use crate::snapshot::hierarchy::{Resolution, Up};
         let walk = Resolution::of(
             self.edges

@@ -21,7 +21,7 @@ use crate::snapshot::{Job, Snapshot};
 
 /// The objects one admitted Kueue Workload's Job creates.
 #[derive(Debug, Clone)]
-pub struct Launched {
+pub(crate) struct Launched {
     /// Index of the Kueue Workload.
     pub workload: usize,
     /// The Job (namespace, name).
@@ -32,7 +32,7 @@ pub struct Launched {
 
 /// What could not be started, in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotLaunched {
+pub(crate) struct NotLaunched {
     /// Index of the Kueue Workload.
     pub workload: usize,
     /// Why.
@@ -41,7 +41,7 @@ pub struct NotLaunched {
 
 /// The Jobs of the workloads `admission` admits in this run (or admitted already while their
 /// Job has no pods yet), started as Kueue starts them.
-pub fn launch(
+pub(crate) fn launch(
     s: &Snapshot,
     k: &KueueObjects,
     admission: &Admission,

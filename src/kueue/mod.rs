@@ -10,12 +10,12 @@
 //! - [`admission`]: the scheduling loop, run until it settles (`scheduler.go`);
 //! - [`launch`]: the Jobs admitted workloads start (`jobframework`, `podset.go`).
 
-pub mod admission;
+pub(crate) mod admission;
 #[cfg(test)]
 mod fixtures;
-pub mod flavor;
-pub mod launch;
-pub mod preempt;
-pub mod quota;
-pub mod stages;
-pub mod workload;
+pub(crate) mod flavor;
+pub(crate) mod launch;
+pub(crate) mod preempt;
+pub(crate) mod quota;
+pub(crate) mod stages;
+pub(crate) mod workload;

@@ -18,7 +18,7 @@ use crate::snapshot::kueue::{ClusterQueue, PreemptionPolicy};
 
 /// A workload holding quota.
 #[derive(Debug, Clone)]
-pub struct Holder {
+pub(crate) struct Holder {
     /// The workload.
     pub info: Info,
     /// Its ClusterQueue's node.
@@ -33,7 +33,7 @@ pub struct Holder {
 
 /// The quota forest and the workloads holding quota in it (Kueue's scheduler `Snapshot`).
 #[derive(Debug, Clone)]
-pub struct State {
+pub(crate) struct State {
     /// The forest, with usage.
     pub tree: Tree,
     /// Holders by workload index (`Info::index`); removed ones are `None`.
@@ -44,7 +44,7 @@ pub struct State {
 
 impl State {
     /// `Snapshot.AddWorkload`.
-    pub fn add(&mut self, h: Holder) {
+    pub(crate) fn add(&mut self, h: Holder) {
         for (fr, v) in &h.usage {
             self.tree.add_usage(h.cq, fr, *v);
         }
@@ -52,7 +52,7 @@ impl State {
     }
 
     /// `Snapshot.RemoveWorkload`.
-    pub fn remove(&mut self, index: usize) -> Option<Holder> {
+    pub(crate) fn remove(&mut self, index: usize) -> Option<Holder> {
         let h = self.holders.remove(&index)?;
         for (fr, v) in &h.usage {
             self.tree.remove_usage(h.cq, fr, *v);
@@ -97,7 +97,7 @@ impl State {
 
 /// A workload to evict and why (`Target`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
     /// The victim's workload index.
     pub index: usize,
     /// `InClusterQueue`, `InCohortReclamation` or `InCohortReclaimWhileBorrowing`.
@@ -389,7 +389,12 @@ fn classical(s: &mut State, ctx: &Ctx<'_>) -> Vec<Target> {
 }
 
 /// `Preemptor.GetTargets` for a workload whose assignment needs preemption.
-pub fn targets(s: &mut State, preemptor: &Info, cq: usize, assignment: &Assignment) -> Vec<Target> {
+pub(crate) fn targets(
+    s: &mut State,
+    preemptor: &Info,
+    cq: usize,
+    assignment: &Assignment,
+) -> Vec<Target> {
     let Some(policy) = s.queues.get(&cq).cloned() else {
         return Vec::new();
     };
@@ -411,7 +416,7 @@ pub fn targets(s: &mut State, preemptor: &Info, cq: usize, assignment: &Assignme
 }
 
 /// The preemption oracle flavor assignment asks (`PreemptionOracle.SimulatePreemption`).
-pub struct StateOracle<'a> {
+pub(crate) struct StateOracle<'a> {
     /// The state (restored after each question).
     pub state: &'a mut State,
 }

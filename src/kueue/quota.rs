@@ -25,11 +25,11 @@ use crate::snapshot::kueue::{KueueObjects, ResourceGroup};
 use crate::snapshot::quantity::{parse_milli, parse_quantity};
 
 /// A quantity of one resource, in Kueue's units (milli for cpu).
-pub type Amount = i64;
+pub(crate) type Amount = i64;
 
 /// Kueue's value of a quantity of `resource`: milli-units for cpu, units otherwise
 /// (`resources.ResourceValue`). An unparsable quantity is `None`.
-pub fn amount_of(resource: &str, q: &str) -> Option<Amount> {
+pub(crate) fn amount_of(resource: &str, q: &str) -> Option<Amount> {
     if resource == "cpu" {
         parse_milli(q)
     } else {
@@ -39,7 +39,7 @@ pub fn amount_of(resource: &str, q: &str) -> Option<Amount> {
 
 /// A (flavor, resource) pair, as Kueue's `resources.FlavorResource`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FlavorResource {
+pub(crate) struct FlavorResource {
     /// The ResourceFlavor.
     pub flavor: String,
     /// The resource name.
@@ -48,7 +48,7 @@ pub struct FlavorResource {
 
 impl FlavorResource {
     /// Builds a pair.
-    pub fn new(flavor: &str, resource: &str) -> Self {
+    pub(crate) fn new(flavor: &str, resource: &str) -> Self {
         Self {
             flavor: flavor.to_owned(),
             resource: resource.to_owned(),
@@ -58,7 +58,7 @@ impl FlavorResource {
 
 /// One resource's quota in one flavor of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Quota {
+pub(crate) struct Quota {
     /// `nominalQuota`.
     pub nominal: Amount,
     /// `borrowingLimit` (absent: unlimited).
@@ -69,7 +69,7 @@ pub struct Quota {
 
 /// A ClusterQueue or a Cohort.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum NodeKind {
+pub(crate) enum NodeKind {
     /// A leaf: workloads are admitted here.
     ClusterQueue,
     /// An inner node.
@@ -78,7 +78,7 @@ pub enum NodeKind {
 
 /// A node of the quota tree.
 #[derive(Debug, Clone)]
-pub struct Node {
+pub(crate) struct Node {
     /// The object's name.
     pub name: String,
     /// What it is.
@@ -117,7 +117,7 @@ impl Node {
     }
 
     /// Usage of `fr`.
-    pub fn used(&self, fr: &FlavorResource) -> Amount {
+    pub(crate) fn used(&self, fr: &FlavorResource) -> Amount {
         self.usage.get(fr).copied().unwrap_or(0)
     }
 
@@ -132,11 +132,11 @@ impl Node {
 
 /// A quota that cannot be read, as a sentence naming the object and the field.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QuotaError(pub String);
+pub(crate) struct QuotaError(pub String);
 
 /// The quota forest of every ClusterQueue and Cohort.
 #[derive(Debug, Clone, Default)]
-pub struct Tree {
+pub(crate) struct Tree {
     /// Nodes: ClusterQueues and Cohorts (API objects, and cohorts only named by a queue).
     pub nodes: Vec<Node>,
     cluster_queues: BTreeMap<String, usize>,
@@ -185,7 +185,7 @@ fn read_groups(
 
 impl Tree {
     /// Builds the forest from the ClusterQueues and Cohorts, with no usage.
-    pub fn build(kueue: &KueueObjects) -> Result<Self, QuotaError> {
+    pub(crate) fn build(kueue: &KueueObjects) -> Result<Self, QuotaError> {
         let mut t = Self::default();
         for c in &kueue.cohorts {
             let id = t.cohort_id(c.name());
@@ -333,28 +333,28 @@ impl Tree {
     }
 
     /// The node's parent, unless the node is in a cycle.
-    pub fn parent(&self, i: usize) -> Option<usize> {
+    pub(crate) fn parent(&self, i: usize) -> Option<usize> {
         let n = &self.nodes[i];
         if n.in_cycle { None } else { n.parent }
     }
 
     /// The ClusterQueue's node.
-    pub fn cluster_queue(&self, name: &str) -> Option<usize> {
+    pub(crate) fn cluster_queue(&self, name: &str) -> Option<usize> {
         self.cluster_queues.get(name).copied()
     }
 
     /// The Cohort's node (an API object, or a name a ClusterQueue gives).
-    pub fn cohort(&self, name: &str) -> Option<usize> {
+    pub(crate) fn cohort(&self, name: &str) -> Option<usize> {
         self.cohorts.get(name).copied()
     }
 
     /// The node's ancestors, nearest first.
-    pub fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         std::iter::successors(self.parent(i), |p| self.parent(*p))
     }
 
     /// `LocalAvailable`: what is left of the node's local quota.
-    pub fn local_available(&self, i: usize, fr: &FlavorResource) -> Amount {
+    pub(crate) fn local_available(&self, i: usize, fr: &FlavorResource) -> Amount {
         let n = &self.nodes[i];
         (n.local_quota(fr) - n.used(fr)).max(0)
     }
@@ -376,12 +376,12 @@ impl Tree {
     }
 
     /// `Available`: what the node can use now, borrowing within limits; 0 when in debt.
-    pub fn available(&self, i: usize, fr: &FlavorResource) -> Amount {
+    pub(crate) fn available(&self, i: usize, fr: &FlavorResource) -> Amount {
         self.available_raw(i, fr).max(0)
     }
 
     /// `PotentialAvailable`: the most the node could use with nothing else admitted.
-    pub fn potential_available(&self, i: usize, fr: &FlavorResource) -> Amount {
+    pub(crate) fn potential_available(&self, i: usize, fr: &FlavorResource) -> Amount {
         let n = &self.nodes[i];
         let Some(p) = self.parent(i) else {
             return n.subtree(fr);
@@ -394,7 +394,7 @@ impl Tree {
     }
 
     /// `addUsage`: charges `val` to the node and what exceeds its local quota to its parents.
-    pub fn add_usage(&mut self, i: usize, fr: &FlavorResource, val: Amount) {
+    pub(crate) fn add_usage(&mut self, i: usize, fr: &FlavorResource, val: Amount) {
         let local_available = self.local_available(i, fr);
         *self.nodes[i].usage.entry(fr.clone()).or_insert(0) += val;
         if let Some(p) = self.parent(i)
@@ -405,7 +405,7 @@ impl Tree {
     }
 
     /// `removeUsage`: the inverse of [`Tree::add_usage`].
-    pub fn remove_usage(&mut self, i: usize, fr: &FlavorResource, val: Amount) {
+    pub(crate) fn remove_usage(&mut self, i: usize, fr: &FlavorResource, val: Amount) {
         let n = &self.nodes[i];
         let stored_in_parent = n.used(fr) - n.local_quota(fr);
         *self.nodes[i].usage.entry(fr.clone()).or_insert(0) -= val;
@@ -421,7 +421,7 @@ impl Tree {
     /// nominal quota for a ClusterQueue (`ClusterQueueSnapshot.BorrowingWith`), its subtree
     /// quota (its own plus what its children lend it) for a Cohort
     /// (`CohortSnapshot.BorrowingWith`).
-    pub fn borrowing_with(&self, i: usize, fr: &FlavorResource, val: Amount) -> bool {
+    pub(crate) fn borrowing_with(&self, i: usize, fr: &FlavorResource, val: Amount) -> bool {
         let n = &self.nodes[i];
         let own = match n.kind {
             NodeKind::ClusterQueue => n.quota(fr).nominal,
@@ -433,7 +433,7 @@ impl Tree {
     /// `FindHeightOfLowestSubtreeThatFits`: how high up the cohort tree `val` more of `fr`
     /// must be borrowed from (0: within the queue's nominal quota), and whether quota may
     /// still be reclaimed higher up the hierarchy.
-    pub fn height_of_lowest_subtree_that_fits(
+    pub(crate) fn height_of_lowest_subtree_that_fits(
         &self,
         cq: usize,
         fr: &FlavorResource,
@@ -457,12 +457,12 @@ impl Tree {
 
     /// `getNodeHeight`: 0 for a ClusterQueue; for a Cohort 1 + the tallest child (a
     /// ClusterQueue child counts 0), 0 with no children.
-    pub fn height(&self, i: usize) -> usize {
+    pub(crate) fn height(&self, i: usize) -> usize {
         self.heights.get(i).copied().unwrap_or(0)
     }
 
     /// The node's children (ClusterQueues and Cohorts).
-    pub fn children(&self, i: usize) -> &[usize] {
+    pub(crate) fn children(&self, i: usize) -> &[usize] {
         self.children.get(i).map_or(&[], Vec::as_slice)
     }
 }

@@ -16,7 +16,7 @@ use crate::snapshot::Snapshot;
 
 /// Stage one's result and stage two's input.
 #[derive(Debug, Clone)]
-pub struct Staged {
+pub(crate) struct Staged {
     /// What Kueue admits, preempts and leaves waiting.
     pub admission: Admission,
     /// The Jobs the admissions start.
@@ -31,7 +31,7 @@ pub struct Staged {
 
 /// Runs Kueue's admission over `s` and builds the snapshot kube-scheduler then sees; `None`
 /// when the snapshot holds no Kueue object.
-pub fn stage(
+pub(crate) fn stage(
     s: &Snapshot,
     gate_overrides: &BTreeMap<String, bool>,
 ) -> Result<Option<Staged>, QuotaError> {

@@ -24,7 +24,7 @@ use crate::snapshot::pod::PodSpec;
 
 /// One pod set's requests.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PodSetRequests {
+pub(crate) struct PodSetRequests {
     /// The pod set's name.
     pub name: String,
     /// Pods counted (after reclaim).
@@ -35,7 +35,7 @@ pub struct PodSetRequests {
 
 /// A Kueue Workload prepared for admission.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Info {
+pub(crate) struct Info {
     /// Index in `KueueObjects::workloads`.
     pub index: usize,
     /// Namespace.
@@ -56,7 +56,7 @@ pub struct Info {
 
 /// Priority classes by name: WorkloadPriorityClasses and PriorityClasses.
 #[derive(Debug, Clone, Default)]
-pub struct PriorityClasses {
+pub(crate) struct PriorityClasses {
     /// WorkloadPriorityClass name → value.
     pub workload: BTreeMap<String, i32>,
     /// PriorityClass name → value.
@@ -80,7 +80,7 @@ fn counts_after_reclaim(w: &Workload) -> BTreeMap<&str, i32> {
 }
 
 /// The effective requests of one pod of `spec`, per resource name.
-pub fn pod_requests_of(spec: &ApiPodSpec) -> BTreeMap<String, Amount> {
+pub(crate) fn pod_requests_of(spec: &ApiPodSpec) -> BTreeMap<String, Amount> {
     let spec: PodSpec = spec.clone().into();
     let mut table = ResourceTable::default();
     pod_requests(&spec, &mut table)
@@ -91,7 +91,7 @@ pub fn pod_requests_of(spec: &ApiPodSpec) -> BTreeMap<String, Amount> {
 
 impl Info {
     /// Prepares `w` (at `index`). Requests come from the admission when quota is reserved.
-    pub fn new(index: usize, w: &Workload, classes: &PriorityClasses) -> Self {
+    pub(crate) fn new(index: usize, w: &Workload, classes: &PriorityClasses) -> Self {
         let counts = counts_after_reclaim(w);
         let pod_sets = match &w.status.admission {
             Some(a) if w.has_quota_reservation() => a
@@ -163,7 +163,7 @@ impl Info {
 
     /// Kueue's queue order (`baseCompareFunc`): higher priority, then earlier timestamp, then
     /// UID (namespace and name without UIDs).
-    pub fn queue_order(&self, other: &Self) -> std::cmp::Ordering {
+    pub(crate) fn queue_order(&self, other: &Self) -> std::cmp::Ordering {
         other
             .priority
             .cmp(&self.priority)
@@ -178,7 +178,7 @@ impl Info {
     }
 
     /// All requests of the workload, per resource.
-    pub fn total_requests(&self) -> BTreeMap<String, Amount> {
+    pub(crate) fn total_requests(&self) -> BTreeMap<String, Amount> {
         let mut t = BTreeMap::new();
         for ps in &self.pod_sets {
             for (r, v) in &ps.total {
@@ -190,7 +190,7 @@ impl Info {
 }
 
 /// The quota an admitted (quota-reserving) workload holds, per (flavor, resource).
-pub fn admitted_usage(w: &Workload, info: &Info) -> BTreeMap<FlavorResource, Amount> {
+pub(crate) fn admitted_usage(w: &Workload, info: &Info) -> BTreeMap<FlavorResource, Amount> {
     let mut usage = BTreeMap::new();
     let Some(a) = &w.status.admission else {
         return usage;

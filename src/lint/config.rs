@@ -18,7 +18,7 @@ use super::{Rule, Severity, codes::ALL};
 /// The file as written.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ConfigFile {
+pub(crate) struct ConfigFile {
     /// The `lint:` section.
     #[serde(default)]
     pub lint: LintSection,
@@ -27,7 +27,7 @@ pub struct ConfigFile {
 /// The `lint:` section of the config file; unknown keys are refused.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct LintSection {
+pub(crate) struct LintSection {
     /// Kubernetes version (only `1.37`).
     pub target_version: Option<String>,
     /// Rules or code prefixes to run; all when empty.
@@ -69,7 +69,7 @@ fn select(selector: &str) -> Result<Vec<Rule>, String> {
 
 impl Config {
     /// Parses the YAML text of a config file.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
         let file: ConfigFile = if text.trim().is_empty() {
             ConfigFile::default()
         } else {
@@ -100,12 +100,12 @@ impl Config {
     }
 
     /// True when `rule` runs.
-    pub fn enabled(&self, rule: Rule) -> bool {
+    pub(crate) fn enabled(&self, rule: Rule) -> bool {
         !self.disabled.contains(&rule)
     }
 
     /// The severity of `rule`: the config file's override, else the rule's default.
-    pub fn severity(&self, rule: Rule) -> Severity {
+    pub(crate) fn severity(&self, rule: Rule) -> Severity {
         self.severities
             .get(&rule)
             .copied()

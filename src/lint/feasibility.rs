@@ -85,7 +85,7 @@ fn empty_cluster(
 }
 
 /// Reports linted gangs that cannot be placed on the empty cluster.
-pub fn check(
+pub(crate) fn check(
     objects: &[Object],
     cluster: &Snapshot,
     gate_overrides: &std::collections::BTreeMap<String, bool>,

@@ -10,11 +10,11 @@
 //! per family, [`crate::render::lint`] one writer per format, [`schema`] the JSON Schemas of the checked
 //! kinds, [`span`] the positioned YAML tree.
 
-pub mod codes;
-pub mod config;
-pub mod feasibility;
+pub(crate) mod codes;
+pub(crate) mod config;
+pub(crate) mod feasibility;
 pub mod rules;
-pub mod schema;
+pub(crate) mod schema;
 pub mod span;
 
 #[cfg(test)]
@@ -31,14 +31,14 @@ use crate::snapshot::Snapshot;
 use crate::snapshot::facts::{ClusterFacts, Component, ComponentFacts};
 use crate::snapshot::source::parse::{LoadError, MAX_INPUT_BYTES};
 
-pub use codes::Rule;
+pub(crate) use codes::Rule;
 pub use config::Config;
 use span::{Segment, SpanNode, parse_path};
 
 /// The only Kubernetes version wasctl lints for.
-pub const TARGET_VERSION: &str = "1.37";
+pub(crate) const TARGET_VERSION: &str = "1.37";
 
-pub use crate::report::Severity;
+pub(crate) use crate::report::Severity;
 
 /// The object a finding is about.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -134,7 +134,7 @@ pub struct LintReport {
 
 impl LintReport {
     /// True when some finding is at or above `threshold`.
-    pub fn fails(&self, threshold: Severity) -> bool {
+    pub(crate) fn fails(&self, threshold: Severity) -> bool {
         self.findings.iter().any(|f| f.severity >= threshold)
     }
 }
@@ -181,7 +181,7 @@ pub struct Options {
 /// What is known of feature gates per component: from `--feature-gates`, `ClusterFacts`
 /// documents among the linted files, and the cluster snapshot's facts.
 #[derive(Debug, Clone, Default)]
-pub struct GateView {
+pub(crate) struct GateView {
     overrides: BTreeMap<String, bool>,
     components: Vec<ComponentFacts>,
 }
@@ -189,7 +189,7 @@ pub struct GateView {
 impl GateView {
     /// `Some(true)` when `gate` is known on for every instance of `component`, `Some(false)`
     /// when some instance has it off, `None` when nothing is known.
-    pub fn state(&self, gate: &str, component: Component) -> Option<bool> {
+    pub(crate) fn state(&self, gate: &str, component: Component) -> Option<bool> {
         if let Some(v) = self.overrides.get(gate) {
             return Some(*v);
         }
@@ -209,7 +209,7 @@ impl GateView {
 
 /// Reads files, directories (recursively: `.yaml`, `.yml`, `.json`, hidden entries skipped)
 /// and `-` (stdin), in order. Unreadable or missing paths are input errors.
-pub fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, LoadError> {
+pub(crate) fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, LoadError> {
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -299,19 +299,19 @@ pub struct Object {
 
 impl Object {
     /// The API group (`""` for core).
-    pub fn group(&self) -> &str {
+    pub(crate) fn group(&self) -> &str {
         self.api_version.rsplit_once('/').map_or("", |(g, _)| g)
     }
 
     /// The version part of `apiVersion`.
-    pub fn version(&self) -> &str {
+    pub(crate) fn version(&self) -> &str {
         self.api_version
             .rsplit_once('/')
             .map_or(self.api_version.as_str(), |(_, v)| v)
     }
 
     /// `metadata.name` (empty when missing).
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.id.name
     }
 }
@@ -334,12 +334,12 @@ impl<'a> Emitter<'a> {
     }
 
     /// True when `rule` runs under the configuration.
-    pub fn enabled(&self, rule: Rule) -> bool {
+    pub(crate) fn enabled(&self, rule: Rule) -> bool {
         self.config.enabled(rule)
     }
 
     /// Reports `rule` on `obj` at the field `path` (`spec.podGroupTemplates[2].name`).
-    pub fn emit(
+    pub(crate) fn emit(
         &mut self,
         rule: Rule,
         obj: &Object,
@@ -351,7 +351,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Like [`emit`](Self::emit) with an explicit severity (e.g. `--reject-unknown`).
-    pub fn emit_with(
+    pub(crate) fn emit_with(
         &mut self,
         rule: Rule,
         severity: Option<Severity>,
@@ -380,7 +380,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Reports `rule` at the value (not the key) of `path`, e.g. the `apiVersion` string.
-    pub fn emit_at_value(
+    pub(crate) fn emit_at_value(
         &mut self,
         rule: Rule,
         obj: &Object,

@@ -14,10 +14,10 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// A wrong-type error (field path, message) and the unknown field paths of one object.
-pub type TypedResult = (Option<(String, String)>, Vec<String>);
+pub(crate) type TypedResult = (Option<(String, String)>, Vec<String>);
 
 /// A kind lint checks against the 1.37 types.
-pub struct CheckedKind {
+pub(crate) struct CheckedKind {
     /// `apiVersion`, e.g. `scheduling.k8s.io/v1beta1`.
     pub api_version: &'static str,
     /// `kind`, e.g. `PodGroup`.
@@ -33,7 +33,7 @@ pub struct CheckedKind {
 macro_rules! kinds {
     ($($api_version:literal, $kind:literal, $file:literal => $ty:ty;)*) => {
         /// Every kind lint checks against a schema.
-        pub const KINDS: &[CheckedKind] = &[$(
+        pub(crate) const KINDS: &[CheckedKind] = &[$(
             CheckedKind {
                 api_version: $api_version,
                 kind: $kind,
@@ -70,7 +70,7 @@ kinds! {
 }
 
 /// The checked kind of an object, if lint has a schema for it.
-pub fn lookup(api_version: &str, kind: &str) -> Option<(usize, &'static CheckedKind)> {
+pub(crate) fn lookup(api_version: &str, kind: &str) -> Option<(usize, &'static CheckedKind)> {
     KINDS
         .iter()
         .enumerate()
@@ -148,7 +148,7 @@ fn push_key(out: &mut String, key: &str) {
 }
 
 /// Turns a JSON pointer (`/spec/containers/0/name`) into a field path (`spec.containers[0].name`).
-pub fn pointer_to_path(pointer: &str) -> String {
+pub(crate) fn pointer_to_path(pointer: &str) -> String {
     let mut out = String::new();
     for raw in pointer.split('/').skip(1) {
         let seg = raw.replace("~1", "/").replace("~0", "~");
@@ -168,7 +168,7 @@ static VALIDATORS: [OnceLock<Option<jsonschema::Validator>>; KINDS.len()] =
 
 /// Validates `value` against the schema of `KINDS[index]`: (field path, message) per error,
 /// at most ten. The schema is compiled on first use.
-pub fn validate(index: usize, value: &Value) -> Vec<(String, String)> {
+pub(crate) fn validate(index: usize, value: &Value) -> Vec<(String, String)> {
     let Some(validator) = VALIDATORS.get(index).and_then(|cell| {
         cell.get_or_init(|| jsonschema::validator_for(&(KINDS[index].schema)()).ok())
             .as_ref()
@@ -188,7 +188,7 @@ pub fn validate(index: usize, value: &Value) -> Vec<(String, String)> {
 /// The type of a property in the checked kinds' schemas, as far as the declarative rules and the
 /// unknown-field hints need it.
 #[derive(Debug, Clone)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// An object of a named definition (`io.k8s.api.core.v1.PodSpec`).
     Def(String),
     /// A list of items.
@@ -201,7 +201,7 @@ pub enum Shape {
 
 /// One definition: its properties and their shapes.
 #[derive(Debug, Clone, Default)]
-pub struct Def {
+pub(crate) struct Def {
     /// `group.Type`, e.g. `core.PodSpec`, `resource.DeviceRequest`, `meta.ObjectMeta`.
     pub short: String,
     /// Properties by JSON name.
@@ -211,14 +211,14 @@ pub struct Def {
 /// The definitions of every checked kind's schema, plus one root definition per kind
 /// (`KINDS[i]`), built once per process.
 #[derive(Debug, Default)]
-pub struct Shapes {
+pub(crate) struct Shapes {
     /// Definitions by full name; roots are named `<root>apiVersion/kind`.
     pub defs: BTreeMap<String, Def>,
 }
 
 /// `io.k8s.api.core.v1.PodSpec` → `core.PodSpec`; `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`
 /// → `meta.ObjectMeta` (the group is the segment before the version).
-pub fn short_name(full: &str) -> String {
+pub(crate) fn short_name(full: &str) -> String {
     let parts: Vec<&str> = full.split('.').collect();
     match parts.as_slice() {
         [.., group, _version, ty] => format!("{group}.{ty}"),
@@ -258,13 +258,13 @@ fn def_of(short: String, schema: &Value) -> Def {
 }
 
 /// The root definition name of a checked kind.
-pub fn root_name(kind: &CheckedKind) -> String {
+pub(crate) fn root_name(kind: &CheckedKind) -> String {
     format!("<root>{}/{}", kind.api_version, kind.kind)
 }
 
 /// The group of an apiVersion as the short definition names spell it (`core` for `v1`,
 /// `scheduling` for `scheduling.k8s.io/v1beta1`).
-pub fn short_group(api_version: &str) -> &str {
+pub(crate) fn short_group(api_version: &str) -> &str {
     match api_version.rsplit_once('/') {
         None => "core",
         Some((group, _)) => group.split('.').next().unwrap_or(group),
@@ -272,7 +272,7 @@ pub fn short_group(api_version: &str) -> &str {
 }
 
 /// The shapes of every checked kind (built on first use).
-pub fn shapes() -> &'static Shapes {
+pub(crate) fn shapes() -> &'static Shapes {
     static SHAPES: OnceLock<Shapes> = OnceLock::new();
     SHAPES.get_or_init(|| {
         let mut defs = BTreeMap::new();
@@ -294,7 +294,7 @@ pub fn shapes() -> &'static Shapes {
 impl Shapes {
     /// The definition a field path (`spec.containers[0]`) leads to from `root`, if the path
     /// follows the schema.
-    pub fn def_at(&self, root: &str, path: &[crate::lint::span::Segment]) -> Option<&Def> {
+    pub(crate) fn def_at(&self, root: &str, path: &[crate::lint::span::Segment]) -> Option<&Def> {
         use crate::lint::span::Segment;
         let mut shape = Shape::Def(root.to_owned());
         for seg in path {

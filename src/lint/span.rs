@@ -23,7 +23,7 @@ pub enum Segment {
 
 /// Parses `spec.podGroupTemplates[2].name` into segments. A bracket holding something other
 /// than a number is a key that may contain dots: `metadata.annotations[example.com/x]`.
-pub fn parse_path(path: &str) -> Vec<Segment> {
+pub(crate) fn parse_path(path: &str) -> Vec<Segment> {
     let mut out = Vec::new();
     let mut key = String::new();
     let mut chars = path.chars();
@@ -51,7 +51,7 @@ pub fn parse_path(path: &str) -> Vec<Segment> {
 }
 
 /// A 1-based line and column inside one document.
-pub type Position = (usize, usize);
+pub(crate) type Position = (usize, usize);
 
 /// A node with its position.
 #[derive(Debug, Clone)]
@@ -76,7 +76,7 @@ pub enum SpanKind {
 impl SpanNode {
     /// The position of the deepest node on `path` that exists: the key of a map entry, or the
     /// start of a sequence item. An empty path gives the document start.
-    pub fn locate(&self, path: &[Segment]) -> Position {
+    pub(crate) fn locate(&self, path: &[Segment]) -> Position {
         let mut node = self;
         let mut at = self.at;
         for seg in path {
@@ -100,7 +100,7 @@ impl SpanNode {
     }
 
     /// The position of the value (not the key) at `path`, when it exists.
-    pub fn value_at(&self, path: &[Segment]) -> Option<Position> {
+    pub(crate) fn value_at(&self, path: &[Segment]) -> Option<Position> {
         let mut node = self;
         for seg in path {
             node = match (&node.kind, seg) {
@@ -113,22 +113,6 @@ impl SpanNode {
             }?;
         }
         Some(node.at)
-    }
-
-    /// The child at `path`, if any.
-    pub fn get(&self, path: &[Segment]) -> Option<&Self> {
-        let mut node = self;
-        for seg in path {
-            node = match (&node.kind, seg) {
-                (SpanKind::Map(entries), Segment::Key(k)) => entries
-                    .iter()
-                    .find(|(key, _, _)| key == k)
-                    .map(|(_, _, v)| v),
-                (SpanKind::Seq(items), Segment::Index(i)) => items.get(*i),
-                _ => None,
-            }?;
-        }
-        Some(node)
     }
 
     /// A tree for a value that came without positions: every node is at `at`.
@@ -148,7 +132,7 @@ impl SpanNode {
     }
 
     /// The value as plain JSON (later duplicate keys win, as in serde_json).
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match &self.kind {
             SpanKind::Scalar(v) => v.clone(),
             SpanKind::Seq(items) => Value::Array(items.iter().map(Self::to_value).collect()),
@@ -164,7 +148,7 @@ impl SpanNode {
 }
 
 /// The parser limits of the files loader, applied to one document.
-pub fn yaml_options() -> serde_saphyr::Options {
+pub(crate) fn yaml_options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     budget.max_documents = 2;
@@ -178,7 +162,7 @@ pub fn yaml_options() -> serde_saphyr::Options {
 
 /// A syntax error: position inside the document and the parser's first message line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
+pub(crate) struct SyntaxError {
     /// 1-based line and column inside the document.
     pub at: Position,
     /// What the parser said.
@@ -186,15 +170,16 @@ pub struct SyntaxError {
 }
 
 /// Parses one YAML (or JSON) document with positions.
-pub fn parse_document(doc: &str) -> Result<SpanNode, SyntaxError> {
+#[cfg(test)]
+pub(crate) fn parse_document(doc: &str) -> Result<SpanNode, SyntaxError> {
     parse_document_keys(doc).map(|(tree, _)| tree)
 }
 
-/// [`parse_document`], and whether the parser gave every map key as a string. The parser and
+/// The document's tree, and whether the parser gave every map key as a string. The parser and
 /// its limits are the loader's (`snapshot::source::parse`), and every kind of value this tree
 /// accepts a `serde_json::Value` accepts too; so a YAML document that parses here with string
 /// keys only parses in the loader as well, and lint needs no second parse for its verdict.
-pub fn parse_document_keys(doc: &str) -> Result<(SpanNode, bool), SyntaxError> {
+pub(crate) fn parse_document_keys(doc: &str) -> Result<(SpanNode, bool), SyntaxError> {
     let tree: Spanned<Raw> =
         serde_saphyr::from_str_with_options(doc, yaml_options()).map_err(|e| {
             let at = e.location().map_or((1, 1), |l| {

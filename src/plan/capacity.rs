@@ -270,17 +270,17 @@ pub struct CapacitySettings {
 
 impl Shape {
     /// The namespace of the shape.
-    pub fn namespace(&self) -> &str {
+    pub(crate) fn namespace(&self) -> &str {
         namespace_of(&self.pod_group.metadata)
     }
 
     /// The PodGroup's name.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         name_of(&self.pod_group.metadata)
     }
 
     /// `gang.minCount`, if the group is a gang.
-    pub fn min_count(&self) -> Option<u32> {
+    pub(crate) fn min_count(&self) -> Option<u32> {
         self.pod_group
             .spec
             .scheduling_policy
@@ -290,7 +290,7 @@ impl Shape {
     }
 
     /// The topology constraint's key, if any.
-    pub fn topology_key(&self) -> Option<&str> {
+    pub(crate) fn topology_key(&self) -> Option<&str> {
         self.pod_group
             .spec
             .scheduling_constraints
@@ -390,7 +390,7 @@ impl Shape {
     /// `namespace` applies to objects without one.
     /// `workload_with_job`: whether the Job controller creates a Job's PodGroup
     /// ([`crate::admit::controllers::workload_with_job`]).
-    pub fn from_objects(
+    pub(crate) fn from_objects(
         objects: &Snapshot,
         namespace: &str,
         file: &str,
@@ -523,7 +523,7 @@ impl Shape {
     /// they are. The caller refuses the shape when [`crate::admit::Admission::refused`] is not
     /// empty. The shape is a template, never created itself: the ResourceQuotas are counted
     /// against its copies ([`QuotaLimit`]), not against it.
-    pub fn admit(&mut self, file: &Snapshot, cluster: &Snapshot) -> crate::admit::Admission {
+    pub(crate) fn admit(&mut self, file: &Snapshot, cluster: &Snapshot) -> crate::admit::Admission {
         let mut objects = Snapshot {
             pod_groups: vec![self.pod_group.clone()],
             pods: self.pods.iter().cloned().map(std::sync::Arc::new).collect(),
@@ -1011,7 +1011,7 @@ fn limit_of(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Limit {
 /// The running units whose pods the what-ifs made pending again or deleted: pods bound in
 /// `before` and pending (or gone) in `after`, grouped by PodGroup, with their outcome in
 /// `plan_after` (the what-if snapshot simulated without copies).
-pub fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<Displaced> {
+pub(crate) fn displaced(before: &Snapshot, after: &Snapshot, plan_after: &Plan) -> Vec<Displaced> {
     let mut out: BTreeMap<ObjRef, (u32, u32)> = BTreeMap::new();
     for pod in &before.pods {
         let bound = pod.spec.as_ref().and_then(|s| s.node_name.as_ref());

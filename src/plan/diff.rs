@@ -27,7 +27,7 @@ const MAX_CAUSES: usize = 12;
 /// The report (`kind: PlanDiff`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlanDiff {
+pub(crate) struct PlanDiff {
     /// Units whose simulated answer changed, in a stable order (kind, namespace, name).
     pub units: Vec<UnitChange>,
     /// How many units changed, and how many of them became unschedulable or schedulable.
@@ -42,7 +42,7 @@ pub struct PlanDiff {
 /// One unit whose answer changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct UnitChange {
+pub(crate) struct UnitChange {
     /// `PodGroup`, `CompositePodGroup` or `Pod`.
     pub kind: ObjKind,
     /// The unit's namespace.
@@ -74,7 +74,7 @@ pub struct UnitChange {
 
 /// How a unit's answer changed between OLD and NEW (each listed unit has one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum Change {
+pub(crate) enum Change {
     /// Placed (or placeable by preemption, or running) in OLD; Unschedulable, Error or Waiting
     /// (held before scheduling) in NEW.
     NewlyUnschedulable,
@@ -99,7 +99,7 @@ pub enum Change {
 /// The counts of a diff (`summary` in JSON); `diff`'s exit code reads `newlyUnschedulable`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DiffSummary {
+pub(crate) struct DiffSummary {
     /// Units listed (every unit whose answer changed).
     pub changed: u32,
     /// Of which newly unschedulable (`diff` exits 1 when this is not 0).
@@ -110,7 +110,7 @@ pub struct DiffSummary {
 
 impl DiffSummary {
     /// The summary of `units`, each counted once under its [`Change`].
-    pub fn of(units: &[UnitChange]) -> Self {
+    pub(crate) fn of(units: &[UnitChange]) -> Self {
         let with = |c: Change| count(units.iter().filter(|u| u.change == c).count());
         Self {
             changed: count(units.len()),
@@ -124,7 +124,7 @@ impl DiffSummary {
 /// they share (gates per side).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DiffSettings {
+pub(crate) struct DiffSettings {
     /// Where OLD came from.
     pub from: String,
     /// Where NEW came from.
@@ -167,7 +167,7 @@ struct NodeChange {
 }
 
 /// Compares two simulated snapshots. `from`/`to` name the sources for the report.
-pub fn diff(
+pub(crate) fn diff(
     old: &Snapshot,
     old_plan: &Plan,
     new: &Snapshot,

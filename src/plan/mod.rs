@@ -7,4 +7,4 @@
 //! [`crate::explain::Verdict`] and every "why" from the simulator's trace and explain.
 
 pub mod capacity;
-pub mod diff;
+pub(crate) mod diff;

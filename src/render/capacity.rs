@@ -13,7 +13,7 @@ use crate::sched::plan::Outcome;
 /// Writes the report: the target's shape and the answer (copies that fit, with preemption,
 /// and what the what-ifs changed), then each section the report has: copies per domain,
 /// copies that fit only by preempting, what stops the next copy, units the what-ifs displaced.
-pub fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
+pub(crate) fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
     write_answer(out, r, style)?;
     if !r.domains.is_empty() {
         write_domains(out, r, style)?;
@@ -327,7 +327,11 @@ fn plural(n: u32) -> &'static str {
 }
 
 /// Writes the loader warnings, assumptions and notes (text mode sends them to stderr).
-pub fn write_notes(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
+pub(crate) fn write_notes(
+    out: &mut dyn Write,
+    r: &CapacityReport,
+    style: Styler,
+) -> io::Result<()> {
     for w in &r.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
     }

@@ -10,7 +10,7 @@ use owo_colors::OwoColorize;
 
 /// Whether to emit ANSI colors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// Plain text.
     #[default]
     Never,
@@ -20,7 +20,7 @@ pub enum ColorChoice {
 
 impl ColorChoice {
     /// Decides for one stream: `flag` is `--color` (auto|always|never).
-    pub fn decide(flag: ColorFlag, is_terminal: bool, no_color_env: bool) -> Self {
+    pub(crate) fn decide(flag: ColorFlag, is_terminal: bool, no_color_env: bool) -> Self {
         match flag {
             ColorFlag::Always => Self::Always,
             ColorFlag::Never => Self::Never,
@@ -30,7 +30,7 @@ impl ColorChoice {
     }
 
     /// A styler for this choice.
-    pub fn styler(self) -> Styler {
+    pub(crate) fn styler(self) -> Styler {
         Styler {
             on: self == Self::Always,
         }
@@ -51,13 +51,13 @@ pub enum ColorFlag {
 
 /// Applies styles when colors are on, and nothing otherwise.
 #[derive(Debug, Clone, Copy)]
-pub struct Styler {
+pub(crate) struct Styler {
     on: bool,
 }
 
 impl Styler {
     /// Red: broken references, errors.
-    pub fn error(self, s: impl Display) -> String {
+    pub(crate) fn error(self, s: impl Display) -> String {
         if self.on {
             s.red().bold().to_string()
         } else {
@@ -65,7 +65,7 @@ impl Styler {
         }
     }
     /// Yellow: pending, warnings.
-    pub fn warn(self, s: impl Display) -> String {
+    pub(crate) fn warn(self, s: impl Display) -> String {
         if self.on {
             s.yellow().to_string()
         } else {
@@ -73,7 +73,7 @@ impl Styler {
         }
     }
     /// Green: running, scheduled.
-    pub fn ok(self, s: impl Display) -> String {
+    pub(crate) fn ok(self, s: impl Display) -> String {
         if self.on {
             s.green().to_string()
         } else {
@@ -81,7 +81,7 @@ impl Styler {
         }
     }
     /// Dim: secondary details.
-    pub fn dim(self, s: impl Display) -> String {
+    pub(crate) fn dim(self, s: impl Display) -> String {
         if self.on {
             s.dimmed().to_string()
         } else {
@@ -89,7 +89,7 @@ impl Styler {
         }
     }
     /// Bold: names and headers.
-    pub fn bold(self, s: impl Display) -> String {
+    pub(crate) fn bold(self, s: impl Display) -> String {
         if self.on {
             s.bold().to_string()
         } else {

@@ -8,7 +8,7 @@ use crate::plan::diff::{Change, PlanDiff};
 use crate::sanitize::sanitize;
 
 /// Writes the report.
-pub fn write_text(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Result<()> {
+pub(crate) fn write_text(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Result<()> {
     let names: Vec<String> = d
         .units
         .iter()
@@ -73,7 +73,7 @@ pub fn write_text(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Resul
 }
 
 /// Writes the loader warnings and assumptions (text mode sends them to stderr).
-pub fn write_notes(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Result<()> {
+pub(crate) fn write_notes(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Result<()> {
     for w in &d.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
     }

@@ -9,13 +9,18 @@ use crate::render::color::Styler;
 use crate::sanitize::sanitize;
 
 /// Writes the report as text.
-pub fn write_text(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> io::Result<()> {
+#[cfg(test)]
+pub(crate) fn write_text(
+    out: &mut dyn Write,
+    report: &DoctorReport,
+    style: Styler,
+) -> io::Result<()> {
     write_text_scoped(out, report, style, None)
 }
 
 /// Writes the report as text; `empty` is what to say instead of "no findings" when a scope
 /// (a namespace, a selector) left none, naming that scope.
-pub fn write_text_scoped(
+pub(crate) fn write_text_scoped(
     out: &mut dyn Write,
     report: &DoctorReport,
     style: Styler,
@@ -61,7 +66,11 @@ pub fn write_text_scoped(
 }
 
 /// Writes the loader warnings and the assumptions (stderr in text mode).
-pub fn write_notes(out: &mut dyn Write, report: &DoctorReport, style: Styler) -> io::Result<()> {
+pub(crate) fn write_notes(
+    out: &mut dyn Write,
+    report: &DoctorReport,
+    style: Styler,
+) -> io::Result<()> {
     for w in &report.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
     }

@@ -10,7 +10,7 @@ use crate::sched::plan::Outcome;
 
 /// Writes one diagnosis as text: the outcome and the simulator's message, the findings in
 /// their order (errors first) with detail and fix, the fit per domain, the verified fixes.
-pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
+pub(crate) fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
     // The outcome, in the words simulate and tree print (the JSON keeps its `verdict` too).
     let outcome = d.shown_outcome();
     let word = match outcome {
@@ -85,7 +85,7 @@ pub fn write_text(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Resu
 
 /// The header of an explain report: the gates the simulation used and, when gangs are taken
 /// pod by pod, that first.
-pub fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
+pub(crate) fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
     writeln!(
         out,
         "{}",
@@ -108,7 +108,7 @@ pub fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Re
 }
 
 /// What the diagnosis assumed (stderr in text mode).
-pub fn write_notes(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
+pub(crate) fn write_notes(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
     crate::render::plan::write_admitted(out, &d.admitted, style)?;
     for a in &d.assumed {
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;

@@ -12,7 +12,7 @@ use crate::snapshot::facts::WASCTL_API_VERSION;
 /// A report wrapped with its `apiVersion` and `kind`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Envelope<'a, T: Serialize> {
+pub(crate) struct Envelope<'a, T: Serialize> {
     /// Always `wasctl.dev/v1alpha1`.
     pub api_version: &'static str,
     /// The report kind, e.g. `Tree`.
@@ -24,7 +24,7 @@ pub struct Envelope<'a, T: Serialize> {
 
 impl<'a, T: Serialize> Envelope<'a, T> {
     /// Wraps `report` as `kind`.
-    pub fn new(kind: &'static str, report: &'a T) -> Self {
+    pub(crate) fn new(kind: &'static str, report: &'a T) -> Self {
         Self {
             api_version: WASCTL_API_VERSION,
             kind,
@@ -34,7 +34,7 @@ impl<'a, T: Serialize> Envelope<'a, T> {
 }
 
 /// Writes `value` as pretty JSON with a trailing newline.
-pub fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
+pub(crate) fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
     // The serializer writes a few bytes at a time (a quote, a colon, an indent): through `dyn
     // Write` each piece was a call through two writers, 0.7 s of the L dump's 190 MB plan. A
     // buffer of our own takes them inline and hands `out` 64 KiB at a time.
@@ -46,7 +46,7 @@ pub fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Resu
 
 /// Writes `value` as one YAML document, fields in the same order and with the same names as
 /// `-o json` (`apiVersion` and `kind` first).
-pub fn write_yaml<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
+pub(crate) fn write_yaml<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
     let text = serde_saphyr::to_string(value).map_err(std::io::Error::other)?;
     out.write_all(text.as_bytes())
 }

@@ -4,15 +4,15 @@
 //! CLI ([`color::ColorChoice`]). Every string that came from a cluster passes
 //! [`crate::sanitize::sanitize`] before it reaches a terminal.
 
-pub mod capacity;
-pub mod color;
-pub mod diff;
-pub mod doctor;
-pub mod explain;
-pub mod json;
-pub mod lint;
-pub mod plan;
-pub mod table;
-pub mod tree;
+pub(crate) mod capacity;
+pub(crate) mod color;
+pub(crate) mod diff;
+pub(crate) mod doctor;
+pub(crate) mod explain;
+pub(crate) mod json;
+pub(crate) mod lint;
+pub(crate) mod plan;
+pub(crate) mod table;
+pub(crate) mod tree;
 
-pub use color::ColorChoice;
+pub(crate) use color::ColorChoice;

@@ -12,7 +12,7 @@ use crate::sched::plan::{Outcome, Plan, UnitResult};
 
 /// Options of the text view.
 #[derive(Debug, Clone, Default)]
-pub struct TextOptions {
+pub(crate) struct TextOptions {
     /// `-o wide`: more columns (priority, victims).
     pub wide: bool,
     /// `-n`: one namespace, so the NAMESPACE column is hidden, as kubectl does.
@@ -91,7 +91,7 @@ fn claims_text(u: &UnitResult) -> String {
 }
 
 /// `kube-scheduler gates: GenericWorkload=on …`: the gates a report used, for its header.
-pub fn gates_line(component: &str, gates: &BTreeMap<String, bool>) -> String {
+pub(crate) fn gates_line(component: &str, gates: &BTreeMap<String, bool>) -> String {
     let list: Vec<String> = gates
         .iter()
         .map(|(k, v)| format!("{k}={}", if *v { "on" } else { "off" }))
@@ -149,7 +149,7 @@ fn write_binding(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<
 }
 
 /// `-o name`: one `kind.group/name` per unit, as `kubectl get -o name` prints them.
-pub fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+pub(crate) fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     for u in &plan.units {
         let kind = match u.kind {
             ObjKind::PodGroup => "podgroup.scheduling.k8s.io",
@@ -163,7 +163,7 @@ pub fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
 
 /// Writes one `admitted:` line per kind of change admission made to the manifests (stderr
 /// in text mode, beside `assumed:` and `note:`).
-pub fn write_admitted(
+pub(crate) fn write_admitted(
     out: &mut dyn Write,
     admitted: &[crate::snapshot::Admitted],
     style: Styler,
@@ -180,7 +180,7 @@ pub fn write_admitted(
 
 /// Writes the loader warnings, assumptions and notes of a plan (text mode sends them to
 /// stderr, so stdout carries only the report).
-pub fn write_notes(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
+pub(crate) fn write_notes(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
     for w in &plan.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
     }
@@ -196,7 +196,7 @@ pub fn write_notes(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Resul
 
 /// Writes the plan: the gates it used, then (when gangs are taken pod by pod) why, then a
 /// table of units, the device map, preemptions, stuck pods and a summary.
-pub fn write_text(
+pub(crate) fn write_text(
     out: &mut dyn Write,
     plan: &Plan,
     style: Styler,
@@ -273,7 +273,7 @@ pub fn write_text(
 }
 
 /// Pods no profile serves, per scheduler they name: reported once each, not row by row.
-pub fn not_simulated(plan: &Plan) -> BTreeMap<&str, u32> {
+pub(crate) fn not_simulated(plan: &Plan) -> BTreeMap<&str, u32> {
     let mut out: BTreeMap<&str, u32> = BTreeMap::new();
     for u in plan
         .units

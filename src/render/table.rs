@@ -8,7 +8,7 @@ use super::color::Styler;
 
 /// How a cell is coloured once padded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Paint {
+pub(crate) enum Paint {
     /// As is.
     #[default]
     Plain,
@@ -24,7 +24,7 @@ pub enum Paint {
 
 /// One cell: plain text (already sanitised) and its paint.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Cell {
+pub(crate) struct Cell {
     /// The text, without escape codes.
     pub text: String,
     /// How to colour it.
@@ -33,7 +33,7 @@ pub struct Cell {
 
 impl Cell {
     /// A cell painted `paint`.
-    pub fn painted(text: impl Into<String>, paint: Paint) -> Self {
+    pub(crate) fn painted(text: impl Into<String>, paint: Paint) -> Self {
         Self {
             text: text.into(),
             paint,
@@ -58,7 +58,7 @@ impl From<&str> for Cell {
 
 /// A table with a header row.
 #[derive(Debug, Clone, Default)]
-pub struct Table {
+pub(crate) struct Table {
     headers: Vec<String>,
     rows: Vec<Vec<Cell>>,
     hidden: Vec<bool>,
@@ -73,7 +73,7 @@ fn width(s: &str) -> usize {
 
 impl Table {
     /// A table with these column headers.
-    pub fn new<S: Into<String>>(headers: impl IntoIterator<Item = S>) -> Self {
+    pub(crate) fn new<S: Into<String>>(headers: impl IntoIterator<Item = S>) -> Self {
         let headers: Vec<String> = headers.into_iter().map(Into::into).collect();
         let hidden = vec![false; headers.len()];
         Self {
@@ -84,26 +84,21 @@ impl Table {
     }
 
     /// Adds a row (missing cells are empty, extra cells are dropped).
-    pub fn row(&mut self, cells: impl IntoIterator<Item = Cell>) {
+    pub(crate) fn row(&mut self, cells: impl IntoIterator<Item = Cell>) {
         let mut cells: Vec<Cell> = cells.into_iter().collect();
         cells.resize(self.headers.len(), Cell::default());
         self.rows.push(cells);
     }
 
     /// Hides the column named `header` (e.g. `NAMESPACE` under `-n`).
-    pub fn hide(&mut self, header: &str) {
+    pub(crate) fn hide(&mut self, header: &str) {
         if let Some(i) = self.headers.iter().position(|h| h == header) {
             self.hidden[i] = true;
         }
     }
 
-    /// True when there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
     /// Writes the header and the rows.
-    pub fn write(&self, out: &mut dyn Write, style: Styler) -> io::Result<()> {
+    pub(crate) fn write(&self, out: &mut dyn Write, style: Styler) -> io::Result<()> {
         let shown: Vec<usize> = (0..self.headers.len())
             .filter(|i| !self.hidden[*i])
             .collect();

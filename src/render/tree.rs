@@ -37,7 +37,7 @@ fn flatten(node: &TreeNode, prefix: &str, child_prefix: &str, out: &mut Vec<Line
 
 /// Options of the text view.
 #[derive(Debug, Clone, Default)]
-pub struct TextOptions {
+pub(crate) struct TextOptions {
     /// `-o wide`: also the priority class and the controlling owner.
     pub wide: bool,
     /// `-n`: one namespace, so the NAMESPACE column is hidden.
@@ -99,7 +99,11 @@ fn cells(l: &Line, opts: &TextOptions) -> Vec<String> {
 }
 
 /// Writes the loader warnings and assumptions (stderr in text mode).
-pub fn write_notes(out: &mut dyn Write, report: &TreeReport, style: Styler) -> io::Result<()> {
+pub(crate) fn write_notes(
+    out: &mut dyn Write,
+    report: &TreeReport,
+    style: Styler,
+) -> io::Result<()> {
     for w in &report.warnings {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
     }
@@ -110,7 +114,7 @@ pub fn write_notes(out: &mut dyn Write, report: &TreeReport, style: Styler) -> i
 }
 
 /// `-o name`: `kind/name` of every object in the tree, in tree order.
-pub fn write_names(out: &mut dyn Write, report: &TreeReport) -> io::Result<()> {
+pub(crate) fn write_names(out: &mut dyn Write, report: &TreeReport) -> io::Result<()> {
     let mut lines = Vec::new();
     for r in &report.roots {
         flatten(r, "", "", &mut lines);
@@ -127,7 +131,7 @@ pub fn write_names(out: &mut dyn Write, report: &TreeReport) -> io::Result<()> {
 }
 
 /// Writes the tree as aligned text: the gates line, then one row per object.
-pub fn write_text(
+pub(crate) fn write_text(
     out: &mut dyn Write,
     report: &TreeReport,
     style: Styler,

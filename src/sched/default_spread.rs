@@ -55,7 +55,7 @@ fn key(o: &RawObject) -> (String, String) {
 impl SpreadSources {
     /// Reads the Services and ReplicationControllers ([`Snapshot::selecting`]) and the
     /// `apps/v1` ReplicaSets and StatefulSets ([`Snapshot::foreign`]).
-    pub fn build(s: &Snapshot) -> Self {
+    pub(crate) fn build(s: &Snapshot) -> Self {
         let mut out = Self::default();
         for o in &s.selecting {
             let selector = o.value.pointer("/spec/selector");
@@ -94,12 +94,12 @@ impl SpreadSources {
     }
 
     /// Whether no object could select a pod (the common case for batch clusters).
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.services.is_empty() && self.rc.is_empty() && self.apps.is_empty()
     }
 
     /// `helper.DefaultSelector` for `pod`; `None` when it is empty.
-    pub fn default_selector(&self, pod: &PodReq) -> Option<LabelSelector> {
+    pub(crate) fn default_selector(&self, pod: &PodReq) -> Option<LabelSelector> {
         // Merged label set: later values win, as `labels.Merge` does.
         let mut set: Vec<(String, String)> = Vec::new();
         let merge = |set: &mut Vec<(String, String)>, map: &[(String, String)]| {
@@ -154,7 +154,7 @@ impl SpreadSources {
 
 /// Gives `pod` its profile's default spread constraints when it has none of its own
 /// (`buildDefaultConstraints`). Leaves it unchanged otherwise.
-pub fn apply(pod: &mut PodReq, defaults: &SpreadDefaults, sources: &SpreadSources) {
+pub(crate) fn apply(pod: &mut PodReq, defaults: &SpreadDefaults, sources: &SpreadSources) {
     if !pod.spread.is_empty() || sources.is_empty() {
         return;
     }

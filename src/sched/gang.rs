@@ -33,7 +33,7 @@ type FeasiblePlacement = (usize, Vec<(PodId, NodeId)>, i64, i64);
 
 /// Members (or children) counted by PlacementFeasible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Quorum {
+pub(crate) struct Quorum {
     /// `minCount` / `minGroupCount`.
     pub min: u32,
     /// Scheduled so far (running and assumed).
@@ -46,7 +46,7 @@ pub struct Quorum {
 /// topology-aware group evaluates PlacementFeasible several times in each of hundreds of
 /// domains.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Feasibility {
+pub(crate) enum Feasibility {
     /// Quorum met.
     Success,
     /// Quorum can still be met.
@@ -57,7 +57,7 @@ pub enum Feasibility {
 
 impl Feasibility {
     /// Upstream's status message for a PodGroup's quorum (empty for Success).
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         self.message_for(GroupKind::PodGroup)
     }
 
@@ -68,7 +68,7 @@ impl Feasibility {
     /// "minCount (2) ..."). The older gangscheduling.go revisions in the stored sources word
     /// both `minCount`; the newest test is followed. The Wait text is not asserted upstream and
     /// follows the same word.
-    pub fn message_for(&self, kind: GroupKind) -> String {
+    pub(crate) fn message_for(&self, kind: GroupKind) -> String {
         let word = match kind {
             GroupKind::PodGroup => "minCount",
             GroupKind::CompositePodGroup => "minGroupCount",
@@ -94,7 +94,7 @@ impl Feasibility {
 }
 
 /// Upstream PlacementFeasible: `min` against scheduled and remaining members (or children).
-pub fn placement_feasible(min: u32, scheduled: u32, remaining: u32) -> Feasibility {
+pub(crate) fn placement_feasible(min: u32, scheduled: u32, remaining: u32) -> Feasibility {
     let q = Quorum {
         min,
         scheduled,
@@ -110,11 +110,11 @@ pub fn placement_feasible(min: u32, scheduled: u32, remaining: u32) -> Feasibili
 }
 
 /// Message when a cycle placed no new pod although quorum holds (semantics §3.3 d).
-pub const MSG_POD_GROUP_UNSCHEDULABLE: &str = "pod group is unschedulable";
+pub(crate) const MSG_POD_GROUP_UNSCHEDULABLE: &str = "pod group is unschedulable";
 
 /// Whether a group run succeeded, could not place, or hit a scheduler error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     /// Placed.
     Success,
     /// No placement.
@@ -125,7 +125,7 @@ pub enum Status {
 
 /// The result of running the algorithm for one group node.
 #[derive(Debug, Clone)]
-pub struct GroupRun {
+pub(crate) struct GroupRun {
     /// Status.
     pub status: Status,
     /// Message (upstream text first).
@@ -137,7 +137,7 @@ pub struct GroupRun {
 }
 
 /// Runs the algorithm for a group tree; the caller keeps `placed` assumed on success.
-pub struct Cycle<'a> {
+pub(crate) struct Cycle<'a> {
     /// The cluster (assumptions are applied to it).
     pub state: &'a mut ClusterState,
     /// Filtering mode.
@@ -171,7 +171,7 @@ fn feasibility_label(prefix: &str, f: &Feasibility) -> Cow<'static, str> {
 
 impl<'a> Cycle<'a> {
     /// A cycle over `state`.
-    pub fn new(
+    pub(crate) fn new(
         state: &'a mut ClusterState,
         mode: Mode,
         sampler: &'a mut Sampler,
@@ -190,7 +190,7 @@ impl<'a> Cycle<'a> {
     }
 
     /// The same cycle choosing nodes through `prefer` before scores.
-    pub fn preferring(mut self, prefer: &'a mut dyn NodePreference) -> Self {
+    pub(crate) fn preferring(mut self, prefer: &'a mut dyn NodePreference) -> Self {
         self.prefer = Some(prefer);
         self
     }
@@ -202,7 +202,12 @@ impl<'a> Cycle<'a> {
     }
 
     /// Runs `group` on `candidates` (sorted node ids).
-    pub fn run(&mut self, group: &GroupNode, candidates: &[NodeId], is_root: bool) -> GroupRun {
+    pub(crate) fn run(
+        &mut self,
+        group: &GroupNode,
+        candidates: &[NodeId],
+        is_root: bool,
+    ) -> GroupRun {
         match &group.topology_key {
             Some(key) => self.run_topology(group, key, candidates, is_root),
             None => self.run_plain(group, candidates, is_root),

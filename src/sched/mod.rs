@@ -11,22 +11,22 @@
 //! roots, DefaultPreemption for single pods; the plan then continues as if the victims were
 //! evicted and the preemptor bound.
 
-pub mod default_spread;
-pub mod dra;
-pub mod filter;
-pub mod gang;
-pub mod node;
+pub(crate) mod default_spread;
+pub(crate) mod dra;
+pub(crate) mod filter;
+pub(crate) mod gang;
+pub(crate) mod node;
 pub mod node_state;
 pub mod plan;
-pub mod pod_req;
+pub(crate) mod pod_req;
 pub mod preempt;
 pub mod profile;
 pub mod queue;
-pub mod resources;
+pub(crate) mod resources;
 pub mod schedule_one;
-pub mod score;
-pub mod selector;
-pub mod status;
+pub(crate) mod score;
+pub(crate) mod selector;
+pub(crate) mod status;
 pub mod whatif;
 
 use crate::snapshot::{ObjKind, ObjRef};
@@ -72,7 +72,7 @@ pub struct Options {
 }
 
 /// Notes every plan carries about deliberate departures and what is not modelled yet.
-pub const NOTES: &[&str] = &[
+pub(crate) const NOTES: &[&str] = &[
     "ties between equally scored nodes and placements are broken by name (upstream picks at random)",
     "ImageLocality scoring is not modelled",
     "DRA: shareIDs of shared devices (allowMultipleAllocations) are deterministic stand-ins for upstream's random UIDs",
@@ -135,7 +135,7 @@ pub struct Prepared<'a> {
 /// The profiles a simulation of `snapshot` runs with: the ones `options` sets, else the
 /// snapshot's own scheduler configuration (`--scheduler-config`, or a
 /// `KubeSchedulerConfiguration` document of the input), else kube-scheduler's default profile.
-pub fn profiles_for(snapshot: &Snapshot, options: &Options) -> profile::Profiles {
+pub(crate) fn profiles_for(snapshot: &Snapshot, options: &Options) -> profile::Profiles {
     if options.profiles.configured {
         return options.profiles.clone();
     }
@@ -175,7 +175,7 @@ pub fn prepare<'a>(snapshot: &'a Snapshot, options: &Options) -> Prepared<'a> {
 /// runs. At 150,000 pods freeing it takes about half a second (the compiled pods, the victim
 /// index), so a caller can keep it past the answer: a command about to exit leaks it, a bench
 /// drops it outside its timed section.
-pub struct Retained {
+pub(crate) struct Retained {
     _state: ClusterState,
     _units: Vec<Unit>,
     _victims: std::rc::Rc<preempt::victims::VictimIndex>,
@@ -196,7 +196,7 @@ impl<'a> Prepared<'a> {
     /// them read none of their objects (a unit's run reads its own group and pods, and the
     /// state), so they place the same pods on the same nodes. Explain's fixes change the
     /// target's own group, which is queued.
-    pub fn with_changed_groups<'b>(&self, changed: &'b Snapshot) -> Prepared<'b> {
+    pub(crate) fn with_changed_groups<'b>(&self, changed: &'b Snapshot) -> Prepared<'b> {
         let gates = changed
             .facts
             .gates_for(Component::KubeScheduler, &self.options.gate_overrides);
@@ -251,7 +251,7 @@ impl<'a> Prepared<'a> {
     /// On a simulation that has run part of its queue this equals running `changed` from the
     /// start when the pods belong to a unit still queued, by the argument of
     /// [`Prepared::with_changed_groups`]: the units before read nothing of them.
-    pub fn with_changed_pods<'b>(
+    pub(crate) fn with_changed_pods<'b>(
         &self,
         changed: &'b Snapshot,
         namespace: &str,
@@ -287,7 +287,7 @@ impl<'a> Prepared<'a> {
     /// ordered by name. None when `like` is not a node of the snapshot, or has node-local
     /// ResourceSlices (the DRA state is built from the snapshot's slices, which this state
     /// would lack: copy the snapshot with [`whatif::add_nodes`] instead).
-    pub fn with_nodes_like(&self, like: &str, count: usize) -> Option<Prepared<'a>> {
+    pub(crate) fn with_nodes_like(&self, like: &str, count: usize) -> Option<Prepared<'a>> {
         if whatif::has_node_local_slices(self.snapshot, like) {
             return None;
         }
@@ -313,7 +313,7 @@ impl<'a> Prepared<'a> {
     /// (the units run so far did not see the nodes), or when a new node's name is taken (see
     /// [`ClusterState::insert_nodes`]), or when `like` has node-local ResourceSlices (see
     /// [`Self::with_nodes_like`]).
-    pub fn with_nodes_added(&self, like: &str, count: usize) -> Option<Prepared<'a>> {
+    pub(crate) fn with_nodes_added(&self, like: &str, count: usize) -> Option<Prepared<'a>> {
         if self.started
             || count > whatif::MAX_ADD_NODES
             || whatif::has_node_local_slices(self.snapshot, like)
@@ -370,12 +370,12 @@ impl<'a> Prepared<'a> {
     /// Whether part of the queue has run on this state: false for a simulation compiled
     /// afresh, which is what the `with_changed_*` methods return when they cannot resume (the
     /// results of earlier steps do not belong before such a plan).
-    pub fn has_run(&self) -> bool {
+    pub(crate) fn has_run(&self) -> bool {
         self.started
     }
 
     /// The units not run yet, in queue order.
-    pub fn queued(&self) -> &[Unit] {
+    pub(crate) fn queued(&self) -> &[Unit] {
         &self.units
     }
 
@@ -385,7 +385,7 @@ impl<'a> Prepared<'a> {
     }
 
     /// Ends the borrow of the snapshot, keeping what a drop would free (see [`Retained`]).
-    pub fn retire(self) -> Retained {
+    pub(crate) fn retire(self) -> Retained {
         Retained {
             _state: self.state,
             _units: self.units,
@@ -401,14 +401,14 @@ impl<'a> Prepared<'a> {
 
     /// Turns preemption on or off for the next run (as `--no-preemption` does), so one prepared
     /// state can answer both with and without preemption from clones.
-    pub fn set_preemption(&mut self, on: bool) {
+    pub(crate) fn set_preemption(&mut self, on: bool) {
         self.options.no_preemption = !on;
     }
 
     /// Runs the queue in order until `stop` returns true for a unit's result (that unit
     /// included). The units not tried stay queued: a later call continues where this one
     /// stopped, on the state this one left. The plan lists the units tried in this call.
-    pub fn run_until(&mut self, stop: impl FnMut(&UnitResult) -> bool) -> Plan {
+    pub(crate) fn run_until(&mut self, stop: impl FnMut(&UnitResult) -> bool) -> Plan {
         self.plan_after(Vec::new(), stop)
     }
 
@@ -416,13 +416,13 @@ impl<'a> Prepared<'a> {
     /// none does), and returns their results; that unit and the ones after it stay queued.
     /// A caller asking several questions about one unit (explain's fixes) runs what comes
     /// before it once and answers each question from a clone.
-    pub fn advance_until(&mut self, next: impl FnMut(&Unit) -> bool) -> Vec<UnitResult> {
+    pub(crate) fn advance_until(&mut self, next: impl FnMut(&Unit) -> bool) -> Vec<UnitResult> {
         self.run_units(next, |_| false)
     }
 
     /// [`Prepared::run_until`] after earlier steps: the plan lists `earlier` (the results of
     /// those steps, e.g. from [`Prepared::advance_until`]) and then the units this call tries.
-    pub fn plan_after(
+    pub(crate) fn plan_after(
         &mut self,
         mut earlier: Vec<UnitResult>,
         stop: impl FnMut(&UnitResult) -> bool,

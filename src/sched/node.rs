@@ -10,13 +10,13 @@ use super::resources::ResourceId;
 use super::selector::{Labels, NodeTaint};
 
 /// Index of a pod in [`ClusterState::pods`](super::node_state::ClusterState::pods).
-pub type PodId = usize;
+pub(crate) type PodId = usize;
 /// Index of a node in [`ClusterState::nodes`](super::node_state::ClusterState::nodes) (nodes are sorted by name).
-pub type NodeId = usize;
+pub(crate) type NodeId = usize;
 
 /// Resources kept inline in [`Amounts`]: cpu, memory, ephemeral-storage, pods and the first
 /// extended resources a snapshot names.
-pub const INLINE: usize = 8;
+pub(crate) const INLINE: usize = 8;
 
 /// Per-resource amounts indexed by [`ResourceId`]. The first [`INLINE`] live inside the node
 /// record, so NodeResourcesFit on a node touches one record instead of two heap vectors (the
@@ -30,7 +30,7 @@ pub struct Amounts {
 
 impl Amounts {
     /// The amount of resource index `i`, if within length.
-    pub fn get(&self, i: usize) -> Option<&i64> {
+    pub(crate) fn get(&self, i: usize) -> Option<&i64> {
         if i >= self.len {
             None
         } else if i < INLINE {
@@ -41,23 +41,18 @@ impl Amounts {
     }
 
     /// Number of resource slots.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
-    /// No slots.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Sets every slot to 0 (length unchanged).
-    pub fn clear_values(&mut self) {
+    pub(crate) fn clear_values(&mut self) {
         self.inline = [0; INLINE];
         self.rest.iter_mut().for_each(|v| *v = 0);
     }
 
     /// Grows or shrinks to `n` slots; new slots hold `value`.
-    pub fn resize(&mut self, n: usize, value: i64) {
+    pub(crate) fn resize(&mut self, n: usize, value: i64) {
         for slot in self.inline.iter_mut().take(n.min(INLINE)).skip(self.len) {
             *slot = value;
         }
@@ -134,7 +129,7 @@ pub struct NodeState {
 
 impl NodeState {
     /// Free amount of resource `id`.
-    pub fn free(&self, id: ResourceId) -> i64 {
+    pub(crate) fn free(&self, id: ResourceId) -> i64 {
         let i = usize::from(id);
         self.allocatable
             .get(i)
@@ -144,7 +139,7 @@ impl NodeState {
     }
 
     /// Allocatable amount of resource `id`.
-    pub fn allocatable(&self, id: ResourceId) -> i64 {
+    pub(crate) fn allocatable(&self, id: ResourceId) -> i64 {
         self.allocatable.get(usize::from(id)).copied().unwrap_or(0)
     }
 }

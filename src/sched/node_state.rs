@@ -14,11 +14,11 @@ use super::selector::{Labels, NodeTaint};
 use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, name_of};
 
-pub use super::node::{Amounts, INLINE, NodeId, NodeState, PodId};
+pub(crate) use super::node::{Amounts, NodeId, NodeState, PodId};
 
 /// What [`ClusterState::remove_pods`] took away.
 #[derive(Debug, Default)]
-pub struct Removal {
+pub(crate) struct Removal {
     /// The removed pods and where they ran, in removal order.
     pub pods: Vec<(PodId, NodeId)>,
     nodes: Vec<(NodeId, SavedNode)>,
@@ -103,22 +103,17 @@ impl PodTable {
     }
 
     /// Number of pods.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The pods in id order.
-    pub fn iter(&self) -> impl Iterator<Item = &PodReq> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &PodReq> {
         self.blocks.iter().flat_map(|b| b.iter())
     }
 
     /// Changes every pod in place (copying blocks other states share).
-    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut PodReq)) {
+    pub(crate) fn for_each_mut(&mut self, mut f: impl FnMut(&mut PodReq)) {
         for b in &mut self.blocks {
             Rc::make_mut(b).iter_mut().for_each(&mut f);
         }
@@ -126,12 +121,13 @@ impl PodTable {
 
     /// Replaces pod `id` (copying its block if another state shares it). Panics when there
     /// is no pod `id`, as indexing does.
-    pub fn set(&mut self, id: PodId, pod: PodReq) {
+    pub(crate) fn set(&mut self, id: PodId, pod: PodReq) {
         Rc::make_mut(&mut self.blocks[id / POD_BLOCK])[id % POD_BLOCK] = pod;
     }
 
     /// Adds a pod after the others.
-    pub fn push(&mut self, pod: PodReq) {
+    #[cfg(test)]
+    pub(crate) fn push(&mut self, pod: PodReq) {
         match self.blocks.last_mut() {
             Some(last) if last.len() < POD_BLOCK => Rc::make_mut(last).push(pod),
             _ => {
@@ -153,7 +149,7 @@ impl std::ops::Index<PodId> for PodTable {
 }
 
 /// The domains of one topology key: (value, nodes), values in name order.
-pub type Domains = std::rc::Rc<Vec<(String, Vec<NodeId>)>>;
+pub(crate) type Domains = std::rc::Rc<Vec<(String, Vec<NodeId>)>>;
 
 /// Below this many pods the compile runs on the calling thread: a thread costs more than it saves.
 const PARALLEL_COMPILE_MIN: usize = 4096;
@@ -281,7 +277,7 @@ impl ClusterState {
     /// [`ClusterState::build`] for `profiles`: each pod gets the profile its `schedulerName`
     /// names (the first when none does: such pods are not simulated) and that profile's
     /// default topology spreading.
-    pub fn build_with(s: &Snapshot, gates: &FeatureGates, profiles: &Profiles) -> Self {
+    pub(crate) fn build_with(s: &Snapshot, gates: &FeatureGates, profiles: &Profiles) -> Self {
         let mut st = Self {
             profiles: profiles.clone(),
             spread_sources: Rc::new(SpreadSources::build(s)),
@@ -369,7 +365,7 @@ impl ClusterState {
     }
 
     /// The domains of topology `key` over every node (nodes without the label are in none).
-    pub fn domains(&self, key: &str) -> Domains {
+    pub(crate) fn domains(&self, key: &str) -> Domains {
         if let Some(d) = self.domains.borrow().get(key) {
             return std::rc::Rc::clone(d);
         }
@@ -394,7 +390,7 @@ impl ClusterState {
 
     /// A node as the state holds it, nothing placed on it yet. Resource names the table does
     /// not have are left out (the table holds every node's names once built).
-    pub fn compile_node(&self, n: &k8s_openapi::api::core::v1::Node) -> NodeState {
+    pub(crate) fn compile_node(&self, n: &k8s_openapi::api::core::v1::Node) -> NodeState {
         let status = n.status.as_ref();
         let alloc = status.and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()));
         let mut allocatable = Amounts::default();
@@ -427,7 +423,7 @@ impl ClusterState {
 
     /// Adds empty nodes after the others (ids after every existing one, so nothing placed
     /// moves). A state built from a snapshot holding them would order them by name instead.
-    pub fn append_nodes(&mut self, nodes: impl IntoIterator<Item = NodeState>) {
+    pub(crate) fn append_nodes(&mut self, nodes: impl IntoIterator<Item = NodeState>) {
         self.nodes.extend(nodes);
         self.reindex_nodes();
     }
@@ -439,7 +435,7 @@ impl ClusterState {
     /// the domains are computed again). None, and nothing changed, when an added node's name
     /// is taken or a pod names it in `spec.nodeName` (a state built with the node would bind
     /// that pod there).
-    pub fn insert_nodes(&mut self, added: Vec<NodeState>) -> Option<()> {
+    pub(crate) fn insert_nodes(&mut self, added: Vec<NodeState>) -> Option<()> {
         let mut names: HashSet<&str> = HashSet::with_capacity(added.len());
         for n in &added {
             if self.node_ids.contains_key(&*n.name) || !names.insert(&n.name) {
@@ -478,7 +474,7 @@ impl ClusterState {
     }
 
     /// Rebuilds the name index and pads resource vectors after nodes or resources changed.
-    pub fn reindex_nodes(&mut self) {
+    pub(crate) fn reindex_nodes(&mut self) {
         self.domains.borrow_mut().clear();
         self.node_ids = self
             .nodes
@@ -498,7 +494,8 @@ impl ClusterState {
     }
 
     /// Adds a pod (not placed); returns its id.
-    pub fn add_pod(&mut self, mut pod: PodReq) -> PodId {
+    #[cfg(test)]
+    pub(crate) fn add_pod(&mut self, mut pod: PodReq) -> PodId {
         self.profile_pod(&mut pod);
         let id = self.pods.len();
         self.pods.push(pod);
@@ -509,14 +506,14 @@ impl ClusterState {
     /// The resources the Fit filter of profile `id` does not check (its `ignoredResources`
     /// and `ignoredResourceGroups`), among the names interned so far. Empty for the default
     /// profile.
-    pub fn fit_ignored(&self, id: super::profile::ProfileId) -> &[ResourceId] {
+    pub(crate) fn fit_ignored(&self, id: super::profile::ProfileId) -> &[ResourceId] {
         self.fit_ignored
             .get(usize::from(id))
             .map_or(&[], Vec::as_slice)
     }
 
     /// Computes [`ClusterState::fit_ignored`] from the profiles and the resource table.
-    pub fn resolve_fit_ignored(&mut self) {
+    pub(crate) fn resolve_fit_ignored(&mut self) {
         let table = &self.table;
         let ignored: Vec<Vec<ResourceId>> = self
             .profiles
@@ -533,7 +530,7 @@ impl ClusterState {
 
     /// Gives a compiled pod its profile and that profile's default spread constraints (a no-op
     /// for a pod that has them already).
-    pub fn profile_pod(&self, pod: &mut PodReq) {
+    pub(crate) fn profile_pod(&self, pod: &mut PodReq) {
         pod.profile = self.profiles.id_for(&pod.scheduler_name).unwrap_or(0);
         if !pod.spread_system_default {
             let defaults = &self.profiles.get(pod.profile).spread;
@@ -558,7 +555,7 @@ impl ClusterState {
     /// group state counts it as assigned (`podGroupStateData.addPod`: `Spec.NodeName != ""`).
     /// So such a pod is bound, not pending; its requests count on no node (no node of the
     /// snapshot holds it) and it is never a preemption victim.
-    pub fn bound_to_missing_node(&self, pod: PodId) -> bool {
+    pub(crate) fn bound_to_missing_node(&self, pod: PodId) -> bool {
         self.placement[pod].is_none()
             && self.pods[pod]
                 .node_name
@@ -568,7 +565,7 @@ impl ClusterState {
 
     /// Whether `pod` is bound or assumed: placed on a node of this state, or bound to one it
     /// lacks ([`bound_to_missing_node`](Self::bound_to_missing_node)).
-    pub fn is_bound(&self, pod: PodId) -> bool {
+    pub(crate) fn is_bound(&self, pod: PodId) -> bool {
         self.placement[pod].is_some() || self.bound_to_missing_node(pod)
     }
 
@@ -580,7 +577,7 @@ impl ClusterState {
     /// Places `pod` on `node` for the filters of another pod only (upstream
     /// `addGENominatedPods` adds nominated pods to a copy of the node; their claims are not
     /// allocated). Undo with [`forget`](Self::forget).
-    pub fn assume_nominated(&mut self, pod: PodId, node: NodeId) {
+    pub(crate) fn assume_nominated(&mut self, pod: PodId, node: NodeId) {
         self.assume_inner(pod, node, false);
     }
 
@@ -639,7 +636,7 @@ impl ClusterState {
     /// the pods it keeps, so the cost is one pass over those nodes' pods instead of one
     /// [`forget`](Self::forget) per pod (a group preemption removes every lower-priority pod of
     /// the cluster). Claims of simulated reservations are unreserved as `forget` does.
-    pub fn remove_pods(&mut self, pods: impl Iterator<Item = PodId>) -> Removal {
+    pub(crate) fn remove_pods(&mut self, pods: impl Iterator<Item = PodId>) -> Removal {
         let mut removal = Removal {
             affinity_count: self.affinity_count,
             required_anti_count: self.required_anti_count,
@@ -698,7 +695,7 @@ impl ClusterState {
     /// Undoes [`remove_pods`](Self::remove_pods): the saved nodes come back as they were (pod
     /// order included) and the removed pods are placed again. Every other change made since
     /// must have been undone first.
-    pub fn restore(&mut self, removal: Removal) {
+    pub(crate) fn restore(&mut self, removal: Removal) {
         for (node, saved) in removal.nodes {
             let n = &mut self.nodes[node];
             n.requested = saved.requested;
@@ -720,7 +717,7 @@ impl ClusterState {
     }
 
     /// Undoes [`assume`](Self::assume).
-    pub fn forget(&mut self, pod: PodId) {
+    pub(crate) fn forget(&mut self, pod: PodId) {
         let Some(node) = self.placement[pod].take() else {
             return;
         };

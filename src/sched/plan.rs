@@ -43,7 +43,8 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome, in the order reports count them.
-    pub const ALL: [Outcome; 7] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [Outcome; 7] = [
         Outcome::Scheduled,
         Outcome::Unschedulable,
         Outcome::Waiting,
@@ -54,7 +55,7 @@ impl Outcome {
     ];
 
     /// The word, as every report writes it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Outcome::Scheduled => "Scheduled",
             Outcome::Unschedulable => "Unschedulable",
@@ -64,11 +65,6 @@ impl Outcome {
             Outcome::Suspended => "Suspended",
             Outcome::NotSimulated => "NotSimulated",
         }
-    }
-
-    /// Whether the unit gets its pods placed (now, or after its victims are evicted).
-    pub fn is_placed(self) -> bool {
-        matches!(self, Outcome::Scheduled | Outcome::Preempting)
     }
 }
 
@@ -176,22 +172,23 @@ pub struct ReasonCounts(Box<[(Arc<str>, u32)]>);
 
 impl ReasonCounts {
     /// No reasons.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// (reason, node count), in reason order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
         self.0.iter().map(|(r, n)| (&**r, *n))
     }
 
     /// The reasons, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(|(r, _)| &**r)
     }
 
     /// The node count of `reason`.
-    pub fn get(&self, reason: &str) -> Option<u32> {
+    #[cfg(test)]
+    pub(crate) fn get(&self, reason: &str) -> Option<u32> {
         self.0
             .binary_search_by(|(r, _)| (**r).cmp(reason))
             .ok()
@@ -466,7 +463,7 @@ impl Outcome {
     /// The outcome of several pod units taken together (the members of a PodGroup that the
     /// scheduler takes pod by pod): the worst of them, in the order Error, Unschedulable,
     /// Suspended, NotSimulated, Waiting, Preempting, Scheduled. `None` for no units.
-    pub fn combine(outcomes: impl IntoIterator<Item = Outcome>) -> Option<Outcome> {
+    pub(crate) fn combine(outcomes: impl IntoIterator<Item = Outcome>) -> Option<Outcome> {
         let rank = |o: &Outcome| match o {
             Outcome::Error => 0,
             Outcome::Unschedulable => 1,
@@ -482,7 +479,7 @@ impl Outcome {
 
 impl UnitResult {
     /// Whether this is the unit `r`.
-    pub fn is(&self, r: &ObjRef) -> bool {
+    pub(crate) fn is(&self, r: &ObjRef) -> bool {
         self.kind == r.kind && self.namespace == r.namespace && self.name == r.name
     }
 
@@ -492,7 +489,7 @@ impl UnitResult {
     }
 
     /// The topology domains tried for the unit's own (top) group, in the trace's order.
-    pub fn own_domains(&self) -> impl Iterator<Item = &DomainTrace> {
+    pub(crate) fn own_domains(&self) -> impl Iterator<Item = &DomainTrace> {
         let top = format!("{}/{}", self.kind, self.name);
         self.trace.domains.iter().filter(move |d| d.group == top)
     }
@@ -500,7 +497,7 @@ impl UnitResult {
     /// The domain whose rejections explain a topology-constrained unit: the chosen one (for a
     /// group that preempts, the one its preemption chose), else the one where the most members
     /// fit (ties: the first by value, as explain's WASE020 names it). `None` without a topology constraint on the unit's own group.
-    pub fn focus_domain(&self) -> Option<&DomainTrace> {
+    pub(crate) fn focus_domain(&self) -> Option<&DomainTrace> {
         if let Some(chosen) = self.own_domains().find(|d| d.chosen) {
             return Some(chosen);
         }
@@ -521,7 +518,7 @@ impl UnitResult {
     /// not fail, whatever nodes rejected it on the way. Under a topology constraint, only the
     /// attempts in [`UnitResult::focus_domain`]; the others are summarised per domain
     /// ([`UnitResult::failed_attempts_in`]).
-    pub fn failed_attempts(&self) -> Vec<&PodTrace> {
+    pub(crate) fn failed_attempts(&self) -> Vec<&PodTrace> {
         match self.focus_domain() {
             Some(d) => {
                 let inside = self.failed_attempts_in(d);
@@ -553,7 +550,7 @@ impl UnitResult {
     }
 
     /// The failed member attempts made in domain `d` (see [`UnitResult::failed_attempts`]).
-    pub fn failed_attempts_in(&self, d: &DomainTrace) -> Vec<&PodTrace> {
+    pub(crate) fn failed_attempts_in(&self, d: &DomainTrace) -> Vec<&PodTrace> {
         let label = domain_label(d);
         self.trace
             .pods
@@ -564,7 +561,7 @@ impl UnitResult {
 }
 
 /// The placement label of a domain's attempts (`key=value`, as the gang cycle writes it).
-pub fn domain_label(d: &DomainTrace) -> String {
+pub(crate) fn domain_label(d: &DomainTrace) -> String {
     format!("{}={}", d.key, d.value)
 }
 
@@ -640,7 +637,7 @@ impl Plan {
 impl Summary {
     /// The counts as reports write them: "1 scheduled, 0 unschedulable, 0 waiting, 0
     /// preempting, 0 error", then ", 1 suspended" when a Job is suspended.
-    pub fn counts_text(&self) -> String {
+    pub(crate) fn counts_text(&self) -> String {
         let mut text = format!(
             "{} scheduled, {} unschedulable, {} waiting, {} preempting, {} error",
             self.scheduled, self.unschedulable, self.waiting, self.preempting, self.error
@@ -655,7 +652,7 @@ impl Summary {
     }
 
     /// Counts the outcomes of `units`.
-    pub fn of(units: &[UnitResult]) -> Self {
+    pub(crate) fn of(units: &[UnitResult]) -> Self {
         let mut s = Self::default();
         for u in units {
             match u.outcome {
@@ -752,7 +749,7 @@ impl GroupLeft {
     /// "gang `ns/batch` keeps 4 of 6 running, below its minCount 6: its remaining pods hold 16
     /// nvidia.com/gpu and make no progress", when the eviction leaves a gang short of its
     /// minCount with pods still running; `None` otherwise.
-    pub fn stranded(&self) -> Option<String> {
+    pub(crate) fn stranded(&self) -> Option<String> {
         let min = self.left.min_count?;
         let running = self.left.running;
         if running == 0 || running >= min {

@@ -21,9 +21,9 @@ use crate::snapshot::{name_of, namespace_of};
 
 /// Scoring defaults for containers that request nothing (upstream `schedutil.DefaultMilliCPURequest`
 /// and `DefaultMemoryRequest`).
-pub const DEFAULT_MILLI_CPU: i64 = 100;
+pub(crate) const DEFAULT_MILLI_CPU: i64 = 100;
 /// 200 MiB.
-pub const DEFAULT_MEMORY: i64 = 200 * 1024 * 1024;
+pub(crate) const DEFAULT_MEMORY: i64 = 200 * 1024 * 1024;
 
 /// A topology spread constraint, compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,13 +190,13 @@ impl PodReq {
     ///
     /// Written as an exhaustive destructuring so that a new field fails to compile here until
     /// someone decides whether filters read it.
-    pub fn same_filter_inputs(&self, other: &Self, labels_matter: bool) -> bool {
+    pub(crate) fn same_filter_inputs(&self, other: &Self, labels_matter: bool) -> bool {
         !self.has_claims && !other.has_claims && self.same_inputs_but_claims(other, labels_matter)
     }
 
     /// [`same_filter_inputs`](Self::same_filter_inputs) without looking at claims: the
     /// DynamicResources filter's inputs (the pods' claims) are the caller's to compare.
-    pub fn same_inputs_but_claims(&self, other: &Self, labels_matter: bool) -> bool {
+    pub(crate) fn same_inputs_but_claims(&self, other: &Self, labels_matter: bool) -> bool {
         let Self {
             namespace,
             name: _,
@@ -252,7 +252,7 @@ impl PodReq {
     /// Whether this pod's labels can change a filter's answer for it: its own spread
     /// constraints and required (anti-)affinity terms select pods by label and count the pod
     /// itself.
-    pub fn labels_matter_to_own_filters(&self) -> bool {
+    pub(crate) fn labels_matter_to_own_filters(&self) -> bool {
         !self.spread.is_empty() || !self.affinity.is_empty() || !self.anti_affinity.is_empty()
     }
 }
@@ -282,7 +282,7 @@ fn requests_of(c: &Container, table: &mut ResourceTable) -> Requests {
 }
 
 /// Upstream reason of the `DisruptionTarget` condition the scheduler sets on its victims.
-pub const REASON_PREEMPTION_BY_SCHEDULER: &str = "PreemptionByScheduler";
+pub(crate) const REASON_PREEMPTION_BY_SCHEDULER: &str = "PreemptionByScheduler";
 
 /// Upstream `PodTerminatingByPreemption` (`framework/preemption/util.go`): the pod has a
 /// deletion timestamp and its **first** `DisruptionTarget` condition is `True` with reason
@@ -358,7 +358,7 @@ fn affinity_term(
 /// containers' sum, raised to the init containers' peak (a restartable init container, a
 /// sidecar, adds to every later peak and to the sum), pod-level cpu and memory replacing the
 /// containers', plus the overhead; zero amounts dropped, sorted by resource id.
-pub fn pod_requests(spec: &PodSpec, table: &mut ResourceTable) -> Requests {
+pub(crate) fn pod_requests(spec: &PodSpec, table: &mut ResourceTable) -> Requests {
     let mut steady = Requests::new();
     for c in &spec.containers {
         add_into(&mut steady, &requests_of(c, table));
@@ -405,7 +405,7 @@ pub fn pod_requests(spec: &PodSpec, table: &mut ResourceTable) -> Requests {
 
 impl PodReq {
     /// Compiles a pod, interning its resource names into `table`.
-    pub fn compile(pod: &Pod, table: &mut ResourceTable) -> Self {
+    pub(crate) fn compile(pod: &Pod, table: &mut ResourceTable) -> Self {
         let meta = &pod.metadata;
         let mut p = Self {
             namespace: namespace_of(meta).to_owned(),
@@ -611,7 +611,7 @@ impl PodReq {
     }
 
     /// Whether the pod has any pod affinity or anti-affinity term (required or preferred).
-    pub fn has_affinity_terms(&self) -> bool {
+    pub(crate) fn has_affinity_terms(&self) -> bool {
         !self.affinity.is_empty()
             || !self.anti_affinity.is_empty()
             || !self.preferred_affinity.is_empty()
@@ -619,7 +619,7 @@ impl PodReq {
     }
 
     /// The request for resource `id` (0 when not requested).
-    pub fn request(&self, id: u16) -> i64 {
+    pub(crate) fn request(&self, id: u16) -> i64 {
         sparse_get(&self.requests, id)
     }
 }

@@ -9,18 +9,18 @@
 use std::sync::Arc;
 
 /// The scheduler name pods get when they name none (`v1.DefaultSchedulerName`).
-pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
+pub(crate) const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 
 /// `topology.kubernetes.io/zone`.
-pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
+pub(crate) const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
 /// `kubernetes.io/hostname`.
-pub const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
+pub(crate) const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
 
 /// `config.MaxCustomPriorityScore`: the top of a RequestedToCapacityRatio shape's scores.
-pub const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
+pub(crate) const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
 
 /// `DynamicResourcesArgs.bindingTimeout` default: 600 s (`apis/config/v1/defaults.go`).
-pub const DEFAULT_BINDING_TIMEOUT_SECONDS: u32 = 600;
+pub(crate) const DEFAULT_BINDING_TIMEOUT_SECONDS: u32 = 600;
 
 /// A resource with its weight (`config.ResourceSpec`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -68,7 +68,7 @@ pub enum Strategy {
 
 impl Strategy {
     /// The name as `scoringStrategy.type` spells it.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Self::LeastAllocated => "LeastAllocated",
             Self::MostAllocated => "MostAllocated",
@@ -98,14 +98,14 @@ impl Default for ScoringStrategy {
 }
 
 /// `defaultResources` of `pkg/scheduler/apis/config/v1/defaults.go`: cpu and memory, weight 1.
-pub fn default_resources() -> Vec<ResourceSpec> {
+pub(crate) fn default_resources() -> Vec<ResourceSpec> {
     vec![ResourceSpec::new("cpu", 1), ResourceSpec::new("memory", 1)]
 }
 
 impl ScoringStrategy {
     /// The one-line description text output uses: `MostAllocated on nvidia.com/gpu`, with
     /// weights when they are not all 1.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let all_one = self.resources.iter().all(|r| r.weight == 1);
         let resources: Vec<String> = self
             .resources
@@ -122,7 +122,7 @@ impl ScoringStrategy {
     }
 
     /// Whether this is kube-scheduler's default strategy.
-    pub fn is_default(&self) -> bool {
+    pub(crate) fn is_default(&self) -> bool {
         *self == Self::default()
     }
 }
@@ -153,7 +153,7 @@ pub enum SpreadDefaults {
 
 /// `systemDefaultConstraints` of `podtopologyspread/plugin.go`: zone (maxSkew 5) and hostname
 /// (maxSkew 3), both `ScheduleAnyway`.
-pub fn system_default_constraints() -> Vec<DefaultConstraint> {
+pub(crate) fn system_default_constraints() -> Vec<DefaultConstraint> {
     vec![
         DefaultConstraint {
             max_skew: 3,
@@ -170,7 +170,7 @@ pub fn system_default_constraints() -> Vec<DefaultConstraint> {
 
 impl SpreadDefaults {
     /// The constraints a pod without its own gets (before the selector is built).
-    pub fn constraints(&self) -> Vec<DefaultConstraint> {
+    pub(crate) fn constraints(&self) -> Vec<DefaultConstraint> {
         match self {
             Self::System => system_default_constraints(),
             Self::List(c) => c.clone(),
@@ -178,7 +178,7 @@ impl SpreadDefaults {
     }
 
     /// Whether these are the system defaults.
-    pub fn is_system(&self) -> bool {
+    pub(crate) fn is_system(&self) -> bool {
         matches!(self, Self::System)
     }
 }
@@ -275,7 +275,7 @@ pub struct AddedAffinity {
 
 impl AddedAffinity {
     /// Compiles the API's `NodeAffinity`.
-    pub fn compile(a: &k8s_openapi::api::core::v1::NodeAffinity) -> Self {
+    pub(crate) fn compile(a: &k8s_openapi::api::core::v1::NodeAffinity) -> Self {
         use super::selector::NodeTerm;
         Self {
             required: a
@@ -358,7 +358,7 @@ impl Default for Profile {
 impl Profile {
     /// Whether `resource` is ignored by the Fit filter (`fit.go` `fitsRequest`: only extended
     /// resources are ignored, by name or by the group before `/`).
-    pub fn fit_ignores(&self, resource: &str) -> bool {
+    pub(crate) fn fit_ignores(&self, resource: &str) -> bool {
         if self.ignored_resources.is_empty() && self.ignored_resource_groups.is_empty() {
             return false;
         }
@@ -375,18 +375,18 @@ impl Profile {
 
     /// Text output's one-line description when the profile is not the default:
     /// `profile gpu-binpack: MostAllocated on nvidia.com/gpu`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("profile {}: {}", self.scheduler_name, self.fit.describe())
     }
 
     /// Whether this is exactly kube-scheduler's default profile.
-    pub fn is_default(&self) -> bool {
+    pub(crate) fn is_default(&self) -> bool {
         *self == Self::default()
     }
 
     /// `calculateNumCandidates` (`defaultpreemption/default_preemption.go`): how many nodes
     /// preemption evaluates out of `num_nodes`.
-    pub fn num_candidates(&self, num_nodes: usize) -> usize {
+    pub(crate) fn num_candidates(&self, num_nodes: usize) -> usize {
         let n = i64::try_from(num_nodes).unwrap_or(i64::MAX);
         let mut candidates = n * i64::from(self.min_candidate_nodes_percentage) / 100;
         if candidates < i64::from(self.min_candidate_nodes_absolute) {
@@ -421,7 +421,10 @@ mod from_config {
         /// [`cfg::effective`] (plugins expanded, args defaulted): enabled filters, score
         /// weights, plugin args; the profile's `percentageOfNodesToScore`, else the
         /// configuration's (0: adaptive).
-        pub fn from_config(p: &KubeSchedulerProfile, config: &KubeSchedulerConfiguration) -> Self {
+        pub(crate) fn from_config(
+            p: &KubeSchedulerProfile,
+            config: &KubeSchedulerConfiguration,
+        ) -> Self {
             let d = Self::default();
             let on = |point: ExtensionPoint, name: &str| p.enabled_at(point, name);
             let weight = |name: &str| {
@@ -541,7 +544,7 @@ mod from_config {
     impl Profiles {
         /// Every profile of `config` (after [`cfg::effective`]), and its extenders (named by
         /// their `urlPrefix`).
-        pub fn from_config(config: &KubeSchedulerConfiguration) -> Self {
+        pub(crate) fn from_config(config: &KubeSchedulerConfiguration) -> Self {
             let list = config
                 .profiles
                 .iter()
@@ -559,7 +562,7 @@ mod from_config {
 
 /// `v1helper.IsExtendedResourceName`: a name outside `kubernetes.io/` with a domain prefix and
 /// not a `requests.` quota name.
-pub fn is_extended_resource(name: &str) -> bool {
+pub(crate) fn is_extended_resource(name: &str) -> bool {
     let native = !name.contains('/') || name.contains("kubernetes.io/");
     !native && !name.starts_with("requests.")
 }
@@ -586,7 +589,7 @@ impl Default for Profiles {
 }
 
 /// Index of a profile in [`Profiles`].
-pub type ProfileId = u16;
+pub(crate) type ProfileId = u16;
 
 impl Profiles {
     /// `list` as configured (an empty list gets the default profile, as kube-scheduler does).
@@ -604,7 +607,7 @@ impl Profiles {
     }
 
     /// The profile serving `scheduler_name` (empty: `default-scheduler`).
-    pub fn id_for(&self, scheduler_name: &str) -> Option<ProfileId> {
+    pub(crate) fn id_for(&self, scheduler_name: &str) -> Option<ProfileId> {
         let name = if scheduler_name.is_empty() {
             DEFAULT_SCHEDULER_NAME
         } else {
@@ -617,25 +620,26 @@ impl Profiles {
     }
 
     /// The profile `id`, or the first one.
-    pub fn get(&self, id: ProfileId) -> &Profile {
+    pub(crate) fn get(&self, id: ProfileId) -> &Profile {
         self.list
             .get(usize::from(id))
             .unwrap_or_else(|| &self.list[0])
     }
 
     /// The profile serving `scheduler_name`.
-    pub fn for_name(&self, scheduler_name: &str) -> Option<&Profile> {
+    #[cfg(test)]
+    pub(crate) fn for_name(&self, scheduler_name: &str) -> Option<&Profile> {
         self.id_for(scheduler_name).map(|id| self.get(id))
     }
 
     /// Every profile.
-    pub fn iter(&self) -> impl Iterator<Item = &Profile> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Profile> {
         self.list.iter()
     }
 
     /// The plan note saying how `percentageOfNodesToScore` is applied (`compat`: the
     /// simulation samples nodes as upstream does), when a profile or the configuration sets it.
-    pub fn percentage_note(&self, compat: bool) -> Option<String> {
+    pub(crate) fn percentage_note(&self, compat: bool) -> Option<String> {
         let set: Vec<String> = self
             .iter()
             .filter_map(|p| {
@@ -661,7 +665,8 @@ impl Profiles {
 
     /// Whether every profile is the default one and no extender is configured: the
     /// simulation is today's.
-    pub fn is_default(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_default(&self) -> bool {
         self.extenders.is_empty() && self.list.len() == 1 && self.list[0].is_default()
     }
 }

@@ -19,13 +19,13 @@ use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, hierarchy, name_of};
 
 /// PreEnqueue message for a pod whose PodGroup is unknown (CompositePodGroup gate off).
-pub const MSG_NO_POD_GROUP: &str =
+pub(crate) const MSG_NO_POD_GROUP: &str =
     "waiting for pod's pod group \"{}\" to appear in scheduling queue";
 /// PreEnqueue message for a gang with fewer known pods than minCount.
-pub const MSG_GANG_QUORUM: &str =
+pub(crate) const MSG_GANG_QUORUM: &str =
     "waiting for minCount pods from a gang to appear in scheduling queue";
 /// Message for a pod held by `spec.schedulingGates` (SchedulingGates PreEnqueue plugin).
-pub const MSG_SCHEDULING_GATES: &str = "waiting for scheduling gates: {}";
+pub(crate) const MSG_SCHEDULING_GATES: &str = "waiting for scheduling gates: {}";
 
 /// Kind of a group node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -38,7 +38,7 @@ pub enum GroupKind {
 
 impl GroupKind {
     /// The kind name.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::PodGroup => "PodGroup",
             Self::CompositePodGroup => "CompositePodGroup",
@@ -46,7 +46,7 @@ impl GroupKind {
     }
 
     /// The object kind shared with the rest of wasctl.
-    pub fn obj_kind(self) -> ObjKind {
+    pub(crate) fn obj_kind(self) -> ObjKind {
         match self {
             Self::PodGroup => ObjKind::PodGroup,
             Self::CompositePodGroup => ObjKind::CompositePodGroup,
@@ -83,12 +83,12 @@ pub struct GroupNode {
 
 impl GroupNode {
     /// Whether the subtree has any pod to place.
-    pub fn has_pending(&self) -> bool {
+    pub(crate) fn has_pending(&self) -> bool {
         !self.pending.is_empty() || self.children.iter().any(Self::has_pending)
     }
 
     /// Every bound pod in the subtree.
-    pub fn bound_pods(&self, out: &mut Vec<PodId>) {
+    pub(crate) fn bound_pods(&self, out: &mut Vec<PodId>) {
         out.extend(&self.bound);
         for c in &self.children {
             c.bound_pods(out);
@@ -96,7 +96,7 @@ impl GroupNode {
     }
 
     /// Every pending pod in the subtree.
-    pub fn pending_pods(&self, out: &mut Vec<PodId>) {
+    pub(crate) fn pending_pods(&self, out: &mut Vec<PodId>) {
         out.extend(&self.pending);
         for c in &self.children {
             c.pending_pods(out);
@@ -105,7 +105,7 @@ impl GroupNode {
 
     /// The same tree after a cycle placed `placed`: those members count as bound, the rest
     /// stay pending (the group as it is requeued with the members left).
-    pub fn with_bound(&self, placed: &[(PodId, usize)]) -> GroupNode {
+    pub(crate) fn with_bound(&self, placed: &[(PodId, usize)]) -> GroupNode {
         let mut node = self.clone();
         node.move_to_bound(placed);
         node
@@ -124,7 +124,7 @@ impl GroupNode {
     }
 
     /// Every member held by DynamicResources' PreEnqueue in the subtree.
-    pub fn held_pods(&self, out: &mut Vec<PodId>) {
+    pub(crate) fn held_pods(&self, out: &mut Vec<PodId>) {
         out.extend(&self.held);
         for c in &self.children {
             c.held_pods(out);
@@ -132,7 +132,7 @@ impl GroupNode {
     }
 
     /// Every member held by its scheduling gates in the subtree.
-    pub fn gated_pods(&self, out: &mut Vec<PodId>) {
+    pub(crate) fn gated_pods(&self, out: &mut Vec<PodId>) {
         out.extend(&self.gated);
         for c in &self.children {
             c.gated_pods(out);
@@ -140,7 +140,7 @@ impl GroupNode {
     }
 
     /// Queue-time readiness (hierarchy tracker, semantics §4.1).
-    pub fn ready(&self) -> bool {
+    pub(crate) fn ready(&self) -> bool {
         match self.kind {
             GroupKind::PodGroup => self.known >= self.min,
             GroupKind::CompositePodGroup => {
@@ -151,7 +151,7 @@ impl GroupNode {
     }
 
     /// Whether the group's quorum is already met by bound members (and it has nothing to place).
-    pub fn satisfied(&self) -> bool {
+    pub(crate) fn satisfied(&self) -> bool {
         match self.kind {
             GroupKind::PodGroup => u32::try_from(self.bound.len()).unwrap_or(u32::MAX) >= self.min,
             GroupKind::CompositePodGroup => {
@@ -248,13 +248,13 @@ pub struct Unit {
 
 impl Unit {
     /// Whether this is the unit `r`.
-    pub fn is(&self, r: &ObjRef) -> bool {
+    pub(crate) fn is(&self, r: &ObjRef) -> bool {
         self.kind == r.kind && self.namespace == r.namespace && self.name == r.name
     }
 }
 
 /// Whether the scheduler would try to place this pod now.
-pub fn is_pending(state: &ClusterState, pod: PodId) -> bool {
+pub(crate) fn is_pending(state: &ClusterState, pod: PodId) -> bool {
     let p = &state.pods[pod];
     // A pod with `spec.nodeName` is assigned, even to a node the snapshot lacks: never queued.
     awaits_scheduler(state, pod) && state.profiles.id_for(&p.scheduler_name).is_some()
@@ -262,7 +262,7 @@ pub fn is_pending(state: &ClusterState, pod: PodId) -> bool {
 
 /// Whether some scheduler would try to place this pod now: unassigned and not terminating.
 /// [`is_pending`] when a profile serves its `schedulerName`.
-pub fn awaits_scheduler(state: &ClusterState, pod: PodId) -> bool {
+pub(crate) fn awaits_scheduler(state: &ClusterState, pod: PodId) -> bool {
     state.placement[pod].is_none()
         && !state.bound_to_missing_node(pod)
         && !state.pods[pod].terminating

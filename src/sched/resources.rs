@@ -9,19 +9,19 @@ use std::collections::HashMap;
 use crate::snapshot::quantity::{parse_milli, parse_quantity};
 
 /// Index of a resource in a [`ResourceTable`].
-pub type ResourceId = u16;
+pub(crate) type ResourceId = u16;
 
 /// The id shared by every resource name past the table's capacity; no node has it.
-pub const OVERFLOW: ResourceId = ResourceId::MAX;
+pub(crate) const OVERFLOW: ResourceId = ResourceId::MAX;
 
 /// The CPU resource, in milli-cores.
-pub const CPU: ResourceId = 0;
+pub(crate) const CPU: ResourceId = 0;
 /// Memory, in bytes.
-pub const MEMORY: ResourceId = 1;
+pub(crate) const MEMORY: ResourceId = 1;
 /// Ephemeral storage, in bytes.
-pub const EPHEMERAL_STORAGE: ResourceId = 2;
+pub(crate) const EPHEMERAL_STORAGE: ResourceId = 2;
 /// The pod count.
-pub const PODS: ResourceId = 3;
+pub(crate) const PODS: ResourceId = 3;
 
 /// Interned resource names; ids 0–3 are cpu, memory, ephemeral-storage and pods.
 #[derive(Debug, Clone)]
@@ -48,7 +48,7 @@ impl ResourceTable {
     /// any cluster has: only invented input gets there) every new name shares that one id,
     /// which no node ever has: a pod requesting such a resource fits nowhere, rather than
     /// matching another name's capacity.
-    pub fn intern(&mut self, name: &str) -> ResourceId {
+    pub(crate) fn intern(&mut self, name: &str) -> ResourceId {
         if let Some(id) = self.ids.get(name) {
             return *id;
         }
@@ -64,29 +64,24 @@ impl ResourceTable {
     }
 
     /// The id of `name`, if known.
-    pub fn get(&self, name: &str) -> Option<ResourceId> {
+    pub(crate) fn get(&self, name: &str) -> Option<ResourceId> {
         self.ids.get(name).copied()
     }
 
     /// The name of `id`.
-    pub fn name(&self, id: ResourceId) -> &str {
+    pub(crate) fn name(&self, id: ResourceId) -> &str {
         self.names
             .get(usize::from(id))
             .map_or("(one of more than 65,535 resource names)", String::as_str)
     }
 
     /// How many resources are interned.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.names.len()
     }
 
-    /// Always false: the four standard resources are always present.
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-
     /// Parses `value` for resource `name` (milli for cpu, base units otherwise).
-    pub fn parse(name: &str, value: &str) -> Option<i64> {
+    pub(crate) fn parse(name: &str, value: &str) -> Option<i64> {
         if name == "cpu" {
             parse_milli(value)
         } else {
@@ -96,7 +91,7 @@ impl ResourceTable {
 }
 
 /// A sparse list of (resource, amount), as pods request them.
-pub type Requests = Vec<(ResourceId, i64)>;
+pub(crate) type Requests = Vec<(ResourceId, i64)>;
 
 /// How many (resource, amount) pairs a pod's [`PodRequests`] holds without an allocation: cpu,
 /// memory, an accelerator and ephemeral storage.
@@ -183,12 +178,12 @@ fn merge_into(a: &mut Requests, b: &[(ResourceId, i64)], op: impl Fn(i64, i64) -
 }
 
 /// Adds `b` into `a` (both sparse).
-pub fn add_into(a: &mut Requests, b: &[(ResourceId, i64)]) {
+pub(crate) fn add_into(a: &mut Requests, b: &[(ResourceId, i64)]) {
     merge_into(a, b, i64::saturating_add);
 }
 
 /// Element-wise max of `a` and `b` into `a`.
-pub fn max_into(a: &mut Requests, b: &[(ResourceId, i64)]) {
+pub(crate) fn max_into(a: &mut Requests, b: &[(ResourceId, i64)]) {
     merge_into(a, b, i64::max);
 }
 

@@ -27,19 +27,20 @@ pub enum Mode {
 
 /// State carried between pods in compat mode (upstream `nextStartNodeIndex`).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Sampler {
+pub(crate) struct Sampler {
     next_start: usize,
 }
 
 /// Upstream `numFeasibleNodesToFind` with the default `percentageOfNodesToScore` (adaptive).
-pub fn num_feasible_nodes_to_find(all: usize) -> usize {
+#[cfg(test)]
+pub(crate) fn num_feasible_nodes_to_find(all: usize) -> usize {
     num_feasible_nodes_to_find_at(all, None)
 }
 
 /// Upstream `numFeasibleNodesToFind` (`schedule_one.go`): at least 100 nodes; the profile's
 /// `percentageOfNodesToScore`, else the configuration's (`percentage`), else (unset or 0) the
 /// adaptive `50 − nodes/125`, at least 5 %.
-pub fn num_feasible_nodes_to_find_at(all: usize, percentage: Option<i32>) -> usize {
+pub(crate) fn num_feasible_nodes_to_find_at(all: usize, percentage: Option<i32>) -> usize {
     const MIN_FEASIBLE: usize = 100;
     if all < MIN_FEASIBLE {
         return all;
@@ -53,7 +54,7 @@ pub fn num_feasible_nodes_to_find_at(all: usize, percentage: Option<i32>) -> usi
 
 /// Why a pod found no node: node counts per reason, over the nodes evaluated.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Diagnosis {
+pub(crate) struct Diagnosis {
     /// Reason → number of nodes rejected for it.
     pub reasons: BTreeMap<Reason, u32>,
     /// Nodes the pod was evaluated against.
@@ -72,7 +73,7 @@ pub struct Diagnosis {
 
 /// The result of one pod's attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PodAttempt {
+pub(crate) struct PodAttempt {
     /// The chosen node.
     pub node: Option<NodeId>,
     /// Filter outcome counts.
@@ -82,7 +83,7 @@ pub struct PodAttempt {
 /// A preference applied before scores: workload-aware preemption's victim-aware node choice
 /// (`preempt::VictimAware`) narrows the feasible nodes to those whose placement costs the
 /// least, and learns which node each pod took.
-pub trait NodePreference {
+pub(crate) trait NodePreference {
     /// Keeps in `feasible` (sorted, at least two nodes) only the preferred nodes for `pod`.
     fn narrow(&mut self, state: &mut ClusterState, pod: PodId, feasible: &mut Vec<NodeId>);
     /// `pod` takes `node` (called before the caller assumes it).
@@ -90,7 +91,7 @@ pub trait NodePreference {
 }
 
 /// Schedules `pod` onto one of `candidates` (the placement's nodes, sorted by name).
-pub fn schedule_pod(
+pub(crate) fn schedule_pod(
     state: &mut ClusterState,
     pod: PodId,
     candidates: &[NodeId],
@@ -101,7 +102,7 @@ pub fn schedule_pod(
 }
 
 /// [`schedule_pod`] with a [`NodePreference`] applied to the feasible nodes before scoring.
-pub fn schedule_pod_preferring(
+pub(crate) fn schedule_pod_preferring(
     state: &mut ClusterState,
     pod: PodId,
     candidates: &[NodeId],
@@ -281,7 +282,7 @@ fn select_host(state: &ClusterState, pod: PodId, feasible: &mut [NodeId]) -> Opt
 /// `pod` itself, as (node, pod) sorted by node. They hold their room on that node against
 /// `pod`. Only pods kube-scheduler's queue holds count: default scheduler, not gated, not
 /// being deleted, not yet placed in this simulation.
-pub fn nominated_pods_for(state: &ClusterState, pod: PodId) -> Vec<(NodeId, PodId)> {
+pub(crate) fn nominated_pods_for(state: &ClusterState, pod: PodId) -> Vec<(NodeId, PodId)> {
     if state.nominated.is_empty() {
         return Vec::new();
     }
@@ -311,7 +312,7 @@ pub fn nominated_pods_for(state: &ClusterState, pod: PodId) -> Vec<(NodeId, PodI
 /// [`nominated_pods_for`]), the filters run first with them added (PreFilter state
 /// recomputed, as upstream's AddPod extensions update it) and, only if that passes, again
 /// without them; both must pass. Otherwise the filters run once.
-pub fn filter_node(
+pub(crate) fn filter_node(
     state: &mut ClusterState,
     pod: PodId,
     pre: &PreFilterState,
@@ -343,7 +344,7 @@ pub fn filter_node(
 
 /// Upstream `FitError.Error()`: `"0/N nodes are available: <count> <reason>, …."` with entries
 /// sorted as strings.
-pub fn fit_error(
+pub(crate) fn fit_error(
     all_nodes: usize,
     diagnosis: &Diagnosis,
     table: &super::resources::ResourceTable,

@@ -10,10 +10,10 @@ use k8s_openapi::api::core::v1::{NodeSelectorRequirement, NodeSelectorTerm, Tain
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector as ApiLabelSelector;
 
 /// Labels of an object.
-pub type Labels = BTreeMap<String, String>;
+pub(crate) type Labels = BTreeMap<String, String>;
 
 /// What a selector reads from an object's labels: the value of one key.
-pub trait LabelLookup {
+pub(crate) trait LabelLookup {
     /// The value of `key`, if the label is set.
     fn label(&self, key: &str) -> Option<&str>;
 }
@@ -38,12 +38,13 @@ pub struct PodLabels {
 
 impl PodLabels {
     /// The labels of a map (its order is the keys' order).
-    pub fn from_map(map: &Labels) -> Self {
+    pub(crate) fn from_map(map: &Labels) -> Self {
         Self::from_sorted(map.iter().map(|(k, v)| (k.as_str(), v.as_str())))
     }
 
     /// Labels from (key, value) pairs in any order; a repeated key keeps its last value.
-    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         let map: BTreeMap<&str, &str> = pairs.into_iter().collect();
         Self::from_sorted(map.iter().map(|(k, v)| (*k, *v)))
     }
@@ -69,7 +70,8 @@ impl PodLabels {
     }
 
     /// The labels in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+    #[cfg(test)]
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         let mut start = 0usize;
         self.ends.iter().map(move |&(k, v)| {
             let (k, v) = (k as usize, v as usize);
@@ -83,12 +85,14 @@ impl PodLabels {
     }
 
     /// The number of labels.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
 
     /// No labels.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
@@ -102,7 +106,7 @@ impl PodLabels {
     }
 
     /// The value of `key`.
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
         let (mut lo, mut hi) = (0usize, self.ends.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -156,7 +160,7 @@ pub struct Requirement {
 impl Requirement {
     /// Compiles a requirement from its key, operator and values (label selector and node
     /// selector requirements alike).
-    pub fn compile(key: &str, operator: &str, values: Option<&Vec<String>>) -> Self {
+    pub(crate) fn compile(key: &str, operator: &str, values: Option<&Vec<String>>) -> Self {
         let values = values.cloned().unwrap_or_default();
         let int = || {
             values
@@ -180,7 +184,7 @@ impl Requirement {
     }
 
     /// Whether `value` (the key's value, if present) satisfies the requirement.
-    pub fn matches_value(&self, value: Option<&str>) -> bool {
+    pub(crate) fn matches_value(&self, value: Option<&str>) -> bool {
         match (&self.op, value) {
             (Op::In(vs), Some(v)) => vs.iter().any(|x| x == v),
             (Op::In(_), None) => false,
@@ -195,7 +199,7 @@ impl Requirement {
     }
 
     /// Whether `labels` satisfy the requirement.
-    pub fn matches(&self, labels: &(impl LabelLookup + ?Sized)) -> bool {
+    pub(crate) fn matches(&self, labels: &(impl LabelLookup + ?Sized)) -> bool {
         self.matches_value(labels.label(&self.key))
     }
 }
@@ -210,7 +214,7 @@ pub struct LabelSelector {
 
 impl LabelSelector {
     /// Compiles an API selector.
-    pub fn compile(s: &ApiLabelSelector) -> Self {
+    pub(crate) fn compile(s: &ApiLabelSelector) -> Self {
         let mut requirements: Vec<Requirement> = s
             .match_labels
             .iter()
@@ -233,13 +237,13 @@ impl LabelSelector {
     /// must be qualified names and values label values. An empty set `key in ()` is upstream's
     /// set of the empty value; an empty requirement (`a=b,,c=d`, a trailing `,`) is refused. The
     /// error is upstream's wording (`found ',', expected: identifier after ','`).
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
         let requirements = parse::Parser::new(text).parse()?;
         Ok(Self { requirements })
     }
 
     /// Adds `key In [value]` (matchLabelKeys).
-    pub fn with_equal(mut self, key: &str, value: &str) -> Self {
+    pub(crate) fn with_equal(mut self, key: &str, value: &str) -> Self {
         self.requirements.push(Requirement {
             key: key.to_owned(),
             op: Op::In(vec![value.to_owned()]),
@@ -248,7 +252,7 @@ impl LabelSelector {
     }
 
     /// Whether `labels` match.
-    pub fn matches(&self, labels: &(impl LabelLookup + ?Sized)) -> bool {
+    pub(crate) fn matches(&self, labels: &(impl LabelLookup + ?Sized)) -> bool {
         self.requirements.iter().all(|r| r.matches(labels))
     }
 }
@@ -642,7 +646,7 @@ pub struct NodeTerm {
 
 impl NodeTerm {
     /// Compiles a term.
-    pub fn compile(t: &NodeSelectorTerm) -> Self {
+    pub(crate) fn compile(t: &NodeSelectorTerm) -> Self {
         let req = |r: &NodeSelectorRequirement| {
             Requirement::compile(&r.key, &r.operator, r.values.as_ref())
         };
@@ -653,7 +657,7 @@ impl NodeTerm {
     }
 
     /// Whether a node matches. Upstream: an empty term matches no objects.
-    pub fn matches(&self, node_name: &str, labels: &Labels) -> bool {
+    pub(crate) fn matches(&self, node_name: &str, labels: &Labels) -> bool {
         if self.labels.is_empty() && self.fields.is_empty() {
             return false;
         }
@@ -676,7 +680,7 @@ pub struct Tol {
 
 impl Tol {
     /// Compiles a toleration.
-    pub fn compile(t: &Toleration) -> Self {
+    pub(crate) fn compile(t: &Toleration) -> Self {
         Self {
             key: t.key.clone().unwrap_or_default(),
             exists: t.operator.as_deref() == Some("Exists"),
@@ -686,7 +690,8 @@ impl Tol {
     }
 
     /// A toleration for `key:effect` with operator Exists.
-    pub fn exists(key: &str, effect: &str) -> Self {
+    #[cfg(test)]
+    pub(crate) fn exists(key: &str, effect: &str) -> Self {
         Self {
             key: key.to_owned(),
             exists: true,
@@ -696,7 +701,7 @@ impl Tol {
     }
 
     /// Upstream `Toleration.ToleratesTaint`.
-    pub fn tolerates(&self, key: &str, value: &str, effect: &str) -> bool {
+    pub(crate) fn tolerates(&self, key: &str, value: &str, effect: &str) -> bool {
         if !self.effect.is_empty() && self.effect != effect {
             return false;
         }
@@ -724,7 +729,7 @@ pub struct NodeTaint {
 
 impl NodeTaint {
     /// Compiles a taint.
-    pub fn compile(t: &Taint) -> Self {
+    pub(crate) fn compile(t: &Taint) -> Self {
         Self {
             key: t.key.clone(),
             value: t.value.clone().unwrap_or_default(),
@@ -733,7 +738,7 @@ impl NodeTaint {
     }
 
     /// Whether any of `tolerations` tolerates this taint.
-    pub fn tolerated_by(&self, tolerations: &[Tol]) -> bool {
+    pub(crate) fn tolerated_by(&self, tolerations: &[Tol]) -> bool {
         tolerations
             .iter()
             .any(|t| t.tolerates(&self.key, &self.value, &self.effect))

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use super::resources::ResourceTable;
 
 /// Upstream `framework.MaxNodeScore`: the highest score a plugin gives a node.
-pub const MAX_NODE_SCORE: i64 = 100;
+pub(crate) const MAX_NODE_SCORE: i64 = 100;
 
 /// Why a node was rejected, as a histogram key. Rendered with [`Reason::text`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -23,7 +23,7 @@ pub enum Reason {
 
 impl Reason {
     /// The upstream text.
-    pub fn text(self, table: &ResourceTable) -> Cow<'static, str> {
+    pub(crate) fn text(self, table: &ResourceTable) -> Cow<'static, str> {
         match self {
             Self::Static(s) => Cow::Borrowed(s),
             Self::Insufficient(id) => Cow::Owned(format!("Insufficient {}", table.name(id))),
@@ -61,7 +61,7 @@ impl Rejection {
     /// it stay small enough to inline into the per-node loop (most nodes pass).
     #[cold]
     #[inline(never)]
-    pub fn new(plugin: &'static str, code: Code, reason: &'static str) -> Self {
+    pub(crate) fn new(plugin: &'static str, code: Code, reason: &'static str) -> Self {
         Self {
             plugin,
             code,

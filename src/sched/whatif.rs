@@ -23,7 +23,7 @@ fn reindex(s: &mut Snapshot) {
 }
 
 /// Marks a node unschedulable.
-pub fn cordon(s: &mut Snapshot, node: &str) -> Result<(), String> {
+pub(crate) fn cordon(s: &mut Snapshot, node: &str) -> Result<(), String> {
     node_mut(s, node)?
         .spec
         .get_or_insert_with(Default::default)
@@ -44,7 +44,7 @@ fn stays_on_drain(pod: &Pod) -> bool {
 
 /// Cordons a node and evicts its pods (see the module docs). Returns how many pods became
 /// pending again and how many were deleted.
-pub fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
+pub(crate) fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
     node_mut(s, node)?
         .spec
         .get_or_insert_with(Default::default)
@@ -83,7 +83,7 @@ pub fn drain(s: &mut Snapshot, node: &str) -> Result<(usize, usize), String> {
 /// The most nodes one `--add-nodes` may add: Kubernetes' documented largest cluster
 /// ("Considerations for large clusters": no more than 5,000 nodes). The count comes from a
 /// flag and sizes the snapshot, so it is checked before anything is copied.
-pub const MAX_ADD_NODES: usize = 5_000;
+pub(crate) const MAX_ADD_NODES: usize = 5_000;
 
 /// The `i`th node added like `template` (1, 2, …): `NAME-sim-i`, schedulable, without a uid,
 /// with the same labels, taints and allocatable, except the labels that name the node: its
@@ -92,7 +92,7 @@ pub const MAX_ADD_NODES: usize = 5_000;
 /// `gpu-a1.example.com`) has that name replaced by the new one. A label several nodes share
 /// (a rack, a zone, an instance type) is copied as it is, so the copy lands in the same
 /// topology domains.
-pub fn node_like(template: &Node, i: usize) -> Node {
+pub(crate) fn node_like(template: &Node, i: usize) -> Node {
     let old = name_of(&template.metadata).to_owned();
     let name = format!("{old}-sim-{i}");
     let mut n = template.clone();
@@ -149,7 +149,7 @@ fn replace_name(
 
 /// Whether node `name` has devices of its own: a ResourceSlice with
 /// `spec.nodeName` naming it, which [`add_nodes`] copies to every new node.
-pub fn has_node_local_slices(s: &Snapshot, name: &str) -> bool {
+pub(crate) fn has_node_local_slices(s: &Snapshot, name: &str) -> bool {
     s.resource_slices
         .iter()
         .any(|slice| slice.spec.node_name.as_deref() == Some(name))
@@ -195,7 +195,7 @@ pub struct AddedNodes {
 impl AddedNodes {
     /// The what-if's description: `added 2 node(s) like `gpu-a1`: gpu-a1-sim-1, gpu-a1-sim-2`,
     /// with the copied ResourceSlices and the pools that were not copied.
-    pub fn describe(&self, like: &str) -> String {
+    pub(crate) fn describe(&self, like: &str) -> String {
         let mut line = format!(
             "added {} node(s) like `{like}`: {}",
             self.names.len(),
@@ -326,7 +326,7 @@ fn reaches(slice: &ResourceSlice, node: &str, labels: &crate::sched::selector::L
 ///
 /// Returns the snapshot's objects that an added object of the same kind, namespace and name
 /// replaced (see [`add_objects`]), for the caller to say so.
-pub fn add_manifests(
+pub(crate) fn add_manifests(
     s: &mut Snapshot,
     mut extra: Snapshot,
     gate_overrides: &std::collections::BTreeMap<String, bool>,
@@ -342,7 +342,7 @@ pub fn add_manifests(
 /// An object of the snapshot that an added object of the same kind, namespace and name
 /// replaced (issue 46: `--add` of a Node named like an existing one replaced it silently).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Replaced {
+pub(crate) struct Replaced {
     /// The kind.
     pub kind: crate::snapshot::ObjKind,
     /// The namespace; empty for cluster-scoped kinds.
@@ -365,7 +365,7 @@ impl std::fmt::Display for Replaced {
 /// Adds the objects of `extra` (loaded from `--add` files) as new objects; objects with the
 /// same kind, namespace and name replace the snapshot's, and are returned (in kind order,
 /// then as the snapshot held them).
-pub fn add_objects(s: &mut Snapshot, extra: Snapshot) -> Vec<Replaced> {
+pub(crate) fn add_objects(s: &mut Snapshot, extra: Snapshot) -> Vec<Replaced> {
     use crate::snapshot::ObjKind;
     let mut replaced = Vec::new();
     // One `merge_kind` per list, in this order (the order `replaced` reports them in).

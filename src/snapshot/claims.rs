@@ -10,7 +10,7 @@ use super::Pod;
 /// Whether a pod's claim entry is the PodGroup's shared claim: the PodGroup has an entry with
 /// the same name and the same `resourceClaimName` and `resourceClaimTemplateName`
 /// (semantics §1.6).
-pub fn is_group_claim_entry(
+pub(crate) fn is_group_claim_entry(
     pg: &PodGroup,
     name: &str,
     claim: Option<&str>,
@@ -26,7 +26,7 @@ pub fn is_group_claim_entry(
 }
 
 /// The claim generated for a PodGroup's entry, from `status.resourceClaimStatuses`.
-pub fn group_claim_status<'a>(pg: &'a PodGroup, entry: &str) -> Option<&'a str> {
+pub(crate) fn group_claim_status<'a>(pg: &'a PodGroup, entry: &str) -> Option<&'a str> {
     pg.status
         .as_ref()
         .and_then(|s| s.resource_claim_statuses.as_ref())
@@ -35,7 +35,7 @@ pub fn group_claim_status<'a>(pg: &'a PodGroup, entry: &str) -> Option<&'a str> 
 }
 
 /// The claim generated for a pod's entry, from `status.resourceClaimStatuses`.
-pub fn pod_claim_status<'a>(pod: &'a Pod, entry: &str) -> Option<&'a str> {
+pub(crate) fn pod_claim_status<'a>(pod: &'a Pod, entry: &str) -> Option<&'a str> {
     pod.status
         .as_ref()
         .and_then(|s| s.resource_claim_statuses.as_ref())

@@ -118,7 +118,7 @@ fn plural(kind: &str) -> String {
 
 /// One warning naming every kind that objects refer to but the input does not hold (or that
 /// could not be read), or `None` when nothing is missing.
-pub fn missing_kinds(s: &Snapshot) -> Option<Warning> {
+pub(crate) fn missing_kinds(s: &Snapshot) -> Option<Warning> {
     let mut parts = Vec::new();
     for (kind, (n, by)) in named_kinds(s) {
         match s.coverage(kind) {

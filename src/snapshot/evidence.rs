@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use super::{Snapshot, name_of, namespace_of};
 
 /// Gate name → the sentence that proves it on (`inferred from 12 PodGroups in …`).
-pub type Evidence = BTreeMap<String, String>;
+pub(crate) type Evidence = BTreeMap<String, String>;
 
 fn count_phrase(n: usize, one: &str, many: &str) -> String {
     if many.is_empty() {
@@ -27,7 +27,7 @@ fn count_phrase(n: usize, one: &str, many: &str) -> String {
 }
 
 /// The gates kube-apiserver must have on for `s`'s objects to exist, each with its evidence.
-pub fn apiserver_gates(s: &Snapshot) -> Evidence {
+pub(crate) fn apiserver_gates(s: &Snapshot) -> Evidence {
     let mut found = Found::default();
     generic_workload_evidence(s, &mut found);
     pod_group_field_evidence(s, &mut found);

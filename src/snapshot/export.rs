@@ -17,13 +17,13 @@ use super::facts::{SNAPSHOT_FORMAT_VERSION, SNAPSHOT_HEADER, WASCTL_API_VERSION}
 use super::{Snapshot, name_of, namespace_of};
 
 /// The text that replaces redacted values.
-pub const REDACTED: &str = "<redacted>";
+pub(crate) const REDACTED: &str = "<redacted>";
 
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// What a snapshot keeps of one kind: the allowlist row of [`KEPT`].
 #[derive(Debug)]
-pub struct Kept {
+pub(crate) struct Kept {
     /// API group (`""` for core) and kind; `*` in both for every kind without a row.
     pub group: &'static str,
     /// The kind.
@@ -44,7 +44,7 @@ pub struct Kept {
 
 /// The annotations a pod keeps: the ones something reads ([`crate::snapshot::pod`]:
 /// the kubelet's mirror-pod mark, YuniKorn's application ID).
-pub const POD_ANNOTATIONS: &[&str] = &[
+pub(crate) const POD_ANNOTATIONS: &[&str] = &[
     crate::snapshot::pod::MIRROR_ANNOTATION,
     crate::snapshot::pod::YUNIKORN_KEYS[0],
     crate::snapshot::pod::YUNIKORN_KEYS[1],
@@ -69,7 +69,7 @@ const TEMPLATE_CONTAINER: &[&str] = &["name", "image", "ports", "resources", "re
 /// The one allowlist of what `snapshot` keeps, per kind (issue 46 items 1 and 5). Later
 /// kinds and annotations (Kueue, Volcano, YuniKorn, scheduler configuration) are added here
 /// by the work that reads them; a kind without a row gets the last (`*`) one.
-pub const KEPT: &[Kept] = &[
+pub(crate) const KEPT: &[Kept] = &[
     Kept {
         group: "",
         kind: "Pod",
@@ -115,7 +115,7 @@ pub const KEPT: &[Kept] = &[
 ];
 
 /// The row of [`KEPT`] for an object.
-pub fn kept(api_version: &str, kind: &str) -> &'static Kept {
+pub(crate) fn kept(api_version: &str, kind: &str) -> &'static Kept {
     let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
     KEPT.iter()
         .find(|k| (k.group == group && k.kind == kind) || k.kind == "*")
@@ -123,7 +123,7 @@ pub fn kept(api_version: &str, kind: &str) -> &'static Kept {
 }
 
 /// Cuts one object to its kind's row of [`KEPT`].
-pub fn keep(v: &mut Value) {
+pub(crate) fn keep(v: &mut Value) {
     let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
     let row = kept(api_version, kind);
@@ -237,7 +237,7 @@ fn is_facts(doc: &Value) -> bool {
 ///
 /// The facts document comes last and counts the objects before it: a file cut short has no
 /// facts document, or fewer objects than it counts, and the loader says so.
-pub fn each_document<E>(
+pub(crate) fn each_document<E>(
     s: &Snapshot,
     conv: fn(serde_json::Error) -> E,
     mut f: impl FnMut(Value) -> Result<(), E>,
@@ -313,7 +313,7 @@ pub fn each_document<E>(
 /// Writes a YAML document stream, one object at a time, after [`SNAPSHOT_HEADER`]. The
 /// facts document's `objectCount` is its last line, so a cut anywhere before the end leaves
 /// a count that is missing or wrong.
-pub fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
+pub(crate) fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
     out.write_all(SNAPSHOT_HEADER.as_bytes())?;
     each_document(s, io::Error::other, |mut doc| {
         out.write_all(b"---\n")?;
@@ -336,7 +336,7 @@ pub fn write_yaml(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
 
 /// Writes one JSON `List` (pretty, keys in order: `apiVersion`, `items`, `kind`), one item
 /// at a time.
-pub fn write_json(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
+pub(crate) fn write_json(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
     /// The `items` of the list, serialized as [`each_document`] makes them.
     struct Items<'a>(&'a Snapshot);
     impl Serialize for Items<'_> {
@@ -364,7 +364,7 @@ pub fn write_json(out: &mut dyn Write, s: &Snapshot) -> io::Result<()> {
 }
 
 /// Redacts one object in place (see the module docs).
-pub fn redact(v: &mut Value) {
+pub(crate) fn redact(v: &mut Value) {
     keep(v);
     if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.remove("managedFields");

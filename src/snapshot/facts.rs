@@ -14,19 +14,19 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde::{Deserialize, Serialize};
 
 /// The `apiVersion` of wasctl's own documents.
-pub const WASCTL_API_VERSION: &str = "wasctl.dev/v1alpha1";
+pub(crate) const WASCTL_API_VERSION: &str = "wasctl.dev/v1alpha1";
 
 /// The version of the file `wasctl snapshot` writes: 2 puts the `ClusterFacts` document last,
 /// with the number of objects before it (`objectCount`), so a truncated file is detected.
 /// Files without `formatVersion` (version 1, or written by hand) are read as they are.
-pub const SNAPSHOT_FORMAT_VERSION: u32 = 2;
+pub(crate) const SNAPSHOT_FORMAT_VERSION: u32 = 2;
 
 /// The first line of a YAML file `wasctl snapshot` writes: a file that starts with it and has
 /// no `ClusterFacts` document was cut short.
-pub const SNAPSHOT_HEADER: &str = "# kubectl wasctl snapshot (formatVersion 2): the ClusterFacts document, last, counts the objects\n";
+pub(crate) const SNAPSHOT_HEADER: &str = "# kubectl wasctl snapshot (formatVersion 2): the ClusterFacts document, last, counts the objects\n";
 
 /// The Kubernetes minor version wasctl models.
-pub const SUPPORTED_KUBERNETES: &str = "1.37";
+pub(crate) const SUPPORTED_KUBERNETES: &str = "1.37";
 
 /// A component whose version and feature gates matter to workload-aware scheduling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -44,7 +44,7 @@ pub enum Component {
 
 impl Component {
     /// The name as Kubernetes spells it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::KubeApiserver => "kube-apiserver",
             Self::KubeScheduler => "kube-scheduler",
@@ -54,7 +54,7 @@ impl Component {
     }
 
     /// Parses a component name (as in the `component` label of kubeadm static pods).
-    pub fn parse(s: &str) -> Option<Self> {
+    pub(crate) fn parse(s: &str) -> Option<Self> {
         match s {
             "kube-apiserver" => Some(Self::KubeApiserver),
             "kube-scheduler" => Some(Self::KubeScheduler),
@@ -155,7 +155,7 @@ pub enum KindCoverage {
 impl KindCoverage {
     /// True when objects of this kind in `namespace` (`None`: cluster-scoped or all) were all
     /// read, so a missing one is really missing.
-    pub fn covers(&self, namespace: Option<&str>) -> bool {
+    pub(crate) fn covers(&self, namespace: Option<&str>) -> bool {
         match self {
             Self::Complete => true,
             Self::Namespace { namespace: read } => namespace == Some(read.as_str()),
@@ -164,7 +164,7 @@ impl KindCoverage {
     }
 
     /// A short phrase for reports: `not in the input`, `unreadable (forbidden)`, ….
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Self::Complete => "read".to_owned(),
             Self::Namespace { namespace } => format!("read in namespace `{namespace}` only"),
@@ -176,7 +176,7 @@ impl KindCoverage {
 
 /// A feature gate wasctl knows, with its 1.37 stage and default (semantics §9).
 #[derive(Debug, Clone, Copy)]
-pub struct GateInfo {
+pub(crate) struct GateInfo {
     /// Gate name.
     pub name: &'static str,
     /// Stage in 1.37: `Alpha`, `Beta`, `GA`, or `Removed`.
@@ -192,7 +192,7 @@ pub struct GateInfo {
 use Component::{KubeApiserver as A, KubeControllerManager as C, KubeScheduler as S, Kubelet as K};
 
 /// The 1.37 gate table, as data, so a patch release changes one table and not the logic.
-pub const GATES: &[GateInfo] = &[
+pub(crate) const GATES: &[GateInfo] = &[
     gate("GenericWorkload", "Beta", false, true, &[A, S, C]),
     gate("CompositePodGroup", "Alpha", false, true, &[A, S, C]),
     gate(
@@ -272,7 +272,7 @@ const fn gate(
 }
 
 /// The WAS gates a fact-less snapshot assumes on, in the order reports list them.
-pub const ASSUMED_WAS_GATES: &[&str] = &[
+pub(crate) const ASSUMED_WAS_GATES: &[&str] = &[
     "GenericWorkload",
     "CompositePodGroup",
     "TopologyAwareWorkloadScheduling",
@@ -281,7 +281,7 @@ pub const ASSUMED_WAS_GATES: &[&str] = &[
 ];
 
 /// Looks a gate up in [`GATES`].
-pub fn gate_info(name: &str) -> Option<&'static GateInfo> {
+pub(crate) fn gate_info(name: &str) -> Option<&'static GateInfo> {
     GATES.iter().find(|g| g.name == name)
 }
 
@@ -297,13 +297,13 @@ pub struct FeatureGates {
 
 impl FeatureGates {
     /// Whether `name` is on. Unknown gates are off.
-    pub fn enabled(&self, name: &str) -> bool {
+    pub(crate) fn enabled(&self, name: &str) -> bool {
         self.values.get(name).copied().unwrap_or(false)
     }
 }
 
 /// Parses `--feature-gates A=true,B=false`.
-pub fn parse_feature_gates(spec: &str) -> Result<BTreeMap<String, bool>, String> {
+pub(crate) fn parse_feature_gates(spec: &str) -> Result<BTreeMap<String, bool>, String> {
     let mut out = BTreeMap::new();
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, value) = part
@@ -320,7 +320,7 @@ pub fn parse_feature_gates(spec: &str) -> Result<BTreeMap<String, bool>, String>
 }
 
 /// Parses kube-apiserver `/metrics` text for `kubernetes_feature_enabled{name="X",…} 1|0`.
-pub fn parse_feature_metrics(text: &str) -> BTreeMap<String, bool> {
+pub(crate) fn parse_feature_metrics(text: &str) -> BTreeMap<String, bool> {
     let mut out = BTreeMap::new();
     for line in text.lines() {
         let Some(rest) = line.strip_prefix("kubernetes_feature_enabled{") else {
@@ -345,7 +345,7 @@ pub fn parse_feature_metrics(text: &str) -> BTreeMap<String, bool> {
 }
 
 /// Reads `--feature-gates` values from a container command line (both `--f=v` and `--f v`).
-pub fn feature_gates_from_args<'a>(
+pub(crate) fn feature_gates_from_args<'a>(
     args: impl IntoIterator<Item = &'a str>,
 ) -> BTreeMap<String, bool> {
     let mut out = BTreeMap::new();
@@ -375,7 +375,7 @@ pub fn feature_gates_from_args<'a>(
 }
 
 /// `(major, minor)` of a version string like `v1.37.2` or `v1.37.0-gke.100`.
-pub fn parse_minor_version(version: &str) -> Option<(u32, u32)> {
+pub(crate) fn parse_minor_version(version: &str) -> Option<(u32, u32)> {
     let v = version.trim().trim_start_matches('v');
     let mut parts = v.split(['.', '-', '+']);
     let major = parts.next()?.parse().ok()?;
@@ -385,7 +385,7 @@ pub fn parse_minor_version(version: &str) -> Option<(u32, u32)> {
 
 impl ClusterFacts {
     /// True when nothing at all is known (no document, no live facts).
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.server_version.is_none()
             && self.served_versions.is_empty()
             && self.components.is_empty()
@@ -394,7 +394,7 @@ impl ClusterFacts {
     /// Adds what objects reveal, without overriding facts already present: kubelet versions
     /// from node status, and control-plane versions and `--feature-gates` from kubeadm-style
     /// static pods in `kube-system` (label `component`).
-    pub fn infer_from_objects(&mut self, nodes: &[Node], pods: &[std::sync::Arc<Pod>]) {
+    pub(crate) fn infer_from_objects(&mut self, nodes: &[Node], pods: &[std::sync::Arc<Pod>]) {
         for pod in pods {
             if pod.metadata.namespace.as_deref() != Some("kube-system") {
                 continue;
@@ -478,7 +478,7 @@ impl ClusterFacts {
     /// True when some control-plane component's feature gates are known (from a document,
     /// `/metrics` or a static pod's `--feature-gates`). Kubelet versions from node status say
     /// nothing about gates and do not count.
-    pub fn knows_any_gate(&self) -> bool {
+    pub(crate) fn knows_any_gate(&self) -> bool {
         self.components
             .iter()
             .any(|c| c.component != Component::Kubelet && !c.feature_gates.is_empty())
@@ -570,7 +570,7 @@ impl ClusterFacts {
     /// Where `component`'s value of `gate` comes from, in words: `known`, `set by
     /// --feature-gates`, or the assumption (for the one-line "gangs are scheduled pod by pod"
     /// warning).
-    pub fn gate_source(
+    pub(crate) fn gate_source(
         &self,
         component: Component,
         gate: &str,
@@ -604,7 +604,7 @@ impl ClusterFacts {
 
 /// Checks `--feature-gates` names against the 1.37 gate table; an unknown name is an error
 /// that suggests the closest known one (`genericworkload` → `GenericWorkload`).
-pub fn check_gate_names(gates: &BTreeMap<String, bool>) -> Result<(), String> {
+pub(crate) fn check_gate_names(gates: &BTreeMap<String, bool>) -> Result<(), String> {
     for name in gates.keys() {
         if gate_info(name).is_some() {
             continue;

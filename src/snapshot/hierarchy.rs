@@ -15,7 +15,7 @@ use std::hash::Hash;
 use super::Snapshot;
 
 /// Most levels a hierarchy may have, counting the leaf PodGroup (`WorkloadMaxTreeDepth`).
-pub const MAX_HIERARCHY_DEPTH: usize = 4;
+pub(crate) const MAX_HIERARCHY_DEPTH: usize = 4;
 
 /// How far [`walk_up`] follows parents before it stops counting: far enough to name a real
 /// depth, bounded so that a 20,000-long chain costs the same per PodGroup as a short one.
@@ -23,7 +23,7 @@ const WALK_LIMIT: usize = 64;
 
 /// Why the hierarchy above a PodGroup cannot be scheduled.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Broken {
+pub(crate) enum Broken {
     /// A parent CompositePodGroup is not in the snapshot: the pods wait for it.
     MissingParent {
         /// The missing CompositePodGroup.
@@ -45,12 +45,12 @@ pub enum Broken {
 
 impl Broken {
     /// Whether the tree is structurally invalid (an error), not merely incomplete.
-    pub fn is_invalid(&self) -> bool {
+    pub(crate) fn is_invalid(&self) -> bool {
         !matches!(self, Self::MissingParent { .. })
     }
 
     /// The message, in upstream's words where upstream has them.
-    pub fn message(&self, namespace: &str, pod_group: &str) -> String {
+    pub(crate) fn message(&self, namespace: &str, pod_group: &str) -> String {
         match self {
             Self::MissingParent { parent } => format!(
                 "failed to build hierarchy snapshot: composite pod group object not found in state for compositepodgroup/{namespace}/{parent}"
@@ -73,7 +73,11 @@ impl Broken {
 /// linear in the CompositePodGroups), so it costs the same for a 20,000-long chain as for a
 /// short one; it answers as a walk of at most 64 parents would: a cycle or a missing parent
 /// further up than that is a chain too deep to count.
-pub fn walk_up(s: &Snapshot, namespace: &str, pod_group: &str) -> Result<Option<String>, Broken> {
+pub(crate) fn walk_up(
+    s: &Snapshot,
+    namespace: &str,
+    pod_group: &str,
+) -> Result<Option<String>, Broken> {
     let Some(first) = s
         .pod_group(namespace, pod_group)
         .and_then(|p| p.spec.parent_composite_pod_group_name.as_deref())
@@ -171,7 +175,7 @@ fn parent_index(s: &Snapshot, i: usize) -> Option<usize> {
 /// (`hierarchy_validation_test.go`, "… fails validation in scheduling cycle": the groups get an
 /// error condition, the pods a scheduling error): an outcome `Error`, nothing placed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TreeError {
+pub(crate) enum TreeError {
     /// A CompositePodGroup at level [`MAX_HIERARCHY_DEPTH`] or deeper: no room is left for the
     /// level below it ("CompositePodGroup at depth 4 (exceeding max composite depth 3)").
     CompositeTooDeep {
@@ -196,7 +200,7 @@ pub enum TreeError {
 
 impl TreeError {
     /// The message, naming the root CompositePodGroup `root` in `namespace`.
-    pub fn message(&self, namespace: &str, root: &str) -> String {
+    pub(crate) fn message(&self, namespace: &str, root: &str) -> String {
         let head = format!("invalid hierarchy under compositepodgroup/{namespace}/{root}");
         match self {
             Self::CompositeTooDeep { group, depth } => format!(
@@ -220,7 +224,7 @@ impl TreeError {
     }
 
     /// The group that breaks the rule: (kind, name).
-    pub fn offender(&self) -> (super::ObjKind, &str) {
+    pub(crate) fn offender(&self) -> (super::ObjKind, &str) {
         match self {
             Self::CompositeTooDeep { group, .. } => (super::ObjKind::CompositePodGroup, group),
             Self::MixedWorkloads {
@@ -237,7 +241,7 @@ impl TreeError {
     }
 
     /// What to change, for doctor and lint.
-    pub fn fix(&self) -> String {
+    pub(crate) fn fix(&self) -> String {
         match self {
             Self::CompositeTooDeep { .. } => format!(
                 "flatten the hierarchy to at most {MAX_HIERARCHY_DEPTH} levels, the PodGroups included (CompositePodGroups at most {})",
@@ -253,7 +257,7 @@ impl TreeError {
 /// Checks the whole tree under root CompositePodGroup `root` (one without a parent), walking
 /// down from it: the first broken rule in breadth-first order, children by name. Groups on a
 /// parent cycle are not reachable from a root; the walk stops at `WALK_LIMIT` levels.
-pub fn check_tree(s: &Snapshot, namespace: &str, root: &str) -> Result<(), TreeError> {
+pub(crate) fn check_tree(s: &Snapshot, namespace: &str, root: &str) -> Result<(), TreeError> {
     let Some(top) = s.composite_pod_group(namespace, root) else {
         return Ok(());
     };
@@ -333,7 +337,7 @@ pub fn check_tree(s: &Snapshot, namespace: &str, root: &str) -> Result<(), TreeE
 
 /// What one parent lookup of [`Resolution::resolve`] finds about a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Up<K> {
+pub(crate) enum Up<K> {
     /// The node names this parent.
     Parent(K),
     /// The node has no parent: it is a root.
@@ -347,7 +351,7 @@ pub enum Up<K> {
 
 /// Where a node's chain of parents ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum End<K> {
+pub(crate) enum End<K> {
     /// At this root (a node without a parent).
     Root(K),
     /// At this node, whose parent is not in the input.
@@ -368,7 +372,7 @@ struct Place {
 
 /// A node's place, as [`Resolution::get`] answers it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placed<'r, K> {
+pub(crate) struct Placed<'r, K> {
     /// Parent links to the chain's top node, or to the cycle the chain ends in.
     pub links: usize,
     /// Where the chain ends.
@@ -379,7 +383,7 @@ impl<K> Placed<'_, K> {
     /// Levels from the chain's top node down to this one, both counted (a root is at depth
     /// 1; a node whose parent is missing too: the missing parent counts as no level), or
     /// `None` on or below a cycle.
-    pub fn depth(&self) -> Option<usize> {
+    pub(crate) fn depth(&self) -> Option<usize> {
         match self.end {
             End::Cycle(_) => None,
             End::Root(_) | End::Missing(_) => Some(self.links + 1),
@@ -387,7 +391,7 @@ impl<K> Placed<'_, K> {
     }
 
     /// The root above the node (the node itself for a root), when the chain reaches one.
-    pub fn root(&self) -> Option<&K> {
+    pub(crate) fn root(&self) -> Option<&K> {
         match self.end {
             End::Root(r) => Some(r),
             End::Missing(_) | End::Cycle(_) => None,
@@ -422,7 +426,7 @@ impl<K> Default for Resolution<K> {
 
 impl<K: Clone + Eq + Hash> Resolution<K> {
     /// Resolves every node of `starts` and their ancestors; `up` looks one node's parent up.
-    pub fn of(starts: impl IntoIterator<Item = K>, mut up: impl FnMut(&K) -> Up<K>) -> Self {
+    pub(crate) fn of(starts: impl IntoIterator<Item = K>, mut up: impl FnMut(&K) -> Up<K>) -> Self {
         let mut r = Self::default();
         for start in starts {
             r.resolve(start, &mut up);
@@ -431,7 +435,7 @@ impl<K: Clone + Eq + Hash> Resolution<K> {
     }
 
     /// Resolves `start` and its ancestors, if not done yet.
-    pub fn resolve(&mut self, start: K, up: &mut impl FnMut(&K) -> Up<K>) {
+    pub(crate) fn resolve(&mut self, start: K, up: &mut impl FnMut(&K) -> Up<K>) {
         if self.places.contains_key(&start) {
             return;
         }
@@ -504,7 +508,7 @@ impl<K: Clone + Eq + Hash> Resolution<K> {
     }
 
     /// The place of a resolved node (`None` for a node not resolved or not in the input).
-    pub fn get(&self, k: &K) -> Option<Placed<'_, K>> {
+    pub(crate) fn get(&self, k: &K) -> Option<Placed<'_, K>> {
         self.places.get(k).and_then(|p| {
             self.ends.get(p.end).map(|end| Placed {
                 links: p.links,
@@ -515,12 +519,12 @@ impl<K: Clone + Eq + Hash> Resolution<K> {
 
     /// The cycles met, each once, in the order met: its nodes in parent order, starting from
     /// the first one the walk reached.
-    pub fn cycles(&self) -> &[Vec<K>] {
+    pub(crate) fn cycles(&self) -> &[Vec<K>] {
         &self.cycles
     }
 
     /// Parent lookups so far, counting each memo hit (the linear-growth tests read it).
-    pub fn lookups(&self) -> usize {
+    pub(crate) fn lookups(&self) -> usize {
         self.lookups
     }
 }

@@ -20,7 +20,7 @@ impl NameIndex {
     }
 
     /// Position of `namespace/name`.
-    pub fn get(&self, namespace: &str, name: &str) -> Option<usize> {
+    pub(crate) fn get(&self, namespace: &str, name: &str) -> Option<usize> {
         self.0.get(namespace).and_then(|m| m.get(name)).copied()
     }
 }
@@ -40,7 +40,7 @@ impl MultiIndex {
     }
 
     /// Positions recorded under `namespace/key`, in snapshot order.
-    pub fn get(&self, namespace: &str, key: &str) -> &[usize] {
+    pub(crate) fn get(&self, namespace: &str, key: &str) -> &[usize] {
         self.0
             .get(namespace)
             .and_then(|m| m.get(key))
@@ -98,7 +98,7 @@ pub struct Index {
 
 impl Index {
     /// Builds every index in one pass per list.
-    pub fn build(s: &Snapshot) -> Self {
+    pub(crate) fn build(s: &Snapshot) -> Self {
         let mut ix = Self::default();
         for (i, o) in s.nodes.iter().enumerate() {
             ix.nodes.insert("", name_of(&o.metadata), i);

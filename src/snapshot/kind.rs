@@ -55,7 +55,7 @@ pub enum ObjKind {
 
 impl ObjKind {
     /// Every named variant, for parsing and completion.
-    pub const KNOWN: [ObjKind; 17] = [
+    pub(crate) const KNOWN: [ObjKind; 17] = [
         ObjKind::Pod,
         ObjKind::PodGroup,
         ObjKind::CompositePodGroup,
@@ -76,7 +76,7 @@ impl ObjKind {
     ];
 
     /// The kind as the API names it.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             Self::Pod => "Pod",
             Self::PodGroup => "PodGroup",
@@ -100,7 +100,7 @@ impl ObjKind {
     }
 
     /// The kind named exactly `kind` (as in an object's `kind` field).
-    pub fn parse(kind: &str) -> Self {
+    pub(crate) fn parse(kind: &str) -> Self {
         Self::KNOWN
             .iter()
             .find(|k| k.as_str() == kind)
@@ -110,7 +110,7 @@ impl ObjKind {
 
     /// True for the kinds the simulator queues as units of their own: PodGroups and
     /// CompositePodGroups (a pod outside any group is a unit too, but not a group).
-    pub fn is_group(&self) -> bool {
+    pub(crate) fn is_group(&self) -> bool {
         matches!(self, Self::PodGroup | Self::CompositePodGroup)
     }
 }

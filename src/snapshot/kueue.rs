@@ -29,14 +29,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Kueue's API group.
-pub const GROUP: &str = "kueue.x-k8s.io";
+pub(crate) const GROUP: &str = "kueue.x-k8s.io";
 /// The version objects are held in (Kueue's storage version).
-pub const STORAGE_VERSION: &str = "v1beta2";
+pub(crate) const STORAGE_VERSION: &str = "v1beta2";
 /// The versions read.
-pub const SERVED_VERSIONS: &[&str] = &["v1beta2", "v1beta1"];
+pub(crate) const SERVED_VERSIONS: &[&str] = &["v1beta2", "v1beta1"];
 /// The kinds kept typed; Kueue's other kinds (MultiKueue, ProvisioningRequestConfig) stay
 /// untyped owner objects.
-pub const KINDS: &[&str] = &[
+pub(crate) const KINDS: &[&str] = &[
     "ResourceFlavor",
     "ClusterQueue",
     "LocalQueue",
@@ -74,19 +74,19 @@ fn storage_api_version() -> String {
 pub struct Empty {}
 
 /// A set of nodes (labels, taints) that quota is assigned to.
-pub type ResourceFlavor = Object<ResourceFlavorSpec>;
+pub(crate) type ResourceFlavor = Object<ResourceFlavorSpec>;
 /// A pool of quota, per flavor and resource, with its queueing and preemption policies.
-pub type ClusterQueue = Object<ClusterQueueSpec, ClusterQueueStatus>;
+pub(crate) type ClusterQueue = Object<ClusterQueueSpec, ClusterQueueStatus>;
 /// A namespaced queue pointing at a ClusterQueue.
-pub type LocalQueue = Object<LocalQueueSpec, LocalQueueStatus>;
+pub(crate) type LocalQueue = Object<LocalQueueSpec, LocalQueueStatus>;
 /// A node of the cohort tree, lending and borrowing quota between ClusterQueues.
-pub type Cohort = Object<CohortSpec>;
+pub(crate) type Cohort = Object<CohortSpec>;
 /// Kueue's unit of admission (not the `scheduling.k8s.io` Workload).
-pub type Workload = Object<WorkloadSpec, WorkloadStatus>;
+pub(crate) type Workload = Object<WorkloadSpec, WorkloadStatus>;
 /// A check that must pass before an admitted workload starts.
-pub type AdmissionCheck = Object<AdmissionCheckSpec, AdmissionCheckStatus>;
+pub(crate) type AdmissionCheck = Object<AdmissionCheckSpec, AdmissionCheckStatus>;
 /// The node-label levels of Kueue's topology-aware scheduling.
-pub type Topology = Object<TopologySpec>;
+pub(crate) type Topology = Object<TopologySpec>;
 
 /// ResourceFlavor `spec`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -645,7 +645,7 @@ pub struct KueueObjects {
 
 /// One typed Kueue object, as [`parse`] returns it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum KueueObject {
+pub(crate) enum KueueObject {
     /// A ResourceFlavor.
     ResourceFlavor(ResourceFlavor),
     /// A ClusterQueue.
@@ -666,7 +666,7 @@ pub enum KueueObject {
 
 impl KueueObjects {
     /// Adds one object to its list.
-    pub fn push(&mut self, o: KueueObject) {
+    pub(crate) fn push(&mut self, o: KueueObject) {
         match o {
             KueueObject::ResourceFlavor(o) => self.resource_flavors.push(o),
             KueueObject::ClusterQueue(o) => self.cluster_queues.push(o),
@@ -680,7 +680,7 @@ impl KueueObjects {
     }
 
     /// Appends `other`'s objects after these.
-    pub fn extend(&mut self, other: Self) {
+    pub(crate) fn extend(&mut self, other: Self) {
         self.resource_flavors.extend(other.resource_flavors);
         self.cluster_queues.extend(other.cluster_queues);
         self.local_queues.extend(other.local_queues);
@@ -693,7 +693,7 @@ impl KueueObjects {
     }
 
     /// Number of objects held.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.resource_flavors.len()
             + self.cluster_queues.len()
             + self.local_queues.len()
@@ -706,7 +706,7 @@ impl KueueObjects {
 
     /// Sorts every list by (namespace, name), keeping the last copy of an object read twice
     /// (as the loader does for the other kinds).
-    pub fn sort_and_dedup(&mut self) {
+    pub(crate) fn sort_and_dedup(&mut self) {
         fn tidy<S, T>(list: &mut Vec<Object<S, T>>) {
             let mut seen = std::collections::HashSet::new();
             let mut keep: Vec<bool> = list
@@ -738,7 +738,7 @@ impl KueueObjects {
     }
 
     /// Every object as the snapshot export writes it: `v1beta2` JSON with its `kind`.
-    pub fn to_values(&self) -> Vec<Value> {
+    pub(crate) fn to_values(&self) -> Vec<Value> {
         fn out<T: Serialize>(kind: &str, o: &T) -> Option<Value> {
             let mut v = serde_json::to_value(o).ok()?;
             let map = v.as_object_mut()?;
@@ -779,13 +779,13 @@ impl KueueObjects {
     }
 
     /// Whether no Kueue object was read.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }
 
 /// Whether `kind` of `kueue.x-k8s.io/VERSION` is read typed.
-pub fn is_typed(api_version: &str, kind: &str) -> bool {
+pub(crate) fn is_typed(api_version: &str, kind: &str) -> bool {
     api_version
         .strip_prefix(GROUP)
         .and_then(|v| v.strip_prefix('/'))
@@ -795,7 +795,7 @@ pub fn is_typed(api_version: &str, kind: &str) -> bool {
 
 /// Reads one Kueue object of a typed kind (see [`is_typed`]), converting `v1beta1` to the
 /// storage version first. The error names the field path, as serde_path_to_error gives it.
-pub fn parse(
+pub(crate) fn parse(
     mut value: Value,
 ) -> Result<KueueObject, serde_path_to_error::Error<serde_json::Error>> {
     let kind = value
@@ -892,51 +892,51 @@ fn convert_v1beta1(kind: &str, value: &mut Value) {
 
 impl<S, T> Object<S, T> {
     /// The object's name.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.metadata.name.as_deref().unwrap_or_default()
     }
 
     /// The object's namespace (`""` for cluster-scoped kinds).
-    pub fn namespace(&self) -> &str {
+    pub(crate) fn namespace(&self) -> &str {
         self.metadata.namespace.as_deref().unwrap_or_default()
     }
 }
 
 /// The condition of `type_` among `conditions`, if present.
-pub fn condition<'a>(conditions: &'a [Condition], type_: &str) -> Option<&'a Condition> {
+pub(crate) fn condition<'a>(conditions: &'a [Condition], type_: &str) -> Option<&'a Condition> {
     conditions.iter().find(|c| c.type_ == type_)
 }
 
 /// Whether the condition of `type_` is `True`.
-pub fn is_true(conditions: &[Condition], type_: &str) -> bool {
+pub(crate) fn is_true(conditions: &[Condition], type_: &str) -> bool {
     condition(conditions, type_).is_some_and(|c| c.status == "True")
 }
 
 impl Workload {
     /// Kueue reserved quota for it (`QuotaReserved` True).
-    pub fn has_quota_reservation(&self) -> bool {
+    pub(crate) fn has_quota_reservation(&self) -> bool {
         is_true(&self.status.conditions, "QuotaReserved")
     }
 
     /// Kueue admitted it: quota reserved and every admission check ready (`Admitted` True).
-    pub fn is_admitted(&self) -> bool {
+    pub(crate) fn is_admitted(&self) -> bool {
         is_true(&self.status.conditions, "Admitted")
     }
 
     /// It finished (`Finished` True): it holds no quota and is never admitted again.
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         is_true(&self.status.conditions, "Finished")
     }
 
     /// Pending in its queue: active, not finished, no quota reserved.
-    pub fn is_pending(&self) -> bool {
+    pub(crate) fn is_pending(&self) -> bool {
         self.spec.active && !self.is_finished() && !self.has_quota_reservation()
     }
 }
 
 impl ClusterQueue {
     /// The cohort it belongs to, if any.
-    pub fn cohort(&self) -> Option<&str> {
+    pub(crate) fn cohort(&self) -> Option<&str> {
         self.spec.cohort_name.as_deref().filter(|c| !c.is_empty())
     }
 }

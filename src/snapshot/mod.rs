@@ -8,23 +8,23 @@
 //! Owner objects wasctl has no types for (JobSet, LeaderWorkerSet, Kueue, Volcano) are kept
 //! as [`RawObject`]s so the graph can name them. Nothing here does IO.
 
-pub mod claims;
-pub mod completeness;
-pub mod evidence;
+pub(crate) mod claims;
+pub(crate) mod completeness;
+pub(crate) mod evidence;
 pub mod export;
 pub mod facts;
-pub mod hierarchy;
-pub mod index;
-pub mod job;
-pub mod kind;
-pub mod kueue;
-pub mod names;
-pub mod pod;
-pub mod quantity;
+pub(crate) mod hierarchy;
+pub(crate) mod index;
+pub(crate) mod job;
+pub(crate) mod kind;
+pub(crate) mod kueue;
+pub(crate) mod names;
+pub(crate) mod pod;
+pub(crate) mod quantity;
 pub mod scheduler_config;
 pub mod source;
-pub mod times;
-pub mod validate;
+pub(crate) mod times;
+pub(crate) mod validate;
 
 use std::collections::BTreeMap;
 
@@ -40,11 +40,11 @@ use k8s_openapi::api::scheduling::v1beta1::{PodGroup, Workload};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
 
-pub use facts::{ClusterFacts, FeatureGates, KindCoverage};
-pub use index::Index;
-pub use job::Job;
+pub(crate) use facts::{ClusterFacts, KindCoverage};
+pub(crate) use index::Index;
+pub(crate) use job::Job;
 pub use kind::{ObjKind, ObjRef};
-pub use pod::Pod;
+pub(crate) use pod::Pod;
 
 /// An object wasctl has no Rust type for, kept whole (JSON) with its metadata parsed.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +61,7 @@ pub struct RawObject {
 
 impl RawObject {
     /// The API group of the object (`""` for the core group).
-    pub fn group(&self) -> &str {
+    pub(crate) fn group(&self) -> &str {
         self.api_version.rsplit_once('/').map_or("", |(g, _)| g)
     }
 }
@@ -78,7 +78,7 @@ pub struct Warning {
 
 impl Warning {
     /// Builds a warning.
-    pub fn new(code: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: &str, message: impl Into<String>) -> Self {
         Self {
             code: code.to_owned(),
             message: message.into(),
@@ -103,7 +103,7 @@ pub struct Admitted {
 impl Admitted {
     /// The text line's words after `admitted: `. A `QuotaExceeded` entry's message counts
     /// the pods itself ("the Job controller could create 2 of 4 pods of Job ml/sweep: …").
-    pub fn sentence(&self) -> String {
+    pub(crate) fn sentence(&self) -> String {
         if self.change == "QuotaExceeded" {
             return self.message.clone();
         }
@@ -115,7 +115,7 @@ impl Admitted {
 /// Adds `from` to `into`, summing the counts of entries with the same change and message
 /// (every change has one message, except those that name their object, such as a
 /// controller whose pods a quota refused, which stay one entry per object).
-pub fn merge_admitted(into: &mut Vec<Admitted>, from: Vec<Admitted>) {
+pub(crate) fn merge_admitted(into: &mut Vec<Admitted>, from: Vec<Admitted>) {
     for a in from {
         match into
             .iter_mut()
@@ -247,7 +247,7 @@ impl LoadedSchedulerConfig {
     /// Types, validates and defaults a `KubeSchedulerConfiguration` document. The error
     /// names the field path of the first problem (and counts the others), as kube-scheduler
     /// refuses to start on any of them.
-    pub fn from_value(
+    pub(crate) fn from_value(
         value: serde_json::Value,
         source: &str,
     ) -> Result<Self, scheduler_config::FieldError> {
@@ -282,23 +282,8 @@ impl LoadedSchedulerConfig {
     }
 }
 
-impl Snapshot {
-    /// The scheduler configuration the simulator uses: the loaded one, else kube-scheduler's
-    /// default (one `default-scheduler` profile).
-    pub fn scheduler_configuration(
-        &self,
-    ) -> std::borrow::Cow<'_, scheduler_config::KubeSchedulerConfiguration> {
-        match &self.scheduler_config {
-            Some(l) => std::borrow::Cow::Borrowed(&l.config),
-            None => std::borrow::Cow::Owned(
-                scheduler_config::KubeSchedulerConfiguration::default_config(),
-            ),
-        }
-    }
-}
-
 /// The kinds wasctl keeps typed, with their canonical apiVersion.
-pub const TYPED_KINDS: &[(&str, &str)] = &[
+pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
     ("v1", "Node"),
     ("v1", "Pod"),
     ("v1", "Namespace"),
@@ -320,10 +305,10 @@ pub const TYPED_KINDS: &[(&str, &str)] = &[
 
 /// Kueue's queue label on Jobs and pods: the workload is queued in Kueue's LocalQueue of
 /// that name.
-pub const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
+pub(crate) const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 
 /// API groups of owner objects kept untyped so the graph and doctor can name them.
-pub const FOREIGN_GROUPS: &[&str] = &[
+pub(crate) const FOREIGN_GROUPS: &[&str] = &[
     "jobset.x-k8s.io",
     "leaderworkerset.x-k8s.io",
     "kueue.x-k8s.io",
@@ -336,7 +321,7 @@ pub const FOREIGN_GROUPS: &[&str] = &[
 
 impl Snapshot {
     /// Sorts every list by (namespace, name) and builds the indexes. Call once after loading.
-    pub fn build(mut self) -> Self {
+    pub(crate) fn build(mut self) -> Self {
         fn key(m: &ObjectMeta) -> (String, String) {
             (
                 m.namespace.clone().unwrap_or_default(),
@@ -364,12 +349,12 @@ impl Snapshot {
     /// the lists stay sorted and the index holds, and only the API-server gates inferred from
     /// the objects (which read their specs) are derived again. What a fix's copy of 150,000
     /// pods costs is then the change, not sorting and indexing every object again.
-    pub fn after_spec_change(&mut self) {
+    pub(crate) fn after_spec_change(&mut self) {
         self.facts.inferred_gates = evidence::apiserver_gates(self);
     }
 
     /// Number of objects held (typed, foreign and stale), for progress and summaries.
-    pub fn object_count(&self) -> usize {
+    pub(crate) fn object_count(&self) -> usize {
         self.nodes.len()
             + self.pods.len()
             + self.pod_groups.len()
@@ -393,7 +378,7 @@ impl Snapshot {
     }
 
     /// Every namespace that holds a workload-related object, sorted, for target lookups.
-    pub fn namespaces_in_use(&self) -> Vec<String> {
+    pub(crate) fn namespaces_in_use(&self) -> Vec<String> {
         let mut out: Vec<String> = self
             .pods
             .iter()
@@ -411,7 +396,7 @@ impl Snapshot {
     }
 
     /// The PodGroup `namespace/name`, if present.
-    pub fn pod_group(&self, namespace: &str, name: &str) -> Option<&PodGroup> {
+    pub(crate) fn pod_group(&self, namespace: &str, name: &str) -> Option<&PodGroup> {
         self.index
             .pod_groups
             .get(namespace, name)
@@ -419,7 +404,11 @@ impl Snapshot {
     }
 
     /// The CompositePodGroup `namespace/name`, if present.
-    pub fn composite_pod_group(&self, namespace: &str, name: &str) -> Option<&CompositePodGroup> {
+    pub(crate) fn composite_pod_group(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&CompositePodGroup> {
         self.index
             .composite_pod_groups
             .get(namespace, name)
@@ -427,7 +416,7 @@ impl Snapshot {
     }
 
     /// The Workload `namespace/name`, if present.
-    pub fn workload(&self, namespace: &str, name: &str) -> Option<&Workload> {
+    pub(crate) fn workload(&self, namespace: &str, name: &str) -> Option<&Workload> {
         self.index
             .workloads
             .get(namespace, name)
@@ -435,12 +424,12 @@ impl Snapshot {
     }
 
     /// The Pod `namespace/name`, if present.
-    pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
+    pub(crate) fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
         self.index.pods.get(namespace, name).map(|i| &*self.pods[i])
     }
 
     /// The ResourceClaim `namespace/name`, if present.
-    pub fn resource_claim(&self, namespace: &str, name: &str) -> Option<&ResourceClaim> {
+    pub(crate) fn resource_claim(&self, namespace: &str, name: &str) -> Option<&ResourceClaim> {
         self.index
             .resource_claims
             .get(namespace, name)
@@ -448,18 +437,18 @@ impl Snapshot {
     }
 
     /// The Job `namespace/name`, if present.
-    pub fn job(&self, namespace: &str, name: &str) -> Option<&Job> {
+    pub(crate) fn job(&self, namespace: &str, name: &str) -> Option<&Job> {
         self.index.jobs.get(namespace, name).map(|i| &*self.jobs[i])
     }
 
     /// The Node `name`, if present.
-    pub fn node(&self, name: &str) -> Option<&Node> {
+    pub(crate) fn node(&self, name: &str) -> Option<&Node> {
         self.index.nodes.get("", name).map(|i| &self.nodes[i])
     }
 
     /// The metadata of object `r`, if it exists and is of a kind that targets name (Pod,
     /// PodGroup, CompositePodGroup, Workload, Job, ResourceClaim, Node).
-    pub fn meta_of(&self, r: &ObjRef) -> Option<&ObjectMeta> {
+    pub(crate) fn meta_of(&self, r: &ObjRef) -> Option<&ObjectMeta> {
         let (namespace, name) = (r.namespace.as_str(), r.name.as_str());
         Some(match r.kind {
             ObjKind::Pod => &self.pod(namespace, name)?.metadata,
@@ -474,7 +463,7 @@ impl Snapshot {
     }
 
     /// The labels of object `r`, if it exists and is of a kind that targets name.
-    pub fn labels_of(&self, r: &ObjRef) -> Option<&BTreeMap<String, String>> {
+    pub(crate) fn labels_of(&self, r: &ObjRef) -> Option<&BTreeMap<String, String>> {
         self.meta_of(r)?.labels.as_ref()
     }
 
@@ -489,7 +478,7 @@ impl Snapshot {
     }
 
     /// Gives a snapshot without a time the wall clock `now`, and says so in `assumed`.
-    pub fn stamp_time(&mut self, now: k8s_openapi::jiff::Timestamp) {
+    pub(crate) fn stamp_time(&mut self, now: k8s_openapi::jiff::Timestamp) {
         if self.facts.snapshot_time.is_none() {
             self.facts.snapshot_time =
                 Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
@@ -504,7 +493,7 @@ impl Snapshot {
     /// [`KindCoverage`]). Live: what the loader recorded, else complete. Files: what a
     /// `ClusterFacts` document says, else complete when the input holds objects of the kind
     /// and [`KindCoverage::NotInInput`] when it holds none.
-    pub fn coverage(&self, kind: &str) -> KindCoverage {
+    pub(crate) fn coverage(&self, kind: &str) -> KindCoverage {
         if let Some(c) = self.facts.coverage.get(kind) {
             return c.clone();
         }
@@ -522,12 +511,12 @@ impl Snapshot {
 
     /// True when every object of `kind` in `namespace` was read, so one that is not in the
     /// snapshot does not exist. Checks that report a missing object must ask this first.
-    pub fn knows_all(&self, kind: &str, namespace: Option<&str>) -> bool {
+    pub(crate) fn knows_all(&self, kind: &str, namespace: Option<&str>) -> bool {
         self.coverage(kind).covers(namespace)
     }
 
     /// Number of objects of a typed kind (see [`TYPED_KINDS`]); `None` for other kinds.
-    pub fn count_of(&self, kind: &str) -> Option<usize> {
+    pub(crate) fn count_of(&self, kind: &str) -> Option<usize> {
         Some(match kind {
             "Node" => self.nodes.len(),
             "Pod" => self.pods.len(),
@@ -552,11 +541,11 @@ impl Snapshot {
 }
 
 /// The name of an object (empty when absent, which validation elsewhere reports).
-pub fn name_of(meta: &ObjectMeta) -> &str {
+pub(crate) fn name_of(meta: &ObjectMeta) -> &str {
     meta.name.as_deref().unwrap_or("")
 }
 
 /// The namespace of an object (empty for cluster-scoped objects).
-pub fn namespace_of(meta: &ObjectMeta) -> &str {
+pub(crate) fn namespace_of(meta: &ObjectMeta) -> &str {
     meta.namespace.as_deref().unwrap_or("")
 }

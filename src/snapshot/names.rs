@@ -8,12 +8,12 @@
 
 /// Longest DNS label, label value and qualified-name name part (`DNS1123LabelMaxLength`,
 /// `LabelValueMaxLength`, `qualifiedNameMaxLength`).
-pub const LABEL_MAX: usize = 63;
+pub(crate) const LABEL_MAX: usize = 63;
 /// Longest DNS subdomain (`DNS1123SubdomainMaxLength`).
-pub const SUBDOMAIN_MAX: usize = 253;
+pub(crate) const SUBDOMAIN_MAX: usize = 253;
 /// Largest total size of an object's annotations, keys plus values
 /// (`TotalAnnotationSizeLimitB`, `k8s.io/apimachinery/pkg/api/validation/objectmeta.go`).
-pub const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
+pub(crate) const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 
 const QUALIFIED_NAME_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
@@ -38,7 +38,7 @@ fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
 }
 
 /// Upstream `MaxLenError`.
-pub fn max_len_error(n: usize) -> String {
+pub(crate) fn max_len_error(n: usize) -> String {
     format!("must be no more than {n} characters")
 }
 
@@ -72,7 +72,7 @@ fn is_dns1123_label_token(s: &str) -> bool {
 
 /// Upstream `IsQualifiedName`: `[prefix/]name`, prefix a DNS subdomain, name at most 63 of
 /// `[-A-Za-z0-9_.]`, alphanumeric at both ends. Label keys, annotation keys (lowercased).
-pub fn qualified_name_problems(value: &str) -> Vec<String> {
+pub(crate) fn qualified_name_problems(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     let parts: Vec<&str> = value.split('/').collect();
     let name = match parts.as_slice() {
@@ -120,7 +120,7 @@ pub fn qualified_name_problems(value: &str) -> Vec<String> {
 
 /// Upstream `IsValidLabelValue`: empty, or at most 63 of `[-A-Za-z0-9_.]`, alphanumeric at
 /// both ends.
-pub fn label_value_problems(value: &str) -> Vec<String> {
+pub(crate) fn label_value_problems(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > LABEL_MAX {
         errs.push(max_len_error(LABEL_MAX));
@@ -136,7 +136,7 @@ pub fn label_value_problems(value: &str) -> Vec<String> {
 }
 
 /// Upstream `IsDNS1123Label`.
-pub fn dns1123_label_problems(value: &str) -> Vec<String> {
+pub(crate) fn dns1123_label_problems(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > LABEL_MAX {
         errs.push(max_len_error(LABEL_MAX));
@@ -153,7 +153,7 @@ pub fn dns1123_label_problems(value: &str) -> Vec<String> {
 
 /// Upstream `IsDNS1123Subdomain`: at most 253 characters of dot-separated lowercase labels
 /// (the regex bounds no single label's length).
-pub fn dns1123_subdomain_problems(value: &str) -> Vec<String> {
+pub(crate) fn dns1123_subdomain_problems(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > SUBDOMAIN_MAX {
         errs.push(max_len_error(SUBDOMAIN_MAX));
@@ -169,7 +169,7 @@ pub fn dns1123_subdomain_problems(value: &str) -> Vec<String> {
 }
 
 /// Upstream `IsDNS1035Label` (Service names): a DNS label that starts with a letter.
-pub fn dns1035_label_problems(value: &str) -> Vec<String> {
+pub(crate) fn dns1035_label_problems(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > LABEL_MAX {
         errs.push(max_len_error(LABEL_MAX));
@@ -186,7 +186,7 @@ pub fn dns1035_label_problems(value: &str) -> Vec<String> {
 
 /// Upstream `IsValidPathSegmentName` (RBAC and PersistentVolume names): not `.` or `..`, no
 /// `/` or `%`.
-pub fn path_segment_problems(value: &str) -> Vec<String> {
+pub(crate) fn path_segment_problems(value: &str) -> Vec<String> {
     if value == "." || value == ".." {
         return vec![format!("may not be '{value}'")];
     }

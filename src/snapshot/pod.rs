@@ -41,15 +41,15 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The annotation the kubelet puts on a mirror pod (a static pod's API object): drain leaves
 /// such pods where they are.
-pub const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
+pub(crate) const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
 
 /// The keys YuniKorn marks its pods with (as labels or annotations).
-pub const YUNIKORN_KEYS: &[&str] = &["applicationId", "yunikorn.apache.org/app-id"];
+pub(crate) const YUNIKORN_KEYS: &[&str] = &["applicationId", "yunikorn.apache.org/app-id"];
 
 /// Whether some command reads the pod annotation `key`: the record keeps these and drops the
 /// rest (a real pod's annotations carry CNI network status, restart stamps, scrape settings:
 /// read by nothing here).
-pub fn annotation_is_read(key: &str) -> bool {
+pub(crate) fn annotation_is_read(key: &str) -> bool {
     key == MIRROR_ANNOTATION || YUNIKORN_KEYS.contains(&key)
 }
 

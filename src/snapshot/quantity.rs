@@ -8,7 +8,7 @@
 /// Why a string is not a Kubernetes quantity: upstream's `ParseQuantity` errors
 /// (`k8s.io/apimachinery/pkg/api/resource/quantity.go`), with their texts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QuantityError {
+pub(crate) enum QuantityError {
     /// `ErrFormatWrong`: not `<sign><digits>.<digits><suffix>`.
     Format,
     /// `ErrSuffix`: the suffix is none of the SI, binary or exponent suffixes.
@@ -143,7 +143,7 @@ fn mul_small(digits: &mut Vec<u8>, m: u64) {
 /// unit after that gives the same number). Values beyond an `i64` saturate: upstream caps
 /// binary-suffixed quantities at 2^63-1 and has no meaningful int64 for larger decimal ones,
 /// so the simulator treats them as "more than any node has".
-pub fn quantity_scaled(q: &str, scale: u32) -> Result<i64, QuantityError> {
+pub(crate) fn quantity_scaled(q: &str, scale: u32) -> Result<i64, QuantityError> {
     let p = split(q)?;
     let mut digits: Vec<u8> = p
         .num
@@ -203,17 +203,17 @@ pub fn quantity_scaled(q: &str, scale: u32) -> Result<i64, QuantityError> {
 }
 
 /// [`quantity_scaled`] without the reason: `None` for a string that is not a quantity.
-pub fn parse_quantity_scaled(q: &str, scale: u32) -> Option<i64> {
+pub(crate) fn parse_quantity_scaled(q: &str, scale: u32) -> Option<i64> {
     quantity_scaled(q, scale).ok()
 }
 
 /// A quantity in base units (bytes, counts), rounded up.
-pub fn parse_quantity(q: &str) -> Option<i64> {
+pub(crate) fn parse_quantity(q: &str) -> Option<i64> {
     parse_quantity_scaled(q, 0)
 }
 
 /// A quantity in milli-units (CPU), rounded up.
-pub fn parse_milli(q: &str) -> Option<i64> {
+pub(crate) fn parse_milli(q: &str) -> Option<i64> {
     parse_quantity_scaled(q, 3)
 }
 

@@ -41,16 +41,13 @@ use k8s_openapi::api::core::v1::{NodeAffinity, TopologySpreadConstraint};
 use serde::{Deserialize, Serialize};
 
 /// The `apiVersion` kube-scheduler 1.37 takes (the `v1beta*` versions are no longer served).
-pub const API_VERSION: &str = "kubescheduler.config.k8s.io/v1";
+pub(crate) const API_VERSION: &str = "kubescheduler.config.k8s.io/v1";
 /// The `kind` of the document.
-pub const KIND: &str = "KubeSchedulerConfiguration";
+pub(crate) const KIND: &str = "KubeSchedulerConfiguration";
 /// The scheduler name of pods that name none, and of the single unnamed profile.
-pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
+pub(crate) const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 /// `config.MaxCustomPriorityScore`: the top of a `shape` point's score.
-pub const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
-/// `config.MaxWeight` for score plugins is `MaxTotalScore / MaxNodeScore`; validation.go
-/// refuses a weight above it (and below 0) for score plugins.
-pub const MAX_SCORE_PLUGIN_WEIGHT: i64 = i64::MAX / 100;
+pub(crate) const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
 
 /// A `KubeSchedulerConfiguration` document, as written (before [`effective`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -118,7 +115,7 @@ pub struct KubeSchedulerProfile {
 
 /// An extension point of the scheduling framework (a field of [`Plugins`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ExtensionPoint {
+pub(crate) enum ExtensionPoint {
     /// `preEnqueue`.
     PreEnqueue,
     /// `queueSort`.
@@ -155,7 +152,7 @@ pub enum ExtensionPoint {
 
 impl ExtensionPoint {
     /// Every extension point, in the order of the `Plugins` struct upstream.
-    pub const ALL: [Self; 16] = [
+    pub(crate) const ALL: [Self; 16] = [
         Self::PreEnqueue,
         Self::QueueSort,
         Self::PreFilter,
@@ -175,7 +172,7 @@ impl ExtensionPoint {
     ];
 
     /// The field name in `plugins`.
-    pub fn field(self) -> &'static str {
+    pub(crate) fn field(self) -> &'static str {
         match self {
             Self::PreEnqueue => "preEnqueue",
             Self::QueueSort => "queueSort",
@@ -197,7 +194,7 @@ impl ExtensionPoint {
     }
 
     /// True for the points whose plugins carry a weight (score and placement score).
-    pub fn weighted(self) -> bool {
+    pub(crate) fn weighted(self) -> bool {
         matches!(self, Self::Score | Self::PlacementScore)
     }
 }
@@ -245,7 +242,7 @@ pub struct Plugins {
 
 impl Plugins {
     /// The set of one extension point.
-    pub fn get(&self, point: ExtensionPoint) -> &PluginSet {
+    pub(crate) fn get(&self, point: ExtensionPoint) -> &PluginSet {
         match point {
             ExtensionPoint::PreEnqueue => &self.pre_enqueue,
             ExtensionPoint::QueueSort => &self.queue_sort,
@@ -267,7 +264,7 @@ impl Plugins {
     }
 
     /// The set of one extension point, mutable.
-    pub fn get_mut(&mut self, point: ExtensionPoint) -> &mut PluginSet {
+    pub(crate) fn get_mut(&mut self, point: ExtensionPoint) -> &mut PluginSet {
         match point {
             ExtensionPoint::PreEnqueue => &mut self.pre_enqueue,
             ExtensionPoint::QueueSort => &mut self.queue_sort,
@@ -289,12 +286,12 @@ impl Plugins {
     }
 
     /// True when `name` is enabled at `point` (after [`effective`], whose lists are expanded).
-    pub fn enabled_at(&self, point: ExtensionPoint, name: &str) -> bool {
+    pub(crate) fn enabled_at(&self, point: ExtensionPoint, name: &str) -> bool {
         self.get(point).enabled.iter().any(|p| p.name == name)
     }
 
     /// The weight of a score plugin at `point` after [`effective`] (`None`: not enabled).
-    pub fn weight_at(&self, point: ExtensionPoint, name: &str) -> Option<i32> {
+    pub(crate) fn weight_at(&self, point: ExtensionPoint, name: &str) -> Option<i32> {
         self.get(point)
             .enabled
             .iter()
@@ -304,7 +301,7 @@ impl Plugins {
 
     /// Every plugin name enabled anywhere (multiPoint included), sorted
     /// (`pluginsNames` in defaults.go).
-    pub fn names(&self) -> BTreeSet<String> {
+    pub(crate) fn names(&self) -> BTreeSet<String> {
         ExtensionPoint::ALL
             .iter()
             .map(|p| self.get(*p))
@@ -328,7 +325,7 @@ pub struct PluginSet {
 
 impl PluginSet {
     /// True when neither list has entries.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.enabled.is_empty() && self.disabled.is_empty()
     }
 }
@@ -405,7 +402,7 @@ pub enum PluginArgs {
 
 /// An error at a field path (`profiles[1].pluginConfig[0].args.scoringStrategy.type`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct FieldError {
+pub(crate) struct FieldError {
     /// The JSON path of the field, as serde_path_to_error writes it.
     pub field: String,
     /// What is wrong, values in backticks.
@@ -451,7 +448,10 @@ impl PluginArgs {
     }
 
     /// Types the args of plugin `name` (a path in the error is relative to `args`).
-    pub fn from_value(name: &str, value: Option<serde_json::Value>) -> Result<Self, FieldError> {
+    pub(crate) fn from_value(
+        name: &str,
+        value: Option<serde_json::Value>,
+    ) -> Result<Self, FieldError> {
         let Some(value) = value.filter(|v| !v.is_null()) else {
             return Ok(Self::None);
         };
@@ -547,7 +547,7 @@ impl PluginArgs {
 }
 
 /// The `kind` of a plugin's args, for the plugins that take typed args.
-pub fn args_kind(plugin: &str) -> Option<&'static str> {
+pub(crate) fn args_kind(plugin: &str) -> Option<&'static str> {
     Some(match plugin {
         "NodeResourcesFit" => "NodeResourcesFitArgs",
         "NodeResourcesBalancedAllocation" => "NodeResourcesBalancedAllocationArgs",
@@ -562,15 +562,15 @@ pub fn args_kind(plugin: &str) -> Option<&'static str> {
 }
 
 /// `LeastAllocated`: favour the nodes with the most free resources (the default).
-pub const LEAST_ALLOCATED: &str = "LeastAllocated";
+pub(crate) const LEAST_ALLOCATED: &str = "LeastAllocated";
 /// `MostAllocated`: bin-packing.
-pub const MOST_ALLOCATED: &str = "MostAllocated";
+pub(crate) const MOST_ALLOCATED: &str = "MostAllocated";
 /// `RequestedToCapacityRatio`: a piecewise-linear `shape` of utilization to score.
-pub const REQUESTED_TO_CAPACITY_RATIO: &str = "RequestedToCapacityRatio";
+pub(crate) const REQUESTED_TO_CAPACITY_RATIO: &str = "RequestedToCapacityRatio";
 /// PodTopologySpread `defaultingType: System` (zone and hostname, ScheduleAnyway).
-pub const SYSTEM_DEFAULTING: &str = "System";
+pub(crate) const SYSTEM_DEFAULTING: &str = "System";
 /// PodTopologySpread `defaultingType: List` (the `defaultConstraints` given).
-pub const LIST_DEFAULTING: &str = "List";
+pub(crate) const LIST_DEFAULTING: &str = "List";
 
 /// `NodeResourcesFitArgs`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -614,7 +614,8 @@ impl NodeResourcesFitArgs {
     }
 
     /// The strategy type (`LeastAllocated` when unset, as after defaulting).
-    pub fn strategy_type(&self) -> &str {
+    #[cfg(test)]
+    pub(crate) fn strategy_type(&self) -> &str {
         self.scoring_strategy
             .as_ref()
             .and_then(|s| s.type_.as_deref())
@@ -802,7 +803,7 @@ pub struct DynamicResourcesArgs {
 
 impl DynamicResourcesArgs {
     /// `bindingTimeout` in seconds (600 when unset or not a duration).
-    pub fn binding_timeout_seconds(&self) -> f64 {
+    pub(crate) fn binding_timeout_seconds(&self) -> f64 {
         self.binding_timeout
             .as_deref()
             .and_then(parse_go_duration)
@@ -810,7 +811,8 @@ impl DynamicResourcesArgs {
     }
 
     /// `filterTimeout` in seconds (10 when unset or not a duration).
-    pub fn filter_timeout_seconds(&self) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn filter_timeout_seconds(&self) -> f64 {
         self.filter_timeout
             .as_deref()
             .and_then(parse_go_duration)
@@ -905,7 +907,7 @@ pub struct ExtenderManagedResource {
 }
 
 /// Parses a Go `time.Duration` string (`10s`, `1m30s`, `600ms`, `1.5h`) into seconds.
-pub fn parse_go_duration(s: &str) -> Option<f64> {
+pub(crate) fn parse_go_duration(s: &str) -> Option<f64> {
     let (neg, mut rest) = match s.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
@@ -946,7 +948,7 @@ pub fn parse_go_duration(s: &str) -> Option<f64> {
 
 /// Feature gates that change the default plugin set (`applyFeatureGates`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PluginGates {
+pub(crate) struct PluginGates {
     /// `GenericWorkload`: GangScheduling.
     pub generic_workload: bool,
     /// `TopologyAwareWorkloadScheduling`: TopologyPlacementGenerator, PodGroupPodsCount.
@@ -963,7 +965,7 @@ impl PluginGates {
     /// The gates the simulator models: kube-scheduler 1.37 with the workload-aware
     /// scheduling gates on (GenericWorkload, TopologyAwareWorkloadScheduling), the GA gates
     /// on and the alpha InPlacePodVerticalScalingSchedulerPreemption off.
-    pub const SIMULATED: Self = Self {
+    pub(crate) const SIMULATED: Self = Self {
         generic_workload: true,
         topology_aware_workload_scheduling: true,
         in_place_scheduler_preemption: false,
@@ -978,7 +980,7 @@ use ExtensionPoint as E;
 /// (`ExpandedPluginsV1` in `pkg/scheduler/apis/config/testing/defaults/defaults.go`, plus the
 /// gated plugins of `applyFeatureGates`). A plugin named in a profile that is not here does
 /// not exist in kube-scheduler 1.37 (the framework refuses it: "… does not exist").
-pub const IN_TREE_PLUGINS: &[(&str, &[ExtensionPoint])] = &[
+pub(crate) const IN_TREE_PLUGINS: &[(&str, &[ExtensionPoint])] = &[
     ("SchedulingGates", &[E::PreEnqueue]),
     ("PrioritySort", &[E::QueueSort]),
     ("NodeUnschedulable", &[E::Filter]),
@@ -1050,12 +1052,12 @@ pub const IN_TREE_PLUGINS: &[(&str, &[ExtensionPoint])] = &[
 
 /// The plugins that make a PodGroup a gang (GenericWorkload): a profile that disables one
 /// schedules the group's pods one by one.
-pub const GANG_PLUGINS: &[&str] = &["GangScheduling"];
+pub(crate) const GANG_PLUGINS: &[&str] = &["GangScheduling"];
 
 /// `schedulerName`s of schedulers other than kube-scheduler that batch and GPU clusters run
 /// (their pods are theirs: never simulated by a kube-scheduler profile, and doctor's
 /// coexistence checks own them).
-pub const KNOWN_OTHER_SCHEDULERS: &[&str] = &[
+pub(crate) const KNOWN_OTHER_SCHEDULERS: &[&str] = &[
     "volcano",
     "yunikorn",
     "kai-scheduler",
@@ -1066,7 +1068,7 @@ pub const KNOWN_OTHER_SCHEDULERS: &[&str] = &[
 ];
 
 /// The extension points `plugin` implements (`None`: not an in-tree plugin of 1.37).
-pub fn plugin_points(plugin: &str) -> Option<&'static [ExtensionPoint]> {
+pub(crate) fn plugin_points(plugin: &str) -> Option<&'static [ExtensionPoint]> {
     IN_TREE_PLUGINS
         .iter()
         .find(|(n, _)| *n == plugin)
@@ -1074,7 +1076,7 @@ pub fn plugin_points(plugin: &str) -> Option<&'static [ExtensionPoint]> {
 }
 
 /// `getDefaultPlugins` + `applyFeatureGates`: the default MultiPoint list.
-pub fn default_plugins(gates: PluginGates) -> Plugins {
+pub(crate) fn default_plugins(gates: PluginGates) -> Plugins {
     let mut mp: Vec<Plugin> = [
         ("SchedulingGates", None),
         ("PrioritySort", None),
@@ -1249,19 +1251,12 @@ impl KubeSchedulerConfiguration {
     /// kube-scheduler 1.37's configuration when none is given: one profile,
     /// `default-scheduler`, with the default plugins, defaulted ([`effective`] of an empty
     /// document).
-    pub fn default_config() -> Self {
+    pub(crate) fn default_config() -> Self {
         effective(&Self::default())
     }
 
-    /// The profile that serves `scheduler_name` (after [`effective`]).
-    pub fn profile(&self, scheduler_name: &str) -> Option<&KubeSchedulerProfile> {
-        self.profiles
-            .iter()
-            .find(|p| p.scheduler_name.as_deref() == Some(scheduler_name))
-    }
-
     /// The scheduler names the profiles serve, in order.
-    pub fn scheduler_names(&self) -> Vec<&str> {
+    pub(crate) fn scheduler_names(&self) -> Vec<&str> {
         self.profiles
             .iter()
             .filter_map(|p| p.scheduler_name.as_deref())
@@ -1271,12 +1266,12 @@ impl KubeSchedulerConfiguration {
 
 impl KubeSchedulerProfile {
     /// The name this profile serves (empty when unnamed, which validation refuses).
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.scheduler_name.as_deref().unwrap_or("")
     }
 
     /// The args of `plugin` (after [`effective`], every enabled plugin with args has some).
-    pub fn args(&self, plugin: &str) -> Option<&PluginArgs> {
+    pub(crate) fn args(&self, plugin: &str) -> Option<&PluginArgs> {
         self.plugin_config
             .iter()
             .find(|c| c.name == plugin)
@@ -1284,7 +1279,8 @@ impl KubeSchedulerProfile {
     }
 
     /// NodeResourcesFit's args, if configured.
-    pub fn node_resources_fit(&self) -> Option<&NodeResourcesFitArgs> {
+    #[cfg(test)]
+    pub(crate) fn node_resources_fit(&self) -> Option<&NodeResourcesFitArgs> {
         match self.args("NodeResourcesFit")? {
             PluginArgs::NodeResourcesFit(a) => Some(a),
             _ => None,
@@ -1292,14 +1288,14 @@ impl KubeSchedulerProfile {
     }
 
     /// True when `plugin` is enabled at `point` (after [`effective`]).
-    pub fn enabled_at(&self, point: ExtensionPoint, plugin: &str) -> bool {
+    pub(crate) fn enabled_at(&self, point: ExtensionPoint, plugin: &str) -> bool {
         self.plugins
             .as_ref()
             .is_some_and(|p| p.enabled_at(point, plugin))
     }
 
     /// True when `plugin` is enabled at any extension point (after [`effective`]).
-    pub fn enables(&self, plugin: &str) -> bool {
+    pub(crate) fn enables(&self, plugin: &str) -> bool {
         self.plugins
             .as_ref()
             .is_some_and(|p| ExtensionPoint::ALL.iter().any(|e| p.enabled_at(*e, plugin)))
@@ -1321,7 +1317,7 @@ pub fn effective(config: &KubeSchedulerConfiguration) -> KubeSchedulerConfigurat
 /// global defaults (parallelism 16, percentageOfNodesToScore 0, backoffs 1 s/10 s,
 /// profiling on). A profile's own `percentageOfNodesToScore` stays unset when not given
 /// (the global one applies). Idempotent.
-pub fn effective_with(
+pub(crate) fn effective_with(
     config: &KubeSchedulerConfiguration,
     gates: PluginGates,
 ) -> KubeSchedulerConfiguration {
@@ -1374,7 +1370,8 @@ pub fn effective_with(
 }
 
 /// Map of a profile's score weights after [`effective`] (`score` point).
-pub fn score_weights(profile: &KubeSchedulerProfile) -> BTreeMap<String, i32> {
+#[cfg(test)]
+pub(crate) fn score_weights(profile: &KubeSchedulerProfile) -> BTreeMap<String, i32> {
     profile
         .plugins
         .as_ref()
@@ -1390,7 +1387,7 @@ pub fn score_weights(profile: &KubeSchedulerProfile) -> BTreeMap<String, i32> {
 
 /// Plugins 1.37 refuses in a `v1` configuration (`invalidPluginsByVersion` in
 /// validation.go): the in-tree volume limits plugins, removed with CSI migration.
-pub const REMOVED_PLUGINS: &[&str] = &[
+pub(crate) const REMOVED_PLUGINS: &[&str] = &[
     "AzureDiskLimits",
     "CinderLimits",
     "EBSLimits",
@@ -1404,7 +1401,9 @@ pub const REMOVED_PLUGINS: &[&str] = &[
 /// The error's field path runs from the document's root
 /// (`profiles[1].pluginConfig[0].args.scoringStrategy.type`). Not yet validated
 /// ([`validate`]) nor defaulted ([`effective`]).
-pub fn from_value(value: serde_json::Value) -> Result<KubeSchedulerConfiguration, FieldError> {
+pub(crate) fn from_value(
+    value: serde_json::Value,
+) -> Result<KubeSchedulerConfiguration, FieldError> {
     let Some(map) = value.as_object() else {
         return Err(FieldError::new(
             "",
@@ -1483,7 +1482,7 @@ fn path_of(base: &str, child: &str) -> String {
 /// the framework makes when it builds a profile (`NewFramework`: a plugin that does not
 /// exist, a plugin enabled at a point it does not implement, one queue sort and at least one
 /// bind plugin). Empty: kube-scheduler would start with it.
-pub fn validate(config: &KubeSchedulerConfiguration) -> Vec<FieldError> {
+pub(crate) fn validate(config: &KubeSchedulerConfiguration) -> Vec<FieldError> {
     let mut errs = Vec::new();
     // Plugin names, on the document as written (so the paths are the user's).
     for (i, prof) in config.profiles.iter().enumerate() {

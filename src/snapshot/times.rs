@@ -13,18 +13,18 @@ use k8s_openapi::jiff::Timestamp;
 
 /// The first instant believable for a Kubernetes object: 2014-06-06, Kubernetes' first
 /// commit. Go's zero time, the Unix epoch and other defaults fall before it.
-pub const PLAUSIBLE_FLOOR_SECONDS: i64 = 1_402_012_800;
+pub(crate) const PLAUSIBLE_FLOOR_SECONDS: i64 = 1_402_012_800;
 
 /// Go's zero `time.Time`, `0001-01-01T00:00:00Z`, in Unix seconds.
-pub const GO_ZERO_SECONDS: i64 = -62_135_596_800;
+pub(crate) const GO_ZERO_SECONDS: i64 = -62_135_596_800;
 
 /// How far past the snapshot's time a timestamp may be and still be clock skew: one day.
-pub const FUTURE_SLACK_SECONDS: i64 = 86_400;
+pub(crate) const FUTURE_SLACK_SECONDS: i64 = 86_400;
 
 /// `text`, or jiff's last instant when `text` is an RFC 3339 time the API server accepts
 /// but jiff cannot represent (after `9999-12-30T22:00:00Z`, still in year 9999). Anything
 /// else is returned as is, for the time parser to accept or refuse.
-pub fn within_range(text: String) -> String {
+pub(crate) fn within_range(text: String) -> String {
     // Only the last two days of year 9999 are past jiff's range.
     let last_days = text.starts_with("9999-12-30T") || text.starts_with("9999-12-31T");
     if !last_days || text.parse::<Timestamp>().is_ok() {
@@ -41,14 +41,14 @@ pub fn within_range(text: String) -> String {
 
 /// True when `text` (an object's JSON) may hold a time [`within_range`] changes: a cheap
 /// test before the slow path.
-pub fn may_need_clamping(text: &str) -> bool {
+pub(crate) fn may_need_clamping(text: &str) -> bool {
     text.contains("\"9999-12-30T") || text.contains("\"9999-12-31T")
 }
 
 /// Applies [`within_range`] to every string of `value` that starts like a time in the last
 /// days of year 9999 (only the range is fixed: any other string is left alone, a malformed
 /// time stays malformed for the parser to refuse).
-pub fn clamp_value(value: &mut serde_json::Value) {
+pub(crate) fn clamp_value(value: &mut serde_json::Value) {
     use serde_json::Value;
     match value {
         Value::String(s) if s.starts_with("9999-12-3") => {
@@ -61,7 +61,7 @@ pub fn clamp_value(value: &mut serde_json::Value) {
 }
 
 /// Why a timestamp cannot be a real event, relative to the snapshot's time `now`.
-pub fn implausible(t: Timestamp, now: Timestamp) -> Option<&'static str> {
+pub(crate) fn implausible(t: Timestamp, now: Timestamp) -> Option<&'static str> {
     let s = t.as_second();
     if s < PLAUSIBLE_FLOOR_SECONDS {
         Some(if s == GO_ZERO_SECONDS {
@@ -78,13 +78,13 @@ pub fn implausible(t: Timestamp, now: Timestamp) -> Option<&'static str> {
 
 /// True when `seconds` (a Unix time) can be a real start: not before
 /// [`PLAUSIBLE_FLOOR_SECONDS`]. (A start after the snapshot's time counts zero hours.)
-pub fn is_plausible(seconds: i64) -> bool {
+pub(crate) fn is_plausible(seconds: i64) -> bool {
     seconds >= PLAUSIBLE_FLOOR_SECONDS
 }
 
 /// The RFC 3339 text of `t`, saying "or later" for jiff's last instant (a clamped year-9999
 /// time).
-pub fn show(t: Timestamp) -> String {
+pub(crate) fn show(t: Timestamp) -> String {
     let text = t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
     if t.as_second() == Timestamp::MAX.as_second() {
         format!("{text} or later")
@@ -95,7 +95,7 @@ pub fn show(t: Timestamp) -> String {
 
 /// kubectl-style age (k8s.io/apimachinery `duration.HumanDuration`): `45s`, `5m`, `5m30s`,
 /// `2h30m`, `36h`, `5d`, `5d4h`, `2y`.
-pub fn age(created: &Time, now: Timestamp) -> String {
+pub(crate) fn age(created: &Time, now: Timestamp) -> String {
     let secs = now.as_second().saturating_sub(created.0.as_second()).max(0);
     let minutes = secs / 60;
     let hours = secs / 3600;
@@ -189,7 +189,7 @@ mod tests {
 /// A warning naming the implausible timestamps of `s` (pods' creation and start, and the
 /// creation of nodes, Jobs, PodGroups and Workloads), relative to the snapshot's time: at most
 /// three named, with the count. `None` when every timestamp is believable.
-pub fn implausible_warning(s: &super::Snapshot) -> Option<super::Warning> {
+pub(crate) fn implausible_warning(s: &super::Snapshot) -> Option<super::Warning> {
     use super::{name_of, namespace_of};
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
     let now = s.now();

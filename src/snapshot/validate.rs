@@ -19,11 +19,11 @@ use crate::snapshot::quantity::quantity_scaled;
 
 /// A field that is wrong: its JSON path (`spec.containers[0].resources.requests.cpu`) and
 /// what is wrong with it.
-pub type FieldProblem = (String, String);
+pub(crate) type FieldProblem = (String, String);
 
 /// Why `q` is not an amount a pod or node may have: not a quantity, or negative
 /// (`ValidateNonnegativeQuantity`: "must be greater than or equal to 0").
-pub fn amount_problem(q: &str) -> Option<String> {
+pub(crate) fn amount_problem(q: &str) -> Option<String> {
     match quantity_scaled(q, 9) {
         Err(e) => Some(format!("`{q}` is not a quantity: {e}")),
         Ok(v) if v < 0 => Some(format!("`{q}` must be greater than or equal to 0")),
@@ -55,7 +55,7 @@ fn check_containers(path: &str, containers: &[Container]) -> Result<(), FieldPro
 
 /// The first quantity problem of a pod: container, init container and pod-level requests and
 /// limits, and the overhead.
-pub fn check_pod(pod: &Pod) -> Result<(), FieldProblem> {
+pub(crate) fn check_pod(pod: &Pod) -> Result<(), FieldProblem> {
     let Some(spec) = pod.spec.as_ref() else {
         return Ok(());
     };
@@ -69,7 +69,7 @@ pub fn check_pod(pod: &Pod) -> Result<(), FieldProblem> {
 }
 
 /// The first quantity problem of a node: capacity and allocatable.
-pub fn check_node(node: &Node) -> Result<(), FieldProblem> {
+pub(crate) fn check_node(node: &Node) -> Result<(), FieldProblem> {
     let Some(status) = node.status.as_ref() else {
         return Ok(());
     };
@@ -99,7 +99,7 @@ fn check_quantities<'q>(
 
 /// The first quantity problem of a ResourceSlice: device capacities, the counters devices
 /// consume, and the shared counter sets.
-pub fn check_resource_slice(slice: &ResourceSlice) -> Result<(), FieldProblem> {
+pub(crate) fn check_resource_slice(slice: &ResourceSlice) -> Result<(), FieldProblem> {
     let spec = &slice.spec;
     for (i, d) in spec.devices.iter().flatten().enumerate() {
         let capacity = d.capacity.iter().flatten().map(|(n, c)| (n, &c.value));
@@ -144,7 +144,7 @@ fn check_claim_spec(path: &str, spec: &ResourceClaimSpec) -> Result<(), FieldPro
 
 /// The loader's hook: checks the kinds that have checks (pods, nodes, ResourceSlices,
 /// ResourceClaims and their templates) and accepts the rest.
-pub fn check(object: &dyn Any) -> Result<(), FieldProblem> {
+pub(crate) fn check(object: &dyn Any) -> Result<(), FieldProblem> {
     if let Some(pod) = object.downcast_ref::<Pod>() {
         check_pod(pod)
     } else if let Some(node) = object.downcast_ref::<Node>() {

@@ -9,7 +9,8 @@ pub mod synthetic;
 /// load, in name order, each with its directory: for tests that compare two ways of planning
 /// on every fixture. Paths are relative to the crate root, where `cargo test` runs. A fixture
 /// made to fail loading is left out (the scenario tests check its error).
-pub fn fixture_clusters() -> Vec<(std::path::PathBuf, crate::snapshot::Snapshot)> {
+#[cfg(test)]
+pub(crate) fn fixture_clusters() -> Vec<(std::path::PathBuf, crate::snapshot::Snapshot)> {
     let mut dirs: Vec<std::path::PathBuf> = ["testdata/explain", "testdata/scenarios"]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).expect("fixture directory"))

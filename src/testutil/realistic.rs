@@ -55,7 +55,8 @@ impl RealisticProfile {
     }
 
     /// A small cluster for tests: `nodes` nodes with 3 running pods each and 2 gangs of 3.
-    pub fn tiny(nodes: usize) -> Self {
+    #[cfg(test)]
+    pub(crate) fn tiny(nodes: usize) -> Self {
         Self {
             nodes,
             running_pods: nodes * 3,

@@ -74,16 +74,16 @@ impl Profile {
 
 /// A small deterministic generator (xorshift64*), so benches need no extra crates.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
     /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
     /// The next value below `n` (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -142,7 +142,7 @@ fn pod(
 }
 
 /// The cluster's objects as JSON values.
-pub fn objects(p: &Profile, seed: u64) -> Vec<Value> {
+pub(crate) fn objects(p: &Profile, seed: u64) -> Vec<Value> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(p.nodes + p.running_pods + p.pending_pods + 1);
     out.push(json!({"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": T0,

@@ -37,9 +37,9 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
 
 /// The smallest terminal the layout is drawn in; below it a message replaces the layout.
-pub const MIN_WIDTH: u16 = 60;
+pub(crate) const MIN_WIDTH: u16 = 60;
 /// See [`MIN_WIDTH`].
-pub const MIN_HEIGHT: u16 = 12;
+pub(crate) const MIN_HEIGHT: u16 = 12;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -148,12 +148,12 @@ impl App {
     }
 
     /// Whether the user asked to quit.
-    pub fn should_quit(&self) -> bool {
+    pub(crate) fn should_quit(&self) -> bool {
         self.quit
     }
 
     /// Whether a background job is running (the loop then ticks faster for the spinner).
-    pub fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         self.outstanding > 0
     }
 
@@ -268,7 +268,7 @@ impl App {
     }
 
     /// Takes the finished background jobs without waiting. Returns whether any arrived.
-    pub fn poll(&mut self) -> bool {
+    pub(crate) fn poll(&mut self) -> bool {
         let mut any = false;
         loop {
             match self.done.try_recv() {
@@ -305,7 +305,7 @@ impl App {
     }
 
     /// Advances the spinner and starts a live re-list when `--refresh` says it is time.
-    pub fn tick(&mut self, now: Instant) {
+    pub(crate) fn tick(&mut self, now: Instant) {
         self.spinner = (self.spinner + 1) % SPINNER.len();
         if let Some(every) = self.config.refresh
             && self.config.live
@@ -684,7 +684,7 @@ impl App {
     }
 
     /// Draws the whole screen.
-    pub fn draw(&mut self, frame: &mut Frame<'_>) {
+    pub(crate) fn draw(&mut self, frame: &mut Frame<'_>) {
         let area = frame.area();
         self.draw_into(frame.buffer_mut(), area);
     }

@@ -26,7 +26,7 @@ use crate::tree::{self, TreeNode, TreeScope};
 
 /// One change applied to a copy of the snapshot before simulating again.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WhatIf {
+pub(crate) enum WhatIf {
     /// `kubectl drain NODE` ([`whatif::drain`]).
     Drain(String),
     /// `kubectl cordon NODE` ([`whatif::cordon`]).
@@ -39,7 +39,7 @@ pub enum WhatIf {
 
 impl WhatIf {
     /// A short description for the header and the plan's settings.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Self::Drain(n) => format!("drain {n}"),
             Self::Cordon(n) => format!("cordon {n}"),
@@ -51,10 +51,10 @@ impl WhatIf {
 
 /// How a unit's result changed under the what-ifs: the `diff` command's own verdict
 /// ([`crate::plan::diff`]), so the TUI's markers and `kubectl wasctl diff` never disagree.
-pub use crate::plan::diff::Change;
+pub(crate) use crate::plan::diff::Change;
 
 /// The marker the pending view shows for a change.
-pub fn marker(c: Change) -> &'static str {
+pub(crate) fn marker(c: Change) -> &'static str {
     match c {
         Change::NewlySchedulable => "+ placed",
         Change::NewlyUnschedulable => "- stuck",
@@ -69,10 +69,10 @@ pub fn marker(c: Change) -> &'static str {
 }
 
 /// One unit's change under the what-ifs, with its causes, as `kubectl wasctl diff` reports it.
-pub use crate::plan::diff::UnitChange;
+pub(crate) use crate::plan::diff::UnitChange;
 
 /// Compares the snapshot and plan without what-ifs to those with them, unit by unit.
-pub fn diff(
+pub(crate) fn diff(
     before: &Snapshot,
     before_plan: &Plan,
     after: &Snapshot,
@@ -95,7 +95,7 @@ pub fn diff(
 
 /// One row of the flattened tree, in pre-order.
 #[derive(Debug, Clone)]
-pub struct TreeRow {
+pub(crate) struct TreeRow {
     /// Depth (roots are 0).
     pub depth: u16,
     /// Index of the parent row (`None` for a root).
@@ -109,20 +109,20 @@ pub struct TreeRow {
 impl TreeRow {
     /// Whether the row at `index` (this row's own) has children: its subtree ends past the
     /// next row.
-    pub fn has_children(&self, index: usize) -> bool {
+    pub(crate) fn has_children(&self, index: usize) -> bool {
         self.end > index + 1
     }
 
     /// Whether the row shows `obj` (compared in place: building an [`ObjRef`] per row to
     /// compare copies three strings, per row of a 150,000-row tree on every filter key).
-    pub fn is(&self, obj: &ObjRef) -> bool {
+    pub(crate) fn is(&self, obj: &ObjRef) -> bool {
         self.node.kind == obj.kind
             && self.node.namespace == obj.namespace
             && self.node.name == obj.name
     }
 
     /// The object reference.
-    pub fn obj(&self) -> ObjRef {
+    pub(crate) fn obj(&self) -> ObjRef {
         ObjRef::new(
             self.node.kind.clone(),
             &self.node.namespace,
@@ -132,7 +132,7 @@ impl TreeRow {
 }
 
 /// Flattens a tree report into pre-order rows (children are moved out of each node).
-pub fn flatten(roots: Vec<TreeNode>) -> Vec<TreeRow> {
+pub(crate) fn flatten(roots: Vec<TreeNode>) -> Vec<TreeRow> {
     fn walk(mut node: TreeNode, depth: u16, parent: Option<usize>, out: &mut Vec<TreeRow>) {
         let children = std::mem::take(&mut node.children);
         let me = out.len();
@@ -157,7 +157,7 @@ pub fn flatten(roots: Vec<TreeNode>) -> Vec<TreeRow> {
 
 /// One pod on a node, with its gang and claims (the nodes view's detail pane).
 #[derive(Debug, Clone)]
-pub struct PodOnNode {
+pub(crate) struct PodOnNode {
     /// The pod's namespace.
     pub namespace: String,
     /// The pod's name.
@@ -170,7 +170,7 @@ pub struct PodOnNode {
 
 /// A node as the nodes view shows it.
 #[derive(Debug, Clone)]
-pub struct NodeInfo {
+pub(crate) struct NodeInfo {
     /// `metadata.name` of the node.
     pub name: String,
     /// Labels (for the topology domains).
@@ -197,7 +197,7 @@ pub struct NodeInfo {
 
 /// Everything the views read. Built by [`Data::build`] on the worker thread.
 #[derive(Debug)]
-pub struct Data {
+pub(crate) struct Data {
     /// The snapshot as loaded.
     pub base: Arc<Snapshot>,
     /// The snapshot with the what-ifs applied (the same `Arc` when there are none).
@@ -212,23 +212,19 @@ pub struct Data {
     pub graph: Arc<Graph>,
     /// The tree report (of the snapshot with the what-ifs), flattened in pre-order.
     pub tree: Vec<TreeRow>,
-    /// The tree report's assumptions.
-    pub assumed: Vec<String>,
     /// Doctor over every namespace (the view narrows it).
     pub doctor: DoctorReport,
     /// One per node of the snapshot with the what-ifs, in the snapshot's order.
     pub nodes: Vec<NodeInfo>,
     /// What the what-ifs changed, per unit.
     pub changes: HashMap<ObjRef, UnitChange>,
-    /// The what-ifs in the order they were made, one line each (the header shows them).
-    pub what_ifs: Vec<String>,
     /// Namespaces that hold objects.
     pub namespaces: Vec<String>,
 }
 
 /// What a build needs besides the snapshot.
 #[derive(Debug, Clone, Default)]
-pub struct BuildOptions {
+pub(crate) struct BuildOptions {
     /// `--feature-gates` overrides.
     pub gate_overrides: BTreeMap<String, bool>,
     /// The what-ifs, in the order they were made.
@@ -270,7 +266,7 @@ impl Data {
     /// Simulates `base` with the what-ifs and builds every view's report. `base_plan` is the
     /// plan of `base` without what-ifs when it is already known. Fails (with a message for the
     /// status line) when a what-if cannot be applied.
-    pub fn build(
+    pub(crate) fn build(
         base: Arc<Snapshot>,
         options: &BuildOptions,
         base_plan: Option<Arc<Plan>>,
@@ -324,7 +320,7 @@ impl Data {
             &graph,
             &TreeScope::default(),
             now,
-            assumed.clone(),
+            assumed,
             Some(&plan),
         );
         let doctor = doctor::report(
@@ -346,11 +342,9 @@ impl Data {
             options: sim_options,
             graph: Arc::new(graph),
             tree: flatten(report.roots),
-            assumed,
             doctor,
             nodes,
             changes,
-            what_ifs: options.what_ifs.iter().map(WhatIf::describe).collect(),
         })
     }
 }
@@ -458,7 +452,7 @@ fn node_infos(
 }
 
 /// Finds the YAML of one object of the snapshot, or `None` if it is not there.
-pub fn object_yaml(s: &Snapshot, obj: &ObjRef) -> Option<Result<String, String>> {
+pub(crate) fn object_yaml(s: &Snapshot, obj: &ObjRef) -> Option<Result<String, String>> {
     fn ser<T: serde::Serialize>(o: &T) -> Result<String, String> {
         serde_saphyr::to_string(o).map_err(|e| e.to_string())
     }
@@ -521,7 +515,6 @@ mod tests {
             .changes
             .get(&ObjRef::new(ObjKind::PodGroup, "ml", "train-a-workers"));
         assert!(change.is_some(), "changes: {:?}", d.changes);
-        assert_eq!(d.what_ifs, vec!["drain gpu-a1".to_owned()]);
         assert!(
             d.nodes
                 .iter()

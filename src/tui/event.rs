@@ -19,10 +19,10 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
 
 /// Loads a fresh snapshot (live re-list) for a kubeconfig context (`None`: the current one).
-pub type Loader = Arc<dyn Fn(Option<&str>) -> Result<Snapshot, String> + Send + Sync>;
+pub(crate) type Loader = Arc<dyn Fn(Option<&str>) -> Result<Snapshot, String> + Send + Sync>;
 
 /// Work for the background thread.
-pub enum Job {
+pub(crate) enum Job {
     /// Simulate `base` with the what-ifs and build every view's data.
     Build {
         /// The request's number: the app drops a result whose number is not its latest.
@@ -59,7 +59,7 @@ pub enum Job {
 }
 
 /// A finished job.
-pub enum Done {
+pub(crate) enum Done {
     /// New data (or why there is none).
     Data {
         /// The request's number: the app drops a result whose number is not its latest.
@@ -80,7 +80,7 @@ pub enum Done {
 
 /// Something a component asks the app to do.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Intent {
+pub(crate) enum Intent {
     /// Explain an object (opens the explain view).
     Explain(ObjRef),
     /// Show an object's YAML.
@@ -96,7 +96,7 @@ pub enum Intent {
 /// The units `target` stands for and their diagnoses, as `explain TYPE/NAME` gives them
 /// ([`explain_target`]), on the graph the data already holds and one simulation prepared for
 /// the whole request.
-pub fn diagnose(
+pub(crate) fn diagnose(
     s: &Snapshot,
     graph: &Graph,
     options: &Options,
@@ -145,7 +145,7 @@ fn run(job: Job, loader: Option<&Loader>) -> Done {
 
 /// The background thread: runs jobs in order and sends their results back. It stops when the
 /// app drops its [`Sender`].
-pub fn spawn_worker(loader: Option<Loader>) -> (Sender<Job>, Receiver<Done>) {
+pub(crate) fn spawn_worker(loader: Option<Loader>) -> (Sender<Job>, Receiver<Done>) {
     let (job_tx, job_rx) = channel::<Job>();
     let (done_tx, done_rx) = channel::<Done>();
     thread::Builder::new()

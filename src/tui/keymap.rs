@@ -5,11 +5,11 @@
 //! against it.
 
 /// A key and what it does.
-pub type Binding = (&'static str, &'static str);
+pub(crate) type Binding = (&'static str, &'static str);
 
 /// The screens. The main ones (Tab cycles through them) come first, in [`SCREENS`] order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Screen {
+pub(crate) enum Screen {
     /// The object tree.
     Tree,
     /// Units the simulator did not place.
@@ -26,7 +26,7 @@ pub enum Screen {
 
 /// One screen's entry in the registry.
 #[derive(Debug)]
-pub struct ScreenSpec {
+pub(crate) struct ScreenSpec {
     /// The screen this entry describes (each appears once in [`SCREENS`]).
     pub screen: Screen,
     /// Its name: the tab label, the help title and its `:` command.
@@ -43,7 +43,7 @@ pub struct ScreenSpec {
 }
 
 /// The registry: every screen, main ones first in Tab order.
-pub const SCREENS: &[ScreenSpec] = &[
+pub(crate) const SCREENS: &[ScreenSpec] = &[
     ScreenSpec {
         screen: Screen::Tree,
         name: "tree",
@@ -96,7 +96,7 @@ pub const SCREENS: &[ScreenSpec] = &[
 
 impl Screen {
     /// The screen's registry entry.
-    pub fn spec(self) -> &'static ScreenSpec {
+    pub(crate) fn spec(self) -> &'static ScreenSpec {
         SCREENS
             .iter()
             .find(|s| s.screen == self)
@@ -104,17 +104,17 @@ impl Screen {
     }
 
     /// The screen's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.spec().name
     }
 
     /// The main screens, in Tab order.
-    pub fn main() -> impl Iterator<Item = Screen> {
+    pub(crate) fn main() -> impl Iterator<Item = Screen> {
         SCREENS.iter().filter(|s| s.main).map(|s| s.screen)
     }
 
     /// The main screen a `:` command opens.
-    pub fn by_command(cmd: &str) -> Option<Screen> {
+    pub(crate) fn by_command(cmd: &str) -> Option<Screen> {
         SCREENS
             .iter()
             .find(|s| s.main && (s.name == cmd || s.aliases.contains(&cmd)))
@@ -123,10 +123,10 @@ impl Screen {
 }
 
 /// The `:` commands that are not screens.
-pub const OTHER_COMMANDS: &[&str] = &["ns", "ctx", "add", "help", "quit"];
+pub(crate) const OTHER_COMMANDS: &[&str] = &["ns", "ctx", "add", "help", "quit"];
 
 /// Keys that work in every view.
-pub const GLOBAL: &[Binding] = &[
+pub(crate) const GLOBAL: &[Binding] = &[
     (
         ":",
         "command prompt (Tab completes): tree, pending, nodes, doctor, ns NAME, ctx NAME, add FILE, help, quit",
@@ -150,7 +150,7 @@ pub const GLOBAL: &[Binding] = &[
 ];
 
 /// The tree view's keys.
-pub const TREE: &[Binding] = &[
+pub(crate) const TREE: &[Binding] = &[
     ("space l →", "expand (space toggles)"),
     ("h ←", "collapse, or go to the parent"),
     ("p", "jump to the parent"),
@@ -158,19 +158,19 @@ pub const TREE: &[Binding] = &[
 ];
 
 /// The pending view's keys.
-pub const PENDING: &[Binding] = &[
+pub(crate) const PENDING: &[Binding] = &[
     ("Enter e", "explain the selected unit"),
     ("x", "what-if: simulate without preemption (toggle)"),
 ];
 
 /// The explain view's keys.
-pub const EXPLAIN: &[Binding] = &[("j k g G PgDn PgUp", "scroll")];
+pub(crate) const EXPLAIN: &[Binding] = &[("j k g G PgDn PgUp", "scroll")];
 
 /// The doctor view's keys.
-pub const DOCTOR: &[Binding] = &[("Enter", "jump to the finding's object in the tree")];
+pub(crate) const DOCTOR: &[Binding] = &[("Enter", "jump to the finding's object in the tree")];
 
 /// The nodes view's keys.
-pub const NODES: &[Binding] = &[
+pub(crate) const NODES: &[Binding] = &[
     ("t", "next topology key to group nodes by"),
     ("d", "what-if: drain the selected node (toggle)"),
     ("c", "what-if: cordon the selected node (toggle)"),
@@ -178,11 +178,12 @@ pub const NODES: &[Binding] = &[
 ];
 
 /// The YAML view's keys.
-pub const YAML: &[Binding] = &[("j k g G PgDn PgUp", "scroll")];
+pub(crate) const YAML: &[Binding] = &[("j k g G PgDn PgUp", "scroll")];
 
 /// The key table of docs/guide/tui.md: the keys every view shares, then each screen's own, in
 /// registry order (a test keeps the guide equal to it).
-pub fn markdown_table() -> String {
+#[cfg(test)]
+pub(crate) fn markdown_table() -> String {
     let mut out = String::from("| key | in | does |\n|---|---|---|\n");
     let rows = GLOBAL.iter().map(|b| ("every view", b)).chain(
         SCREENS
@@ -196,7 +197,7 @@ pub fn markdown_table() -> String {
 }
 
 /// The commands of the `:` prompt, for completion: the main screens' names, then the others.
-pub fn commands() -> Vec<&'static str> {
+pub(crate) fn commands() -> Vec<&'static str> {
     SCREENS
         .iter()
         .filter(|s| s.main)
@@ -207,7 +208,7 @@ pub fn commands() -> Vec<&'static str> {
 
 /// Completes a `:` prompt: the commands starting with the typed word, or (after `ns `) the
 /// namespaces starting with the typed name.
-pub fn complete(input: &str, namespaces: &[String]) -> Vec<String> {
+pub(crate) fn complete(input: &str, namespaces: &[String]) -> Vec<String> {
     match input.split_once(' ') {
         None => commands()
             .into_iter()

@@ -15,14 +15,14 @@
 //! builds; [`terminal`] enters the TUI state and restores the terminal on every exit path.
 //! Every string from the cluster passes [`sanitize`](crate::sanitize::sanitize()).
 
-pub mod app;
-pub mod data;
-pub mod event;
-pub mod keymap;
-pub mod terminal;
-pub mod theme;
-pub mod views;
-pub mod widgets;
+pub(crate) mod app;
+pub(crate) mod data;
+pub(crate) mod event;
+pub(crate) mod keymap;
+pub(crate) mod terminal;
+pub(crate) mod theme;
+pub(crate) mod views;
+pub(crate) mod widgets;
 
 use std::io::{self, IsTerminal};
 use std::time::{Duration, Instant};
@@ -31,13 +31,13 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 pub use app::{App, Config};
-pub use event::Loader;
+pub(crate) use event::Loader;
 
 use crate::snapshot::Snapshot;
 
 /// Runs the TUI on the real terminal until the user quits or a termination signal arrives.
 /// Fails before touching the terminal when stdin or stdout is not one.
-pub fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> io::Result<()> {
+pub(crate) fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> io::Result<()> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(io::Error::other(
             "the TUI needs a terminal on stdin and stdout",

@@ -20,29 +20,29 @@ use crossterm::terminal::{
 };
 
 /// The name of the worker thread (its panics are messages, not exits).
-pub const WORKER_THREAD: &str = "wasctl-tui-worker";
+pub(crate) const WORKER_THREAD: &str = "wasctl-tui-worker";
 
 static WORKER_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 /// The last panic message of the worker thread, if any (taken once).
-pub fn take_worker_panic() -> Option<String> {
+pub(crate) fn take_worker_panic() -> Option<String> {
     WORKER_PANIC.lock().ok().and_then(|mut m| m.take())
 }
 
 /// Writes the sequences that undo [`enter_sequence`]: show the cursor, stop mouse capture,
 /// leave the alternate screen.
-pub fn restore_sequence(out: &mut impl Write) -> io::Result<()> {
+pub(crate) fn restore_sequence(out: &mut impl Write) -> io::Result<()> {
     execute!(out, DisableMouseCapture, LeaveAlternateScreen, Show)
 }
 
 /// Writes the sequences that set the TUI up: alternate screen, mouse capture, hidden cursor.
-pub fn enter_sequence(out: &mut impl Write) -> io::Result<()> {
+pub(crate) fn enter_sequence(out: &mut impl Write) -> io::Result<()> {
     execute!(out, EnterAlternateScreen, EnableMouseCapture, Hide)
 }
 
 /// Restores the real terminal (stdout): leaves raw mode and undoes [`enter_sequence`].
 /// Safe to call more than once.
-pub fn restore() {
+pub(crate) fn restore() {
     let _ = disable_raw_mode();
     let _ = restore_sequence(&mut io::stdout());
 }
@@ -51,7 +51,7 @@ type Restore = Arc<dyn Fn() + Send + Sync>;
 
 /// Installs a panic hook that calls `restore` before the previous hook prints the message,
 /// except on the worker thread, whose message is kept for [`take_worker_panic`].
-pub fn install_panic_hook(restore: Restore) {
+pub(crate) fn install_panic_hook(restore: Restore) {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if std::thread::current().name() == Some(WORKER_THREAD) {
@@ -76,7 +76,7 @@ pub fn install_panic_hook(restore: Restore) {
 }
 
 /// The TUI state of the real terminal; dropping it restores the terminal.
-pub struct Guard {
+pub(crate) struct Guard {
     /// Set by SIGTERM, SIGHUP and SIGQUIT.
     pub signalled: Arc<AtomicBool>,
     /// Whether `/dev/tty` opened at start: only then can its failing later mean a hangup.
@@ -85,7 +85,7 @@ pub struct Guard {
 
 impl Guard {
     /// Enters raw mode and the alternate screen, installs the panic hook and the signal flags.
-    pub fn enter() -> io::Result<Self> {
+    pub(crate) fn enter() -> io::Result<Self> {
         install_panic_hook(Arc::new(restore));
         let signalled = Arc::new(AtomicBool::new(false));
         for sig in [
@@ -107,7 +107,7 @@ impl Guard {
     }
 
     /// Whether a termination signal arrived.
-    pub fn signalled(&self) -> bool {
+    pub(crate) fn signalled(&self) -> bool {
         self.signalled.load(Ordering::Relaxed)
     }
 
@@ -115,7 +115,7 @@ impl Guard {
     /// session, `tmux kill-server`) the kernel detaches the session from the tty, and
     /// opening `/dev/tty` (our controlling terminal) fails from then on. Only meaningful when
     /// it opened at start: without a controlling terminal there is nothing to watch.
-    pub fn hung_up(&self) -> bool {
+    pub(crate) fn hung_up(&self) -> bool {
         hung_up(self.had_tty)
     }
 
@@ -127,7 +127,7 @@ impl Guard {
     /// is gone ends the process at once with 129 (128 + SIGHUP; there is no terminal left to
     /// restore), and a termination signal the loop has not acted on within 2 s ends it with
     /// 128 + 15 after restoring what can be restored.
-    pub fn spawn_watchdog(&self) {
+    pub(crate) fn spawn_watchdog(&self) {
         let (signalled, had_tty) = (Arc::clone(&self.signalled), self.had_tty);
         // Without the thread the TUI still works; only the dead-terminal exit is lost.
         let _ = std::thread::Builder::new()

@@ -9,19 +9,14 @@ use crate::sched::plan::Outcome;
 
 /// The TUI's styles.
 #[derive(Debug, Clone, Copy)]
-pub struct Theme {
+pub(crate) struct Theme {
     color: bool,
 }
 
 impl Theme {
     /// A theme with or without colours.
-    pub fn new(color: bool) -> Self {
+    pub(crate) fn new(color: bool) -> Self {
         Self { color }
-    }
-
-    /// Whether colours are on.
-    pub fn has_color(self) -> bool {
-        self.color
     }
 
     fn fg(self, c: Color) -> Style {
@@ -33,32 +28,32 @@ impl Theme {
     }
 
     /// Column headers and titles.
-    pub fn header(self) -> Style {
+    pub(crate) fn header(self) -> Style {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 
     /// The selected row: reversed video, whatever the row's own colours.
-    pub fn selected(self) -> Style {
+    pub(crate) fn selected(self) -> Style {
         Style::new().add_modifier(Modifier::REVERSED)
     }
 
     /// Good: running, scheduled, schedulable.
-    pub fn ok(self) -> Style {
+    pub(crate) fn ok(self) -> Style {
         self.fg(Color::Green)
     }
 
     /// Needs attention: pending, waiting, preempting, warnings.
-    pub fn warn(self) -> Style {
+    pub(crate) fn warn(self) -> Style {
         self.fg(Color::Yellow)
     }
 
     /// Bad: unschedulable, errors, missing objects.
-    pub fn error(self) -> Style {
+    pub(crate) fn error(self) -> Style {
         self.fg(Color::Red).add_modifier(Modifier::BOLD)
     }
 
     /// Secondary details.
-    pub fn dim(self) -> Style {
+    pub(crate) fn dim(self) -> Style {
         if self.color {
             Style::new().add_modifier(Modifier::DIM)
         } else {
@@ -67,19 +62,19 @@ impl Theme {
     }
 
     /// The part of a name that matches the filter.
-    pub fn matched(self) -> Style {
+    pub(crate) fn matched(self) -> Style {
         self.fg(Color::Magenta)
             .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
     }
 
     /// Keys in the help and the status line.
-    pub fn key(self) -> Style {
+    pub(crate) fn key(self) -> Style {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 
     /// A simulator outcome's style: [`Theme::ok`] for Scheduled, [`Theme::warn`] for Waiting,
     /// Preempting, Suspended and NotSimulated, [`Theme::error`] for Unschedulable and Error.
-    pub fn outcome(self, o: Outcome) -> Style {
+    pub(crate) fn outcome(self, o: Outcome) -> Style {
         match o {
             Outcome::Scheduled => self.ok(),
             Outcome::Waiting | Outcome::Preempting | Outcome::Suspended | Outcome::NotSimulated => {
@@ -90,7 +85,7 @@ impl Theme {
     }
 
     /// A status word from the tree (`Running`, `Pending`, `Unschedulable`, …).
-    pub fn status(self, s: &str) -> Style {
+    pub(crate) fn status(self, s: &str) -> Style {
         let first = s.split(',').next().unwrap_or("");
         match first {
             "Running" | "Scheduled" | "Succeeded" => self.ok(),

@@ -36,7 +36,7 @@ use crate::snapshot::kueue::{
 /// What Kueue's admission does with a Kueue Workload (the `admission.outcome` of the JSON
 /// contract).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum AdmissionOutcome {
+pub(crate) enum AdmissionOutcome {
     /// Quota is reserved and every admission check passed: its pods are created.
     Admitted,
     /// Not enough quota; it waits in its queue.
@@ -55,7 +55,7 @@ pub enum AdmissionOutcome {
 
 /// One pod set's flavors.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PodSetResult {
+pub(crate) struct PodSetResult {
     /// The pod set.
     pub name: String,
     /// Pods.
@@ -66,7 +66,7 @@ pub struct PodSetResult {
 
 /// What happened to one Kueue Workload.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WorkloadResult {
+pub(crate) struct WorkloadResult {
     /// Index in `KueueObjects::workloads`.
     pub index: usize,
     /// The outcome.
@@ -89,7 +89,7 @@ pub struct WorkloadResult {
 
 /// The settled admission.
 #[derive(Debug, Clone, Default)]
-pub struct Admission {
+pub(crate) struct Admission {
     /// One result per Kueue Workload that is not finished, in the input's order.
     pub workloads: Vec<WorkloadResult>,
     /// Scheduling cycles run until nothing changed.
@@ -203,7 +203,7 @@ fn namespace_allowed(cq: &ClusterQueue, ns: &str, namespaces: &[Namespace]) -> O
 
 /// How [`run_with`] runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Options {
+pub(crate) struct Options {
     /// Stop after this many scheduling cycles (`None`: until it settles). One cycle is what
     /// Kueue's `scheduler.schedule` does once, as its unit tests (`TestSchedule`) run it.
     pub max_cycles: Option<usize>,
@@ -213,7 +213,7 @@ pub struct Options {
 }
 
 /// Runs Kueue's admission over the snapshot's Kueue objects until it settles.
-pub fn run(
+pub(crate) fn run(
     k: &KueueObjects,
     namespaces: &[Namespace],
     priority_classes: &[PriorityClass],
@@ -224,7 +224,7 @@ pub fn run(
 /// [`run`], with [`Options`]. A run cut short by `max_cycles` reports a workload whose
 /// preemptions were issued in its last cycle as `Preempting` (its victims are evicted, the
 /// quota not yet free), as Kueue's `schedule` leaves it.
-pub fn run_with(
+pub(crate) fn run_with(
     k: &KueueObjects,
     namespaces: &[Namespace],
     priority_classes: &[PriorityClass],

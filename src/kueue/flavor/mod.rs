@@ -23,7 +23,7 @@ use crate::snapshot::kueue::{
 
 /// How a flavor (or a whole assignment) can be used (`FlavorAssignmentMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Neither quota nor preemption can make room.
     NoFit,
     /// Fits after preempting other workloads.
@@ -44,7 +44,7 @@ enum PreemptionMode {
 
 /// What preemption could do for a flavor (`PreemptionPossibility`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Possibility {
+pub(crate) enum Possibility {
     /// No workload may be preempted to make room.
     NoCandidates,
     /// Room is made by preempting workloads in the queue or borrowing ones in the cohort.
@@ -55,7 +55,7 @@ pub enum Possibility {
 
 /// The quota state flavor assignment reads, and the answer to "could preemption make room
 /// for `quantity` of `fr`?" (`preemptionOracle`).
-pub trait Oracle {
+pub(crate) trait Oracle {
     /// The quota forest with current usage.
     fn tree(&self) -> &Tree;
 
@@ -70,7 +70,7 @@ pub trait Oracle {
 }
 
 /// An oracle for queues that may not preempt: there are never candidates.
-pub struct NoPreemption<'a>(pub &'a Tree);
+pub(crate) struct NoPreemption<'a>(pub &'a Tree);
 
 impl Oracle for NoPreemption<'_> {
     fn tree(&self) -> &Tree {
@@ -166,7 +166,7 @@ fn should_try_next(mode: Granular, cq: &ClusterQueue) -> bool {
 
 /// One resource's flavor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FlavorChoice {
+pub(crate) struct FlavorChoice {
     /// The ResourceFlavor.
     pub flavor: String,
     /// How it is used.
@@ -177,7 +177,7 @@ pub struct FlavorChoice {
 
 /// One pod set's flavors.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PodSetAssignment {
+pub(crate) struct PodSetAssignment {
     /// The pod set.
     pub name: String,
     /// Resource → flavor.
@@ -191,7 +191,7 @@ pub struct PodSetAssignment {
 
 impl PodSetAssignment {
     /// `PodSetAssignment.RepresentativeMode`.
-    pub fn mode(&self) -> Mode {
+    pub(crate) fn mode(&self) -> Mode {
         if self.fit {
             return Mode::Fit;
         }
@@ -205,7 +205,7 @@ impl PodSetAssignment {
 
 /// A workload's flavor assignment (`Assignment`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Assignment {
+pub(crate) struct Assignment {
     /// Per pod set, in order.
     pub pod_sets: Vec<PodSetAssignment>,
     /// Quota it would charge, per (flavor, resource).
@@ -216,7 +216,7 @@ pub struct Assignment {
 
 impl Assignment {
     /// `Assignment.RepresentativeMode`: the worst pod set's mode.
-    pub fn mode(&self) -> Mode {
+    pub(crate) fn mode(&self) -> Mode {
         self.pod_sets
             .iter()
             .map(PodSetAssignment::mode)
@@ -225,7 +225,7 @@ impl Assignment {
     }
 
     /// Every pod set's reasons, in order, without repeats.
-    pub fn reasons(&self) -> Vec<String> {
+    pub(crate) fn reasons(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for r in self.pod_sets.iter().flat_map(|p| &p.reasons) {
             if !out.contains(r) {
@@ -237,7 +237,7 @@ impl Assignment {
 }
 
 /// Everything flavor assignment reads besides the workload.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     /// The ClusterQueue.
     pub cq: &'a ClusterQueue,
     /// Its node in `tree`.
@@ -262,7 +262,12 @@ impl Context<'_> {
 }
 
 /// `assignFlavors` for a workload's full counts.
-pub fn assign(ctx: &Context<'_>, wl: &Info, obj: &Workload, oracle: &mut dyn Oracle) -> Assignment {
+pub(crate) fn assign(
+    ctx: &Context<'_>,
+    wl: &Info,
+    obj: &Workload,
+    oracle: &mut dyn Oracle,
+) -> Assignment {
     let mut a = Assignment::default();
     let counts_pods = ctx.group_of("pods").is_some();
     for (i, ps) in wl.pod_sets.iter().enumerate() {
@@ -527,7 +532,7 @@ fn fits_quota(
 /// An amount as Kueue's `ResourceFormatter` writes it (a `resource.Quantity`'s canonical
 /// form): cpu as a milli quantity, memory-like resources in binary suffixes when exact, other
 /// resources as decimal integers.
-pub fn show(resource: &str, v: Amount) -> String {
+pub(crate) fn show(resource: &str, v: Amount) -> String {
     if resource == "cpu" {
         return if v % 1000 == 0 {
             (v / 1000).to_string()

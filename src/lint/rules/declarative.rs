@@ -23,7 +23,7 @@ use super::{is_dns_label, is_dns_subdomain, is_label_key};
 
 /// A string format (`+k8s:format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// RFC 1123 label (`k8s-short-name`).
     DnsLabel,
     /// RFC 1123 subdomain (`k8s-long-name`).
@@ -58,7 +58,7 @@ impl Format {
 
 /// One constraint on a field.
 #[derive(Debug, Clone, Copy)]
-pub enum Check {
+pub(crate) enum Check {
     /// One of these strings (empty means unset and is not checked).
     Enum(&'static [&'static str]),
     /// A string format (empty strings are left to the `required` checks).
@@ -83,7 +83,7 @@ pub enum Check {
 
 /// A constraint on `field` of type `def`.
 #[derive(Debug)]
-pub struct FieldRule {
+pub(crate) struct FieldRule {
     /// The type's short name (`core.PodSpec`).
     pub def: &'static str,
     /// The JSON field.
@@ -94,7 +94,7 @@ pub struct FieldRule {
 
 /// A union: of `members`, exactly one (or at most one) is set.
 #[derive(Debug)]
-pub struct UnionRule {
+pub(crate) struct UnionRule {
     /// The type's short name.
     pub def: &'static str,
     /// The members; empty means every field of the type.
@@ -108,7 +108,7 @@ pub struct UnionRule {
 macro_rules! fields {
     ($($def:literal . $field:literal => $check:expr;)*) => {
         /// Every field constraint.
-        pub const FIELDS: &[FieldRule] = &[$(FieldRule { def: $def, field: $field, check: $check },)*];
+        pub(crate) const FIELDS: &[FieldRule] = &[$(FieldRule { def: $def, field: $field, check: $check },)*];
     };
 }
 
@@ -243,7 +243,7 @@ fields! {
 }
 
 /// Every union.
-pub const UNIONS: &[UnionRule] = &[
+pub(crate) const UNIONS: &[UnionRule] = &[
     UnionRule {
         def: "core.PodResourceClaim",
         members: &["resourceClaimName", "resourceClaimTemplateName"],
@@ -306,7 +306,7 @@ pub const UNIONS: &[UnionRule] = &[
 ];
 
 /// `WAS501` documentation.
-pub const WAS501: &str = "## What it does
+pub(crate) const WAS501: &str = "## What it does
 Reports a value that is not one of an enum's values (`+enum` in `k8s.io/api`), in every kind
 lint knows: a pod's `restartPolicy` or `preemptionPolicy`, a toleration's `effect`, a DRA
 request's `allocationMode`, a PriorityClass's `preemptionPolicy`, a Job's `completionMode`.
@@ -331,7 +331,7 @@ spec:
 ";
 
 /// `WAS502` documentation.
-pub const WAS502: &str = "## What it does
+pub(crate) const WAS502: &str = "## What it does
 Reports a string that does not have its upstream format (`+k8s:format`): names that must be DNS
 labels (container, volume, claim and request names) or DNS subdomains (`priorityClassName`,
 `deviceClassName`, a driver name, `metadata.name` of most kinds), label and annotation keys
@@ -357,7 +357,7 @@ spec:
 ";
 
 /// `WAS503` documentation.
-pub const WAS503: &str = "## What it does
+pub(crate) const WAS503: &str = "## What it does
 Reports a union with the wrong number of members set (`+k8s:unionMember`): a pod claim entry
 with both or neither of `resourceClaimName` and `resourceClaimTemplateName`, a DRA request with
 both or neither of `exactly` and `firstAvailable`, a device attribute with two values, a
@@ -387,7 +387,7 @@ resourceClaims:
 ";
 
 /// `WAS504` documentation.
-pub const WAS504: &str = "## What it does
+pub(crate) const WAS504: &str = "## What it does
 Reports two items of a keyed list (`+listType=map`, `+listMapKey`) with the same key: two
 containers, volumes or pod claims with one name, two requests of a claim, two devices of a
 ResourceSlice.
@@ -414,7 +414,7 @@ resourceClaims:
 ";
 
 /// `WAS505` documentation.
-pub const WAS505: &str = "## What it does
+pub(crate) const WAS505: &str = "## What it does
 Reports a number or list size outside its upstream bounds (`+k8s:minimum`, `+k8s:maxItems`,
 hand-written range checks): a port outside 1–65535, a `count` below 1, more than 32 requests
 in a claim, more than 8 `firstAvailable` sub-requests, a pod without containers, a negative
@@ -820,7 +820,7 @@ fn check_unique_by(obj: &Object, em: &mut Emitter<'_>, keys: &[&str], v: &Value,
 }
 
 /// Runs the declarative rules on an object of a checked kind.
-pub fn check(obj: &Object, em: &mut Emitter<'_>) {
+pub(crate) fn check(obj: &Object, em: &mut Emitter<'_>) {
     let Some((_, kind)) = schema::lookup(&obj.api_version, &obj.kind) else {
         return;
     };

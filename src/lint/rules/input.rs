@@ -6,7 +6,7 @@ use super::super::span::{Segment, parse_path};
 use super::super::{Emitter, FieldValidation, Object, Options, Rule, Severity, schema};
 
 /// `WAS001` documentation.
-pub const WAS001: &str = "## What it does
+pub(crate) const WAS001: &str = "## What it does
 Reports a document that is not valid YAML or JSON, at the parser's line and column.
 
 ## Why is this bad?
@@ -28,7 +28,7 @@ kind: PodGroup
 ";
 
 /// `WAS002` documentation.
-pub const WAS002: &str = "## What it does
+pub(crate) const WAS002: &str = "## What it does
 Reports an object whose `apiVersion`/`kind` wasctl has no 1.37 rules or types for (a
 ConfigMap, a CRD). It is reported as \"not checked\" (info) so that nothing passes silently;
 `--reject-unknown` makes it an error.
@@ -54,7 +54,7 @@ kind: PodGroup
 ";
 
 /// `WAS003` documentation.
-pub const WAS003: &str = "## What it does
+pub(crate) const WAS003: &str = "## What it does
 Reports a field that the Kubernetes 1.37 type of the object does not have: a typo (with the
 closest field: \"did you mean `minCount`?\"), or a field that was renamed, moved or removed in
 an earlier release (with where it went and since when: a pod claim's `source:` wrapper, removed
@@ -88,7 +88,7 @@ spec:
 ";
 
 /// `WAS004` documentation.
-pub const WAS004: &str = "## What it does
+pub(crate) const WAS004: &str = "## What it does
 Reports an object without `apiVersion`, `kind` or `metadata.name`, or one that does not match the
 JSON Schema of its 1.37 type (`schemas/`, from k8s-openapi `v1_37`): a field of the wrong type
 (a string where a number belongs), a missing required field.
@@ -118,7 +118,7 @@ Use instead:
 ";
 
 /// `WAS005` documentation.
-pub const WAS005: &str = "## What it does
+pub(crate) const WAS005: &str = "## What it does
 Reports a YAML or JSON document that has neither `apiVersion` nor `kind` (a `package.json`, a
 CI workflow, a tool's config) as skipped, so that `kubectl wasctl lint .` works on a whole
 repository. A document with one of the two but not the other is still an error (`WAS004`).
@@ -141,7 +141,7 @@ Nothing to change; lint only the manifests directory to avoid the note.
 ";
 
 /// `WAS006` documentation.
-pub const WAS006: &str = "## What it does
+pub(crate) const WAS006: &str = "## What it does
 Reports a file (or stdin) with no YAML or JSON document in it: empty, or only comments.
 
 ## Why is this bad?
@@ -163,7 +163,7 @@ kubectl wasctl lint deploy/
 
 /// Checks the object's identity and its fit to the typed API; returns false when the other
 /// rules cannot run on it (no kind, or a kind wasctl does not know).
-pub fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
+pub(crate) fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
     if !obj.value.is_object() || (obj.api_version.is_empty() && obj.kind.is_empty()) {
         let what = if obj.value.is_object() {
             "has neither `apiVersion` nor `kind`"
@@ -408,7 +408,10 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest field name of `candidates` to `field`, when it is close enough to be a typo.
-pub fn did_you_mean<'a>(field: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn did_you_mean<'a>(
+    field: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (field.chars().count() / 3).clamp(1, 3);
     candidates
         .map(|c| {

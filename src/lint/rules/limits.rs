@@ -9,16 +9,16 @@ use super::{
 };
 
 /// Most templates in one list (`WorkloadMaxPodGroupTemplates`).
-pub const MAX_TEMPLATES: usize = 8;
+pub(crate) const MAX_TEMPLATES: usize = 8;
 /// Deepest template hierarchy (`WorkloadMaxTreeDepth`).
-pub const MAX_TREE_DEPTH: usize = 4;
+pub(crate) const MAX_TREE_DEPTH: usize = 4;
 /// Most ResourceClaims per PodGroup or template (`MaxPodGroupResourceClaims`).
-pub const MAX_RESOURCE_CLAIMS: usize = 4;
+pub(crate) const MAX_RESOURCE_CLAIMS: usize = 4;
 /// Highest user priority.
-pub const MAX_PRIORITY: i64 = 1_000_000_000;
+pub(crate) const MAX_PRIORITY: i64 = 1_000_000_000;
 
 /// `WAS101` documentation.
-pub const WAS101: &str = "## What it does
+pub(crate) const WAS101: &str = "## What it does
 Checks that the name of a Workload, PodGroup or CompositePodGroup is a DNS subdomain: at most
 253 characters of lowercase letters, digits, `-` and `.`, starting and ending alphanumeric.
 
@@ -42,7 +42,7 @@ metadata:
 ";
 
 /// `WAS102` documentation.
-pub const WAS102: &str = "## What it does
+pub(crate) const WAS102: &str = "## What it does
 Checks that every `podGroupTemplates[*].name` and `compositePodGroupTemplates[*].name`, at
 every depth, is present and a DNS label (at most 63 of `[a-z0-9-]`, alphanumeric at both ends).
 
@@ -66,7 +66,7 @@ podGroupTemplates:
 ";
 
 /// `WAS103` documentation.
-pub const WAS103: &str = "## What it does
+pub(crate) const WAS103: &str = "## What it does
 Checks the names that point at other objects: `workloadRef.workloadName` (DNS subdomain),
 `workloadRef.templateName` (DNS label), `parentCompositePodGroupName` (DNS subdomain),
 `resourceClaims[*].name` (DNS label) and their sources (DNS subdomain), a pod's
@@ -94,7 +94,7 @@ spec:
 ";
 
 /// `WAS104` documentation.
-pub const WAS104: &str = "## What it does
+pub(crate) const WAS104: &str = "## What it does
 Checks that `podGroupTemplates` and `compositePodGroupTemplates` have at most 8 items each, at
 the Workload root and inside every composite template.
 
@@ -118,7 +118,7 @@ compositePodGroupTemplates:   # group them under composites of at most 8 each
 ";
 
 /// `WAS105` documentation.
-pub const WAS105: &str = "## What it does
+pub(crate) const WAS105: &str = "## What it does
 Checks the depth of the template hierarchy: root templates are at depth 1, and a composite
 template at depth 4 is an error, so leaves live at depth 4 or less.
 
@@ -148,7 +148,7 @@ Use instead:
 ";
 
 /// `WAS106` documentation.
-pub const WAS106: &str = "## What it does
+pub(crate) const WAS106: &str = "## What it does
 Checks that `schedulingConstraints.topology` has at most one entry.
 
 ## Why is this bad?
@@ -171,7 +171,7 @@ schedulingConstraints:
 ";
 
 /// `WAS107` documentation.
-pub const WAS107: &str = "## What it does
+pub(crate) const WAS107: &str = "## What it does
 Checks that every `schedulingConstraints.topology[*].key` is present and a qualified label key
 (`[prefix/]name`).
 
@@ -195,7 +195,7 @@ topology:
 ";
 
 /// `WAS108` documentation.
-pub const WAS108: &str = "## What it does
+pub(crate) const WAS108: &str = "## What it does
 Checks that `resourceClaims` (PodGroup, templates, Job `spec.scheduling`) and
 `status.resourceClaimStatuses` have at most 4 entries.
 
@@ -217,7 +217,7 @@ resourceClaims: [{name: a, ...}, {name: b, ...}, {name: c, ...}, {name: d, ...}]
 ";
 
 /// `WAS109` documentation.
-pub const WAS109: &str = "## What it does
+pub(crate) const WAS109: &str = "## What it does
 Checks that `priority` on a PodGroup, CompositePodGroup or template is at most 1,000,000,000.
 
 ## Why is this bad?
@@ -238,7 +238,7 @@ priorityClassName: high-priority
 ";
 
 /// `WAS110` documentation.
-pub const WAS110: &str = "## What it does
+pub(crate) const WAS110: &str = "## What it does
 Checks that `schedulingPolicy.gang.minCount` (PodGroup, PodGroupTemplate) and
 `schedulingPolicy.gang.minGroupCount` (CompositePodGroup and its template) are set and at
 least 1. In a Job's `spec.scheduling` the count may be omitted (the controller fills in the
@@ -291,7 +291,7 @@ fn check_name(em: &mut Emitter<'_>, obj: &Object, path: &str, value: Option<&Val
 }
 
 /// A short display of a value for messages.
-pub fn show(v: &Value) -> String {
+pub(crate) fn show(v: &Value) -> String {
     match v {
         Value::String(s) => format!("`{s}`"),
         other => format!("`{other}`"),
@@ -407,7 +407,7 @@ fn check_scheduling_fields(
 }
 
 /// Runs the `WAS1xx` rules on one object.
-pub fn check(obj: &Object, em: &mut Emitter<'_>) {
+pub(crate) fn check(obj: &Object, em: &mut Emitter<'_>) {
     let v = &obj.value;
     for (path, spec) in pod_specs(obj) {
         check_name(

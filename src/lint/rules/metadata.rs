@@ -19,7 +19,7 @@ use crate::snapshot::names::{
 };
 
 /// `WAS111` documentation.
-pub const WAS111: &str = "## What it does
+pub(crate) const WAS111: &str = "## What it does
 Adds up the bytes of every annotation key and value of an object, of any kind, and reports a
 total above 262,144 bytes (256 KiB), the API server's limit for all annotations together.
 
@@ -111,7 +111,7 @@ fn applies(obj: &Object) -> bool {
 }
 
 /// Runs the metadata rules on one object of any kind.
-pub fn check(obj: &Object, em: &mut Emitter<'_>) {
+pub(crate) fn check(obj: &Object, em: &mut Emitter<'_>) {
     if !applies(obj) {
         return;
     }

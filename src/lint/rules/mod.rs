@@ -7,21 +7,26 @@
 //! Rules read plain JSON ([`Object::value`]) so a half-broken object is still checked, and
 //! report through the [`Emitter`], which turns field paths into positions. Pure: no IO.
 
-pub mod declarative;
-pub mod input;
-pub mod limits;
-pub mod metadata;
+pub(crate) mod declarative;
+pub(crate) mod input;
+pub(crate) mod limits;
+pub(crate) mod metadata;
 pub mod references;
-pub mod semantic;
-pub mod structure;
-pub mod versions;
+pub(crate) mod semantic;
+pub(crate) mod structure;
+pub(crate) mod versions;
 
 use serde_json::Value;
 
 use super::{Emitter, GateView, Object, Options};
 
 /// Runs every single-object rule on `obj`.
-pub fn check_object(obj: &Object, options: &Options, gates: &GateView, em: &mut Emitter<'_>) {
+pub(crate) fn check_object(
+    obj: &Object,
+    options: &Options,
+    gates: &GateView,
+    em: &mut Emitter<'_>,
+) {
     let checked = input::check(obj, options, em);
     // The API server's metadata rules hold for every kind, known or not.
     metadata::check(obj, em);
@@ -39,7 +44,7 @@ pub fn check_object(obj: &Object, options: &Options, gates: &GateView, em: &mut 
 
 /// Which scheduling kind an object is, for the WAS rules (`None` for anything else).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WasKind {
+pub(crate) enum WasKind {
     /// `Workload` (`v1beta1` or `v1alpha3`).
     Workload,
     /// `PodGroup` (`v1beta1` or `v1alpha3`).
@@ -49,7 +54,7 @@ pub enum WasKind {
 }
 
 /// The WAS kind of a current (`v1beta1`/`v1alpha3`) scheduling object.
-pub fn was_kind(obj: &Object) -> Option<WasKind> {
+pub(crate) fn was_kind(obj: &Object) -> Option<WasKind> {
     if obj.group() != "scheduling.k8s.io" || !matches!(obj.version(), "v1beta1" | "v1alpha3") {
         return None;
     }
@@ -63,7 +68,7 @@ pub fn was_kind(obj: &Object) -> Option<WasKind> {
 
 /// The pod specs an object carries, with their paths: a Pod's `spec`, a workload's
 /// `spec.template.spec`, a CronJob's `spec.jobTemplate.spec.template.spec`.
-pub fn pod_specs(obj: &Object) -> Vec<(&'static str, &Value)> {
+pub(crate) fn pod_specs(obj: &Object) -> Vec<(&'static str, &Value)> {
     let path = match (obj.group(), obj.kind.as_str()) {
         ("", "Pod") => "spec",
         ("batch", "Job") | ("apps", "Deployment" | "StatefulSet" | "ReplicaSet" | "DaemonSet") => {
@@ -79,7 +84,7 @@ pub fn pod_specs(obj: &Object) -> Vec<(&'static str, &Value)> {
 
 /// One template of a Workload tree.
 #[derive(Debug)]
-pub struct Template<'v> {
+pub(crate) struct Template<'v> {
     /// Path, e.g. `spec.compositePodGroupTemplates[0].podGroupTemplates[1]`.
     pub path: String,
     /// The template.
@@ -91,7 +96,7 @@ pub struct Template<'v> {
 }
 
 /// Every template of a Workload, depth first, in document order.
-pub fn templates(workload: &Value) -> Vec<Template<'_>> {
+pub(crate) fn templates(workload: &Value) -> Vec<Template<'_>> {
     fn walk<'v>(parent: &'v Value, base: &str, depth: usize, out: &mut Vec<Template<'v>>) {
         for (list, composite) in [
             ("podGroupTemplates", false),
@@ -123,17 +128,17 @@ pub fn templates(workload: &Value) -> Vec<Template<'_>> {
 }
 
 /// The value at a dotted path (`spec.workloadRef.workloadName`; no indexes).
-pub fn get<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
+pub(crate) fn get<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
     path.split('.').try_fold(v, |v, k| v.get(k))
 }
 
 /// The string at a dotted path.
-pub fn get_str<'v>(v: &'v Value, path: &str) -> Option<&'v str> {
+pub(crate) fn get_str<'v>(v: &'v Value, path: &str) -> Option<&'v str> {
     get(v, path).and_then(Value::as_str)
 }
 
 /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63 characters (RFC 1123 label).
-pub fn is_dns_label(s: &str) -> bool {
+pub(crate) fn is_dns_label(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
         && b.len() <= 63
@@ -144,13 +149,13 @@ pub fn is_dns_label(s: &str) -> bool {
 }
 
 /// RFC 1123 subdomain: dot-separated labels, at most 253 characters.
-pub fn is_dns_subdomain(s: &str) -> bool {
+pub(crate) fn is_dns_subdomain(s: &str) -> bool {
     !s.is_empty() && s.len() <= 253 && s.split('.').all(is_dns_label)
 }
 
 /// A qualified label key: `[prefix/]name`, prefix a DNS subdomain, name ≤ 63 of
 /// `[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?`.
-pub fn is_label_key(s: &str) -> bool {
+pub(crate) fn is_label_key(s: &str) -> bool {
     let (prefix, name) = match s.split_once('/') {
         Some((p, n)) => (Some(p), n),
         None => (None, s),
@@ -168,7 +173,7 @@ pub fn is_label_key(s: &str) -> bool {
 }
 
 /// A path segment name as the API server accepts it (not `.`/`..`, no `/` or `%`).
-pub fn is_path_segment(s: &str) -> bool {
+pub(crate) fn is_path_segment(s: &str) -> bool {
     !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '%'])
 }
 

@@ -10,7 +10,7 @@ use super::{WasKind, get, get_str, pod_specs, templates, was_kind};
 use crate::snapshot::Snapshot;
 
 /// `WAS301` documentation.
-pub const WAS301: &str = "## What it does
+pub(crate) const WAS301: &str = "## What it does
 Checks that a pod's (or pod template's) `spec.schedulingGroup.podGroupName` names a PodGroup
 in the same namespace, among the linted objects or in the cluster.
 
@@ -40,7 +40,7 @@ spec:
 ";
 
 /// `WAS302` documentation.
-pub const WAS302: &str = "## What it does
+pub(crate) const WAS302: &str = "## What it does
 Checks that a pod claim entry with the same `name` as one of its PodGroup's
 `spec.resourceClaims` also has the same source (`resourceClaimName` or
 `resourceClaimTemplateName`, same value).
@@ -72,7 +72,7 @@ spec:
 ";
 
 /// `WAS303` documentation.
-pub const WAS303: &str = "## What it does
+pub(crate) const WAS303: &str = "## What it does
 Checks that `spec.workloadRef.workloadName` of a PodGroup or CompositePodGroup names a
 Workload in the same namespace, among the linted objects or in the cluster.
 
@@ -97,7 +97,7 @@ spec:
 ";
 
 /// `WAS304` documentation.
-pub const WAS304: &str = "## What it does
+pub(crate) const WAS304: &str = "## What it does
 Checks that `spec.workloadRef.templateName` names a template of the referenced Workload: a
 leaf template for a PodGroup, a composite template for a CompositePodGroup.
 
@@ -121,7 +121,7 @@ spec:
 ";
 
 /// `WAS305` documentation.
-pub const WAS305: &str = "## What it does
+pub(crate) const WAS305: &str = "## What it does
 Checks that a PodGroup's `schedulingPolicy` kind (`basic` or `gang`) matches the template it
 was instantiated from (`workloadRef`). `gang.minCount` may differ: it is mutable.
 
@@ -146,7 +146,7 @@ spec:
 ";
 
 /// `WAS306` documentation.
-pub const WAS306: &str = "## What it does
+pub(crate) const WAS306: &str = "## What it does
 Checks that `spec.parentCompositePodGroupName` names a CompositePodGroup in the same
 namespace, among the linted objects or in the cluster.
 
@@ -170,7 +170,7 @@ spec:
 ";
 
 /// `WAS314` documentation.
-pub const WAS314: &str = "## What it does
+pub(crate) const WAS314: &str = "## What it does
 Counts the levels of each CompositePodGroup hierarchy, from its root CompositePodGroup down to
 its PodGroups (the PodGroup counts as a level), and reports a group that sits deeper than 4
 levels. It also reports a PodGroup or CompositePodGroup whose `spec.workloadRef.workloadName`
@@ -200,7 +200,7 @@ Use instead: flatten the hierarchy to at most 4 levels.
 ";
 
 /// `WAS313` documentation.
-pub const WAS313: &str = "## What it does
+pub(crate) const WAS313: &str = "## What it does
 Follows the `spec.parentCompositePodGroupName` references of the linted CompositePodGroups (and
 those of the cluster, with a cluster source) and reports a chain that comes back to where it
 started: a CompositePodGroup that is its own parent, or `a` → `b` → `a`.
@@ -230,7 +230,7 @@ Use instead: remove `parentCompositePodGroupName` from the top group.
 ";
 
 /// `WAS307` documentation.
-pub const WAS307: &str = "## What it does
+pub(crate) const WAS307: &str = "## What it does
 Checks that a Job's `scheduling.k8s.io/group-template-name` annotation names a template of the
 Workload whose `spec.controllerRef` is the Job's controller owner (e.g. a JobSet), when that
 Workload is among the linted objects or in the cluster.
@@ -256,7 +256,7 @@ metadata:
 ";
 
 /// `WAS308` documentation.
-pub const WAS308: &str = "## What it does
+pub(crate) const WAS308: &str = "## What it does
 Checks that `priorityClassName` (pods, pod templates, PodGroups, templates) names a
 PriorityClass among the linted objects or in the cluster. Runs when a cluster snapshot is given
 or the linted set contains PriorityClasses.
@@ -283,7 +283,7 @@ priorityClassName: high
 ";
 
 /// `WAS309` documentation.
-pub const WAS309: &str = "## What it does
+pub(crate) const WAS309: &str = "## What it does
 Checks that every `deviceClassName` of a ResourceClaim or ResourceClaimTemplate request
 (`exactly` and `firstAvailable`) names a DeviceClass among the linted objects or in the
 cluster. Runs when a cluster snapshot is given or the linted set contains DeviceClasses.
@@ -308,7 +308,7 @@ Use instead:
 ";
 
 /// `WAS310` documentation.
-pub const WAS310: &str = "## What it does
+pub(crate) const WAS310: &str = "## What it does
 With a cluster snapshot, checks that every `schedulingConstraints.topology[*].key` is a label
 of at least one node.
 
@@ -330,7 +330,7 @@ topology: [{key: example.com/rack}]
 ";
 
 /// `WAS311` documentation.
-pub const WAS311: &str = "## What it does
+pub(crate) const WAS311: &str = "## What it does
 With a cluster snapshot (`--from`, `--demo`, `--cluster`), compares each linted object with the
 object of the same kind, namespace and name in the cluster, and reports an immutable field the
 manifest sets to another value: a Workload's `controllerRef`, its template list (templates can
@@ -365,7 +365,7 @@ spec:
 ";
 
 /// `WAS312` documentation.
-pub const WAS312: &str = "## What it does
+pub(crate) const WAS312: &str = "## What it does
 With `--feasibility` and a cluster source, simulates the linted PodGroups, CompositePodGroups
 and their pods on the cluster's nodes and devices with nothing else running (kube-scheduler 1.37
 with the workload-aware gates on), and reports every gang that still cannot be placed, with the
@@ -522,7 +522,7 @@ fn to_value<T: serde::Serialize>(v: &T) -> Value {
 /// and a cluster, a `priorityClassName` that names a class neither the linted files nor the
 /// cluster have is an error (`WAS308`): the API server refuses the object, so it can never be
 /// placed (issue 45 item 7).
-pub fn check(
+pub(crate) fn check(
     objects: &[Object],
     cluster: Option<&Snapshot>,
     feasibility: bool,

@@ -13,16 +13,16 @@ use crate::sched::dra::selector::{COST_LIMIT_EXCEEDED, Selectors};
 use crate::snapshot::validate::amount_problem;
 
 /// Highest value of a user-defined PriorityClass (`HighestUserDefinablePriority`).
-pub const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
+pub(crate) const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
 
 /// The two system PriorityClasses and their values (`SystemPriorityClasses`).
-pub const SYSTEM_CLASSES: &[(&str, i64)] = &[
+pub(crate) const SYSTEM_CLASSES: &[(&str, i64)] = &[
     ("system-node-critical", 2_000_001_000),
     ("system-cluster-critical", 2_000_000_000),
 ];
 
 /// `WAS601` documentation.
-pub const WAS601: &str = "## What it does
+pub(crate) const WAS601: &str = "## What it does
 Compiles every CEL selector (`selectors[*].cel.expression` of a DeviceClass, a ResourceClaim, a
 ResourceClaimTemplate, and of `firstAvailable` sub-requests) in the environment the simulator
 uses (upstream's `k8s.io/dynamic-resource-allocation/cel`: only `device` is declared) and
@@ -53,7 +53,7 @@ selectors:
 ";
 
 /// `WAS602` documentation.
-pub const WAS602: &str = "## What it does
+pub(crate) const WAS602: &str = "## What it does
 Checks the shape of device requests: `count` only with `allocationMode: ExactCount` (not with
 `All`), that every `constraints[*].requests` and `config[*].requests` entry names a request
 of the claim (`request` or `request/subrequest`), and that the claim's exact counts add up to at
@@ -89,7 +89,7 @@ constraints:
 ";
 
 /// `WAS603` documentation.
-pub const WAS603: &str = "## What it does
+pub(crate) const WAS603: &str = "## What it does
 Checks a ResourceSlice device's capacities: each `value` and `requestPolicy` amount is a
 quantity; a policy sets at most one of `validRange` and `validValues`; `validRange.min` is not
 above `max`; `validValues` are unique and ascending; `default` lies in the range or is one of
@@ -119,7 +119,7 @@ Use instead:
 ";
 
 /// `WAS605` documentation.
-pub const WAS605: &str = "## What it does
+pub(crate) const WAS605: &str = "## What it does
 Parses every resource quantity of a pod spec (container and init container `requests` and
 `limits`, pod-level `resources`, `overhead`; in Pods and in the pod templates of Jobs,
 CronJobs, Deployments, StatefulSets, ReplicaSets and DaemonSets) and of a Node's `capacity`
@@ -152,7 +152,7 @@ resources:
 ";
 
 /// `WAS604` documentation.
-pub const WAS604: &str = "## What it does
+pub(crate) const WAS604: &str = "## What it does
 Checks a PriorityClass: `value` at most 1,000,000,000 unless it is one of the two system
 classes, and no other class name starting with `system-` (reserved).
 
@@ -610,7 +610,7 @@ fn check_priority_class(obj: &Object, em: &mut Emitter<'_>) {
 }
 
 /// Runs the `WAS6xx` rules on one object.
-pub fn check(obj: &Object, em: &mut Emitter<'_>) {
+pub(crate) fn check(obj: &Object, em: &mut Emitter<'_>) {
     check_quantities(obj, em);
     check_cel(obj, em);
     check_requests(obj, em);

@@ -13,7 +13,7 @@ use super::{WasKind, get, templates, was_kind};
 type Priority<'v> = (Option<&'v Value>, Option<&'v Value>);
 
 /// `WAS201` documentation.
-pub const WAS201: &str = "## What it does
+pub(crate) const WAS201: &str = "## What it does
 Checks that a Workload sets exactly one of `spec.podGroupTemplates` and
 `spec.compositePodGroupTemplates`.
 
@@ -40,7 +40,7 @@ spec:
 ";
 
 /// `WAS202` documentation.
-pub const WAS202: &str = "## What it does
+pub(crate) const WAS202: &str = "## What it does
 Checks that `schedulingPolicy` sets exactly one of `basic` and `gang` (PodGroup, templates,
 CompositePodGroup).
 
@@ -65,7 +65,7 @@ schedulingPolicy:
 ";
 
 /// `WAS203` documentation.
-pub const WAS203: &str = "## What it does
+pub(crate) const WAS203: &str = "## What it does
 Checks that an explicit `disruptionMode` sets exactly one of `single: {}` and `all: {}`.
 
 ## Why is this bad?
@@ -87,7 +87,7 @@ disruptionMode:
 ";
 
 /// `WAS204` documentation.
-pub const WAS204: &str = "## What it does
+pub(crate) const WAS204: &str = "## What it does
 Checks that every `resourceClaims` entry of a PodGroup, template or Job `spec.scheduling` sets
 exactly one of `resourceClaimName` and `resourceClaimTemplateName`.
 
@@ -114,7 +114,7 @@ resourceClaims:
 ";
 
 /// `WAS205` documentation.
-pub const WAS205: &str = "## What it does
+pub(crate) const WAS205: &str = "## What it does
 Checks that every composite template has at least one child template.
 
 ## Why is this bad?
@@ -141,7 +141,7 @@ compositePodGroupTemplates:
 ";
 
 /// `WAS206` documentation.
-pub const WAS206: &str = "## What it does
+pub(crate) const WAS206: &str = "## What it does
 Checks that template names are unique across the whole Workload tree, composite and leaf
 templates together.
 
@@ -171,7 +171,7 @@ Use instead:
 ";
 
 /// `WAS207` documentation.
-pub const WAS207: &str = "## What it does
+pub(crate) const WAS207: &str = "## What it does
 Checks that all templates of one Workload have the same `priorityClassName` and `priority`.
 
 ## Why is this bad?
@@ -197,7 +197,7 @@ podGroupTemplates:
 ";
 
 /// `WAS208` documentation.
-pub const WAS208: &str = "## What it does
+pub(crate) const WAS208: &str = "## What it does
 Checks that a CompositePodGroup has `spec.workloadRef`, and that a PodGroup with
 `spec.parentCompositePodGroupName` also has `spec.workloadRef`.
 
@@ -224,7 +224,7 @@ spec:
 ";
 
 /// `WAS209` documentation.
-pub const WAS209: &str = "## What it does
+pub(crate) const WAS209: &str = "## What it does
 Checks that every `status.resourceClaimStatuses[*].name` of a PodGroup names an entry of
 `spec.resourceClaims`, and that no name repeats.
 
@@ -251,7 +251,7 @@ status:
 ";
 
 /// `WAS210` documentation.
-pub const WAS210: &str = "## What it does
+pub(crate) const WAS210: &str = "## What it does
 Checks that a Job's `spec.scheduling.schedulingPolicy.gang.minCount` is not larger than its
 `parallelism` (default 1).
 
@@ -364,7 +364,7 @@ fn check_unions(
 }
 
 /// Runs the `WAS2xx` rules on one object.
-pub fn check(obj: &Object, em: &mut Emitter<'_>) {
+pub(crate) fn check(obj: &Object, em: &mut Emitter<'_>) {
     let v = &obj.value;
     if obj.group() == "batch" && obj.kind == "Job" {
         check_job(obj, em);

@@ -9,7 +9,7 @@ use super::{WasKind, get, templates, was_kind};
 use crate::snapshot::facts::Component;
 
 /// `WAS401` documentation.
-pub const WAS401: &str = "## What it does
+pub(crate) const WAS401: &str = "## What it does
 Reports `scheduling.k8s.io/v1alpha1` and `v1alpha2` objects, with the migration: `v1beta1` for
 Workload and PodGroup, `v1alpha3` for CompositePodGroup. A Workload or PodGroup written as
 `scheduling.k8s.io/v1` (the version of PriorityClass, which serves no other kind) is reported
@@ -44,7 +44,7 @@ spec:
 ";
 
 /// `WAS402` documentation.
-pub const WAS402: &str = "## What it does
+pub(crate) const WAS402: &str = "## What it does
 Reports a `disruptionMode` written as a 1.36 string (`PodGroup`, `Pod`, `all`, `single`).
 
 ## Why is this bad?
@@ -67,7 +67,7 @@ disruptionMode:
 ";
 
 /// `WAS403` documentation.
-pub const WAS403: &str = "## What it does
+pub(crate) const WAS403: &str = "## What it does
 Reports a kind or field that needs an alpha feature gate, off by default in 1.37, and names the
 gate and the components that need it: CompositePodGroup (`CompositePodGroup`),
 `schedulingConstraints` (`TopologyAwareWorkloadScheduling`), `preemptionPolicy`
@@ -97,7 +97,7 @@ or remove the field.
 ";
 
 /// `WAS404` documentation.
-pub const WAS404: &str = "## What it does
+pub(crate) const WAS404: &str = "## What it does
 Reports a `scheduling.k8s.io/v1alpha3` Workload or PodGroup, which 1.37 serves next to the newer
 `v1beta1` (deprecated DRA versions are `WAS405`'s).
 
@@ -121,7 +121,7 @@ kind: PodGroup
 ";
 
 /// `WAS405` documentation.
-pub const WAS405: &str = "## What it does
+pub(crate) const WAS405: &str = "## What it does
 Reports an object in a version that Kubernetes 1.37 still serves but has deprecated:
 `resource.k8s.io/v1beta1` and `v1beta2` (use `v1`, GA since 1.34), and the alpha
 `resource.k8s.io/v1alpha3` DeviceTaintRule (use `v1`).
@@ -149,7 +149,7 @@ kind: DeviceClass
 
 /// What Kubernetes 1.37 does with an apiVersion of a kind lint knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VersionStatus {
+pub(crate) enum VersionStatus {
     /// Not served: the API server answers 404 for the resource.
     Removed {
         /// Since when, as far as it is known (`1.22`), or a note.
@@ -326,7 +326,7 @@ const DRA_KINDS: &[&str] = &[
 ];
 
 /// What 1.37 does with `group/version` `kind`, when it is not simply served (`None`).
-pub fn version_status(group: &str, version: &str, kind: &str) -> Option<VersionStatus> {
+pub(crate) fn version_status(group: &str, version: &str, kind: &str) -> Option<VersionStatus> {
     if group == "resource.k8s.io" && !DRA_KINDS.contains(&kind) {
         return None;
     }
@@ -339,7 +339,7 @@ pub fn version_status(group: &str, version: &str, kind: &str) -> Option<VersionS
 }
 
 /// A gate-protected field: where it is, the gate, and the components that need the gate.
-pub struct Gated {
+pub(crate) struct Gated {
     /// The field name inside a scheduling holder.
     pub field: &'static str,
     /// The feature gate.
@@ -357,7 +357,7 @@ const A_S_C: &[Component] = &[
 const A_C: &[Component] = &[Component::KubeApiserver, Component::KubeControllerManager];
 
 /// The alpha gates of 1.37 that protect WAS fields (semantics §9).
-pub const GATED: &[Gated] = &[
+pub(crate) const GATED: &[Gated] = &[
     Gated {
         field: "schedulingConstraints",
         gate: "TopologyAwareWorkloadScheduling",
@@ -444,7 +444,7 @@ fn gated(
 
 /// Runs the `WAS4xx` rules; returns true when the object is in a removed version (no other
 /// rule applies to its old shape).
-pub fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
+pub(crate) fn check(obj: &Object, gates: &GateView, em: &mut Emitter<'_>) -> bool {
     if check_api_version(obj, em) {
         return true;
     }

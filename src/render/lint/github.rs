@@ -21,7 +21,7 @@ fn escape_property(s: &str) -> String {
 }
 
 /// Writes one annotation per finding.
-pub fn write(out: &mut dyn Write, report: &LintReport) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, report: &LintReport) -> io::Result<()> {
     for f in &report.findings {
         let level = match f.severity {
             Severity::Error => "error",

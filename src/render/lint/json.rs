@@ -7,10 +7,10 @@ use crate::lint::LintReport;
 use crate::render::json::{Envelope, write_json};
 
 /// The `kind` of the JSON envelope `-o json` writes.
-pub const KIND: &str = "LintReport";
+pub(crate) const KIND: &str = "LintReport";
 
 /// Writes `report` as JSON.
-pub fn write(out: &mut dyn Write, report: &LintReport) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, report: &LintReport) -> io::Result<()> {
     write_json(out, &Envelope::new(KIND, report))
 }
 

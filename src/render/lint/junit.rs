@@ -42,7 +42,7 @@ fn describe(f: &Finding) -> String {
 }
 
 /// Writes `report` as JUnit XML; `fail_on` decides which findings are failures.
-pub fn write(out: &mut dyn Write, report: &LintReport, fail_on: Severity) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, report: &LintReport, fail_on: Severity) -> io::Result<()> {
     // file → (object → findings), in file order, objects in document order.
     let mut files: BTreeMap<&str, Vec<Case<'_>>> = BTreeMap::new();
     for o in &report.objects {

@@ -2,11 +2,11 @@
 //! [`json`] (`kind: LintReport`), [`sarif`] (2.1.0), [`junit`], [`github`] (workflow
 //! annotations). Each takes a writer; none prints. Tests render one shared fixture report.
 
-pub mod github;
-pub mod json;
-pub mod junit;
-pub mod sarif;
-pub mod text;
+pub(crate) mod github;
+pub(crate) mod json;
+pub(crate) mod junit;
+pub(crate) mod sarif;
+pub(crate) mod text;
 
 /// An output format of `lint -o`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -30,7 +30,7 @@ pub(crate) mod fixture {
     use crate::lint::{Input, Options, lint};
 
     /// A small manifest set with one finding of each severity and a clean object.
-    pub const MANIFESTS: &str = "apiVersion: scheduling.k8s.io/v1beta1
+    pub(crate) const MANIFESTS: &str = "apiVersion: scheduling.k8s.io/v1beta1
 kind: PodGroup
 metadata:
   name: train
@@ -65,7 +65,7 @@ metadata:
 ";
 
     /// The linted fixture.
-    pub fn report() -> crate::lint::LintReport {
+    pub(crate) fn report() -> crate::lint::LintReport {
         let inputs = [Input {
             name: "manifests/train.yaml".to_owned(),
             text: Ok(MANIFESTS.to_owned()),

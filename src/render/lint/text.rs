@@ -8,7 +8,7 @@ use crate::render::color::Styler;
 use crate::sanitize::sanitize;
 
 /// Writes `report` as text.
-pub fn write(out: &mut dyn Write, report: &LintReport, style: Styler) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, report: &LintReport, style: Styler) -> io::Result<()> {
     for f in &report.findings {
         let severity = match f.severity {
             Severity::Error => style.error("error"),

@@ -25,7 +25,7 @@
 //! (claims, node); when it runs out the verdict says kube-scheduler would likely hit its
 //! DynamicResources filter timeout.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use super::capacity::{self, Amount, Consumed, Totals};
@@ -71,7 +71,7 @@ impl Default for Features {
 
 impl Features {
     /// Reads the gates.
-    pub fn from_gates(gates: &FeatureGates) -> Self {
+    pub(crate) fn from_gates(gates: &FeatureGates) -> Self {
         Self {
             consumable_capacity: gates.enabled("DRAConsumableCapacity"),
             fractional_capacity: gates.enabled("DRAFractionalCapacityRange"),
@@ -84,7 +84,7 @@ impl Features {
 
     /// Whether device `d` may be allocated several times (`allowMultipleAllocations`, honoured
     /// only with DRAConsumableCapacity).
-    pub fn multi(&self, inv: &Inventory, d: DeviceId) -> bool {
+    pub(crate) fn multi(&self, inv: &Inventory, d: DeviceId) -> bool {
         self.consumable_capacity && inv.devices[d].allow_multiple
     }
 }
@@ -92,9 +92,9 @@ impl Features {
 /// Upstream `AllocationResultsMaxSize` (`k8s.io/api/resource/v1/types.go`): the most devices one
 /// claim can hold. API validation accepts any positive `count`; the allocator refuses a claim
 /// asking for more ("exceeds the claim limit"), checked here before anything is sized by a count.
-pub const MAX_DEVICES_PER_CLAIM: u32 = 32;
+pub(crate) const MAX_DEVICES_PER_CLAIM: u32 = 32;
 /// Devices tried per (pod claims, node) before giving up.
-pub const DEFAULT_STEP_BUDGET: u64 = 200_000;
+pub(crate) const DEFAULT_STEP_BUDGET: u64 = 200_000;
 
 /// A device toleration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,7 +215,7 @@ impl InUse {
     /// do not count (upstream's allocated state skips them). Results with a share consume
     /// capacity instead of holding the device, and no counters: upstream's allocated state
     /// subtracts counters for exclusively allocated devices only.
-    pub fn apply(&mut self, inv: &Inventory, devices: &[Allocated], sign: i64) {
+    pub(crate) fn apply(&mut self, inv: &Inventory, devices: &[Allocated], sign: i64) {
         self.version += 1;
         for a in devices.iter().filter(|a| !a.admin) {
             if let Some(d) = inv.devices.get(a.device) {
@@ -270,7 +270,7 @@ impl InUse {
 
 /// Why a claim cannot be allocated on a node (aggregated by explain).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// No device on the node matches the class and selectors.
     NoMatchingDevice,
     /// No device of a complete pool matches, but devices of this incomplete pool
@@ -305,7 +305,7 @@ pub enum Failure {
 
 impl Failure {
     /// A sentence for reports.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match self {
             Self::NoMatchingDevice => "no device matches the class and selectors".to_owned(),
             Self::NoMatchingDeviceIncompletePool(p) => format!(
@@ -325,7 +325,7 @@ impl Failure {
 }
 
 /// The node a search runs for.
-pub struct NodeView<'a> {
+pub(crate) struct NodeView<'a> {
     /// Node name (the state's shared string: per-node memos key on its address).
     pub name: &'a std::sync::Arc<str>,
     /// Node labels.
@@ -739,7 +739,7 @@ fn usable_candidates(
 
 /// Allocates every claim in `claims` together on `node`. On failure returns the index of the
 /// claim blamed and why. New shares come back with an empty `shareID` (Reserve names them).
-pub fn allocate(
+pub(crate) fn allocate(
     inv: &Inventory,
     sel: &mut Selectors,
     node: &NodeView<'_>,
@@ -1025,7 +1025,7 @@ fn diagnose(
 }
 
 /// The scope of an allocation: node-local devices pin it to their node.
-pub fn allocation_scope(inv: &Inventory, devices: &[Allocated]) -> Scope {
+pub(crate) fn allocation_scope(inv: &Inventory, devices: &[Allocated]) -> Scope {
     let scopes: Vec<&Scope> = devices
         .iter()
         .map(|a| &inv.devices[a.device].scope)
@@ -1040,15 +1040,17 @@ pub fn allocation_scope(inv: &Inventory, devices: &[Allocated]) -> Scope {
 }
 
 /// Whether no exclusively held device appears twice (admin access and shares may repeat).
-pub fn unique(devices: &[Allocated]) -> bool {
-    let mut seen = HashSet::new();
+#[cfg(test)]
+pub(crate) fn unique(devices: &[Allocated]) -> bool {
+    let mut seen = std::collections::HashSet::new();
     devices
         .iter()
         .all(|a| a.admin || a.share.is_some() || seen.insert(a.device))
 }
 
 /// Attribute values of chosen devices, for constraint property tests.
-pub fn attribute_values(
+#[cfg(test)]
+pub(crate) fn attribute_values(
     inv: &Inventory,
     devices: &[Allocated],
     name: &str,
@@ -1060,7 +1062,8 @@ pub fn attribute_values(
 }
 
 /// Counter use of a set of devices per (pool, set, counter).
-pub fn counter_use(
+#[cfg(test)]
+pub(crate) fn counter_use(
     inv: &Inventory,
     devices: &[Allocated],
 ) -> BTreeMap<(usize, String, String), i64> {

@@ -33,7 +33,7 @@ pub struct Amount {
 
 impl Amount {
     /// Parses a Kubernetes quantity (rounded up to milli-units, as `MilliValue()` does).
-    pub fn parse(q: &str) -> Option<Self> {
+    pub(crate) fn parse(q: &str) -> Option<Self> {
         // Milli-units saturate at an i64 sooner than base units: past that, count in base
         // units (saturated at an i64 themselves, as the parser does).
         let milli = match parse_quantity_scaled(q, 3)? {
@@ -47,7 +47,7 @@ impl Amount {
     }
 
     /// An amount with a canonical text (`binary` prefers `Ki`…`Ei` suffixes).
-    pub fn from_milli(milli: i128, binary: bool) -> Self {
+    pub(crate) fn from_milli(milli: i128, binary: bool) -> Self {
         Self {
             milli,
             text: format_milli(milli, binary),
@@ -56,7 +56,7 @@ impl Amount {
 }
 
 /// A canonical quantity text for `milli` milli-units: `1500m`, `16Gi`, `3G`, `1536`.
-pub fn format_milli(milli: i128, binary: bool) -> String {
+pub(crate) fn format_milli(milli: i128, binary: bool) -> String {
     if milli % 1000 != 0 {
         return format!("{milli}m");
     }
@@ -159,7 +159,7 @@ pub struct CapacityDef {
 
 impl CapacityDef {
     /// Compiles a slice's capacity; `None` if its value is not a quantity.
-    pub fn from_api(name: &str, c: &DeviceCapacity) -> Option<Self> {
+    pub(crate) fn from_api(name: &str, c: &DeviceCapacity) -> Option<Self> {
         Some(Self {
             name: name.to_owned(),
             value: Amount::parse(&c.value.0)?,
@@ -217,7 +217,7 @@ fn round_up_valid_values(requested: &Amount, values: &[Amount]) -> Amount {
 
 /// `calculateConsumedCapacity`: what one allocation consumes of `cap` given the requested
 /// amount (`None` when the request does not name the capacity).
-pub fn consumed(requested: Option<&Amount>, cap: &CapacityDef, fractional: bool) -> Amount {
+pub(crate) fn consumed(requested: Option<&Amount>, cap: &CapacityDef, fractional: bool) -> Amount {
     let Some(requested) = requested else {
         return cap
             .policy
@@ -238,7 +238,7 @@ pub fn consumed(requested: Option<&Amount>, cap: &CapacityDef, fractional: bool)
 }
 
 /// `violatesPolicy`: whether a (rounded) amount breaks `policy`.
-pub fn violates(amount: &Amount, policy: Option<&RequestPolicy>, fractional: bool) -> bool {
+pub(crate) fn violates(amount: &Amount, policy: Option<&RequestPolicy>, fractional: bool) -> bool {
     let Some(policy) = policy else {
         return false;
     };
@@ -271,13 +271,13 @@ pub fn violates(amount: &Amount, policy: Option<&RequestPolicy>, fractional: boo
 }
 
 /// Capacity consumed on one device: qualified capacity name → amount.
-pub type Consumed = BTreeMap<String, Amount>;
+pub(crate) type Consumed = BTreeMap<String, Amount>;
 
 /// Milli-units per qualified capacity name.
-pub type Totals = BTreeMap<String, i128>;
+pub(crate) type Totals = BTreeMap<String, i128>;
 
 /// Adds (`sign = 1`) or removes (`sign = -1`) `consumed` to `totals`.
-pub fn add_into(totals: &mut Totals, consumed: &Consumed, sign: i128) {
+pub(crate) fn add_into(totals: &mut Totals, consumed: &Consumed, sign: i128) {
     for (name, a) in consumed {
         let t = totals.entry(name.clone()).or_default();
         *t = t.saturating_add(sign.saturating_mul(a.milli));

@@ -27,7 +27,7 @@ use crate::snapshot::name_of;
 use crate::snapshot::quantity::parse_quantity;
 
 /// Index of a device in [`Inventory::devices`].
-pub type DeviceId = usize;
+pub(crate) type DeviceId = usize;
 
 /// Where a device can be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +63,7 @@ impl Scope {
     }
 
     /// Whether the node can use the device.
-    pub fn matches(&self, node: &str, labels: &Labels) -> bool {
+    pub(crate) fn matches(&self, node: &str, labels: &Labels) -> bool {
         match self {
             Self::Node(n) => n == node,
             Self::AllNodes => true,
@@ -91,7 +91,7 @@ pub enum AttrValue {
 impl AttrValue {
     /// The value as a set for constraints: a list's elements, a scalar as a singleton
     /// (upstream's set semantics with DRAListTypeAttributes; for scalars the same as equality).
-    pub fn elements(&self) -> &[Self] {
+    pub(crate) fn elements(&self) -> &[Self] {
         match self {
             Self::List(items) => items,
             scalar => std::slice::from_ref(scalar),
@@ -235,7 +235,7 @@ fn device_extra(d: &k8s_openapi::api::resource::v1::Device) -> Option<Box<Device
 }
 
 /// Qualifies an attribute or capacity name with the driver's domain when it has none.
-pub fn qualify(driver: &str, name: &str) -> String {
+pub(crate) fn qualify(driver: &str, name: &str) -> String {
     if name.contains('/') {
         name.to_owned()
     } else {
@@ -244,7 +244,7 @@ pub fn qualify(driver: &str, name: &str) -> String {
 }
 
 /// A DeviceTaintRule's taint with its device selector: (driver, pool, device), `None` = any.
-pub type ExtraTaint = (
+pub(crate) type ExtraTaint = (
     (Option<String>, Option<String>, Option<String>),
     DeviceTaint,
 );
@@ -444,13 +444,13 @@ impl Inventory {
     /// Builds the inventory from the snapshot's slices (and extra taints from
     /// DeviceTaintRules, matched by `(driver, pool, device)`), with list-typed attributes
     /// ignored (DRAListTypeAttributes is off by default).
-    pub fn build(slices: &[ResourceSlice], extra_taints: &[ExtraTaint]) -> Self {
+    pub(crate) fn build(slices: &[ResourceSlice], extra_taints: &[ExtraTaint]) -> Self {
         Self::build_with(slices, extra_taints, false)
     }
 
     /// [`build`](Self::build), reading list-typed attributes when `list_attributes` (gate
     /// DRAListTypeAttributes) is on.
-    pub fn build_with(
+    pub(crate) fn build_with(
         slices: &[ResourceSlice],
         extra_taints: &[ExtraTaint],
         list_attributes: bool,
@@ -536,7 +536,7 @@ impl Inventory {
     /// the node's own devices merged with the shared ones. Shared devices still need
     /// [`Scope::matches`]; looking up the node's list keeps a filter call independent of the
     /// cluster's device count.
-    pub fn devices_near(&self, node: &str) -> impl Iterator<Item = DeviceId> + '_ {
+    pub(crate) fn devices_near(&self, node: &str) -> impl Iterator<Item = DeviceId> + '_ {
         let local = self.node_local.get(node).map_or(&[][..], Vec::as_slice);
         let (mut a, mut b) = (local.iter().peekable(), self.shared.iter().peekable());
         std::iter::from_fn(move || match (a.peek(), b.peek()) {

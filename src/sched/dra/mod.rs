@@ -14,11 +14,11 @@
 //! is a share with a `shareID` and the capacity it consumed ([`capacity`]); Reserve names new
 //! shares deterministically, releasing a claim gives its capacity back.
 
-pub mod allocate;
-pub mod capacity;
-pub mod inventory;
-pub mod node_allocatable;
-pub mod selector;
+pub(crate) mod allocate;
+pub(crate) mod capacity;
+pub(crate) mod inventory;
+pub(crate) mod node_allocatable;
+pub(crate) mod selector;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -44,11 +44,11 @@ use crate::snapshot::facts::FeatureGates;
 use crate::snapshot::{Snapshot, name_of, namespace_of};
 
 /// Plugin name.
-pub const NAME: &str = "DynamicResources";
+pub(crate) const NAME: &str = "DynamicResources";
 /// Filter reason when no allocation exists on a node.
-pub const ERR_CANNOT_ALLOCATE: &str = "cannot allocate all claims";
+pub(crate) const ERR_CANNOT_ALLOCATE: &str = "cannot allocate all claims";
 /// Filter reason when an allocated claim's devices are not reachable from the node.
-pub const ERR_NOT_AVAILABLE_ON_NODE: &str = "resourceclaim not available on the node";
+pub(crate) const ERR_NOT_AVAILABLE_ON_NODE: &str = "resourceclaim not available on the node";
 
 /// One claim the simulation tracks.
 #[derive(Debug, Clone)]
@@ -199,7 +199,7 @@ pub(crate) fn node_key(name: &std::sync::Arc<str>) -> usize {
 }
 
 /// A `HashMap` with [`FxHasher`].
-pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+pub(crate) type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// A node's equivalence class and its own pools.
 type NodeClass = (u32, Rc<[usize]>);
@@ -544,7 +544,7 @@ fn not_created(req: &PodReq, cause: String) -> String {
 
 impl DraState {
     /// Builds the DRA state. `pods` are the simulation's pods by id with their objects.
-    pub fn build(
+    pub(crate) fn build(
         s: &Snapshot,
         pods: &[(PodId, &Pod, &PodReq)],
         gates: &FeatureGates,
@@ -941,7 +941,7 @@ impl DraState {
     }
 
     /// What the claims add to `pod`'s requests on its node (DRANodeAllocatableResources).
-    pub fn na_delta(&self, pod: PodId) -> Option<&Requests> {
+    pub(crate) fn na_delta(&self, pod: PodId) -> Option<&Requests> {
         self.na_delta.get(&pod)
     }
 
@@ -1112,7 +1112,7 @@ impl DraState {
     /// DynamicResources PreEnqueue: the message when one of the pod's claims does not exist,
     /// so the pod never reaches the active queue (upstream `PreEnqueue` →
     /// `foreachPodResourceClaim`; the first failing entry in spec order wins).
-    pub fn pre_enqueue(&self, pod: PodId) -> Option<&str> {
+    pub(crate) fn pre_enqueue(&self, pod: PodId) -> Option<&str> {
         self.pod_claims.get(&pod)?.problem.as_deref()
     }
 
@@ -1246,7 +1246,8 @@ impl DraState {
     }
 
     /// Filter searches answered by node equivalence so far.
-    pub fn memo_hits(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn memo_hits(&self) -> u64 {
         self.memo.borrow().hits
     }
 
@@ -1272,7 +1273,7 @@ impl DraState {
     }
 
     /// Reserve: allocates `pod`'s unallocated claims on `node` (the filter passed there).
-    pub fn reserve(&mut self, pod: PodId, node: &NodeState) {
+    pub(crate) fn reserve(&mut self, pod: PodId, node: &NodeState) {
         self.placed.insert(pod);
         let todo = self.unallocated(pod);
         if !todo.is_empty()
@@ -1316,7 +1317,7 @@ impl DraState {
     }
 
     /// Unreserve: drops the allocations `pod`'s Reserve made.
-    pub fn unreserve(&mut self, pod: PodId) {
+    pub(crate) fn unreserve(&mut self, pod: PodId) {
         self.placed.remove(&pod);
         if self.na_assumed.remove(&pod) {
             self.na_delta.remove(&pod);
@@ -1329,7 +1330,7 @@ impl DraState {
     }
 
     /// Devices of `pod`'s claims: (claim, request, driver, pool, device).
-    pub fn devices_of(&self, pod: PodId) -> Vec<DeviceRef> {
+    pub(crate) fn devices_of(&self, pod: PodId) -> Vec<DeviceRef> {
         let mut out = Vec::new();
         for (_, i) in self
             .pod_claims
@@ -1368,7 +1369,7 @@ impl DraState {
 
     /// The binding conditions of `device` in `claim` not yet `True` in the claim's device
     /// status: what PreBind waits for (none with DRADeviceBindingConditions off).
-    pub fn pending_binding(&self, claim: &ClaimInstance, device: DeviceId) -> Vec<String> {
+    pub(crate) fn pending_binding(&self, claim: &ClaimInstance, device: DeviceId) -> Vec<String> {
         if !self.features.binding_conditions {
             return Vec::new();
         }
@@ -1388,7 +1389,7 @@ impl DraState {
     /// Evicting `evicted` deletes the per-pod claims only they use: their devices are freed.
     /// PodGroup claims stay allocated (they belong to the PodGroup, which is not deleted).
     /// Returns what was released, for [`restore`](Self::restore).
-    pub fn release(
+    pub(crate) fn release(
         &mut self,
         evicted: &std::collections::HashSet<PodId>,
     ) -> Vec<(usize, (Vec<Allocated>, Scope))> {
@@ -1416,7 +1417,7 @@ impl DraState {
     }
 
     /// The claims `pod` uses (indices, in spec order, possibly repeated).
-    pub fn claims_of(&self, pod: PodId) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn claims_of(&self, pod: PodId) -> impl Iterator<Item = usize> + '_ {
         self.pod_claims
             .get(&pod)
             .into_iter()
@@ -1425,14 +1426,14 @@ impl DraState {
 
     /// Takes claim `index`'s allocation away (its devices become free) and returns it; see
     /// [`restore`](Self::restore).
-    pub fn take_allocation(&mut self, index: usize) -> Option<(Vec<Allocated>, Scope)> {
+    pub(crate) fn take_allocation(&mut self, index: usize) -> Option<(Vec<Allocated>, Scope)> {
         let a = self.claims[index].allocation.take()?;
         self.in_use.apply(&self.inventory, &a.0, -1);
         Some(a)
     }
 
     /// Undoes [`release`](Self::release).
-    pub fn restore(&mut self, released: Vec<(usize, (Vec<Allocated>, Scope))>) {
+    pub(crate) fn restore(&mut self, released: Vec<(usize, (Vec<Allocated>, Scope))>) {
         for (ci, a) in released {
             self.in_use.apply(&self.inventory, &a.0, 1);
             self.claims[ci].allocation = Some(a);
@@ -1440,7 +1441,7 @@ impl DraState {
     }
 
     /// Number of devices `pod`'s claims hold.
-    pub fn device_count(&self, pod: PodId) -> usize {
+    pub(crate) fn device_count(&self, pod: PodId) -> usize {
         self.pod_claims.get(&pod).map_or(0, |pc| {
             pc.entries
                 .iter()
@@ -1451,13 +1452,8 @@ impl DraState {
     }
 
     /// Whether claim `index` was allocated by a Reserve in this simulation.
-    pub fn reserved_claim(&self, index: usize) -> bool {
+    pub(crate) fn reserved_claim(&self, index: usize) -> bool {
         self.reserved.values().any(|v| v.contains(&index))
-    }
-
-    /// Whether `pod` has claims the filter must look at.
-    pub fn has_claims(&self, pod: PodId) -> bool {
-        self.pod_claims.contains_key(&pod)
     }
 
     /// Whether the DynamicResources filter's answer for `pod` on a node reads that node alone
@@ -1465,7 +1461,7 @@ impl DraState {
     /// is not allocated yet, and no device of the cluster can be used from more than one node
     /// (no `allNodes` or `nodeSelector` slice). Placing another pod then changes the answer
     /// only on the node it goes to.
-    pub fn node_local(&self, pod: PodId) -> bool {
+    pub(crate) fn node_local(&self, pod: PodId) -> bool {
         let Some(pc) = self.pod_claims.get(&pod) else {
             return true;
         };
@@ -1480,7 +1476,7 @@ impl DraState {
     /// Whether two pods' claims ask for the same devices: as many entries, entry by entry the
     /// same requirements, none allocated (the filter then gives both the same answer on a node
     /// in the same state).
-    pub fn same_claims(&self, a: PodId, b: PodId) -> bool {
+    pub(crate) fn same_claims(&self, a: PodId, b: PodId) -> bool {
         let entries = |p: PodId| self.pod_claims.get(&p).map(|pc| pc.entries.as_slice());
         match (entries(a), entries(b)) {
             (None, None) => true,
@@ -1582,15 +1578,6 @@ pub struct DeviceRef {
 fn simulated_share_id(n: u64) -> String {
     format!("00000000-0000-4000-8000-{n:012x}")
 }
-
-/// Unqualified attribute names in constraints are qualified with nothing upstream: they must
-/// be written fully qualified. This helper qualifies for tests that build inventories by hand.
-pub fn qualified(driver: &str, name: &str) -> String {
-    qualify(driver, name)
-}
-
-/// Per-claim, per-reason node counts, for traces.
-pub type ClaimReasons = BTreeMap<String, BTreeMap<String, u32>>;
 
 #[cfg(test)]
 mod tests {

@@ -39,24 +39,24 @@ use crate::snapshot::quantity::parse_milli;
 
 /// The filter reason (histogram) when a claim with a mapped device is used by a second pod;
 /// [`err_shared`] is upstream's full message, naming the claim.
-pub const ERR_SHARED: &str =
+pub(crate) const ERR_SHARED: &str =
     "node allocatable resource claim has a mapped device and cannot be shared across pods";
 /// Filter reasons when pod-level requests do not cover containers plus claims.
-pub const ERR_POD_LEVEL_CPU: &str = "pod level request for cpu is insufficient to cover the aggregated container and node-allocatable DRA requests";
+pub(crate) const ERR_POD_LEVEL_CPU: &str = "pod level request for cpu is insufficient to cover the aggregated container and node-allocatable DRA requests";
 /// As [`ERR_POD_LEVEL_CPU`], for memory.
-pub const ERR_POD_LEVEL_MEMORY: &str = "pod level request for memory is insufficient to cover the aggregated container and node-allocatable DRA requests";
+pub(crate) const ERR_POD_LEVEL_MEMORY: &str = "pod level request for memory is insufficient to cover the aggregated container and node-allocatable DRA requests";
 /// As [`ERR_POD_LEVEL_CPU`], for hugepages.
-pub const ERR_POD_LEVEL_OTHER: &str = "pod level request for hugepages is insufficient to cover the aggregated container and node-allocatable DRA requests";
+pub(crate) const ERR_POD_LEVEL_OTHER: &str = "pod level request for hugepages is insufficient to cover the aggregated container and node-allocatable DRA requests";
 
 /// Upstream's message when a claim with a mapped device is used by a second pod.
-pub fn err_shared(claim: &str) -> String {
+pub(crate) fn err_shared(claim: &str) -> String {
     format!(
         "node allocatable resource claim {claim} has a mapped device and cannot be shared across pods"
     )
 }
 
 /// Upstream's message when pod-level requests do not cover the containers' and the claims'.
-pub fn err_pod_level(resource: &str) -> String {
+pub(crate) fn err_pod_level(resource: &str) -> String {
     format!(
         "pod level request for {resource} is insufficient to cover the aggregated container and node-allocatable DRA requests"
     )
@@ -65,7 +65,7 @@ pub fn err_pod_level(resource: &str) -> String {
 /// One claim's node-allocatable resources for one pod (upstream
 /// `v1.NodeAllocatableResourceClaimStatus`), in the simulation's resource ids.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClaimFootprint {
+pub(crate) struct ClaimFootprint {
     /// The claim.
     pub claim: String,
     /// Containers of the pod that reference it (`resources.claims`).
@@ -99,7 +99,7 @@ struct Container {
 /// requests, its pod-level requests and overhead, which containers reference which claim entry,
 /// and the statuses recorded on it.
 #[derive(Debug, Clone, Default)]
-pub struct NaPod {
+pub(crate) struct NaPod {
     containers: Vec<Container>,
     /// Pod-level `spec.resources.requests` of supported resources (cpu, memory, hugepages-*).
     pod_level: Requests,
@@ -163,7 +163,7 @@ fn recorded(s: &NodeAllocatableResourceClaimStatus, table: &mut ResourceTable) -
 
 impl NaPod {
     /// Compiles `pod`, interning resource names into `table`.
-    pub fn compile(pod: &Pod, table: &mut ResourceTable) -> Self {
+    pub(crate) fn compile(pod: &Pod, table: &mut ResourceTable) -> Self {
         let mut out = Self::default();
         let Some(spec) = pod.spec.as_ref() else {
             return out;
@@ -233,7 +233,7 @@ impl NaPod {
     }
 
     /// The containers referencing claim entry `entry`.
-    pub fn containers_of(&self, entry: &str) -> Vec<String> {
+    pub(crate) fn containers_of(&self, entry: &str) -> Vec<String> {
         self.refs
             .iter()
             .filter(|(n, _)| n == entry)
@@ -298,7 +298,7 @@ impl NaPod {
 
     /// Upstream `PodRequests` with the claims' resources: `container_requests` with pod-level
     /// requests replacing what they set, plus `spec.overhead`.
-    pub fn requests(&self, footprints: &[ClaimFootprint]) -> Requests {
+    pub(crate) fn requests(&self, footprints: &[ClaimFootprint]) -> Requests {
         let mut r = self.container_requests(footprints);
         for (id, v) in &self.pod_level {
             r.retain(|(i, _)| i != id);
@@ -312,7 +312,7 @@ impl NaPod {
 
     /// What the claims add to the pod's requests on its node: [`requests`](Self::requests) with
     /// `footprints` minus without (never negative; nothing where pod-level requests cover it).
-    pub fn delta(&self, footprints: &[ClaimFootprint]) -> Requests {
+    pub(crate) fn delta(&self, footprints: &[ClaimFootprint]) -> Requests {
         if footprints.is_empty() {
             return Requests::new();
         }
@@ -330,7 +330,7 @@ impl NaPod {
     /// Upstream `validatePodLevelResourcesCoverDRA`, requests half: the first pod-level request
     /// the containers' requests plus the claims' resources exceed. (The limits half compares
     /// container limits, which the snapshot's pod record does not keep.)
-    pub fn pod_level_short(&self, footprints: &[ClaimFootprint]) -> Option<ResourceId> {
+    pub(crate) fn pod_level_short(&self, footprints: &[ClaimFootprint]) -> Option<ResourceId> {
         if self.pod_level.is_empty() || footprints.is_empty() {
             return None;
         }
@@ -346,7 +346,7 @@ impl NaPod {
 
 /// Whether NodeResourcesFit-style accounting of the DRA footprint checks resource `name`
 /// (upstream `nodeFitsResources`: cpu, memory, ephemeral-storage and hugepages).
-pub fn checked(id: ResourceId, name: &str) -> bool {
+pub(crate) fn checked(id: ResourceId, name: &str) -> bool {
     id == CPU || id == MEMORY || id == EPHEMERAL_STORAGE || name.starts_with("hugepages-")
 }
 
@@ -362,7 +362,7 @@ fn times(a: i64, m: &str) -> Option<i64> {
 /// `nodeAllocatableResources`. `names` maps resource names to ids (every name the inventory's
 /// devices use was interned when the state was built). An error is upstream's (a mapping by
 /// capacity on an allocation that consumed no capacity).
-pub fn footprint(
+pub(crate) fn footprint(
     inv: &Inventory,
     claim: &str,
     namespace: &str,

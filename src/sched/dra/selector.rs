@@ -34,16 +34,16 @@ use kube_cel::cel::{Context, ExecutionError, FunctionContext, Program, ResolveRe
 use super::inventory::{AttrValue, Device, DeviceId, Inventory};
 
 /// Index of a compiled expression.
-pub type ExprId = usize;
+pub(crate) type ExprId = usize;
 
 /// Upstream `CELSelectorExpressionMaxCost` (`k8s.io/api/resource/v1/types.go`): the worst-case
 /// estimated cost API validation allows (`validateCELSelector`, "too complex, exceeds cost
 /// limit") and the runtime cost limit of a device selector (`cel.CostLimit` in
 /// `k8s.io/dynamic-resource-allocation/cel/compile.go`).
-pub const CEL_SELECTOR_EXPRESSION_MAX_COST: u64 = 1_000_000;
+pub(crate) const CEL_SELECTOR_EXPRESSION_MAX_COST: u64 = 1_000_000;
 /// Upstream `CELSelectorExpressionMaxLength` (`k8s.io/api/resource/v1/types.go`): longer
 /// expressions are not even compiled by API validation.
-pub const CEL_SELECTOR_EXPRESSION_MAX_LENGTH: usize = 10 * 1024;
+pub(crate) const CEL_SELECTOR_EXPRESSION_MAX_LENGTH: usize = 10 * 1024;
 /// Upstream `ResourceSliceMaxAttributesAndCapacitiesPerDevice`: the declared size of the
 /// `device.attributes` and `device.capacity` maps, outer and inner, in the cost estimate.
 const MAX_ATTRIBUTES: u64 = 32;
@@ -55,9 +55,10 @@ const DOMAIN_MAX: u64 = 63;
 const ID_MAX: u64 = 32;
 
 /// The compile error of an expression whose estimated cost is over the limit.
-pub const COST_LIMIT_EXCEEDED: &str = "CEL cost limit exceeded";
+pub(crate) const COST_LIMIT_EXCEEDED: &str = "CEL cost limit exceeded";
 /// cel-go's runtime error when `cel.CostLimit` stops an evaluation.
-pub const RUNTIME_COST_LIMIT_EXCEEDED: &str = "operation cancelled: actual cost limit exceeded";
+pub(crate) const RUNTIME_COST_LIMIT_EXCEEDED: &str =
+    "operation cancelled: actual cost limit exceeded";
 
 /// The function names of the runtime cost counter (not spellable in CEL source).
 const COST_CALL: &str = "@wasctl.cost.call";
@@ -72,7 +73,7 @@ struct Compiled {
 }
 
 /// Compiled expressions and cached results.
-pub struct Selectors {
+pub(crate) struct Selectors {
     context: Context<'static>,
     exprs: Vec<(String, Result<Compiled, String>)>,
     by_text: HashMap<String, ExprId>,
@@ -200,13 +201,13 @@ mod budget {
     }
 
     /// Starts an evaluation with `limit` to spend.
-    pub fn start(limit: u64) {
+    pub(super) fn start(limit: u64) {
         LEFT.set(limit);
         EXCEEDED.set(false);
     }
 
     /// Spends `cost`; an error once the budget is gone (and from then on).
-    pub fn charge(cost: u64) -> Result<(), ExecutionError> {
+    pub(super) fn charge(cost: u64) -> Result<(), ExecutionError> {
         let left = LEFT.get();
         if EXCEEDED.get() || cost > left {
             EXCEEDED.set(true);
@@ -220,17 +221,17 @@ mod budget {
     }
 
     /// Whether the evaluation ran out of budget.
-    pub fn exceeded() -> bool {
+    pub(super) fn exceeded() -> bool {
         EXCEEDED.get()
     }
 
     /// What is left (to give back what a look-ahead spent, see `result_bound`).
-    pub fn left() -> u64 {
+    pub(super) fn left() -> u64 {
         LEFT.get()
     }
 
     /// Sets what is left, unless the budget is already gone.
-    pub fn set_left(left: u64) {
+    pub(super) fn set_left(left: u64) {
         if !EXCEEDED.get() {
             LEFT.set(left);
         }
@@ -536,7 +537,7 @@ impl Shape {
 /// The worst-case cost of `e`, in the spirit of cel-go's `checker.Cost` (one unit per call,
 /// identifier and field selection; list and map literals 10 and 30; a comprehension its range
 /// plus, per element, its condition and step), with the sizes of `Shape`. Saturating.
-pub fn estimate(e: &IdedExpr) -> u64 {
+pub(crate) fn estimate(e: &IdedExpr) -> u64 {
     est(e, &mut Vec::new()).0
 }
 
@@ -624,7 +625,7 @@ fn est(e: &IdedExpr, env: &mut Vec<(String, Shape)>) -> (u64, Shape) {
 
 impl Selectors {
     /// Compiles `expression` (once); returns its id.
-    pub fn compile(&mut self, expression: &str) -> ExprId {
+    pub(crate) fn compile(&mut self, expression: &str) -> ExprId {
         if let Some(id) = self.by_text.get(expression) {
             return *id;
         }
@@ -665,12 +666,12 @@ impl Selectors {
     }
 
     /// The expression's text.
-    pub fn text(&self, id: ExprId) -> &str {
+    pub(crate) fn text(&self, id: ExprId) -> &str {
         self.exprs.get(id).map_or("", |(t, _)| t.as_str())
     }
 
     /// A compile error of `id`, if any.
-    pub fn compile_error(&self, id: ExprId) -> Option<&str> {
+    pub(crate) fn compile_error(&self, id: ExprId) -> Option<&str> {
         self.exprs
             .get(id)
             .and_then(|(_, p)| p.as_ref().err())
@@ -745,7 +746,7 @@ impl Selectors {
     }
 
     /// Memoised candidate devices of `node` for `exprs`.
-    pub fn cached_candidates(
+    pub(crate) fn cached_candidates(
         &self,
         node: &std::sync::Arc<str>,
         exprs: &[ExprId],
@@ -762,7 +763,7 @@ impl Selectors {
     }
 
     /// Remembers the candidate devices of `node` for `exprs`.
-    pub fn store_candidates(
+    pub(crate) fn store_candidates(
         &mut self,
         node: &std::sync::Arc<str>,
         exprs: &[ExprId],
@@ -778,7 +779,7 @@ impl Selectors {
 
     /// Whether device `device` matches expression `expr`: `Err` carries a compile or runtime
     /// error (upstream aborts the allocation with it).
-    pub fn matches(
+    pub(crate) fn matches(
         &mut self,
         inv: &Inventory,
         device: DeviceId,

@@ -36,14 +36,15 @@ use crate::sched::status::MAX_NODE_SCORE;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "InterPodAffinity";
+pub(crate) const NAME: &str = "InterPodAffinity";
 /// Reason text: the pod's required affinity is not met.
-pub const ERR_REASON_AFFINITY_RULES_NOT_MATCH: &str = "node(s) didn't match pod affinity rules";
+pub(crate) const ERR_REASON_AFFINITY_RULES_NOT_MATCH: &str =
+    "node(s) didn't match pod affinity rules";
 /// Reason text: the pod's required anti-affinity is violated.
-pub const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH: &str =
+pub(crate) const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH: &str =
     "node(s) didn't match pod anti-affinity rules";
 /// Reason text: an existing pod's anti-affinity forbids this pod.
-pub const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH: &str =
+pub(crate) const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH: &str =
     "node(s) didn't satisfy existing pods anti-affinity rules";
 
 /// Labels of a namespace with no Namespace object.
@@ -97,7 +98,7 @@ fn matches_all(state: &ClusterState, terms: &[AffinityTerm], other: &PodReq) -> 
 
 /// PreFilter state: counts per topology pair of pods matching the terms.
 #[derive(Debug, Default)]
-pub struct PreFilterState {
+pub(crate) struct PreFilterState {
     /// Anything to check (upstream returns Skip otherwise).
     active: bool,
     /// Existing pods whose required anti-affinity matches the incoming pod.
@@ -111,7 +112,7 @@ pub struct PreFilterState {
 }
 
 /// PreFilter.
-pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
+pub(crate) fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
     let mut s = PreFilterState::default();
     let own_ns_labels = state
         .namespace_labels
@@ -192,7 +193,7 @@ fn satisfies_existing_anti_affinity(pre: &PreFilterState, node: &NodeState) -> b
 
 /// Filter.
 #[inline]
-pub fn filter(
+pub(crate) fn filter(
     state: &ClusterState,
     pod: &PodReq,
     pre: &PreFilterState,
@@ -228,13 +229,13 @@ pub fn filter(
 
 /// PreScore state for preferred terms: score per topology key, then value.
 #[derive(Debug, Default)]
-pub struct ScoreState {
+pub(crate) struct ScoreState {
     topology_score: BTreeMap<String, HashMap<String, i64>>,
 }
 
 impl ScoreState {
     /// No term scores anywhere: every node scores 0 and normalisation leaves it so.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.topology_score.is_empty()
     }
 }
@@ -269,7 +270,7 @@ fn process_term(
 /// profile's `InterPodAffinityArgs`: `hardPodAffinityWeight` weighs existing pods' required
 /// affinity terms (0: not counted), and `ignorePreferredTermsOfExistingPods` skips scoring
 /// for a pod without preferred terms of its own (`PreScore` returns Skip).
-pub fn pre_score(state: &ClusterState, pod: &PodReq, _feasible: &[NodeId]) -> ScoreState {
+pub(crate) fn pre_score(state: &ClusterState, pod: &PodReq, _feasible: &[NodeId]) -> ScoreState {
     let has_constraints =
         !pod.preferred_affinity.is_empty() || !pod.preferred_anti_affinity.is_empty();
     if !has_constraints && state.affinity_count == 0 {
@@ -332,7 +333,7 @@ pub fn pre_score(state: &ClusterState, pod: &PodReq, _feasible: &[NodeId]) -> Sc
 }
 
 /// Raw score of one node: the sum of its topology pairs' scores.
-pub fn score(state: &ClusterState, _pod: &PodReq, s: &ScoreState, node: NodeId) -> i64 {
+pub(crate) fn score(state: &ClusterState, _pod: &PodReq, s: &ScoreState, node: NodeId) -> i64 {
     if s.topology_score.is_empty() {
         return 0;
     }
@@ -344,7 +345,7 @@ pub fn score(state: &ClusterState, _pod: &PodReq, s: &ScoreState, node: NodeId) 
 }
 
 /// Normalizes raw scores to 0–100 in place (min-max; all 0 when there is no spread).
-pub fn normalize(s: &ScoreState, scores: &mut [i64]) {
+pub(crate) fn normalize(s: &ScoreState, scores: &mut [i64]) {
     if s.topology_score.is_empty() {
         return;
     }

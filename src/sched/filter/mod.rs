@@ -4,14 +4,14 @@
 //! filters run in profile order and stop at the first rejection). Each plugin module holds its
 //! reason strings as `const`s so tests assert the exact text.
 
-pub mod inter_pod_affinity;
-pub mod node_affinity;
-pub mod node_name;
-pub mod node_ports;
-pub mod node_resources_fit;
-pub mod node_unschedulable;
-pub mod pod_topology_spread;
-pub mod taint_toleration;
+pub(crate) mod inter_pod_affinity;
+pub(crate) mod node_affinity;
+pub(crate) mod node_name;
+pub(crate) mod node_ports;
+pub(crate) mod node_resources_fit;
+pub(crate) mod node_unschedulable;
+pub(crate) mod pod_topology_spread;
+pub(crate) mod taint_toleration;
 
 use super::node_state::{ClusterState, NodeId};
 use super::pod_req::PodReq;
@@ -19,7 +19,7 @@ use super::status::Rejection;
 
 /// Per-pod precomputation (upstream PreFilter) for the plugins that need it.
 #[derive(Debug, Default)]
-pub struct PreFilterState {
+pub(crate) struct PreFilterState {
     /// PodTopologySpread.
     pub spread: pod_topology_spread::PreFilterState,
     /// InterPodAffinity.
@@ -27,7 +27,7 @@ pub struct PreFilterState {
 }
 
 /// Runs the PreFilter step for `pod`.
-pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
+pub(crate) fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
     PreFilterState {
         spread: pod_topology_spread::pre_filter(state, pod),
         affinity: inter_pod_affinity::pre_filter(state, pod),
@@ -40,7 +40,7 @@ pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
 ///
 /// DynamicResources runs last (the default profile inserts it before DefaultPreemption).
 #[inline]
-pub fn run_filters(
+pub(crate) fn run_filters(
     state: &ClusterState,
     pod_id: usize,
     pre: &PreFilterState,

@@ -8,14 +8,15 @@ use crate::sched::profile::AddedAffinity;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "NodeAffinity";
+pub(crate) const NAME: &str = "NodeAffinity";
 /// Reason text.
-pub const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
+pub(crate) const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
 /// Reason text when the profile's `addedAffinity` rejects the node (`errReasonEnforced`).
-pub const ERR_REASON_ENFORCED: &str = "node(s) didn't match scheduler-enforced node affinity";
+pub(crate) const ERR_REASON_ENFORCED: &str =
+    "node(s) didn't match scheduler-enforced node affinity";
 
 /// Whether the node satisfies the pod's nodeSelector and required terms (terms are ORed).
-pub fn matches(pod: &PodReq, node: &NodeState) -> bool {
+pub(crate) fn matches(pod: &PodReq, node: &NodeState) -> bool {
     let selector_ok = pod
         .node_selector
         .iter()
@@ -29,14 +30,14 @@ pub fn matches(pod: &PodReq, node: &NodeState) -> bool {
 
 /// The filter.
 #[inline]
-pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+pub(crate) fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     filter_with(pod, node, None)
 }
 
 /// The filter with the profile's `addedAffinity` (`Filter`: the scheduler-enforced
 /// affinity is checked first).
 #[inline]
-pub fn filter_with(
+pub(crate) fn filter_with(
     pod: &PodReq,
     node: &NodeState,
     added: Option<&AddedAffinity>,
@@ -55,13 +56,14 @@ pub fn filter_with(
 }
 
 /// Score: the sum of weights of matching preferred terms.
-pub fn score(pod: &PodReq, node: &NodeState) -> i64 {
+#[cfg(test)]
+pub(crate) fn score(pod: &PodReq, node: &NodeState) -> i64 {
     score_with(pod, node, None)
 }
 
 /// Score with the profile's `addedAffinity` preferred terms added (`Score`:
 /// `addedPrefSchedTerms.Score(node)` plus the pod's own).
-pub fn score_with(pod: &PodReq, node: &NodeState, added: Option<&AddedAffinity>) -> i64 {
+pub(crate) fn score_with(pod: &PodReq, node: &NodeState, added: Option<&AddedAffinity>) -> i64 {
     let weigh = |terms: &[(i32, crate::sched::selector::NodeTerm)]| -> i64 {
         terms
             .iter()

@@ -6,13 +6,13 @@ use crate::sched::pod_req::PodReq;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "NodeName";
+pub(crate) const NAME: &str = "NodeName";
 /// Reason text.
-pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
+pub(crate) const ERR_REASON: &str = "node(s) didn't match the requested node name";
 
 /// The filter.
 #[inline]
-pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+pub(crate) fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     match pod.node_name.as_deref() {
         Some(name) if name != &*node.name => Some(Rejection::new(
             NAME,

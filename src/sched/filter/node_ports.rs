@@ -7,9 +7,9 @@ use crate::sched::pod_req::PodReq;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "NodePorts";
+pub(crate) const NAME: &str = "NodePorts";
 /// Reason text.
-pub const ERR_REASON: &str = "node(s) didn't have free ports for the requested pod ports";
+pub(crate) const ERR_REASON: &str = "node(s) didn't have free ports for the requested pod ports";
 
 fn conflicts(a: &(String, i32, String), b: &(String, i32, String)) -> bool {
     a.0 == b.0 && a.1 == b.1 && (a.2 == b.2 || a.2 == "0.0.0.0" || b.2 == "0.0.0.0")
@@ -17,7 +17,7 @@ fn conflicts(a: &(String, i32, String), b: &(String, i32, String)) -> bool {
 
 /// The filter.
 #[inline]
-pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+pub(crate) fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     let clash = pod
         .host_ports
         .iter()

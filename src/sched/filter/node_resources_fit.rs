@@ -11,20 +11,21 @@ use crate::sched::resources::{CPU, MEMORY, PODS, ResourceId};
 use crate::sched::status::{Code, Reason, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "NodeResourcesFit";
+pub(crate) const NAME: &str = "NodeResourcesFit";
 /// "Too many pods".
-pub const ERR_TOO_MANY_PODS: &str = "Too many pods";
+pub(crate) const ERR_TOO_MANY_PODS: &str = "Too many pods";
 
 /// The filter.
 #[inline]
-pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+#[cfg(test)]
+pub(crate) fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     filter_ignoring(pod, node, &[])
 }
 
 /// The filter, not checking the extended resources in `ignored` (the profile's
 /// `ignoredResources`/`ignoredResourceGroups`: `fit.go` `fitsRequest` skips them).
 #[inline]
-pub fn filter_ignoring(
+pub(crate) fn filter_ignoring(
     pod: &PodReq,
     node: &NodeState,
     ignored: &[ResourceId],
@@ -60,7 +61,7 @@ pub fn filter_ignoring(
 /// LeastAllocated score (0–100): the mean over cpu and memory of free share after placing.
 /// Upstream: `noderesources/least_allocated.go`, with non-zero request defaults.
 #[inline]
-pub fn least_allocated(pod: &PodReq, node: &NodeState) -> i64 {
+pub(crate) fn least_allocated(pod: &PodReq, node: &NodeState) -> i64 {
     let part = |requested: i64, capacity: i64| {
         if capacity <= 0 || requested > capacity {
             0
@@ -86,7 +87,7 @@ pub fn least_allocated(pod: &PodReq, node: &NodeState) -> i64 {
 /// BalancedAllocation score (0–100): `(1 - std) * 100` of the cpu and memory fractions.
 /// Upstream: `noderesources/balanced_allocation.go`.
 #[inline]
-pub fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
+pub(crate) fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
     let frac = |requested: i64, capacity: i64| {
         if capacity <= 0 {
             1.0
@@ -117,7 +118,7 @@ pub fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
 /// Most-allocated share (0–100) of cpu and memory over a set of nodes: the bin-packing score
 /// of a placement (semantics §5.2, §11.4: NodeResourcesFit as a PlacementScore plugin is
 /// documented as most-allocated over the placement's nodes).
-pub fn most_allocated_over<'a>(nodes: impl Iterator<Item = &'a NodeState>) -> i64 {
+pub(crate) fn most_allocated_over<'a>(nodes: impl Iterator<Item = &'a NodeState>) -> i64 {
     let (mut rc, mut ac, mut rm, mut am) = (0i128, 0i128, 0i128, 0i128);
     for n in nodes {
         rc += i128::from(n.score_cpu);

@@ -7,15 +7,15 @@ use crate::sched::pod_req::PodReq;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "NodeUnschedulable";
+pub(crate) const NAME: &str = "NodeUnschedulable";
 /// Reason text.
-pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
+pub(crate) const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
 /// The taint key a cordoned node implies.
-pub const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+pub(crate) const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
 
 /// The filter.
 #[inline]
-pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+pub(crate) fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     if !node.unschedulable {
         return None;
     }

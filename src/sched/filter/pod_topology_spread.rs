@@ -30,12 +30,12 @@ use crate::sched::status::MAX_NODE_SCORE;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "PodTopologySpread";
+pub(crate) const NAME: &str = "PodTopologySpread";
 /// Reason text.
-pub const ERR_REASON_CONSTRAINTS_NOT_MATCH: &str =
+pub(crate) const ERR_REASON_CONSTRAINTS_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints";
 /// Reason text when a node lacks a constraint's topology key.
-pub const ERR_REASON_NODE_LABEL_NOT_MATCH: &str =
+pub(crate) const ERR_REASON_NODE_LABEL_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 
 /// `v1.LabelHostname`: counted per node at Score time (upstream `scoring.go`).
@@ -57,7 +57,7 @@ struct HardConstraint {
 /// PreFilter state: matching-pod counts per topology domain, per hard constraint. Empty (no
 /// allocation) when the pod has no hard constraints.
 #[derive(Debug, Default)]
-pub struct PreFilterState {
+pub(crate) struct PreFilterState {
     constraints: Vec<HardConstraint>,
 }
 
@@ -120,7 +120,7 @@ fn add_to_domain(counts: &mut HashMap<String, i64>, value: &str, n: i64) {
 }
 
 /// PreFilter (`filtering.go` `calPreFilterState`).
-pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
+pub(crate) fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
     if !pod.spread.iter().any(|c| c.hard) {
         return PreFilterState::default();
     }
@@ -169,7 +169,7 @@ pub fn pre_filter(state: &ClusterState, pod: &PodReq) -> PreFilterState {
 
 /// Filter (`filtering.go` `Filter`).
 #[inline]
-pub fn filter(
+pub(crate) fn filter(
     state: &ClusterState,
     _pod: &PodReq,
     pre: &PreFilterState,
@@ -214,7 +214,7 @@ struct SoftConstraint {
 
 /// PreScore state for soft constraints. Empty (plugin skipped) when the pod has none.
 #[derive(Debug, Default)]
-pub struct ScoreState {
+pub(crate) struct ScoreState {
     constraints: Vec<SoftConstraint>,
     /// Per position in `feasible`: the node lacks a soft constraint's key (upstream
     /// `IgnoredNodes`), so it scores 0.
@@ -225,7 +225,7 @@ pub struct ScoreState {
 
 impl ScoreState {
     /// No soft constraint: every node scores 0 and normalisation leaves it so.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.constraints.is_empty()
     }
 }
@@ -234,7 +234,7 @@ impl ScoreState {
 /// system-default constraints (`pod.spread_system_default`) `requireAllTopologies` is false:
 /// no node is ignored, and a node without a constraint's key counts in the domain of the
 /// empty value (upstream reads the missing label as "").
-pub fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> ScoreState {
+pub(crate) fn pre_score(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> ScoreState {
     if !pod.spread.iter().any(|c| !c.hard) {
         return ScoreState::default();
     }
@@ -320,7 +320,7 @@ fn topology_normalizing_weight(size: usize) -> f64 {
 }
 
 /// Raw score of one node (`scoring.go` `Score`): Σ `cnt·weight + (maxSkew − 1)`, rounded.
-pub fn score(state: &ClusterState, pod: &PodReq, s: &ScoreState, node: NodeId) -> i64 {
+pub(crate) fn score(state: &ClusterState, pod: &PodReq, s: &ScoreState, node: NodeId) -> i64 {
     if s.constraints.is_empty() {
         return 0;
     }
@@ -353,7 +353,7 @@ pub fn score(state: &ClusterState, pod: &PodReq, s: &ScoreState, node: NodeId) -
 
 /// Normalizes raw scores to 0–100 in place (`scoring.go` `NormalizeScore`): fewer matching
 /// pods score higher; ignored nodes get 0.
-pub fn normalize(s: &ScoreState, scores: &mut [i64]) {
+pub(crate) fn normalize(s: &ScoreState, scores: &mut [i64]) {
     if s.constraints.is_empty() {
         return;
     }

@@ -7,13 +7,13 @@ use crate::sched::pod_req::PodReq;
 use crate::sched::status::{Code, Rejection};
 
 /// Plugin name.
-pub const NAME: &str = "TaintToleration";
+pub(crate) const NAME: &str = "TaintToleration";
 /// Reason text.
-pub const ERR_REASON_NOT_MATCH: &str = "node(s) had untolerated taint(s)";
+pub(crate) const ERR_REASON_NOT_MATCH: &str = "node(s) had untolerated taint(s)";
 
 /// The filter.
 #[inline]
-pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
+pub(crate) fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
     let untolerated = node
         .taints
         .iter()
@@ -30,7 +30,7 @@ pub fn filter(pod: &PodReq, node: &NodeState) -> Option<Rejection> {
 
 /// Score: the number of `PreferNoSchedule` taints the pod does not tolerate (normalized in
 /// reverse: fewer is better).
-pub fn score(pod: &PodReq, node: &NodeState) -> i64 {
+pub(crate) fn score(pod: &PodReq, node: &NodeState) -> i64 {
     let n = node
         .taints
         .iter()

@@ -25,29 +25,22 @@ use super::schedule_one::{Mode, Sampler, filter_node, nominated_pods_for};
 use super::status::Code;
 
 /// Upstream message when the preemptor may not preempt.
-pub const MSG_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
+pub(crate) const MSG_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
 /// Upstream message when no lower-priority victim exists (group preemptor).
-pub const MSG_NO_VICTIMS_GROUP: &str = "No preemption victims found for incoming preemptor";
+pub(crate) const MSG_NO_VICTIMS_GROUP: &str = "No preemption victims found for incoming preemptor";
 /// Upstream per-node message when no lower-priority victim exists (pod preemptor).
-pub const MSG_NO_VICTIMS_POD: &str = "No preemption victims found for incoming pod";
+pub(crate) const MSG_NO_VICTIMS_POD: &str = "No preemption victims found for incoming pod";
 /// Upstream per-node message when removing victims cannot make the pod fit.
-pub const MSG_NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
-/// Older upstream's refusal for groups with topology constraints. The newest 1.37 tree
-/// preempts for the best placement instead (integration tests
-/// `preemption/podgroup/podgrouppreemption_test.go` "Topology-Aware Preemption: …" and
-/// `podgroup/topology_aware_scheduling/cpg_tas_test.go`
-/// `TestCPGTopologyAwareSchedulingWorkloadAwarePreemption`); the simulator follows the newest and
-/// no longer refuses. Kept for explain/lint texts about older schedulers.
-pub const MSG_TOPOLOGY: &str = "not supported with topology constraints";
+pub(crate) const MSG_NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
 /// Upstream success status of a pod group whose earlier preemption is still in flight.
-pub const MSG_ONGOING: &str = "ongoing preemption on nominated nodes";
+pub(crate) const MSG_ONGOING: &str = "ongoing preemption on nominated nodes";
 /// Upstream refusal (single pod) while an earlier preemption's victim is still terminating.
-pub const MSG_TERMINATING_ON_NOMINATED: &str =
+pub(crate) const MSG_TERMINATING_ON_NOMINATED: &str =
     "not eligible due to a terminating pod on the nominated node.";
 
 /// What each victim group of `victims` keeps: `members(namespace, group)` lists a group's pods
 /// in the simulation, `min_count` its gang minCount.
-pub fn groups_left(
+pub(crate) fn groups_left(
     st: &ClusterState,
     idx: &VictimIndex,
     victims: &[(PodId, NodeId)],
@@ -106,7 +99,7 @@ pub fn groups_left(
 
 /// A successful preemption: victims, the preemptor's nominated placements, the reprieve log.
 #[derive(Debug, Clone)]
-pub struct Preemption {
+pub(crate) struct Preemption {
     /// Victim pods and the nodes they run on (grouped by unit, in the order they were decided).
     pub victims: Vec<(PodId, NodeId)>,
     /// Preemptor pods → nominated nodes.
@@ -122,7 +115,7 @@ pub struct Preemption {
 
 /// How a preemption attempt ended.
 #[derive(Debug, Clone)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Victims found; apply them.
     Preempt(Preemption),
     /// No preemption; the message says why.
@@ -1108,7 +1101,7 @@ const fn shortcuts_off() -> bool {
 
 /// A pending group root asking for preemption.
 #[derive(Debug, Clone, Copy)]
-pub struct GroupPreemptor<'a> {
+pub(crate) struct GroupPreemptor<'a> {
     /// The group tree.
     pub tree: &'a GroupNode,
     /// Its priority (the root's `spec.priority`).
@@ -1118,7 +1111,7 @@ pub struct GroupPreemptor<'a> {
 }
 
 /// Workload-aware preemption for a group root whose cycle failed.
-pub fn preempt_group(
+pub(crate) fn preempt_group(
     st: &mut ClusterState,
     idx: &VictimIndex,
     preemptor: GroupPreemptor<'_>,
@@ -1263,7 +1256,7 @@ struct Candidate {
 }
 
 /// DefaultPreemption for a single pod (semantics §6.4).
-pub fn preempt_pod(
+pub(crate) fn preempt_pod(
     st: &mut ClusterState,
     idx: &VictimIndex,
     pod: PodId,
@@ -1407,7 +1400,7 @@ fn pick(st: &ClusterState, idx: &VictimIndex, candidates: Vec<Candidate>) -> Opt
 }
 
 /// Applies a preemption: victims evicted (their own claims freed), preemptor pods bound.
-pub fn apply(st: &mut ClusterState, p: &Preemption) {
+pub(crate) fn apply(st: &mut ClusterState, p: &Preemption) {
     for (v, _) in &p.victims {
         st.forget(*v);
     }
@@ -1443,7 +1436,7 @@ fn gpus_with(st: &ClusterState, gpu: &[bool], pod: PodId) -> u32 {
 
 /// The victims and blast radius of `p`, computed before it is applied. `now` is the
 /// snapshot's time (seconds).
-pub fn describe(
+pub(crate) fn describe(
     st: &ClusterState,
     idx: &VictimIndex,
     p: &Preemption,

@@ -167,7 +167,7 @@ impl VictimIndex {
 
     /// Whether a budget counts a pod of `unit` ([`pdb_violations`](Self::pdb_violations) spends
     /// no budget on any other unit, so leaving those out of its order changes no answer).
-    pub fn covers(&self, st: &ClusterState, unit: &[(PodId, NodeId)]) -> bool {
+    pub(crate) fn covers(&self, st: &ClusterState, unit: &[(PodId, NodeId)]) -> bool {
         !self.budgets.is_empty()
             && unit.iter().any(|(pod, _)| {
                 let p = &st.pods[*pod];
@@ -179,7 +179,7 @@ impl VictimIndex {
     /// allowance is decremented per matching victim not already disrupted; going below 0 is a
     /// violation. Returns, per victim unit (its pods with their nodes, in order), whether it
     /// violates a budget.
-    pub fn pdb_violations<'a>(
+    pub(crate) fn pdb_violations<'a>(
         &self,
         st: &ClusterState,
         victims: impl ExactSizeIterator<Item = &'a [(PodId, NodeId)]>,

@@ -13,12 +13,12 @@ use super::filter::{
 use super::node_state::{ClusterState, NodeId};
 use super::pod_req::PodReq;
 
-pub mod strategy;
+pub(crate) mod strategy;
 
-pub use super::status::MAX_NODE_SCORE;
+pub(crate) use super::status::MAX_NODE_SCORE;
 
 /// Upstream `helper.DefaultNormalizeScore`: scale to 0–100 by the maximum; `reverse` flips.
-pub fn default_normalize(scores: &mut [i64], reverse: bool) {
+pub(crate) fn default_normalize(scores: &mut [i64], reverse: bool) {
     let max = scores.iter().copied().max().unwrap_or(0);
     if max == 0 {
         if reverse {
@@ -35,7 +35,7 @@ pub fn default_normalize(scores: &mut [i64], reverse: bool) {
 /// Weighted total score per feasible node (same order as `feasible`), with the score plugins,
 /// weights and NodeResourcesFit strategy of the pod's profile. One scratch vector is reused
 /// across plugins (this runs once per pod over up to every node).
-pub fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Vec<i64> {
+pub(crate) fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId]) -> Vec<i64> {
     let profile = state.profiles.get(pod.profile);
     let w = &profile.plugins.weights;
     let nodes = || feasible.iter().map(|n| &state.nodes[*n]);

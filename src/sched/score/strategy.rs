@@ -21,20 +21,20 @@
 
 use crate::sched::node::NodeState;
 use crate::sched::pod_req::PodReq;
-pub use crate::sched::profile::{
+pub(crate) use crate::sched::profile::{
     ResourceSpec, ScoringStrategy, ShapePoint, Strategy, default_resources,
 };
 use crate::sched::resources::{CPU, EPHEMERAL_STORAGE, MEMORY, PODS, ResourceId, ResourceTable};
 use crate::sched::status::MAX_NODE_SCORE;
 
-pub use crate::sched::profile::MAX_CUSTOM_PRIORITY_SCORE;
+pub(crate) use crate::sched::profile::MAX_CUSTOM_PRIORITY_SCORE;
 /// `maxUtilization`: the top of a shape's utilization axis.
-pub const MAX_UTILIZATION: i64 = 100;
+pub(crate) const MAX_UTILIZATION: i64 = 100;
 
 /// A configured resource resolved against a snapshot's resource table: `None` when no node
 /// and no pod names it (every node's allocatable is then 0 and the resource is bypassed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// The interned id.
     pub id: Option<ResourceId>,
     /// The weight.
@@ -42,7 +42,7 @@ pub struct Resolved {
 }
 
 /// Resolves `resources` against `table`.
-pub fn resolve(resources: &[ResourceSpec], table: &ResourceTable) -> Vec<Resolved> {
+pub(crate) fn resolve(resources: &[ResourceSpec], table: &ResourceTable) -> Vec<Resolved> {
     resources
         .iter()
         .map(|r| Resolved {
@@ -56,7 +56,7 @@ pub fn resolve(resources: &[ResourceSpec], table: &ResourceTable) -> Vec<Resolve
 /// pod's request added; `(0, 0)` bypasses the resource. `use_requested` is BalancedAllocation's
 /// (real requests); Fit uses the non-zero cpu/memory requests.
 #[inline]
-pub fn allocatable_request(
+pub(crate) fn allocatable_request(
     pod: &PodReq,
     node: &NodeState,
     id: Option<ResourceId>,
@@ -122,7 +122,7 @@ fn gather(
 
 /// `leastRequestedScore`: free share of `capacity` after `requested`, 0–100.
 #[inline]
-pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
+pub(crate) fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
@@ -137,7 +137,7 @@ pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
 /// `mostRequestedScore`: used share of `capacity`, 0–100 (requests above capacity count as
 /// full: pods without requests get the non-zero defaults).
 #[inline]
-pub fn most_requested_score(requested: i64, capacity: i64) -> i64 {
+pub(crate) fn most_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 {
         return 0;
     }
@@ -171,7 +171,7 @@ fn weighted_mean(
 }
 
 /// `leastResourceScorer`.
-pub fn least_resource_scorer(
+pub(crate) fn least_resource_scorer(
     requested: &[i64],
     allocatable: &[i64],
     resources: &[Resolved],
@@ -180,12 +180,16 @@ pub fn least_resource_scorer(
 }
 
 /// `mostResourceScorer`.
-pub fn most_resource_scorer(requested: &[i64], allocatable: &[i64], resources: &[Resolved]) -> i64 {
+pub(crate) fn most_resource_scorer(
+    requested: &[i64],
+    allocatable: &[i64],
+    resources: &[Resolved],
+) -> i64 {
     weighted_mean(requested, allocatable, resources, most_requested_score)
 }
 
 /// `helper.BuildBrokenLinearFunction` over a shape already scaled to 0–100 scores.
-pub fn broken_linear(shape: &[(i64, i64)], p: i64) -> i64 {
+pub(crate) fn broken_linear(shape: &[(i64, i64)], p: i64) -> i64 {
     for (i, (utilization, score)) in shape.iter().enumerate() {
         if p <= *utilization {
             if i == 0 {
@@ -204,7 +208,7 @@ pub fn broken_linear(shape: &[(i64, i64)], p: i64) -> i64 {
 
 /// The shape scaled to the scheduler's score range (`requestedToCapacityRatioScorer`:
 /// `score · MaxNodeScore / MaxCustomPriorityScore`).
-pub fn scaled_shape(shape: &[ShapePoint]) -> Vec<(i64, i64)> {
+pub(crate) fn scaled_shape(shape: &[ShapePoint]) -> Vec<(i64, i64)> {
     shape
         .iter()
         .map(|p| {
@@ -230,7 +234,7 @@ fn scaled_utilization(requested: i64, capacity: i64) -> i64 {
 }
 
 /// `buildRequestedToCapacityRatioScorerFunction`'s scorer, `shape` already scaled.
-pub fn requested_to_capacity_ratio_scorer(
+pub(crate) fn requested_to_capacity_ratio_scorer(
     shape: &[(i64, i64)],
     requested: &[i64],
     allocatable: &[i64],
@@ -262,7 +266,7 @@ pub fn requested_to_capacity_ratio_scorer(
 }
 
 /// `balancedResourceScorer`.
-pub fn balanced_resource_scorer(requested: &[i64], allocatable: &[i64]) -> i64 {
+pub(crate) fn balanced_resource_scorer(requested: &[i64], allocatable: &[i64]) -> i64 {
     let mut fractions: Vec<f64> = Vec::with_capacity(requested.len());
     let mut total = 0.0;
     for (req, alloc) in requested.iter().zip(allocatable) {
@@ -288,7 +292,7 @@ pub fn balanced_resource_scorer(requested: &[i64], allocatable: &[i64]) -> i64 {
 /// A strategy ready for one scoring pass: resources resolved, the shape scaled, scratch
 /// vectors reused across nodes.
 #[derive(Debug)]
-pub struct FitScorer {
+pub(crate) struct FitScorer {
     kind: Kind,
     resources: Vec<Resolved>,
     requested: Vec<i64>,
@@ -304,7 +308,7 @@ enum Kind {
 
 impl FitScorer {
     /// `strategy` resolved against `table`.
-    pub fn new(strategy: &ScoringStrategy, table: &ResourceTable) -> Self {
+    pub(crate) fn new(strategy: &ScoringStrategy, table: &ResourceTable) -> Self {
         let kind = match &strategy.strategy {
             Strategy::LeastAllocated => Kind::Least,
             Strategy::MostAllocated => Kind::Most,
@@ -321,7 +325,7 @@ impl FitScorer {
 
     /// The NodeResourcesFit score of `node` for `pod` (0–100).
     #[inline]
-    pub fn score(&mut self, pod: &PodReq, node: &NodeState) -> i64 {
+    pub(crate) fn score(&mut self, pod: &PodReq, node: &NodeState) -> i64 {
         gather(
             pod,
             node,
@@ -347,7 +351,7 @@ impl FitScorer {
 
 /// NodeResourcesBalancedAllocation over configured resources, ready for one scoring pass.
 #[derive(Debug)]
-pub struct BalancedScorer {
+pub(crate) struct BalancedScorer {
     resources: Vec<Resolved>,
     requested: Vec<i64>,
     allocatable: Vec<i64>,
@@ -355,7 +359,7 @@ pub struct BalancedScorer {
 
 impl BalancedScorer {
     /// `resources` (weights unused: upstream ignores them here) resolved against `table`.
-    pub fn new(resources: &[ResourceSpec], table: &ResourceTable) -> Self {
+    pub(crate) fn new(resources: &[ResourceSpec], table: &ResourceTable) -> Self {
         let resources = resolve(resources, table);
         Self {
             requested: Vec::with_capacity(resources.len()),
@@ -366,7 +370,7 @@ impl BalancedScorer {
 
     /// The BalancedAllocation score of `node` for `pod` (0–100).
     #[inline]
-    pub fn score(&mut self, pod: &PodReq, node: &NodeState) -> i64 {
+    pub(crate) fn score(&mut self, pod: &PodReq, node: &NodeState) -> i64 {
         gather(
             pod,
             node,

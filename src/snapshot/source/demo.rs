@@ -10,7 +10,7 @@ use super::files::{LoadError, load_str};
 use crate::snapshot::Snapshot;
 
 /// The demo cluster's YAML.
-pub const DEMO_YAML: &str = include_str!("../../../testdata/clusters/demo.yaml");
+pub(crate) const DEMO_YAML: &str = include_str!("../../../testdata/clusters/demo.yaml");
 
 /// Loads the demo cluster.
 pub fn load() -> Result<Snapshot, LoadError> {

@@ -9,19 +9,17 @@
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
-use serde::de::DeserializeOwned;
-
 use super::Collector;
-pub use super::parse::LoadError;
+pub(crate) use super::parse::LoadError;
 use super::parse::{
-    MAX_INPUT_BYTES, MAX_STREAM_BYTES, OverLimit, first_line, read_error, strip_position,
-    yaml_message, yaml_options,
+    MAX_INPUT_BYTES, MAX_STREAM_BYTES, OverLimit, read_error, strip_position, yaml_message,
+    yaml_options,
 };
 use super::stream;
-pub use super::stream::Format;
+pub(crate) use super::stream::Format;
 
 /// Where `load_path` reports how far it got: bytes read so far and the total when known.
-pub type Progress<'a> = &'a (dyn Fn(u64, Option<u64>) + Sync);
+pub(crate) type Progress<'a> = &'a (dyn Fn(u64, Option<u64>) + Sync);
 
 /// Loads `path` (file, directory, or `-` for stdin) into `collector`.
 pub fn load_path(path: &Path, collector: &mut Collector) -> Result<(), LoadError> {
@@ -29,7 +27,7 @@ pub fn load_path(path: &Path, collector: &mut Collector) -> Result<(), LoadError
 }
 
 /// [`load_path`], reporting bytes read (per file) to `progress`.
-pub fn load_path_with_progress(
+pub(crate) fn load_path_with_progress(
     path: &Path,
     collector: &mut Collector,
     progress: Progress<'_>,
@@ -347,7 +345,7 @@ pub struct SourceDocument {
 /// fallback), except that a `List` stays one document. The error, if any, is the one that
 /// stopped the cut (a JSON stream cannot be cut past its first structural error); the
 /// documents before it are returned. Not parsed beyond that: see [`parse_documents`].
-pub fn split_documents(name: &str, text: &str) -> (Vec<SourceDocument>, Option<LoadError>) {
+pub(crate) fn split_documents(name: &str, text: &str) -> (Vec<SourceDocument>, Option<LoadError>) {
     let first = text
         .strip_prefix('\u{feff}')
         .unwrap_or(text)
@@ -481,9 +479,10 @@ pub(crate) fn yaml_documents(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// Parses one typed object from YAML text, for tests and the demo.
-pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+#[cfg(test)]
+pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_saphyr::from_str_with_options(text, yaml_options())
-        .map_err(|e| first_line(&e.to_string()))
+        .map_err(|e| super::parse::first_line(&e.to_string()))
 }
 
 #[cfg(test)]
@@ -516,7 +515,7 @@ mod tests {
         );
     }
     use super::*;
-    use crate::snapshot::source::parse::has_content;
+    use crate::snapshot::source::parse::{first_line, has_content};
     use serde_json::Value;
 
     fn load(text: &str, path: &str) -> Result<crate::snapshot::Snapshot, LoadError> {

@@ -20,15 +20,15 @@ use crate::snapshot::facts::{Component, ComponentFacts, parse_feature_metrics};
 use crate::snapshot::{KindCoverage, Snapshot, Warning};
 
 /// Page size of list requests (kubectl uses 500 too).
-pub const PAGE_SIZE: usize = 500;
+pub(crate) const PAGE_SIZE: usize = 500;
 
 /// How long one request may take when `--request-timeout` is not given (kubectl has no
 /// limit, which lets a server that never answers hang the command).
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How to reach the cluster.
 #[derive(Debug, Clone)]
-pub struct LiveOptions {
+pub(crate) struct LiveOptions {
     /// `--kubeconfig`.
     pub kubeconfig: Option<PathBuf>,
     /// `--context`.
@@ -309,7 +309,7 @@ pub enum AccessError {
 
 impl AccessError {
     /// A suggestion for the user.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         Some(match self {
             Self::Config { .. } => "pass `--kubeconfig FILE` or set `KUBECONFIG`; or read files with `--from PATH`, or try `--demo`".to_owned(),
             Self::Timeout { .. } => "check `kubectl cluster-info`, or give the server more time with `--request-timeout 2m`".to_owned(),
@@ -537,7 +537,7 @@ impl ListJob {
 }
 
 /// Loads a snapshot from the cluster. `progress` is called with short status lines.
-pub fn load(
+pub(crate) fn load(
     options: &LiveOptions,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Snapshot, AccessError> {
@@ -552,7 +552,7 @@ pub fn load(
 /// Reads one ConfigMap's `data` by name (`GET /api/v1/namespaces/NS/configmaps/NAME`: a
 /// single ConfigMap is read by name, never listed), for `--scheduler-config
 /// configmap/NS/NAME`. `Ok(None)` when it does not exist (404).
-pub fn get_config_map(
+pub(crate) fn get_config_map(
     options: &LiveOptions,
     namespace: &str,
     name: &str,
@@ -1488,7 +1488,7 @@ fn status_words(code: u16) -> String {
 
 /// The suggestion that fits why a kind could not be read, from the reason this module
 /// recorded in its coverage (`ListFailure::reason`): `list` permission only for a 403.
-pub fn unreadable_hint(reason: &str, plural: &str) -> String {
+pub(crate) fn unreadable_hint(reason: &str, plural: &str) -> String {
     if reason == "forbidden" {
         format!(
             "wasctl needs `list` on {plural} cluster-wide (packaging/ has a ClusterRole with every permission it uses)"
@@ -2056,7 +2056,7 @@ fn percent_encode(value: &str) -> String {
 
 /// Parses `--request-timeout` as kubectl does: a bare integer is seconds, otherwise a
 /// duration with units (`500ms`, `30s`, `2m`, `1h`, `1m30s`); `0` means no timeout.
-pub fn parse_request_timeout(text: &str) -> Result<Option<Duration>, String> {
+pub(crate) fn parse_request_timeout(text: &str) -> Result<Option<Duration>, String> {
     let text = text.trim();
     let bad = || {
         format!(

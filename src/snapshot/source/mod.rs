@@ -8,9 +8,9 @@
 
 pub mod demo;
 pub mod files;
-pub mod live;
-pub mod parse;
-pub mod prune;
+pub(crate) mod live;
+pub(crate) mod parse;
+pub(crate) mod prune;
 pub(crate) mod stream;
 pub(crate) mod tls;
 
@@ -34,7 +34,7 @@ const UNKNOWN_NAMES_SHOWN: usize = 3;
 
 /// Why one object could not be taken into the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObjectError {
+pub(crate) struct ObjectError {
     /// `Kind namespace/name` (or what is known of it).
     pub object: String,
     /// The JSON path of the offending field (`spec.containers[0].resources`), if any.
@@ -182,7 +182,7 @@ fn field_error(e: serde_path_to_error::Error<serde_json::Error>, object: &str) -
 
 /// Why [`Collector::add_json`] refused its input.
 #[derive(Debug)]
-pub enum JsonError {
+pub(crate) enum JsonError {
     /// The text is not JSON the loader accepts (e.g. nested deeper than serde_json's limit).
     Syntax(serde_json::Error),
     /// An object that does not fit its type.
@@ -300,7 +300,7 @@ impl Collector {
     /// any snapshot, are deserialized straight from the text; everything else, and anything
     /// unusual about the head (missing type or name, non-string fields), takes the
     /// [`Collector::add`] path, so errors are the same either way.
-    pub fn add_json(&mut self, text: &str) -> Result<(), JsonError> {
+    pub(crate) fn add_json(&mut self, text: &str) -> Result<(), JsonError> {
         if let Some(type_) = leading_type(text) {
             let s = &mut self.snapshot;
             let added = match type_ {
@@ -371,7 +371,7 @@ impl Collector {
     /// `api_version` (list items usually carry neither). The bulk kinds are deserialized straight
     /// from the text into their types; versions that need converting and untyped kinds take
     /// the [`Collector::add`] path with the type filled in.
-    pub fn add_item_json(
+    pub(crate) fn add_item_json(
         &mut self,
         api_version: &str,
         kind: &str,
@@ -451,7 +451,7 @@ impl Collector {
 
     /// Adds one object (or a `List` of objects). Returns an error for a known kind whose
     /// fields do not fit its type, or an object without `apiVersion`, `kind` or name.
-    pub fn add(&mut self, value: Value) -> Result<(), ObjectError> {
+    pub(crate) fn add(&mut self, value: Value) -> Result<(), ObjectError> {
         let (api_version, kind) = type_of(&value);
         let (api_version, kind) = (api_version.to_owned(), kind.to_owned());
         let (api_version, kind) = (api_version.as_str(), kind.as_str());
@@ -662,7 +662,7 @@ impl Collector {
     }
 
     /// Merges a `ClusterFacts` document (later documents add to and override earlier ones).
-    pub fn merge_facts(&mut self, mut facts: ClusterFacts) {
+    pub(crate) fn merge_facts(&mut self, mut facts: ClusterFacts) {
         self.facts_documents += 1;
         // The count describes the file, not the cluster: it is checked once the file is
         // read, never kept.
@@ -695,7 +695,7 @@ impl Collector {
     /// its `coverage` says otherwise.
     ///
     /// A snapshot file found cut short vouches for nothing.
-    pub fn has_facts_document(&self) -> bool {
+    pub(crate) fn has_facts_document(&self) -> bool {
         self.facts_documents > 0 && !self.truncated
     }
 
@@ -750,7 +750,7 @@ impl Collector {
     /// Appends everything `other` collected after what this collector holds, as if its
     /// objects had been added here one by one (parallel loading merges per-chunk collectors
     /// in input order, so "the last copy wins" and facts overrides keep their meaning).
-    pub fn merge(&mut self, other: Collector) {
+    pub(crate) fn merge(&mut self, other: Collector) {
         let Collector {
             snapshot: o,
             unknown,
@@ -807,7 +807,7 @@ impl Collector {
     /// Reserves room for merging `others` (exactly: a 150,000-pod list read in batches used to
     /// grow its vectors by doubling while merging, leaving up to half of a 2.5 KB-per-pod
     /// buffer unused and copying it at every growth).
-    pub fn reserve_for<'a>(&mut self, others: impl Iterator<Item = &'a Collector> + Clone) {
+    pub(crate) fn reserve_for<'a>(&mut self, others: impl Iterator<Item = &'a Collector> + Clone) {
         let s = &mut self.snapshot;
         macro_rules! reserve {
             ($($field:ident),* $(,)?) => { $(
@@ -818,17 +818,12 @@ impl Collector {
     }
 
     /// Number of objects collected so far (for progress).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.snapshot.object_count()
     }
 
-    /// True when nothing was collected.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Records a warning (e.g. a forbidden resource in live mode).
-    pub fn warn(&mut self, warning: Warning) {
+    pub(crate) fn warn(&mut self, warning: Warning) {
         self.snapshot.warnings.push(warning);
     }
 

@@ -6,15 +6,15 @@
 use super::ObjectError;
 
 /// Largest file (or stdin) read whole into memory (`lint`, which keeps the text for spans).
-pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_INPUT_BYTES: u64 = 1 << 30;
 /// Largest file (or stdin) the streaming loader reads, counted on the bytes actually read (so
 /// `/dev/zero`-like input stops here too). Objects are typed and pruned as they stream, so the
 /// file itself is never held in memory.
-pub const MAX_STREAM_BYTES: u64 = 16 << 30;
+pub(crate) const MAX_STREAM_BYTES: u64 = 16 << 30;
 /// Deepest nesting of YAML/JSON collections accepted (Kubernetes objects stay far below).
-pub const MAX_DEPTH: usize = 100;
+pub(crate) const MAX_DEPTH: usize = 100;
 /// Most YAML nodes (scalars and collections) in one document.
-pub const MAX_NODES_PER_DOCUMENT: usize = 200_000_000;
+pub(crate) const MAX_NODES_PER_DOCUMENT: usize = 200_000_000;
 
 /// Why loading a file failed. Each variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -86,7 +86,7 @@ pub enum LoadError {
 
 impl LoadError {
     /// A suggestion for the user.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             Self::Syntax { .. } => {
                 Some("check the file with `kubectl apply --dry-run=client -f FILE`".to_owned())
@@ -105,7 +105,7 @@ impl LoadError {
     }
 }
 
-/// The marker inside the `io::Error` a [`Counted`] reader returns past its limit.
+/// The marker inside the `io::Error` a `files::Counted` reader returns past its limit.
 #[derive(Debug)]
 pub(crate) struct OverLimit(pub(crate) u64);
 

@@ -43,13 +43,13 @@ use crate::snapshot::facts::ClusterFacts;
 use k8s_openapi::api::batch::v1::Job;
 
 /// The annotation `kubectl apply` writes: a full copy of the object, never read.
-pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+pub(crate) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// What to drop below one value: for a mapping, the keys in `drop` are skipped and the keys
 /// in `below` get their own rules; for a sequence, every element gets these rules. Anything
 /// else is read as it is.
 #[derive(Debug)]
-pub struct Rules {
+pub(crate) struct Rules {
     /// Keys dropped with their whole value.
     pub drop: &'static [&'static str],
     /// Keys whose value has rules of its own.
@@ -67,13 +67,13 @@ impl Rules {
 }
 
 /// No rules: read everything.
-pub static NOTHING: Rules = Rules {
+pub(crate) static NOTHING: Rules = Rules {
     drop: &[],
     below: &[],
 };
 
 /// `metadata` of every kind.
-pub static META: Rules = Rules {
+pub(crate) static META: Rules = Rules {
     drop: &["managedFields"],
     below: &[(
         "annotations",
@@ -85,7 +85,7 @@ pub static META: Rules = Rules {
 };
 
 /// An object whose only pruned fields are in its metadata.
-pub static META_ONLY: Rules = Rules {
+pub(crate) static META_ONLY: Rules = Rules {
     drop: &[],
     below: &[("metadata", &META)],
 };
@@ -174,7 +174,7 @@ static POD_TEMPLATE: Rules = Rules {
 
 /// A Job: its pod template's spec as a pod's (what capacity, the graph and the evidence read
 /// of it: resources, the scheduling group, claims, labels), and the metadata of both.
-pub static JOB: Rules = Rules {
+pub(crate) static JOB: Rules = Rules {
     drop: &[],
     below: &[
         ("metadata", &META),
@@ -190,7 +190,7 @@ pub static JOB: Rules = Rules {
 
 /// A Kueue object: metadata as every object's; a Kueue Workload's pod set templates as a
 /// Job's template (the containers keep what the simulator reads).
-pub static KUEUE: Rules = Rules {
+pub(crate) static KUEUE: Rules = Rules {
     drop: &[],
     below: &[
         ("metadata", &META),
@@ -211,13 +211,13 @@ pub static KUEUE: Rules = Rules {
 };
 
 /// A pod outside `kube-system`.
-pub static POD: Rules = pod_rules!(CONTAINER);
+pub(crate) static POD: Rules = pod_rules!(CONTAINER);
 
 /// A pod in `kube-system`.
-pub static POD_CONTROL_PLANE: Rules = pod_rules!(CONTAINER_CONTROL_PLANE);
+pub(crate) static POD_CONTROL_PLANE: Rules = pod_rules!(CONTAINER_CONTROL_PLANE);
 
 /// A node.
-pub static NODE: Rules = Rules {
+pub(crate) static NODE: Rules = Rules {
     drop: &[],
     below: &[
         ("metadata", &META),
@@ -232,7 +232,7 @@ pub static NODE: Rules = Rules {
 };
 
 /// A type loaded with pruning rules.
-pub trait Prune {
+pub(crate) trait Prune {
     /// The rules for an object in `namespace`.
     fn rules(namespace: Option<&str>) -> &'static Rules;
 
@@ -361,7 +361,7 @@ impl Prune for ObjectMeta {
 }
 
 /// Applies `rules` to an untyped object in place.
-pub fn prune_value(value: &mut Value, rules: &Rules) {
+pub(crate) fn prune_value(value: &mut Value, rules: &Rules) {
     match value {
         Value::Object(map) => {
             for key in rules.drop {
@@ -386,14 +386,14 @@ pub fn prune_value(value: &mut Value, rules: &Rules) {
 // The deserializer adapter
 
 /// A `Deserializer` that reads through `inner`, skipping what `rules` drop.
-pub struct Pruned<D> {
+pub(crate) struct Pruned<D> {
     inner: D,
     rules: &'static Rules,
 }
 
 impl<D> Pruned<D> {
     /// Wraps `inner`.
-    pub fn new(inner: D, rules: &'static Rules) -> Self {
+    pub(crate) fn new(inner: D, rules: &'static Rules) -> Self {
         Self { inner, rules }
     }
 }

@@ -32,7 +32,7 @@ impl Format {
     /// is `{` or `[`, else YAML, except that a `.json` file is always JSON. A JSON stream
     /// goes on as YAML after a `---` line, and a first value that is not JSON (a YAML flow
     /// mapping `{a: 1}`) is read as YAML, except in a `.json` file (`Cut`).
-    pub fn of(name: &str, first: Option<u8>) -> Self {
+    pub(crate) fn of(name: &str, first: Option<u8>) -> Self {
         if matches!(first, Some(b'{' | b'[')) || name.to_ascii_lowercase().ends_with(".json") {
             Self::Json
         } else {
@@ -41,7 +41,7 @@ impl Format {
     }
 
     /// The name used in syntax errors.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Self::Json => "JSON",
             Self::Yaml => "YAML",

@@ -30,7 +30,7 @@ enum Row {
 /// The doctor screen: the findings of the namespace shown under the filter, grouped under a
 /// header per severity (errors first), with the cursor.
 #[derive(Debug, Default)]
-pub struct DoctorView {
+pub(crate) struct DoctorView {
     list: List<Row>,
 }
 

@@ -22,7 +22,7 @@ use crate::tui::theme::Theme;
 /// The explain screen of one object: the worker's diagnoses (one per unit the object stands
 /// for) once they arrive, and the scroll position over their lines.
 #[derive(Debug)]
-pub struct ExplainView {
+pub(crate) struct ExplainView {
     /// The object explained.
     pub target: ObjRef,
     /// `None` while the worker computes.
@@ -34,7 +34,7 @@ pub struct ExplainView {
 
 impl ExplainView {
     /// A view waiting for the diagnoses of `target`.
-    pub fn new(target: ObjRef) -> Self {
+    pub(crate) fn new(target: ObjRef) -> Self {
         Self {
             target,
             result: None,
@@ -152,7 +152,7 @@ fn unit_lines(u: &UnitResult, theme: Theme, out: &mut Vec<Line<'static>>) {
 }
 
 /// The lines of one diagnosis (and its unit's plan details).
-pub fn diagnosis_lines(
+pub(crate) fn diagnosis_lines(
     d: &Diagnosis,
     unit: Option<&UnitResult>,
     theme: Theme,

@@ -3,12 +3,12 @@
 //! [`Intent`]s for the app. Composition by code: the app owns one of each list view and at most
 //! one explain and one YAML view; views never call each other.
 
-pub mod doctor;
-pub mod explain;
-pub mod nodes;
-pub mod pending;
-pub mod tree;
-pub mod yaml;
+pub(crate) mod doctor;
+pub(crate) mod explain;
+pub(crate) mod nodes;
+pub(crate) mod pending;
+pub(crate) mod tree;
+pub(crate) mod yaml;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
@@ -18,11 +18,11 @@ use std::ops::Range;
 use super::data::Data;
 use super::event::Intent;
 use super::theme::Theme;
-use super::widgets::{Cursor, matches};
+use super::widgets::Cursor;
 use crate::snapshot::ObjRef;
 
 /// What a view reads while drawing or handling a key.
-pub struct Cx<'a> {
+pub(crate) struct Cx<'a> {
     /// The latest data the worker built (what-ifs applied).
     pub data: &'a Data,
     /// The colours and modifiers every view draws with.
@@ -33,14 +33,14 @@ pub struct Cx<'a> {
 
 impl Cx<'_> {
     /// Whether an object of `namespace` is shown (cluster-scoped objects always are).
-    pub fn shows(&self, namespace: &str) -> bool {
+    pub(crate) fn shows(&self, namespace: &str) -> bool {
         namespace.is_empty() || self.namespace.is_none_or(|ns| ns == namespace)
     }
 }
 
 /// What every screen implements: its header title, drawing, its own keys, and a rebuild when
 /// the data or the namespace changes; a filter and a selected object are optional.
-pub trait Component {
+pub(crate) trait Component {
     /// The title in the header (with counts).
     fn title(&self, cx: &Cx<'_>) -> String;
     /// Draws into `area` of `buf`.
@@ -68,7 +68,7 @@ pub trait Component {
 
 /// The list keys every list view shares: j/k, arrows, g/G, PgUp/PgDn. Returns whether the key
 /// moved the cursor.
-pub fn navigate(key: KeyEvent, cursor: &mut Cursor, len: usize, page: usize) -> bool {
+pub(crate) fn navigate(key: KeyEvent, cursor: &mut Cursor, len: usize, page: usize) -> bool {
     let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
     match key.code {
         KeyCode::Char('j') | KeyCode::Down => cursor.move_by(1, len),
@@ -89,7 +89,7 @@ pub fn navigate(key: KeyEvent, cursor: &mut Cursor, len: usize, page: usize) -> 
 }
 
 /// Selects the row at screen line `y` of a table whose rows start at `rows.y`.
-pub fn click_row(cursor: &mut Cursor, rows: Rect, y: u16, len: usize) {
+pub(crate) fn click_row(cursor: &mut Cursor, rows: Rect, y: u16, len: usize) {
     if y >= rows.y && y < rows.bottom() {
         let i = cursor.offset + usize::from(y - rows.y);
         if i < len {
@@ -99,7 +99,7 @@ pub fn click_row(cursor: &mut Cursor, rows: Rect, y: u16, len: usize) {
 }
 
 /// A scrollable text: `scroll` keys for the explain and YAML views.
-pub fn scroll_text(key: KeyEvent, offset: &mut usize, len: usize, page: usize) -> bool {
+pub(crate) fn scroll_text(key: KeyEvent, offset: &mut usize, len: usize, page: usize) -> bool {
     let mut c = Cursor {
         selected: *offset,
         offset: 0,
@@ -113,7 +113,7 @@ pub fn scroll_text(key: KeyEvent, offset: &mut usize, len: usize, page: usize) -
 /// cursor over them, the filter as typed and lower-cased, and where the rows were last drawn
 /// (a header line above them), which paging and mouse clicks need.
 #[derive(Debug)]
-pub struct List<R> {
+pub(crate) struct List<R> {
     /// The rows shown, in display order.
     pub rows: Vec<R>,
     /// The selection and the first visible row.
@@ -137,34 +137,24 @@ impl<R> Default for List<R> {
 
 impl<R> List<R> {
     /// The filter as typed (empty: none).
-    pub fn filter(&self) -> &str {
+    pub(crate) fn filter(&self) -> &str {
         &self.filter
     }
 
-    /// The filter lower-cased, as [`matches()`] takes it.
-    pub fn needle(&self) -> &str {
+    /// The filter lower-cased, as [`super::widgets::matches()`] takes it.
+    pub(crate) fn needle(&self) -> &str {
         &self.needle
     }
 
     /// Sets the filter; the view rebuilds its rows after.
-    pub fn set_filter(&mut self, filter: &str) {
+    pub(crate) fn set_filter(&mut self, filter: &str) {
         self.filter = filter.to_owned();
         self.needle = filter.to_lowercase();
     }
 
-    /// Whether `text` matches the filter.
-    pub fn matches(&self, text: &str) -> bool {
-        matches(text, &self.needle)
-    }
-
-    /// The row under the cursor.
-    pub fn current(&self) -> Option<&R> {
-        self.rows.get(self.cursor.selected)
-    }
-
     /// Lays the list out in `body` (a header line, then the rows): the rows to draw, and the
     /// selected row's position among them.
-    pub fn layout(&mut self, body: Rect) -> (Range<usize>, usize) {
+    pub(crate) fn layout(&mut self, body: Rect) -> (Range<usize>, usize) {
         self.area = Rect {
             y: body.y + 1,
             height: body.height.saturating_sub(1),
@@ -178,7 +168,7 @@ impl<R> List<R> {
     }
 
     /// The list keys ([`navigate`]), a page being the rows last drawn.
-    pub fn navigate(&mut self, key: KeyEvent) -> bool {
+    pub(crate) fn navigate(&mut self, key: KeyEvent) -> bool {
         navigate(
             key,
             &mut self.cursor,
@@ -188,17 +178,12 @@ impl<R> List<R> {
     }
 
     /// A mouse click on screen row `y`.
-    pub fn click(&mut self, y: u16) {
+    pub(crate) fn click(&mut self, y: u16) {
         click_row(&mut self.cursor, self.area, y, self.rows.len());
     }
 
     /// Mouse wheel: `delta` rows.
-    pub fn scroll(&mut self, delta: isize) {
+    pub(crate) fn scroll(&mut self, delta: isize) {
         self.cursor.move_by(delta, self.rows.len());
-    }
-
-    /// Keeps the cursor inside the rows.
-    pub fn clamp(&mut self) {
-        self.cursor.clamp(self.rows.len());
     }
 }

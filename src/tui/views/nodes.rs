@@ -42,7 +42,7 @@ enum Row {
 /// The nodes screen: the nodes grouped by a topology label key, the cursor and filter, and
 /// whether the selected node's detail pane (its pods) is open.
 #[derive(Debug, Default)]
-pub struct NodesView {
+pub(crate) struct NodesView {
     /// The label key nodes are grouped by (`None`: no grouping).
     key: Option<String>,
     list: List<Row>,
@@ -51,7 +51,7 @@ pub struct NodesView {
 }
 
 /// The label keys worth grouping by, most useful first.
-pub fn topology_keys(nodes: &[NodeInfo]) -> Vec<String> {
+pub(crate) fn topology_keys(nodes: &[NodeInfo]) -> Vec<String> {
     let mut found: BTreeSet<&str> = BTreeSet::new();
     for n in nodes {
         for k in n.labels.keys() {

@@ -31,7 +31,7 @@ const COLUMNS: [Column; 8] = [
 /// The pending screen: the plan's units not placed (or whose answer the what-ifs changed) in
 /// the namespace shown, in plan order, under the filter, with the cursor.
 #[derive(Debug, Default)]
-pub struct PendingView {
+pub(crate) struct PendingView {
     /// Indices into the plan's units.
     list: List<usize>,
 }

@@ -37,7 +37,7 @@ const COLUMNS: [Column; 7] = [
 /// The tree screen: which rows the user expanded or collapsed, the rows shown, the filter's
 /// matches, and the object to put the cursor on after the next refresh.
 #[derive(Debug, Default)]
-pub struct TreeView {
+pub(crate) struct TreeView {
     /// Rows the user expanded (`true`) or collapsed (`false`), by object; the others follow
     /// the default (expanded unless a group has many members).
     toggled: HashMap<String, bool>,
@@ -128,7 +128,7 @@ impl TreeView {
     }
 
     /// Puts the cursor on `obj` at the next refresh (expanding its ancestors).
-    pub fn jump_to(&mut self, obj: ObjRef) {
+    pub(crate) fn jump_to(&mut self, obj: ObjRef) {
         self.want = Some(obj);
     }
 

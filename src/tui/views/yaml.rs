@@ -14,7 +14,7 @@ use crate::tui::event::Intent;
 /// The YAML screen of one object: its YAML in the current data (or why there is none) and
 /// the scroll position.
 #[derive(Debug)]
-pub struct YamlView {
+pub(crate) struct YamlView {
     /// The object shown.
     pub target: ObjRef,
     lines: Result<Vec<String>, String>,
@@ -24,7 +24,7 @@ pub struct YamlView {
 
 impl YamlView {
     /// The YAML of `target` in the current data.
-    pub fn new(target: ObjRef, cx: &Cx<'_>) -> Self {
+    pub(crate) fn new(target: ObjRef, cx: &Cx<'_>) -> Self {
         let mut v = Self {
             target,
             lines: Ok(Vec::new()),

@@ -13,7 +13,7 @@ use super::theme::Theme;
 
 /// A selected row and the first visible row of a list of `len` rows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Cursor {
+pub(crate) struct Cursor {
     /// The selected row.
     pub selected: usize,
     /// The first visible row.
@@ -22,7 +22,7 @@ pub struct Cursor {
 
 impl Cursor {
     /// Moves by `delta` rows, staying inside `0..len`.
-    pub fn move_by(&mut self, delta: isize, len: usize) {
+    pub(crate) fn move_by(&mut self, delta: isize, len: usize) {
         if len == 0 {
             self.selected = 0;
             return;
@@ -32,22 +32,22 @@ impl Cursor {
     }
 
     /// The first row.
-    pub fn top(&mut self) {
+    pub(crate) fn top(&mut self) {
         self.selected = 0;
     }
 
     /// The last row.
-    pub fn bottom(&mut self, len: usize) {
+    pub(crate) fn bottom(&mut self, len: usize) {
         self.selected = len.saturating_sub(1);
     }
 
     /// Keeps the selection inside `0..len`.
-    pub fn clamp(&mut self, len: usize) {
+    pub(crate) fn clamp(&mut self, len: usize) {
         self.selected = self.selected.min(len.saturating_sub(1));
     }
 
     /// The rows to draw in `height` lines: scrolls so that the selection is visible.
-    pub fn window(&mut self, height: usize, len: usize) -> Range<usize> {
+    pub(crate) fn window(&mut self, height: usize, len: usize) -> Range<usize> {
         self.clamp(len);
         if height == 0 {
             return 0..0;
@@ -64,7 +64,7 @@ impl Cursor {
 
 /// A table column: a title and the width range it may take.
 #[derive(Debug, Clone, Copy)]
-pub struct Column {
+pub(crate) struct Column {
     /// The header.
     pub title: &'static str,
     /// The narrowest it gets.
@@ -75,13 +75,13 @@ pub struct Column {
 
 impl Column {
     /// A column.
-    pub const fn new(title: &'static str, min: u16, max: u16) -> Self {
+    pub(crate) const fn new(title: &'static str, min: u16, max: u16) -> Self {
         Self { title, min, max }
     }
 }
 
 /// One cell: a line of spans (a name with its filter match highlighted is several spans).
-pub type Cell = Line<'static>;
+pub(crate) type Cell = Line<'static>;
 
 /// Cuts `cell` to `w` columns, ending with `…` when it was longer.
 fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
@@ -107,7 +107,7 @@ fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
 
 /// Draws a header and `rows` (the visible window only) in `area`; `selected` is the index in
 /// `rows` of the cursor row. Column widths fit the visible rows, as kubectl fits a page.
-pub fn table(
+pub(crate) fn table(
     buf: &mut Buffer,
     area: Rect,
     theme: Theme,
@@ -168,7 +168,14 @@ pub fn table(
 
 /// A status line of a view: a dimmed label (`why: `, `fix: `) then the text, sanitised, on row
 /// `y` of `area`.
-pub fn labelled_line(buf: &mut Buffer, area: Rect, y: u16, label: &str, text: &str, theme: Theme) {
+pub(crate) fn labelled_line(
+    buf: &mut Buffer,
+    area: Rect,
+    y: u16,
+    label: &str,
+    text: &str,
+    theme: Theme,
+) {
     buf.set_line(
         area.x,
         y,
@@ -181,7 +188,7 @@ pub fn labelled_line(buf: &mut Buffer, area: Rect, y: u16, label: &str, text: &s
 }
 
 /// Splits `text` into spans with the (case-insensitive) match of `filter` highlighted.
-pub fn highlight(text: &str, filter: &str, base: Style, theme: Theme) -> Vec<Span<'static>> {
+pub(crate) fn highlight(text: &str, filter: &str, base: Style, theme: Theme) -> Vec<Span<'static>> {
     if filter.is_empty() {
         return vec![Span::styled(text.to_owned(), base)];
     }
@@ -205,7 +212,7 @@ pub fn highlight(text: &str, filter: &str, base: Style, theme: Theme) -> Vec<Spa
 
 /// Whether `text` contains `filter`, ignoring ASCII case (the filter's test: cheap enough for
 /// 150,000 names per key press).
-pub fn matches(text: &str, filter_lower: &str) -> bool {
+pub(crate) fn matches(text: &str, filter_lower: &str) -> bool {
     if filter_lower.is_empty() {
         return true;
     }
@@ -217,7 +224,7 @@ pub fn matches(text: &str, filter_lower: &str) -> bool {
 }
 
 /// A text gauge `███░░░░░ 42%` of `width` cells (plus the percentage).
-pub fn gauge(used: i64, total: i64, width: usize) -> String {
+pub(crate) fn gauge(used: i64, total: i64, width: usize) -> String {
     if total <= 0 {
         return format!("{} -", "·".repeat(width));
     }

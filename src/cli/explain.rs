@@ -40,7 +40,7 @@ struct Diagnoses<'a> {
 
 pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error> {
     let (kind, name) = parse_target_words(&args.target)?;
-    if matches!(kind, ObjKind::ResourceClaim | ObjKind::Node) {
+    if matches!(kind, ObjKind::ResourceClaim | ObjKind::Node) || kind.is_kueue() {
         return Err(Error::usage(
             "`explain` takes a pod, podgroup, compositepodgroup, workload or job",
             "for a claim or a node, use `kubectl wasctl tree resourceclaim/NAME` or `tree node/NAME`",

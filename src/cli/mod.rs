@@ -740,33 +740,22 @@ pub(crate) fn parse_target_words(words: &[String]) -> Result<(ObjKind, String), 
 }
 
 /// Parses `TYPE/NAME` into a kind and name. Accepts kubectl's plural, singular and short
-/// forms and fully qualified names (`podgroups.scheduling.k8s.io/x`).
+/// forms and fully qualified names (`podgroups.scheduling.k8s.io/x`). A group, when given,
+/// decides: `workloads.kueue.x-k8s.io/x` is Kueue's Workload (short `kwl`, as Kueue's CRD
+/// names it), `workloads/x` and `workloads.scheduling.k8s.io/x` the native one.
 pub(crate) fn parse_target(target: &str) -> Result<(ObjKind, String), Error> {
-    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`";
+    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`, or Kueue's `workloads.kueue.x-k8s.io` (`kwl`), `clusterqueue` (`cq`), `localqueue` (`lq`), `resourceflavor` (`rf`), `cohort`";
     let Some((kind, name)) = target.split_once('/') else {
         return Err(Error::usage(
             format!("`{target}` is not of the form `TYPE/NAME`"),
             hint,
         ));
     };
-    let short = kind
-        .split_once('.')
-        .map_or(kind, |(k, _)| k)
-        .to_ascii_lowercase();
-    let kind = match short.as_str() {
-        "workload" | "workloads" | "wl" => ObjKind::Workload,
-        "compositepodgroup" | "compositepodgroups" | "cpg" | "cpgs" => ObjKind::CompositePodGroup,
-        "podgroup" | "podgroups" | "pg" | "pgs" => ObjKind::PodGroup,
-        "pod" | "pods" | "po" => ObjKind::Pod,
-        "job" | "jobs" => ObjKind::Job,
-        "resourceclaim" | "resourceclaims" | "claim" | "claims" => ObjKind::ResourceClaim,
-        "node" | "nodes" | "no" => ObjKind::Node,
-        _ => {
-            return Err(Error::usage(
-                format!("unknown type `{kind}` in `{target}`"),
-                hint,
-            ));
-        }
+    let Some(parsed) = parse_type(kind) else {
+        return Err(Error::usage(
+            format!("unknown type `{kind}` in `{target}`"),
+            hint,
+        ));
     };
     if name.is_empty() || name.contains('/') {
         return Err(Error::usage(
@@ -774,7 +763,43 @@ pub(crate) fn parse_target(target: &str) -> Result<(ObjKind, String), Error> {
             hint,
         ));
     }
-    Ok((kind, name.to_owned()))
+    Ok((parsed, name.to_owned()))
+}
+
+/// The kind a kubectl-style type name (`pg`, `podgroups`, `workloads.kueue.x-k8s.io`) names,
+/// if wasctl can target it. A group that does not serve the name is no match.
+pub(crate) fn parse_type(word: &str) -> Option<ObjKind> {
+    let lower = word.to_ascii_lowercase();
+    let (short, group) = lower
+        .split_once('.')
+        .map_or((lower.as_str(), None), |(k, g)| (k, Some(g)));
+    let kind = match short {
+        "workload" | "workloads" if group == Some(crate::snapshot::kueue::GROUP) => {
+            ObjKind::KueueWorkload
+        }
+        "workload" | "workloads" | "wl" => ObjKind::Workload,
+        "compositepodgroup" | "compositepodgroups" | "cpg" | "cpgs" => ObjKind::CompositePodGroup,
+        "podgroup" | "podgroups" | "pg" | "pgs" => ObjKind::PodGroup,
+        "pod" | "pods" | "po" => ObjKind::Pod,
+        "job" | "jobs" => ObjKind::Job,
+        "resourceclaim" | "resourceclaims" | "claim" | "claims" => ObjKind::ResourceClaim,
+        "node" | "nodes" | "no" => ObjKind::Node,
+        // Kueue's short names are its CRDs' (`kubebuilder:resource:shortName`).
+        "kwl" | "kueueworkload" | "kueueworkloads" => ObjKind::KueueWorkload,
+        "clusterqueue" | "clusterqueues" | "cq" => ObjKind::ClusterQueue,
+        "localqueue" | "localqueues" | "lq" | "queue" | "queues" => ObjKind::LocalQueue,
+        "resourceflavor" | "resourceflavors" | "rf" | "flavor" | "flavors" => {
+            ObjKind::ResourceFlavor
+        }
+        "cohort" | "cohorts" | "co" => ObjKind::Cohort,
+        _ => return None,
+    };
+    match (group, kind.group()) {
+        (None, _) => Some(kind),
+        (Some(g), Some(served)) if served.is_empty() => (g == "v1" || g.is_empty()).then_some(kind),
+        (Some(g), Some(served)) => (g == served).then_some(kind),
+        (Some(_), None) => None,
+    }
 }
 
 /// Finds the namespace of a target: `-n`, else the only namespace holding such an object.
@@ -785,13 +810,13 @@ pub(crate) fn resolve_target(
     name: &str,
 ) -> Result<ObjRef, Error> {
     let exists = |ns: &str| s.meta_of(&ObjRef::new(kind.clone(), ns, name)).is_some();
-    if *kind == ObjKind::Node {
+    if kind.is_cluster_scoped() {
         return if exists("") {
             Ok(ObjRef::new(kind.clone(), "", name))
         } else {
             Err(Error::usage(
-                format!("Node `{name}` not found"),
-                "check the name with `kubectl get nodes`",
+                format!("{} `{name}` not found", kind.kind_name()),
+                format!("check the name with `kubectl get {}`", kind.plural()),
             ))
         };
     }
@@ -867,5 +892,57 @@ pub(crate) fn resolve_target(
             ),
             "pass `-n NAMESPACE`",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_decides_which_workload_a_target_names() {
+        let kind = |t: &str| parse_target(t).map(|(k, _)| k).ok();
+        assert_eq!(kind("workloads/x"), Some(ObjKind::Workload));
+        assert_eq!(kind("wl/x"), Some(ObjKind::Workload));
+        assert_eq!(
+            kind("workloads.scheduling.k8s.io/x"),
+            Some(ObjKind::Workload)
+        );
+        assert_eq!(
+            kind("workloads.kueue.x-k8s.io/x"),
+            Some(ObjKind::KueueWorkload)
+        );
+        assert_eq!(
+            kind("workload.kueue.x-k8s.io/x"),
+            Some(ObjKind::KueueWorkload)
+        );
+        assert_eq!(kind("kwl/x"), Some(ObjKind::KueueWorkload));
+        // A group that does not serve the name is no match, never another kind.
+        assert_eq!(kind("podgroups.kueue.x-k8s.io/x"), None);
+        assert_eq!(kind("clusterqueues.scheduling.k8s.io/x"), None);
+        assert_eq!(
+            kind("podgroups.scheduling.k8s.io/x"),
+            Some(ObjKind::PodGroup)
+        );
+        assert_eq!(kind("jobs.batch/x"), Some(ObjKind::Job));
+    }
+
+    #[test]
+    fn kueue_short_names_are_its_crds() {
+        let kind = |t: &str| parse_target(t).map(|(k, _)| k).ok();
+        assert_eq!(kind("cq/a"), Some(ObjKind::ClusterQueue));
+        assert_eq!(kind("lq/a"), Some(ObjKind::LocalQueue));
+        assert_eq!(kind("queue/a"), Some(ObjKind::LocalQueue));
+        assert_eq!(kind("rf/a"), Some(ObjKind::ResourceFlavor));
+        assert_eq!(kind("flavor/a"), Some(ObjKind::ResourceFlavor));
+        assert_eq!(kind("cohort/a"), Some(ObjKind::Cohort));
+        assert_eq!(
+            kind("clusterqueues.kueue.x-k8s.io/a"),
+            Some(ObjKind::ClusterQueue)
+        );
+        assert!(ObjKind::ClusterQueue.is_cluster_scoped());
+        assert!(!ObjKind::LocalQueue.is_cluster_scoped());
+        assert_eq!(ObjKind::KueueWorkload.plural(), "workloads.kueue.x-k8s.io");
+        assert_eq!(ObjKind::PriorityClass.plural(), "priorityclasses");
     }
 }

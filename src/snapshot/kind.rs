@@ -49,13 +49,31 @@ pub enum ObjKind {
     ResourceQuota,
     /// `node.k8s.io/v1` RuntimeClass.
     RuntimeClass,
+    /// `kueue.x-k8s.io` ClusterQueue.
+    ClusterQueue,
+    /// `kueue.x-k8s.io` LocalQueue.
+    LocalQueue,
+    /// `kueue.x-k8s.io` ResourceFlavor.
+    ResourceFlavor,
+    /// `kueue.x-k8s.io` Cohort.
+    Cohort,
+    /// `kueue.x-k8s.io` Workload: Kueue's unit of admission, never the native
+    /// `scheduling.k8s.io` [`ObjKind::Workload`]. Named `Workload.kueue.x-k8s.io`, as the
+    /// graph names a foreign kind that clashes with a native one.
+    KueueWorkload,
+    /// `kueue.x-k8s.io` WorkloadPriorityClass.
+    WorkloadPriorityClass,
+    /// `kueue.x-k8s.io` AdmissionCheck.
+    AdmissionCheck,
+    /// `kueue.x-k8s.io` Topology.
+    Topology,
     /// Any other kind, named as read.
     Other(String),
 }
 
 impl ObjKind {
     /// Every named variant, for parsing and completion.
-    pub(crate) const KNOWN: [ObjKind; 17] = [
+    pub(crate) const KNOWN: [ObjKind; 25] = [
         ObjKind::Pod,
         ObjKind::PodGroup,
         ObjKind::CompositePodGroup,
@@ -73,6 +91,14 @@ impl ObjKind {
         ObjKind::LimitRange,
         ObjKind::ResourceQuota,
         ObjKind::RuntimeClass,
+        ObjKind::ClusterQueue,
+        ObjKind::LocalQueue,
+        ObjKind::ResourceFlavor,
+        ObjKind::Cohort,
+        ObjKind::KueueWorkload,
+        ObjKind::WorkloadPriorityClass,
+        ObjKind::AdmissionCheck,
+        ObjKind::Topology,
     ];
 
     /// The kind as the API names it.
@@ -95,6 +121,14 @@ impl ObjKind {
             Self::LimitRange => "LimitRange",
             Self::ResourceQuota => "ResourceQuota",
             Self::RuntimeClass => "RuntimeClass",
+            Self::ClusterQueue => "ClusterQueue",
+            Self::LocalQueue => "LocalQueue",
+            Self::ResourceFlavor => "ResourceFlavor",
+            Self::Cohort => "Cohort",
+            Self::KueueWorkload => "Workload.kueue.x-k8s.io",
+            Self::WorkloadPriorityClass => "WorkloadPriorityClass",
+            Self::AdmissionCheck => "AdmissionCheck",
+            Self::Topology => "Topology",
             Self::Other(kind) => kind,
         }
     }
@@ -106,6 +140,79 @@ impl ObjKind {
             .find(|k| k.as_str() == kind)
             .cloned()
             .unwrap_or_else(|| Self::Other(kind.to_owned()))
+    }
+
+    /// The kind as an object's `kind` field spells it (`Workload` for both Workloads).
+    pub(crate) fn kind_name(&self) -> &str {
+        match self {
+            Self::KueueWorkload => "Workload",
+            other => other.as_str(),
+        }
+    }
+
+    /// The API group (`""` for the core group, `None` for a kind wasctl does not know).
+    pub(crate) fn group(&self) -> Option<&'static str> {
+        Some(match self {
+            Self::Pod | Self::Node | Self::Namespace | Self::LimitRange | Self::ResourceQuota => "",
+            Self::PodGroup | Self::CompositePodGroup | Self::Workload | Self::PriorityClass => {
+                "scheduling.k8s.io"
+            }
+            Self::Job => "batch",
+            Self::ResourceClaim
+            | Self::ResourceClaimTemplate
+            | Self::ResourceSlice
+            | Self::DeviceClass
+            | Self::DeviceTaintRule => "resource.k8s.io",
+            Self::PodDisruptionBudget => "policy",
+            Self::RuntimeClass => "node.k8s.io",
+            Self::ClusterQueue
+            | Self::LocalQueue
+            | Self::ResourceFlavor
+            | Self::Cohort
+            | Self::KueueWorkload
+            | Self::WorkloadPriorityClass
+            | Self::AdmissionCheck
+            | Self::Topology => super::kueue::GROUP,
+            Self::Other(_) => return None,
+        })
+    }
+
+    /// True for kinds without a namespace.
+    pub(crate) fn is_cluster_scoped(&self) -> bool {
+        matches!(
+            self,
+            Self::Node
+                | Self::Namespace
+                | Self::ResourceSlice
+                | Self::DeviceClass
+                | Self::DeviceTaintRule
+                | Self::PriorityClass
+                | Self::RuntimeClass
+                | Self::ClusterQueue
+                | Self::ResourceFlavor
+                | Self::Cohort
+                | Self::WorkloadPriorityClass
+                | Self::AdmissionCheck
+                | Self::Topology
+        )
+    }
+
+    /// The resource name kubectl takes (`podgroups`, `clusterqueues`,
+    /// `workloads.kueue.x-k8s.io`).
+    pub(crate) fn plural(&self) -> String {
+        match self {
+            Self::KueueWorkload => "workloads.kueue.x-k8s.io".to_owned(),
+            Self::PodDisruptionBudget => "poddisruptionbudgets".to_owned(),
+            Self::PriorityClass | Self::WorkloadPriorityClass => {
+                format!("{}es", self.as_str().to_ascii_lowercase())
+            }
+            other => format!("{}s", other.as_str().to_ascii_lowercase()),
+        }
+    }
+
+    /// True for Kueue's kinds (`kueue.x-k8s.io`).
+    pub(crate) fn is_kueue(&self) -> bool {
+        self.group() == Some(super::kueue::GROUP)
     }
 
     /// True for the kinds the simulator queues as units of their own: PodGroups and
@@ -223,6 +330,23 @@ mod tests {
         assert_eq!(json, "\"CompositePodGroup\"");
         let back: ObjKind = serde_json::from_str(&json).unwrap();
         assert_eq!(back, ObjKind::CompositePodGroup);
+    }
+
+    #[test]
+    fn the_kueue_workload_is_never_the_native_one() {
+        let kueue = ObjKind::parse("Workload.kueue.x-k8s.io");
+        assert_eq!(kueue, ObjKind::KueueWorkload);
+        assert_ne!(kueue, ObjKind::Workload);
+        assert_eq!(kueue.kind_name(), "Workload");
+        assert_eq!(kueue.group(), Some("kueue.x-k8s.io"));
+        assert_eq!(ObjKind::parse("Workload"), ObjKind::Workload);
+        // The graph's name for a clashing foreign kind is the same identity.
+        assert_eq!(
+            ObjKind::Other("Workload.kueue.x-k8s.io".to_owned()),
+            ObjKind::KueueWorkload
+        );
+        assert_eq!(ObjKind::parse("ClusterQueue"), ObjKind::ClusterQueue);
+        assert!(ObjKind::LocalQueue.is_kueue() && !ObjKind::Workload.is_kueue());
     }
 
     #[test]

@@ -22,6 +22,7 @@
 
 use std::collections::BTreeMap;
 
+use super::ObjKind;
 use k8s_openapi::api::core::v1::{PodTemplateSpec, Taint, Toleration};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, LabelSelector, ObjectMeta};
@@ -887,6 +888,42 @@ fn convert_v1beta1(kind: &str, value: &mut Value) {
     {
         // Convert_v1beta1_LocalQueueStatus_To_v1beta2_LocalQueueStatus.
         status.insert("flavorsUsage".to_owned(), usage);
+    }
+}
+
+impl KueueObjects {
+    /// The metadata of the Kueue object of `kind` named `namespace/name` (`""` namespace for
+    /// cluster-scoped kinds), if read; `None` for a kind that is not Kueue's.
+    pub(crate) fn meta_of(
+        &self,
+        kind: &ObjKind,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&ObjectMeta> {
+        fn find<'a, S, T>(
+            list: &'a [Object<S, T>],
+            namespace: &str,
+            name: &str,
+        ) -> Option<&'a ObjectMeta> {
+            list.iter()
+                .find(|o| o.name() == name && o.namespace() == namespace)
+                .map(|o| &o.metadata)
+        }
+        match kind {
+            ObjKind::ClusterQueue => find(&self.cluster_queues, "", name),
+            ObjKind::LocalQueue => find(&self.local_queues, namespace, name),
+            ObjKind::ResourceFlavor => find(&self.resource_flavors, "", name),
+            ObjKind::Cohort => find(&self.cohorts, "", name),
+            ObjKind::KueueWorkload => find(&self.workloads, namespace, name),
+            ObjKind::AdmissionCheck => find(&self.admission_checks, "", name),
+            ObjKind::Topology => find(&self.topologies, "", name),
+            ObjKind::WorkloadPriorityClass => self
+                .workload_priority_classes
+                .iter()
+                .find(|c| c.metadata.name.as_deref() == Some(name))
+                .map(|c| &c.metadata),
+            _ => None,
+        }
     }
 }
 

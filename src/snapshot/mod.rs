@@ -458,6 +458,7 @@ impl Snapshot {
             ObjKind::Job => &self.job(namespace, name)?.metadata,
             ObjKind::ResourceClaim => &self.resource_claim(namespace, name)?.metadata,
             ObjKind::Node => &self.node(name)?.metadata,
+            ref k if k.is_kueue() => return self.kueue.meta_of(k, namespace, name),
             _ => return None,
         })
     }

@@ -796,7 +796,7 @@ pub(crate) fn parse_type(word: &str) -> Option<ObjKind> {
     };
     match (group, kind.group()) {
         (None, _) => Some(kind),
-        (Some(g), Some(served)) if served.is_empty() => (g == "v1" || g.is_empty()).then_some(kind),
+        (Some(g), Some("")) => (g == "v1" || g.is_empty()).then_some(kind),
         (Some(g), Some(served)) => (g == served).then_some(kind),
         (Some(_), None) => None,
     }

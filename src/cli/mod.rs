@@ -656,6 +656,15 @@ fn admit_own(
     Ok(())
 }
 
+/// A Kueue object whose quota cannot be read (a quantity that is not one): an input error
+/// naming the object and field.
+pub(crate) fn kueue_error(e: crate::kueue::quota::QuotaError) -> Error {
+    Error::usage(
+        e.0,
+        "fix the quantity (`kubectl explain clusterqueue.spec.resourceGroups.flavors.resources`)",
+    )
+}
+
 /// Refuses to simulate without the kinds every placement depends on: nodes and pods. An
 /// unreadable kind (forbidden, failed) is a cluster access error (exit 3); a kind missing from
 /// the input files is an input error (exit 2). Never "0/0 nodes are available" from a dump

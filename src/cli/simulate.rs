@@ -15,7 +15,7 @@ use crate::render::json::{Envelope, write_yaml};
 use crate::render::plan::{TextOptions, write_names, write_notes, write_text};
 use crate::sched::plan::Summary;
 use crate::sched::schedule_one::Mode;
-use crate::sched::{Options, simulate, whatif};
+use crate::sched::{Options, whatif};
 use crate::snapshot::Snapshot;
 use crate::snapshot::source::{Collector, files};
 
@@ -177,7 +177,8 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         what_if,
         ..Options::default()
     };
-    let mut plan = simulate(&snapshot, &options);
+    let (mut plan, _staged) =
+        crate::kueue::dry_run::simulate(&snapshot, &options).map_err(super::kueue_error)?;
     super::profile::phase("simulate");
     if let Some(only) = &only
         && plan.units.is_empty()

@@ -652,6 +652,7 @@ mod tests {
             priority: 0,
             profile: String::new(),
             trace: UnitTrace::default(),
+            kueue: None,
         };
         let mut domains: Vec<DomainFit> = (0..313)
             .map(|i| DomainFit {

@@ -11,6 +11,7 @@
 //! - [`launch`]: the Jobs admitted workloads start (`jobframework`, `podset.go`).
 
 pub(crate) mod admission;
+pub(crate) mod dry_run;
 #[cfg(test)]
 mod fixtures;
 pub(crate) mod flavor;

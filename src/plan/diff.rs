@@ -866,6 +866,7 @@ mod tests {
                 }],
                 ..UnitTrace::default()
             },
+            kueue: None,
         }
     }
 
@@ -977,6 +978,7 @@ mod tests {
             },
             warnings: Vec::new(),
             units: Vec::new(),
+            kueue: None,
             device_map: Vec::new(),
             stuck_pods: Vec::new(),
             binding_failures: Vec::new(),

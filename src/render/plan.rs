@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use super::color::Styler;
 use super::table::{Cell, Paint, Table};
 use crate::sanitize::sanitize;
-use crate::sched::plan::{Outcome, Plan, UnitResult};
+use crate::sched::plan::{AdmissionOutcome, Outcome, Plan, UnitResult};
 
 /// Options of the text view.
 #[derive(Debug, Clone, Default)]
@@ -154,6 +154,7 @@ pub(crate) fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
         let kind = match u.kind {
             ObjKind::PodGroup => "podgroup.scheduling.k8s.io",
             ObjKind::CompositePodGroup => "compositepodgroup.scheduling.k8s.io",
+            ObjKind::KueueWorkload => "workload.kueue.x-k8s.io",
             _ => "pod",
         };
         writeln!(out, "{kind}/{}", sanitize(&u.name))?;
@@ -224,9 +225,18 @@ pub(crate) fn write_text(
             sanitize(e)
         )?;
     }
-    if plan.units.is_empty() {
+    let kueue = plan.units.iter().any(|u| u.kueue.is_some());
+    if kueue {
+        write_kueue(out, plan, style, &opts)?;
+        writeln!(out)?;
+    }
+    if plan.units.iter().all(|u| u.kueue.is_some()) {
         match &opts.empty {
             Some(line) => writeln!(out, "{}", sanitize(line))?,
+            None if kueue => writeln!(
+                out,
+                "No pod is pending placement: every pod Kueue lets start is bound."
+            )?,
             None => writeln!(out, "Nothing is pending: every pod is bound.")?,
         }
     } else {
@@ -238,6 +248,31 @@ pub(crate) fn write_text(
     }
     for u in plan.units.iter().filter(|u| !u.victims.is_empty()) {
         writeln!(out, "{}", preemption_line(u, style))?;
+    }
+    for u in &plan.units {
+        let Some(k) = u.kueue.as_deref() else {
+            continue;
+        };
+        if k.admission.preempts.is_empty() {
+            continue;
+        }
+        let victims: Vec<String> = k
+            .admission
+            .preempts
+            .iter()
+            .map(|v| format!("{}/{}", sanitize(&v.namespace), sanitize(&v.name)))
+            .collect();
+        writeln!(
+            out,
+            "{} workload {}/{} preempts Kueue workload(s) {} (Kueue evicts them: their Jobs are suspended and their pods deleted)",
+            style.warn("kueue preemption:"),
+            sanitize(&u.namespace),
+            sanitize(&u.name),
+            victims.join(", ")
+        )?;
+    }
+    for reason in plan.kueue.iter().flat_map(|k| &k.not_started) {
+        writeln!(out, "{} {}", style.warn("not started:"), sanitize(reason))?;
     }
     for s in &plan.stuck_pods {
         writeln!(
@@ -300,11 +335,12 @@ fn write_units(
     }
     headers.push("MESSAGE");
     let mut table = Table::new(headers);
-    // Units no profile serves are counted per scheduler below the table.
+    // Units no profile serves are counted per scheduler below the table; Kueue's have their
+    // own table.
     for u in plan
         .units
         .iter()
-        .filter(|u| u.outcome != Outcome::NotSimulated)
+        .filter(|u| u.outcome != Outcome::NotSimulated && u.kueue.is_none())
     {
         let placed = if u.scheduled_before > 0 {
             format!(
@@ -337,6 +373,83 @@ fn write_units(
         }
         row.push(message.into());
         table.row(row);
+    }
+    if opts.hide_namespace {
+        table.hide("NAMESPACE");
+    }
+    table.write(out, style)
+}
+
+/// Stage one on a cluster that runs Kueue: one row per Kueue Workload that was pending
+/// admission, with Kueue's answer (ADMISSION), the flavors it got, and the outcome of its pods
+/// in stage two (OUTCOME; `Waiting` while Kueue holds it).
+fn write_kueue(
+    out: &mut dyn Write,
+    plan: &Plan,
+    style: Styler,
+    opts: &TextOptions,
+) -> io::Result<()> {
+    let cycles = plan.kueue.as_ref().map_or(0, |k| k.cycles);
+    let settled = if plan.kueue.as_ref().is_some_and(|k| k.unsettled) {
+        "did not settle"
+    } else {
+        "settled"
+    };
+    writeln!(
+        out,
+        "{}",
+        style.bold(format!(
+            "Kueue admission ({settled} after {cycles} cycle{}):",
+            if cycles == 1 { "" } else { "s" }
+        ))
+    )?;
+    let mut table = Table::new([
+        "NAMESPACE",
+        "WORKLOAD",
+        "CLUSTERQUEUE",
+        "ADMISSION",
+        "FLAVORS",
+        "OUTCOME",
+        "MESSAGE",
+    ]);
+    for u in &plan.units {
+        let Some(k) = u.kueue.as_deref() else {
+            continue;
+        };
+        let a = &k.admission;
+        let mut flavors: Vec<&str> = a
+            .pod_sets
+            .iter()
+            .flat_map(|p| p.flavors.values().map(String::as_str))
+            .collect();
+        flavors.sort_unstable();
+        flavors.dedup();
+        let admission = match a.outcome {
+            AdmissionOutcome::Admitted => Cell::painted(a.outcome.as_str(), Paint::Ok),
+            AdmissionOutcome::NoQueue | AdmissionOutcome::QueueStopped => {
+                Cell::painted(a.outcome.as_str(), Paint::Error)
+            }
+            _ => Cell::painted(a.outcome.as_str(), Paint::Warn),
+        };
+        table.row(vec![
+            sanitize(&u.namespace).into_owned().into(),
+            sanitize(&u.name).into_owned().into(),
+            if a.cluster_queue.is_empty() {
+                "-".to_owned()
+            } else {
+                sanitize(&a.cluster_queue).into_owned()
+            }
+            .into(),
+            admission,
+            if flavors.is_empty() {
+                "-".to_owned()
+            } else {
+                sanitize(&flavors.join(",")).into_owned()
+            }
+            .into(),
+            outcome_cell(u.outcome),
+            sanitize(&u.message).into_owned().into(),
+        ]);
     }
     if opts.hide_namespace {
         table.hide("NAMESPACE");

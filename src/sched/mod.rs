@@ -570,6 +570,7 @@ impl<'a> Prepared<'a> {
                 extenders: state.profiles.extenders.clone(),
             },
             warnings: snapshot.warnings.clone(),
+            kueue: None,
             device_map: if options.device_map {
                 device_map(state)
             } else {
@@ -791,6 +792,7 @@ fn run_unit(
         priority: unit.priority,
         profile: unit_profile(state, &unit.body),
         trace: UnitTrace::default(),
+        kueue: None,
     };
     match unit.body {
         UnitBody::NotSimulated { scheduler, pods } => {

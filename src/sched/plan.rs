@@ -282,11 +282,107 @@ pub struct UnitTrace {
     pub preemption_domains: Vec<DomainTrace>,
 }
 
+/// What Kueue's admission does with a Kueue Workload (stage one of a dry run on a cluster
+/// that runs Kueue): the `admission.outcome` of the JSON contract (docs/json.md). Its own
+/// vocabulary, beside [`Outcome`], which stays the placement stage's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+pub enum AdmissionOutcome {
+    /// Quota is reserved and every admission check passed: its pods are created.
+    Admitted,
+    /// Not enough quota; it waits in its queue.
+    QuotaPending,
+    /// Admitted once the workloads it preempts are evicted.
+    Preempting,
+    /// Quota is reserved; an admission check has not passed yet.
+    WaitingForAdmissionCheck,
+    /// `spec.active: false`: deactivated.
+    Inactive,
+    /// Its LocalQueue or ClusterQueue admits nothing (stopped, or inactive).
+    QueueStopped,
+    /// Its queue does not exist, or does not accept its namespace.
+    NoQueue,
+}
+
+impl AdmissionOutcome {
+    /// The word, as every report writes it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Admitted => "Admitted",
+            Self::QuotaPending => "QuotaPending",
+            Self::Preempting => "Preempting",
+            Self::WaitingForAdmissionCheck => "WaitingForAdmissionCheck",
+            Self::Inactive => "Inactive",
+            Self::QueueStopped => "QueueStopped",
+            Self::NoQueue => "NoQueue",
+        }
+    }
+}
+
+/// One pod set of an admitted Kueue Workload: its count and the flavor of each resource.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdmittedPodSet {
+    /// The pod set.
+    pub name: String,
+    /// Pods.
+    pub count: i32,
+    /// Resource → flavor.
+    pub flavors: BTreeMap<String, String>,
+}
+
+/// A namespaced object named by namespace and name (a preempted Kueue Workload).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NamespacedName {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+}
+
+/// Stage one's answer for a Kueue Workload (`admission` in the JSON contract).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KueueAdmission {
+    /// What Kueue does with it.
+    pub outcome: AdmissionOutcome,
+    /// The ClusterQueue it is queued in or admitted to (empty when none).
+    pub cluster_queue: String,
+    /// Flavors of an admitted workload, per pod set.
+    pub pod_sets: Vec<AdmittedPodSet>,
+    /// The Kueue Workloads it preempts.
+    pub preempts: Vec<NamespacedName>,
+    /// It was preempted in this run and not admitted again.
+    pub evicted: bool,
+    /// What it lacks, per resource (`QuotaPending`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub shortfall: BTreeMap<String, String>,
+}
+
+/// What a unit for a Kueue Workload adds to a unit: the version read, stage one's answer, and
+/// the unit of stage two that holds its pods (its placements are not repeated).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KueueUnit {
+    /// `kueue.x-k8s.io/VERSION`, as read.
+    pub api_version: String,
+    /// Stage one.
+    pub admission: KueueAdmission,
+    /// The PodGroup or Pod unit that holds its pods, once admitted and started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<ObjRef>,
+}
+
+fn kind_name<S: serde::Serializer>(kind: &ObjKind, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(kind.kind_name())
+}
+
 /// The result for one queueing unit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UnitResult {
-    /// `PodGroup`, `CompositePodGroup` or `Pod`.
+    /// `PodGroup`, `CompositePodGroup` or `Pod`; `Workload` (with `apiVersion`
+    /// `kueue.x-k8s.io/…`) for a Kueue Workload.
+    #[serde(serialize_with = "kind_name")]
     pub kind: ObjKind,
     /// Namespace.
     pub namespace: String,
@@ -323,6 +419,9 @@ pub struct UnitResult {
     pub profile: String,
     /// Why.
     pub trace: UnitTrace,
+    /// A Kueue Workload's unit: `apiVersion`, `admission` and `placement`.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub kueue: Option<Box<KueueUnit>>,
 }
 
 fn is_default_profile(p: &String) -> bool {
@@ -362,6 +461,21 @@ pub struct Settings {
     /// or score may differ (omitted when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extenders: Vec<String>,
+}
+
+/// Stage one of a dry run on a cluster that runs Kueue: Kueue's admission, run until it
+/// settles.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KueueStage {
+    /// Kueue scheduling cycles run until nothing changed.
+    pub cycles: usize,
+    /// It did not settle within the cycle bound (preemptions kept changing the state).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unsettled: bool,
+    /// Admitted workloads whose pods the dry run does not create, each with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_started: Vec<String>,
 }
 
 /// Counts per outcome.
@@ -444,8 +558,12 @@ pub struct Plan {
     pub settings: Settings,
     /// Loader warnings.
     pub warnings: Vec<crate::snapshot::Warning>,
-    /// Every unit tried, in queue order.
+    /// Every unit tried, in queue order; on a cluster that runs Kueue, first one unit per
+    /// Kueue Workload that was pending admission (stage one), in Kueue's order.
     pub units: Vec<UnitResult>,
+    /// Stage one on a cluster that runs Kueue (omitted otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kueue: Option<KueueStage>,
     /// Every device and who holds it (only with `--devices`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub device_map: Vec<DeviceUse>,
@@ -654,7 +772,11 @@ impl Summary {
     /// Counts the outcomes of `units`.
     pub(crate) fn of(units: &[UnitResult]) -> Self {
         let mut s = Self::default();
-        for u in units {
+        // A Kueue Workload whose pods were created is counted once, by the unit holding them.
+        for u in units
+            .iter()
+            .filter(|u| u.kueue.as_ref().is_none_or(|k| k.placement.is_none()))
+        {
             match u.outcome {
                 Outcome::Scheduled => s.scheduled += 1,
                 Outcome::Unschedulable => s.unschedulable += 1,
@@ -851,6 +973,7 @@ mod tests {
                 domains,
                 ..UnitTrace::default()
             },
+            kueue: None,
         }
     }
 

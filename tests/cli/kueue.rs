@@ -69,3 +69,76 @@ fn a_malformed_kueue_object_is_an_error_naming_the_field() {
     assert!(r.stderr.contains("spec.queueingStrategy"), "{}", r.stderr);
     assert!(r.stderr.contains("ClusterQueue team-a"), "{}", r.stderr);
 }
+
+const TWO_STAGES: &str = "testdata/kueue-sim/two-stages.yaml";
+
+/// Issue 49: Kueue's admission first, then kube-scheduler on the cluster it leaves, in one
+/// plan: one unit per Kueue Workload, its pods' units once.
+#[test]
+fn simulate_runs_kueues_admission_then_the_scheduler_in_one_plan() {
+    let r = run(&["simulate", "--from", TWO_STAGES]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+}
+
+#[test]
+fn each_kueue_workload_is_one_json_unit_pointing_at_its_pods() {
+    let r = run(&["simulate", "--from", TWO_STAGES, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let units = doc["units"].as_array().expect("units");
+    let unit = |name: &str| {
+        units
+            .iter()
+            .find(|u| u["name"] == name)
+            .unwrap_or_else(|| panic!("no unit {name}"))
+    };
+    let a = unit("job-train-a-5c7e1");
+    assert_eq!(a["kind"], "Workload");
+    assert_eq!(a["apiVersion"], "kueue.x-k8s.io/v1beta2");
+    assert_eq!(a["namespace"], "ml");
+    assert_eq!(a["admission"]["outcome"], "Admitted");
+    assert_eq!(a["admission"]["clusterQueue"], "team-a");
+    assert_eq!(a["admission"]["podSets"][0]["name"], "main");
+    assert_eq!(a["admission"]["podSets"][0]["count"], 1);
+    assert_eq!(
+        a["admission"]["podSets"][0]["flavors"]["nvidia.com/gpu"],
+        "h100"
+    );
+    assert_eq!(a["admission"]["evicted"], false);
+    assert_eq!(a["outcome"], "Scheduled");
+    // Its placements are held by the unit it points at, not repeated.
+    assert_eq!(a["placements"], serde_json::json!([]));
+    let at = &a["placement"];
+    assert_eq!(at["kind"], "Pod");
+    let pod = unit(at["name"].as_str().expect("name"));
+    assert_eq!(pod["placements"][0]["node"], "gpu-1");
+    let b = unit("job-train-b-5c7e1");
+    assert_eq!(b["admission"]["outcome"], "Admitted");
+    assert_eq!(b["outcome"], "Unschedulable");
+    let c = unit("job-train-c-5c7e1");
+    assert_eq!(c["admission"]["outcome"], "QuotaPending");
+    assert_eq!(c["admission"]["shortfall"]["nvidia.com/gpu"], "8");
+    assert_eq!(c["outcome"], "Waiting");
+    assert!(c.get("placement").is_none());
+    assert_eq!(unit("job-orphan-5c7e1")["admission"]["outcome"], "NoQueue");
+    // Each job once: a and b by their pods' units, c and the orphan as waiting.
+    assert_eq!(
+        doc["summary"],
+        serde_json::json!({"scheduled": 1, "unschedulable": 1, "waiting": 2, "preempting": 0, "error": 0})
+    );
+    assert!(doc["kueue"]["cycles"].as_u64().is_some_and(|c| c > 0));
+}
+
+#[test]
+fn simulate_o_name_spells_kueues_workload_with_its_group() {
+    let r = run(&["simulate", "--from", TWO_STAGES, "-o", "name"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == "workload.kueue.x-k8s.io/job-train-c-5c7e1"),
+        "{}",
+        r.stdout
+    );
+}

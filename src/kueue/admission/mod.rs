@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::api::scheduling::v1::PriorityClass;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::flavor::{self, Assignment, Context, Mode};
 use super::preempt::{self, Holder, State, StateOracle, Target};
@@ -33,25 +33,7 @@ use crate::snapshot::kueue::{
     Workload, condition, is_true,
 };
 
-/// What Kueue's admission does with a Kueue Workload (the `admission.outcome` of the JSON
-/// contract).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub(crate) enum AdmissionOutcome {
-    /// Quota is reserved and every admission check passed: its pods are created.
-    Admitted,
-    /// Not enough quota; it waits in its queue.
-    QuotaPending,
-    /// Admitted once the workloads it preempts are evicted.
-    Preempting,
-    /// Quota is reserved; an admission check has not passed yet.
-    WaitingForAdmissionCheck,
-    /// `spec.active: false`: deactivated.
-    Inactive,
-    /// Its LocalQueue or ClusterQueue admits nothing (stopped, or inactive).
-    QueueStopped,
-    /// Its queue does not exist, or does not accept its namespace.
-    NoQueue,
-}
+pub(crate) use crate::sched::plan::AdmissionOutcome;
 
 /// One pod set's flavors.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -81,6 +63,8 @@ pub(crate) struct WorkloadResult {
     pub evicted: bool,
     /// What it lacks, per resource (QuotaPending).
     pub shortfall: BTreeMap<String, String>,
+    /// Its effective priority (Kueue's: the WorkloadPriorityClass, else the pods' class).
+    pub priority: i32,
     /// Kueue's words for why it waits, or what was not simulated.
     pub message: String,
     /// It held quota in the snapshot already.
@@ -293,8 +277,12 @@ pub(crate) fn run_with(
         cycles += 1;
     }
     run.finish(cut_short);
+    let mut workloads: Vec<WorkloadResult> = run.results.into_values().collect();
+    for r in &mut workloads {
+        r.priority = Info::new(r.index, &k.workloads[r.index], &classes).priority;
+    }
     Ok(Admission {
-        workloads: run.results.into_values().collect(),
+        workloads,
         cycles,
         unsettled,
     })
@@ -316,6 +304,7 @@ impl Run<'_> {
             preempts: Vec::new(),
             evicted: false,
             shortfall: BTreeMap::new(),
+            priority: 0,
             message,
             held_before: false,
         }

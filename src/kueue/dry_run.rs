@@ -1,0 +1,419 @@
+//! A dry run on a cluster that runs Kueue, as one plan: stage one is Kueue's admission
+//! ([`super::stages`]), stage two kube-scheduler's simulation of the cluster Kueue leaves
+//! (admitted Jobs started, preempted ones stopped). The plan gains one unit per Kueue Workload
+//! that was pending admission (or is preempted in the run), with stage one's answer in
+//! `admission` and, once its pods exist, a `placement` pointer to the stage-two unit that holds
+//! them: placements are not repeated, and summaries count each job once.
+//!
+//! Pure: the commands call [`simulate`] where they called `sched::simulate`.
+
+use std::collections::BTreeMap;
+
+use super::admission::WorkloadResult;
+use super::launch::Launched;
+use super::quota::QuotaError;
+use super::stages::{self, Staged};
+use crate::sched::plan::{
+    AdmissionOutcome, AdmittedPodSet, KueueAdmission, KueueStage, KueueUnit, NamespacedName,
+    Outcome, Plan, Summary, UnitResult, UnitTrace,
+};
+use crate::sched::{self, Options};
+use crate::snapshot::{ObjKind, ObjRef, Snapshot};
+
+/// The plan of `s` under `options`: with Kueue's objects in `s`, stage one first and stage two
+/// on the cluster it leaves, joined ([`join`]); without them, today's simulation. Also returns
+/// stage one's result (`None` without Kueue), whose `snapshot` is the one stage two ran on.
+pub(crate) fn simulate(
+    s: &Snapshot,
+    options: &Options,
+) -> Result<(Plan, Option<Staged>), QuotaError> {
+    let Some(staged) = stages::stage(s, &options.gate_overrides)? else {
+        return Ok((sched::simulate(s, options), None));
+    };
+    let mut plan = sched::simulate(&staged.snapshot, options);
+    join(&mut plan, &staged, s);
+    Ok((plan, Some(staged)))
+}
+
+/// Adds stage one's units to stage two's `plan`: one per Kueue Workload of `s` that was pending
+/// admission or is preempted in the run (an admitted workload whose pods already exist is not
+/// pending and gets none), first, in the order Kueue's results list them.
+pub(crate) fn join(plan: &mut Plan, staged: &Staged, s: &Snapshot) {
+    let launched: BTreeMap<usize, &Launched> =
+        staged.launched.iter().map(|l| (l.workload, l)).collect();
+    let not_started: BTreeMap<usize, &str> = staged
+        .not_launched
+        .iter()
+        .map(|n| (n.workload, n.reason.as_str()))
+        .collect();
+    let mut units = Vec::new();
+    for r in &staged.admission.workloads {
+        let start = launched.get(&r.index).copied();
+        let running = r.held_before && r.outcome == AdmissionOutcome::Admitted && start.is_none();
+        if running && !not_started.contains_key(&r.index) {
+            continue;
+        }
+        units.push(unit(s, plan, r, start, not_started.get(&r.index).copied()));
+    }
+    plan.kueue = Some(KueueStage {
+        cycles: staged.admission.cycles,
+        unsettled: staged.admission.unsettled,
+        not_started: staged
+            .not_launched
+            .iter()
+            .map(|n| n.reason.clone())
+            .collect(),
+    });
+    units.append(&mut plan.units);
+    plan.units = units;
+    plan.summary = Summary::of(&plan.units);
+}
+
+/// The unit of one Kueue Workload.
+fn unit(
+    s: &Snapshot,
+    plan: &Plan,
+    r: &WorkloadResult,
+    start: Option<&Launched>,
+    not_started: Option<&str>,
+) -> UnitResult {
+    let w = &s.kueue.workloads[r.index];
+    let namespace = w.namespace().to_owned();
+    let held = start.map(|l| holders(plan, &namespace, l)).unwrap_or_default();
+    let placement = held.first().map(|u| u.obj_ref());
+    let pending: i32 = w.spec.pod_sets.iter().map(|p| p.count.max(0)).sum();
+    let (outcome, message) = match r.outcome {
+        AdmissionOutcome::Admitted => match (held.is_empty(), not_started) {
+            (false, _) => admitted(r, &held),
+            (true, Some(why)) => (
+                Outcome::NotSimulated,
+                format!("admitted to ClusterQueue {}; {why}", r.cluster_queue),
+            ),
+            (true, None) => (
+                Outcome::Waiting,
+                format!(
+                    "admitted to ClusterQueue {}; its pods are not created yet",
+                    r.cluster_queue
+                ),
+            ),
+        },
+        AdmissionOutcome::Preempting => (Outcome::Preempting, r.message.clone()),
+        _ => (Outcome::Waiting, waiting_message(r)),
+    };
+    UnitResult {
+        kind: ObjKind::KueueWorkload,
+        namespace,
+        name: w.name().to_owned(),
+        outcome,
+        message,
+        placements: Vec::new(),
+        victims: Vec::new(),
+        blast_radius: None,
+        min_count: None,
+        known: None,
+        scheduled_before: 0,
+        pending: u32::try_from(pending).unwrap_or(u32::MAX),
+        priority: r.priority,
+        profile: String::new(),
+        trace: UnitTrace::default(),
+        kueue: Some(Box::new(KueueUnit {
+            api_version: w.api_version.clone(),
+            admission: KueueAdmission {
+                outcome: r.outcome,
+                cluster_queue: r.cluster_queue.clone(),
+                pod_sets: r
+                    .pod_sets
+                    .iter()
+                    .map(|p| AdmittedPodSet {
+                        name: p.name.clone(),
+                        count: p.count,
+                        flavors: p.flavors.clone(),
+                    })
+                    .collect(),
+                preempts: r
+                    .preempts
+                    .iter()
+                    .map(|(namespace, name)| NamespacedName {
+                        namespace: namespace.clone(),
+                        name: name.clone(),
+                    })
+                    .collect(),
+                evicted: r.evicted,
+                shortfall: r.shortfall.clone(),
+            },
+            placement,
+        })),
+    }
+}
+
+/// The stage-two units that hold the pods a started Job creates: its PodGroup's unit (or the
+/// unit of the tree it belongs to), else its pods' own units.
+fn holders<'p>(plan: &'p Plan, namespace: &str, l: &Launched) -> Vec<&'p UnitResult> {
+    let pods: Vec<&str> = l
+        .objects
+        .pods
+        .iter()
+        .filter_map(|p| p.metadata.name.as_deref())
+        .collect();
+    let group = l
+        .objects
+        .pod_group
+        .as_ref()
+        .and_then(|g| g.metadata.name.as_deref());
+    plan.units
+        .iter()
+        .filter(|u| u.namespace == namespace && u.kueue.is_none())
+        .filter(|u| {
+            group.is_some_and(|g| u.is(&ObjRef::new(ObjKind::PodGroup, namespace, g)))
+                || (u.kind == ObjKind::Pod && pods.contains(&u.name.as_str()))
+                || u.placements.iter().any(|p| pods.contains(&p.pod.as_str()))
+                || u.trace.pods.iter().any(|t| pods.contains(&&*t.pod))
+        })
+        .collect()
+}
+
+/// An admitted workload whose pods exist: the placement stage's outcome, in words that say
+/// which stage blocks when the nodes cannot back the quota.
+fn admitted(r: &WorkloadResult, held: &[&UnitResult]) -> (Outcome, String) {
+    let outcome = Outcome::combine(held.iter().map(|u| u.outcome)).unwrap_or(Outcome::Waiting);
+    let flavors = flavors_text(r);
+    let first = held[0];
+    let at = format!("{}/{}", first.kind, first.name);
+    let message = match outcome {
+        Outcome::Scheduled => format!(
+            "admitted to ClusterQueue {}{flavors}; {at} is placed",
+            r.cluster_queue
+        ),
+        // Kueue keeps the quota of a workload whose pods never start, unless waitForPodsReady
+        // evicts it (pkg/controller/jobs/.../workload_controller.go, PodsReady timeout).
+        Outcome::Unschedulable | Outcome::Error => format!(
+            "admitted but unschedulable: ClusterQueue {} has quota{flavors}, but the nodes cannot place {at}; Kueue holds the quota while it waits (with waitForPodsReady, Kueue would evict and requeue it after the timeout): {}",
+            r.cluster_queue, first.message
+        ),
+        _ => format!(
+            "admitted to ClusterQueue {}{flavors}; {at}: {}",
+            r.cluster_queue, first.message
+        ),
+    };
+    (outcome, message)
+}
+
+/// ` (flavor h100 for nvidia.com/gpu, …)`: the flavors assigned, resource by resource.
+fn flavors_text(r: &WorkloadResult) -> String {
+    let mut by_flavor: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for p in &r.pod_sets {
+        for (resource, flavor) in &p.flavors {
+            let list = by_flavor.entry(flavor.as_str()).or_default();
+            if !list.contains(&resource.as_str()) {
+                list.push(resource.as_str());
+            }
+        }
+    }
+    if by_flavor.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = by_flavor
+        .iter()
+        .map(|(f, rs)| format!("flavor {f} for {}", rs.join(", ")))
+        .collect();
+    format!(" ({})", parts.join("; "))
+}
+
+/// Why a workload is not admitted: Kueue's words, with the shortfall when quota is short.
+fn waiting_message(r: &WorkloadResult) -> String {
+    let mut message = match r.outcome {
+        AdmissionOutcome::QuotaPending if r.message.is_empty() => format!(
+            "pending admission in ClusterQueue {}: not enough quota",
+            r.cluster_queue
+        ),
+        AdmissionOutcome::WaitingForAdmissionCheck if r.message.is_empty() => format!(
+            "quota reserved in ClusterQueue {}; waiting for its admission checks",
+            r.cluster_queue
+        ),
+        _ => r.message.clone(),
+    };
+    if r.evicted {
+        message = format!("preempted by Kueue in this run; {message}");
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::source::{Collector, files::load_str};
+
+    fn snapshot(yaml: &str) -> Snapshot {
+        let mut c = Collector::new();
+        load_str(yaml, "<test>", &mut c).unwrap_or_else(|e| panic!("{e:?}"));
+        c.finish()
+    }
+
+    /// One 8-GPU node behind a ClusterQueue with 16 GPUs of quota: two 8-GPU Jobs are both
+    /// admitted by quota; kube-scheduler places one, and the other is admitted but
+    /// unschedulable. A third Job does not fit the quota.
+    const CLUSTER: &str = r#"
+apiVersion: v1
+kind: Node
+metadata: {name: gpu-1, labels: {pool: h100}}
+status: {allocatable: {cpu: "64", memory: 512Gi, nvidia.com/gpu: "8", pods: "110"}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ml}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: h100}
+spec: {nodeLabels: {pool: h100}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: h100
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: 16}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ml}
+spec: {clusterQueue: team}
+"#;
+
+    fn job(name: &str, created: &str) -> String {
+        format!(
+            r#"---
+apiVersion: batch/v1
+kind: Job
+metadata: {{name: {name}, namespace: ml, uid: uid-{name}, labels: {{kueue.x-k8s.io/queue-name: q}}, creationTimestamp: "{created}"}}
+spec:
+  suspend: true
+  parallelism: 1
+  completions: 1
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{{name: c, image: x, resources: {{requests: {{nvidia.com/gpu: "8"}}}}}}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: job-{name}
+  namespace: ml
+  creationTimestamp: "{created}"
+  ownerReferences: [{{apiVersion: batch/v1, kind: Job, name: {name}, uid: uid-{name}, controller: true}}]
+spec:
+  queueName: q
+  podSets:
+  - name: main
+    count: 1
+    template:
+      spec:
+        restartPolicy: Never
+        containers: [{{name: c, image: x, resources: {{requests: {{nvidia.com/gpu: "8"}}}}}}]
+"#
+        )
+    }
+
+    fn run() -> Plan {
+        let s = snapshot(
+            &[
+                CLUSTER,
+                &job("a", "2026-01-01T00:00:00Z"),
+                &job("b", "2026-01-01T00:01:00Z"),
+                &job("c", "2026-01-01T00:02:00Z"),
+            ]
+            .concat(),
+        );
+        simulate(&s, &Options::default())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .0
+    }
+
+    fn kueue_unit<'a>(plan: &'a Plan, name: &str) -> &'a UnitResult {
+        plan.units
+            .iter()
+            .find(|u| u.kind == ObjKind::KueueWorkload && u.name == name)
+            .unwrap_or_else(|| panic!("no unit {name}: {:#?}", plan.units))
+    }
+
+    #[test]
+    fn quota_admits_two_the_node_places_one_and_the_third_waits_for_quota() {
+        let plan = run();
+        let a = kueue_unit(&plan, "job-a");
+        let k = a.kueue.as_deref().expect("kueue");
+        assert_eq!(k.admission.outcome, AdmissionOutcome::Admitted);
+        assert_eq!(k.admission.cluster_queue, "team");
+        assert_eq!(
+            k.admission.pod_sets[0].flavors.get("nvidia.com/gpu").map(String::as_str),
+            Some("h100")
+        );
+        assert_eq!(a.outcome, Outcome::Scheduled, "{}", a.message);
+        let held = k.placement.as_ref().expect("placement");
+        let unit = plan
+            .units
+            .iter()
+            .find(|u| u.is(held))
+            .expect("the unit it points at");
+        assert_eq!(unit.placements.len(), 1);
+        assert_eq!(unit.placements[0].node, "gpu-1");
+        // Its pods get the flavor's node labels: the placement is on the flavor's node.
+        let b = kueue_unit(&plan, "job-b");
+        assert_eq!(
+            b.kueue.as_deref().map(|k| k.admission.outcome),
+            Some(AdmissionOutcome::Admitted)
+        );
+        assert_eq!(b.outcome, Outcome::Unschedulable);
+        assert!(
+            b.message.starts_with("admitted but unschedulable: ClusterQueue team has quota"),
+            "{}",
+            b.message
+        );
+        let c = kueue_unit(&plan, "job-c");
+        let kc = c.kueue.as_deref().expect("kueue");
+        assert_eq!(kc.admission.outcome, AdmissionOutcome::QuotaPending);
+        assert_eq!(c.outcome, Outcome::Waiting);
+        assert!(kc.placement.is_none());
+        assert_eq!(plan.kueue.as_ref().map(|k| k.cycles > 0), Some(true));
+    }
+
+    #[test]
+    fn each_job_is_counted_once() {
+        let plan = run();
+        // a: Scheduled (its pod unit), b: Unschedulable (its pod unit), c: Waiting (Kueue).
+        assert_eq!(plan.summary.scheduled, 1);
+        assert_eq!(plan.summary.unschedulable, 1);
+        assert_eq!(plan.summary.waiting, 1);
+    }
+
+    #[test]
+    fn the_json_unit_says_workload_with_kueues_api_version() {
+        let plan = run();
+        let json = serde_json::to_value(kueue_unit(&plan, "job-c")).expect("json");
+        assert_eq!(json["kind"], "Workload");
+        assert_eq!(json["apiVersion"], "kueue.x-k8s.io/v1beta2");
+        assert_eq!(json["admission"]["outcome"], "QuotaPending");
+        assert_eq!(json["admission"]["clusterQueue"], "team");
+        assert_eq!(json["outcome"], "Waiting");
+        assert!(json.get("placement").is_none());
+        let a = serde_json::to_value(kueue_unit(&plan, "job-a")).expect("json");
+        assert_eq!(a["placement"]["kind"], "Pod");
+        assert_eq!(a["placement"]["namespace"], "ml");
+    }
+
+    #[test]
+    fn without_kueue_objects_the_plan_is_todays() {
+        let s = snapshot(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus: {allocatable: {cpu: '1', pods: '10'}}\n",
+        );
+        let (plan, staged) = simulate(&s, &Options::default()).expect("plan");
+        assert!(staged.is_none());
+        assert!(plan.kueue.is_none());
+        assert_eq!(plan, sched::simulate(&s, &Options::default()));
+    }
+}

@@ -154,7 +154,7 @@ pub struct Diagnosis {
 
 /// The unit's profile name (empty for `default-scheduler`) and, when the profile is not the
 /// default one, how it scores nodes (from the plan's `settings.profiles`).
-fn profile_of(plan: &Plan, profile: &str) -> (String, Option<String>) {
+pub(crate) fn profile_of(plan: &Plan, profile: &str) -> (String, Option<String>) {
     let name = if profile == crate::sched::profile::DEFAULT_SCHEDULER_NAME {
         ""
     } else {

@@ -51,6 +51,12 @@ fn write_answer(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::R
     if let Some(k) = &t.topology_key {
         shape.push(format!("topology {}", sanitize(k)));
     }
+    // The profile, when not the default one (`profile gpu-binpack: MostAllocated on …`).
+    match (&t.scoring, t.profile.as_str()) {
+        (Some(scoring), _) => shape.push(sanitize(scoring).into_owned()),
+        (None, "") => {}
+        (None, name) => shape.push(format!("profile {}", sanitize(name))),
+    }
     writeln!(
         out,
         "{} ({}, from {})",

@@ -135,6 +135,17 @@ fn write_binding(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<
         }
     }
     for f in &plan.binding_failures {
+        if let Some(timeout) = f.binding_timeout_seconds {
+            writeln!(
+                out,
+                "{} claim {}/{} (its binding conditions were not all True {timeout} s after its allocation, DynamicResources bindingTimeout): the scheduler clears its allocation and pod(s) {} go back to scheduling",
+                style.error("binding timed out:"),
+                sanitize(&f.namespace),
+                sanitize(&f.claim),
+                sanitize(&f.pods.join(", "))
+            )?;
+            continue;
+        }
         writeln!(
             out,
             "{} claim {}/{} ({} is True): the scheduler clears its allocation and pod(s) {} go back to scheduling",
@@ -298,6 +309,16 @@ fn write_units(
     if opts.wide {
         headers.extend(["PRIORITY", "VICTIMS"]);
     }
+    // With a unit simulated by another profile than `default-scheduler`, each row names its
+    // profile (the profiles' scoring is described above the table).
+    let profiles = plan.units.iter().any(|u| {
+        u.outcome != Outcome::NotSimulated
+            && !u.profile.is_empty()
+            && u.profile != crate::sched::profile::DEFAULT_SCHEDULER_NAME
+    });
+    if profiles {
+        headers.push("PROFILE");
+    }
     headers.push("MESSAGE");
     let mut table = Table::new(headers);
     // Units no profile serves are counted per scheduler below the table.
@@ -334,6 +355,14 @@ fn write_units(
         if opts.wide {
             row.push(u.priority.to_string().into());
             row.push(u.victims.len().to_string().into());
+        }
+        if profiles {
+            let name = if u.profile.is_empty() {
+                crate::sched::profile::DEFAULT_SCHEDULER_NAME
+            } else {
+                u.profile.as_str()
+            };
+            row.push(sanitize(name).into_owned().into());
         }
         row.push(message.into());
         table.row(row);

@@ -99,7 +99,7 @@ pub(crate) fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) ->
             out,
             "{}",
             style.dim(format!(
-                "{}: NodeResourcesFit scores nodes and placements with this strategy",
+                "{}: NodeResourcesFit scores nodes with this strategy (a topology-constrained gang's domains MostAllocated over the same resources)",
                 sanitize(line)
             ))
         )?;

@@ -344,6 +344,12 @@ pub(crate) fn write_notes(
     if let Some(p) = &r.settings.simulation.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(p))?;
     }
+    crate::render::plan::write_extenders(
+        out,
+        &r.settings.simulation.extenders,
+        "the copies that fit may differ if it filters, scores or binds the copies' pods",
+        style,
+    )?;
     crate::render::plan::write_admitted(out, &r.settings.simulation.admitted, style)?;
     for a in &r.settings.simulation.assumed {
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;

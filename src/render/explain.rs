@@ -94,6 +94,12 @@ pub(crate) fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) ->
     if let Some(line) = &d.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
     }
+    super::plan::write_extenders(
+        out,
+        &d.extenders,
+        "this verdict may differ if it filters, scores or binds the unit's pods",
+        style,
+    )?;
     if let Some(line) = &d.scoring {
         writeln!(
             out,
@@ -147,6 +153,7 @@ mod tests {
             pod_by_pod: None,
             profile: String::new(),
             scoring: None,
+            extenders: Vec::new(),
         }
     }
 

@@ -227,14 +227,12 @@ pub(crate) fn write_text(
     for p in &plan.settings.profiles {
         writeln!(out, "{}", style.dim(sanitize(p)))?;
     }
-    for e in &plan.settings.extenders {
-        writeln!(
-            out,
-            "{} extender `{}` is not simulated: the outcomes of the units it filters or scores may differ",
-            style.warn("warning:"),
-            sanitize(e)
-        )?;
-    }
+    write_extenders(
+        out,
+        &plan.settings.extenders,
+        "the outcomes of the units it filters or scores may differ",
+        style,
+    )?;
     if plan.units.is_empty() {
         match &opts.empty {
             Some(line) => writeln!(out, "{}", sanitize(line))?,
@@ -280,6 +278,25 @@ pub(crate) fn write_text(
         style.bold("Summary:"),
         s.counts_text()
     )?;
+    Ok(())
+}
+
+/// One warning per extender of the scheduler configuration: extenders are not called, so
+/// what `differs` names (the outcomes, a verdict, the copies) may differ from the report.
+pub(crate) fn write_extenders(
+    out: &mut dyn Write,
+    extenders: &[String],
+    differs: &str,
+    style: Styler,
+) -> io::Result<()> {
+    for e in extenders {
+        writeln!(
+            out,
+            "{} extender `{}` is not simulated: {differs}",
+            style.warn("warning:"),
+            sanitize(e)
+        )?;
+    }
     Ok(())
 }
 

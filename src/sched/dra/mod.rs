@@ -905,13 +905,17 @@ impl DraState {
         }
         for (ci, conditions) in stored.binding_failed.iter().enumerate() {
             let users = self.users.get(ci).cloned().unwrap_or_default();
-            if users.is_empty() || users.iter().any(|p| bound(*p)) {
+            if users.iter().any(|p| bound(*p)) {
                 continue;
             }
             let timeout_seconds = if conditions.is_empty() {
+                // Only a pod waiting in PreBind times out: a claim no pod uses waits for none.
                 let Some(allocated) = stored.binding_waits.get(ci).copied().flatten() else {
                     continue;
                 };
+                if users.is_empty() {
+                    continue;
+                }
                 let timeout = users.first().map_or(
                     crate::sched::profile::DEFAULT_BINDING_TIMEOUT_SECONDS,
                     |p| binding_timeout(*p),
@@ -921,7 +925,7 @@ impl DraState {
                         timeout,
                     )))
                     .ok();
-                if !deadline.is_some_and(|d| d < now) {
+                if deadline.is_none_or(|d| d >= now) {
                     continue;
                 }
                 Some(timeout)
@@ -2315,5 +2319,34 @@ mod tests {
         // "allocated-unused-claim-released": no reservedFor at all.
         let docs = [allocated_claim("c", ""), bound_pod("a", "c")];
         assert_eq!(released(&docs, &["a"]), ["c"]);
+    }
+
+    /// A claim allocated to a device with binding condition `attached`; `extra` adds to the
+    /// allocation (`, "allocationTimestamp": …`) and `status` to the status.
+    fn waiting_claim(extra: &str, status: &str) -> k8s_openapi::api::resource::v1::ResourceClaim {
+        let text = format!(
+            r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {{"name": "c", "namespace": "default"}}, "spec": {{"devices": {{"requests": [{{"name": "dev", "exactly": {{"deviceClassName": "gpu"}}}}]}}}}, "status": {{"allocation": {{"devices": {{"results": [{{"request": "dev", "driver": "gpu.example.com", "pool": "p", "device": "d", "bindingConditions": ["attached"]}}]}}{extra}}}{status}}}}}"#
+        );
+        serde_json::from_str(&text).expect("claim parses")
+    }
+
+    #[test]
+    fn binding_waits_only_while_a_binding_condition_is_not_true() {
+        // dynamicresources.go isClaimReadyForBinding / isClaimTimeout.
+        let at = r#", "allocationTimestamp": "2026-11-20T11:59:50Z""#;
+        let wait = binding_wait_of(&waiting_claim(at, "")).expect("no device status: waiting");
+        assert_eq!(wait.to_string(), "2026-11-20T11:59:50Z");
+        let condition = |status: &str| {
+            format!(
+                r#", "devices": [{{"driver": "gpu.example.com", "pool": "p", "device": "d", "conditions": [{{"type": "attached", "status": "{status}", "reason": "r", "message": "", "lastTransitionTime": "2026-11-20T11:59:55Z"}}]}}]"#
+            )
+        };
+        assert!(binding_wait_of(&waiting_claim(at, &condition("False"))).is_some());
+        assert!(
+            binding_wait_of(&waiting_claim(at, &condition("True"))).is_none(),
+            "ready for binding"
+        );
+        // Without an allocationTimestamp upstream's isClaimTimeout never fires.
+        assert!(binding_wait_of(&waiting_claim("", "")).is_none());
     }
 }

@@ -150,11 +150,15 @@ pub struct Diagnosis {
     /// (`profile gpu-binpack: MostAllocated on nvidia.com/gpu`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scoring: Option<String>,
+    /// The scheduler configuration's extenders (`urlPrefix`): not simulated, so the verdict
+    /// may differ when one filters, scores or binds the unit's pods (omitted when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extenders: Vec<String>,
 }
 
 /// The unit's profile name (empty for `default-scheduler`) and, when the profile is not the
 /// default one, how it scores nodes (from the plan's `settings.profiles`).
-fn profile_of(plan: &Plan, profile: &str) -> (String, Option<String>) {
+pub(crate) fn profile_of(plan: &Plan, profile: &str) -> (String, Option<String>) {
     let name = if profile == crate::sched::profile::DEFAULT_SCHEDULER_NAME {
         ""
     } else {
@@ -457,6 +461,7 @@ pub(crate) fn explain_prepared(
         pod_by_pod: plan.settings.pod_by_pod.clone(),
         profile: profile_of(&plan, &unit.profile).0,
         scoring: profile_of(&plan, &unit.profile).1,
+        extenders: plan.settings.extenders.clone(),
     }
 }
 
@@ -751,6 +756,7 @@ pub(crate) fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosi
         pod_by_pod: plan.settings.pod_by_pod.clone(),
         profile: profile_of(plan, &unit.profile).0,
         scoring: profile_of(plan, &unit.profile).1,
+        extenders: plan.settings.extenders.clone(),
     }
 }
 
@@ -880,6 +886,7 @@ fn pod_by_pod(
         pod_by_pod: plan.settings.pod_by_pod.clone(),
         profile: profile_of(plan, members.first().map_or("", |u| u.profile.as_str())).0,
         scoring: profile_of(plan, members.first().map_or("", |u| u.profile.as_str())).1,
+        extenders: plan.settings.extenders.clone(),
     }
 }
 
@@ -1024,5 +1031,6 @@ fn running_diagnosis(
         pod_by_pod: plan.settings.pod_by_pod.clone(),
         profile: String::new(),
         scoring: None,
+        extenders: plan.settings.extenders.clone(),
     }
 }

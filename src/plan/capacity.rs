@@ -119,6 +119,16 @@ pub struct Target {
     /// The topology constraint's key, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub topology_key: Option<String>,
+    /// The scheduler profile that simulated the copies (the `schedulerName` of the shape's
+    /// pods), as simulate's and explain's JSON name a unit's: omitted for
+    /// `default-scheduler`; for copies no profile serves (`NotSimulated`), the scheduler they
+    /// name.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub profile: String,
+    /// How that profile scores nodes, when it is not kube-scheduler's default profile
+    /// (`profile gpu-binpack: MostAllocated on nvidia.com/gpu`), as explain's `scoring`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<String>,
 }
 
 /// Copies in one topology domain.
@@ -718,6 +728,22 @@ impl Copies {
         }
     }
 
+    /// The profile that simulated copy `i` in `plan` (its PodGroup unit's, else its first pod
+    /// unit's; empty for `default-scheduler`), with how it scores nodes when it is not the
+    /// default profile.
+    fn profile(&self, plan: &Plan, i: usize) -> (String, Option<String>) {
+        let ns = &self.namespace;
+        let unit = plan
+            .unit(&ObjRef::new(ObjKind::PodGroup, ns, &self.names[i]))
+            .or_else(|| {
+                self.pods[i]
+                    .iter()
+                    .find_map(|p| plan.unit(&ObjRef::new(ObjKind::Pod, ns, p)))
+            });
+        unit.map(|u| crate::explain::profile_of(plan, &u.profile))
+            .unwrap_or_default()
+    }
+
     /// The unit that stands for copy `i` not fitting: its PodGroup unit, or (pod by pod) its
     /// first pod that did not fit.
     fn failed_unit<'p>(&self, plan: &'p Plan, i: usize) -> Option<&'p UnitResult> {
@@ -839,6 +865,7 @@ fn count_copies(
         .then(|| copies.failed_unit(&plan, on_nodes))
         .flatten()
         .map(|u| limit_of(&s, &plan, u));
+    let (profile, scoring) = copies.profile(&plan, 0);
     let report = CapacityReport {
         target: Target {
             object: ObjRef::new(ObjKind::PodGroup, shape.namespace(), shape.name()),
@@ -846,6 +873,8 @@ fn count_copies(
             pods: u32::try_from(shape.pods.len()).unwrap_or(u32::MAX),
             min_count: shape.min_count(),
             topology_key: shape.topology_key().map(str::to_owned),
+            profile,
+            scoring,
         },
         copies: count(n),
         copies_with_preemption: count(n_with),
@@ -1114,6 +1143,95 @@ mod tests {
 
     fn options() -> Options {
         Options::default()
+    }
+
+    /// `cluster_docs` with the gang's pods naming `scheduler`.
+    fn cluster_named(scheduler: &str) -> Snapshot {
+        let docs: Vec<String> = cluster_docs()
+            .into_iter()
+            .map(|d| {
+                d.replace(
+                    r#""spec": {"containers""#,
+                    &format!(r#""spec": {{"schedulerName": "{scheduler}", "containers""#),
+                )
+            })
+            .collect();
+        load(&docs)
+    }
+
+    fn profiles_with_binpack() -> crate::sched::profile::Profiles {
+        use crate::sched::profile::{Profile, Profiles, ResourceSpec, ScoringStrategy, Strategy};
+        let binpack = Profile {
+            scheduler_name: "gpu-binpack".to_owned(),
+            fit: ScoringStrategy {
+                strategy: Strategy::MostAllocated,
+                resources: vec![ResourceSpec::new("nvidia.com/gpu", 1)],
+            },
+            ..Profile::default()
+        };
+        Profiles::new(vec![Profile::default(), binpack], Vec::new())
+    }
+
+    #[test]
+    fn the_shapes_profile_decides_where_copies_land() {
+        // Issue 48: copies are simulated by the profile their pods name. 10 free GPUs (a1 2,
+        // a2 2, b1 4, b2 2), 2 x 1 GPU per copy: 5 copies either way. gpu-binpack
+        // (MostAllocated on nvidia.com/gpu) puts both members of a copy on one node, so none
+        // straddles the racks; the default profile (LeastAllocated) spreads the members of
+        // the first copies over the emptiest nodes, across racks.
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: Some("rack".to_owned()),
+        };
+        let options = Options {
+            profiles: profiles_with_binpack(),
+            ..Options::default()
+        };
+        let run = |scheduler: &str| {
+            let s = cluster_named(scheduler);
+            let shape = Shape::from_snapshot(&s, &ObjRef::new(ObjKind::PodGroup, "ml", "g"))
+                .expect("shape");
+            capacity(s, &shape, &options, &copt)
+        };
+        let packed = run("gpu-binpack");
+        assert_eq!(packed.copies, 5);
+        assert_eq!(packed.copies_across_domains, 0, "{:?}", packed.domains);
+        assert_eq!(packed.target.profile, "gpu-binpack");
+        assert_eq!(
+            packed.target.scoring.as_deref(),
+            Some("profile gpu-binpack: MostAllocated on nvidia.com/gpu")
+        );
+        let json = serde_json::to_value(&packed).expect("json");
+        assert_eq!(json["target"]["profile"], "gpu-binpack");
+        let spread = run("default-scheduler");
+        assert_eq!(spread.copies, 5);
+        assert!(spread.copies_across_domains > 0, "{:?}", spread.domains);
+        assert_eq!(spread.target.profile, "");
+        assert!(spread.target.scoring.is_none());
+        let json = serde_json::to_value(&spread).expect("json");
+        assert!(json["target"].get("profile").is_none(), "{json}");
+    }
+
+    #[test]
+    fn copies_no_profile_serves_are_not_simulated() {
+        // Pods naming a scheduler no profile serves (volcano) are never simulated by the
+        // default profile: no copy fits, the limit is `NotSimulated` and names the scheduler.
+        let options = Options {
+            profiles: profiles_with_binpack(),
+            ..Options::default()
+        };
+        let s = cluster_named("volcano");
+        let shape =
+            Shape::from_snapshot(&s, &ObjRef::new(ObjKind::PodGroup, "ml", "g")).expect("shape");
+        let copt = CapacityOptions {
+            max_copies: 20,
+            domain_key: None,
+        };
+        let r = capacity(s, &shape, &options, &copt);
+        assert_eq!((r.copies, r.copies_with_preemption), (0, 0));
+        assert_eq!(r.target.profile, "volcano");
+        let limit = r.limit.expect("limit");
+        assert_eq!(limit.outcome, Outcome::NotSimulated);
     }
 
     #[test]

@@ -51,6 +51,12 @@ fn write_answer(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::R
     if let Some(k) = &t.topology_key {
         shape.push(format!("topology {}", sanitize(k)));
     }
+    // The profile, when not the default one (`profile gpu-binpack: MostAllocated on …`).
+    match (&t.scoring, t.profile.as_str()) {
+        (Some(scoring), _) => shape.push(sanitize(scoring).into_owned()),
+        (None, "") => {}
+        (None, name) => shape.push(format!("profile {}", sanitize(name))),
+    }
     writeln!(
         out,
         "{} ({}, from {})",
@@ -338,6 +344,12 @@ pub(crate) fn write_notes(
     if let Some(p) = &r.settings.simulation.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(p))?;
     }
+    crate::render::plan::write_extenders(
+        out,
+        &r.settings.simulation.extenders,
+        "the copies that fit may differ if it filters, scores or binds the copies' pods",
+        style,
+    )?;
     crate::render::plan::write_admitted(out, &r.settings.simulation.admitted, style)?;
     for a in &r.settings.simulation.assumed {
         writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;

@@ -94,12 +94,18 @@ pub(crate) fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) ->
     if let Some(line) = &d.pod_by_pod {
         writeln!(out, "{} {}", style.warn("warning:"), sanitize(line))?;
     }
+    super::plan::write_extenders(
+        out,
+        &d.extenders,
+        "this verdict may differ if it filters, scores or binds the unit's pods",
+        style,
+    )?;
     if let Some(line) = &d.scoring {
         writeln!(
             out,
             "{}",
             style.dim(format!(
-                "{}: NodeResourcesFit scores nodes and placements with this strategy",
+                "{}: NodeResourcesFit scores nodes with this strategy (a topology-constrained gang's domains MostAllocated over the same resources)",
                 sanitize(line)
             ))
         )?;
@@ -147,6 +153,7 @@ mod tests {
             pod_by_pod: None,
             profile: String::new(),
             scoring: None,
+            extenders: Vec::new(),
         }
     }
 

@@ -135,6 +135,17 @@ fn write_binding(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<
         }
     }
     for f in &plan.binding_failures {
+        if let Some(timeout) = f.binding_timeout_seconds {
+            writeln!(
+                out,
+                "{} claim {}/{} (its binding conditions were not all True {timeout} s after its allocation, DynamicResources bindingTimeout): the scheduler clears its allocation and pod(s) {} go back to scheduling",
+                style.error("binding timed out:"),
+                sanitize(&f.namespace),
+                sanitize(&f.claim),
+                sanitize(&f.pods.join(", "))
+            )?;
+            continue;
+        }
         writeln!(
             out,
             "{} claim {}/{} ({} is True): the scheduler clears its allocation and pod(s) {} go back to scheduling",
@@ -217,14 +228,12 @@ pub(crate) fn write_text(
     for p in &plan.settings.profiles {
         writeln!(out, "{}", style.dim(sanitize(p)))?;
     }
-    for e in &plan.settings.extenders {
-        writeln!(
-            out,
-            "{} extender `{}` is not simulated: the outcomes of the units it filters or scores may differ",
-            style.warn("warning:"),
-            sanitize(e)
-        )?;
-    }
+    write_extenders(
+        out,
+        &plan.settings.extenders,
+        "the outcomes of the units it filters or scores may differ",
+        style,
+    )?;
     let kueue = plan.units.iter().any(|u| u.kueue.is_some());
     if kueue {
         write_kueue(out, plan, style, &opts)?;
@@ -307,6 +316,25 @@ pub(crate) fn write_text(
     Ok(())
 }
 
+/// One warning per extender of the scheduler configuration: extenders are not called, so
+/// what `differs` names (the outcomes, a verdict, the copies) may differ from the report.
+pub(crate) fn write_extenders(
+    out: &mut dyn Write,
+    extenders: &[String],
+    differs: &str,
+    style: Styler,
+) -> io::Result<()> {
+    for e in extenders {
+        writeln!(
+            out,
+            "{} extender `{}` is not simulated: {differs}",
+            style.warn("warning:"),
+            sanitize(e)
+        )?;
+    }
+    Ok(())
+}
+
 /// Pods no profile serves, per scheduler they name: reported once each, not row by row.
 pub(crate) fn not_simulated(plan: &Plan) -> BTreeMap<&str, u32> {
     let mut out: BTreeMap<&str, u32> = BTreeMap::new();
@@ -332,6 +360,16 @@ fn write_units(
     let mut headers = vec!["NAMESPACE", "NAME", "OUTCOME", "PLACED", "MIN", "NODES"];
     if opts.wide {
         headers.extend(["PRIORITY", "VICTIMS"]);
+    }
+    // With a unit simulated by another profile than `default-scheduler`, each row names its
+    // profile (the profiles' scoring is described above the table).
+    let profiles = plan.units.iter().any(|u| {
+        u.outcome != Outcome::NotSimulated
+            && !u.profile.is_empty()
+            && u.profile != crate::sched::profile::DEFAULT_SCHEDULER_NAME
+    });
+    if profiles {
+        headers.push("PROFILE");
     }
     headers.push("MESSAGE");
     let mut table = Table::new(headers);
@@ -370,6 +408,14 @@ fn write_units(
         if opts.wide {
             row.push(u.priority.to_string().into());
             row.push(u.victims.len().to_string().into());
+        }
+        if profiles {
+            let name = if u.profile.is_empty() {
+                crate::sched::profile::DEFAULT_SCHEDULER_NAME
+            } else {
+                u.profile.as_str()
+            };
+            row.push(sanitize(name).into_owned().into());
         }
         row.push(message.into());
         table.row(row);

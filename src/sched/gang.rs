@@ -20,13 +20,13 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::filter::node_resources_fit::most_allocated_over;
 use super::node_state::{ClusterState, NodeId, PodId};
 use super::plan::{DomainTrace, PodTrace, ReasonTexts, UnitTrace};
 use super::queue::{GroupKind, GroupNode};
 use super::schedule_one::{
     Mode, NodePreference, PodAttempt, Sampler, fit_error, schedule_pod_preferring,
 };
+use super::score::strategy;
 
 /// A feasible domain: trace index, assignments, PodGroupPodsCount raw score, fit score.
 type FeasiblePlacement = (usize, Vec<(PodId, NodeId)>, i64, i64);
@@ -499,17 +499,35 @@ impl<'a> Cycle<'a> {
                 placeable: 0,
             };
         }
+        // The profile's placementScore plugins and weights (PodGroupPodsCount and
+        // NodeResourcesFit, weight 1 each by default): the group's pods share one profile.
+        let weights = feasible
+            .iter()
+            .find_map(|f| f.1.first())
+            .map(|(p, _)| self.state.profiles.get(self.state.pods[*p].profile))
+            .map(|profile| {
+                (
+                    profile.plugins.weights.placement_pod_group_pods_count,
+                    profile.plugins.weights.placement_node_resources_fit,
+                )
+            })
+            .unwrap_or((1, 1));
         let max_pods = feasible.iter().map(|f| f.2).max().unwrap_or(0);
-        if max_pods == 0 {
+        if max_pods == 0 && weights.0 != 0 {
             return error_run(
                 "no pods from pod group are assigned to any of the candidate placements".to_owned(),
             );
         }
-        // Weighted sum, weight 1 each; ties go to the first domain in name order (upstream: random).
+        // Weighted sum; ties go to the first domain in name order (upstream: random).
         let mut best = 0;
         let mut best_score = i64::MIN;
         for (i, f) in feasible.iter().enumerate() {
-            let score = f.2 * 100 / max_pods + f.3;
+            let pods = if max_pods == 0 {
+                0
+            } else {
+                f.2 * 100 / max_pods
+            };
+            let score = weights.0 * pods + weights.1 * f.3;
             self.trace.domains[f.0].score = Some(score);
             if score > best_score {
                 best = i;
@@ -650,7 +668,7 @@ impl<'a> Cycle<'a> {
                     .filter(|p| self.state.placement[**p].is_some_and(|n| nodes.contains(&n)))
                     .count();
                 let pods = i64::try_from(already + r.placed.len()).unwrap_or(i64::MAX);
-                let fit = most_allocated_over(nodes.iter().map(|n| &self.state.nodes[*n]));
+                let fit = self.placement_fit(&r.placed, nodes);
                 self.rollback(&r.placed);
                 feasible.push((self.trace.domains.len(), r.placed, pods, fit));
             } else {
@@ -661,6 +679,28 @@ impl<'a> Cycle<'a> {
         }
         self.placement_label = outer_label;
         (feasible, first_status)
+    }
+
+    /// NodeResourcesFit's placement score of a domain (`nodes`) with the group's proposed
+    /// pods (`placed`, still assumed): MostAllocated over the resources and weights of the
+    /// group's profile ([`strategy::placement_most_allocated`]); 0 when nothing was placed.
+    fn placement_fit(&self, placed: &[(PodId, NodeId)], nodes: &[NodeId]) -> i64 {
+        let Some((first, _)) = placed.first() else {
+            return 0;
+        };
+        let profile = self.state.profiles.get(self.state.pods[*first].profile);
+        let resources = strategy::resolve(&profile.fit.resources, &self.state.table);
+        let group_request = |id| {
+            placed
+                .iter()
+                .map(|(p, _)| self.state.pods[*p].request(id))
+                .fold(0i64, i64::saturating_add)
+        };
+        strategy::placement_most_allocated(
+            &resources,
+            &group_request,
+            nodes.iter().map(|n| &self.state.nodes[*n]),
+        )
     }
 }
 

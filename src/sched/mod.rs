@@ -607,6 +607,7 @@ impl<'a> Prepared<'a> {
                             .iter()
                             .map(|p| state.pods[*p].name.to_string())
                             .collect(),
+                        binding_timeout_seconds: f.timeout_seconds,
                     }
                 })
                 .collect(),

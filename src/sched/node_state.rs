@@ -338,11 +338,13 @@ impl ClusterState {
             .collect();
         if !with_claims.is_empty() {
             let placement = &st.placement;
+            let (pods, profiles) = (&st.pods, &st.profiles);
             st.dra = DraState::build(
                 s,
                 &with_claims,
                 gates,
                 &|id| placement[id].is_some(),
+                &|id| profiles.get(pods[id].profile).dra_binding_timeout_seconds,
                 &mut st.table,
             );
             // Bound pods' recorded node-allocatable statuses (DRANodeAllocatableResources)

@@ -101,10 +101,16 @@ pub struct BindingFailure {
     pub namespace: String,
     /// The claim.
     pub claim: String,
-    /// `driver/pool/device: condition` for each failure condition that is `True`.
+    /// `driver/pool/device: condition` for each failure condition that is `True` (empty when
+    /// the binding timed out instead).
     pub conditions: Vec<String>,
     /// Its pods, back to scheduling.
     pub pods: Vec<String>,
+    /// When the binding timed out: the `bindingTimeout` (DynamicResources, of the pod's
+    /// profile) that passed between the claim's `allocationTimestamp` and the snapshot's
+    /// time with its binding conditions still not all `True`. Absent for a failure condition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binding_timeout_seconds: Option<u32>,
 }
 
 /// Why one member pod fit or did not (aggregated: reasons with node counts).

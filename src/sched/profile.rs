@@ -19,7 +19,11 @@ pub(crate) const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
 /// `config.MaxCustomPriorityScore`: the top of a RequestedToCapacityRatio shape's scores.
 pub(crate) const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
 
-/// `DynamicResourcesArgs.bindingTimeout` default: 600 s (`apis/config/v1/defaults.go`).
+/// `DynamicResourcesArgs.bindingTimeout` default: 600 s. Upstream 1.37:
+/// `staging/src/k8s.io/kube-scheduler/config/v1/types_pluginargs.go` declares
+/// `DynamicResourcesBindingTimeoutDefault = 600 * time.Second` ("Defaults to 10 minutes when
+/// the DRADeviceBindingConditions feature gate is enabled"; valid values ≥ 1 s), and
+/// `DynamicResourcesFilterTimeoutDefault = 10 * time.Second` beside it.
 pub(crate) const DEFAULT_BINDING_TIMEOUT_SECONDS: u32 = 600;
 
 /// A resource with its weight (`config.ResourceSpec`).
@@ -227,6 +231,11 @@ pub struct ScoreWeights {
     pub pod_topology_spread: i64,
     /// InterPodAffinity (default 2).
     pub inter_pod_affinity: i64,
+    /// PodGroupPodsCount at `placementScore` (default 1; TopologyAwareWorkloadScheduling).
+    pub placement_pod_group_pods_count: i64,
+    /// NodeResourcesFit at `placementScore` (default 1): MostAllocated over the domain with the
+    /// profile's resource weights ([`crate::sched::score::strategy::placement_most_allocated`]).
+    pub placement_node_resources_fit: i64,
 }
 
 impl Default for ScoreWeights {
@@ -239,6 +248,8 @@ impl Default for ScoreWeights {
             balanced_allocation: 1,
             pod_topology_spread: 2,
             inter_pod_affinity: 2,
+            placement_pod_group_pods_count: 1,
+            placement_node_resources_fit: 1,
         }
     }
 }
@@ -427,12 +438,13 @@ mod from_config {
         ) -> Self {
             let d = Self::default();
             let on = |point: ExtensionPoint, name: &str| p.enabled_at(point, name);
-            let weight = |name: &str| {
+            let weight_at = |point: ExtensionPoint, name: &str| {
                 p.plugins
                     .as_ref()
-                    .and_then(|pl| pl.weight_at(ExtensionPoint::Score, name))
+                    .and_then(|pl| pl.weight_at(point, name))
                     .map_or(0, i64::from)
             };
+            let weight = |name: &str| weight_at(ExtensionPoint::Score, name);
             let plugins = Plugins {
                 node_unschedulable: on(ExtensionPoint::Filter, "NodeUnschedulable"),
                 node_name: on(ExtensionPoint::Filter, "NodeName"),
@@ -451,6 +463,14 @@ mod from_config {
                     balanced_allocation: weight("NodeResourcesBalancedAllocation"),
                     pod_topology_spread: weight("PodTopologySpread"),
                     inter_pod_affinity: weight("InterPodAffinity"),
+                    placement_pod_group_pods_count: weight_at(
+                        ExtensionPoint::PlacementScore,
+                        "PodGroupPodsCount",
+                    ),
+                    placement_node_resources_fit: weight_at(
+                        ExtensionPoint::PlacementScore,
+                        "NodeResourcesFit",
+                    ),
                 },
             };
             let mut out = Self {

@@ -534,7 +534,9 @@ impl PluginArgs {
             Self::DynamicResources(a) => {
                 meta(&mut a.api_version, &mut a.kind, name);
                 // DRASchedulerFilterTimeout (beta, on in 1.37): 10 s; bindingTimeout 600 s
-                // (DRADeviceBindingConditions, on), as the DRA docs and types_pluginargs.go say.
+                // (DRADeviceBindingConditions, on): `DynamicResourcesFilterTimeoutDefault` and
+                // `DynamicResourcesBindingTimeoutDefault` of
+                // staging/src/k8s.io/kube-scheduler/config/v1/types_pluginargs.go.
                 a.filter_timeout.get_or_insert_with(|| "10s".to_owned());
                 a.binding_timeout.get_or_insert_with(|| "10m0s".to_owned());
             }

@@ -532,3 +532,51 @@ fn status_line_escapes_control_bidi_and_zero_width_characters() {
     assert!(text.contains("ns: evil\\u{202e}txt\\x07"), "{text}");
     assert!(text.contains("namespace: evil\\u{202e}txt\\x07"), "{text}");
 }
+
+#[test]
+fn explain_names_the_units_profile_when_not_the_default() {
+    // Issue 48: the unit's detail names the profile that simulated it and how it scores.
+    let text = r#"
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: gpu-binpack
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: nvidia.com/gpu, weight: 1}]
+---
+{"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": "2026-11-20T12:00:00Z", "serverVersion": "v1.37.0", "components": [{"component": "kube-scheduler", "version": "v1.37.0", "featureGates": {"GenericWorkload": true}}]}
+---
+{"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup", "metadata": {"name": "train", "namespace": "ml", "creationTimestamp": "2026-11-20T11:00:00Z"}, "spec": {"schedulingPolicy": {"gang": {"minCount": 1}}}}
+---
+{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-1"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110", "nvidia.com/gpu": "8"}}}
+---
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train", "namespace": "ml", "creationTimestamp": "2026-11-20T11:00:00Z"}, "spec": {"schedulerName": "gpu-binpack", "schedulingGroup": {"podGroupName": "train"}, "containers": [{"name": "c", "image": "x", "resources": {"requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}}}]}, "status": {"phase": "Pending"}}
+"#;
+    let mut c = crate::snapshot::source::Collector::new();
+    crate::snapshot::source::files::load_str(text, "profiles.yaml", &mut c).expect("loads");
+    let app = App::new(
+        Config {
+            color: false,
+            source: "profiles.yaml".to_owned(),
+            select: Some(ObjRef::new(ObjKind::PodGroup, "ml", "train")),
+            ..Config::default()
+        },
+        c.finish(),
+        None,
+    );
+    let term = Terminal::new(TestBackend::new(140, 30)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
+    h.keys("<Enter>");
+    let screen = h.text();
+    assert!(screen.contains("train"), "{screen}");
+    assert!(
+        screen.contains("profile gpu-binpack: MostAllocated on nvidia.com/gpu"),
+        "{screen}"
+    );
+}

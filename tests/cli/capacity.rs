@@ -70,6 +70,24 @@ fn capacity_fixtures_match_the_hand_computed_numbers() {
                 .collect();
             assert_eq!(&got, domains, "{name}: domains");
         }
+        // The profile that simulated the copies (issue 48): named when not the default.
+        for key in ["profile", "scoring"] {
+            match e.get(key) {
+                Some(want) => assert_eq!(&v["target"][key], want, "{name}: target.{key}"),
+                None => assert!(
+                    v["target"].get(key).is_none(),
+                    "{name}: target.{key}\n{}",
+                    r.stdout
+                ),
+            }
+        }
+        if let Some(across) = e.get("copiesAcrossDomains") {
+            let got = v
+                .get("copiesAcrossDomains")
+                .cloned()
+                .unwrap_or(Value::from(0));
+            assert_eq!(&got, across, "{name}: copiesAcrossDomains");
+        }
         if e["preempting"] == true {
             assert!(
                 !v["preemptions"].as_array().unwrap().is_empty(),
@@ -191,6 +209,7 @@ fn capacity_text_is_snapshotted() {
         ("c02", "c02-gangs-in-one-rack"),
         ("c04", "c04-drain-two-nodes"),
         ("c05", "c05-quota-limits-copies"),
+        ("c06", "c06-binpack-profile"),
     ] {
         let folder = root().join("testdata/capacity").join(folder);
         let r = capacity(&folder, &args_of(&expected(&folder)), &[]);
@@ -368,4 +387,23 @@ spec:
     assert_eq!(v["whatIf"]["copiesBefore"], 2, "{}", r.stdout);
     assert_eq!(v["copies"], 1, "{}", r.stdout);
     assert_eq!(v["quotaLimit"]["used"], "12", "{}", r.stdout);
+}
+
+#[test]
+fn capacity_text_names_the_profile_that_simulated_the_copies() {
+    // Issue 48: the copies are simulated by the profile their pods name, and text names it
+    // when it is not the default one.
+    let folder = root().join("testdata/capacity/c06-binpack-profile");
+    let r = capacity(&folder, &args_of(&expected(&folder)), &[]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("profile gpu-binpack: MostAllocated on nvidia.com/gpu"),
+        "{}",
+        r.stdout
+    );
+    // The default profile's shapes are not labelled.
+    let folder = root().join("testdata/capacity/c01-gangs-anywhere");
+    let r = capacity(&folder, &["pg/train".to_owned()], &[]);
+    assert!(!r.stdout.contains("profile"), "{}", r.stdout);
 }

@@ -441,3 +441,37 @@ fn a_composite_pod_group_counts_child_groups_not_pods() {
         r.stdout
     );
 }
+
+#[test]
+fn explain_names_the_profile_and_its_scoring_strategy() {
+    // Issue 48: explain's score explanation names the strategy of the unit's profile, in text
+    // and JSON; a unit of the default profile names none.
+    let folder = crate::support::root().join("testdata/scenarios/x22-second-profile-packs-gpus");
+    let (cluster, config) = (
+        folder.join("cluster.yaml").display().to_string(),
+        folder.join("scheduler-config.yaml").display().to_string(),
+    );
+    let base = ["explain", "--from", &cluster, "--scheduler-config", &config];
+    let r = run(&[&base[..], &["pod/train", "-n", "ml"]].concat());
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("profile gpu-binpack: MostAllocated on nvidia.com/gpu: NodeResourcesFit scores nodes with this strategy"),
+        "{}",
+        r.stdout
+    );
+    let j = run(&[&base[..], &["pod/train", "-n", "ml", "-o", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
+    assert_eq!(v["profile"], "gpu-binpack", "{}", j.stdout);
+    assert_eq!(
+        v["scoring"],
+        "profile gpu-binpack: MostAllocated on nvidia.com/gpu"
+    );
+    let d = run(&[&base[..], &["pod/serve", "-n", "ml", "-o", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&d.stdout).unwrap();
+    assert!(
+        v.get("profile").is_none() && v.get("scoring").is_none(),
+        "{}",
+        d.stdout
+    );
+}

@@ -63,6 +63,9 @@ struct ExpectedUnit {
     /// pod → the binding conditions its binding waits for (DRADeviceBindingConditions); pods
     /// not listed wait for none.
     binding_waits: Option<BTreeMap<String, Vec<String>>>,
+    /// How long those waits last (DynamicResources `bindingTimeout` of the pods' profile,
+    /// seconds); default 600, kube-scheduler's.
+    binding_timeout_seconds: Option<u32>,
     /// A substring of some member's DynamicResources claim reason.
     claim_reason: Option<String>,
     message_ends_with: Option<String>,
@@ -206,7 +209,7 @@ fn check(name: &str, plan: &Plan, expected: &Expected, snapshot: &Snapshot) {
                 assert_eq!(got, want, "{ctx}: binding conditions of {}", p.pod);
                 assert_eq!(
                     p.binding_timeout_seconds,
-                    (!want.is_empty()).then_some(600),
+                    (!want.is_empty()).then_some(e.binding_timeout_seconds.unwrap_or(600)),
                     "{ctx}: binding timeout of {}",
                     p.pod
                 );

@@ -497,3 +497,93 @@ fn doctor_checks_gangs_against_the_profiles() {
         r.stdout
     );
 }
+
+#[test]
+fn extenders_and_percentage_of_nodes_to_score_are_named_by_every_report() {
+    // Issue 48: extenders are not simulated (a warning naming each, outcomes marked as
+    // possibly different) and percentageOfNodesToScore is said to apply in compat mode only.
+    let config = fixture("extender.yaml");
+    let ext = "extender `http://gpu-topology-extender.kube-system:8888/scheduler` is not simulated";
+    let r = run(&["simulate", "--demo", "--scheduler-config", &config]);
+    assert!(
+        r.stdout.contains(&format!("{ext}: the outcomes")),
+        "{}",
+        r.transcript()
+    );
+    let j = run(&[
+        "simulate",
+        "--demo",
+        "--scheduler-config",
+        &config,
+        "-o",
+        "json",
+    ]);
+    let v = json_of(&j.stdout);
+    assert_eq!(
+        v["settings"]["extenders"],
+        json!(["http://gpu-topology-extender.kube-system:8888/scheduler"])
+    );
+    let notes = v["settings"]["notes"].to_string();
+    assert!(
+        notes.contains(
+            "percentageOfNodesToScore (default-scheduler 50%) is not applied in exhaustive mode"
+        ),
+        "{notes}"
+    );
+    let compat = run(&[
+        "simulate",
+        "--demo",
+        "--scheduler-config",
+        &config,
+        "--mode",
+        "compat",
+        "-o",
+        "json",
+    ]);
+    let notes = json_of(&compat.stdout)["settings"]["notes"].to_string();
+    assert!(
+        notes.contains("percentageOfNodesToScore (default-scheduler 50%) is applied as upstream's numFeasibleNodesToFind"),
+        "{notes}"
+    );
+    let e = run(&[
+        "explain",
+        "--demo",
+        "pg/big-train-workers",
+        "--scheduler-config",
+        &config,
+    ]);
+    assert!(
+        e.stdout
+            .contains(&format!("{ext}: this verdict may differ")),
+        "{}",
+        e.transcript()
+    );
+    let ej = run(&[
+        "explain",
+        "--demo",
+        "pg/big-train-workers",
+        "--scheduler-config",
+        &config,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        json_of(&ej.stdout)["extenders"][0],
+        "http://gpu-topology-extender.kube-system:8888/scheduler"
+    );
+    let c = run(&[
+        "capacity",
+        "--demo",
+        "pg/big-train-workers",
+        "--scheduler-config",
+        &config,
+        "--max",
+        "2",
+    ]);
+    assert!(
+        c.stderr
+            .contains(&format!("{ext}: the copies that fit may differ")),
+        "{}",
+        c.transcript()
+    );
+}

@@ -424,3 +424,64 @@ fn pods_of_another_scheduler_are_counted_once_per_scheduler() {
     assert!(!r.stdout.contains("PodGroup/vc-gang"), "{}", r.stdout);
     assert!(r.stdout.contains(", 2 not simulated"), "{}", r.stdout);
 }
+
+/// `simulate` text on a scenario folder with its `scheduler-config.yaml`.
+fn simulate_scenario(folder: &str) -> crate::support::Run {
+    let dir = crate::support::root()
+        .join("testdata/scenarios")
+        .join(folder);
+    let cluster = dir.join("cluster.yaml").display().to_string();
+    let config = dir.join("scheduler-config.yaml").display().to_string();
+    crate::support::run(&[
+        "simulate",
+        "-A",
+        "--from",
+        &cluster,
+        "--scheduler-config",
+        &config,
+    ])
+}
+
+#[test]
+fn text_names_each_units_profile_when_a_unit_ran_under_another_one() {
+    // Issue 48: the profiles' scoring above the table, and a PROFILE column per unit.
+    let r = simulate_scenario("x22-second-profile-packs-gpus");
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("profile gpu-binpack: MostAllocated on nvidia.com/gpu"),
+        "{}",
+        r.stdout
+    );
+    let row = |name: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(r.stdout.contains("PROFILE"), "{}", r.stdout);
+    assert!(row("Pod/train").contains("gpu-binpack"), "{}", r.stdout);
+    assert!(
+        row("Pod/serve").contains("default-scheduler"),
+        "{}",
+        r.stdout
+    );
+    // The default profile alone: no column.
+    let d = crate::support::run(&["simulate", "--demo"]);
+    assert!(!d.stdout.contains("PROFILE"), "{}", d.stdout);
+}
+
+#[test]
+fn a_binding_that_outlived_its_timeout_is_reported_in_text() {
+    // upstream TimeoutRecovery: the 5 s bindingTimeout passed, the allocation is cleared.
+    let r = simulate_scenario("upstream-dra-binding-timeout-recovery");
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains(
+            "binding timed out: claim default/claim-timeout (its binding conditions were not all True 5 s after its allocation"
+        ),
+        "{}",
+        r.stdout
+    );
+}

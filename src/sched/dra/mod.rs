@@ -137,8 +137,10 @@ pub struct DraState {
     /// Pods whose [`na_delta`](Self::na_delta) entry Reserve set (Unreserve drops it; a
     /// recorded one stays).
     na_assumed: std::collections::HashSet<PodId>,
-    /// Allocated claims whose `bindingFailureConditions` are `True` and whose pods are not
-    /// bound: the scheduler clears their allocation and their pods go back to scheduling.
+    /// Allocated claims whose `bindingFailureConditions` are `True`, or whose
+    /// `bindingConditions` were still not all `True` when their pod's profile's
+    /// `bindingTimeout` ran out, and whose pods are not bound: the scheduler clears their
+    /// allocation and their pods go back to scheduling.
     pub binding_failures: Vec<BindingFailure>,
 }
 
@@ -163,6 +165,9 @@ pub struct BindingFailure {
     pub conditions: Vec<String>,
     /// The claim's pods (all pending).
     pub pods: Vec<PodId>,
+    /// Set when the binding timed out instead (no failure condition `True`): the
+    /// `bindingTimeout` that ran out, in seconds.
+    pub timeout_seconds: Option<u32>,
 }
 
 /// A fast, non-cryptographic hasher (the rustc/Firefox "Fx" multiply-rotate scheme) for maps
@@ -421,6 +426,9 @@ struct StoredClaims {
     /// `driver/pool/device: condition` for each binding failure condition that is `True` in
     /// each claim's device status.
     binding_failed: Vec<Vec<String>>,
+    /// Per claim: its `allocation.allocationTimestamp` when its binding still waits for
+    /// binding conditions ([`binding_wait_of`]).
+    binding_waits: Vec<Option<k8s_openapi::jiff::Timestamp>>,
 }
 
 /// What resolving the pods' claim entries reads and fills, beside the state being built.
@@ -544,11 +552,13 @@ fn not_created(req: &PodReq, cause: String) -> String {
 
 impl DraState {
     /// Builds the DRA state. `pods` are the simulation's pods by id with their objects.
+    /// `binding_timeout`: the `bindingTimeout` (seconds) of the profile that schedules a pod.
     pub(crate) fn build(
         s: &Snapshot,
         pods: &[(PodId, &Pod, &PodReq)],
         gates: &FeatureGates,
         bound: &dyn Fn(PodId) -> bool,
+        binding_timeout: &dyn Fn(PodId) -> u32,
         table: &mut ResourceTable,
     ) -> Self {
         let extra_taints = device_taint_rules(s);
@@ -612,7 +622,7 @@ impl DraState {
                 st.placed.insert(*id);
             }
         }
-        st.fail_bindings(&stored.binding_failed, bound);
+        st.fail_bindings(&stored, s.now(), bound, binding_timeout);
         if features.node_allocatable {
             st.build_node_allocatable(pods, bound, table);
         }
@@ -626,11 +636,13 @@ impl DraState {
             by_name: HashMap::new(),
             reserved_pod_uids: Vec::with_capacity(s.resource_claims.len()),
             binding_failed: Vec::with_capacity(s.resource_claims.len()),
+            binding_waits: Vec::with_capacity(s.resource_claims.len()),
         };
         for c in &s.resource_claims {
             stored
                 .binding_failed
                 .push(binding_failures_of(c, &self.inventory));
+            stored.binding_waits.push(binding_wait_of(c));
             let mut instance = ClaimInstance {
                 name: name_of(&c.metadata).to_owned(),
                 namespace: namespace_of(&c.metadata).to_owned(),
@@ -870,20 +882,56 @@ impl DraState {
         }
     }
 
-    /// Upstream PreBind: an allocated claim with a device whose `bindingFailureConditions`
-    /// entry is `True` fails the binding; Unreserve clears the allocation and the pod goes back
-    /// to scheduling. Only claims none of whose pods is bound yet (once bound, the conditions
-    /// no longer matter to the scheduler). With DRADeviceBindingConditions off the scheduler
-    /// does not look at them.
-    fn fail_bindings(&mut self, failed: &[Vec<String>], bound: &dyn Fn(PodId) -> bool) {
+    /// Upstream PreBind (`dynamicresources.go` `isPodReadyForBinding`): an allocated claim
+    /// with a device whose `bindingFailureConditions` entry is `True` fails the binding, and
+    /// so does one whose `bindingConditions` are not all `True` once `bindingTimeout` has
+    /// passed since its `allocationTimestamp` (`isClaimTimeout`: `AllocationTimestamp.Add(
+    /// bindingTimeout).Before(now)`, "claim NAME binding timeout"; the snapshot's time is
+    /// "now", so the answer is deterministic). Unreserve clears the allocation and the pod goes
+    /// back to scheduling. Only claims none of whose pods is bound yet (once bound, the
+    /// conditions no longer matter to the scheduler). With DRADeviceBindingConditions off the
+    /// scheduler does not look at them (DRAResourceClaimDeviceStatus, which the timeout also
+    /// needs, is GA in 1.37). The timeout is the `bindingTimeout` of the profile of the
+    /// claim's first pod.
+    fn fail_bindings(
+        &mut self,
+        stored: &StoredClaims,
+        now: k8s_openapi::jiff::Timestamp,
+        bound: &dyn Fn(PodId) -> bool,
+        binding_timeout: &dyn Fn(PodId) -> u32,
+    ) {
         if !self.features.binding_conditions {
             return;
         }
-        for (ci, conditions) in failed.iter().enumerate() {
+        for (ci, conditions) in stored.binding_failed.iter().enumerate() {
             let users = self.users.get(ci).cloned().unwrap_or_default();
-            if conditions.is_empty() || users.iter().any(|p| bound(*p)) {
+            if users.iter().any(|p| bound(*p)) {
                 continue;
             }
+            let timeout_seconds = if conditions.is_empty() {
+                // Only a pod waiting in PreBind times out: a claim no pod uses waits for none.
+                let Some(allocated) = stored.binding_waits.get(ci).copied().flatten() else {
+                    continue;
+                };
+                if users.is_empty() {
+                    continue;
+                }
+                let timeout = users.first().map_or(
+                    crate::sched::profile::DEFAULT_BINDING_TIMEOUT_SECONDS,
+                    |p| binding_timeout(*p),
+                );
+                let deadline = allocated
+                    .checked_add(k8s_openapi::jiff::SignedDuration::from_secs(i64::from(
+                        timeout,
+                    )))
+                    .ok();
+                if deadline.is_none_or(|d| d >= now) {
+                    continue;
+                }
+                Some(timeout)
+            } else {
+                None
+            };
             if let Some((devices, _)) = self.claims[ci].allocation.take() {
                 self.in_use.apply(&self.inventory, &devices, -1);
             }
@@ -893,6 +941,7 @@ impl DraState {
                 claim: ci,
                 conditions: conditions.clone(),
                 pods: users,
+                timeout_seconds,
             });
         }
     }
@@ -1538,6 +1587,44 @@ fn binding_failures_of(
         }
     }
     out
+}
+
+/// The `allocation.allocationTimestamp` of `c` when its binding waits for binding conditions:
+/// some allocated device has `bindingConditions`, and not all of them are `True` in the
+/// claim's `status.devices` (`isClaimReadyForBinding`; a device without a status entry is not
+/// ready). `None` when ready, unallocated, or without a timestamp (the scheduler writes it in
+/// PreBind; without it upstream's `isClaimTimeout` never fires).
+fn binding_wait_of(
+    c: &k8s_openapi::api::resource::v1::ResourceClaim,
+) -> Option<k8s_openapi::jiff::Timestamp> {
+    let status = c.status.as_ref()?;
+    let a = status.allocation.as_ref()?;
+    let at = a.allocation_timestamp.as_ref()?.0;
+    let waiting = a
+        .devices
+        .iter()
+        .flat_map(|d| d.results.iter().flatten())
+        .any(|r| {
+            let wanted = r.binding_conditions.as_deref().unwrap_or_default();
+            if wanted.is_empty() {
+                return false;
+            }
+            let entry = status
+                .devices
+                .iter()
+                .flatten()
+                .find(|d| d.driver == r.driver && d.pool == r.pool && d.device == r.device);
+            let Some(entry) = entry else {
+                return true;
+            };
+            let conditions = entry.conditions.as_deref().unwrap_or_default();
+            !wanted.iter().all(|w| {
+                conditions
+                    .iter()
+                    .any(|c| &c.type_ == w && c.status == "True")
+            })
+        });
+    waiting.then_some(at)
 }
 
 /// One allocated device of a placement.
@@ -2232,5 +2319,34 @@ mod tests {
         // "allocated-unused-claim-released": no reservedFor at all.
         let docs = [allocated_claim("c", ""), bound_pod("a", "c")];
         assert_eq!(released(&docs, &["a"]), ["c"]);
+    }
+
+    /// A claim allocated to a device with binding condition `attached`; `extra` adds to the
+    /// allocation (`, "allocationTimestamp": …`) and `status` to the status.
+    fn waiting_claim(extra: &str, status: &str) -> k8s_openapi::api::resource::v1::ResourceClaim {
+        let text = format!(
+            r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {{"name": "c", "namespace": "default"}}, "spec": {{"devices": {{"requests": [{{"name": "dev", "exactly": {{"deviceClassName": "gpu"}}}}]}}}}, "status": {{"allocation": {{"devices": {{"results": [{{"request": "dev", "driver": "gpu.example.com", "pool": "p", "device": "d", "bindingConditions": ["attached"]}}]}}{extra}}}{status}}}}}"#
+        );
+        serde_json::from_str(&text).expect("claim parses")
+    }
+
+    #[test]
+    fn binding_waits_only_while_a_binding_condition_is_not_true() {
+        // dynamicresources.go isClaimReadyForBinding / isClaimTimeout.
+        let at = r#", "allocationTimestamp": "2026-11-20T11:59:50Z""#;
+        let wait = binding_wait_of(&waiting_claim(at, "")).expect("no device status: waiting");
+        assert_eq!(wait.to_string(), "2026-11-20T11:59:50Z");
+        let condition = |status: &str| {
+            format!(
+                r#", "devices": [{{"driver": "gpu.example.com", "pool": "p", "device": "d", "conditions": [{{"type": "attached", "status": "{status}", "reason": "r", "message": "", "lastTransitionTime": "2026-11-20T11:59:55Z"}}]}}]"#
+            )
+        };
+        assert!(binding_wait_of(&waiting_claim(at, &condition("False"))).is_some());
+        assert!(
+            binding_wait_of(&waiting_claim(at, &condition("True"))).is_none(),
+            "ready for binding"
+        );
+        // Without an allocationTimestamp upstream's isClaimTimeout never fires.
+        assert!(binding_wait_of(&waiting_claim("", "")).is_none());
     }
 }

@@ -115,27 +115,6 @@ pub(crate) fn balanced_allocation(pod: &PodReq, node: &NodeState) -> i64 {
     ((1.0 - std) * 100.0) as i64
 }
 
-/// Most-allocated share (0–100) of cpu and memory over a set of nodes: the bin-packing score
-/// of a placement (semantics §5.2, §11.4: NodeResourcesFit as a PlacementScore plugin is
-/// documented as most-allocated over the placement's nodes).
-pub(crate) fn most_allocated_over<'a>(nodes: impl Iterator<Item = &'a NodeState>) -> i64 {
-    let (mut rc, mut ac, mut rm, mut am) = (0i128, 0i128, 0i128, 0i128);
-    for n in nodes {
-        rc += i128::from(n.score_cpu);
-        ac += i128::from(n.allocatable(CPU));
-        rm += i128::from(n.score_memory);
-        am += i128::from(n.allocatable(MEMORY));
-    }
-    let part = |r: i128, a: i128| {
-        if a <= 0 {
-            0
-        } else {
-            (r.min(a) * 100 / a) as i64
-        }
-    };
-    (part(rc, ac) + part(rm, am)) / 2
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -289,6 +289,60 @@ pub(crate) fn balanced_resource_scorer(requested: &[i64], allocatable: &[i64]) -
     ((1.0 - std) * MAX_NODE_SCORE as f64) as i64
 }
 
+/// NodeResourcesFit as a PlacementScore plugin (TopologyAwareWorkloadScheduling): how full a
+/// topology domain's nodes are once the group's proposed pods are assumed on them, summed over
+/// the domain's nodes, 0–100.
+///
+/// Upstream 1.37: the `Fit` plugin keeps a second scorer, `placementScorer`, beside the
+/// pod-by-pod one (`noderesources/fit.go`, v1.36.2 on); the topology-aware scheduling page
+/// (concepts/scheduling-eviction/topology-aware-scheduling, "Scheduling framework: TAS plugins
+/// configuration") says it "uses the `MostAllocated` strategy to maximize resource utilization
+/// within a placement, and it inherits resource weights from the standard pod-by-pod plugin
+/// settings". So the strategy is always MostAllocated (a profile's LeastAllocated or
+/// RequestedToCapacityRatio does not change it) while the resources and weights are the
+/// profile's `scoringStrategy.resources` (`MostAllocated` on `nvidia.com/gpu` scores domains
+/// by their GPUs only). Per resource, as `resourceAllocationScorer`'s
+/// `calculateResourceAllocatableRequest` per node, summed over the domain (the placement
+/// scorer of the KEP-5732 implementation, `placement_score.go`, sums allocatable and
+/// requested the same way): the non-zero requests for cpu and memory; an extended resource the
+/// group's proposed pods do not request, and `pods`, are bypassed; a node without a resource
+/// adds nothing to it. `nodes` already carry the proposed pods.
+pub(crate) fn placement_most_allocated<'a>(
+    resources: &[Resolved],
+    group_request: &dyn Fn(ResourceId) -> i64,
+    nodes: impl Iterator<Item = &'a NodeState>,
+) -> i64 {
+    let counted: Vec<Option<ResourceId>> = resources
+        .iter()
+        .map(|r| match r.id {
+            None | Some(PODS) => None,
+            Some(id @ (CPU | MEMORY | EPHEMERAL_STORAGE)) => Some(id),
+            Some(id) => (group_request(id) != 0).then_some(id),
+        })
+        .collect();
+    let mut requested = vec![0i64; resources.len()];
+    let mut allocatable = vec![0i64; resources.len()];
+    for n in nodes {
+        for (i, id) in counted.iter().enumerate() {
+            let Some(id) = *id else { continue };
+            let (alloc, req) = match id {
+                CPU => (n.allocatable(CPU), n.score_cpu),
+                MEMORY => (n.allocatable(MEMORY), n.score_memory),
+                _ => (
+                    n.allocatable(id),
+                    n.requested.get(usize::from(id)).copied().unwrap_or(0),
+                ),
+            };
+            if alloc == 0 {
+                continue;
+            }
+            allocatable[i] = allocatable[i].saturating_add(alloc);
+            requested[i] = requested[i].saturating_add(req);
+        }
+    }
+    most_resource_scorer(&requested, &allocatable, resources)
+}
+
 /// A strategy ready for one scoring pass: resources resolved, the shape scaled, scratch
 /// vectors reused across nodes.
 #[derive(Debug)]
@@ -756,5 +810,79 @@ mod tests {
             "LeastAllocated on cpu (weight 1), nvidia.com/gpu (weight 3)"
         );
         assert!(ScoringStrategy::default().is_default());
+    }
+
+    // --- NodeResourcesFit as a PlacementScore plugin (`placementScorer`, fit.go v1.36.2+;
+    // concepts/scheduling-eviction/topology-aware-scheduling: MostAllocated with the
+    // pod-by-pod plugin's resource weights) ---
+
+    const GPU: ResourceId = 4;
+
+    /// A node of `cpu` millicores, `mem` bytes and `gpus` GPUs with `used` of each requested
+    /// (cpu and memory as the non-zero requests the scorer reads).
+    fn placement_node(alloc: (i64, i64, i64), used: (i64, i64, i64)) -> NodeState {
+        NodeState {
+            allocatable: vec![alloc.0, alloc.1, 0, 110, alloc.2].into(),
+            requested: vec![used.0, used.1, 0, 0, used.2].into(),
+            score_cpu: used.0,
+            score_memory: used.1,
+            ..NodeState::default()
+        }
+    }
+
+    fn placement(nodes: &[NodeState], spec: &[(ResourceId, i64)], group_gpus: i64) -> i64 {
+        let resources: Vec<Resolved> = spec
+            .iter()
+            .map(|(id, w)| Resolved {
+                id: Some(*id),
+                weight: *w,
+            })
+            .collect();
+        let request = |id: ResourceId| if id == GPU { group_gpus } else { 1000 };
+        placement_most_allocated(&resources, &request, nodes.iter())
+    }
+
+    #[test]
+    fn placement_default_resources_sum_cpu_and_memory_over_the_domain() {
+        // Two 4-cpu/8-GiB nodes, 3 cpu and 2 GiB requested in all: cpu 3/8 → 37,
+        // memory 2/16 → 12, mean 24 (integer division, as mostResourceScorer).
+        let gib = 1 << 30;
+        let nodes = [
+            placement_node((4000, 8 * gib, 0), (2000, 2 * gib, 0)),
+            placement_node((4000, 8 * gib, 0), (1000, 0, 0)),
+        ];
+        assert_eq!(placement(&nodes, &[(CPU, 1), (MEMORY, 1)], 0), 24);
+    }
+
+    #[test]
+    fn placement_weights_come_from_the_profiles_resources() {
+        // GPU-weighted (the profile's `MostAllocated on nvidia.com/gpu`): 6 of 8 GPUs used
+        // scores 75 whatever the cpu; with cpu weight 1 and GPU weight 3 beside it,
+        // (75·3 + 12·1) / 4 = 59.
+        let nodes = [
+            placement_node((8000, 0, 4), (1000, 0, 4)),
+            placement_node((8000, 0, 4), (1000, 0, 2)),
+        ];
+        assert_eq!(placement(&nodes, &[(GPU, 1)], 2), 75);
+        assert_eq!(placement(&nodes, &[(GPU, 3), (CPU, 1)], 2), 59);
+    }
+
+    #[test]
+    fn placement_bypasses_an_extended_resource_the_group_does_not_request() {
+        // calculateResourceAllocatableRequest: a scalar resource the pods do not request is
+        // (0, 0); with GPUs the only configured resource the score is then 0.
+        let nodes = [placement_node((8000, 0, 4), (1000, 0, 3))];
+        assert_eq!(placement(&nodes, &[(GPU, 1)], 0), 0);
+        assert_eq!(placement(&nodes, &[(GPU, 1), (CPU, 1)], 0), 12);
+    }
+
+    #[test]
+    fn placement_ignores_nodes_without_the_resource() {
+        // A CPU-only node in the domain adds nothing to the GPU sums.
+        let nodes = [
+            placement_node((8000, 0, 4), (0, 0, 2)),
+            placement_node((8000, 0, 0), (0, 0, 0)),
+        ];
+        assert_eq!(placement(&nodes, &[(GPU, 1)], 2), 50);
     }
 }

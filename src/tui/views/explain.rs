@@ -177,6 +177,19 @@ pub(crate) fn diagnosis_lines(
             Span::styled(format!("profile {}", s(name)), theme.dim()),
         ])),
     }
+    // Extenders are not simulated: the verdict may differ.
+    for e in &d.extenders {
+        out.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(
+                format!(
+                    "warning: extender `{}` is not simulated: this verdict may differ",
+                    s(e)
+                ),
+                theme.warn(),
+            ),
+        ]));
+    }
     out.push(Line::default());
     if !d.findings.is_empty() {
         out.push(Line::from(Span::styled("Why", theme.header())));
@@ -349,6 +362,7 @@ mod tests {
             pod_by_pod: None,
             profile: profile.to_owned(),
             scoring: scoring.map(str::to_owned),
+            extenders: Vec::new(),
         }
     }
 
@@ -377,5 +391,19 @@ mod tests {
             text(&d)
         );
         assert!(!text(&diagnosis("", None)).contains("profile"));
+    }
+
+    #[test]
+    fn the_unit_detail_warns_of_each_extender() {
+        let mut d = diagnosis("", None);
+        assert!(!text(&d).contains("extender"));
+        d.extenders = vec!["http://gpu-extender:8888".to_owned()];
+        assert!(
+            text(&d).contains(
+                "warning: extender `http://gpu-extender:8888` is not simulated: this verdict may differ"
+            ),
+            "{}",
+            text(&d)
+        );
     }
 }

@@ -106,6 +106,17 @@ impl Component for PendingView {
                 format!("warning: {}", sanitize(line)),
                 theme.warn(),
             );
+        } else if let Some(e) = cx.data.plan.settings.extenders.first() {
+            // Extenders are not simulated: the outcomes of the units they see may differ.
+            buf.set_string(
+                area.x,
+                body.bottom(),
+                format!(
+                    "warning: extender `{}` is not simulated: outcomes may differ",
+                    sanitize(e)
+                ),
+                theme.warn(),
+            );
         }
         if self.list.rows.is_empty() {
             let msg = if self.list.filter().is_empty() {

@@ -11,7 +11,7 @@ use super::{Context, GlobalArgs, ReportFormat};
 use crate::error::{Error, ExitStatus};
 use crate::plan::diff::diff;
 use crate::render::diff::{write_notes, write_text};
-use crate::sched::{Options, simulate};
+use crate::sched::Options;
 
 /// `diff` flags. OLD is the global source (`--from PATH`, `--demo`, or the cluster).
 #[derive(Debug, Args)]
@@ -90,18 +90,22 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
         no_preemption: args.what_if.no_preemption,
         ..Options::default()
     };
-    let old_plan = simulate(&old, &options);
-    let new_plan = simulate(
+    // On a cluster that runs Kueue, each side is Kueue's admission, then kube-scheduler on the
+    // cluster it leaves (as simulate shows it).
+    let (old_plan, old_staged) =
+        crate::kueue::dry_run::simulate(&old, &options).map_err(super::kueue_error)?;
+    let (new_plan, new_staged) = crate::kueue::dry_run::simulate(
         &new,
         &Options {
             what_if: applied,
             ..options.clone()
         },
-    );
+    )
+    .map_err(super::kueue_error)?;
     let mut report = diff(
-        &old,
+        old_staged.as_ref().map_or(&old, |s| &s.snapshot),
         &old_plan,
-        &new,
+        new_staged.as_ref().map_or(&new, |s| &s.snapshot),
         &new_plan,
         (&source_name(&ctx.global), &to_name),
         !options.no_preemption,

@@ -8,6 +8,7 @@ use std::io::Write;
 
 use super::{Context, ReportFormat, parse_target_words, require_nodes_and_pods, resolve_target};
 use crate::error::{Error, ExitStatus};
+use crate::explain::kueue::KueueExplanation;
 use crate::explain::{Diagnosis, Verdict, explain_target};
 use crate::graph::Graph;
 use crate::render::explain::{write_header, write_notes, write_text};
@@ -18,7 +19,8 @@ use crate::sched::Options;
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// `pod/`, `podgroup/` (`pg/`), `compositepodgroup/` (`cpg/`), `workload/` (all its
-    /// groups) or `job/` (its group), followed by the name.
+    /// groups), `job/` (its group) or Kueue's `workloads.kueue.x-k8s.io/` (`kwl/`: which stage
+    /// blocks it), followed by the name.
     #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
     pub target: Vec<String>,
     /// Exit with 1 when the target is not schedulable (Waiting, Unschedulable, Preempting, Error, Suspended).
@@ -40,7 +42,9 @@ struct Diagnoses<'a> {
 
 pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error> {
     let (kind, name) = parse_target_words(&args.target)?;
-    if matches!(kind, ObjKind::ResourceClaim | ObjKind::Node) || kind.is_kueue() {
+    if matches!(kind, ObjKind::ResourceClaim | ObjKind::Node)
+        || (kind.is_kueue() && kind != ObjKind::KueueWorkload)
+    {
         return Err(Error::usage(
             "`explain` takes a pod, podgroup, compositepodgroup, workload or job",
             "for a claim or a node, use `kubectl wasctl tree resourceclaim/NAME` or `tree node/NAME`",
@@ -49,7 +53,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     let mut snapshot = ctx.load()?;
     require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
-    let target = resolve_target(ctx, &snapshot, &kind, &name)?;
+    let mut target = resolve_target(ctx, &snapshot, &kind, &name)?;
     let options = Options {
         mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,
@@ -57,25 +61,83 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         what_if,
         ..Options::default()
     };
+    // On a cluster that runs Kueue, kube-scheduler sees what Kueue's admission leaves (as
+    // simulate does): the explanation runs on that cluster.
+    let staged = crate::kueue::stages::stage(&snapshot, &options.gate_overrides)
+        .map_err(super::kueue_error)?;
+    let mut kueue_finding = None;
+    if target.kind == ObjKind::KueueWorkload {
+        let Some(staged) = &staged else {
+            return Err(Error::usage(
+                format!("Kueue Workload `{}` not found", target.name),
+                "check the name with `kubectl get workloads.kueue.x-k8s.io -A`",
+            ));
+        };
+        let mut plan = crate::sched::simulate(&staged.snapshot, &options);
+        crate::kueue::dry_run::join(&mut plan, staged, &snapshot);
+        let explained = crate::explain::kueue::explain_workload(
+            &snapshot,
+            staged,
+            &plan,
+            &options.gate_overrides,
+            &target,
+        )
+        .map_err(|message| {
+            Error::usage(
+                message,
+                "explain its Job's PodGroup or pods instead (`kubectl wasctl tree kwl/NAME` shows them)",
+            )
+        })?;
+        match explained {
+            KueueExplanation::Admission(d) => {
+                return write_diagnoses(ctx, args, &snapshot, &[*d]);
+            }
+            KueueExplanation::Placement { finding, unit } => {
+                kueue_finding = Some(finding);
+                target = unit;
+            }
+        }
+    }
+    let simulated = staged.as_ref().map_or(&snapshot, |s| &s.snapshot);
     // The graph and the compiled simulation are independent reads of the snapshot: built at
     // once on two cores (at 150,000 pods each takes a few hundred milliseconds).
     let (graph, prepared) =
-        Graph::build_beside(&snapshot, || crate::sched::prepare(&snapshot, &options));
+        Graph::build_beside(simulated, || crate::sched::prepare(simulated, &options));
     super::profile::phase("graph");
     let mut prepared = prepared;
-    let diagnoses =
-        explain_target(&snapshot, &graph, &mut prepared, &options, &target).map_err(|message| {
+    let mut diagnoses = explain_target(simulated, &graph, &mut prepared, &options, &target)
+        .map_err(|message| {
             Error::usage(
                 message,
                 "explain a PodGroup, or a Workload whose PodGroups exist",
             )
         })?;
+    if let Some(finding) = kueue_finding {
+        for d in &mut diagnoses {
+            d.findings.insert(0, finding.clone());
+        }
+    }
     super::profile::phase("explain");
+    let status = write_diagnoses(ctx, args, simulated, &diagnoses)?;
+    super::release(diagnoses);
+    super::release((graph, prepared.retire()));
+    super::release(staged);
+    super::release(snapshot);
+    Ok(status)
+}
+
+/// Writes the diagnoses in the format asked for; the exit status `--exit-code` asks for.
+fn write_diagnoses(
+    ctx: &Context,
+    args: &ExplainArgs,
+    snapshot: &crate::snapshot::Snapshot,
+    diagnoses: &[Diagnosis],
+) -> Result<ExitStatus, Error> {
     let mut out = Vec::new();
     match args.output {
         ReportFormat::Text => {
             write_header(&mut out, &diagnoses[0], ctx.color.styler())?;
-            for d in &diagnoses {
+            for d in diagnoses {
                 write_text(&mut out, d, ctx.color.styler())?;
             }
             let mut err = Vec::new();
@@ -99,7 +161,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
             }
         }
         ReportFormat::Json | ReportFormat::Yaml => {
-            let list = Diagnoses { items: &diagnoses };
+            let list = Diagnoses { items: diagnoses };
             let env = Envelope::new("DiagnosisList", &list);
             if args.output == ReportFormat::Json {
                 write_json(&mut out, &env)?
@@ -112,9 +174,6 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     let blocked = diagnoses
         .iter()
         .any(|d| !matches!(d.verdict, Verdict::Scheduled | Verdict::Schedulable));
-    super::release(diagnoses);
-    super::release((graph, prepared.retire()));
-    super::release(snapshot);
     Ok(if args.exit_code && blocked {
         ExitStatus::Findings
     } else {

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 mod findings;
 mod fixes;
+pub(crate) mod kueue;
 mod verdict;
 
 pub use verdict::Verdict;

@@ -79,7 +79,9 @@ fn unit(
 ) -> UnitResult {
     let w = &s.kueue.workloads[r.index];
     let namespace = w.namespace().to_owned();
-    let held = start.map(|l| holders(plan, &namespace, l)).unwrap_or_default();
+    let held = start
+        .map(|l| holders(plan, &namespace, l))
+        .unwrap_or_default();
     let placement = held.first().map(|u| u.obj_ref());
     let pending: i32 = w.spec.pod_sets.iter().map(|p| p.count.max(0)).sum();
     let (outcome, message) = match r.outcome {
@@ -350,7 +352,10 @@ spec:
         assert_eq!(k.admission.outcome, AdmissionOutcome::Admitted);
         assert_eq!(k.admission.cluster_queue, "team");
         assert_eq!(
-            k.admission.pod_sets[0].flavors.get("nvidia.com/gpu").map(String::as_str),
+            k.admission.pod_sets[0]
+                .flavors
+                .get("nvidia.com/gpu")
+                .map(String::as_str),
             Some("h100")
         );
         assert_eq!(a.outcome, Outcome::Scheduled, "{}", a.message);
@@ -370,7 +375,8 @@ spec:
         );
         assert_eq!(b.outcome, Outcome::Unschedulable);
         assert!(
-            b.message.starts_with("admitted but unschedulable: ClusterQueue team has quota"),
+            b.message
+                .starts_with("admitted but unschedulable: ClusterQueue team has quota"),
             "{}",
             b.message
         );

@@ -89,6 +89,26 @@ pub(crate) fn pod_requests_of(spec: &ApiPodSpec) -> BTreeMap<String, Amount> {
         .collect()
 }
 
+impl PriorityClasses {
+    /// The snapshot's WorkloadPriorityClasses and PriorityClasses.
+    pub(crate) fn of(
+        k: &crate::snapshot::kueue::KueueObjects,
+        priority_classes: &[k8s_openapi::api::scheduling::v1::PriorityClass],
+    ) -> Self {
+        Self {
+            workload: k
+                .workload_priority_classes
+                .iter()
+                .map(|c| (c.metadata.name.clone().unwrap_or_default(), c.value))
+                .collect(),
+            pod: priority_classes
+                .iter()
+                .filter_map(|c| Some((c.metadata.name.clone()?, c.value?)))
+                .collect(),
+        }
+    }
+}
+
 impl Info {
     /// Prepares `w` (at `index`). Requests come from the admission when quota is reserved.
     pub(crate) fn new(index: usize, w: &Workload, classes: &PriorityClasses) -> Self {

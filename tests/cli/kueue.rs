@@ -142,3 +142,64 @@ fn simulate_o_name_spells_kueues_workload_with_its_group() {
         r.stdout
     );
 }
+
+/// Issue 49: explain on a Kueue Workload says which stage blocks it, with numbers.
+#[test]
+fn explain_a_quota_pending_kueue_workload_gives_the_queues_numbers_and_a_verified_fix() {
+    let r = run(&[
+        "explain",
+        "--from",
+        TWO_STAGES,
+        "workloads.kueue.x-k8s.io/job-train-c-5c7e1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+    let r = run(&[
+        "explain",
+        "--from",
+        TWO_STAGES,
+        "kwl/job-train-c-5c7e1",
+        "-o",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(doc["findings"][0]["id"], "WASE100");
+    assert_eq!(doc["outcome"], "Waiting");
+    assert_eq!(doc["findings"][0]["evidence"]["quota"][0]["free"], "0");
+}
+
+#[test]
+fn explain_an_admitted_kueue_workload_goes_on_with_its_pods_diagnosis() {
+    let r = run(&[
+        "explain",
+        "--from",
+        TWO_STAGES,
+        "kwl/job-train-b-5c7e1",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(doc["findings"][0]["id"], "WASE101");
+    assert_eq!(doc["outcome"], "Unschedulable");
+    assert!(
+        doc["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Pod/ml/train-b-")),
+        "{}",
+        doc["target"]
+    );
+}
+
+#[test]
+fn workload_without_a_group_is_the_native_one() {
+    // `workload/NAME` never finds a Kueue Workload.
+    let r = run(&[
+        "explain",
+        "--from",
+        TWO_STAGES,
+        "workload/job-train-c-5c7e1",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("not found"), "{}", r.stderr);
+}

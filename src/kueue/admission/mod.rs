@@ -214,17 +214,7 @@ pub(crate) fn run_with(
     priority_classes: &[PriorityClass],
     options: Options,
 ) -> Result<Admission, QuotaError> {
-    let classes = PriorityClasses {
-        workload: k
-            .workload_priority_classes
-            .iter()
-            .map(|c| (c.metadata.name.clone().unwrap_or_default(), c.value))
-            .collect(),
-        pod: priority_classes
-            .iter()
-            .filter_map(|c| Some((c.metadata.name.clone()?, c.value?)))
-            .collect(),
-    };
+    let classes = PriorityClasses::of(k, priority_classes);
     let tree = Tree::build(k)?;
     let flavors: BTreeMap<String, &ResourceFlavor> = k
         .resource_flavors

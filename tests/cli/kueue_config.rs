@@ -154,10 +154,11 @@ fn snapshot_keeps_the_configuration_and_files_read_it_back() {
     assert_eq!(r.code, 0, "{}", r.transcript());
     assert!(
         r.stdout
-            .contains("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"),
+            .contains("---\napiVersion: config.kueue.x-k8s.io/v1beta2\n"),
         "{}",
         r.stdout
     );
+    assert!(r.stdout.contains("\nkind: Configuration\n"), "{}", r.stdout);
     let path = dir.path().join("snap.yaml");
     std::fs::write(&path, &r.stdout).unwrap();
     let p = path.to_str().unwrap();

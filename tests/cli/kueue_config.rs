@@ -7,10 +7,20 @@
 
 use serde_json::{Value, json};
 
-use crate::fake_apiserver::{FakeApiServer, FakeConfig, FaultKind};
+use crate::fake_apiserver::{FakeApiServer, FakeConfig, Fault, FaultKind};
 use crate::support::{demo_objects, root, run};
 
 const DUMP: &str = "testdata/dumps/kueue-get-list.yaml";
+const KUEUE_PLURALS: [&str; 8] = [
+    "workloads",
+    "localqueues",
+    "clusterqueues",
+    "resourceflavors",
+    "cohorts",
+    "workloadpriorityclasses",
+    "admissionchecks",
+    "topologies",
+];
 const CM_PATH: &str = "/api/v1/namespaces/kueue-system/configmaps/kueue-manager-config";
 
 fn fixture(name: &str) -> String {
@@ -260,6 +270,16 @@ fn kueue_apis_absent_or_forbidden_are_a_warning_and_kueue_less_results() {
         (
             "404",
             FakeConfig {
+                faults: KUEUE_PLURALS
+                    .iter()
+                    .map(|p| Fault::new("kueue.x-k8s.io", p, FaultKind::Status(404)))
+                    .collect(),
+                ..FakeConfig::default()
+            },
+        ),
+        (
+            "absent",
+            FakeConfig {
                 missing_groups: vec!["kueue.x-k8s.io".to_owned()],
                 ..FakeConfig::default()
             },
@@ -267,19 +287,10 @@ fn kueue_apis_absent_or_forbidden_are_a_warning_and_kueue_less_results() {
         (
             "403",
             FakeConfig {
-                forbidden: [
-                    "workloads",
-                    "localqueues",
-                    "clusterqueues",
-                    "resourceflavors",
-                    "cohorts",
-                    "workloadpriorityclasses",
-                    "admissionchecks",
-                    "topologies",
-                ]
-                .iter()
-                .map(|p| ("kueue.x-k8s.io".to_owned(), (*p).to_owned()))
-                .collect(),
+                forbidden: KUEUE_PLURALS
+                    .iter()
+                    .map(|p| ("kueue.x-k8s.io".to_owned(), (*p).to_owned()))
+                    .collect(),
                 ..FakeConfig::default()
             },
         ),
@@ -303,6 +314,12 @@ fn kueue_apis_absent_or_forbidden_are_a_warning_and_kueue_less_results() {
                     "{label} {cmd} says `{wrong}`: {all}"
                 );
             }
+            if label == "404" {
+                assert!(
+                    lower.contains("warning"),
+                    "{label} {cmd}: the lists' 404 is a warning: {all}"
+                );
+            }
             if label == "403" {
                 assert!(
                     all.contains("forbidden") || all.contains("Forbidden"),
@@ -314,7 +331,7 @@ fn kueue_apis_absent_or_forbidden_are_a_warning_and_kueue_less_results() {
         let read_cm = requests.iter().any(|q| q.path == CM_PATH);
         assert_eq!(
             read_cm,
-            label == "403",
+            label != "absent",
             "{label}: the ConfigMap is read only when Kueue's API is served: {requests:?}"
         );
     }

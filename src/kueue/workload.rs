@@ -229,7 +229,7 @@ impl Info {
         Self::with_options(index, w, classes, &RequestOptions::default())
     }
 
-    /// [`Info::new`], with Kueue's configuration applied to a pending workload's requests.
+    /// `Info::new`, with Kueue's configuration applied to a pending workload's requests.
     pub(crate) fn with_options(
         index: usize,
         w: &Workload,

@@ -354,6 +354,8 @@ const FILE_ARGS: &[&str] = &[
     "paths",
     // `--scheduler-config` and `scheduler-config SOURCE`: a file (or `configmap/…`).
     "scheduler_config",
+    // `--kueue-config` and `kueue-config SOURCE`: the same.
+    "kueue_config",
     "source",
 ];
 
@@ -755,6 +757,7 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             feature_gates: Vec::new(),
             // Names do not depend on the scheduler configuration.
             scheduler_config: None,
+            kueue_config: None,
             color: ctx.global.color,
             server: ctx.global.server.clone(),
             token: ctx.global.token.clone(),
@@ -853,6 +856,7 @@ mod tests {
                 "tui",
                 "version",
                 "scheduler-config",
+                "kueue-config",
                 "completion",
                 "help"
             ])

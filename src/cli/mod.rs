@@ -7,6 +7,7 @@ mod diff;
 mod doctor;
 mod explain;
 mod generate;
+mod kueue_config;
 mod lint;
 mod output_file;
 mod profile;
@@ -98,6 +99,12 @@ pub struct GlobalArgs {
     /// profile).
     #[arg(long, global = true, value_name = "SOURCE")]
     pub scheduler_config: Option<String>,
+    /// Kueue's own manager Configuration (`config.kueue.x-k8s.io`), for every command that
+    /// simulates Kueue's admission: a file or `configmap/NAMESPACE/NAME[:KEY]` (default: a
+    /// Configuration document inside `--from`; live, `kueue-system/kueue-manager-config`
+    /// when the cluster serves Kueue's API; else Kueue's defaults).
+    #[arg(long, global = true, value_name = "SOURCE")]
+    pub kueue_config: Option<String>,
     /// When to use colors.
     #[arg(long, global = true, value_enum, default_value_t = ColorFlag::Auto)]
     pub color: ColorFlag,
@@ -231,6 +238,17 @@ pub enum Command {
   # Simulate with it
   kubectl wasctl simulate -A --scheduler-config sched.yaml")]
     SchedulerConfig(scheduler_config::SchedulerConfigArgs),
+    /// Print Kueue's manager configuration the admission simulation uses (v1beta2, defaults applied), from a file, a ConfigMap, `--from` or the cluster.
+    #[command(after_help = "Examples:
+  # The cluster's Kueue configuration (kueue-system/kueue-manager-config), or Kueue's defaults
+  kubectl wasctl kueue-config
+  # A file, as Kueue's --config takes it (v1beta1 is converted), validated and defaulted
+  kubectl wasctl kueue-config kueue-config.yaml
+  # Another ConfigMap, as JSON
+  kubectl wasctl kueue-config configmap/kueue/kueue-manager-config -o json
+  # Simulate with it
+  kubectl wasctl simulate -A --kueue-config kueue-config.yaml")]
+    KueueConfig(kueue_config::KueueConfigArgs),
     /// Print the shell completion script for bash, zsh, fish or PowerShell.
     Completion(complete::CompletionArgs),
     /// Write or check the shipped completions and man pages (for maintainers).
@@ -289,6 +307,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         Command::Tui(args) => tui::run(&ctx, &args),
         Command::Version(args) => version::run(&ctx, &args),
         Command::SchedulerConfig(args) => scheduler_config::run(&ctx, &args),
+        Command::KueueConfig(args) => kueue_config::run(&ctx, &args),
         Command::Completion(args) => complete::run_completion(&ctx, &args),
         Command::Generate(args) => generate::run(&ctx, &args),
         Command::Complete(args) => complete::run(&ctx, &args),
@@ -473,10 +492,12 @@ impl Context {
         self.global.demo || !self.global.from.is_empty()
     }
 
-    /// Loads the snapshot from the chosen source, with `--scheduler-config` on it.
+    /// Loads the snapshot from the chosen source, with `--scheduler-config` and
+    /// `--kueue-config` on it.
     pub(crate) fn load(&self) -> Result<Snapshot, Error> {
         let mut snapshot = self.load_objects()?;
         scheduler_config::apply(self, &mut snapshot)?;
+        kueue_config::apply(self, &mut snapshot)?;
         Ok(snapshot)
     }
 
@@ -520,6 +541,7 @@ impl Context {
             impersonate: g.impersonate.clone(),
             impersonate_groups: g.impersonate_groups.clone(),
             request_timeout,
+            kueue_config: g.kueue_config.is_none(),
         })
     }
 

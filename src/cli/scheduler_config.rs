@@ -35,7 +35,7 @@ pub(crate) enum ConfigSource {
     },
 }
 
-const CONFIGMAP_HINT: &str = "write `configmap/NAMESPACE/NAME` or `configmap/NAMESPACE/NAME:KEY` (e.g. `configmap/kube-system/scheduler-config:config.yaml`), or give a file";
+pub(super) const CONFIGMAP_HINT: &str = "write `configmap/NAMESPACE/NAME` or `configmap/NAMESPACE/NAME:KEY` (e.g. `configmap/kube-system/scheduler-config:config.yaml`), or give a file";
 
 impl ConfigSource {
     /// Parses SOURCE: `configmap/NS/NAME[:KEY]` (also `cm/…`), else a path.
@@ -47,7 +47,7 @@ impl ConfigSource {
         else {
             if spec.is_empty() {
                 return Err(Error::usage(
-                    "`--scheduler-config` needs a file or `configmap/NAMESPACE/NAME[:KEY]`",
+                    "the configuration SOURCE needs a file or `configmap/NAMESPACE/NAME[:KEY]`",
                     CONFIGMAP_HINT,
                 ));
             }
@@ -81,7 +81,7 @@ impl ConfigSource {
 
 /// The key of a ConfigMap's `data` that holds the document: the one asked for, else the
 /// only one. Ambiguity and absence are input errors that list the keys.
-fn pick_key<'a>(
+pub(super) fn pick_key<'a>(
     data: &'a BTreeMap<String, String>,
     what: &str,
     key: Option<&str>,

@@ -15,7 +15,7 @@ use crate::kueue::admission::WorkloadResult;
 use crate::kueue::flavor::show;
 use crate::kueue::quota::{Amount, FlavorResource, Tree};
 use crate::kueue::stages::{self, Staged};
-use crate::kueue::workload::{Info, PriorityClasses, admitted_usage};
+use crate::kueue::workload::{Info, PriorityClasses, RequestOptions, admitted_usage};
 use crate::report::Severity;
 use crate::sched::plan::{AdmissionOutcome, Plan};
 use crate::snapshot::{ObjRef, Snapshot};
@@ -169,7 +169,7 @@ fn settled_usage(s: &Snapshot, staged: &Staged) -> Option<(Tree, Vec<Holder>)> {
         let Some(cq) = tree.cluster_queue(&r.cluster_queue) else {
             continue;
         };
-        let info = Info::new(r.index, w, &classes);
+        let info = Info::with_options(r.index, w, &classes, &requests(s));
         let usage: BTreeMap<FlavorResource, Amount> = if r.pod_sets.is_empty() {
             admitted_usage(w, &info)
         } else {
@@ -199,6 +199,11 @@ fn settled_usage(s: &Snapshot, staged: &Staged) -> Option<(Tree, Vec<Holder>)> {
         });
     }
     Some((tree, holders))
+}
+
+/// How Kueue's configuration (given, or its defaults) changes the requests it counts.
+fn requests(s: &Snapshot) -> RequestOptions {
+    RequestOptions::from_config(&crate::snapshot::LoadedKueueConfig::effective(s))
 }
 
 /// A workload holding quota once Kueue settles.
@@ -232,7 +237,7 @@ fn numbers(s: &Snapshot, staged: &Staged, r: &WorkloadResult) -> (String, serde_
         .kueue
         .workloads
         .get(r.index)
-        .map(|w| Info::new(r.index, w, &classes).total_requests())
+        .map(|w| Info::with_options(r.index, w, &classes, &requests(s)).total_requests())
         .unwrap_or_default();
     let mut lines = Vec::new();
     let mut evidence = Vec::new();

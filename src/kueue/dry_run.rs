@@ -46,6 +46,11 @@ pub(crate) fn join(plan: &mut Plan, staged: &Staged, s: &Snapshot) {
         .iter()
         .map(|n| (n.workload, n.reason.as_str()))
         .collect();
+    // What Kueue does with an admitted workload whose pods never all start.
+    let evicts = match &staged.admission.wait_for_pods_ready {
+        Some(p) => p.eviction_words(),
+        None => "Kueue holds its quota while it waits (waitForPodsReady is off)".to_owned(),
+    };
     let mut units = Vec::new();
     for r in &staged.admission.workloads {
         let start = launched.get(&r.index).copied();
@@ -53,7 +58,14 @@ pub(crate) fn join(plan: &mut Plan, staged: &Staged, s: &Snapshot) {
         if running && !not_started.contains_key(&r.index) {
             continue;
         }
-        units.push(unit(s, plan, r, start, not_started.get(&r.index).copied()));
+        units.push(unit(
+            s,
+            plan,
+            r,
+            start,
+            not_started.get(&r.index).copied(),
+            &evicts,
+        ));
     }
     plan.kueue = Some(KueueStage {
         cycles: staged.admission.cycles,
@@ -76,6 +88,7 @@ fn unit(
     r: &WorkloadResult,
     start: Option<&Launched>,
     not_started: Option<&str>,
+    evicts: &str,
 ) -> UnitResult {
     let w = &s.kueue.workloads[r.index];
     let namespace = w.namespace().to_owned();
@@ -86,7 +99,7 @@ fn unit(
     let pending: i32 = w.spec.pod_sets.iter().map(|p| p.count.max(0)).sum();
     let (outcome, message) = match r.outcome {
         AdmissionOutcome::Admitted => match (held.is_empty(), not_started) {
-            (false, _) => admitted(r, &held),
+            (false, _) => admitted(r, &held, evicts),
             (true, Some(why)) => (
                 Outcome::NotSimulated,
                 format!("admitted to ClusterQueue {}; {why}", r.cluster_queue),
@@ -176,7 +189,7 @@ fn holders<'p>(plan: &'p Plan, namespace: &str, l: &Launched) -> Vec<&'p UnitRes
 
 /// An admitted workload whose pods exist: the placement stage's outcome, in words that say
 /// which stage blocks when the nodes cannot back the quota.
-fn admitted(r: &WorkloadResult, held: &[&UnitResult]) -> (Outcome, String) {
+fn admitted(r: &WorkloadResult, held: &[&UnitResult], evicts: &str) -> (Outcome, String) {
     let outcome = Outcome::combine(held.iter().map(|u| u.outcome)).unwrap_or(Outcome::Waiting);
     let flavors = flavors_text(r);
     let first = held[0];
@@ -187,9 +200,9 @@ fn admitted(r: &WorkloadResult, held: &[&UnitResult]) -> (Outcome, String) {
             r.cluster_queue
         ),
         // Kueue keeps the quota of a workload whose pods never start, unless waitForPodsReady
-        // evicts it (pkg/controller/jobs/.../workload_controller.go, PodsReady timeout).
+        // evicts it (workload_controller.go, the PodsReady timeout).
         Outcome::Unschedulable | Outcome::Error => format!(
-            "admitted but unschedulable: ClusterQueue {} has quota{flavors}, but the nodes cannot place {at}; Kueue holds the quota while it waits (with waitForPodsReady, Kueue would evict and requeue it after the timeout): {}",
+            "admitted but unschedulable: ClusterQueue {} has quota{flavors}, but the nodes cannot place {at}; {evicts}: {}",
             r.cluster_queue, first.message
         ),
         _ => format!(

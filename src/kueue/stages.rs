@@ -39,13 +39,15 @@ pub(crate) fn stage(
         return Ok(None);
     }
     // A queue that is not in a partial input is unknown, never missing.
-    let unread = ["LocalQueue", "ClusterQueue"]
+    // A workload's Namespace that was not read leaves its namespaceSelector match unknown.
+    let unread = ["LocalQueue", "ClusterQueue", "Namespace"]
         .into_iter()
         .filter(|k| !s.knows_all(k, None))
         .collect();
+    // Kueue's own configuration: the loaded one, else Kueue's defaults.
     let options = admission::Options {
         unread,
-        ..admission::Options::default()
+        ..admission::Options::from_config(&crate::snapshot::LoadedKueueConfig::effective(s))
     };
     let admission = admission::run_with(&s.kueue, &s.namespaces, &s.priority_classes, options)?;
     let (launched, not_launched) = launch(

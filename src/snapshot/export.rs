@@ -307,6 +307,11 @@ pub(crate) fn each_document<E>(
     if let Some(loaded) = &s.scheduler_config {
         f(serde_json::to_value(&loaded.written).map_err(conv)?)?;
     }
+    // Kueue's manager configuration, converted to v1beta2 and defaulted (what `kueue-config`
+    // prints), so that `--from` this file admits as the cluster's Kueue does.
+    if let Some(loaded) = &s.kueue_config {
+        f(serde_json::to_value(&loaded.config).map_err(conv)?)?;
+    }
     f(facts_document(s).map_err(conv)?)
 }
 

@@ -18,6 +18,7 @@ pub(crate) mod index;
 pub(crate) mod job;
 pub(crate) mod kind;
 pub(crate) mod kueue;
+pub(crate) mod kueue_config;
 pub(crate) mod names;
 pub(crate) mod pod;
 pub(crate) mod quantity;
@@ -227,6 +228,11 @@ pub struct Snapshot {
     /// `None`: kube-scheduler's default profile
     /// ([`scheduler_config::KubeSchedulerConfiguration::default_config`]).
     pub scheduler_config: Option<LoadedSchedulerConfig>,
+    /// Kueue's own manager configuration (`--kueue-config`, a `Configuration` document of
+    /// `config.kueue.x-k8s.io` in the input, or the `kueue-system/kueue-manager-config`
+    /// ConfigMap of a live cluster running Kueue), converted to v1beta2 and defaulted. `None`:
+    /// Kueue's defaults ([`kueue_config::KueueConfiguration::default_config`]).
+    pub kueue_config: Option<LoadedKueueConfig>,
 }
 
 /// A scheduler configuration as loaded: effective (defaults applied) and where it came from.
@@ -279,6 +285,37 @@ impl LoadedSchedulerConfig {
             written,
             source: source.to_owned(),
         })
+    }
+}
+
+/// Kueue's manager configuration as loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedKueueConfig {
+    /// The configuration, v1beta2, defaults applied.
+    pub(crate) config: kueue_config::KueueConfiguration,
+    /// Where it was read: a file, `configmap/NAMESPACE/NAME:KEY`, or `--from`.
+    pub(crate) source: String,
+}
+
+impl LoadedKueueConfig {
+    /// Types, converts, defaults and validates a Kueue `Configuration` document.
+    pub(crate) fn from_value(
+        value: serde_json::Value,
+        source: &str,
+    ) -> Result<Self, scheduler_config::FieldError> {
+        Ok(Self {
+            config: kueue_config::from_value(value)?,
+            source: source.to_owned(),
+        })
+    }
+
+    /// The configuration in effect for `s`: the loaded one, else Kueue's defaults.
+    pub(crate) fn effective(s: &Snapshot) -> kueue_config::KueueConfiguration {
+        s.kueue_config
+            .as_ref()
+            .map_or_else(kueue_config::KueueConfiguration::default_config, |l| {
+                l.config.clone()
+            })
     }
 }
 

@@ -20,6 +20,7 @@ mod explain;
 mod fake_apiserver;
 mod integrations;
 mod kueue;
+mod kueue_config;
 mod lint;
 mod live;
 mod loader;

@@ -13,9 +13,17 @@
 //! that found no targets reserves the quota it could use for the rest of the cycle
 //! (`reserveCapacityForUnreclaimablePreempt`).
 //!
+//! Kueue's configuration ([`Options`]): `resources.excludeResourcePrefixes` and
+//! `resources.transformations` change pending workloads' requests
+//! ([`super::workload::RequestOptions`]); `waitForPodsReady` is reported on the result
+//! ([`Admission::wait_for_pods_ready`]) for the placement stage to say when Kueue would
+//! evict an admitted workload whose pods cannot all start; with `fairSharing` on, every
+//! ClusterQueue of a cohort is listed in [`Admission::fair_sharing_not_simulated`].
+//!
 //! Not modelled: fair sharing and admission fair sharing orderings, partial admission,
 //! Kueue's topology-aware scheduling, the second pass, workload slices, `waitForPodsReady`
-//! timeouts, backoff. Admission checks are left pending (the workload holds quota and waits).
+//! timeouts and `blockAdmission`, backoff, `quotaCheckStrategy: IgnoreUndeclared`.
+//! Admission checks are left pending (the workload holds quota and waits).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,12 +34,13 @@ use serde::Serialize;
 use super::flavor::{self, Assignment, Context, Mode};
 use super::preempt::{self, Holder, State, StateOracle, Target};
 use super::quota::{Amount, FlavorResource, QuotaError, Tree};
-use super::workload::{Info, PriorityClasses, admitted_usage};
+use super::workload::{Info, PriorityClasses, RequestOptions, admitted_usage};
 use crate::sched::selector::LabelSelector;
 use crate::snapshot::kueue::{
     ClusterQueue, KueueObjects, PreemptionPolicy, QueueingStrategy, ResourceFlavor, StopPolicy,
     Workload, condition, is_true,
 };
+use crate::snapshot::kueue_config::{GoDuration, KueueConfiguration};
 
 pub(crate) use crate::sched::plan::AdmissionOutcome;
 
@@ -80,6 +89,50 @@ pub(crate) struct Admission {
     pub cycles: usize,
     /// It did not settle within the cycle bound (preemptions kept changing the state).
     pub unsettled: bool,
+    /// Kueue's `waitForPodsReady`, when it runs with it ([`Options::wait_for_pods_ready`]).
+    pub wait_for_pods_ready: Option<PodsReady>,
+    /// ClusterQueues (in cohorts) whose fair-sharing order was not simulated, by name, when
+    /// Kueue runs with `fairSharing`.
+    pub fair_sharing_not_simulated: Vec<String>,
+}
+
+/// Kueue's `waitForPodsReady` settings, as the plan reports them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PodsReady {
+    /// An admitted workload whose pods are not all ready by then is evicted and requeued.
+    pub timeout: GoDuration,
+    /// Kueue admits nothing else until every admitted workload's pods are ready (not
+    /// simulated).
+    pub block_admission: bool,
+    /// Requeues before Kueue deactivates the workload (`None`: endless).
+    pub backoff_limit_count: Option<i32>,
+}
+
+impl PodsReady {
+    /// From Kueue's configuration (`None` when waitForPodsReady is off).
+    pub(crate) fn from_config(c: &KueueConfiguration) -> Option<Self> {
+        let w = c.wait_for_pods_ready()?;
+        Some(Self {
+            timeout: w.timeout.unwrap_or_default(),
+            block_admission: w.block_admission.unwrap_or(false),
+            backoff_limit_count: w
+                .requeuing_strategy
+                .as_ref()
+                .and_then(|r| r.backoff_limit_count),
+        })
+    }
+
+    /// What Kueue does with an admitted workload whose pods cannot all be placed.
+    pub(crate) fn eviction_words(&self) -> String {
+        let mut s = format!(
+            "Kueue would evict and requeue it after {} (waitForPodsReady)",
+            self.timeout
+        );
+        if let Some(n) = self.backoff_limit_count {
+            s.push_str(&format!(", and deactivate it after {n} requeues"));
+        }
+        s
+    }
 }
 
 /// Why a queue admits nothing, if it does not.
@@ -142,6 +195,8 @@ struct Run<'a> {
     k: &'a KueueObjects,
     /// Kinds not read completely ([`Options::unread`]).
     unread: Vec<&'static str>,
+    /// [`Options::requests`].
+    requests: RequestOptions,
     state: State,
     flavors: BTreeMap<String, &'a ResourceFlavor>,
     /// Pending workloads by index.
@@ -191,9 +246,29 @@ pub(crate) struct Options {
     /// Stop after this many scheduling cycles (`None`: until it settles). One cycle is what
     /// Kueue's `scheduler.schedule` does once, as its unit tests (`TestSchedule`) run it.
     pub max_cycles: Option<usize>,
-    /// Kinds that were not read completely (`LocalQueue`, `ClusterQueue`): a queue of such a
-    /// kind that is not in the input is reported as not read, never as missing.
+    /// Kinds that were not read completely (`LocalQueue`, `ClusterQueue`, `Namespace`): a
+    /// queue of such a kind that is not in the input is reported as not read, never as
+    /// missing; a workload whose Namespace is not in the input has an unknown admission
+    /// under a ClusterQueue whose namespaceSelector is not `{}`.
     pub unread: Vec<&'static str>,
+    /// How Kueue's configuration changes pending workloads' requests.
+    pub requests: RequestOptions,
+    /// Kueue's `waitForPodsReady` (reported on the result, not simulated in time).
+    pub wait_for_pods_ready: Option<PodsReady>,
+    /// Kueue runs with `fairSharing`: its ordering is not simulated.
+    pub fair_sharing: bool,
+}
+
+impl Options {
+    /// The options Kueue's configuration gives (`unread` and `max_cycles` left default).
+    pub(crate) fn from_config(c: &KueueConfiguration) -> Self {
+        Self {
+            requests: RequestOptions::from_config(c),
+            wait_for_pods_ready: PodsReady::from_config(c),
+            fair_sharing: c.fair_sharing_enabled(),
+            ..Self::default()
+        }
+    }
 }
 
 /// Runs Kueue's admission over the snapshot's Kueue objects until it settles.
@@ -229,6 +304,7 @@ pub(crate) fn run_with(
     let mut run = Run {
         k,
         unread: options.unread.clone(),
+        requests: options.requests.clone(),
         state: State {
             tree,
             holders: BTreeMap::new(),
@@ -269,12 +345,28 @@ pub(crate) fn run_with(
     run.finish(cut_short);
     let mut workloads: Vec<WorkloadResult> = run.results.into_values().collect();
     for r in &mut workloads {
-        r.priority = Info::new(r.index, &k.workloads[r.index], &classes).priority;
+        r.priority =
+            Info::with_options(r.index, &k.workloads[r.index], &classes, &options.requests).priority;
     }
+    let fair_sharing_not_simulated = if options.fair_sharing {
+        let mut v: Vec<String> = k
+            .cluster_queues
+            .iter()
+            .filter(|c| c.spec.cohort_name.as_deref().is_some_and(|n| !n.is_empty()))
+            .map(|c| c.name().to_owned())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    } else {
+        Vec::new()
+    };
     Ok(Admission {
         workloads,
         cycles,
         unsettled,
+        wait_for_pods_ready: options.wait_for_pods_ready,
+        fair_sharing_not_simulated,
     })
 }
 
@@ -322,7 +414,7 @@ impl Run<'_> {
         if w.is_finished() {
             return;
         }
-        let info = Info::new(index, w, classes);
+        let info = Info::with_options(index, w, classes, &self.requests);
         if w.has_quota_reservation() {
             let cq = w
                 .status
@@ -394,6 +486,27 @@ impl Run<'_> {
         };
         if let Some(why) = queue_problem(self.k, &self.state.tree, &self.flavors, cq) {
             let r = self.result(index, AdmissionOutcome::QueueStopped, &cq_name, why);
+            self.results.insert(index, r);
+            return;
+        }
+        let ns_known = namespaces
+            .iter()
+            .any(|n| n.metadata.name.as_deref() == Some(ns));
+        let selects_all = cq.spec.namespace_selector.as_ref().is_some_and(|s| {
+            s.match_labels.as_ref().is_none_or(|m| m.is_empty())
+                && s.match_expressions.as_ref().is_none_or(|e| e.is_empty())
+        });
+        if !ns_known && self.unread.contains(&"Namespace") && !selects_all {
+            // Namespaces were not read: whether the selector admits it is unknown, not "does
+            // not match" (its labels are not known).
+            let r = self.result(
+                index,
+                AdmissionOutcome::NoQueue,
+                &cq_name,
+                format!(
+                    "Namespace {ns} is not in the input (Namespaces were not read): whether the namespaceSelector of ClusterQueue {cq_name} admits it is unknown"
+                ),
+            );
             self.results.insert(index, r);
             return;
         }

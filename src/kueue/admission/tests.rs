@@ -319,3 +319,157 @@ fn stored_admissions_hold_their_quota() {
     assert_eq!(running.outcome, AdmissionOutcome::Admitted);
     assert_eq!(outcome_of(&k, &a, "next").shortfall["nvidia.com/gpu"], "2");
 }
+
+fn run_docs_with(docs: Vec<Value>, options: Options) -> (KueueObjects, Admission) {
+    let mut k = KueueObjects::default();
+    for d in docs {
+        k.push(parse(d).unwrap_or_else(|e| panic!("{e}")));
+    }
+    let a = run_with(&k, &[], &[], options).unwrap_or_else(|e| panic!("{e:?}"));
+    (k, a)
+}
+
+fn config(v: Value) -> KueueConfiguration {
+    let mut doc = json!({"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration"});
+    if let (Some(m), Some(e)) = (doc.as_object_mut(), v.as_object()) {
+        m.extend(e.clone());
+    }
+    crate::snapshot::kueue_config::from_value(doc).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_transformation_charges_the_quota_its_outputs_name() {
+    // Kueue's configuration turns each GPU into 4 `example.com/credits` (Replace): a queue
+    // covering only credits admits a GPU workload by its credits (workload.go
+    // applyResourceTransformations, as Kueue's site tasks/manage/administer_cluster_quotas.md
+    // describes resource transformations).
+    let credits_cq = json!({"apiVersion": V, "kind": "ClusterQueue", "metadata": {"name": "cq"},
+        "spec": {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["example.com/credits"],
+            "flavors": [{"name": "default", "resources": [{"name": "example.com/credits", "nominalQuota": "16"}]}]}]}});
+    let docs = || {
+        vec![
+            flavor("default"),
+            credits_cq.clone(),
+            lq("q", "cq"),
+            wl("fits", "q", 4, 0, "2026-08-01T00:00:00Z"),
+            wl("too-big", "q", 2, 0, "2026-08-01T00:00:01Z"),
+        ]
+    };
+    let c = config(json!({"resources": {"transformations": [
+        {"input": "nvidia.com/gpu", "strategy": "Replace", "outputs": {"example.com/credits": "4"}}]}}));
+    let (k, a) = run_docs_with(docs(), Options::from_config(&c));
+    assert_eq!(
+        outcome_of(&k, &a, "fits").outcome,
+        AdmissionOutcome::Admitted
+    );
+    let big = outcome_of(&k, &a, "too-big");
+    assert_eq!(big.outcome, AdmissionOutcome::QuotaPending, "{big:?}");
+    // Without the configuration the GPUs are charged as they are: not covered by the queue.
+    let (k, a) = run_docs(docs());
+    assert_ne!(
+        outcome_of(&k, &a, "fits").outcome,
+        AdmissionOutcome::Admitted
+    );
+}
+
+#[test]
+fn an_excluded_resource_is_not_charged() {
+    let docs = vec![
+        flavor("default"),
+        cq("cq", "", "4", json!({})),
+        lq("q", "cq"),
+        json!({"apiVersion": V, "kind": "Workload",
+            "metadata": {"name": "nic", "namespace": "ml", "creationTimestamp": "2026-08-01T00:00:00Z"},
+            "spec": {"queueName": "q", "podSets": [{"name": "main", "count": 2,
+                "template": {"spec": {"containers": [{"name": "c",
+                    "resources": {"requests": {"nvidia.com/gpu": "1", "networking.example.com/vpc1": "1"}}}]}}}]}}),
+    ];
+    let (k, a) = run_docs_with(docs.clone(), Options::default());
+    assert_ne!(
+        outcome_of(&k, &a, "nic").outcome,
+        AdmissionOutcome::Admitted,
+        "vpc1 is not covered"
+    );
+    let c = config(json!({"resources": {"excludeResourcePrefixes": ["networking.example.com/"]}}));
+    let (k, a) = run_docs_with(docs, Options::from_config(&c));
+    assert_eq!(
+        outcome_of(&k, &a, "nic").outcome,
+        AdmissionOutcome::Admitted
+    );
+}
+
+#[test]
+fn fair_sharing_marks_the_cohort_queues_and_wait_for_pods_ready_is_reported() {
+    let docs = || {
+        vec![
+            flavor("default"),
+            cq("a", "research", "4", json!({})),
+            cq("b", "research", "4", json!({})),
+            cq("alone", "", "4", json!({})),
+        ]
+    };
+    let c = config(
+        json!({"fairSharing": {"preemptionStrategies": ["LessThanInitialShare"]},
+        "waitForPodsReady": {"timeout": "10m", "requeuingStrategy": {"backoffLimitCount": 3}}}),
+    );
+    let (_, a) = run_docs_with(docs(), Options::from_config(&c));
+    assert_eq!(a.fair_sharing_not_simulated, ["a", "b"]);
+    let p = a
+        .wait_for_pods_ready
+        .clone()
+        .unwrap_or_else(|| panic!("on"));
+    assert_eq!(
+        p.eviction_words(),
+        "Kueue would evict and requeue it after 10m0s (waitForPodsReady), and deactivate it after 3 requeues"
+    );
+    // Kueue's defaults (v1beta2): no fair sharing, waitForPodsReady on with 30m0s.
+    let (_, a) = run_docs_with(
+        docs(),
+        Options::from_config(&KueueConfiguration::default_config()),
+    );
+    assert!(a.fair_sharing_not_simulated.is_empty());
+    assert_eq!(
+        a.wait_for_pods_ready.map(|p| p.timeout.to_string()),
+        Some("30m0s".to_owned())
+    );
+    let off = config(json!({"featureGates": {"DisableWaitForPodsReady": true}}));
+    let (_, a) = run_docs_with(docs(), Options::from_config(&off));
+    assert_eq!(a.wait_for_pods_ready, None);
+}
+
+#[test]
+fn a_namespace_not_read_leaves_a_selective_queue_unknown_not_unmatched() {
+    let docs = vec![
+        flavor("default"),
+        cq(
+            "cq",
+            "",
+            "4",
+            json!({"namespaceSelector": {"matchLabels": {"team": "ml"}}}),
+        ),
+        cq("open", "", "4", json!({})),
+        lq("q", "cq"),
+        json!({"apiVersion": V, "kind": "LocalQueue", "metadata": {"name": "o", "namespace": "ml"},
+               "spec": {"clusterQueue": "open"}}),
+        wl("w", "q", 1, 0, "2026-08-01T00:00:00Z"),
+        wl("x", "o", 1, 0, "2026-08-01T00:00:00Z"),
+    ];
+    let (k, a) = run_docs_with(
+        docs.clone(),
+        Options {
+            unread: vec!["Namespace"],
+            ..Options::default()
+        },
+    );
+    let w = outcome_of(&k, &a, "w");
+    assert!(w.message.contains("is unknown"), "{w:?}");
+    assert!(!w.message.contains("doesn't match"), "{w:?}");
+    assert_eq!(
+        outcome_of(&k, &a, "x").outcome,
+        AdmissionOutcome::Admitted,
+        "`{{}}` selects every namespace"
+    );
+    // Namespaces read (none named ml): the selector does not match.
+    let (k, a) = run_docs_with(docs, Options::default());
+    assert!(outcome_of(&k, &a, "w").message.contains("doesn't match"));
+}

@@ -46,6 +46,9 @@ pub(crate) struct LiveOptions {
     /// `--request-timeout`: the longest one request (headers and body) may take; `None` waits
     /// forever (`--request-timeout 0`).
     pub request_timeout: Option<Duration>,
+    /// Read Kueue's manager configuration (`kueue-system/kueue-manager-config`) when the
+    /// cluster serves Kueue's API (off when `--kueue-config` names one).
+    pub kueue_config: bool,
 }
 
 impl Default for LiveOptions {
@@ -59,6 +62,7 @@ impl Default for LiveOptions {
             impersonate: None,
             impersonate_groups: Vec::new(),
             request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
+            kueue_config: true,
         }
     }
 }
@@ -923,6 +927,13 @@ async fn load_async(
         }
     }
 
+    let kueue_config = if options.kueue_config && served.contains_key("kueue.x-k8s.io") {
+        progress("reading Kueue's configuration");
+        read_kueue_config(&client, timeout, &mut facts, &mut warnings).await
+    } else {
+        None
+    };
+
     progress("reading /version and /metrics");
     let server_date = read_version(&client, timeout, &mut facts, &mut warnings).await;
     read_metrics(&client, timeout, &mut facts, &mut warnings).await;
@@ -933,7 +944,85 @@ async fn load_async(
     }
     let mut snapshot = collector.finish();
     snapshot.default_namespace = Some(default_namespace);
+    snapshot.kueue_config = kueue_config;
     Ok(snapshot)
+}
+
+/// Reads Kueue's manager configuration from the ConfigMap Kueue's manifests mount
+/// (`GET /api/v1/namespaces/kueue-system/configmaps/kueue-manager-config`, by name: RBAC
+/// grants `get` on that one name). Absent (404), forbidden (403), unreadable or invalid:
+/// Kueue's defaults, said once in `facts.assumed` (and a warning when it could not be used),
+/// never an error and never "Kueue is not configured" from a 403.
+async fn read_kueue_config(
+    client: &Client,
+    timeout: Option<Duration>,
+    facts: &mut crate::snapshot::ClusterFacts,
+    warnings: &mut Vec<Warning>,
+) -> Option<crate::snapshot::LoadedKueueConfig> {
+    use crate::snapshot::kueue_config::{CONFIGMAP_KEY, CONFIGMAP_NAME, CONFIGMAP_NAMESPACE};
+    let what = format!("configmap/{CONFIGMAP_NAMESPACE}/{CONFIGMAP_NAME}");
+    let uri = format!("/api/v1/namespaces/{CONFIGMAP_NAMESPACE}/configmaps/{CONFIGMAP_NAME}");
+    let assumed = |why: &str| {
+        format!(
+            "Kueue's configuration: Kueue's defaults ({why}; give it with `--kueue-config FILE` or `--kueue-config configmap/NAMESPACE/NAME`)"
+        )
+    };
+    match fetch_json::<k8s_openapi::api::core::v1::ConfigMap>(client, &uri, timeout).await {
+        Ok(cm) => {
+            let data = cm.data.unwrap_or_default();
+            let Some(text) = data.get(CONFIGMAP_KEY) else {
+                facts
+                    .assumed
+                    .push(assumed(&format!("`{what}` has no key `{CONFIGMAP_KEY}`")));
+                return None;
+            };
+            let origin = format!("{what}:{CONFIGMAP_KEY}");
+            let mut collector = Collector::new();
+            let loaded = super::files::load_str(text, &origin, &mut collector)
+                .map_err(|e| e.to_string())
+                .and_then(|()| {
+                    collector
+                        .finish()
+                        .kueue_config
+                        .ok_or_else(|| "it holds no Kueue `Configuration`".to_owned())
+                });
+            match loaded {
+                Ok(mut l) => {
+                    l.source = origin;
+                    Some(l)
+                }
+                Err(e) => {
+                    warnings.push(Warning::new(
+                        "KueueConfigUnusable",
+                        format!("cannot use `{origin}`: {e}"),
+                    ));
+                    facts
+                        .assumed
+                        .push(assumed(&format!("`{origin}` could not be used")));
+                    None
+                }
+            }
+        }
+        Err(ListFailure::Status { code: 404, .. }) => {
+            facts
+                .assumed
+                .push(assumed(&format!("`{what}` does not exist")));
+            None
+        }
+        Err(ListFailure::Status { code: 403, .. }) => {
+            facts.assumed.push(assumed(&format!(
+                "reading `{what}` is forbidden: grant `get` on it, as packaging/rbac.yaml does"
+            )));
+            None
+        }
+        Err(failure) => {
+            facts.assumed.push(assumed(&format!(
+                "`{what}` could not be read: {}",
+                failure.reason()
+            )));
+            None
+        }
+    }
 }
 
 /// Why discovery (`/apis`) failed, as an access error. A status answer is the server

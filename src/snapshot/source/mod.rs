@@ -484,6 +484,11 @@ impl Collector {
         {
             return self.add_scheduler_config(value);
         }
+        if kind == super::kueue_config::KIND
+            && api_version.starts_with(&format!("{}/", super::kueue_config::GROUP))
+        {
+            return self.add_kueue_config(value);
+        }
         let object = describe(&value);
         let has_name = value
             .get("metadata")
@@ -518,6 +523,27 @@ impl Collector {
                 message: e.message,
             })?;
         self.snapshot.scheduler_config = Some(loaded);
+        Ok(())
+    }
+
+    /// Takes a Kueue manager `Configuration` document (`config.kueue.x-k8s.io`: Kueue's own
+    /// configuration, written by `snapshot` beside the objects). One per input.
+    fn add_kueue_config(&mut self, value: Value) -> Result<(), ObjectError> {
+        let object = "Configuration.config.kueue.x-k8s.io".to_owned();
+        if self.snapshot.kueue_config.is_some() {
+            return Err(ObjectError {
+                object,
+                field: None,
+                message: "a second Kueue Configuration: Kueue's manager runs with one".to_owned(),
+            });
+        }
+        let loaded =
+            super::LoadedKueueConfig::from_value(value, "--from").map_err(|e| ObjectError {
+                object,
+                field: (!e.field.is_empty()).then_some(e.field),
+                message: e.message,
+            })?;
+        self.snapshot.kueue_config = Some(loaded);
         Ok(())
     }
 
@@ -799,6 +825,14 @@ impl Collector {
             (Some(_), Some(_)) => s.warnings.push(Warning::new(
                 "SecondSchedulerConfig",
                 "the input holds more than one KubeSchedulerConfiguration: the first is used (kube-scheduler runs with one; give every profile in one document)",
+            )),
+            (Some(_), None) => {}
+        }
+        match (&s.kueue_config, o.kueue_config) {
+            (None, theirs) => s.kueue_config = theirs,
+            (Some(_), Some(_)) => s.warnings.push(Warning::new(
+                "SecondKueueConfig",
+                "the input holds more than one Kueue Configuration: the first is used (Kueue's manager runs with one)",
             )),
             (Some(_), None) => {}
         }

@@ -95,6 +95,10 @@ impl LoadError {
                 "kube-scheduler 1.37 refuses this configuration too: fix the field (`kubectl wasctl scheduler-config FILE` checks it; docs/guide/scheduler-config.md lists what is validated)"
                     .to_owned(),
             ),
+            Self::Object { object, .. } if object == "Configuration.config.kueue.x-k8s.io" => Some(
+                "Kueue's manager refuses this configuration too: fix the field (`kubectl wasctl kueue-config FILE` checks it; docs/guide/kueue-config.md lists what is read and validated)"
+                    .to_owned(),
+            ),
             Self::Object { .. } => Some(
                 "fix the field or remove the object; `kubectl explain <kind>.<field>` shows the expected type"
                     .to_owned(),

@@ -291,3 +291,122 @@ fn a_queue_borrowing_from_its_cohort_shows_borrowed_and_the_lender_shows_lent() 
         (&"0".into(), &"0".into(), &"8".into())
     );
 }
+
+/// A PodGroup of one pod that asks for a whole H100 node, without the GPU toleration (Kueue
+/// adds the flavor's).
+const ONE_GPU_NODE_SHAPE: &str = "apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: probe, namespace: ml}
+spec:
+  schedulingPolicy: {gang: {minCount: 1}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: probe-0, namespace: ml}
+spec:
+  schedulingGroup: {podGroupName: probe}
+  containers:
+  - name: c
+    image: registry.example.com/probe:1
+    resources: {requests: {cpu: \"8\", memory: 64Gi, nvidia.com/gpu: \"8\"}}
+";
+
+/// Two more free H100 nodes: with h100-c, three nodes hold a copy each.
+const MORE_NODES: &str = "apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: h100-d, labels: {kubernetes.io/hostname: h100-d, cloud.example.com/gpu: h100}}
+  spec: {taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]}
+  status: {allocatable: {cpu: \"64\", memory: 512Gi, nvidia.com/gpu: \"8\", pods: \"110\"}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: h100-e, labels: {kubernetes.io/hostname: h100-e, cloud.example.com/gpu: h100}}
+  spec: {taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]}
+  status: {allocatable: {cpu: \"64\", memory: 512Gi, nvidia.com/gpu: \"8\", pods: \"110\"}}
+";
+
+#[test]
+fn capacity_with_a_queue_says_whether_the_quota_or_the_nodes_limit_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = dir.path().join("probe.yaml");
+    std::fs::write(&shape, ONE_GPU_NODE_SHAPE).unwrap();
+    let nodes = dir.path().join("nodes.yaml");
+    std::fs::write(&nodes, MORE_NODES).unwrap();
+    let capacity = |extra: &[&str]| {
+        let mut args = vec![
+            "capacity",
+            "--from",
+            DUMP,
+            "--from",
+            JOBS,
+            "--from",
+            nodes.to_str().unwrap(),
+            "-n",
+            "ml",
+            "--shape",
+            shape.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    // Without the queue the pod lacks the GPU toleration: no tainted node takes it.
+    let plain = capacity(&["-o", "json"]);
+    assert_eq!(plain.code, 0, "{}", plain.transcript());
+    let v: serde_json::Value = serde_json::from_str(&plain.stdout).unwrap();
+    assert_eq!(v["copies"], 0, "{}", plain.stdout);
+    assert!(v.get("queue").is_none());
+    // With it: flavor h100's toleration is added; 3 free nodes hold 3 copies, but team-a has
+    // 0 of its 16 GPUs left and may borrow 8 (borrowingLimit) from team-b: 1 copy.
+    let r = capacity(&["--queue", "user-queue", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let q = &v["queue"];
+    assert_eq!(q["localQueue"], "ml/user-queue", "{}", r.stdout);
+    assert_eq!(q["clusterQueue"], "team-a");
+    assert_eq!(q["byQuota"], 1, "{}", r.stdout);
+    assert_eq!(q["byNodes"], 3, "{}", r.stdout);
+    assert_eq!(q["limitedBy"], "quota");
+    assert_eq!(
+        q["flavors"],
+        serde_json::json!([{"flavor": "h100", "copies": 1}])
+    );
+    assert_eq!(q["nodeFlavor"], "h100");
+    let text = capacity(&["--queue", "user-queue"]);
+    assert!(
+        text.stdout.contains("Kueue: LocalQueue ml/user-queue → ClusterQueue team-a: 1 copy fit the quota (1 on h100), 3 the nodes with flavor h100"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("the quota limits first"),
+        "{}",
+        text.stdout
+    );
+    // Unknown LocalQueue: exit 2 with a hint; LocalQueues not read: said so.
+    let unknown = capacity(&["--queue", "nope"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.transcript());
+    assert!(
+        unknown.stderr.contains("LocalQueue `ml/nope` not found"),
+        "{}",
+        unknown.stderr
+    );
+    let unread = run(&[
+        "capacity",
+        "--from",
+        nodes.to_str().unwrap(),
+        "-n",
+        "ml",
+        "--shape",
+        shape.to_str().unwrap(),
+        "--queue",
+        "user-queue",
+    ]);
+    assert_eq!(unread.code, 2, "{}", unread.transcript());
+    assert!(
+        unread.stderr.contains("LocalQueues were not read"),
+        "{}",
+        unread.stderr
+    );
+}

@@ -198,11 +198,17 @@ fn queue_fit(
         ));
     };
     let max = usize::try_from(max).unwrap_or(100);
-    let fit = quota_copies(snapshot, cq, lq, &shape, max)
-        .map_err(|e| Error::usage(e, "fix the ClusterQueue's or Cohort's quota"))?;
-    let shape = match &fit.flavor {
-        Some(f) => with_flavor(&shape, f),
-        None => shape,
-    };
+    let priority = shape.pod_group.spec.priority;
+    let fit = quota_copies(
+        snapshot,
+        (cq, lq),
+        (shape.name(), &shape.pods, priority),
+        max,
+    )
+    .map_err(|e| Error::usage(e, "fix the ClusterQueue's or Cohort's quota"))?;
+    let mut shape = shape;
+    if let Some(f) = &fit.flavor {
+        with_flavor(&mut shape.pods, f);
+    }
     Ok((shape, fit.queue))
 }

@@ -16,12 +16,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::capacity::Shape;
 use crate::kueue::flavor::{self, Context, Mode, NoPreemption};
 use crate::kueue::view::{current_tree, priority_classes};
 use crate::kueue::workload::Info;
 use crate::snapshot::Snapshot;
 use crate::snapshot::kueue::{ClusterQueue, KueueObject, LocalQueue, ResourceFlavor, parse};
+use crate::snapshot::pod::Pod;
 
 /// The `queue` object of a `CapacityReport`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -66,10 +66,16 @@ pub(crate) struct QuotaFit {
     pub flavor: Option<ResourceFlavor>,
 }
 
-/// The Kueue Workload a copy of `shape` would be, queued in `lq`.
-fn workload_of(shape: &Shape, lq: &LocalQueue) -> Result<crate::snapshot::kueue::Workload, String> {
+/// The Kueue Workload a copy of the gang (`name`, its `pods` and `priority`) would be, queued
+/// in `lq`.
+fn workload_of(
+    name: &str,
+    pods: &[Pod],
+    priority: Option<i32>,
+    lq: &LocalQueue,
+) -> Result<crate::snapshot::kueue::Workload, String> {
     let mut pod_sets = Vec::new();
-    for (i, p) in shape.pods.iter().enumerate() {
+    for (i, p) in pods.iter().enumerate() {
         let spec = serde_json::to_value(p.spec.clone().unwrap_or_default())
             .map_err(|e| format!("the shape's pod {i}: {e}"))?;
         pod_sets.push(serde_json::json!({
@@ -77,12 +83,12 @@ fn workload_of(shape: &Shape, lq: &LocalQueue) -> Result<crate::snapshot::kueue:
         }));
     }
     let mut spec = serde_json::json!({"queueName": lq.name(), "podSets": pod_sets});
-    if let Some(p) = shape.pod_group.spec.priority {
+    if let Some(p) = priority {
         spec["priority"] = serde_json::json!(p);
     }
     let v = serde_json::json!({
         "apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
-        "metadata": {"name": format!("{}-copy", shape.name()), "namespace": lq.namespace()},
+        "metadata": {"name": format!("{name}-copy"), "namespace": lq.namespace()},
         "spec": spec,
     });
     match parse(v) {
@@ -92,12 +98,12 @@ fn workload_of(shape: &Shape, lq: &LocalQueue) -> Result<crate::snapshot::kueue:
     }
 }
 
-/// Counts the copies of `shape` Kueue admits in `cq` (the ClusterQueue of `lq`), at most `max`.
+/// Counts the copies of the gang `name` (its `pods` and `priority`) Kueue admits in `cq` (the
+/// ClusterQueue of `lq`), at most `max`.
 pub(crate) fn quota_copies(
     s: &Snapshot,
-    cq: &ClusterQueue,
-    lq: &LocalQueue,
-    shape: &Shape,
+    (cq, lq): (&ClusterQueue, &LocalQueue),
+    (name, pods, priority): (&str, &[Pod], Option<i32>),
     max: usize,
 ) -> Result<QuotaFit, String> {
     let k = &s.kueue;
@@ -106,7 +112,7 @@ pub(crate) fn quota_copies(
     let node = tree
         .cluster_queue(cq.name())
         .ok_or_else(|| format!("ClusterQueue {} is not in the quota tree", cq.name()))?;
-    let w = workload_of(shape, lq)?;
+    let w = workload_of(name, pods, priority, lq)?;
     let info = Info::new(k.workloads.len(), &w, &classes);
     let flavors: BTreeMap<String, &ResourceFlavor> = k
         .resource_flavors
@@ -181,11 +187,10 @@ pub(crate) fn quota_copies(
     })
 }
 
-/// `shape` with `flavor`'s nodeLabels merged into each pod's nodeSelector and its tolerations
-/// added (`podset.Merge`).
-pub(crate) fn with_flavor(shape: &Shape, flavor: &ResourceFlavor) -> Shape {
-    let mut out = shape.clone();
-    for p in &mut out.pods {
+/// `flavor`'s nodeLabels merged into each pod's nodeSelector and its tolerations added
+/// (`podset.Merge`).
+pub(crate) fn with_flavor(pods: &mut [Pod], flavor: &ResourceFlavor) {
+    for p in pods {
         let spec = p.spec.get_or_insert_with(Default::default);
         if !flavor.spec.node_labels.is_empty() {
             let sel = spec.node_selector.get_or_insert_with(BTreeMap::new);
@@ -203,7 +208,6 @@ pub(crate) fn with_flavor(shape: &Shape, flavor: &ResourceFlavor) -> Shape {
             spec.tolerations = Some(tols.into());
         }
     }
-    out
 }
 
 /// Fills the node count and the limit.

@@ -35,6 +35,10 @@ pub struct CapacityArgs {
     /// Count copies per value of this node label (default: the gang's topology key).
     #[arg(long = "by", value_name = "LABEL")]
     pub domain_key: Option<String>,
+    /// Kueue: also count the copies the quota of this LocalQueue's ClusterQueue admits (in
+    /// the namespace of `-n`), and count on the nodes with the flavor Kueue assigns applied.
+    #[arg(long = "queue", value_name = "LOCALQUEUE")]
+    pub queue: Option<String>,
     /// What-ifs, as for `simulate`: capacity is then reported before and after them.
     #[command(flatten)]
     pub what_if: WhatIfArgs,
@@ -86,6 +90,13 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
             ));
         }
     };
+    let (shape, queue) = match &args.queue {
+        Some(name) => {
+            let (shape, q) = queue_fit(ctx, &snapshot, shape, name, args.max_copies)?;
+            (shape, Some(q))
+        }
+        None => (shape, None),
+    };
     let mut options = Options {
         mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,
@@ -120,6 +131,8 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
         // No what-ifs: the loaded snapshot takes the copies itself (no clone at 150,000 pods).
         capacity_keeping(snapshot, &shape, &options, &copt)
     };
+    let mut report = report;
+    report.queue = queue.map(|q| crate::plan::kueue_capacity::finish(q, report.copies));
     // The process exits after the report: freeing the snapshot and the simulation state
     // object by object would only make the user wait (see `release`).
     super::release(leftovers);
@@ -131,4 +144,71 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
         |err, style| write_notes(err, &report, style),
     )?;
     Ok(ExitStatus::Success)
+}
+
+/// `--queue`: the copies the LocalQueue's ClusterQueue admits, and the shape with the flavor
+/// Kueue assigns applied, for the node count.
+fn queue_fit(
+    ctx: &Context,
+    snapshot: &crate::snapshot::Snapshot,
+    shape: crate::plan::capacity::Shape,
+    name: &str,
+    max: u32,
+) -> Result<
+    (
+        crate::plan::capacity::Shape,
+        crate::plan::kueue_capacity::QueueCapacity,
+    ),
+    Error,
+> {
+    use crate::plan::kueue_capacity::{quota_copies, with_flavor};
+    let ns = ctx
+        .global
+        .namespace
+        .clone()
+        .unwrap_or_else(|| "default".to_owned());
+    let k = &snapshot.kueue;
+    let Some(lq) = k
+        .local_queues
+        .iter()
+        .find(|q| q.namespace() == ns && q.name() == name)
+    else {
+        if !snapshot.coverage("LocalQueue").covers(Some(&ns)) {
+            return Err(Error::usage(
+                format!(
+                    "LocalQueue `{ns}/{name}`: LocalQueues were not read (not in the input, or forbidden), so `--queue` cannot be answered"
+                ),
+                "include them: `kubectl get localqueues,clusterqueues,resourceflavors,workloads.kueue.x-k8s.io -A -o yaml`",
+            ));
+        }
+        return Err(Error::usage(
+            format!("LocalQueue `{ns}/{name}` not found"),
+            format!(
+                "check the name with `kubectl get localqueues -n {ns}`, or pass `-n NAMESPACE`"
+            ),
+        ));
+    };
+    let cq_name = &lq.spec.cluster_queue;
+    let Some(cq) = k.cluster_queues.iter().find(|c| c.name() == cq_name) else {
+        return Err(Error::usage(
+            format!(
+                "LocalQueue `{ns}/{name}` names ClusterQueue `{cq_name}`, which is not in the input"
+            ),
+            "check it with `kubectl get clusterqueues`",
+        ));
+    };
+    let max = usize::try_from(max).unwrap_or(100);
+    let priority = shape.pod_group.spec.priority;
+    let fit = quota_copies(
+        snapshot,
+        (cq, lq),
+        (shape.name(), &shape.pods, priority),
+        max,
+    )
+    .map_err(|e| Error::usage(e, "fix the ClusterQueue's or Cohort's quota"))?;
+    let mut shape = shape;
+    if let Some(f) = &fit.flavor {
+        with_flavor(&mut shape.pods, f);
+    }
+    Ok((shape, fit.queue))
 }

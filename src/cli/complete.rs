@@ -318,6 +318,10 @@ const TARGET_TYPES: &[(&str, ObjKind)] = &[
     ("pod/", ObjKind::Pod),
     ("job/", ObjKind::Job),
     ("resourceclaim/", ObjKind::ResourceClaim),
+    // Kueue's short names (its CRDs' `shortNames`), for `tree` only.
+    ("kwl/", ObjKind::KueueWorkload),
+    ("cq/", ObjKind::ClusterQueue),
+    ("lq/", ObjKind::LocalQueue),
 ];
 
 /// The target kinds a command accepts (`explain` has no ResourceClaim; `simulate --only` takes
@@ -331,6 +335,17 @@ fn target_kinds(sub: &str, arg: &str) -> &'static [ObjKind] {
             ObjKind::Workload,
             ObjKind::Pod,
             ObjKind::Job,
+        ],
+        ("tree", _) => &[
+            ObjKind::PodGroup,
+            ObjKind::CompositePodGroup,
+            ObjKind::Workload,
+            ObjKind::Pod,
+            ObjKind::Job,
+            ObjKind::ResourceClaim,
+            ObjKind::KueueWorkload,
+            ObjKind::ClusterQueue,
+            ObjKind::LocalQueue,
         ],
         _ => &[
             ObjKind::PodGroup,
@@ -707,6 +722,15 @@ pub(super) fn snapshot_names(s: &Snapshot, scope: Option<&str>, want: Want) -> V
         Want::Objects(ObjKind::Pod) => names_of!(s.pods),
         Want::Objects(ObjKind::Job) => names_of!(s.jobs),
         Want::Objects(ObjKind::ResourceClaim) => names_of!(s.resource_claims),
+        Want::Objects(ObjKind::KueueWorkload) => names_of!(s.kueue.workloads),
+        Want::Objects(ObjKind::LocalQueue) => names_of!(s.kueue.local_queues),
+        // Cluster-scoped: every name, whatever the namespace scope.
+        Want::Objects(ObjKind::ClusterQueue) => s
+            .kueue
+            .cluster_queues
+            .iter()
+            .map(|q| q.name().to_owned())
+            .collect(),
         Want::Objects(_) | Want::Contexts => Vec::new(),
         Want::Nodes => s
             .nodes

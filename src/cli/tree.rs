@@ -8,6 +8,7 @@ use crate::graph::Graph;
 use crate::render::json::{Envelope, write_yaml};
 use crate::render::tree::{TextOptions, write_names, write_notes, write_text};
 use crate::sched::{Options, simulate};
+use crate::snapshot::{ObjKind, ObjRef, Snapshot};
 use crate::tree::{TreeNode, TreeScope, build};
 
 /// `tree` flags.
@@ -15,7 +16,9 @@ use crate::tree::{TreeNode, TreeScope, build};
 pub struct TreeArgs {
     /// Show one object's chain: `workload/`, `compositepodgroup/` (`cpg/`), `podgroup/`
     /// (`pg/`), `pod/`, `job/`, `resourceclaim/` followed by the name (or `TYPE NAME`); or
-    /// `node/NAME`: what runs on a node, by gang and claim.
+    /// `node/NAME`: what runs on a node, by gang and claim. Kueue: `kwl/` (its Workload, above
+    /// the Job), `clusterqueue/` (`cq/`) or `localqueue/` (`lq/`): quota per flavor and the
+    /// workloads admitted and waiting.
     #[arg(value_name = "TYPE/NAME", num_args = 0..=2)]
     pub target: Vec<String>,
     /// Label selector.
@@ -51,6 +54,11 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         Some((kind, name)) => Some(resolve_target(ctx, &snapshot, &kind, &name)?),
         None => None,
     };
+    if let Some(t) = &target
+        && matches!(t.kind, ObjKind::ClusterQueue | ObjKind::LocalQueue)
+    {
+        return run_queue(ctx, args, &snapshot, t);
+    }
     let scope = TreeScope {
         namespace: ctx.namespace_scope(&snapshot),
         target,
@@ -136,5 +144,78 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     ctx.stdout(&out)?;
     super::release((report, plan, graph));
     super::release(snapshot);
+    Ok(ExitStatus::Success)
+}
+
+/// `tree clusterqueue/NAME` and `tree localqueue/NAME`: the queue's quota and workloads.
+fn run_queue(
+    ctx: &Context,
+    args: &TreeArgs,
+    snapshot: &Snapshot,
+    target: &ObjRef,
+) -> Result<ExitStatus, Error> {
+    use crate::render::tree::{write_queue_names, write_queue_text};
+    let k = &snapshot.kueue;
+    let (cq_name, lq) = if target.kind == ObjKind::LocalQueue {
+        let lq = k
+            .local_queues
+            .iter()
+            .find(|q| q.namespace() == target.namespace && q.name() == target.name)
+            .ok_or_else(|| {
+                Error::usage(
+                    format!(
+                        "LocalQueue `{}/{}` not found",
+                        target.namespace, target.name
+                    ),
+                    "check the name with `kubectl get localqueues -A`",
+                )
+            })?;
+        (lq.spec.cluster_queue.clone(), Some(lq))
+    } else {
+        (target.name.clone(), None)
+    };
+    let Some(cq) = k.cluster_queues.iter().find(|c| c.name() == cq_name) else {
+        let read = snapshot.coverage("ClusterQueue").covers(None);
+        return Err(Error::usage(
+            if read {
+                format!(
+                    "LocalQueue `{}/{}` names ClusterQueue `{cq_name}`, which does not exist",
+                    target.namespace, target.name
+                )
+            } else {
+                format!(
+                    "LocalQueue `{}/{}` names ClusterQueue `{cq_name}`, which is not in the input (ClusterQueues were not read)",
+                    target.namespace, target.name
+                )
+            },
+            "check it with `kubectl get clusterqueues`",
+        ));
+    };
+    let report = crate::tree::queue::build(snapshot, cq, lq)
+        .map_err(|e| Error::usage(e, "fix the ClusterQueue's or Cohort's quota"))?;
+    let mut out = Vec::new();
+    match args.output {
+        TableFormat::Text | TableFormat::Wide => {
+            write_queue_text(&mut out, &report, ctx.color.styler())?;
+        }
+        TableFormat::Name => write_queue_names(&mut out, &report)?,
+        TableFormat::Json => ctx.stdout_json(&Envelope::new("QueueTree", &report))?,
+        TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("QueueTree", &report))?,
+    }
+    if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
+        let mut err = Vec::new();
+        let style = ctx.err_color.styler();
+        for w in &report.warnings {
+            use std::io::Write;
+            writeln!(
+                err,
+                "{} {}",
+                style.warn("warning:"),
+                crate::sanitize::sanitize(&w.message)
+            )?;
+        }
+        ctx.stderr(&err)?;
+    }
+    ctx.stdout(&out)?;
     Ok(ExitStatus::Success)
 }

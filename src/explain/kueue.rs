@@ -169,7 +169,7 @@ fn settled_usage(s: &Snapshot, staged: &Staged) -> Option<(Tree, Vec<Holder>)> {
         let Some(cq) = tree.cluster_queue(&r.cluster_queue) else {
             continue;
         };
-        let info = Info::with_options(r.index, w, &classes, &requests(s));
+        let info = Info::with_options(r.index, w, &classes, &RequestOptions::of(s));
         let usage: BTreeMap<FlavorResource, Amount> = if r.pod_sets.is_empty() {
             admitted_usage(w, &info)
         } else {
@@ -199,11 +199,6 @@ fn settled_usage(s: &Snapshot, staged: &Staged) -> Option<(Tree, Vec<Holder>)> {
         });
     }
     Some((tree, holders))
-}
-
-/// How Kueue's configuration (given, or its defaults) changes the requests it counts.
-fn requests(s: &Snapshot) -> RequestOptions {
-    RequestOptions::from_config(&crate::snapshot::LoadedKueueConfig::effective(s))
 }
 
 /// A workload holding quota once Kueue settles.
@@ -237,7 +232,7 @@ fn numbers(s: &Snapshot, staged: &Staged, r: &WorkloadResult) -> (String, serde_
         .kueue
         .workloads
         .get(r.index)
-        .map(|w| Info::with_options(r.index, w, &classes, &requests(s)).total_requests())
+        .map(|w| Info::with_options(r.index, w, &classes, &RequestOptions::of(s)).total_requests())
         .unwrap_or_default();
     let mut lines = Vec::new();
     let mut evidence = Vec::new();

@@ -14,7 +14,8 @@ pub(crate) fn foreign_kind(kind: &str, group: &str) -> ObjKind {
     if matches!(kind, "Workload" | "PodGroup" | "Job")
         && !matches!(group, "scheduling.k8s.io" | "batch")
     {
-        ObjKind::Other(format!("{kind}.{group}"))
+        // `Workload.kueue.x-k8s.io` is a kind wasctl knows ([`ObjKind::KueueWorkload`]).
+        ObjKind::parse(&format!("{kind}.{group}"))
     } else {
         ObjKind::parse(kind)
     }

@@ -9,6 +9,7 @@
 //! - [`preempt`]: classical preemption (`preemption.go`, `classical/*`);
 //! - [`admission`]: the scheduling loop, run until it settles (`scheduler.go`);
 //! - [`launch`]: the Jobs admitted workloads start (`jobframework`, `podset.go`).
+//! - [`view`]: the current quota state, read from the workloads holding quota (no simulation).
 
 pub(crate) mod admission;
 pub(crate) mod dry_run;
@@ -19,4 +20,5 @@ pub(crate) mod launch;
 pub(crate) mod preempt;
 pub(crate) mod quota;
 pub(crate) mod stages;
+pub(crate) mod view;
 pub(crate) mod workload;

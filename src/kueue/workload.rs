@@ -42,6 +42,11 @@ pub(crate) struct RequestOptions {
 }
 
 impl RequestOptions {
+    /// The options of the snapshot's Kueue configuration (given, or Kueue's defaults).
+    pub(crate) fn of(s: &crate::snapshot::Snapshot) -> Self {
+        Self::from_config(&crate::snapshot::LoadedKueueConfig::effective(s))
+    }
+
     /// The options Kueue's manager builds from its configuration (`cmd/kueue/main.go`:
     /// `WithExcludedResourcePrefixes`, `WithResourceTransformations`).
     pub(crate) fn from_config(c: &KueueConfiguration) -> Self {

@@ -89,6 +89,9 @@ pub struct CapacityReport {
     /// they displace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub what_if: Option<WhatIfImpact>,
+    /// With `--queue LOCALQUEUE`: the copies Kueue's quota admits beside those the nodes hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<super::kueue_capacity::QueueCapacity>,
     /// How the simulation ran.
     pub settings: CapacitySettings,
     /// Loader warnings.
@@ -886,6 +889,7 @@ fn count_copies(
         limited_by: (allowed < on_nodes).then(|| "ResourceQuota".to_owned()),
         quota_limit,
         what_if: None,
+        queue: None,
         settings: CapacitySettings {
             max_copies: max,
             preemption,

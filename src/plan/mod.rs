@@ -8,3 +8,4 @@
 
 pub mod capacity;
 pub(crate) mod diff;
+pub(crate) mod kueue_capacity;

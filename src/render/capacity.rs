@@ -15,6 +15,9 @@ use crate::sched::plan::Outcome;
 /// copies that fit only by preempting, what stops the next copy, units the what-ifs displaced.
 pub(crate) fn write_text(out: &mut dyn Write, r: &CapacityReport, style: Styler) -> io::Result<()> {
     write_answer(out, r, style)?;
+    if let Some(q) = &r.queue {
+        write_queue(out, q, style)?;
+    }
     if !r.domains.is_empty() {
         write_domains(out, r, style)?;
     }
@@ -359,5 +362,48 @@ pub(crate) fn write_notes(
         "{}",
         style.dim("note: copies are placed one after another by the simulator, after every pending unit of the same priority; labels and claims are copied as they are")
     )?;
+    Ok(())
+}
+
+/// `--queue`: what Kueue's quota admits beside what the nodes hold, and which limits first.
+fn write_queue(
+    out: &mut dyn Write,
+    q: &crate::plan::kueue_capacity::QueueCapacity,
+    style: Styler,
+) -> io::Result<()> {
+    let flavors: Vec<String> = q
+        .flavors
+        .iter()
+        .map(|f| format!("{} on {}", f.copies, sanitize(&f.flavor)))
+        .collect();
+    writeln!(
+        out,
+        "Kueue: LocalQueue {} → ClusterQueue {}: {} cop{} fit the quota{}, {} the nodes{}",
+        sanitize(&q.local_queue),
+        sanitize(&q.cluster_queue),
+        q.by_quota,
+        if q.by_quota == 1 { "y" } else { "ies" },
+        if flavors.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", flavors.join(", "))
+        },
+        q.by_nodes,
+        q.node_flavor
+            .as_deref()
+            .map(|f| format!(" with flavor {}", sanitize(f)))
+            .unwrap_or_default(),
+    )?;
+    let limit = if q.limited_by == "quota" {
+        style.warn("the quota limits first")
+    } else {
+        "the nodes limit first".to_owned()
+    };
+    match &q.quota_message {
+        Some(m) if q.limited_by == "quota" => {
+            writeln!(out, "{limit}: {}", sanitize(m))?;
+        }
+        _ => writeln!(out, "{limit}")?,
+    }
     Ok(())
 }

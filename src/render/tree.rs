@@ -221,3 +221,177 @@ fn color_status(style: Styler, cell: &str) -> String {
         _ => cell.to_owned(),
     }
 }
+
+/// `tree clusterqueue/NAME` (`localqueue/NAME`): the queue line, the quota table, then the
+/// workloads admitted and waiting.
+pub(crate) fn write_queue_text(
+    out: &mut dyn Write,
+    report: &crate::tree::queue::QueueReport,
+    style: Styler,
+) -> io::Result<()> {
+    use super::table::{Cell, Paint, Table};
+    let mut head = match &report.local_queue {
+        Some(lq) => format!(
+            "LocalQueue {}/{} → ClusterQueue {}",
+            sanitize(&lq.namespace),
+            sanitize(&lq.name),
+            sanitize(&report.cluster_queue)
+        ),
+        None => format!("ClusterQueue {}", sanitize(&report.cluster_queue)),
+    };
+    if report.cohorts.is_empty() {
+        head.push_str(", no cohort");
+    } else {
+        let chain: Vec<String> = report
+            .cohorts
+            .iter()
+            .map(|c| sanitize(c).into_owned())
+            .collect();
+        head.push_str(&format!(", cohort {}", chain.join(" → ")));
+    }
+    head.push_str(&format!(", {}", report.queueing_strategy));
+    if report.stop_policy != "None" {
+        head.push_str(&format!(", stopPolicy {}", report.stop_policy));
+    }
+    writeln!(out, "{}", style.bold(head))?;
+    let mut t = Table::new([
+        "FLAVOR",
+        "RESOURCE",
+        "NOMINAL",
+        "BORROWING LIMIT",
+        "LENDING LIMIT",
+        "USED",
+        "BORROWED",
+        "LENT",
+        "PENDING",
+    ]);
+    for r in &report.resources {
+        t.row([
+            Cell::from(sanitize(&r.flavor).into_owned()),
+            Cell::from(sanitize(&r.resource).into_owned()),
+            Cell::from(r.nominal.as_str()),
+            Cell::from(r.borrowing_limit.as_deref().unwrap_or("-")),
+            Cell::from(r.lending_limit.as_deref().unwrap_or("-")),
+            Cell::from(r.used.as_str()),
+            Cell::from(r.borrowed.as_str()),
+            Cell::from(r.lent.as_str()),
+            Cell::from(r.pending.as_deref().unwrap_or("")),
+        ]);
+    }
+    t.write(out, style)?;
+    let section = |out: &mut dyn Write,
+                   title: String,
+                   rows: &[crate::tree::queue::QueuedWorkload],
+                   numbered: bool|
+     -> io::Result<()> {
+        writeln!(out)?;
+        writeln!(out, "{}", style.bold(title))?;
+        if rows.is_empty() {
+            writeln!(out, "  (none)")?;
+            return Ok(());
+        }
+        let mut t = Table::new([
+            "#",
+            "WORKLOAD",
+            "LOCALQUEUE",
+            "PRIORITY",
+            "STATE",
+            "AGE",
+            "REQUESTS",
+            "MESSAGE",
+        ]);
+        if !numbered {
+            t.hide("#");
+        }
+        for (i, w) in rows.iter().enumerate() {
+            let requests: Vec<String> = w
+                .pod_sets
+                .iter()
+                .map(|p| {
+                    let each: Vec<String> =
+                        p.requests.iter().map(|(r, v)| format!("{r}={v}")).collect();
+                    let mut flavors: Vec<&str> = p.flavors.values().map(String::as_str).collect();
+                    flavors.sort_unstable();
+                    flavors.dedup();
+                    format!(
+                        "{}×{{{}}}{}",
+                        p.count,
+                        each.join(","),
+                        if flavors.is_empty() {
+                            String::new()
+                        } else {
+                            format!("@{}", flavors.join(","))
+                        }
+                    )
+                })
+                .collect();
+            let paint = match w.state.as_str() {
+                "Admitted" => Paint::Ok,
+                "Evicted" => Paint::Error,
+                _ => Paint::Warn,
+            };
+            t.row([
+                Cell::from((i + 1).to_string()),
+                Cell::from(format!("{}/{}", sanitize(&w.namespace), sanitize(&w.name))),
+                Cell::from(sanitize(&w.local_queue).into_owned()),
+                Cell::from(w.priority.to_string()),
+                Cell::painted(w.state.clone(), paint),
+                Cell::from(w.age.clone().unwrap_or_default()),
+                Cell::from(sanitize(&requests.join(" ")).into_owned()),
+                Cell::from(sanitize(w.message.as_deref().unwrap_or("")).into_owned()),
+            ]);
+        }
+        let mut buf = Vec::new();
+        t.write(&mut buf, style)?;
+        for line in String::from_utf8_lossy(&buf).lines() {
+            writeln!(out, "  {line}")?;
+        }
+        Ok(())
+    };
+    section(
+        out,
+        format!("Admitted ({})", report.admitted.len()),
+        &report.admitted,
+        false,
+    )?;
+    let order = if report.queueing_strategy == "StrictFIFO" {
+        "StrictFIFO: the head blocks the workloads behind it"
+    } else {
+        "BestEffortFIFO: a head that does not fit is set aside and the next one tried"
+    };
+    section(
+        out,
+        format!(
+            "Waiting ({}), in queue order — {order}",
+            report.pending.len()
+        ),
+        &report.pending,
+        true,
+    )?;
+    if !report.notes.is_empty() {
+        writeln!(out)?;
+        for n in &report.notes {
+            writeln!(out, "{}", style.warn(format!("note: {}", sanitize(n))))?;
+        }
+    }
+    Ok(())
+}
+
+/// `-o name` of a queue view: the queue, then its workloads, as kubectl spells them.
+pub(crate) fn write_queue_names(
+    out: &mut dyn Write,
+    report: &crate::tree::queue::QueueReport,
+) -> io::Result<()> {
+    match &report.local_queue {
+        Some(lq) => writeln!(out, "localqueue.kueue.x-k8s.io/{}", sanitize(&lq.name))?,
+        None => writeln!(
+            out,
+            "clusterqueue.kueue.x-k8s.io/{}",
+            sanitize(&report.cluster_queue)
+        )?,
+    }
+    for w in report.admitted.iter().chain(&report.pending) {
+        writeln!(out, "workload.kueue.x-k8s.io/{}", sanitize(&w.name))?;
+    }
+    Ok(())
+}

@@ -372,3 +372,27 @@ fn zsh_completes_through_both_commands() {
         t.tab(typed, want);
     }
 }
+
+/// `tree` completes Kueue's types and names (issue 49 item 2); commands that do not take them
+/// do not offer them.
+#[test]
+fn tree_completes_kueue_types_and_names() {
+    let complete = |words: &[&str]| {
+        let mut all = vec!["__complete", "--"];
+        all.extend_from_slice(words);
+        run(&all).stdout
+    };
+    let dump = "testdata/dumps/kueue-get-list.yaml";
+    let types = complete(&["tree", ""]);
+    for t in ["kwl/", "cq/", "lq/"] {
+        assert!(types.lines().any(|l| l == t), "{t}:\n{types}");
+    }
+    let capacity = complete(&["capacity", ""]);
+    assert!(!capacity.lines().any(|l| l == "cq/"), "{capacity}");
+    let cqs = complete(&["tree", "--from", dump, "-n", "ml", "cq/"]);
+    assert!(cqs.starts_with("cq/team-a\ncq/team-b\n"), "{cqs}");
+    let lqs = complete(&["tree", "--from", dump, "-n", "ml", "lq/"]);
+    assert!(lqs.starts_with("lq/user-queue\n"), "{lqs}");
+    let kwls = complete(&["tree", "--from", dump, "-A", "kwl/job-p"]);
+    assert!(kwls.starts_with("kwl/job-pretrain-8f2c1\n"), "{kwls}");
+}

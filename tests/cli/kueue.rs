@@ -70,6 +70,347 @@ fn a_malformed_kueue_object_is_an_error_naming_the_field() {
     assert!(r.stderr.contains("ClusterQueue team-a"), "{}", r.stderr);
 }
 
+/// The Jobs, pods and nodes beside [`DUMP`]'s Kueue objects (issue 49 items 2 and 6).
+const JOBS: &str = "testdata/dumps/kueue-jobs.yaml";
+
+fn kueue_tree(args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["tree", "--from", DUMP, "--from", JOBS];
+    all.extend_from_slice(args);
+    run(&all)
+}
+
+#[test]
+fn tree_of_a_kueue_workload_shows_its_job_pod_group_and_pods_below_it() {
+    let r = kueue_tree(&["-n", "ml", "kwl/job-pretrain-8f2c1", "--no-simulate"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    insta::assert_snapshot!(r.stdout);
+    // The long name names the same object; the native Workload is another kind.
+    let long = kueue_tree(&[
+        "-n",
+        "ml",
+        "workloads.kueue.x-k8s.io/job-pretrain-8f2c1",
+        "--no-simulate",
+    ]);
+    assert_eq!(long.stdout, r.stdout, "{}", long.transcript());
+    let native = kueue_tree(&["-n", "ml", "workload/job-pretrain-8f2c1"]);
+    assert_eq!(native.code, 2, "{}", native.transcript());
+}
+
+#[test]
+fn tree_of_a_job_or_pod_group_kueue_manages_shows_the_kueue_workload_above_it() {
+    for target in ["job/pretrain", "pg/pretrain-main", "pod/pretrain-1"] {
+        let r = kueue_tree(&["-n", "ml", target, "--no-simulate"]);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        let first = r.stdout.lines().nth(1).unwrap_or_default();
+        assert!(
+            first.starts_with("Workload.kueue.x-k8s.io/job-pretrain-8f2c1  Admitted"),
+            "{target}:\n{}",
+            r.stdout
+        );
+    }
+    // A suspended Job that waits for quota: its Kueue Workload says why.
+    let r = kueue_tree(&["-n", "ml", "job/finetune", "--no-simulate"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("Workload.kueue.x-k8s.io/job-finetune-3a9d0  Pending"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("└─ Job/finetune"), "{}", r.stdout);
+    assert!(r.stdout.contains("8 more needed"), "{}", r.stdout);
+}
+
+#[test]
+fn tree_without_a_target_puts_kueue_workloads_above_their_jobs() {
+    let r = kueue_tree(&["-A", "--no-simulate"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    insta::assert_snapshot!(r.stdout);
+    // Every Kueue-managed tree is rooted at its Kueue Workload: the PodGroup is no root.
+    assert!(!r.stdout.contains("\nml         PodGroup/"), "{}", r.stdout);
+    let json = kueue_tree(&["-A", "--no-simulate", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let roots = v["roots"].as_array().unwrap();
+    let pretrain = roots
+        .iter()
+        .find(|r| r["name"] == "job-pretrain-8f2c1")
+        .unwrap();
+    assert_eq!(pretrain["kind"], "Workload.kueue.x-k8s.io");
+    assert_eq!(pretrain["kueue"]["state"], "Admitted");
+    assert_eq!(pretrain["kueue"]["clusterQueue"], "team-a");
+    assert_eq!(pretrain["kueue"]["priority"], 10000);
+    assert_eq!(pretrain["kueue"]["podSets"][0]["count"], 2);
+    assert_eq!(
+        pretrain["kueue"]["podSets"][0]["requests"]["nvidia.com/gpu"],
+        "8"
+    );
+    assert_eq!(
+        pretrain["kueue"]["podSets"][0]["flavors"]["nvidia.com/gpu"],
+        "h100"
+    );
+    assert_eq!(pretrain["children"][0]["kind"], "Job");
+    assert_eq!(pretrain["children"][0]["children"][0]["kind"], "PodGroup");
+}
+
+#[test]
+fn tree_of_a_cluster_queue_shows_quota_per_flavor_and_the_workloads_in_queue_order() {
+    let r = kueue_tree(&["cq/team-a"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    insta::assert_snapshot!(r.stdout);
+    let json = kueue_tree(&["clusterqueue/team-a", "-o", "json"]);
+    assert_eq!(json.code, 0, "{}", json.transcript());
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["kind"], "QueueTree");
+    assert_eq!(v["cohorts"], serde_json::json!(["research"]));
+    let gpu = v["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["resource"] == "nvidia.com/gpu")
+        .unwrap();
+    assert_eq!(gpu["nominal"], "16");
+    assert_eq!(gpu["borrowingLimit"], "8");
+    assert_eq!(gpu["used"], "16");
+    assert_eq!(gpu["recorded"], "16");
+    // finetune (8 GPUs × 2) and eval (4) wait: 20 GPUs pending.
+    assert_eq!(gpu["pending"], "20");
+    // Queue order: priority 10000 before priority 0.
+    let pending: Vec<&str> = v["pending"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(pending, ["job-finetune-3a9d0", "job-eval-77aa1"]);
+    assert_eq!(v["admitted"][0]["name"], "job-pretrain-8f2c1");
+    let names = kueue_tree(&["cq/team-a", "-o", "name"]);
+    assert_eq!(
+        names.stdout.lines().next(),
+        Some("clusterqueue.kueue.x-k8s.io/team-a"),
+        "{}",
+        names.stdout
+    );
+}
+
+#[test]
+fn tree_of_a_local_queue_shows_its_cluster_queue_and_only_its_workloads() {
+    let r = kueue_tree(&["-n", "ml", "lq/user-queue"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .starts_with("LocalQueue ml/user-queue → ClusterQueue team-a, cohort research"),
+        "{}",
+        r.stdout
+    );
+    let names = kueue_tree(&["-n", "ml", "localqueue/user-queue", "-o", "name"]);
+    assert_eq!(
+        names.stdout,
+        "localqueue.kueue.x-k8s.io/user-queue\nworkload.kueue.x-k8s.io/job-pretrain-8f2c1\nworkload.kueue.x-k8s.io/job-finetune-3a9d0\nworkload.kueue.x-k8s.io/job-eval-77aa1\n"
+    );
+    let yaml = kueue_tree(&["-n", "ml", "lq/user-queue", "-o", "yaml"]);
+    assert!(yaml.stdout.contains("kind: QueueTree"), "{}", yaml.stdout);
+    assert!(
+        yaml.stdout
+            .contains("localQueue:\n  namespace: ml\n  name: user-queue"),
+        "{}",
+        yaml.stdout
+    );
+    let other = kueue_tree(&["-n", "default", "lq/user-queue"]);
+    assert_eq!(other.code, 2, "{}", other.transcript());
+    let missing = kueue_tree(&["cq/nope"]);
+    assert_eq!(missing.code, 2, "{}", missing.transcript());
+    assert!(
+        missing.stderr.contains("ClusterQueue `nope` not found"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn a_status_that_disagrees_with_the_workloads_holding_quota_is_noted() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(DUMP).unwrap().replace(
+        "{name: nvidia.com/gpu, total: \"16\", borrowed: \"0\"}",
+        "{name: nvidia.com/gpu, total: \"8\", borrowed: \"0\"}",
+    );
+    let path = dir.path().join("kueue.yaml");
+    std::fs::write(&path, text).unwrap();
+    let r = run(&["tree", "--from", path.to_str().unwrap(), "cq/team-a"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains("note: status.flavorsUsage records 8 of nvidia.com/gpu in flavor h100; the workloads holding quota use 16"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_queue_borrowing_from_its_cohort_shows_borrowed_and_the_lender_shows_lent() {
+    // pretrain admitted to team-b with 24 GPUs: 8 beyond team-b's nominal 16, borrowed from
+    // team-a's unused quota in cohort `research`.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(DUMP)
+        .unwrap()
+        .replace(
+            "      clusterQueue: team-a\n      podSetAssignments",
+            "      clusterQueue: team-b\n      podSetAssignments",
+        )
+        .replace(
+            "resourceUsage: {cpu: \"16\", memory: 128Gi, nvidia.com/gpu: \"16\"}",
+            "resourceUsage: {cpu: \"16\", memory: 128Gi, nvidia.com/gpu: \"24\"}",
+        );
+    let path = dir.path().join("kueue.yaml");
+    std::fs::write(&path, text).unwrap();
+    let gpu_row = |cq: &str| {
+        let r = run(&[
+            "tree",
+            "--from",
+            path.to_str().unwrap(),
+            &format!("cq/{cq}"),
+            "-o",
+            "json",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["resource"] == "nvidia.com/gpu")
+            .cloned()
+            .unwrap()
+    };
+    let b = gpu_row("team-b");
+    assert_eq!(
+        (&b["used"], &b["borrowed"], &b["lent"]),
+        (&"24".into(), &"8".into(), &"0".into())
+    );
+    let a = gpu_row("team-a");
+    assert_eq!(
+        (&a["used"], &a["borrowed"], &a["lent"]),
+        (&"0".into(), &"0".into(), &"8".into())
+    );
+}
+
+/// A PodGroup of one pod that asks for a whole H100 node, without the GPU toleration (Kueue
+/// adds the flavor's).
+const ONE_GPU_NODE_SHAPE: &str = "apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: probe, namespace: ml}
+spec:
+  schedulingPolicy: {gang: {minCount: 1}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: probe-0, namespace: ml}
+spec:
+  schedulingGroup: {podGroupName: probe}
+  containers:
+  - name: c
+    image: registry.example.com/probe:1
+    resources: {requests: {cpu: \"8\", memory: 64Gi, nvidia.com/gpu: \"8\"}}
+";
+
+/// Two more free H100 nodes: with h100-c, three nodes hold a copy each.
+const MORE_NODES: &str = "apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: h100-d, labels: {kubernetes.io/hostname: h100-d, cloud.example.com/gpu: h100}}
+  spec: {taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]}
+  status: {allocatable: {cpu: \"64\", memory: 512Gi, nvidia.com/gpu: \"8\", pods: \"110\"}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: h100-e, labels: {kubernetes.io/hostname: h100-e, cloud.example.com/gpu: h100}}
+  spec: {taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]}
+  status: {allocatable: {cpu: \"64\", memory: 512Gi, nvidia.com/gpu: \"8\", pods: \"110\"}}
+";
+
+#[test]
+fn capacity_with_a_queue_says_whether_the_quota_or_the_nodes_limit_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = dir.path().join("probe.yaml");
+    std::fs::write(&shape, ONE_GPU_NODE_SHAPE).unwrap();
+    let nodes = dir.path().join("nodes.yaml");
+    std::fs::write(&nodes, MORE_NODES).unwrap();
+    let capacity = |extra: &[&str]| {
+        let mut args = vec![
+            "capacity",
+            "--from",
+            DUMP,
+            "--from",
+            JOBS,
+            "--from",
+            nodes.to_str().unwrap(),
+            "-n",
+            "ml",
+            "--shape",
+            shape.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    // Without the queue the pod lacks the GPU toleration: no tainted node takes it.
+    let plain = capacity(&["-o", "json"]);
+    assert_eq!(plain.code, 0, "{}", plain.transcript());
+    let v: serde_json::Value = serde_json::from_str(&plain.stdout).unwrap();
+    assert_eq!(v["copies"], 0, "{}", plain.stdout);
+    assert!(v.get("queue").is_none());
+    // With it: flavor h100's toleration is added; 3 free nodes hold 3 copies, but team-a has
+    // 0 of its 16 GPUs left and may borrow 8 (borrowingLimit) from team-b: 1 copy.
+    let r = capacity(&["--queue", "user-queue", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let q = &v["queue"];
+    assert_eq!(q["localQueue"], "ml/user-queue", "{}", r.stdout);
+    assert_eq!(q["clusterQueue"], "team-a");
+    assert_eq!(q["byQuota"], 1, "{}", r.stdout);
+    assert_eq!(q["byNodes"], 3, "{}", r.stdout);
+    assert_eq!(q["limitedBy"], "quota");
+    assert_eq!(
+        q["flavors"],
+        serde_json::json!([{"flavor": "h100", "copies": 1}])
+    );
+    assert_eq!(q["nodeFlavor"], "h100");
+    let text = capacity(&["--queue", "user-queue"]);
+    assert!(
+        text.stdout.contains("Kueue: LocalQueue ml/user-queue → ClusterQueue team-a: 1 copy fit the quota (1 on h100), 3 the nodes with flavor h100"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("the quota limits first"),
+        "{}",
+        text.stdout
+    );
+    // Unknown LocalQueue: exit 2 with a hint; LocalQueues not read: said so.
+    let unknown = capacity(&["--queue", "nope"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.transcript());
+    assert!(
+        unknown.stderr.contains("LocalQueue `ml/nope` not found"),
+        "{}",
+        unknown.stderr
+    );
+    let unread = run(&[
+        "capacity",
+        "--from",
+        nodes.to_str().unwrap(),
+        "-n",
+        "ml",
+        "--shape",
+        shape.to_str().unwrap(),
+        "--queue",
+        "user-queue",
+    ]);
+    assert_eq!(unread.code, 2, "{}", unread.transcript());
+    assert!(
+        unread.stderr.contains("LocalQueues were not read"),
+        "{}",
+        unread.stderr
+    );
+}
+
 const TWO_STAGES: &str = "testdata/kueue-sim/two-stages.yaml";
 
 /// Issue 49: Kueue's admission first, then kube-scheduler on the cluster it leaves, in one

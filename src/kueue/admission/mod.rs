@@ -346,7 +346,8 @@ pub(crate) fn run_with(
     let mut workloads: Vec<WorkloadResult> = run.results.into_values().collect();
     for r in &mut workloads {
         r.priority =
-            Info::with_options(r.index, &k.workloads[r.index], &classes, &options.requests).priority;
+            Info::with_options(r.index, &k.workloads[r.index], &classes, &options.requests)
+                .priority;
     }
     let fair_sharing_not_simulated = if options.fair_sharing {
         let mut v: Vec<String> = k

@@ -18,6 +18,9 @@ use crate::sched::plan::Plan;
 use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, Warning, name_of, namespace_of, times};
 
+mod kueue;
+pub(crate) mod queue;
+
 /// The tree report (`kind: Tree`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -84,6 +87,9 @@ pub(crate) struct TreeNode {
     /// Other facts worth a glance (claims not generated yet, shared claims, terminating).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// A Kueue Workload's admission state (`Workload.kueue.x-k8s.io` rows only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kueue: Option<kueue::KueueState>,
     /// Children.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNode>,
@@ -114,6 +120,7 @@ impl TreeNode {
             owner: None,
             missing: Vec::new(),
             notes: Vec::new(),
+            kueue: None,
             children: Vec::new(),
         }
     }
@@ -143,6 +150,7 @@ pub(crate) fn build(
         now,
         plan,
         path: std::cell::RefCell::new(Vec::new()),
+        classes: crate::kueue::view::priority_classes(&s.kueue, &s.priority_classes),
     };
     let roots = match &scope.target {
         Some(target) => {
@@ -179,7 +187,7 @@ fn prune(mut node: TreeNode, target: &ObjRef) -> Option<TreeNode> {
     (!node.children.is_empty()).then_some(node)
 }
 
-struct TreeBuilder<'a> {
+pub(super) struct TreeBuilder<'a> {
     s: &'a Snapshot,
     g: &'a Graph,
     now: Timestamp,
@@ -187,6 +195,8 @@ struct TreeBuilder<'a> {
     /// The objects from the root down to the one being built: a reference back into this path
     /// is a cycle, shown as a note instead of followed.
     path: std::cell::RefCell<Vec<ObjRef>>,
+    /// Kueue's priority classes, for a Kueue Workload's effective priority.
+    classes: crate::kueue::workload::PriorityClasses,
 }
 
 /// How deep the tree goes before it stops following references (a chain this long is not a
@@ -197,6 +207,8 @@ const MAX_DEPTH: usize = 64;
 fn kind_rank(kind: &ObjKind) -> u8 {
     match kind {
         ObjKind::Node => 0,
+        // A Kueue Workload stands above its Job.
+        ObjKind::KueueWorkload => 1,
         ObjKind::Job => 1,
         ObjKind::Workload => 2,
         ObjKind::CompositePodGroup => 3,
@@ -206,7 +218,7 @@ fn kind_rank(kind: &ObjKind) -> u8 {
     }
 }
 
-fn in_scope(meta: &ObjectMeta, namespace: Option<&str>) -> bool {
+pub(super) fn in_scope(meta: &ObjectMeta, namespace: Option<&str>) -> bool {
     namespace.is_none_or(|ns| namespace_of(meta) == ns)
 }
 
@@ -219,7 +231,7 @@ impl TreeBuilder<'_> {
     }
 
     /// Walks up SchedulingGroup / Parent / WorkloadRef / ReservedFor / ControllerRef edges.
-    fn topmost(&self, target: &ObjRef) -> ObjRef {
+    pub(super) fn topmost(&self, target: &ObjRef) -> ObjRef {
         let mut current = target.clone();
         for _ in 0..16 {
             let up = match current.kind {
@@ -231,6 +243,9 @@ impl TreeBuilder<'_> {
                 ObjKind::Workload => self
                     .resolved(&current, EdgeKind::ControllerRef)
                     .filter(|o| o.kind == ObjKind::Job),
+                // The Kueue Workload Kueue made for the Job (or JobSet…): it owns none of
+                // them, they own it; it is shown above them all the same.
+                ObjKind::Job | ObjKind::Other(_) => self.kueue_above(&current),
                 ObjKind::ResourceClaim => {
                     self.resolved(&current, EdgeKind::ReservedFor).or_else(|| {
                         self.g
@@ -340,6 +355,7 @@ impl TreeBuilder<'_> {
                 roots.push(r);
             }
         }
+        self.kueue_roots(namespace, &mut roots);
         // kubectl order: by namespace, then kind (in the hierarchy's order) and name.
         roots.sort_by(|a, b| {
             (&a.namespace, kind_rank(&a.kind), &a.name).cmp(&(
@@ -435,7 +451,7 @@ impl TreeBuilder<'_> {
 
     /// The node of `r` with its subtree; a reference back to an object already on the path
     /// from the root (a parent cycle) ends the branch with a note.
-    fn node(&self, r: &ObjRef) -> Option<TreeNode> {
+    pub(super) fn node(&self, r: &ObjRef) -> Option<TreeNode> {
         let (cycle, depth) = {
             let path = self.path.borrow();
             let cycle = path.iter().position(|p| p == r).map(|at| {
@@ -474,6 +490,7 @@ impl TreeBuilder<'_> {
             ObjKind::PodGroup => &self.s.pod_group(ns, &r.name)?.metadata,
             ObjKind::Workload => &self.s.workload(ns, &r.name)?.metadata,
             ObjKind::Job => &self.s.job(ns, &r.name)?.metadata,
+            ObjKind::KueueWorkload => self.s.kueue.meta_of(&ObjKind::KueueWorkload, ns, &r.name)?,
             _ => return self.subtree(r),
         };
         Some(self.base(r, meta))
@@ -514,6 +531,7 @@ impl TreeBuilder<'_> {
                 .map(|pg| self.pod_group(r, pg)),
             ObjKind::Pod => self.s.pod(ns, &r.name).map(|p| self.pod(r, p)),
             ObjKind::Node => self.node_object(r),
+            ObjKind::KueueWorkload => self.kueue_workload(r),
             ObjKind::ResourceClaim => self.s.resource_claim(ns, &r.name).map(|c| self.claim(r, c)),
             ObjKind::Job => self.s.job(ns, &r.name).map(|j| {
                 let mut n = self.base(r, &j.metadata);
@@ -549,7 +567,7 @@ impl TreeBuilder<'_> {
     }
 
     /// Common fields: age, owner, broken references, terminating.
-    fn base(&self, r: &ObjRef, meta: &ObjectMeta) -> TreeNode {
+    pub(super) fn base(&self, r: &ObjRef, meta: &ObjectMeta) -> TreeNode {
         let mut n = TreeNode {
             age: meta
                 .creation_timestamp

@@ -7,7 +7,7 @@ use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
 use crate::render::json::{Envelope, write_yaml};
 use crate::render::tree::{TextOptions, write_names, write_notes, write_text};
-use crate::sched::{Options, simulate};
+use crate::sched::Options;
 use crate::snapshot::{ObjKind, ObjRef, Snapshot};
 use crate::tree::{TreeNode, TreeScope, build};
 
@@ -74,8 +74,11 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     let (graph, plan) = if args.no_simulate {
         (Graph::build(&snapshot), None)
     } else {
-        let (graph, plan) = Graph::build_beside(&snapshot, || simulate(&snapshot, &options));
-        (graph, Some(plan))
+        // On a cluster that runs Kueue, the plan simulate makes: Kueue's admission first.
+        let (graph, plan) = Graph::build_beside(&snapshot, || {
+            crate::kueue::dry_run::simulate(&snapshot, &options).map(|(plan, _)| plan)
+        });
+        (graph, Some(plan.map_err(super::kueue_error)?))
     };
     super::profile::phase("simulate");
     let assumed = plan.as_ref().map_or_else(

@@ -756,6 +756,9 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             // Names do not depend on the scheduler configuration.
             scheduler_config: None,
             color: ctx.global.color,
+            // Completion prints names only.
+            quiet: true,
+            verbose: false,
             server: ctx.global.server.clone(),
             token: ctx.global.token.clone(),
             impersonate: ctx.global.impersonate.clone(),

@@ -137,6 +137,10 @@ pub struct Diagnosis {
     /// `settings.admitted`); omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub admitted: Vec<crate::snapshot::Admitted>,
+    /// The modelling notes that could have changed this unit's answer (as simulate's
+    /// `settings.relevantNotes`); omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) relevant_notes: Vec<crate::notes::NoteUse>,
     /// The kube-scheduler feature gates the simulation used (WAS-relevant ones).
     pub feature_gates: BTreeMap<String, bool>,
     /// Set when the scheduler takes gangs pod by pod (GenericWorkload off): why.
@@ -150,6 +154,14 @@ pub struct Diagnosis {
     /// (`profile gpu-binpack: MostAllocated on nvidia.com/gpu`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scoring: Option<String>,
+}
+
+/// The notes relevant to `units` and the plan's settings (`Settings::notes_for`).
+fn notes_of<'a>(
+    plan: &Plan,
+    units: impl IntoIterator<Item = &'a UnitResult>,
+) -> Vec<crate::notes::NoteUse> {
+    plan.settings.notes_for(units)
 }
 
 /// The unit's profile name (empty for `default-scheduler`) and, when the profile is not the
@@ -452,6 +464,7 @@ pub(crate) fn explain_prepared(
         fit,
         fixes,
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(&plan, [&unit]),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
@@ -746,6 +759,7 @@ pub(crate) fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosi
         fit,
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(plan, [unit]),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
@@ -875,6 +889,7 @@ fn pod_by_pod(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(plan, members.iter().copied()),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
@@ -1019,6 +1034,7 @@ fn running_diagnosis(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(plan, []),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),

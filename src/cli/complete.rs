@@ -321,10 +321,11 @@ const TARGET_TYPES: &[(&str, ObjKind)] = &[
 ];
 
 /// The target kinds a command accepts (`explain` has no ResourceClaim; `simulate --only` takes
-/// units).
+/// units; `capacity` copies a gang: a PodGroup, or the Job or Workload of one).
 fn target_kinds(sub: &str, arg: &str) -> &'static [ObjKind] {
     match (sub, arg) {
         ("simulate", "only") => &[ObjKind::PodGroup, ObjKind::CompositePodGroup, ObjKind::Pod],
+        ("capacity", _) => &[ObjKind::PodGroup, ObjKind::Workload, ObjKind::Job],
         ("explain", _) => &[
             ObjKind::PodGroup,
             ObjKind::CompositePodGroup,
@@ -946,6 +947,13 @@ mod tests {
             "--only takes units only"
         );
         assert_eq!(ask("simulate --only job/").0, Vec::<String>::new());
+        // Issue 51: capacity was offered `cpg/`, `pod/` and `resourceclaim/`, which it rejects
+        // ("`capacity` counts copies of a gang: name a `pg/`, `job/` or `workload/`").
+        assert_eq!(
+            ask("capacity --demo ").0,
+            strs(&["pg/", "workload/", "job/"])
+        );
+        assert_eq!(ask("capacity --demo cpg/").0, Vec::<String>::new());
         assert_eq!(
             ask("simulate --demo --drain gpu-c").0,
             strs(&["gpu-c1", "gpu-c2"])

@@ -28,7 +28,7 @@ use crate::render::color::{ColorChoice, ColorFlag};
 use crate::render::notes::Verbosity;
 use crate::sched::selector::LabelSelector;
 use crate::snapshot::ObjRef;
-use crate::snapshot::completeness::missing_kinds;
+use crate::snapshot::completeness::{missing_kinds, nodes_without_allocatable};
 use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
 use crate::snapshot::source::{Collector, demo, files, live};
 use crate::snapshot::{KindCoverage, ObjKind, Snapshot};
@@ -599,6 +599,9 @@ impl Context {
             snapshot.warnings.extend(missing_kinds(&snapshot));
             snapshot
                 .warnings
+                .extend(nodes_without_allocatable(&snapshot));
+            snapshot
+                .warnings
                 .extend(crate::snapshot::times::implausible_warning(&snapshot));
             profile::phase("snapshot");
             return Ok(snapshot);
@@ -618,6 +621,9 @@ impl Context {
         }
         let mut snapshot = result?;
         snapshot.warnings.extend(missing_kinds(&snapshot));
+        snapshot
+            .warnings
+            .extend(nodes_without_allocatable(&snapshot));
         snapshot
             .warnings
             .extend(crate::snapshot::times::implausible_warning(&snapshot));

@@ -171,10 +171,101 @@ pub(crate) fn missing_kinds(s: &Snapshot) -> Option<Warning> {
     ))
 }
 
+/// Nodes without `status.allocatable` (a hand-written Node often has no `status`): they offer
+/// no cpu, memory or pods, so every pod is `Insufficient cpu` there, which says nothing of why
+/// (issue 51). One warning naming them (the first few), or `None`.
+pub(crate) fn nodes_without_allocatable(s: &Snapshot) -> Option<Warning> {
+    let bare: Vec<&str> = s
+        .nodes
+        .iter()
+        .filter(|n| {
+            n.status
+                .as_ref()
+                .and_then(|st| st.allocatable.as_ref())
+                .is_none_or(|a| a.is_empty())
+        })
+        .map(|n| super::name_of(&n.metadata))
+        .collect();
+    let first = bare.first()?;
+    const SHOWN: usize = 5;
+    let names = bare
+        .iter()
+        .take(SHOWN)
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = bare.len().saturating_sub(SHOWN);
+    let names = if more > 0 {
+        format!("{names} and {more} more")
+    } else {
+        names
+    };
+    Some(Warning::new(
+        "NodeWithoutAllocatable",
+        format!(
+            "{count} without `status.allocatable`: {names} {offer} no cpu, memory or pods, so pods are `Insufficient cpu` there; give a hand-written Node the `status.allocatable` (and `capacity`) its kubelet reports, e.g. `status: {{allocatable: {{cpu: \"8\", memory: 32Gi, pods: \"110\"}}}}` (as `kubectl get node {first} -o yaml` shows it)",
+            count = if bare.len() == 1 {
+                "1 node".to_owned()
+            } else {
+                format!("{} nodes", bare.len())
+            },
+            offer = if bare.len() == 1 { "offers" } else { "offer" },
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::snapshot::source::Collector;
+
+    /// Issue 51: a node without `status` yielded "Insufficient cpu" with no hint.
+    #[test]
+    fn nodes_without_allocatable_are_named_with_the_fix() {
+        let s = dump(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: bare}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: ok}\nstatus: {allocatable: {cpu: '4'}}\n",
+        );
+        let w = nodes_without_allocatable(&s).expect("a warning");
+        assert_eq!(w.code, "NodeWithoutAllocatable");
+        assert!(
+            w.message
+                .starts_with("1 node without `status.allocatable`: `bare` offers no cpu"),
+            "{}",
+            w.message
+        );
+        assert!(!w.message.contains("`ok`"), "{}", w.message);
+        let fine = dump(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: ok}\nstatus: {allocatable: {cpu: '4'}}\n",
+        );
+        assert_eq!(nodes_without_allocatable(&fine), None);
+    }
+
+    fn dump(yaml: &str) -> Snapshot {
+        let mut c = Collector::new();
+        crate::snapshot::source::files::load_str(yaml, "<test>", &mut c).expect("loads");
+        let mut s = c.finish();
+        s.facts.from_files = true;
+        s
+    }
+
+    const POD_WITH_REFS: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: p0, namespace: kube-system}\nspec:\n  priorityClassName: high\n  containers: [{name: c, image: i}]\n  resourceClaims: [{name: gpu, resourceClaimTemplateName: t}]\n";
+
+    #[test]
+    fn a_kubectl_get_dump_names_the_kinds_it_lacks_once() {
+        let s = dump(POD_WITH_REFS);
+        let w = missing_kinds(&s).expect("a warning");
+        assert_eq!(w.code, "IncompleteInput");
+        for kind in [
+            "no PriorityClasses (1 pod refers to them)",
+            "no ResourceClaimTemplates",
+            "no ResourceSlices",
+            "no DeviceClasses",
+        ] {
+            assert!(w.message.contains(kind), "{kind}: {}", w.message);
+        }
+        // Nodes are not named by an unbound pod.
+        assert!(!w.message.contains("no Nodes"), "{}", w.message);
+    }
 
     /// Issue 51: "no ResourceClaims (4 pods refer to them)" was said of pods whose claims come
     /// from templates, before any claim is generated.

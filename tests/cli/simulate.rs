@@ -424,3 +424,29 @@ fn pods_of_another_scheduler_are_counted_once_per_scheduler() {
     assert!(!r.stdout.contains("PodGroup/vc-gang"), "{}", r.stdout);
     assert!(r.stdout.contains(", 2 not simulated"), "{}", r.stdout);
 }
+
+/// Issue 51: a node without `status` made every pod `Insufficient cpu` with no hint; the
+/// loader now names the node and the `status.allocatable` it lacks (and `-q` drops it).
+#[test]
+fn a_node_without_status_is_named_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bare.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: v1\nkind: Node\nmetadata: {name: bare}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: '1'}}}]\n",
+    )
+    .unwrap();
+    let path = file.display().to_string();
+    let r = run(&["simulate", "--from", &path]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("Insufficient cpu"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "warning: 1 node without `status.allocatable`: `bare` offers no cpu, memory or pods"
+        ),
+        "{}",
+        r.stderr
+    );
+    let q = run(&["simulate", "--from", &path, "-q"]);
+    assert_eq!((q.code, q.stderr.as_str()), (0, ""), "{}", q.transcript());
+}

@@ -342,7 +342,8 @@ pub struct Settings {
     pub mode: Mode,
     /// The kube-scheduler feature gates used (WAS-relevant ones).
     pub feature_gates: BTreeMap<String, bool>,
-    /// What had to be assumed.
+    /// What had to be assumed; omitted when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
     /// Where an answer may differ from kube-scheduler's: every note of the catalogue that
     /// applies to a simulation (`crate::notes`), whether or not this run met it.
@@ -461,7 +462,8 @@ pub struct DeviceUse {
 pub struct Plan {
     /// Settings.
     pub settings: Settings,
-    /// Loader warnings.
+    /// Loader warnings; omitted when none (docs/json.md: empty keys are omitted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<crate::snapshot::Warning>,
     /// Every unit tried, in queue order.
     pub units: Vec<UnitResult>,

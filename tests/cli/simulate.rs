@@ -450,3 +450,22 @@ fn a_node_without_status_is_named_with_the_fix() {
     let q = run(&["simulate", "--from", &path, "-q"]);
     assert_eq!((q.code, q.stderr.as_str()), (0, ""), "{}", q.transcript());
 }
+
+/// Issue 51: the JSON had empty keys (`"warnings": []`) that docs/json.md says are omitted.
+#[test]
+fn empty_warnings_and_assumptions_are_omitted_from_the_json() {
+    for args in [
+        &["simulate", "--demo", "-o", "json"][..],
+        &["doctor", "--demo", "-o", "json"],
+        &["tree", "--demo", "-o", "json"],
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        assert!(!r.stdout.contains("\"warnings\": []"), "{args:?}");
+        assert!(!r.stdout.contains("\"assumed\": []"), "{args:?}");
+    }
+    // The demo has no loader warnings: the key is absent, not empty.
+    let r = run(&["simulate", "--demo", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v.get("warnings").is_none(), "{}", r.stdout);
+}

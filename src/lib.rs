@@ -33,6 +33,7 @@ pub(crate) mod kueue;
 #[cfg(test)]
 mod layers;
 pub mod lint;
+pub(crate) mod notes;
 pub mod plan;
 pub(crate) mod render;
 pub(crate) mod report;

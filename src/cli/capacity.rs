@@ -141,7 +141,7 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
         "CapacityReport",
         &report,
         |out, style| write_text(out, &report, style),
-        |err, style| write_notes(err, &report, style),
+        |err, verbosity, style| write_notes(err, &report, verbosity, style),
     )?;
     Ok(ExitStatus::Success)
 }

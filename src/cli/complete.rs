@@ -325,10 +325,11 @@ const TARGET_TYPES: &[(&str, ObjKind)] = &[
 ];
 
 /// The target kinds a command accepts (`explain` has no ResourceClaim; `simulate --only` takes
-/// units).
+/// units; `capacity` copies a gang: a PodGroup, or the Job or Workload of one).
 fn target_kinds(sub: &str, arg: &str) -> &'static [ObjKind] {
     match (sub, arg) {
         ("simulate", "only") => &[ObjKind::PodGroup, ObjKind::CompositePodGroup, ObjKind::Pod],
+        ("capacity", _) => &[ObjKind::PodGroup, ObjKind::Workload, ObjKind::Job],
         ("explain", _) => &[
             ObjKind::PodGroup,
             ObjKind::CompositePodGroup,
@@ -783,6 +784,9 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             scheduler_config: None,
             kueue_config: None,
             color: ctx.global.color,
+            // Completion prints names only.
+            quiet: true,
+            verbose: false,
             server: ctx.global.server.clone(),
             token: ctx.global.token.clone(),
             impersonate: ctx.global.impersonate.clone(),
@@ -971,6 +975,13 @@ mod tests {
             "--only takes units only"
         );
         assert_eq!(ask("simulate --only job/").0, Vec::<String>::new());
+        // Issue 51: capacity was offered `cpg/`, `pod/` and `resourceclaim/`, which it rejects
+        // ("`capacity` counts copies of a gang: name a `pg/`, `job/` or `workload/`").
+        assert_eq!(
+            ask("capacity --demo ").0,
+            strs(&["pg/", "workload/", "job/"])
+        );
+        assert_eq!(ask("capacity --demo cpg/").0, Vec::<String>::new());
         assert_eq!(
             ask("simulate --demo --drain gpu-c").0,
             strs(&["gpu-c1", "gpu-c2"])

@@ -119,7 +119,7 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
         "PlanDiff",
         &report,
         |out, style| write_text(out, &report, style),
-        |err, style| write_notes(err, &report, style),
+        |err, verbosity, style| write_notes(err, &report, verbosity, style),
     )?;
     Ok(if report.summary.newly_unschedulable > 0 {
         ExitStatus::Findings

@@ -137,7 +137,7 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
         "DoctorReport",
         &report,
         |out, style| write_text_scoped(out, &report, style, empty.as_deref()),
-        |err, style| write_notes(err, &report, style),
+        |err, verbosity, style| write_notes(err, &report, verbosity, style),
     )?;
     Ok(match args.fail_on {
         Some(at) if report.fails(at.into()) => ExitStatus::Findings,

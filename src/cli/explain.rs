@@ -4,7 +4,6 @@ use crate::snapshot::ObjKind;
 use clap::Args;
 
 use super::simulate::{WhatIfArgs, apply_what_ifs};
-use std::io::Write;
 
 use super::{Context, ReportFormat, parse_target_words, require_nodes_and_pods, resolve_target};
 use crate::error::{Error, ExitStatus};
@@ -141,15 +140,13 @@ fn write_diagnoses(
                 write_text(&mut out, d, ctx.color.styler())?;
             }
             let mut err = Vec::new();
-            for w in &snapshot.warnings {
-                writeln!(
-                    err,
-                    "{} {}",
-                    ctx.err_color.styler().warn("warning:"),
-                    crate::sanitize::sanitize(&w.message)
-                )?;
-            }
-            write_notes(&mut err, &diagnoses[0], ctx.err_color.styler())?;
+            write_notes(
+                &mut err,
+                &snapshot.warnings,
+                &diagnoses,
+                ctx.verbosity(),
+                ctx.err_color.styler(),
+            )?;
             ctx.stderr(&err)?;
         }
         ReportFormat::Json | ReportFormat::Yaml if diagnoses.len() == 1 => {

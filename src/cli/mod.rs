@@ -26,9 +26,10 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::error::{Error, ExitStatus};
 use crate::render::color::{ColorChoice, ColorFlag};
+use crate::render::notes::Verbosity;
 use crate::sched::selector::LabelSelector;
 use crate::snapshot::ObjRef;
-use crate::snapshot::completeness::missing_kinds;
+use crate::snapshot::completeness::{missing_kinds, nodes_without_allocatable};
 use crate::snapshot::facts::{check_gate_names, parse_feature_gates};
 use crate::snapshot::source::{Collector, demo, files, live};
 use crate::snapshot::{KindCoverage, ObjKind, Snapshot};
@@ -108,6 +109,14 @@ pub struct GlobalArgs {
     /// When to use colors.
     #[arg(long, global = true, value_enum, default_value_t = ColorFlag::Auto)]
     pub color: ColorFlag,
+    /// Print errors only on stderr: no warnings, `assumed:` facts, notes or progress (the
+    /// report on stdout and the exit code are unchanged).
+    #[arg(short = 'q', long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print every modelling note the command may meet, not only those that could have
+    /// changed this run's answer (the list: docs/fidelity.md, "Notes").
+    #[arg(long, global = true)]
+    pub verbose: bool,
     /// The address of the Kubernetes API server (instead of the kubeconfig's).
     #[arg(long, global = true, value_name = "URL")]
     pub server: Option<String>,
@@ -390,7 +399,8 @@ impl Context {
     fn new(global: GlobalArgs) -> Self {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = ColorChoice::decide(global.color, std::io::stdout().is_terminal(), no_color);
-        let stderr_is_terminal = std::io::stderr().is_terminal();
+        // `-q`: no progress lines either.
+        let stderr_is_terminal = std::io::stderr().is_terminal() && !global.quiet;
         let err_color = ColorChoice::decide(global.color, stderr_is_terminal, no_color);
         Self {
             global,
@@ -409,7 +419,7 @@ impl Context {
         kind: &'static str,
         report: &T,
         text: impl FnOnce(&mut Vec<u8>, crate::render::color::Styler) -> std::io::Result<()>,
-        notes: impl FnOnce(&mut Vec<u8>, crate::render::color::Styler) -> std::io::Result<()>,
+        notes: impl FnOnce(&mut Vec<u8>, Verbosity, crate::render::color::Styler) -> std::io::Result<()>,
     ) -> Result<(), Error> {
         use crate::render::json::{Envelope, write_yaml};
         let mut out = Vec::new();
@@ -417,7 +427,7 @@ impl Context {
             ReportFormat::Text => {
                 text(&mut out, self.color.styler())?;
                 let mut err = Vec::new();
-                notes(&mut err, self.err_color.styler())?;
+                notes(&mut err, self.verbosity(), self.err_color.styler())?;
                 self.stderr(&err)?;
             }
             ReportFormat::Json => return self.stdout_json(&Envelope::new(kind, report)),
@@ -426,8 +436,23 @@ impl Context {
         self.stdout(&out)
     }
 
-    /// Writes `bytes` to stderr (warnings, assumptions and notes in text mode).
+    /// How much to say beside the report: `-q`, `--verbose`, or the notes this run met.
+    pub(crate) fn verbosity(&self) -> Verbosity {
+        if self.global.quiet {
+            Verbosity::Quiet
+        } else if self.global.verbose {
+            Verbosity::Verbose
+        } else {
+            Verbosity::Normal
+        }
+    }
+
+    /// Writes `bytes` to stderr (warnings, assumptions and notes in text mode); nothing with
+    /// `-q`, which leaves stderr to errors (written by `main`).
     pub(crate) fn stderr(&self, bytes: &[u8]) -> Result<(), Error> {
+        if self.global.quiet {
+            return Ok(());
+        }
         let mut err = std::io::stderr().lock();
         err.write_all(bytes)?;
         err.flush()?;
@@ -596,6 +621,9 @@ impl Context {
             snapshot.warnings.extend(missing_kinds(&snapshot));
             snapshot
                 .warnings
+                .extend(nodes_without_allocatable(&snapshot));
+            snapshot
+                .warnings
                 .extend(crate::snapshot::times::implausible_warning(&snapshot));
             profile::phase("snapshot");
             return Ok(snapshot);
@@ -615,6 +643,9 @@ impl Context {
         }
         let mut snapshot = result?;
         snapshot.warnings.extend(missing_kinds(&snapshot));
+        snapshot
+            .warnings
+            .extend(nodes_without_allocatable(&snapshot));
         snapshot
             .warnings
             .extend(crate::snapshot::times::implausible_warning(&snapshot));

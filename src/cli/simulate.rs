@@ -220,6 +220,8 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
             ));
         }
     }
+    // The notes of the units shown.
+    plan.refresh_notes();
     let mut out = Vec::new();
     let text = |wide| TextOptions {
         wide,
@@ -235,7 +237,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     }
     if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
         let mut err = Vec::new();
-        write_notes(&mut err, &plan, ctx.err_color.styler())?;
+        write_notes(&mut err, &plan, ctx.verbosity(), ctx.err_color.styler())?;
         ctx.stderr(&err)?;
     }
     ctx.stdout(&out)?;

@@ -141,7 +141,7 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     }
     if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
         let mut err = Vec::new();
-        write_notes(&mut err, &report, ctx.err_color.styler())?;
+        write_notes(&mut err, &report, ctx.verbosity(), ctx.err_color.styler())?;
         ctx.stderr(&err)?;
     }
     ctx.stdout(&out)?;

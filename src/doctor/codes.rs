@@ -122,7 +122,7 @@ checks! {
     "WASD202" => CompositeStatusEmpty, Info,
         "A CompositePodGroup has an empty status",
         "Expected in 1.37 alpha: the scheduler does not fill CompositePodGroup conditions. Read the leaf PodGroups instead (operations §7).";
-    "WASD203" => PodClaimEntryMismatch, Error,
+    "WASD203" => PodClaimEntryMismatch, Warning,
         "A pod's claim entry has the name of a PodGroup claim but another source",
         "Pod and PodGroup entries must match exactly (name, and the same claim or template) to share the group's claim; otherwise the resourceclaim controller gives each pod a claim of its own (its per-pod branch, as with DRAWorkloadResourceClaims off) and the pods schedule without sharing the group's devices.";
     "WASD204" => GangSchedulerNotServed, Error,
@@ -196,6 +196,22 @@ impl Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 51: doctor's WASD203 was an error while lint's WAS302 for the same mismatch was a
+    /// warning. kube-scheduler does not refuse such a group: the pod's entry does not match the
+    /// group's (`k8s.io/dra/resourceclaim` matches name and source), so the resourceclaim
+    /// controller gives the pod a claim of its own and the gang schedules without sharing the
+    /// group's devices (docs semantics §1.6): it degrades the group, a warning in both.
+    #[test]
+    fn the_claim_entry_mismatch_has_one_severity_in_doctor_and_lint() {
+        let lint = crate::lint::codes::Rule::parse("WAS302").expect("WAS302");
+        assert_eq!(Check::PodClaimEntryMismatch.id(), "WASD203");
+        assert_eq!(Check::PodClaimEntryMismatch.severity(), Severity::Warning);
+        assert_eq!(
+            Check::PodClaimEntryMismatch.severity(),
+            lint.default_severity()
+        );
+    }
 
     #[test]
     fn ids_are_unique_sorted_and_parse_back() {

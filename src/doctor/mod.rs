@@ -100,9 +100,11 @@ pub(crate) struct DoctorReport {
     pub summary: Summary,
     /// Findings, most severe first, then by ID and object.
     pub findings: Vec<Finding>,
-    /// What had to be assumed about the cluster.
+    /// What had to be assumed about the cluster; omitted when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
-    /// Loader warnings (forbidden or missing APIs, unknown kinds).
+    /// Loader warnings (forbidden or missing APIs, unknown kinds); omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
 }
 

@@ -137,6 +137,7 @@ pub(crate) fn explain_workload(
         profile: String::new(),
         scoring: None,
         extenders: Vec::new(),
+        relevant_notes: Vec::new(),
     })))
 }
 

@@ -138,6 +138,10 @@ pub struct Diagnosis {
     /// `settings.admitted`); omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub admitted: Vec<crate::snapshot::Admitted>,
+    /// The modelling notes that could have changed this unit's answer (as simulate's
+    /// `settings.relevantNotes`); omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) relevant_notes: Vec<crate::notes::NoteUse>,
     /// The kube-scheduler feature gates the simulation used (WAS-relevant ones).
     pub feature_gates: BTreeMap<String, bool>,
     /// Set when the scheduler takes gangs pod by pod (GenericWorkload off): why.
@@ -155,6 +159,14 @@ pub struct Diagnosis {
     /// may differ when one filters, scores or binds the unit's pods (omitted when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extenders: Vec<String>,
+}
+
+/// The notes relevant to `units` and the plan's settings (`Settings::notes_for`).
+fn notes_of<'a>(
+    plan: &Plan,
+    units: impl IntoIterator<Item = &'a UnitResult>,
+) -> Vec<crate::notes::NoteUse> {
+    plan.settings.notes_for(units)
 }
 
 /// The unit's profile name (empty for `default-scheduler`) and, when the profile is not the
@@ -457,6 +469,7 @@ pub(crate) fn explain_prepared(
         fit,
         fixes,
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(&plan, [&unit]),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
@@ -752,6 +765,7 @@ pub(crate) fn diagnose(s: &Snapshot, plan: &Plan, unit: &UnitResult) -> Diagnosi
         fit,
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(plan, [unit]),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
@@ -882,6 +896,7 @@ fn pod_by_pod(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(plan, members.iter().copied()),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),
@@ -1027,6 +1042,7 @@ fn running_diagnosis(
         },
         fixes: Vec::new(),
         assumed: plan.settings.assumed.clone(),
+        relevant_notes: notes_of(plan, []),
         admitted: plan.settings.admitted.clone(),
         feature_gates: plan.settings.feature_gates.clone(),
         pod_by_pod: plan.settings.pod_by_pod.clone(),

@@ -869,6 +869,11 @@ fn count_copies(
         .flatten()
         .map(|u| limit_of(&s, &plan, u));
     let (profile, scoring) = copies.profile(&plan, 0);
+    let simulation = capacity_settings(&plan, plan_with.as_ref(), shape, |u| {
+        u.kind == ObjKind::PodGroup
+            && u.namespace == copies.namespace
+            && index.contains_key(u.name.as_str())
+    });
     let report = CapacityReport {
         target: Target {
             object: ObjRef::new(ObjKind::PodGroup, shape.namespace(), shape.name()),
@@ -894,7 +899,7 @@ fn count_copies(
             max_copies: max,
             preemption,
             domain_key,
-            simulation: plan.settings.clone(),
+            simulation,
         },
         warnings: [plan.warnings.as_slice(), copies.quota_warnings.as_slice()].concat(),
     };
@@ -903,6 +908,37 @@ fn count_copies(
         _snapshot: s,
     };
     (report, leftovers)
+}
+
+/// The simulation's settings for the report: its notes with capacity's own, the notes the runs
+/// met (with and without preemption), and `capacity-copies` when it could have changed the
+/// count: other units were queued with the copies (they go first at equal priority), or the
+/// copied pods refer to claims (copied as written: a claim named by every copy is shared).
+fn capacity_settings(
+    plan: &Plan,
+    plan_with: Option<&Plan>,
+    shape: &Shape,
+    is_copy: impl Fn(&UnitResult) -> bool,
+) -> Settings {
+    use crate::notes::{Note, once_each};
+    let mut settings = plan.settings.clone();
+    settings.notes.push(Note::CapacityCopies.text().to_owned());
+    let others = plan.units.iter().any(|u| !is_copy(u));
+    let claims = shape.pods.iter().any(|p| {
+        p.spec
+            .as_ref()
+            .and_then(|s| s.resource_claims.as_ref())
+            .is_some_and(|c| !c.is_empty())
+    });
+    settings.relevant_notes = once_each(
+        plan.settings
+            .relevant_notes
+            .iter()
+            .chain(plan_with.iter().flat_map(|p| &p.settings.relevant_notes))
+            .cloned()
+            .chain((others || claims).then(|| Note::CapacityCopies.used())),
+    );
+    settings
 }
 
 /// What the namespace's quotas allow, when it is fewer copies than fit on the nodes (with or

@@ -139,6 +139,10 @@ pub(crate) struct DiffSettings {
     pub feature_gates_after: BTreeMap<String, bool>,
     /// What had to be assumed (both sides, deduplicated).
     pub assumed: Vec<String>,
+    /// The modelling notes that could have changed the answer of a unit that changed (on
+    /// either side), as simulate's `settings.relevantNotes`; omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) relevant_notes: Vec<crate::notes::NoteUse>,
 }
 
 /// Which kinds of change a unit's filters look at.
@@ -184,6 +188,9 @@ pub(crate) fn diff(
         .map(UnitResult::obj_ref)
         .collect();
     let mut units = Vec::new();
+    // The notes of the units that changed, on either side.
+    let mut note_uses = old_plan.settings.notes_for([]);
+    note_uses.extend(new_plan.settings.notes_for([]));
     for key in keys {
         let before = outcome(old, old_plan, &key);
         let after = outcome(new, new_plan, &key);
@@ -193,6 +200,8 @@ pub(crate) fn diff(
         };
         let mut causes = gate_changes.clone();
         causes.extend(own_changes(old, new, &key));
+        note_uses.extend(old_plan.settings.notes_for(u_old));
+        note_uses.extend(new_plan.settings.notes_for(u_new));
         let aspects = aspects(u_old, u_new);
         let nodes: BTreeSet<&str> = u_old
             .into_iter()
@@ -259,6 +268,7 @@ pub(crate) fn diff(
             feature_gates_before: old_plan.settings.feature_gates.clone(),
             feature_gates_after: new_plan.settings.feature_gates.clone(),
             assumed,
+            relevant_notes: crate::notes::once_each(note_uses),
         },
         warnings,
     }
@@ -863,6 +873,7 @@ mod tests {
                     node_reasons: reasons.iter().map(|r| ((*r).to_owned(), 1)).collect(),
                     claim_reasons: BTreeMap::new(),
                     placement: None,
+                    tied: false,
                 }],
                 ..UnitTrace::default()
             },
@@ -970,6 +981,9 @@ mod tests {
                 feature_gates: BTreeMap::from([("GenericWorkload".to_owned(), on)]),
                 assumed: Vec::new(),
                 notes: Vec::new(),
+                relevant_notes: Vec::new(),
+                setting_notes: Vec::new(),
+                node_images: false,
                 what_if: Vec::new(),
                 admitted: Vec::new(),
                 pod_by_pod: None,

@@ -335,35 +335,43 @@ fn plural(n: u32) -> &'static str {
     if n == 1 { "y" } else { "ies" }
 }
 
-/// Writes the loader warnings, assumptions and notes (text mode sends them to stderr).
+/// Writes the loader warnings, assumptions and the notes this count met (text mode sends
+/// them to stderr), through [`super::notes::write_footer`].
 pub(crate) fn write_notes(
     out: &mut dyn Write,
     r: &CapacityReport,
+    verbosity: super::notes::Verbosity,
     style: Styler,
 ) -> io::Result<()> {
-    for w in &r.warnings {
-        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
-    }
-    if let Some(p) = &r.settings.simulation.pod_by_pod {
-        writeln!(out, "{} {}", style.warn("warning:"), sanitize(p))?;
-    }
+    let sim = &r.settings.simulation;
     crate::render::plan::write_extenders(
         out,
-        &r.settings.simulation.extenders,
+        &sim.extenders,
         "the copies that fit may differ if it filters, scores or binds the copies' pods",
         style,
     )?;
-    crate::render::plan::write_admitted(out, &r.settings.simulation.admitted, style)?;
-    for a in &r.settings.simulation.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
-    }
-    writeln!(
-        out,
-        "{}",
-        style.dim("note: copies are placed one after another by the simulator, after every pending unit of the same priority; labels and claims are copied as they are")
-    )?;
-    Ok(())
+    let footer = super::notes::Footer {
+        warnings: &r.warnings,
+        more_warnings: sim.pod_by_pod.as_deref().into_iter().collect(),
+        admitted: &sim.admitted,
+        assumed: &sim.assumed,
+        notes: &sim.relevant_notes,
+        catalogue: CATALOGUE,
+    };
+    super::notes::write_footer(out, &footer, verbosity, style)
 }
+
+/// The notes capacity may meet: the simulation's and its own.
+const CATALOGUE: &[crate::notes::Note] = &[
+    crate::notes::Note::Ties,
+    crate::notes::Note::ImageLocality,
+    crate::notes::Note::ShareIds,
+    crate::notes::Note::PreemptionTiming,
+    crate::notes::Note::GroupPreemption,
+    crate::notes::Note::PercentageCompat,
+    crate::notes::Note::PercentageExhaustive,
+    crate::notes::Note::CapacityCopies,
+];
 
 /// `--queue`: what Kueue's quota admits beside what the nodes hold, and which limits first.
 fn write_queue(

@@ -72,13 +72,20 @@ pub(crate) fn write_text(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io
     Ok(())
 }
 
-/// Writes the loader warnings and assumptions (text mode sends them to stderr).
-pub(crate) fn write_notes(out: &mut dyn Write, d: &PlanDiff, style: Styler) -> io::Result<()> {
-    for w in &d.warnings {
-        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
-    }
-    for a in &d.settings.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
-    }
-    Ok(())
+/// Writes the loader warnings, assumptions and the notes the changed units met (text mode
+/// sends them to stderr), through [`super::notes::write_footer`].
+pub(crate) fn write_notes(
+    out: &mut dyn Write,
+    d: &PlanDiff,
+    verbosity: super::notes::Verbosity,
+    style: Styler,
+) -> io::Result<()> {
+    let footer = super::notes::Footer {
+        warnings: &d.warnings,
+        assumed: &d.settings.assumed,
+        notes: &d.settings.relevant_notes,
+        catalogue: crate::notes::SIMULATION,
+        ..Default::default()
+    };
+    super::notes::write_footer(out, &footer, verbosity, style)
 }

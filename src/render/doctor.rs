@@ -65,19 +65,20 @@ pub(crate) fn write_text_scoped(
     Ok(())
 }
 
-/// Writes the loader warnings and the assumptions (stderr in text mode).
+/// Writes the loader warnings and the assumptions (stderr in text mode), through
+/// [`super::notes::write_footer`].
 pub(crate) fn write_notes(
     out: &mut dyn Write,
     report: &DoctorReport,
+    verbosity: super::notes::Verbosity,
     style: Styler,
 ) -> io::Result<()> {
-    for w in &report.warnings {
-        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
-    }
-    for a in &report.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
-    }
-    Ok(())
+    let footer = super::notes::Footer {
+        warnings: &report.warnings,
+        assumed: &report.assumed,
+        ..Default::default()
+    };
+    super::notes::write_footer(out, &footer, verbosity, style)
 }
 
 fn heading(severity: Severity) -> &'static str {

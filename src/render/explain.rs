@@ -113,13 +113,29 @@ pub(crate) fn write_header(out: &mut dyn Write, d: &Diagnosis, style: Styler) ->
     Ok(())
 }
 
-/// What the diagnosis assumed (stderr in text mode).
-pub(crate) fn write_notes(out: &mut dyn Write, d: &Diagnosis, style: Styler) -> io::Result<()> {
-    crate::render::plan::write_admitted(out, &d.admitted, style)?;
-    for a in &d.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
-    }
-    Ok(())
+/// The loader warnings, what the diagnoses assumed and the notes their units met (stderr in
+/// text mode), through [`super::notes::write_footer`]; `diagnoses` share one simulation.
+pub(crate) fn write_notes(
+    out: &mut dyn Write,
+    warnings: &[crate::snapshot::Warning],
+    diagnoses: &[Diagnosis],
+    verbosity: super::notes::Verbosity,
+    style: Styler,
+) -> io::Result<()> {
+    let notes = crate::notes::once_each(
+        diagnoses
+            .iter()
+            .flat_map(|d| d.relevant_notes.iter().cloned()),
+    );
+    let footer = super::notes::Footer {
+        warnings,
+        admitted: diagnoses.first().map_or(&[], |d| &d.admitted),
+        assumed: diagnoses.first().map_or(&[], |d| &d.assumed),
+        notes: &notes,
+        catalogue: crate::notes::SIMULATION,
+        ..Default::default()
+    };
+    super::notes::write_footer(out, &footer, verbosity, style)
 }
 
 #[cfg(test)]
@@ -148,6 +164,7 @@ mod tests {
             },
             fixes: Vec::new(),
             assumed: Vec::new(),
+            relevant_notes: Vec::new(),
             admitted: Vec::new(),
             feature_gates: std::collections::BTreeMap::new(),
             pod_by_pod: None,

@@ -11,6 +11,7 @@ pub(crate) mod doctor;
 pub(crate) mod explain;
 pub(crate) mod json;
 pub(crate) mod lint;
+pub(crate) mod notes;
 pub(crate) mod plan;
 pub(crate) mod table;
 pub(crate) mod tree;

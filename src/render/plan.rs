@@ -173,37 +173,23 @@ pub(crate) fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes one `admitted:` line per kind of change admission made to the manifests (stderr
-/// in text mode, beside `assumed:` and `note:`).
-pub(crate) fn write_admitted(
+/// Writes the loader warnings, assumptions and the notes this run met (text mode sends them
+/// to stderr, so stdout carries only the report), through [`super::notes::write_footer`].
+pub(crate) fn write_notes(
     out: &mut dyn Write,
-    admitted: &[crate::snapshot::Admitted],
+    plan: &Plan,
+    verbosity: super::notes::Verbosity,
     style: Styler,
 ) -> io::Result<()> {
-    for a in admitted {
-        writeln!(
-            out,
-            "{}",
-            style.dim(format!("admitted: {}", sanitize(&a.sentence())))
-        )?;
-    }
-    Ok(())
-}
-
-/// Writes the loader warnings, assumptions and notes of a plan (text mode sends them to
-/// stderr, so stdout carries only the report).
-pub(crate) fn write_notes(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<()> {
-    for w in &plan.warnings {
-        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
-    }
-    write_admitted(out, &plan.settings.admitted, style)?;
-    for a in &plan.settings.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
-    }
-    for n in &plan.settings.notes {
-        writeln!(out, "{}", style.dim(format!("note: {n}")))?;
-    }
-    Ok(())
+    let footer = super::notes::Footer {
+        warnings: &plan.warnings,
+        admitted: &plan.settings.admitted,
+        assumed: &plan.settings.assumed,
+        notes: &plan.settings.relevant_notes,
+        catalogue: crate::notes::SIMULATION,
+        ..Default::default()
+    };
+    super::notes::write_footer(out, &footer, verbosity, style)
 }
 
 /// Writes the plan: the gates it used, then (when gangs are taken pod by pod) why, then a

@@ -98,19 +98,20 @@ fn cells(l: &Line, opts: &TextOptions) -> Vec<String> {
     row
 }
 
-/// Writes the loader warnings and assumptions (stderr in text mode).
+/// Writes the loader warnings and assumptions (stderr in text mode), through
+/// [`super::notes::write_footer`].
 pub(crate) fn write_notes(
     out: &mut dyn Write,
     report: &TreeReport,
+    verbosity: super::notes::Verbosity,
     style: Styler,
 ) -> io::Result<()> {
-    for w in &report.warnings {
-        writeln!(out, "{} {}", style.warn("warning:"), sanitize(&w.message))?;
-    }
-    for a in &report.assumed {
-        writeln!(out, "{}", style.dim(format!("assumed: {}", sanitize(a))))?;
-    }
-    Ok(())
+    let footer = super::notes::Footer {
+        warnings: &report.warnings,
+        assumed: &report.assumed,
+        ..Default::default()
+    };
+    super::notes::write_footer(out, &footer, verbosity, style)
 }
 
 /// `-o name`: `kind/name` of every object in the tree, in tree order.

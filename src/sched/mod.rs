@@ -71,15 +71,6 @@ pub struct Options {
     pub profiles: profile::Profiles,
 }
 
-/// Notes every plan carries about deliberate departures and what is not modelled yet.
-pub(crate) const NOTES: &[&str] = &[
-    "ties between equally scored nodes and placements are broken by name (upstream picks at random)",
-    "ImageLocality scoring is not modelled",
-    "DRA: shareIDs of shared devices (allowMultipleAllocations) are deterministic stand-ins for upstream's random UIDs",
-    "preemption acts at once: victims are evicted and the preemptor bound in the same pass (upstream nominates, waits for the evictions, then binds)",
-    "group preemption places each preemptor pod on the node whose victims cost least (lowest highest priority, then smallest priority sum, then fewest pods; PodDisruptionBudgets not compared), default scores breaking ties (groups with a topology constraint keep default scores): the rule upstream's victim-aware scoring cases define, whose code the simulator could not read",
-];
-
 /// The "gangs are scheduled pod by pod" sentence, when pending pods name a PodGroup and
 /// kube-scheduler's `GenericWorkload` is off.
 fn pod_by_pod(
@@ -545,7 +536,9 @@ impl<'a> Prepared<'a> {
                 ));
             }
         }
-        Plan {
+        use crate::notes::{Note, NoteUse};
+        let percentage = state.profiles.percentage_note(options.mode == Mode::Compat);
+        let mut plan = Plan {
             settings: Settings {
                 mode: options.mode,
                 feature_gates,
@@ -553,11 +546,22 @@ impl<'a> Prepared<'a> {
                     .into_iter()
                     .chain(snapshot.facts.assumed.iter().cloned())
                     .collect(),
-                notes: NOTES
+                // Every note a simulation may meet (the percentage one only when set); the
+                // ones this run met are `relevant_notes`, filled from the units below.
+                notes: crate::notes::SIMULATION
                     .iter()
-                    .map(|n| (*n).to_owned())
-                    .chain(state.profiles.percentage_note(options.mode == Mode::Compat))
+                    .filter(|n| !matches!(n, Note::PercentageCompat | Note::PercentageExhaustive))
+                    .map(|n| n.text().to_owned())
+                    .chain(percentage.as_ref().map(NoteUse::sentence))
                     .collect(),
+                relevant_notes: Vec::new(),
+                setting_notes: percentage.into_iter().collect(),
+                node_images: snapshot.nodes.iter().any(|n| {
+                    n.status
+                        .as_ref()
+                        .and_then(|s| s.images.as_ref())
+                        .is_some_and(|i| !i.is_empty())
+                }),
                 what_if: options.what_if.clone(),
                 admitted: snapshot.admitted.clone(),
                 pod_by_pod: pod_by_pod(snapshot, gates, options),
@@ -613,7 +617,9 @@ impl<'a> Prepared<'a> {
                 .collect(),
             summary: Summary::of(&results),
             units: results,
-        }
+        };
+        plan.refresh_notes();
+        plan
     }
 }
 
@@ -1579,5 +1585,88 @@ mod scenario_contrast_tests {
             node_with_default_profile("upstream-fit-rtcr-single-extended-less-resources"),
             "node1"
         );
+    }
+}
+
+/// Which modelling notes a run records (`settings.relevantNotes`): only those that could have
+/// changed its answer (issue 51, "quiet by default").
+#[cfg(test)]
+mod note_tests {
+    use super::{Options, Outcome, simulate};
+    use crate::notes::Note;
+    use crate::snapshot::source::{Collector, files};
+
+    const FACTS: &str = r#"{"apiVersion": "wasctl.dev/v1alpha1", "kind": "ClusterFacts", "snapshotTime": "2026-11-20T12:00:00Z", "serverVersion": "v1.37.0", "components": [{"component": "kube-scheduler", "version": "v1.37.0", "featureGates": {"GenericWorkload": true}}]}"#;
+
+    fn node(name: &str, cpu: u32) -> String {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{name}"}}, "status": {{"allocatable": {{"cpu": "{cpu}", "memory": "8Gi", "pods": "110"}}}}}}"#
+        )
+    }
+
+    fn pod(name: &str, node: Option<&str>, priority: i32) -> String {
+        let bound = node
+            .map(|n| format!(r#", "nodeName": "{n}""#))
+            .unwrap_or_default();
+        let phase = if node.is_some() { "Running" } else { "Pending" };
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "default", "creationTimestamp": "2026-11-20T10:00:00Z"}}, "spec": {{"priority": {priority}, "containers": [{{"name": "c", "image": "i", "resources": {{"requests": {{"cpu": "1"}}}}}}]{bound}}}, "status": {{"phase": "{phase}"}}}}"#
+        )
+    }
+
+    fn notes_of(docs: &[String]) -> (Vec<Outcome>, Vec<&'static str>) {
+        let text = std::iter::once(FACTS.to_owned())
+            .chain(docs.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("\n---\n");
+        let mut c = Collector::new();
+        files::load_str(&text, "test.yaml", &mut c).expect("fixture loads");
+        let plan = simulate(&c.finish(), &Options::default());
+        (
+            plan.units.iter().map(|u| u.outcome).collect(),
+            plan.settings
+                .relevant_notes
+                .iter()
+                .map(|n| n.note.id())
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn two_equal_nodes_make_the_tie_note_relevant_and_one_node_makes_none() {
+        let (outcomes, notes) = notes_of(&[node("n1", 4), node("n2", 4), pod("p", None, 0)]);
+        assert_eq!(outcomes, [Outcome::Scheduled]);
+        assert_eq!(notes, [Note::Ties.id()]);
+
+        let (outcomes, notes) = notes_of(&[node("n1", 4), pod("p", None, 0)]);
+        assert_eq!(outcomes, [Outcome::Scheduled]);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn unequal_nodes_chosen_by_scores_make_no_tie_note_and_image_locality_needs_node_images() {
+        // n2 has room left after p (LeastAllocated prefers it): scores differ, no tie; the
+        // nodes list no images, so ImageLocality scores them alike.
+        let (outcomes, notes) = notes_of(&[node("n1", 2), node("n2", 8), pod("p", None, 0)]);
+        assert_eq!(outcomes, [Outcome::Scheduled]);
+        assert!(notes.is_empty(), "{notes:?}");
+        // A node that lists images: ImageLocality could have scored the choice.
+        let imaged = node("n2", 8).replace(
+            r#""status": {"#,
+            r#""status": {"images": [{"names": ["i"], "sizeBytes": 300000000}], "#,
+        );
+        let (_, notes) = notes_of(&[node("n1", 2), imaged, pod("p", None, 0)]);
+        assert_eq!(notes, [Note::ImageLocality.id()]);
+    }
+
+    #[test]
+    fn a_pod_preemption_makes_the_timing_note_relevant_but_not_the_group_one() {
+        let (outcomes, notes) = notes_of(&[
+            node("n1", 1),
+            pod("low", Some("n1"), 0),
+            pod("high", None, 100),
+        ]);
+        assert_eq!(outcomes, [Outcome::Preempting]);
+        assert_eq!(notes, [Note::PreemptionTiming.id()]);
     }
 }

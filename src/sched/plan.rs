@@ -137,6 +137,10 @@ pub struct PodTrace {
     /// Which placement (topology domain) this attempt belongs to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<Arc<str>>,
+    /// Whether several nodes shared the best score and the node was chosen by name (the
+    /// `ties` note's condition; not serialized: `settings.relevantNotes` says it).
+    #[serde(skip)]
+    pub tied: bool,
 }
 
 impl PodTrace {
@@ -163,6 +167,7 @@ impl PodTrace {
                 .collect(),
             claim_reasons: d.claim_reasons.clone(),
             placement,
+            tied: attempt.tied,
         }
     }
 }
@@ -442,10 +447,25 @@ pub struct Settings {
     pub mode: Mode,
     /// The kube-scheduler feature gates used (WAS-relevant ones).
     pub feature_gates: BTreeMap<String, bool>,
-    /// What had to be assumed.
+    /// What had to be assumed; omitted when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
-    /// Where wasctl departs from upstream on purpose, and what it does not model yet.
+    /// Where an answer may differ from kube-scheduler's: every note of the catalogue that
+    /// applies to a simulation (`crate::notes`), whether or not this run met it.
     pub notes: Vec<String>,
+    /// The notes that could have changed this run's answer (a tie decided a placement,
+    /// shared devices were allocated, something was preempted, ...), each once, in catalogue
+    /// order: what text output prints as `note:` lines. Omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) relevant_notes: Vec<crate::notes::NoteUse>,
+    /// Notes the settings alone make relevant (`percentageOfNodesToScore` set), kept so that
+    /// [`Plan::refresh_notes`] can recompute the list after units are filtered.
+    #[serde(skip)]
+    pub(crate) setting_notes: Vec<crate::notes::NoteUse>,
+    /// Whether some node of the input lists `status.images`: without, ImageLocality scores
+    /// every node alike and its note is never relevant.
+    #[serde(skip)]
+    pub(crate) node_images: bool,
     /// What-ifs applied before simulating.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub what_if: Vec<String>,
@@ -562,7 +582,8 @@ pub struct DeviceUse {
 pub struct Plan {
     /// Settings.
     pub settings: Settings,
-    /// Loader warnings.
+    /// Loader warnings; omitted when none (docs/json.md: empty keys are omitted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<crate::snapshot::Warning>,
     /// Every unit tried, in queue order; on a cluster that runs Kueue, first one unit per
     /// Kueue Workload that was pending admission (stage one), in Kueue's order.
@@ -601,7 +622,106 @@ impl Outcome {
     }
 }
 
+impl Settings {
+    /// The notes relevant to a run of these settings over `units`: the settings' own, and
+    /// the units' (`UnitResult::note_uses`; `image-locality` only when nodes list images),
+    /// each once, in catalogue order.
+    pub(crate) fn notes_for<'a>(
+        &self,
+        units: impl IntoIterator<Item = &'a UnitResult>,
+    ) -> Vec<crate::notes::NoteUse> {
+        crate::notes::once_each(
+            self.setting_notes.iter().cloned().chain(
+                units
+                    .into_iter()
+                    .flat_map(UnitResult::note_uses)
+                    .filter(|u| self.node_images || u.note != crate::notes::Note::ImageLocality),
+            ),
+        )
+    }
+}
+
+impl Plan {
+    /// Recomputes `settings.relevant_notes` from the units the plan now holds (after a
+    /// command narrowed them to a namespace or a selector) and the settings' own notes.
+    pub(crate) fn refresh_notes(&mut self) {
+        self.settings.relevant_notes = self.settings.notes_for(&self.units);
+    }
+}
+
 impl UnitResult {
+    /// The notes of the catalogue (`crate::notes`) that could have changed this unit's
+    /// answer: `ties` when a tie between equally scored nodes (in the placement kept) or
+    /// between equally scored topology domains decided where it goes, `image-locality` when
+    /// scores chose a placed pod's node among several feasible ones, `share-ids` when it
+    /// got a shared device, `preemption-timing` when it preempts, `group-preemption` when a
+    /// group preempts.
+    pub(crate) fn note_uses(&self) -> Vec<crate::notes::NoteUse> {
+        use crate::notes::Note;
+        let mut out = Vec::new();
+        let placed = matches!(self.outcome, Outcome::Scheduled | Outcome::Preempting);
+        if placed {
+            // Attempts in domains that were rolled back decided nothing (a tree chooses one
+            // domain per constrained group).
+            let kept: Vec<String> = self
+                .trace
+                .domains
+                .iter()
+                .filter(|d| d.chosen)
+                .map(|d| format!("{}={}", d.key, d.value))
+                .collect();
+            let in_kept = |p: &&PodTrace| {
+                p.placement
+                    .as_deref()
+                    .is_none_or(|label| kept.iter().any(|k| k == label))
+            };
+            let attempts: Vec<&PodTrace> = self
+                .trace
+                .pods
+                .iter()
+                .filter(in_kept)
+                .filter(|p| p.node.is_some())
+                .collect();
+            // A group's chosen domain whose score another feasible domain of the group shares.
+            let domain_tie = |domains: &[DomainTrace]| {
+                domains
+                    .iter()
+                    .filter(|c| c.chosen && c.score.is_some())
+                    .any(|c| {
+                        domains
+                            .iter()
+                            .filter(|d| d.group == c.group && d.feasible && d.score == c.score)
+                            .count()
+                            > 1
+                    })
+            };
+            if attempts.iter().any(|p| p.tied)
+                || domain_tie(&self.trace.domains)
+                || domain_tie(&self.trace.preemption_domains)
+            {
+                out.push(Note::Ties.used());
+            }
+            if attempts.iter().any(|p| p.feasible > 1) {
+                out.push(Note::ImageLocality.used());
+            }
+        }
+        if self
+            .placements
+            .iter()
+            .flat_map(|p| &p.devices)
+            .any(|d| d.share_id.is_some())
+        {
+            out.push(Note::ShareIds.used());
+        }
+        if !self.victims.is_empty() {
+            out.push(Note::PreemptionTiming.used());
+            if matches!(self.kind, ObjKind::PodGroup | ObjKind::CompositePodGroup) {
+                out.push(Note::GroupPreemption.used());
+            }
+        }
+        out
+    }
+
     /// Whether this is the unit `r`.
     pub(crate) fn is(&self, r: &ObjRef) -> bool {
         self.kind == r.kind && self.namespace == r.namespace && self.name == r.name
@@ -941,6 +1061,7 @@ mod tests {
                 BTreeMap::from([("no device".to_owned(), 1)]),
             )]),
             placement: domain.map(Into::into),
+            tied: false,
         }
     }
 

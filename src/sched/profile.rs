@@ -658,8 +658,10 @@ impl Profiles {
     }
 
     /// The plan note saying how `percentageOfNodesToScore` is applied (`compat`: the
-    /// simulation samples nodes as upstream does), when a profile or the configuration sets it.
-    pub(crate) fn percentage_note(&self, compat: bool) -> Option<String> {
+    /// simulation samples nodes as upstream does), when a profile or the configuration sets it
+    /// (the catalogue's `percentage-compat` or `percentage-exhaustive`, with the profiles).
+    pub(crate) fn percentage_note(&self, compat: bool) -> Option<crate::notes::NoteUse> {
+        use crate::notes::{Note, NoteUse};
         let set: Vec<String> = self
             .iter()
             .filter_map(|p| {
@@ -670,16 +672,13 @@ impl Profiles {
         if set.is_empty() {
             return None;
         }
-        Some(if compat {
-            format!(
-                "percentageOfNodesToScore ({}) is applied as upstream's numFeasibleNodesToFind: the search stops after that many feasible nodes, starting where the previous pod's search stopped (deterministic: the simulation starts at node 0 in name order, upstream where its last cycle stopped); it can change a result when a better-scoring node lies beyond the cut",
-                set.join(", ")
-            )
-        } else {
-            format!(
-                "percentageOfNodesToScore ({}) is not applied in exhaustive mode, which scores every feasible node: pass --mode compat to sample as kube-scheduler does; the sample can change a result when a better-scoring node lies beyond the cut",
-                set.join(", ")
-            )
+        Some(NoteUse {
+            note: if compat {
+                Note::PercentageCompat
+            } else {
+                Note::PercentageExhaustive
+            },
+            detail: Some(set.join(", ")),
         })
     }
 

@@ -78,6 +78,9 @@ pub(crate) struct PodAttempt {
     pub node: Option<NodeId>,
     /// Filter outcome counts.
     pub diagnosis: Diagnosis,
+    /// Whether the best score was shared by several nodes, so that the node was chosen by
+    /// name (upstream picks one of them at random): the `ties` note's condition.
+    pub tied: bool,
 }
 
 /// A preference applied before scores: workload-aware preemption's victim-aware node choice
@@ -123,6 +126,7 @@ pub(crate) fn schedule_pod_preferring(
                 feasible: 1,
                 ..Diagnosis::default()
             },
+            tied: false,
         };
     }
     let mut diagnosis = Diagnosis::default();
@@ -172,6 +176,7 @@ pub(crate) fn schedule_pod_preferring(
         return PodAttempt {
             node: None,
             diagnosis,
+            tied: false,
         };
     }
     diagnosis.feasible = u32::try_from(feasible.len()).unwrap_or(u32::MAX);
@@ -181,11 +186,15 @@ pub(crate) fn schedule_pod_preferring(
         feasible.sort_unstable();
         p.narrow(state, pod, &mut feasible);
     }
-    let node = select_host(state, pod, &mut feasible);
+    let (node, tied) = select_host(state, pod, &mut feasible);
     if let (Some(p), Some(n)) = (prefer, node) {
         p.chosen(state, pod, n);
     }
-    PodAttempt { node, diagnosis }
+    PodAttempt {
+        node,
+        diagnosis,
+        tied,
+    }
 }
 
 /// Upstream `evaluateNominatedNode` (algorithm.go, 1.37; no feature gate): a pod with
@@ -258,21 +267,28 @@ impl Diagnosis {
 
 /// Upstream `selectHost` over the feasible nodes: the only one, or the best scored, ties to
 /// the node whose name sorts first. Compat mode visits nodes from a rotating start, so the
-/// nodes are sorted before scoring.
+/// nodes are sorted before scoring. Also says whether the best score was a tie (the node
+/// then chosen by name, where upstream's reservoir sampling picks one at random).
 #[inline]
-fn select_host(state: &ClusterState, pod: PodId, feasible: &mut [NodeId]) -> Option<NodeId> {
+fn select_host(
+    state: &ClusterState,
+    pod: PodId,
+    feasible: &mut [NodeId],
+) -> (Option<NodeId>, bool) {
     match feasible.len() {
-        0 => None,
-        1 => Some(feasible[0]),
+        0 => (None, false),
+        1 => (Some(feasible[0]), false),
         _ => {
             feasible.sort_unstable();
             let scores = score_nodes(state, &state.pods[pod], feasible);
             let best = scores.iter().copied().max().unwrap_or(0);
-            feasible
+            let tied = scores.iter().filter(|s| **s == best).count() > 1;
+            let node = feasible
                 .iter()
                 .zip(&scores)
                 .find(|(_, s)| **s == best)
-                .map(|(n, _)| *n)
+                .map(|(n, _)| *n);
+            (node, tied)
         }
     }
 }

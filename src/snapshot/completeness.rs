@@ -40,13 +40,21 @@ fn named_kinds(s: &Snapshot) -> Named {
         {
             note(&mut named, "PriorityClass", "pod");
         }
+        // An entry from a template names a ResourceClaimTemplate; the claim the controller
+        // generates from it is a ResourceClaim only once the pod's status names it (a manifest's
+        // pods have none yet: no ResourceClaim is missing then, issue 51).
         let claims = spec.resource_claims.iter().flatten();
         let mut template = false;
         let mut claim = false;
         for c in claims {
             template |= c.resource_claim_template_name.is_some();
-            claim = true;
+            claim |= c.resource_claim_template_name.is_none();
         }
+        claim |= pod
+            .status
+            .as_ref()
+            .and_then(|st| st.resource_claim_statuses.as_ref())
+            .is_some_and(|cs| cs.iter().any(|c| c.resource_claim_name.is_some()));
         if template {
             note(&mut named, "ResourceClaimTemplate", "pod");
         }
@@ -93,8 +101,13 @@ fn named_kinds(s: &Snapshot) -> Named {
     }
     // Claims are allocated from ResourceSlices with DeviceClasses.
     let claims = s.resource_claims.len() + s.resource_claim_templates.len();
-    if claims > 0 || named.contains_key("ResourceClaim") {
-        let n = claims.max(named.get("ResourceClaim").map_or(0, |e| e.0));
+    let named_claims = ["ResourceClaim", "ResourceClaimTemplate"]
+        .iter()
+        .map(|k| named.get(k).map_or(0, |e| e.0))
+        .max()
+        .unwrap_or(0);
+    if claims > 0 || named_claims > 0 {
+        let n = claims.max(named_claims);
         named.insert("ResourceSlice", (n, "claim"));
         named.insert("DeviceClass", (n, "claim"));
     }
@@ -158,10 +171,74 @@ pub(crate) fn missing_kinds(s: &Snapshot) -> Option<Warning> {
     ))
 }
 
+/// Nodes without `status.allocatable` (a hand-written Node often has no `status`): they offer
+/// no cpu, memory or pods, so every pod is `Insufficient cpu` there, which says nothing of why
+/// (issue 51). One warning naming them (the first few), or `None`.
+pub(crate) fn nodes_without_allocatable(s: &Snapshot) -> Option<Warning> {
+    let bare: Vec<&str> = s
+        .nodes
+        .iter()
+        .filter(|n| {
+            n.status
+                .as_ref()
+                .and_then(|st| st.allocatable.as_ref())
+                .is_none_or(|a| a.is_empty())
+        })
+        .map(|n| super::name_of(&n.metadata))
+        .collect();
+    let first = bare.first()?;
+    const SHOWN: usize = 5;
+    let names = bare
+        .iter()
+        .take(SHOWN)
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = bare.len().saturating_sub(SHOWN);
+    let names = if more > 0 {
+        format!("{names} and {more} more")
+    } else {
+        names
+    };
+    Some(Warning::new(
+        "NodeWithoutAllocatable",
+        format!(
+            "{count} without `status.allocatable`: {names} {offer} no cpu, memory or pods, so pods are `Insufficient cpu` there; give a hand-written Node the `status.allocatable` (and `capacity`) its kubelet reports, e.g. `status: {{allocatable: {{cpu: \"8\", memory: 32Gi, pods: \"110\"}}}}` (as `kubectl get node {first} -o yaml` shows it)",
+            count = if bare.len() == 1 {
+                "1 node".to_owned()
+            } else {
+                format!("{} nodes", bare.len())
+            },
+            offer = if bare.len() == 1 { "offers" } else { "offer" },
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::snapshot::source::Collector;
+
+    /// Issue 51: a node without `status` yielded "Insufficient cpu" with no hint.
+    #[test]
+    fn nodes_without_allocatable_are_named_with_the_fix() {
+        let s = dump(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: bare}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: ok}\nstatus: {allocatable: {cpu: '4'}}\n",
+        );
+        let w = nodes_without_allocatable(&s).expect("a warning");
+        assert_eq!(w.code, "NodeWithoutAllocatable");
+        assert!(
+            w.message
+                .starts_with("1 node without `status.allocatable`: `bare` offers no cpu"),
+            "{}",
+            w.message
+        );
+        assert!(!w.message.contains("`ok`"), "{}", w.message);
+        let fine = dump(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: ok}\nstatus: {allocatable: {cpu: '4'}}\n",
+        );
+        assert_eq!(nodes_without_allocatable(&fine), None);
+    }
 
     fn dump(yaml: &str) -> Snapshot {
         let mut c = Collector::new();
@@ -188,6 +265,38 @@ mod tests {
         }
         // Nodes are not named by an unbound pod.
         assert!(!w.message.contains("no Nodes"), "{}", w.message);
+    }
+
+    /// Issue 51: "no ResourceClaims (4 pods refer to them)" was said of pods whose claims come
+    /// from templates, before any claim is generated.
+    #[test]
+    fn pods_with_template_claims_lack_no_resource_claim_until_their_status_names_one() {
+        let s = dump(POD_WITH_REFS);
+        let w = missing_kinds(&s).expect("a warning");
+        assert!(!w.message.contains("no ResourceClaims"), "{}", w.message);
+        let generated = format!(
+            "{POD_WITH_REFS}status:\n  resourceClaimStatuses: [{{name: gpu, resourceClaimName: p0-gpu-x1}}]\n"
+        );
+        let w = missing_kinds(&dump(&generated)).expect("a warning");
+        assert!(
+            w.message
+                .contains("no ResourceClaims (1 pod refers to them)"),
+            "{}",
+            w.message
+        );
+        let direct = POD_WITH_REFS.replace("resourceClaimTemplateName: t", "resourceClaimName: c");
+        let w = missing_kinds(&dump(&direct)).expect("a warning");
+        assert!(
+            w.message
+                .contains("no ResourceClaims (1 pod refers to them)"),
+            "{}",
+            w.message
+        );
+        assert!(
+            !w.message.contains("ResourceClaimTemplates"),
+            "{}",
+            w.message
+        );
     }
 
     #[test]

@@ -28,9 +28,11 @@ pub(crate) struct TreeReport {
     /// The kube-scheduler feature gates the simulated outcomes used (WAS-relevant ones).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub feature_gates: std::collections::BTreeMap<String, bool>,
-    /// What had to be assumed about the cluster (e.g. feature gates without facts).
+    /// What had to be assumed about the cluster (e.g. feature gates without facts); omitted when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
-    /// Loader warnings (forbidden or missing APIs, unknown kinds).
+    /// Loader warnings (forbidden or missing APIs, unknown kinds); omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
     /// Top-level objects, each with its subtree.
     pub roots: Vec<TreeNode>,

@@ -216,9 +216,15 @@ fn capacity_text_is_snapshotted() {
         assert_eq!(r.code, 0, "{}", r.transcript());
         let stdout = r.stdout.replace(&root().display().to_string(), "<root>");
         insta::assert_snapshot!(format!("capacity_text_{name}"), stdout);
-        assert!(
+        // Only c04 queues another unit with the copies (the drained gang `train`, placed
+        // again first): the `capacity-copies` note is printed there only, once.
+        assert_eq!(
             r.stderr
-                .contains("note: copies are placed one after another")
+                .matches("note: copies are counted as if created now")
+                .count(),
+            usize::from(name == "c04"),
+            "{name}: {}",
+            r.stderr
         );
     }
 }

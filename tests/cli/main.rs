@@ -25,6 +25,7 @@ mod lint;
 mod live;
 mod loader;
 mod misleading;
+mod notes;
 mod pipe;
 mod plugin;
 mod readme;

@@ -485,3 +485,48 @@ fn a_binding_that_outlived_its_timeout_is_reported_in_text() {
         r.stdout
     );
 }
+
+/// Issue 51: a node without `status` made every pod `Insufficient cpu` with no hint; the
+/// loader now names the node and the `status.allocatable` it lacks (and `-q` drops it).
+#[test]
+fn a_node_without_status_is_named_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bare.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: v1\nkind: Node\nmetadata: {name: bare}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: '1'}}}]\n",
+    )
+    .unwrap();
+    let path = file.display().to_string();
+    let r = run(&["simulate", "--from", &path]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(r.stdout.contains("Insufficient cpu"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "warning: 1 node without `status.allocatable`: `bare` offers no cpu, memory or pods"
+        ),
+        "{}",
+        r.stderr
+    );
+    let q = run(&["simulate", "--from", &path, "-q"]);
+    assert_eq!((q.code, q.stderr.as_str()), (0, ""), "{}", q.transcript());
+}
+
+/// Issue 51: the JSON had empty keys (`"warnings": []`) that docs/json.md says are omitted.
+#[test]
+fn empty_warnings_and_assumptions_are_omitted_from_the_json() {
+    for args in [
+        &["simulate", "--demo", "-o", "json"][..],
+        &["doctor", "--demo", "-o", "json"],
+        &["tree", "--demo", "-o", "json"],
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        assert!(!r.stdout.contains("\"warnings\": []"), "{args:?}");
+        assert!(!r.stdout.contains("\"assumed\": []"), "{args:?}");
+    }
+    // The demo has no loader warnings: the key is absent, not empty.
+    let r = run(&["simulate", "--demo", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v.get("warnings").is_none(), "{}", r.stdout);
+}

@@ -6,7 +6,7 @@
 //! | `metadata.managedFields` (every kind) | nothing reads it; export drops it anyway |
 //! | the `kubectl.kubernetes.io/last-applied-configuration` annotation (every kind) | nothing reads it; export drops it anyway |
 //! | Pod `status.containerStatuses`, `initContainerStatuses`, `ephemeralContainerStatuses` | the simulator takes requests from the spec (in-place resize's `allocatedResources` is not modelled); tree and doctor read `phase`, `conditions`, `nominatedNodeName` |
-//! | Node `status.images`, `volumesInUse`, `volumesAttached` | ImageLocality and volume limits are not modelled |
+//! | Node `status.images` but one empty entry (kept when the node lists any), `volumesInUse`, `volumesAttached` | ImageLocality and volume limits are not modelled; whether nodes list images decides whether the `image-locality` note is printed |
 //! | Pod containers' (and init containers') `env`, `envFrom`, `volumeMounts`, `volumeDevices`, probes, `lifecycle`, `securityContext`, `workingDir`, termination message fields; `spec.ephemeralContainers` | no command reads them (the simulator reads `resources`, `ports`, `restartPolicy`, `name`, `image`); they are most of a real pod's bytes |
 //! | Pod `spec.volumes` | volume binding and volume limits are not modelled; DRA claims come from `spec.resourceClaims` |
 //! | Pod conditions other than `PodScheduled`, `DisruptionTarget` and `Ready` (dropped by `tidy`, after reading) | nothing reads `Initialized`, `ContainersReady`, `PodReadyToStartContainers` |
@@ -216,6 +216,12 @@ pub(crate) static POD: Rules = pod_rules!(CONTAINER);
 /// A pod in `kube-system`.
 pub(crate) static POD_CONTROL_PLANE: Rules = pod_rules!(CONTAINER_CONTROL_PLANE);
 
+/// An entry of a node's `status.images`: only that it exists is kept (see `Node`'s `tidy`).
+static IMAGE: Rules = Rules {
+    drop: &["names", "sizeBytes"],
+    below: &[],
+};
+
 /// A node.
 pub(crate) static NODE: Rules = Rules {
     drop: &[],
@@ -224,8 +230,8 @@ pub(crate) static NODE: Rules = Rules {
         (
             "status",
             &Rules {
-                drop: &["images", "volumesInUse", "volumesAttached"],
-                below: &[],
+                drop: &["volumesInUse", "volumesAttached"],
+                below: &[("images", &IMAGE)],
             },
         ),
     ],
@@ -342,6 +348,12 @@ impl Prune for Node {
     }
     fn tidy(&mut self) {
         tidy_meta(&mut self.metadata);
+        // Whether the node lists images (ImageLocality could score it) is all that is read:
+        // one empty entry stands for the list.
+        if let Some(images) = self.status.as_mut().and_then(|s| s.images.as_mut()) {
+            images.truncate(1);
+            images.shrink_to_fit();
+        }
     }
 }
 
@@ -731,6 +743,26 @@ mod tests {
         assert!(c.env.is_none());
         assert_eq!(c.command.as_deref(), Some(&["run".to_owned()][..]));
         assert!(pod.metadata.managed_fields.is_none());
+    }
+
+    #[test]
+    fn a_nodes_images_are_kept_as_one_empty_entry_saying_that_it_lists_some() {
+        let text = r#"{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},
+            "status":{"images":[{"names":["registry/a:1"],"sizeBytes":123},{"names":["b"]}],
+              "volumesInUse":["v"]}}"#;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let mut node: Node = de::Deserialize::deserialize(Pruned::new(&mut de, &NODE)).unwrap();
+        node.tidy();
+        let status = node.status.as_ref().unwrap();
+        assert!(status.volumes_in_use.is_none());
+        let images = status.images.as_ref().unwrap();
+        assert_eq!(images.len(), 1);
+        assert!(images[0].names.is_none() && images[0].size_bytes.is_none());
+        let without = r#"{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{}}"#;
+        let mut de = serde_json::Deserializer::from_str(without);
+        let mut node: Node = de::Deserialize::deserialize(Pruned::new(&mut de, &NODE)).unwrap();
+        node.tidy();
+        assert!(node.status.as_ref().unwrap().images.is_none());
     }
 
     #[test]

@@ -357,6 +357,7 @@ mod tests {
             },
             fixes: Vec::new(),
             assumed: Vec::new(),
+            relevant_notes: Vec::new(),
             admitted: Vec::new(),
             feature_gates: std::collections::BTreeMap::new(),
             pod_by_pod: None,

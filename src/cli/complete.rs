@@ -960,7 +960,17 @@ mod tests {
         let (c, d) = ask("tree --demo ");
         assert_eq!(
             c,
-            strs(&["pg/", "cpg/", "workload/", "pod/", "job/", "resourceclaim/"])
+            strs(&[
+                "pg/",
+                "cpg/",
+                "workload/",
+                "pod/",
+                "job/",
+                "resourceclaim/",
+                "kwl/",
+                "cq/",
+                "lq/"
+            ])
         );
         assert_eq!(d, NO_FILE | NO_SPACE);
         assert_eq!(ask("tree --demo pg/big").0, strs(&["pg/big-train-workers"]));

@@ -143,7 +143,7 @@ fn write_diagnoses(
             write_notes(
                 &mut err,
                 &snapshot.warnings,
-                &diagnoses,
+                diagnoses,
                 ctx.verbosity(),
                 ctx.err_color.styler(),
             )?;

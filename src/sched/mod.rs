@@ -502,40 +502,7 @@ impl<'a> Prepared<'a> {
             ..
         } = self;
         let (snapshot, gates) = (*snapshot, gates);
-        let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
-        for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
-            feature_gates.insert((*g).to_owned(), gates.enabled(g));
-        }
-        let mut assumed: Vec<String> = gates.assumed.clone();
-        // Where claims exist, whether preemption may free devices decides outcomes: the gate is
-        // shown, and an assumed default is said on the one "no feature-gate facts" line.
-        if !state.dra.claims.is_empty() {
-            // Whether claims add cpu, memory and hugepages to their pods (KEP-5517).
-            feature_gates.insert(
-                DRA_NODE_ALLOCATABLE.to_owned(),
-                gates.enabled(DRA_NODE_ALLOCATABLE),
-            );
-            // Where some device has binding conditions, whether binding waits for them.
-            if state.dra.inventory.devices.iter().any(|d| d.binding) {
-                feature_gates.insert(
-                    DRA_BINDING_CONDITIONS.to_owned(),
-                    gates.enabled(DRA_BINDING_CONDITIONS),
-                );
-            }
-            let on = gates.enabled(DRA_PREEMPTION);
-            feature_gates.insert(DRA_PREEMPTION.to_owned(), on);
-            // A component whose gates are known runs an unlisted alpha gate at its default:
-            // nothing to say then.
-            if !on
-                && let Some(line) = assumed
-                    .iter_mut()
-                    .find(|a| a.starts_with("no feature-gate facts"))
-            {
-                line.push_str(&format!(
-                    " and {DRA_PREEMPTION} off (the {SUPPORTED_KUBERNETES} default: preemption frees no DRA devices)"
-                ));
-            }
-        }
+        let (feature_gates, assumed) = shown_gates(state, gates);
         use crate::notes::{Note, NoteUse};
         let percentage = state.profiles.percentage_note(options.mode == Mode::Compat);
         let mut plan = Plan {
@@ -580,47 +547,100 @@ impl<'a> Prepared<'a> {
             } else {
                 Vec::new()
             },
-            stuck_pods: state
-                .dra
-                .stuck
-                .iter()
-                .map(|s| {
-                    let p = &state.pods[s.pod];
-                    plan::StuckPod {
-                        namespace: p.namespace.clone(),
-                        pod: p.name.to_string(),
-                        node: state.placement[s.pod]
-                            .map(|n| state.nodes[n].name.to_string())
-                            .unwrap_or_default(),
-                        message: s.message.clone(),
-                    }
-                })
-                .collect(),
-            binding_failures: state
-                .dra
-                .binding_failures
-                .iter()
-                .map(|f| {
-                    let c = &state.dra.claims[f.claim];
-                    plan::BindingFailure {
-                        namespace: c.namespace.clone(),
-                        claim: c.name.clone(),
-                        conditions: f.conditions.clone(),
-                        pods: f
-                            .pods
-                            .iter()
-                            .map(|p| state.pods[*p].name.to_string())
-                            .collect(),
-                        binding_timeout_seconds: f.timeout_seconds,
-                    }
-                })
-                .collect(),
+            stuck_pods: stuck_pods(state),
+            binding_failures: binding_failures(state),
             summary: Summary::of(&results),
             units: results,
         };
         plan.refresh_notes();
         plan
     }
+}
+
+/// The feature gates a plan shows (the workload-aware ones, and the DRA ones where claims
+/// exist) and what was assumed about them.
+fn shown_gates(
+    state: &ClusterState,
+    gates: &crate::snapshot::facts::FeatureGates,
+) -> (BTreeMap<String, bool>, Vec<String>) {
+    let mut feature_gates: BTreeMap<String, bool> = BTreeMap::new();
+    for g in ASSUMED_WAS_GATES.iter().chain(&["WorkloadWithJob"]) {
+        feature_gates.insert((*g).to_owned(), gates.enabled(g));
+    }
+    let mut assumed: Vec<String> = gates.assumed.clone();
+    // Where claims exist, whether preemption may free devices decides outcomes: the gate is
+    // shown, and an assumed default is said on the one "no feature-gate facts" line.
+    if !state.dra.claims.is_empty() {
+        // Whether claims add cpu, memory and hugepages to their pods (KEP-5517).
+        feature_gates.insert(
+            DRA_NODE_ALLOCATABLE.to_owned(),
+            gates.enabled(DRA_NODE_ALLOCATABLE),
+        );
+        // Where some device has binding conditions, whether binding waits for them.
+        if state.dra.inventory.devices.iter().any(|d| d.binding) {
+            feature_gates.insert(
+                DRA_BINDING_CONDITIONS.to_owned(),
+                gates.enabled(DRA_BINDING_CONDITIONS),
+            );
+        }
+        let on = gates.enabled(DRA_PREEMPTION);
+        feature_gates.insert(DRA_PREEMPTION.to_owned(), on);
+        // A component whose gates are known runs an unlisted alpha gate at its default:
+        // nothing to say then.
+        if !on
+            && let Some(line) = assumed
+                .iter_mut()
+                .find(|a| a.starts_with("no feature-gate facts"))
+        {
+            line.push_str(&format!(
+                " and {DRA_PREEMPTION} off (the {SUPPORTED_KUBERNETES} default: preemption frees no DRA devices)"
+            ));
+        }
+    }
+    (feature_gates, assumed)
+}
+
+/// Pre-scheduled pods whose claims are not allocated.
+fn stuck_pods(state: &ClusterState) -> Vec<plan::StuckPod> {
+    state
+        .dra
+        .stuck
+        .iter()
+        .map(|s| {
+            let p = &state.pods[s.pod];
+            plan::StuckPod {
+                namespace: p.namespace.clone(),
+                pod: p.name.to_string(),
+                node: state.placement[s.pod]
+                    .map(|n| state.nodes[n].name.to_string())
+                    .unwrap_or_default(),
+                message: s.message.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Allocated claims whose binding failed or timed out.
+fn binding_failures(state: &ClusterState) -> Vec<plan::BindingFailure> {
+    state
+        .dra
+        .binding_failures
+        .iter()
+        .map(|f| {
+            let c = &state.dra.claims[f.claim];
+            plan::BindingFailure {
+                namespace: c.namespace.clone(),
+                claim: c.name.clone(),
+                conditions: f.conditions.clone(),
+                pods: f
+                    .pods
+                    .iter()
+                    .map(|p| state.pods[*p].name.to_string())
+                    .collect(),
+                binding_timeout_seconds: f.timeout_seconds,
+            }
+        })
+        .collect()
 }
 
 fn placements(state: &ClusterState, placed: &[(usize, usize)]) -> Vec<Placement> {

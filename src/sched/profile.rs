@@ -427,6 +427,94 @@ mod from_config {
         p.args(plugin)
     }
 
+    /// The profile's enabled filters and score weights (upstream's plugin set after
+    /// defaulting: `enabled_at` per extension point).
+    fn plugins_of(p: &KubeSchedulerProfile) -> Plugins {
+        let on = |point: ExtensionPoint, name: &str| p.enabled_at(point, name);
+        let weight_at = |point: ExtensionPoint, name: &str| {
+            p.plugins
+                .as_ref()
+                .and_then(|pl| pl.weight_at(point, name))
+                .map_or(0, i64::from)
+        };
+        let weight = |name: &str| weight_at(ExtensionPoint::Score, name);
+        Plugins {
+            node_unschedulable: on(ExtensionPoint::Filter, "NodeUnschedulable"),
+            node_name: on(ExtensionPoint::Filter, "NodeName"),
+            taint_toleration: on(ExtensionPoint::Filter, "TaintToleration"),
+            node_affinity: on(ExtensionPoint::Filter, "NodeAffinity"),
+            node_ports: on(ExtensionPoint::Filter, "NodePorts"),
+            node_resources_fit: on(ExtensionPoint::Filter, "NodeResourcesFit"),
+            pod_topology_spread: on(ExtensionPoint::Filter, "PodTopologySpread"),
+            inter_pod_affinity: on(ExtensionPoint::Filter, "InterPodAffinity"),
+            dynamic_resources: on(ExtensionPoint::Filter, "DynamicResources"),
+            default_preemption: on(ExtensionPoint::PostFilter, "DefaultPreemption"),
+            weights: ScoreWeights {
+                taint_toleration: weight("TaintToleration"),
+                node_affinity: weight("NodeAffinity"),
+                node_resources_fit: weight("NodeResourcesFit"),
+                balanced_allocation: weight("NodeResourcesBalancedAllocation"),
+                pod_topology_spread: weight("PodTopologySpread"),
+                inter_pod_affinity: weight("InterPodAffinity"),
+                placement_pod_group_pods_count: weight_at(
+                    ExtensionPoint::PlacementScore,
+                    "PodGroupPodsCount",
+                ),
+                placement_node_resources_fit: weight_at(
+                    ExtensionPoint::PlacementScore,
+                    "NodeResourcesFit",
+                ),
+            },
+        }
+    }
+
+    /// NodeResourcesFit's `scoringStrategy`: its type (LeastAllocated unless named) and its
+    /// resources with their weights (upstream's defaults when none are listed).
+    fn scoring_strategy_of(s: &cfg::ScoringStrategy) -> ScoringStrategy {
+        let strategy = match s.type_.as_deref() {
+            Some(cfg::MOST_ALLOCATED) => Strategy::MostAllocated,
+            Some(cfg::REQUESTED_TO_CAPACITY_RATIO) => Strategy::RequestedToCapacityRatio {
+                shape: s
+                    .requested_to_capacity_ratio
+                    .iter()
+                    .flat_map(|r| &r.shape)
+                    .map(|pt| ShapePoint {
+                        utilization: i64::from(pt.utilization),
+                        score: i64::from(pt.score),
+                    })
+                    .collect(),
+            },
+            _ => Strategy::LeastAllocated,
+        };
+        ScoringStrategy {
+            strategy,
+            resources: if s.resources.is_empty() {
+                default_resources()
+            } else {
+                resources(&s.resources)
+            },
+        }
+    }
+
+    /// PodTopologySpread's default constraints: the listed ones under `List` defaulting, else
+    /// the system defaults.
+    fn spread_defaults_of(a: &cfg::PodTopologySpreadArgs) -> SpreadDefaults {
+        if a.defaulting_type.as_deref() == Some(cfg::LIST_DEFAULTING) {
+            SpreadDefaults::List(
+                a.default_constraints
+                    .iter()
+                    .map(|c| DefaultConstraint {
+                        max_skew: c.max_skew,
+                        topology_key: c.topology_key.clone(),
+                        hard: c.when_unsatisfiable == "DoNotSchedule",
+                    })
+                    .collect(),
+            )
+        } else {
+            SpreadDefaults::System
+        }
+    }
+
     impl Profile {
         /// The simulator's profile for `p`, one profile of `config` after
         /// [`cfg::effective`] (plugins expanded, args defaulted): enabled filters, score
@@ -437,42 +525,7 @@ mod from_config {
             config: &KubeSchedulerConfiguration,
         ) -> Self {
             let d = Self::default();
-            let on = |point: ExtensionPoint, name: &str| p.enabled_at(point, name);
-            let weight_at = |point: ExtensionPoint, name: &str| {
-                p.plugins
-                    .as_ref()
-                    .and_then(|pl| pl.weight_at(point, name))
-                    .map_or(0, i64::from)
-            };
-            let weight = |name: &str| weight_at(ExtensionPoint::Score, name);
-            let plugins = Plugins {
-                node_unschedulable: on(ExtensionPoint::Filter, "NodeUnschedulable"),
-                node_name: on(ExtensionPoint::Filter, "NodeName"),
-                taint_toleration: on(ExtensionPoint::Filter, "TaintToleration"),
-                node_affinity: on(ExtensionPoint::Filter, "NodeAffinity"),
-                node_ports: on(ExtensionPoint::Filter, "NodePorts"),
-                node_resources_fit: on(ExtensionPoint::Filter, "NodeResourcesFit"),
-                pod_topology_spread: on(ExtensionPoint::Filter, "PodTopologySpread"),
-                inter_pod_affinity: on(ExtensionPoint::Filter, "InterPodAffinity"),
-                dynamic_resources: on(ExtensionPoint::Filter, "DynamicResources"),
-                default_preemption: on(ExtensionPoint::PostFilter, "DefaultPreemption"),
-                weights: ScoreWeights {
-                    taint_toleration: weight("TaintToleration"),
-                    node_affinity: weight("NodeAffinity"),
-                    node_resources_fit: weight("NodeResourcesFit"),
-                    balanced_allocation: weight("NodeResourcesBalancedAllocation"),
-                    pod_topology_spread: weight("PodTopologySpread"),
-                    inter_pod_affinity: weight("InterPodAffinity"),
-                    placement_pod_group_pods_count: weight_at(
-                        ExtensionPoint::PlacementScore,
-                        "PodGroupPodsCount",
-                    ),
-                    placement_node_resources_fit: weight_at(
-                        ExtensionPoint::PlacementScore,
-                        "NodeResourcesFit",
-                    ),
-                },
-            };
+            let plugins = plugins_of(p);
             let mut out = Self {
                 scheduler_name: p.name().to_owned(),
                 plugins,
@@ -487,31 +540,7 @@ mod from_config {
                 out.ignored_resource_groups
                     .clone_from(&a.ignored_resource_groups);
                 if let Some(s) = &a.scoring_strategy {
-                    let strategy = match s.type_.as_deref() {
-                        Some(cfg::MOST_ALLOCATED) => Strategy::MostAllocated,
-                        Some(cfg::REQUESTED_TO_CAPACITY_RATIO) => {
-                            Strategy::RequestedToCapacityRatio {
-                                shape: s
-                                    .requested_to_capacity_ratio
-                                    .iter()
-                                    .flat_map(|r| &r.shape)
-                                    .map(|pt| ShapePoint {
-                                        utilization: i64::from(pt.utilization),
-                                        score: i64::from(pt.score),
-                                    })
-                                    .collect(),
-                            }
-                        }
-                        _ => Strategy::LeastAllocated,
-                    };
-                    out.fit = ScoringStrategy {
-                        strategy,
-                        resources: if s.resources.is_empty() {
-                            default_resources()
-                        } else {
-                            resources(&s.resources)
-                        },
-                    };
+                    out.fit = scoring_strategy_of(s);
                 }
             }
             if let Some(PluginArgs::NodeResourcesBalancedAllocation(a)) =
@@ -521,20 +550,7 @@ mod from_config {
                 out.balanced_resources = resources(&a.resources);
             }
             if let Some(PluginArgs::PodTopologySpread(a)) = args(p, "PodTopologySpread") {
-                out.spread = if a.defaulting_type.as_deref() == Some(cfg::LIST_DEFAULTING) {
-                    SpreadDefaults::List(
-                        a.default_constraints
-                            .iter()
-                            .map(|c| DefaultConstraint {
-                                max_skew: c.max_skew,
-                                topology_key: c.topology_key.clone(),
-                                hard: c.when_unsatisfiable == "DoNotSchedule",
-                            })
-                            .collect(),
-                    )
-                } else {
-                    SpreadDefaults::System
-                };
+                out.spread = spread_defaults_of(a);
             }
             if let Some(PluginArgs::InterPodAffinity(a)) = args(p, "InterPodAffinity") {
                 out.hard_pod_affinity_weight = i64::from(a.hard_pod_affinity_weight.unwrap_or(1));

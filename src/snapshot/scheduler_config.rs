@@ -1545,48 +1545,7 @@ pub(crate) fn validate(config: &KubeSchedulerConfiguration) -> Vec<FieldError> {
             "should be an integer value greater than zero",
         ));
     }
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, prof) in eff.profiles.iter().enumerate() {
-        let base = format!("profiles[{i}]");
-        match prof.scheduler_name.as_deref() {
-            None | Some("") => errs.push(FieldError::new(
-                format!("{base}.schedulerName"),
-                "Required value: every profile of a configuration with several needs a schedulerName",
-            )),
-            Some(name) => {
-                if let Some(first) = seen.insert(name, i) {
-                    errs.push(FieldError::new(
-                        format!("{base}.schedulerName"),
-                        format!("Duplicate value: `{name}` is also the name of profiles[{first}]"),
-                    ));
-                    seen.insert(name, first);
-                }
-            }
-        }
-        percentage(
-            &mut errs,
-            &format!("{base}.percentageOfNodesToScore"),
-            prof.percentage_of_nodes_to_score,
-        );
-        validate_profile_plugins(&mut errs, &base, prof);
-        let mut configs = BTreeSet::new();
-        for (j, c) in prof.plugin_config.iter().enumerate() {
-            let path = format!("{base}.pluginConfig[{j}]");
-            if !configs.insert(c.name.as_str()) {
-                errs.push(FieldError::new(
-                    path.clone(),
-                    format!("Duplicate value: `{}` has args twice", c.name),
-                ));
-            }
-            if REMOVED_PLUGINS.contains(&c.name.as_str()) {
-                errs.push(FieldError::new(
-                    format!("{path}.name"),
-                    format!("`{}` was invalid in version \"{API_VERSION}\"", c.name),
-                ));
-            }
-            validate_args(&mut errs, &format!("{path}.args"), &c.args);
-        }
-    }
+    validate_profiles(&mut errs, &eff.profiles);
     validate_common_queue_sort(&mut errs, &eff.profiles);
     percentage(
         &mut errs,
@@ -1608,6 +1567,54 @@ pub(crate) fn validate(config: &KubeSchedulerConfiguration) -> Vec<FieldError> {
     }
     validate_extenders(&mut errs, &eff.extenders);
     errs
+}
+
+/// Per profile: a unique non-empty `schedulerName`, `percentageOfNodesToScore` in range, the
+/// expanded plugin lists (`NewFramework`), and each `pluginConfig` entry once, not naming a
+/// removed plugin, with valid args.
+fn validate_profiles(errs: &mut Vec<FieldError>, profiles: &[KubeSchedulerProfile]) {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, prof) in profiles.iter().enumerate() {
+        let base = format!("profiles[{i}]");
+        match prof.scheduler_name.as_deref() {
+            None | Some("") => errs.push(FieldError::new(
+                format!("{base}.schedulerName"),
+                "Required value: every profile of a configuration with several needs a schedulerName",
+            )),
+            Some(name) => {
+                if let Some(first) = seen.insert(name, i) {
+                    errs.push(FieldError::new(
+                        format!("{base}.schedulerName"),
+                        format!("Duplicate value: `{name}` is also the name of profiles[{first}]"),
+                    ));
+                    seen.insert(name, first);
+                }
+            }
+        }
+        percentage(
+            errs,
+            &format!("{base}.percentageOfNodesToScore"),
+            prof.percentage_of_nodes_to_score,
+        );
+        validate_profile_plugins(errs, &base, prof);
+        let mut configs = BTreeSet::new();
+        for (j, c) in prof.plugin_config.iter().enumerate() {
+            let path = format!("{base}.pluginConfig[{j}]");
+            if !configs.insert(c.name.as_str()) {
+                errs.push(FieldError::new(
+                    path.clone(),
+                    format!("Duplicate value: `{}` has args twice", c.name),
+                ));
+            }
+            if REMOVED_PLUGINS.contains(&c.name.as_str()) {
+                errs.push(FieldError::new(
+                    format!("{path}.name"),
+                    format!("`{}` was invalid in version \"{API_VERSION}\"", c.name),
+                ));
+            }
+            validate_args(errs, &format!("{path}.args"), &c.args);
+        }
+    }
 }
 
 fn percentage(errs: &mut Vec<FieldError>, path: &str, v: Option<i32>) {

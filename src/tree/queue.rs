@@ -146,6 +146,122 @@ fn borrowed_by_others(tree: &Tree, node: usize, fr: &FlavorResource) -> Amount {
     total
 }
 
+/// One workload's row: its queue, priority, state, age, pod sets, requests and (when it waits)
+/// its `QuotaReserved` message.
+fn row_of(
+    w: &crate::snapshot::kueue::Workload,
+    info: &Info,
+    holding: bool,
+    now: k8s_openapi::jiff::Timestamp,
+) -> QueuedWorkload {
+    QueuedWorkload {
+        namespace: w.namespace().to_owned(),
+        name: w.name().to_owned(),
+        local_queue: w.spec.queue_name.clone(),
+        priority: info.priority,
+        state: state_of(w).to_owned(),
+        age: w
+            .metadata
+            .creation_timestamp
+            .as_ref()
+            .map(|t| times::age(t, now)),
+        pod_sets: pod_sets_of(w),
+        requests: info
+            .total_requests()
+            .into_iter()
+            .filter(|(_, v)| *v > 0)
+            .map(|(r, v)| {
+                let t = show(&r, v);
+                (r, t)
+            })
+            .collect(),
+        message: (!holding)
+            .then(|| {
+                crate::snapshot::kueue::condition(&w.status.conditions, "QuotaReserved")
+                    .map(|c| c.message.clone())
+            })
+            .flatten()
+            .filter(|m| !m.is_empty()),
+    }
+}
+
+/// Per flavor and resource of `cq` (tree node `node`): nominal, limits, used, borrowed, lent
+/// and (on the resource's first row) the pending requests; the resources seen; and a note per
+/// resource whose recorded usage (`status.flavorsReservation`, else `flavorsUsage`) differs
+/// from what the workloads holding quota use (`check_recorded`: the whole ClusterQueue shown).
+fn resource_rows(
+    tree: &Tree,
+    node: usize,
+    cq: &ClusterQueue,
+    check_recorded: bool,
+    pending_total: &BTreeMap<String, Amount>,
+) -> (Vec<ResourceRow>, Vec<String>, Vec<String>) {
+    let recorded_usage = if cq.status.flavors_reservation.is_empty() {
+        &cq.status.flavors_usage
+    } else {
+        &cq.status.flavors_reservation
+    };
+    let recorded_field = if cq.status.flavors_reservation.is_empty() {
+        "flavorsUsage"
+    } else {
+        "flavorsReservation"
+    };
+    let mut notes = Vec::new();
+    let mut resources = Vec::new();
+    let mut seen_resources: Vec<String> = Vec::new();
+    let n = &tree.nodes[node];
+    for g in &cq.spec.resource_groups {
+        for f in &g.flavors {
+            for rq in &f.resources {
+                let fr = FlavorResource::new(&f.name, &rq.name);
+                let q = n.quotas.get(&fr).copied().unwrap_or_default();
+                let used = n.used(&fr);
+                let borrowed = (used - q.nominal).max(0);
+                let lendable = q.lending_limit.unwrap_or(q.nominal).min(q.nominal);
+                let unused_lendable = lendable.min((q.nominal - used).max(0));
+                let lent = unused_lendable.min(borrowed_by_others(tree, node, &fr));
+                let first = !seen_resources.contains(&rq.name);
+                if first {
+                    seen_resources.push(rq.name.clone());
+                }
+                let recorded = recorded_usage
+                    .iter()
+                    .find(|u| u.name == f.name)
+                    .and_then(|u| u.resources.iter().find(|r| r.name == rq.name))
+                    .and_then(|r| r.total.as_ref())
+                    .map(|t| t.0.clone());
+                if let Some(text) = &recorded
+                    && check_recorded
+                    && let Some(v) = amount_of(&rq.name, text)
+                    && v != used
+                {
+                    notes.push(format!(
+                        "status.{recorded_field} records {} of {} in flavor {}; the workloads holding quota use {}",
+                        show(&rq.name, v),
+                        rq.name,
+                        f.name,
+                        show(&rq.name, used)
+                    ));
+                }
+                resources.push(ResourceRow {
+                    flavor: f.name.clone(),
+                    resource: rq.name.clone(),
+                    nominal: show(&rq.name, q.nominal),
+                    borrowing_limit: q.borrowing_limit.map(|v| show(&rq.name, v)),
+                    lending_limit: q.lending_limit.map(|v| show(&rq.name, v)),
+                    used: show(&rq.name, used),
+                    borrowed: show(&rq.name, borrowed),
+                    lent: show(&rq.name, lent),
+                    pending: first
+                        .then(|| show(&rq.name, pending_total.get(&rq.name).copied().unwrap_or(0))),
+                    recorded,
+                });
+            }
+        }
+    }
+    (resources, seen_resources, notes)
+}
+
 /// The report for ClusterQueue `cq`, or LocalQueue `lq` (whose ClusterQueue `cq` is).
 pub(crate) fn build(
     s: &Snapshot,
@@ -182,35 +298,7 @@ pub(crate) fn build(
             continue;
         }
         let info = Info::with_options(i, w, &classes, &requests);
-        let row = QueuedWorkload {
-            namespace: w.namespace().to_owned(),
-            name: w.name().to_owned(),
-            local_queue: w.spec.queue_name.clone(),
-            priority: info.priority,
-            state: state_of(w).to_owned(),
-            age: w
-                .metadata
-                .creation_timestamp
-                .as_ref()
-                .map(|t| times::age(t, now)),
-            pod_sets: pod_sets_of(w),
-            requests: info
-                .total_requests()
-                .into_iter()
-                .filter(|(_, v)| *v > 0)
-                .map(|(r, v)| {
-                    let t = show(&r, v);
-                    (r, t)
-                })
-                .collect(),
-            message: (!holding)
-                .then(|| {
-                    crate::snapshot::kueue::condition(&w.status.conditions, "QuotaReserved")
-                        .map(|c| c.message.clone())
-                })
-                .flatten()
-                .filter(|m| !m.is_empty()),
-        };
+        let row = row_of(w, &info, holding, now);
         if holding {
             admitted.push((info, row));
         } else {
@@ -225,69 +313,8 @@ pub(crate) fn build(
             *pending_total.entry(r).or_insert(0) += v;
         }
     }
-    let recorded_usage = if cq.status.flavors_reservation.is_empty() {
-        &cq.status.flavors_usage
-    } else {
-        &cq.status.flavors_reservation
-    };
-    let recorded_field = if cq.status.flavors_reservation.is_empty() {
-        "flavorsUsage"
-    } else {
-        "flavorsReservation"
-    };
-    let mut notes = Vec::new();
-    let mut resources = Vec::new();
-    let mut seen_resources: Vec<String> = Vec::new();
-    let n = &tree.nodes[node];
-    for g in &cq.spec.resource_groups {
-        for f in &g.flavors {
-            for rq in &f.resources {
-                let fr = FlavorResource::new(&f.name, &rq.name);
-                let q = n.quotas.get(&fr).copied().unwrap_or_default();
-                let used = n.used(&fr);
-                let borrowed = (used - q.nominal).max(0);
-                let lendable = q.lending_limit.unwrap_or(q.nominal).min(q.nominal);
-                let unused_lendable = lendable.min((q.nominal - used).max(0));
-                let lent = unused_lendable.min(borrowed_by_others(&tree, node, &fr));
-                let first = !seen_resources.contains(&rq.name);
-                if first {
-                    seen_resources.push(rq.name.clone());
-                }
-                let recorded = recorded_usage
-                    .iter()
-                    .find(|u| u.name == f.name)
-                    .and_then(|u| u.resources.iter().find(|r| r.name == rq.name))
-                    .and_then(|r| r.total.as_ref())
-                    .map(|t| t.0.clone());
-                if let Some(text) = &recorded
-                    && lq.is_none()
-                    && let Some(v) = amount_of(&rq.name, text)
-                    && v != used
-                {
-                    notes.push(format!(
-                        "status.{recorded_field} records {} of {} in flavor {}; the workloads holding quota use {}",
-                        show(&rq.name, v),
-                        rq.name,
-                        f.name,
-                        show(&rq.name, used)
-                    ));
-                }
-                resources.push(ResourceRow {
-                    flavor: f.name.clone(),
-                    resource: rq.name.clone(),
-                    nominal: show(&rq.name, q.nominal),
-                    borrowing_limit: q.borrowing_limit.map(|v| show(&rq.name, v)),
-                    lending_limit: q.lending_limit.map(|v| show(&rq.name, v)),
-                    used: show(&rq.name, used),
-                    borrowed: show(&rq.name, borrowed),
-                    lent: show(&rq.name, lent),
-                    pending: first
-                        .then(|| show(&rq.name, pending_total.get(&rq.name).copied().unwrap_or(0))),
-                    recorded,
-                });
-            }
-        }
-    }
+    let (resources, seen_resources, mut notes) =
+        resource_rows(&tree, node, cq, lq.is_none(), &pending_total);
     for r in pending_total.keys() {
         if !seen_resources.contains(r) && pending_total.get(r).is_some_and(|v| *v > 0) {
             notes.push(format!(

@@ -404,6 +404,76 @@ impl Run<'_> {
         }
     }
 
+    /// The ClusterQueue node `w` queues in, through its LocalQueue; or why it has none: the
+    /// outcome, the ClusterQueue's name (if known) and the reason.
+    fn queue_of(
+        &self,
+        w: &Workload,
+        namespaces: &[Namespace],
+    ) -> Result<usize, (AdmissionOutcome, String, String)> {
+        let ns = w.namespace();
+        let lq = self
+            .k
+            .local_queues
+            .iter()
+            .find(|q| q.namespace() == ns && q.name() == w.spec.queue_name);
+        let Some(lq) = lq else {
+            let why = if w.spec.queue_name.is_empty() {
+                "the workload names no queue".to_owned()
+            } else {
+                self.absent("LocalQueue", &w.spec.queue_name)
+            };
+            return Err((AdmissionOutcome::NoQueue, String::new(), why));
+        };
+        let cq_name = lq.spec.cluster_queue.clone();
+        if lq.spec.stop_policy != StopPolicy::None {
+            return Err((
+                AdmissionOutcome::QueueStopped,
+                cq_name.clone(),
+                format!("LocalQueue {} is stopped", lq.name()),
+            ));
+        }
+        let cq = self.k.cluster_queues.iter().find(|c| c.name() == cq_name);
+        let (Some(cq), Some(node)) = (cq, self.state.tree.cluster_queue(&cq_name)) else {
+            return Err((
+                AdmissionOutcome::NoQueue,
+                cq_name.clone(),
+                self.absent("ClusterQueue", &cq_name),
+            ));
+        };
+        if let Some(why) = queue_problem(self.k, &self.state.tree, &self.flavors, cq) {
+            return Err((AdmissionOutcome::QueueStopped, cq_name.clone(), why));
+        }
+        let ns_known = namespaces
+            .iter()
+            .any(|n| n.metadata.name.as_deref() == Some(ns));
+        let selects_all = cq.spec.namespace_selector.as_ref().is_some_and(|s| {
+            s.match_labels.as_ref().is_none_or(|m| m.is_empty())
+                && s.match_expressions.as_ref().is_none_or(|e| e.is_empty())
+        });
+        if !ns_known && self.unread.contains(&"Namespace") && !selects_all {
+            // Namespaces were not read: whether the selector admits it is unknown, not "does
+            // not match" (its labels are not known).
+            return Err((
+                AdmissionOutcome::NoQueue,
+                cq_name.clone(),
+                format!(
+                    "Namespace {ns} is not in the input (Namespaces were not read): whether the namespaceSelector of ClusterQueue {cq_name} admits it is unknown"
+                ),
+            ));
+        }
+        if namespace_allowed(cq, ns, namespaces) != Some(true) {
+            return Err((
+                AdmissionOutcome::NoQueue,
+                cq_name.clone(),
+                format!(
+                    "namespace {ns} doesn't match the namespaceSelector of ClusterQueue {cq_name}"
+                ),
+            ));
+        }
+        Ok(node)
+    }
+
     /// Sorts one workload into holders, pending queues or a final outcome.
     fn take_in(
         &mut self,
@@ -447,82 +517,14 @@ impl Run<'_> {
             self.results.insert(index, r);
             return;
         }
-        let ns = w.namespace();
-        let lq = self
-            .k
-            .local_queues
-            .iter()
-            .find(|q| q.namespace() == ns && q.name() == w.spec.queue_name);
-        let Some(lq) = lq else {
-            let why = if w.spec.queue_name.is_empty() {
-                "the workload names no queue".to_owned()
-            } else {
-                self.absent("LocalQueue", &w.spec.queue_name)
-            };
-            let r = self.result(index, AdmissionOutcome::NoQueue, "", why);
-            self.results.insert(index, r);
-            return;
+        let node = match self.queue_of(w, namespaces) {
+            Ok(node) => node,
+            Err((outcome, cq_name, why)) => {
+                let r = self.result(index, outcome, &cq_name, why);
+                self.results.insert(index, r);
+                return;
+            }
         };
-        let cq_name = lq.spec.cluster_queue.clone();
-        if lq.spec.stop_policy != StopPolicy::None {
-            let r = self.result(
-                index,
-                AdmissionOutcome::QueueStopped,
-                &cq_name,
-                format!("LocalQueue {} is stopped", lq.name()),
-            );
-            self.results.insert(index, r);
-            return;
-        }
-        let cq = self.k.cluster_queues.iter().find(|c| c.name() == cq_name);
-        let (Some(cq), Some(node)) = (cq, self.state.tree.cluster_queue(&cq_name)) else {
-            let r = self.result(
-                index,
-                AdmissionOutcome::NoQueue,
-                &cq_name,
-                self.absent("ClusterQueue", &cq_name),
-            );
-            self.results.insert(index, r);
-            return;
-        };
-        if let Some(why) = queue_problem(self.k, &self.state.tree, &self.flavors, cq) {
-            let r = self.result(index, AdmissionOutcome::QueueStopped, &cq_name, why);
-            self.results.insert(index, r);
-            return;
-        }
-        let ns_known = namespaces
-            .iter()
-            .any(|n| n.metadata.name.as_deref() == Some(ns));
-        let selects_all = cq.spec.namespace_selector.as_ref().is_some_and(|s| {
-            s.match_labels.as_ref().is_none_or(|m| m.is_empty())
-                && s.match_expressions.as_ref().is_none_or(|e| e.is_empty())
-        });
-        if !ns_known && self.unread.contains(&"Namespace") && !selects_all {
-            // Namespaces were not read: whether the selector admits it is unknown, not "does
-            // not match" (its labels are not known).
-            let r = self.result(
-                index,
-                AdmissionOutcome::NoQueue,
-                &cq_name,
-                format!(
-                    "Namespace {ns} is not in the input (Namespaces were not read): whether the namespaceSelector of ClusterQueue {cq_name} admits it is unknown"
-                ),
-            );
-            self.results.insert(index, r);
-            return;
-        }
-        if namespace_allowed(cq, ns, namespaces) != Some(true) {
-            let r = self.result(
-                index,
-                AdmissionOutcome::NoQueue,
-                &cq_name,
-                format!(
-                    "namespace {ns} doesn't match the namespaceSelector of ClusterQueue {cq_name}"
-                ),
-            );
-            self.results.insert(index, r);
-            return;
-        }
         self.queues.entry(node).or_default().push(index);
         self.pending.insert(
             index,

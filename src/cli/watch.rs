@@ -168,10 +168,10 @@ fn apply_batch(
                 display,
                 objects,
             } => {
-                watch::replace_kind(snapshot, &group, &kind, objects);
-                causes.push(format!(
-                    "{display} listed again (the watch's version expired)"
-                ));
+                // The watch's version expired: what the list found changed, object by
+                // object.
+                let _ = display;
+                causes.extend(watch::replace_kind(snapshot, &group, &kind, objects));
             }
             Update::Warning(w) => warnings.push(w.message),
             Update::Lost(e) => return Err(Error::Access(e)),

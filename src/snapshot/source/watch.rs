@@ -520,38 +520,55 @@ pub(crate) fn apply(
 }
 
 /// Replaces every object of `kind` in `group` with `listed` (a re-list after `410 Gone`):
-/// what the watch missed in between is then in the snapshot. The lists stay sorted.
-pub(crate) fn replace_kind(s: &mut Snapshot, group: &str, kind: &str, listed: Collector) {
+/// what the watch missed in between is then in the snapshot. The lists stay sorted. Returns
+/// what changed, in the words of [`apply`] (`pod ml/a deleted`); for kinds kept raw, and
+/// Kueue's, one sentence that they were listed again.
+pub(crate) fn replace_kind(
+    s: &mut Snapshot,
+    group: &str,
+    kind: &str,
+    listed: Collector,
+) -> Vec<String> {
     let mut new = listed.snapshot;
-    let raw_of = |o: &crate::snapshot::RawObject| o.group() == group && o.kind == kind;
+    s.read_as.retain(|(k, _, _), _| k != kind);
+    s.read_as.append(&mut new.read_as);
+    macro_rules! relist {
+        ($field:ident) => {{
+            let mut list = std::mem::take(&mut new.$field);
+            list.sort_by(|a, b| key(&a.metadata).cmp(&key(&b.metadata)));
+            list.dedup_by(|a, b| key(&a.metadata) == key(&b.metadata));
+            let changed = list_changes(kind, &s.$field, &list, |o| &o.metadata);
+            s.$field = list;
+            changed
+        }};
+    }
     match (group, kind) {
-        ("", "Node") => s.nodes.clear(),
-        ("", "Pod") => s.pods.clear(),
-        ("", "Namespace") => s.namespaces.clear(),
-        ("", "LimitRange") => s.limit_ranges.clear(),
-        ("", "ResourceQuota") => s.resource_quotas.clear(),
-        ("batch", "Job") => s.jobs.clear(),
-        ("node.k8s.io", "RuntimeClass") => s.runtime_classes.clear(),
-        ("policy", "PodDisruptionBudget") => s.pod_disruption_budgets.clear(),
-        ("scheduling.k8s.io", "PriorityClass") => s.priority_classes.clear(),
-        ("scheduling.k8s.io", "PodGroup") => s.pod_groups.clear(),
-        ("scheduling.k8s.io", "Workload") => s.workloads.clear(),
-        ("scheduling.k8s.io", "CompositePodGroup") => s.composite_pod_groups.clear(),
-        ("resource.k8s.io", "ResourceClaim") => s.resource_claims.clear(),
-        ("resource.k8s.io", "ResourceClaimTemplate") => s.resource_claim_templates.clear(),
-        ("resource.k8s.io", "ResourceSlice") => s.resource_slices.clear(),
-        ("resource.k8s.io", "DeviceClass") => s.device_classes.clear(),
-        ("resource.k8s.io", "DeviceTaintRule") => s.device_taint_rules.clear(),
+        ("", "Node") => return relist!(nodes),
+        ("", "Pod") => return relist!(pods),
+        ("", "Namespace") => return relist!(namespaces),
+        ("", "LimitRange") => return relist!(limit_ranges),
+        ("", "ResourceQuota") => return relist!(resource_quotas),
+        ("batch", "Job") => return relist!(jobs),
+        ("node.k8s.io", "RuntimeClass") => return relist!(runtime_classes),
+        ("policy", "PodDisruptionBudget") => return relist!(pod_disruption_budgets),
+        ("scheduling.k8s.io", "PriorityClass") => return relist!(priority_classes),
+        ("scheduling.k8s.io", "PodGroup") => return relist!(pod_groups),
+        ("scheduling.k8s.io", "Workload") => return relist!(workloads),
+        ("scheduling.k8s.io", "CompositePodGroup") => return relist!(composite_pod_groups),
+        ("resource.k8s.io", "ResourceClaim") => return relist!(resource_claims),
+        ("resource.k8s.io", "ResourceClaimTemplate") => return relist!(resource_claim_templates),
+        ("resource.k8s.io", "ResourceSlice") => return relist!(resource_slices),
+        ("resource.k8s.io", "DeviceClass") => return relist!(device_classes),
+        ("resource.k8s.io", "DeviceTaintRule") => return relist!(device_taint_rules),
         _ => {}
     }
+    let raw_of = |o: &crate::snapshot::RawObject| o.group() == group && o.kind == kind;
     s.foreign.retain(|o| !raw_of(o));
     s.selecting.retain(|o| !raw_of(o));
     s.stale.retain(|o| !raw_of(o));
     if group == crate::snapshot::kueue::GROUP {
         s.kueue.remove_kind(kind);
     }
-    s.read_as.retain(|(k, _, _), _| k != kind);
-    s.read_as.append(&mut new.read_as);
     macro_rules! put {
         ($($field:ident),* $(,)?) => { $(
             if !new.$field.is_empty() {
@@ -561,10 +578,54 @@ pub(crate) fn replace_kind(s: &mut Snapshot, group: &str, kind: &str, listed: Co
             }
         )* };
     }
-    crate::snapshot::object_lists!(put);
+    put!(foreign, selecting, stale);
     if new.kueue.len() > 0 {
         s.kueue.extend(new.kueue);
         s.kueue.sort_and_dedup();
+    }
+    vec![format!("every {kind} listed again")]
+}
+
+/// What differs between two sorted lists of one kind, object by object: created, deleted,
+/// changed (a new `resourceVersion` alone is a change: the list's objects are the server's).
+fn list_changes<T: PartialEq>(
+    kind: &str,
+    old: &[T],
+    new: &[T],
+    meta: impl Fn(&T) -> &ObjectMeta,
+) -> Vec<String> {
+    let kind = kind.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (old.get(i), new.get(j)) {
+            (None, None) => return out,
+            (Some(a), None) => {
+                out.push(format!("{kind} {} deleted", who(meta(a))));
+                i += 1;
+            }
+            (None, Some(b)) => {
+                out.push(format!("{kind} {} created", who(meta(b))));
+                j += 1;
+            }
+            (Some(a), Some(b)) => match key(meta(a)).cmp(&key(meta(b))) {
+                std::cmp::Ordering::Less => {
+                    out.push(format!("{kind} {} deleted", who(meta(a))));
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push(format!("{kind} {} created", who(meta(b))));
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    if a != b {
+                        out.push(format!("{kind} {} changed", who(meta(b))));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            },
+        }
     }
 }
 
@@ -824,10 +885,18 @@ mod tests {
         let mut listed = Collector::new();
         listed.add(pod("ml", "c", None)).unwrap();
         listed.add(pod("ml", "b", Some("n1"))).unwrap();
-        replace_kind(&mut s, "", "Pod", listed);
+        assert_eq!(
+            replace_kind(&mut s, "", "Pod", listed),
+            ["pod ml/a deleted", "pod ml/b changed", "pod ml/c created"]
+        );
         assert_eq!(names(&s), ["ml/b", "ml/c"]);
         assert_eq!(s.nodes.len(), 1);
-        replace_kind(&mut s, "", "Pod", Collector::new());
+        // The same objects again: nothing changed.
+        let mut again = Collector::new();
+        again.add(pod("ml", "c", None)).unwrap();
+        again.add(pod("ml", "b", Some("n1"))).unwrap();
+        assert!(replace_kind(&mut s, "", "Pod", again).is_empty());
+        assert_eq!(replace_kind(&mut s, "", "Pod", Collector::new()).len(), 2);
         assert!(s.pods.is_empty());
         assert_eq!(s.nodes.len(), 1);
     }

@@ -17,6 +17,7 @@ mod snapshot;
 mod tree;
 mod tui;
 mod version;
+mod watch;
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -565,6 +566,11 @@ impl Context {
             token: g.token.clone(),
             impersonate: g.impersonate.clone(),
             impersonate_groups: g.impersonate_groups.clone(),
+            // A watch may stay silent as long as one request may take, when that is given.
+            watch_idle: match &g.request_timeout {
+                Some(_) => request_timeout,
+                None => Some(live::DEFAULT_WATCH_IDLE),
+            },
             request_timeout,
             kueue_config: g.kueue_config.is_none(),
         })
@@ -641,7 +647,34 @@ impl Context {
         if show {
             let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
         }
-        let mut snapshot = result?;
+        self.checked_live(result?)
+    }
+
+    /// Loads the live cluster and keeps watching it (`--watch`), with `--scheduler-config`
+    /// and `--kueue-config` on the snapshot.
+    pub(crate) fn load_watched(&self) -> Result<(Snapshot, live::Watched), Error> {
+        let options = self.live_options()?;
+        let show = self.stderr_is_terminal;
+        let progress = move |msg: &str| {
+            if show {
+                let mut err = std::io::stderr().lock();
+                let _ = write!(err, "\r\u{1b}[2K{msg}…");
+                let _ = err.flush();
+            }
+        };
+        let result = live::load_watched(&options, &progress);
+        if show {
+            let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
+        }
+        let (snapshot, watched) = result?;
+        let mut snapshot = self.checked_live(snapshot)?;
+        scheduler_config::apply(self, &mut snapshot)?;
+        kueue_config::apply(self, &mut snapshot)?;
+        Ok((snapshot, watched))
+    }
+
+    /// A listed snapshot with the loader's checks' warnings.
+    fn checked_live(&self, mut snapshot: Snapshot) -> Result<Snapshot, Error> {
         snapshot.warnings.extend(missing_kinds(&snapshot));
         snapshot
             .warnings

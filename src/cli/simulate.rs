@@ -65,6 +65,11 @@ pub struct SimulateArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = TableFormat::Text)]
     pub output: TableFormat,
+    /// Keep following the cluster after printing the result, as `kubectl get -w`: one line
+    /// per unit whose result changed, with the changes that caused it (`-o json`: one
+    /// `WatchEvent` object per line). Ctrl-C ends it.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
 }
 
 /// `--add-nodes N`: at most [`whatif::MAX_ADD_NODES`]; more is refused by clap (exit 2)
@@ -148,7 +153,8 @@ pub(crate) fn apply_what_ifs(
     Ok(applied)
 }
 
-pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Error> {
+/// `--only`, parsed and checked to name a unit.
+fn only_target(args: &SimulateArgs) -> Result<Option<(ObjKind, String)>, Error> {
     let only = args.only.as_deref().map(parse_target).transpose()?;
     if let Some((kind, _)) = &only
         && !matches!(
@@ -161,6 +167,14 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
             "name the PodGroup, the root CompositePodGroup, or a pod without a group",
         ));
     }
+    Ok(only)
+}
+
+pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Error> {
+    if args.watch {
+        return super::watch::simulate(ctx, args);
+    }
+    let only = only_target(args)?;
     let mut snapshot = ctx.load()?;
     require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
@@ -168,6 +182,36 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         Some((kind, name)) => Some(resolve_target(ctx, &snapshot, &kind, &name)?),
         None => None,
     };
+    let (plan, empty) = simulated(ctx, args, &snapshot, only.as_ref(), what_if)?;
+    let mut out = Vec::new();
+    write_result(ctx, args, &snapshot, &plan, empty, &mut out)?;
+    ctx.stdout(&out)?;
+    super::release((plan, snapshot));
+    Ok(ExitStatus::Success)
+}
+
+/// The unit `--only` names in `snapshot` (`simulate --watch` resolves it once).
+pub(super) fn resolve_only(
+    ctx: &Context,
+    args: &SimulateArgs,
+    snapshot: &Snapshot,
+) -> Result<Option<crate::snapshot::ObjRef>, Error> {
+    match only_target(args)? {
+        Some((kind, name)) => Ok(Some(resolve_target(ctx, snapshot, &kind, &name)?)),
+        None => Ok(None),
+    }
+}
+
+/// Simulates `snapshot` as `simulate` does and narrows the plan to what it shows (`-n`,
+/// `-l`), with the sentence an empty result prints instead of a table.
+pub(super) fn simulated(
+    ctx: &Context,
+    args: &SimulateArgs,
+    snapshot: &Snapshot,
+    only: Option<&crate::snapshot::ObjRef>,
+    what_if: Vec<String>,
+) -> Result<(crate::sched::plan::Plan, Option<String>), Error> {
+    let only = only.cloned();
     let options = Options {
         mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,
@@ -178,7 +222,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
         ..Options::default()
     };
     let (mut plan, _staged) =
-        crate::kueue::dry_run::simulate(&snapshot, &options).map_err(super::kueue_error)?;
+        crate::kueue::dry_run::simulate(snapshot, &options).map_err(super::kueue_error)?;
     super::profile::phase("simulate");
     if let Some(only) = &only
         && plan.units.is_empty()
@@ -194,7 +238,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     // An empty result names the scope that emptied it, as kubectl does ("No resources found in
     // default namespace."): the namespace, with what is pending elsewhere, or the selector.
     let mut empty = None;
-    if let Some(ns) = ctx.namespace_scope(&snapshot) {
+    if let Some(ns) = ctx.namespace_scope(snapshot) {
         let everywhere = plan.units.len();
         plan.units.retain(|u| u.namespace == ns);
         plan.summary = Summary::of(&plan.units);
@@ -211,7 +255,7 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     if let Some(sel) = args.selector.compile()? {
         let before = plan.units.len();
         plan.units
-            .retain(|u| labels_match(&snapshot, &sel, &u.obj_ref()));
+            .retain(|u| labels_match(snapshot, &sel, &u.obj_ref()));
         plan.summary = Summary::of(&plan.units);
         if plan.units.is_empty() && before > 0 {
             empty = Some(format!(
@@ -222,25 +266,40 @@ pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Erro
     }
     // The notes of the units shown.
     plan.refresh_notes();
-    let mut out = Vec::new();
+    Ok((plan, empty))
+}
+
+/// Writes a simulated plan as `-o` asks into `out` (JSON straight to stdout, pretty; with
+/// `--watch` into `out`, on one line), its notes to stderr in text mode.
+pub(super) fn write_result(
+    ctx: &Context,
+    args: &SimulateArgs,
+    snapshot: &Snapshot,
+    plan: &crate::sched::plan::Plan,
+    empty: Option<String>,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
     let text = |wide| TextOptions {
         wide,
-        hide_namespace: ctx.one_namespace(&snapshot),
+        hide_namespace: ctx.one_namespace(snapshot),
         empty: empty.clone(),
     };
     match args.output {
-        TableFormat::Text => write_text(&mut out, &plan, ctx.color.styler(), text(false))?,
-        TableFormat::Wide => write_text(&mut out, &plan, ctx.color.styler(), text(true))?,
-        TableFormat::Name => write_names(&mut out, &plan)?,
-        TableFormat::Json => ctx.stdout_json(&Envelope::new("SimulationReport", &plan))?,
-        TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("SimulationReport", &plan))?,
+        TableFormat::Text => write_text(out, plan, ctx.color.styler(), text(false))?,
+        TableFormat::Wide => write_text(out, plan, ctx.color.styler(), text(true))?,
+        TableFormat::Name => write_names(out, plan)?,
+        TableFormat::Json if args.watch => {
+            serde_json::to_writer(&mut *out, &Envelope::new("SimulationReport", plan))
+                .map_err(std::io::Error::other)?;
+            out.push(b'\n');
+        }
+        TableFormat::Json => ctx.stdout_json(&Envelope::new("SimulationReport", plan))?,
+        TableFormat::Yaml => write_yaml(out, &Envelope::new("SimulationReport", plan))?,
     }
     if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
         let mut err = Vec::new();
-        write_notes(&mut err, &plan, ctx.verbosity(), ctx.err_color.styler())?;
+        write_notes(&mut err, plan, ctx.verbosity(), ctx.err_color.styler())?;
         ctx.stderr(&err)?;
     }
-    ctx.stdout(&out)?;
-    super::release((plan, snapshot));
-    Ok(ExitStatus::Success)
+    Ok(())
 }

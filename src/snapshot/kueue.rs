@@ -693,6 +693,46 @@ impl KueueObjects {
         self.topologies.extend(other.topologies);
     }
 
+    /// Removes the objects of the kinds and names `other` holds (watch `DELETED` events).
+    pub(crate) fn remove_same(&mut self, other: &Self) {
+        fn drop_same<S, T>(list: &mut Vec<Object<S, T>>, gone: &[Object<S, T>]) {
+            list.retain(|o| {
+                !gone
+                    .iter()
+                    .any(|g| (g.namespace(), g.name()) == (o.namespace(), o.name()))
+            });
+        }
+        drop_same(&mut self.resource_flavors, &other.resource_flavors);
+        drop_same(&mut self.cluster_queues, &other.cluster_queues);
+        drop_same(&mut self.local_queues, &other.local_queues);
+        drop_same(&mut self.cohorts, &other.cohorts);
+        drop_same(&mut self.workloads, &other.workloads);
+        let name = |c: &WorkloadPriorityClass| c.metadata.name.clone();
+        self.workload_priority_classes.retain(|c| {
+            !other
+                .workload_priority_classes
+                .iter()
+                .any(|g| name(g) == name(c))
+        });
+        drop_same(&mut self.admission_checks, &other.admission_checks);
+        drop_same(&mut self.topologies, &other.topologies);
+    }
+
+    /// Removes every object of `kind` (a re-list replaces them).
+    pub(crate) fn remove_kind(&mut self, kind: &str) {
+        match kind {
+            "ResourceFlavor" => self.resource_flavors.clear(),
+            "ClusterQueue" => self.cluster_queues.clear(),
+            "LocalQueue" => self.local_queues.clear(),
+            "Cohort" => self.cohorts.clear(),
+            "Workload" => self.workloads.clear(),
+            "WorkloadPriorityClass" => self.workload_priority_classes.clear(),
+            "AdmissionCheck" => self.admission_checks.clear(),
+            "Topology" => self.topologies.clear(),
+            _ => {}
+        }
+    }
+
     /// Number of objects held.
     pub(crate) fn len(&self) -> usize {
         self.resource_flavors.len()

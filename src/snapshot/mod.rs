@@ -390,6 +390,16 @@ impl Snapshot {
         self.facts.inferred_gates = evidence::apiserver_gates(self);
     }
 
+    /// Refreshes what [`Snapshot::build`] derives from the objects after objects were
+    /// upserted into or removed from their sorted lists in place (a batch of watch events,
+    /// `source::watch`): the facts inferred from the objects and the indexes. The lists are
+    /// not sorted again.
+    pub(crate) fn after_objects_changed(&mut self) {
+        self.facts.infer_from_objects(&self.nodes, &self.pods);
+        self.facts.inferred_gates = evidence::apiserver_gates(self);
+        self.index = Index::build(self);
+    }
+
     /// Number of objects held (typed, foreign and stale), for progress and summaries.
     pub(crate) fn object_count(&self) -> usize {
         self.nodes.len()

@@ -14,7 +14,15 @@
 //!   built-in table of the resources wasctl reads, unioned with the group/version/kinds of the
 //!   given objects;
 //! - lists and single-object `GET`s of the given objects, cluster-wide or per namespace, in a
-//!   stable (namespace, name) order, paginated with `limit` and `continue`.
+//!   stable (namespace, name) order, paginated with `limit` and `continue`;
+//! - watches (`?watch=true`), as kube-apiserver serves them: a chunked stream of one JSON event
+//!   per line (`ADDED`, `MODIFIED`, `DELETED`, and `BOOKMARK` with `allowWatchBookmarks=true`)
+//!   from the `resourceVersion` asked for (none or `0`: the current objects as `ADDED` first),
+//!   an `ERROR` event with a `Status` of code 410 for a version older than the retained history
+//!   ([`FakeApiServer::compact`]), ended by `timeoutSeconds` or the server stopping; faults per
+//!   resource drop the connection mid-stream or stall it ([`WatchFault`]). The changes are
+//!   scripted: [`FakeApiServer::apply`] / [`FakeApiServer::play`] create, update, bind (a pretend
+//!   scheduler), cordon and delete objects, each a new `resourceVersion` that lists report too.
 //!
 //! Forbidden resources answer 403, missing groups and unknown paths 404, and any method other
 //! than `GET` 405; all with a `Status` body like the real server's. Every request, including the
@@ -27,7 +35,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
@@ -276,6 +284,54 @@ pub struct FakeConfig {
     /// Misbehaviours of one exact path (`/version`, `/apis`, `/api/v1/pods`, …), whatever
     /// the query; checked before [`Self::faults`].
     pub path_faults: Vec<(String, FaultKind)>,
+    /// Misbehaviours of watch requests, per resource (see [`WatchFault`]); list requests of
+    /// the resource behave.
+    pub watch_faults: Vec<WatchFault>,
+    /// How often a watch with `allowWatchBookmarks=true` gets a `BOOKMARK` while nothing
+    /// happens (kube-apiserver: about once a minute; tests want it sooner).
+    pub bookmark_every: Duration,
+}
+
+/// A misbehaviour of the watch requests of one resource (`group` `""` is core). Each fires
+/// on the first `times` watches of the resource, then the watch behaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchFault {
+    /// API group of the resource.
+    pub group: String,
+    /// Plural name of the resource.
+    pub plural: String,
+    /// What goes wrong.
+    pub kind: WatchFaultKind,
+    /// How many watches of the resource it hits.
+    pub times: usize,
+}
+
+impl WatchFault {
+    /// A fault on the first watch of `plural` of `group`.
+    pub fn once(group: &str, plural: &str, kind: WatchFaultKind) -> Self {
+        Self {
+            group: group.to_owned(),
+            plural: plural.to_owned(),
+            kind,
+            times: 1,
+        }
+    }
+}
+
+/// What a faulty watch does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WatchFaultKind {
+    /// Sends this many events, then closes the connection without ending the chunked body
+    /// (a load balancer cutting a long request, an API server restarting).
+    DropAfter(usize),
+    /// Sends the head and nothing else (no event, no bookmark) for [`FAULT_HOLD`].
+    Stall,
+    /// Answers with an `ERROR` event whose `Status` has code 410 (`Expired`), as
+    /// kube-apiserver does for a version its watch cache no longer holds.
+    Gone,
+    /// Answers the watch request itself with this status and a `Status` body (403: RBAC
+    /// grants `list` but not `watch`).
+    Status(u16),
 }
 
 /// A misbehaviour of the list requests of one resource (`group` `""` is core).
@@ -358,6 +414,8 @@ impl Default for FakeConfig {
             extra_discovery: Vec::new(),
             required_token: None,
             path_faults: Vec::new(),
+            watch_faults: Vec::new(),
+            bookmark_every: Duration::from_secs(1),
         }
     }
 }
@@ -383,11 +441,131 @@ pub struct FakeApiServer {
     log: Arc<Mutex<Vec<LoggedRequest>>>,
     /// The accept loop, joined on drop.
     accept_thread: Option<JoinHandle<()>>,
-    /// What the server serves; swapped whole by [`Self::replace_objects`] (a connection keeps
-    /// the state it started with, as a real list keeps its resourceVersion).
+    /// What the server serves; swapped whole by [`Self::replace_objects`] and by every
+    /// scripted change (a connection keeps the state it started with, as a real list keeps
+    /// its resourceVersion).
     state: Arc<RwLock<Arc<State>>>,
     /// The configuration, for rebuilding the state.
     config: FakeConfig,
+    /// The objects as they are now, the resourceVersion, and the history watches read.
+    store: Arc<Store>,
+}
+
+/// One scripted change of the cluster ([`FakeApiServer::apply`]).
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// Creates an object (`ADDED`).
+    Create(Value),
+    /// Replaces the object of the same apiVersion, kind, namespace and name (`MODIFIED`).
+    Update(Value),
+    /// A pretend scheduler binds a pending pod: `spec.nodeName`, phase `Running` and the
+    /// `PodScheduled` condition (`MODIFIED`).
+    Bind {
+        /// The pod's namespace.
+        namespace: String,
+        /// The pod's name.
+        name: String,
+        /// The node.
+        node: String,
+    },
+    /// Sets a node's `spec.unschedulable` (`MODIFIED`).
+    Cordon(String),
+    /// Deletes an object (`DELETED`, carrying its last state).
+    Delete {
+        /// `apiVersion` of the object.
+        api_version: String,
+        /// `kind` of the object.
+        kind: String,
+        /// `""` for a cluster-scoped object.
+        namespace: String,
+        /// The name.
+        name: String,
+    },
+    /// Forgets the history so far ([`FakeApiServer::compact`]).
+    Compact,
+    /// Waits before the next step.
+    Sleep(Duration),
+}
+
+impl Step {
+    /// Deletes pod `namespace/name`.
+    pub fn delete_pod(namespace: &str, name: &str) -> Self {
+        Self::Delete {
+            api_version: "v1".to_owned(),
+            kind: "Pod".to_owned(),
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+
+    /// Binds pod `namespace/name` to `node`.
+    pub fn bind(namespace: &str, name: &str, node: &str) -> Self {
+        Self::Bind {
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+            node: node.to_owned(),
+        }
+    }
+}
+
+/// The fake's etcd: the objects as they are now, the last resourceVersion, and every change
+/// since the last compaction, which watches read. Waiters are woken on every change and when
+/// the server stops.
+struct Store {
+    data: Mutex<StoreData>,
+    changed: Condvar,
+}
+
+struct StoreData {
+    /// The current objects, as given.
+    objects: Vec<Value>,
+    /// The resourceVersion of the last change (1 before any).
+    rv: u64,
+    /// Changes after `oldest`, in order.
+    history: Vec<Recorded>,
+    /// A watch from a resourceVersion below this is too old (410).
+    oldest: u64,
+    /// Set when the server stops: every watch ends.
+    closed: bool,
+    /// Watches started so far per `(group, plural)`, for [`WatchFault::times`].
+    watches: BTreeMap<(String, String), usize>,
+}
+
+/// One change in the history.
+#[derive(Debug, Clone)]
+struct Recorded {
+    rv: u64,
+    event: &'static str,
+    group: String,
+    version: String,
+    kind: String,
+    namespace: String,
+    value: Value,
+}
+
+impl Store {
+    fn lock(&self) -> std::sync::MutexGuard<'_, StoreData> {
+        self.data.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// `(group, version, kind, namespace, name)` of an object.
+fn identity(value: &Value) -> (String, String, String, String, String) {
+    let field = |pointer: &str| {
+        value
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (group, version) = split_api_version(&field("/apiVersion"));
+    (
+        group,
+        version,
+        field("/kind"),
+        field("/metadata/namespace"),
+        field("/metadata/name"),
+    )
 }
 
 impl FakeApiServer {
@@ -399,10 +577,23 @@ impl FakeApiServer {
     /// loopback socket or the server thread cannot be created.
     pub fn start(objects: Vec<Value>, config: FakeConfig) -> Self {
         let log = Arc::new(Mutex::new(Vec::new()));
+        let store = Arc::new(Store {
+            data: Mutex::new(StoreData {
+                objects: objects.clone(),
+                rv: 1,
+                history: Vec::new(),
+                oldest: 1,
+                closed: false,
+                watches: BTreeMap::new(),
+            }),
+            changed: Condvar::new(),
+        });
         let state = Arc::new(RwLock::new(Arc::new(State::new(
             objects,
             config.clone(),
             Arc::clone(&log),
+            Arc::clone(&store),
+            1,
         ))));
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
             .expect("fake apiserver: binding 127.0.0.1:0 should succeed");
@@ -425,18 +616,179 @@ impl FakeApiServer {
             accept_thread: Some(accept_thread),
             state,
             config,
+            store,
         }
     }
 
     /// Serves `objects` from now on, in place of what the server held (the same config and
     /// request log): a cluster that changed between two lists.
     pub fn replace_objects(&self, objects: Vec<Value>) {
+        let rv = {
+            let mut data = self.store.lock();
+            data.objects.clone_from(&objects);
+            data.rv
+        };
+        self.serve(objects, rv);
+    }
+
+    /// Serves `objects` at resourceVersion `rv` from now on.
+    fn serve(&self, objects: Vec<Value>, rv: u64) {
         let next = Arc::new(State::new(
             objects,
             self.config.clone(),
             Arc::clone(&self.log),
+            Arc::clone(&self.store),
+            rv,
         ));
         *self.state.write().unwrap_or_else(PoisonError::into_inner) = next;
+    }
+
+    /// The resourceVersion of the last change (1 before any).
+    pub fn resource_version(&self) -> u64 {
+        self.store.lock().rv
+    }
+
+    /// Forgets the history so far: a watch from an earlier resourceVersion than the current
+    /// one gets an `ERROR` event with a 410 `Status`, as from a compacted etcd.
+    pub fn compact(&self) {
+        let mut data = self.store.lock();
+        data.oldest = data.rv;
+        data.history.clear();
+    }
+
+    /// Plays `steps` in order (sleeping where they say).
+    pub fn play(&self, steps: &[Step]) {
+        for step in steps {
+            self.apply(step);
+        }
+    }
+
+    /// Makes one scripted change: the objects served change, the resourceVersion goes up by
+    /// one, and every watch of the object's resource gets the event.
+    ///
+    /// # Panics
+    ///
+    /// On a broken script: creating an object that exists, or changing one that does not.
+    pub fn apply(&self, step: &Step) {
+        let find = |objects: &[Value], id: &(String, String, String, String, String)| {
+            objects.iter().position(|o| {
+                let other = identity(o);
+                (&other.0, &other.2, &other.3, &other.4) == (&id.0, &id.2, &id.3, &id.4)
+            })
+        };
+        let (event, mut value) = {
+            let data = self.store.lock();
+            match step {
+                Step::Sleep(d) => {
+                    drop(data);
+                    thread::sleep(*d);
+                    return;
+                }
+                Step::Compact => {
+                    drop(data);
+                    self.compact();
+                    return;
+                }
+                Step::Create(v) => {
+                    assert!(
+                        find(&data.objects, &identity(v)).is_none(),
+                        "fake apiserver: {v} exists already"
+                    );
+                    ("ADDED", v.clone())
+                }
+                Step::Update(v) => {
+                    assert!(
+                        find(&data.objects, &identity(v)).is_some(),
+                        "fake apiserver: {v} does not exist"
+                    );
+                    ("MODIFIED", v.clone())
+                }
+                Step::Bind {
+                    namespace,
+                    name,
+                    node,
+                } => {
+                    let id = (
+                        String::new(),
+                        "v1".to_owned(),
+                        "Pod".to_owned(),
+                        namespace.clone(),
+                        name.clone(),
+                    );
+                    let at = find(&data.objects, &id).unwrap_or_else(|| {
+                        panic!("fake apiserver: no pod {namespace}/{name} to bind")
+                    });
+                    let mut pod = data.objects[at].clone();
+                    pod["spec"]["nodeName"] = json!(node);
+                    pod["status"]["phase"] = json!("Running");
+                    pod["status"]["conditions"] = json!([
+                        {"type": "PodScheduled", "status": "True"}
+                    ]);
+                    ("MODIFIED", pod)
+                }
+                Step::Cordon(node) => {
+                    let id = (
+                        String::new(),
+                        "v1".to_owned(),
+                        "Node".to_owned(),
+                        String::new(),
+                        node.clone(),
+                    );
+                    let at = find(&data.objects, &id)
+                        .unwrap_or_else(|| panic!("fake apiserver: no node {node} to cordon"));
+                    let mut n = data.objects[at].clone();
+                    n["spec"]["unschedulable"] = json!(true);
+                    ("MODIFIED", n)
+                }
+                Step::Delete {
+                    api_version,
+                    kind,
+                    namespace,
+                    name,
+                } => {
+                    let (group, version) = split_api_version(api_version);
+                    let id = (
+                        group,
+                        version,
+                        kind.clone(),
+                        namespace.clone(),
+                        name.clone(),
+                    );
+                    let at = find(&data.objects, &id).unwrap_or_else(|| {
+                        panic!("fake apiserver: no {kind} {namespace}/{name} to delete")
+                    });
+                    ("DELETED", data.objects[at].clone())
+                }
+            }
+        };
+        let (objects, rv) = {
+            let mut data = self.store.lock();
+            data.rv += 1;
+            let rv = data.rv;
+            value["metadata"]["resourceVersion"] = json!(rv.to_string());
+            let id = identity(&value);
+            let at = find(&data.objects, &id);
+            match (event, at) {
+                ("DELETED", Some(i)) => {
+                    data.objects.remove(i);
+                }
+                (_, Some(i)) => data.objects[i] = value.clone(),
+                (_, None) => data.objects.push(value.clone()),
+            }
+            let (group, version, kind, namespace, _) = id;
+            data.history.push(Recorded {
+                rv,
+                event,
+                group,
+                version,
+                kind,
+                namespace,
+                value,
+            });
+            (data.objects.clone(), rv)
+        };
+        self.serve(objects, rv);
+        self.store.changed.notify_all();
     }
 
     /// Base URL of the server, `http://127.0.0.1:PORT`.
@@ -493,6 +845,8 @@ impl FakeApiServer {
 impl Drop for FakeApiServer {
     fn drop(&mut self) {
         self.shutdown.store(true, Ordering::SeqCst);
+        self.store.lock().closed = true;
+        self.store.changed.notify_all();
         // Wake the accept loop, which then sees the flag and drops the listener. The connection
         // is accepted by the kernel backlog even before the loop gets to it, so this cannot hang.
         let woke = TcpStream::connect_timeout(&self.addr, Duration::from_secs(5)).is_ok();
@@ -584,7 +938,188 @@ fn serve_one(stream: &mut TcpStream, state: &State) -> io::Result<()> {
             ),
         )
     };
+    if let (Delivery::Watch, Some(spec)) = (response.delivery, &response.watch) {
+        return serve_watch(stream, state, spec);
+    }
     write_response(stream, &response, head.method == "HEAD")
+}
+
+/// One event line of a watch.
+fn event_line(event: &str, object: &Value) -> String {
+    let mut line = json!({"type": event, "object": object}).to_string();
+    line.push('\n');
+    line
+}
+
+/// Writes one chunk of a chunked body.
+fn write_chunk(stream: &mut TcpStream, data: &str) -> io::Result<()> {
+    stream.write_all(format!("{:x}\r\n{data}\r\n", data.len()).as_bytes())?;
+    stream.flush()
+}
+
+/// Streams a watch as kube-apiserver does: `200` with a chunked body of one JSON event per
+/// line, from the resourceVersion asked for, with bookmarks when allowed, until
+/// `timeoutSeconds`, the server stopping, or the client going away; or one `ERROR` event with
+/// a 410 `Status` when the version is older than the history kept.
+fn serve_watch(stream: &mut TcpStream, state: &State, spec: &WatchSpec) -> io::Result<()> {
+    let store = &state.store;
+    let fault = {
+        let mut data = store.lock();
+        let seen = data
+            .watches
+            .entry((spec.group.clone(), spec.plural.clone()))
+            .or_insert(0);
+        *seen += 1;
+        let nth = *seen;
+        state
+            .config
+            .watch_faults
+            .iter()
+            .find(|f| f.group == spec.group && f.plural == spec.plural && nth <= f.times)
+            .map(|f| f.kind)
+    };
+    stream.write_all(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\
+             Cache-Control: no-cache, private\r\nDate: {SERVER_DATE}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    )?;
+    stream.flush()?;
+    if fault == Some(WatchFaultKind::Stall) {
+        thread::sleep(FAULT_HOLD);
+        return Ok(());
+    }
+    let api_version = api_version(&spec.group, &spec.version);
+    let matches = |group: &str, version: &str, kind: &str, namespace: &str| {
+        group == spec.group
+            && version == spec.version
+            && kind == spec.kind
+            && spec.namespace.as_deref().is_none_or(|ns| ns == namespace)
+    };
+    let gone = |from: u64, oldest: u64| {
+        json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+               "message": format!("too old resource version: {from} ({oldest})"),
+               "reason": "Expired", "code": 410})
+    };
+    let mut sent = 0usize;
+    let drop_after = match fault {
+        Some(WatchFaultKind::DropAfter(n)) => Some(n),
+        _ => None,
+    };
+    // Sends one event; `false` once the connection is to be dropped mid-stream.
+    let mut send = |stream: &mut TcpStream, line: &str| -> io::Result<bool> {
+        if drop_after.is_some_and(|n| sent >= n) {
+            return Ok(false);
+        }
+        write_chunk(stream, line)?;
+        sent += 1;
+        Ok(true)
+    };
+    let mut last = {
+        let data = store.lock();
+        if fault == Some(WatchFaultKind::Gone) {
+            let from = spec.from.unwrap_or(data.rv);
+            drop(data);
+            write_chunk(stream, &event_line("ERROR", &gone(from, from + 1)))?;
+            return write_chunk(stream, "");
+        }
+        match spec.from {
+            Some(from) if from < data.oldest => {
+                let line = event_line("ERROR", &gone(from, data.oldest));
+                drop(data);
+                write_chunk(stream, &line)?;
+                return write_chunk(stream, "");
+            }
+            Some(from) => from,
+            None => {
+                // No version: the current objects first, as `ADDED` events.
+                let rv = data.rv;
+                let mut initial: Vec<String> = data
+                    .objects
+                    .iter()
+                    .filter(|o| {
+                        let (g, v, k, ns, _) = identity(o);
+                        matches(&g, &v, &k, &ns)
+                    })
+                    .map(|o| {
+                        let mut o = o.clone();
+                        o["apiVersion"] = json!(api_version);
+                        event_line("ADDED", &o)
+                    })
+                    .collect();
+                initial.sort();
+                drop(data);
+                for line in &initial {
+                    if !send(stream, line)? {
+                        return Ok(());
+                    }
+                }
+                rv
+            }
+        }
+    };
+    let deadline = std::time::Instant::now() + spec.timeout;
+    let mut next_bookmark = std::time::Instant::now() + state.config.bookmark_every;
+    loop {
+        let (lines, now_rv) = {
+            let mut data = store.lock();
+            loop {
+                if data.closed {
+                    return Ok(());
+                }
+                if data.rv > last || std::time::Instant::now() >= next_bookmark.min(deadline) {
+                    break;
+                }
+                let wait = next_bookmark
+                    .min(deadline)
+                    .saturating_duration_since(std::time::Instant::now());
+                data = store
+                    .changed
+                    .wait_timeout(data, wait)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+            }
+            if last < data.oldest {
+                // Compacted while this watch was behind: kube-apiserver ends it with a 410.
+                let line = event_line("ERROR", &gone(last, data.oldest));
+                drop(data);
+                write_chunk(stream, &line)?;
+                return write_chunk(stream, "");
+            }
+            let lines: Vec<String> = data
+                .history
+                .iter()
+                .filter(|r| r.rv > last && matches(&r.group, &r.version, &r.kind, &r.namespace))
+                .map(|r| {
+                    let mut o = r.value.clone();
+                    o["apiVersion"] = json!(api_version);
+                    event_line(r.event, &o)
+                })
+                .collect();
+            (lines, data.rv)
+        };
+        for line in &lines {
+            if !send(stream, line)? {
+                return Ok(());
+            }
+        }
+        last = now_rv;
+        let now = std::time::Instant::now();
+        if now >= deadline {
+            return write_chunk(stream, "");
+        }
+        if now >= next_bookmark {
+            next_bookmark = now + state.config.bookmark_every;
+            if spec.bookmarks {
+                let bookmark = json!({"kind": spec.kind, "apiVersion": api_version,
+                                      "metadata": {"resourceVersion": last.to_string()}});
+                if !send(stream, &event_line("BOOKMARK", &bookmark))? {
+                    return Ok(());
+                }
+            }
+        }
+    }
 }
 
 /// Request line and headers of one HTTP request.
@@ -720,6 +1255,22 @@ struct Response {
     location: Option<String>,
     /// A `Retry-After` header, in seconds.
     retry_after: Option<u64>,
+    /// What a [`Delivery::Watch`] streams.
+    watch: Option<WatchSpec>,
+}
+
+/// One watch request, as understood.
+#[derive(Debug, Clone)]
+struct WatchSpec {
+    group: String,
+    version: String,
+    plural: String,
+    kind: String,
+    namespace: Option<String>,
+    /// `resourceVersion`: `None` for absent, `""` or `0` (the current objects first).
+    from: Option<u64>,
+    bookmarks: bool,
+    timeout: Duration,
 }
 
 /// How a response is written.
@@ -735,6 +1286,8 @@ enum Delivery {
     Trickle,
     /// Whole, gzip-compressed, with `Content-Encoding: gzip`.
     Gzip,
+    /// A watch: a chunked stream of events (see [`serve_watch`]).
+    Watch,
 }
 
 impl Response {
@@ -747,6 +1300,7 @@ impl Response {
             delivery: Delivery::Normal,
             location: None,
             retry_after: None,
+            watch: None,
         }
     }
 
@@ -776,6 +1330,7 @@ impl Response {
             delivery: Delivery::Normal,
             location: None,
             retry_after: None,
+            watch: None,
         }
     }
 
@@ -861,7 +1416,7 @@ fn write_response(stream: &mut TcpStream, response: &Response, head_only: bool) 
             }
             return Ok(());
         }
-        Delivery::Normal | Delivery::Hang | Delivery::Gzip => {}
+        Delivery::Normal | Delivery::Hang | Delivery::Gzip | Delivery::Watch => {}
     }
     if !head_only {
         out.extend_from_slice(body);
@@ -911,14 +1466,22 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
-/// The query parameters the fake understands; the rest (selectors, `resourceVersion`,
-/// `watch`, …) are ignored but still appear in the request log.
+/// The query parameters the fake understands; the rest (selectors, …) are ignored but still
+/// appear in the request log.
 #[derive(Debug, Default)]
 struct Query {
     /// `limit`; absent, `0` or unparsable means no limit.
     limit: Option<usize>,
     /// `continue`, percent-decoded.
     continue_token: Option<String>,
+    /// `watch=true` (or `1`).
+    watch: bool,
+    /// `resourceVersion`.
+    resource_version: Option<String>,
+    /// `allowWatchBookmarks=true`.
+    bookmarks: bool,
+    /// `timeoutSeconds`.
+    timeout_seconds: Option<u64>,
 }
 
 impl Query {
@@ -932,6 +1495,10 @@ impl Query {
                 "continue" if !value.is_empty() => {
                     query.continue_token = Some(percent_decode(value));
                 }
+                "watch" => query.watch = matches!(value, "true" | "1"),
+                "resourceVersion" => query.resource_version = Some(percent_decode(value)),
+                "allowWatchBookmarks" => query.bookmarks = matches!(value, "true" | "1"),
+                "timeoutSeconds" => query.timeout_seconds = value.parse().ok(),
                 _ => {}
             }
         }
@@ -1028,6 +1595,10 @@ struct State {
     gone_sent: AtomicBool,
     /// How many requests a [`FaultKind::TooManyRequests`] refused so far.
     throttled: std::sync::atomic::AtomicUsize,
+    /// The live objects and history, for watches.
+    store: Arc<Store>,
+    /// The resourceVersion lists of this state report.
+    list_rv: u64,
 }
 
 /// Splits an `apiVersion` into (group, version).
@@ -1077,7 +1648,13 @@ fn version_priority(version: &str) -> (u8, std::cmp::Reverse<u32>, std::cmp::Rev
 
 impl State {
     /// Indexes `objects` and builds the discovery table.
-    fn new(objects: Vec<Value>, config: FakeConfig, log: Arc<Mutex<Vec<LoggedRequest>>>) -> Self {
+    fn new(
+        objects: Vec<Value>,
+        config: FakeConfig,
+        log: Arc<Mutex<Vec<LoggedRequest>>>,
+        store: Arc<Store>,
+        list_rv: u64,
+    ) -> Self {
         let mut resources: BTreeMap<GroupVersion, BTreeMap<String, ResourceDef>> = BTreeMap::new();
         for r in BUILTIN_RESOURCES {
             resources
@@ -1164,6 +1741,8 @@ impl State {
             gone_sent: AtomicBool::new(false),
             throttled: std::sync::atomic::AtomicUsize::new(0),
             log,
+            store,
+            list_rv,
         }
     }
 
@@ -1267,6 +1846,7 @@ impl State {
             delivery: Delivery::Normal,
             location: None,
             retry_after: None,
+            watch: None,
         }
     }
 
@@ -1449,6 +2029,9 @@ impl State {
         namespace: Option<&str>,
         query: &Query,
     ) -> Response {
+        if query.watch {
+            return self.watch(group, version, resource, namespace, query);
+        }
         let page = || self.list_page(group, version, resource, namespace, query);
         let Some(fault) = self
             .config
@@ -1549,6 +2132,60 @@ impl State {
         }
     }
 
+    /// The answer to a watch request: a [`Delivery::Watch`], or an error status (a
+    /// [`WatchFaultKind::Status`], a `resourceVersion` that is not a number).
+    fn watch(
+        &self,
+        group: &str,
+        version: &str,
+        resource: &ResourceDef,
+        namespace: Option<&str>,
+        query: &Query,
+    ) -> Response {
+        let from = match query.resource_version.as_deref() {
+            None | Some("" | "0") => None,
+            Some(rv) => match rv.parse::<u64>() {
+                Ok(rv) => Some(rv),
+                Err(_) => {
+                    return Response::status(
+                        400,
+                        "BadRequest",
+                        &format!("invalid resource version: {rv:?}"),
+                    );
+                }
+            },
+        };
+        let refused = self.config.watch_faults.iter().find_map(|f| match f.kind {
+            WatchFaultKind::Status(code) if f.group == group && f.plural == resource.plural => {
+                Some(code)
+            }
+            _ => None,
+        });
+        if let Some(code) = refused {
+            return if code == 403 {
+                forbidden_verb(group, &resource.plural, namespace, "watch")
+            } else {
+                Response::status(code, "InternalError", "injected watch fault")
+            };
+        }
+        Response {
+            delivery: Delivery::Watch,
+            watch: Some(WatchSpec {
+                group: group.to_owned(),
+                version: version.to_owned(),
+                plural: resource.plural.clone(),
+                kind: resource.kind.clone(),
+                namespace: namespace.map(str::to_owned),
+                from,
+                bookmarks: query.bookmarks,
+                // kube-apiserver's default is its `--min-request-timeout` (30 min), randomized;
+                // the fake ends sooner so that no test thread outlives its test by much.
+                timeout: Duration::from_secs(query.timeout_seconds.unwrap_or(60).min(300)),
+            }),
+            ..Response::json(&json!({}))
+        }
+    }
+
     /// One page of a list, as a well-behaved server answers it.
     fn list_page(
         &self,
@@ -1582,7 +2219,7 @@ impl State {
             .iter()
             .map(|o| served_item(o, group, version))
             .collect();
-        let mut metadata = json!({"resourceVersion": "1"});
+        let mut metadata = json!({"resourceVersion": self.list_rv.to_string()});
         if end < all.len() {
             metadata["continue"] = json!(encode_continue(end));
             metadata["remainingItemCount"] = json!(all.len() - end);
@@ -1623,6 +2260,22 @@ fn html_page(code: u16) -> String {
 /// The 403 the real server gives when RBAC denies a read.
 fn forbidden(group: &str, plural: &str, namespace: Option<&str>, name: Option<&str>) -> Response {
     let verb = if name.is_some() { "get" } else { "list" };
+    forbidden_with(group, plural, namespace, name, verb)
+}
+
+/// The 403 for `verb` (`watch`) on a collection.
+fn forbidden_verb(group: &str, plural: &str, namespace: Option<&str>, verb: &str) -> Response {
+    forbidden_with(group, plural, namespace, None, verb)
+}
+
+/// The 403 the real server gives when RBAC denies `verb`.
+fn forbidden_with(
+    group: &str,
+    plural: &str,
+    namespace: Option<&str>,
+    name: Option<&str>,
+    verb: &str,
+) -> Response {
     let scope = match namespace {
         Some(ns) => format!("in the namespace \"{ns}\""),
         None => "at the cluster scope".to_owned(),
@@ -2090,4 +2743,268 @@ fn dropping_the_server_stops_it() {
         TcpStream::connect(&addr).is_err(),
         "{addr} still accepts connections after drop"
     );
+}
+
+/// How a raw watch ended.
+#[derive(Debug, PartialEq, Eq)]
+enum WatchEnd {
+    /// The terminating chunk came (a timeout, a 410).
+    Ended,
+    /// The connection closed without it (dropped mid-stream).
+    Dropped,
+    /// Nothing came within the read timeout (stalled), or `max` events were read.
+    Open,
+}
+
+/// Opens a watch of `path` (with `query`) over raw HTTP and reads up to `max` events, each
+/// read waiting at most `wait`; returns the status code, the events and how it ended.
+fn raw_watch(
+    server: &FakeApiServer,
+    path: &str,
+    max: usize,
+    wait: Duration,
+) -> (u16, Vec<Value>, WatchEnd) {
+    let addr = server.url().trim_start_matches("http://").to_owned();
+    let stream = TcpStream::connect(&addr).expect("connect to the fake apiserver");
+    stream.set_read_timeout(Some(wait)).expect("a read timeout");
+    let mut writer = stream.try_clone().expect("clone the stream");
+    writer
+        .write_all(format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .expect("send the request");
+    let mut reader = BufReader::new(stream);
+    let mut status = String::new();
+    reader.read_line(&mut status).expect("a status line");
+    let code = status
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("a status code");
+    let mut chunked = false;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a header line");
+        if line.trim().is_empty() {
+            break;
+        }
+        chunked |= line.to_ascii_lowercase() == "transfer-encoding: chunked\r\n";
+    }
+    if !chunked {
+        let mut body = String::new();
+        let _ = reader.read_to_string(&mut body);
+        return (
+            code,
+            vec![serde_json::from_str(&body).expect("a Status")],
+            WatchEnd::Ended,
+        );
+    }
+    let mut events = Vec::new();
+    while events.len() < max {
+        let mut size = String::new();
+        match reader.read_line(&mut size) {
+            Ok(0) => return (code, events, WatchEnd::Dropped),
+            Ok(_) => {}
+            Err(_) => return (code, events, WatchEnd::Open),
+        }
+        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
+        let mut data = vec![0; size + 2];
+        reader.read_exact(&mut data).expect("a whole chunk");
+        if size == 0 {
+            return (code, events, WatchEnd::Ended);
+        }
+        let text = String::from_utf8(data).expect("UTF-8");
+        assert!(text.ends_with("\n\r\n"), "one event per line: {text:?}");
+        events.push(serde_json::from_str(text.trim_end()).expect("an event"));
+    }
+    (code, events, WatchEnd::Open)
+}
+
+/// `(type, name, resourceVersion)` of each event.
+fn summary(events: &[Value]) -> Vec<(String, String, String)> {
+    events
+        .iter()
+        .map(|e| {
+            let field = |p: &str| {
+                e.pointer(p)
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned()
+            };
+            (
+                field("/type"),
+                field("/object/metadata/name"),
+                field("/object/metadata/resourceVersion"),
+            )
+        })
+        .collect()
+}
+
+fn node(name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name}})
+}
+
+#[test]
+fn a_watch_streams_scripted_changes_after_its_version_then_bookmarks() {
+    let config = FakeConfig {
+        bookmark_every: Duration::from_millis(200),
+        ..FakeConfig::default()
+    };
+    let server = Arc::new(FakeApiServer::start(
+        vec![pod("ml", "a"), node("n1")],
+        config,
+    ));
+    assert_eq!(
+        get_json(&server, "/api/v1/pods", 200)["metadata"]["resourceVersion"],
+        "1"
+    );
+    let script = {
+        let server = Arc::clone(&server);
+        thread::spawn(move || {
+            thread::sleep(Duration::from_millis(100));
+            server.play(&[
+                Step::Create(pod("ml", "b")),
+                Step::bind("ml", "b", "n1"),
+                Step::Cordon("n1".to_owned()),
+                Step::delete_pod("ml", "a"),
+            ]);
+        })
+    };
+    let (code, events, end) = raw_watch(
+        &server,
+        "/api/v1/pods?watch=true&resourceVersion=1&allowWatchBookmarks=true",
+        4,
+        Duration::from_secs(10),
+    );
+    script.join().expect("the script ran");
+    assert_eq!((code, &end), (200, &WatchEnd::Open));
+    let rows = |v: &[(&str, &str, &str)]| -> Vec<(String, String, String)> {
+        v.iter()
+            .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
+            .collect()
+    };
+    // The node's change (rv 4) is not a pod's: a pod watch never sees it.
+    assert_eq!(
+        summary(&events),
+        rows(&[
+            ("ADDED", "b", "2"),
+            ("MODIFIED", "b", "3"),
+            ("DELETED", "a", "5"),
+            ("BOOKMARK", "", "5"),
+        ])
+    );
+    assert_eq!(events[1]["object"]["spec"]["nodeName"], "n1");
+    assert_eq!(events[0]["object"]["apiVersion"], "v1");
+    // Lists see the same changes, at the same version.
+    let list = get_json(&server, "/api/v1/pods", 200);
+    assert_eq!(item_names(&list), ["b"]);
+    assert_eq!(list["metadata"]["resourceVersion"], "5");
+    assert_eq!(
+        get_json(&server, "/api/v1/nodes/n1", 200)["spec"]["unschedulable"],
+        true
+    );
+    // Without bookmarks allowed, a quiet watch sends nothing; from a version, what came after.
+    let (_, events, end) = raw_watch(
+        &server,
+        "/api/v1/namespaces/ml/pods?watch=true&resourceVersion=3",
+        4,
+        Duration::from_millis(600),
+    );
+    assert_eq!(summary(&events), rows(&[("DELETED", "a", "5")]));
+    assert_eq!(end, WatchEnd::Open);
+}
+
+#[test]
+fn a_watch_without_a_version_starts_with_the_objects_and_ends_at_its_timeout() {
+    let server = FakeApiServer::start(vec![pod("ml", "b"), pod("ml", "a")], FakeConfig::default());
+    let (code, events, end) = raw_watch(
+        &server,
+        "/api/v1/pods?watch=1&timeoutSeconds=1",
+        10,
+        Duration::from_secs(5),
+    );
+    assert_eq!((code, end), (200, WatchEnd::Ended));
+    let names: Vec<String> = summary(&events).into_iter().map(|e| e.1).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert!(events.iter().all(|e| e["type"] == "ADDED"));
+}
+
+#[test]
+fn a_compacted_version_gets_an_error_event_with_a_410_status() {
+    let server = FakeApiServer::start(vec![pod("ml", "a")], FakeConfig::default());
+    let mut b = pod("ml", "b");
+    server.apply(&Step::Create(b.clone()));
+    b["metadata"]["labels"] = json!({"app": "x"});
+    server.play(&[
+        Step::Update(b),
+        Step::Sleep(Duration::from_millis(1)),
+        Step::Compact,
+    ]);
+    assert_eq!(server.resource_version(), 3);
+    let (code, events, end) = raw_watch(
+        &server,
+        "/api/v1/pods?watch=true&resourceVersion=1",
+        5,
+        Duration::from_secs(5),
+    );
+    assert_eq!((code, end), (200, WatchEnd::Ended));
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["type"], "ERROR");
+    assert_eq!(events[0]["object"]["kind"], "Status");
+    assert_eq!(events[0]["object"]["code"], 410);
+    assert_eq!(events[0]["object"]["reason"], "Expired");
+    // From the current version the watch is fine.
+    let (_, events, end) = raw_watch(
+        &server,
+        "/api/v1/pods?watch=true&resourceVersion=3",
+        5,
+        Duration::from_millis(300),
+    );
+    assert_eq!((events.len(), end), (0, WatchEnd::Open));
+}
+
+#[test]
+fn watch_faults_drop_stall_expire_or_refuse_the_first_watches_only() {
+    let config = FakeConfig {
+        watch_faults: vec![
+            WatchFault::once("", "pods", WatchFaultKind::DropAfter(1)),
+            WatchFault::once("", "nodes", WatchFaultKind::Stall),
+            WatchFault::once("", "namespaces", WatchFaultKind::Gone),
+            WatchFault {
+                times: usize::MAX,
+                ..WatchFault::once("", "limitranges", WatchFaultKind::Status(403))
+            },
+        ],
+        ..FakeConfig::default()
+    };
+    let server = FakeApiServer::start(vec![pod("ml", "a"), pod("ml", "b"), node("n1")], config);
+    let wait = Duration::from_millis(500);
+    let (_, events, end) = raw_watch(&server, "/api/v1/pods?watch=true", 5, wait);
+    assert_eq!((events.len(), end), (1, WatchEnd::Dropped));
+    let (_, events, _) = raw_watch(&server, "/api/v1/pods?watch=true", 2, wait);
+    assert_eq!(events.len(), 2, "the second watch behaves");
+    let (code, events, end) = raw_watch(&server, "/api/v1/nodes?watch=true", 5, wait);
+    assert_eq!((code, events.len(), end), (200, 0, WatchEnd::Open));
+    let (_, events, _) = raw_watch(
+        &server,
+        "/api/v1/namespaces?watch=true&resourceVersion=1",
+        5,
+        wait,
+    );
+    assert_eq!(events[0]["object"]["code"], 410);
+    let (code, events, _) = raw_watch(&server, "/api/v1/limitranges?watch=true", 5, wait);
+    assert_eq!(code, 403);
+    assert_eq!(events[0]["reason"], "Forbidden");
+    assert!(
+        events[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot watch resource \"limitranges\"")),
+        "{events:?}"
+    );
+    // Listing what may not be watched is still allowed, and every watch is in the log.
+    get_json(&server, "/api/v1/limitranges", 200);
+    let watches = server
+        .requests()
+        .iter()
+        .filter(|r| r.query.contains("watch=true"))
+        .count();
+    assert_eq!(watches, 5);
 }

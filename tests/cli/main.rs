@@ -38,3 +38,4 @@ mod support;
 mod tree;
 mod tui;
 mod version;
+mod watch;

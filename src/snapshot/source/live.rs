@@ -49,7 +49,14 @@ pub(crate) struct LiveOptions {
     /// Read Kueue's manager configuration (`kueue-system/kueue-manager-config`) when the
     /// cluster serves Kueue's API (off when `--kueue-config` names one).
     pub kueue_config: bool,
+    /// `--watch`: the longest a watch may stay silent (no event, no bookmark) before it is
+    /// taken as stalled and opened again; `None` waits forever.
+    pub watch_idle: Option<Duration>,
 }
+
+/// How long a watch may stay silent when `--request-timeout` is not given: kube-apiserver
+/// sends a bookmark about once a minute.
+pub(crate) const DEFAULT_WATCH_IDLE: Duration = Duration::from_secs(150);
 
 impl Default for LiveOptions {
     fn default() -> Self {
@@ -63,6 +70,7 @@ impl Default for LiveOptions {
             impersonate_groups: Vec::new(),
             request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
             kueue_config: true,
+            watch_idle: Some(DEFAULT_WATCH_IDLE),
         }
     }
 }
@@ -309,6 +317,14 @@ pub enum AccessError {
     /// The async runtime could not start.
     #[error("cannot start the async runtime")]
     Runtime(#[source] std::io::Error),
+    /// While watching (`--watch`), the API server stopped answering, after the retries.
+    #[error("lost the Kubernetes API server at `{server}`: {reason}")]
+    Lost {
+        /// The server URL.
+        server: String,
+        /// What happened, in words.
+        reason: String,
+    },
 }
 
 impl AccessError {
@@ -323,6 +339,7 @@ impl AccessError {
             Self::Refused { code: 403, .. } => "the user may not read the API's discovery documents: check `kubectl auth can-i --list`".to_owned(),
             Self::Refused { .. } => "check `kubectl cluster-info` and `--context`".to_owned(),
             Self::Answered { hint, .. } => hint.clone(),
+            Self::Lost { .. } => "check `kubectl cluster-info`; what was printed last is what wasctl knew of the cluster".to_owned(),
             Self::Runtime(_) => return None,
         })
     }
@@ -875,6 +892,22 @@ async fn load_async(
     options: &LiveOptions,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Snapshot, AccessError> {
+    Ok(load_listed(options, progress).await?.snapshot)
+}
+
+/// A snapshot as listed, with what watching it needs.
+struct LoadedLive {
+    snapshot: Snapshot,
+    client: Client,
+    server: String,
+    /// Every resource listed: where, and the list's resourceVersion.
+    listed: Vec<(ListJob, Option<String>, String)>,
+}
+
+async fn load_listed(
+    options: &LiveOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<LoadedLive, AccessError> {
     let (client, server, default_namespace) = client_for(options).await?;
     let timeout = options.request_timeout;
     progress("discovering APIs");
@@ -906,9 +939,11 @@ async fn load_async(
         )
     }))
     .await;
+    let mut listed = Vec::new();
     for (job, result) in jobs.iter().zip(results) {
         match result {
-            Ok((items, notes, namespace)) => {
+            Ok((items, notes, namespace, rv)) => {
+                listed.push((job.clone(), namespace.clone(), rv));
                 if let Some(namespace) = namespace {
                     facts
                         .coverage
@@ -945,7 +980,288 @@ async fn load_async(
     let mut snapshot = collector.finish();
     snapshot.default_namespace = Some(default_namespace);
     snapshot.kueue_config = kueue_config;
-    Ok(snapshot)
+    Ok(LoadedLive {
+        snapshot,
+        client,
+        server,
+        listed,
+    })
+}
+
+/// How long a watch asks the server to keep its stream open (`timeoutSeconds`); the server
+/// ends it then and the watch is opened again from the last version seen. client-go picks
+/// 5 to 10 minutes.
+const WATCH_TIMEOUT_SECONDS: u64 = 290;
+
+/// One change a resource's watch reports to the command following the cluster.
+#[derive(Debug)]
+pub(crate) enum Update {
+    /// An object was added, changed or deleted ([`super::watch::apply`] takes it).
+    Event {
+        /// The listed `apiVersion` of the resource.
+        api_version: String,
+        /// The resource's kind.
+        kind: String,
+        /// The object, as JSON text.
+        object: String,
+        /// A `DELETED` event.
+        deleted: bool,
+    },
+    /// The resource was listed again after its version expired (`410 Gone`): its objects
+    /// replace those held ([`super::watch::replace_kind`]).
+    Relisted {
+        /// The resource's group (`""`: core).
+        group: String,
+        /// The resource's kind.
+        kind: String,
+        /// The resource, as `plural.group`.
+        display: String,
+        /// What the list read.
+        objects: Collector,
+    },
+    /// Something to say on stderr; the watch goes on (or this resource is no longer
+    /// watched, which the warning says).
+    Warning(Warning),
+    /// The API server is lost: the command ends (exit 3).
+    Lost(AccessError),
+}
+
+/// A live snapshot's watches, running on their own runtime until this is dropped.
+pub(crate) struct Watched {
+    /// Keeps the watch tasks running.
+    _runtime: tokio::runtime::Runtime,
+    /// What the watches report, in arrival order.
+    pub(crate) updates: std::sync::mpsc::Receiver<Update>,
+}
+
+/// Lists the cluster as [`load`] does, then watches every resource read from its list's
+/// resourceVersion (with bookmarks), each in a task of its own: a `410 Gone` lists that
+/// resource again, a stream that breaks or stalls (nothing, not even a bookmark, for
+/// `watch_idle`) is opened again with backoff, a watch that is forbidden or no longer served
+/// becomes a warning, and an API server that stops answering is [`Update::Lost`].
+pub(crate) fn load_watched(
+    options: &LiveOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(Snapshot, Watched), AccessError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(AccessError::Runtime)?;
+    let loaded = runtime.block_on(load_listed(options, progress))?;
+    let (tx, updates) = std::sync::mpsc::channel();
+    for (job, namespace, rv) in loaded.listed {
+        let follow = Following {
+            client: loaded.client.clone(),
+            server: loaded.server.clone(),
+            job,
+            namespace,
+            idle: options.watch_idle,
+            timeout: options.request_timeout,
+            tx: tx.clone(),
+        };
+        runtime.spawn(follow.run(rv));
+    }
+    Ok((
+        loaded.snapshot,
+        Watched {
+            _runtime: runtime,
+            updates,
+        },
+    ))
+}
+
+/// One resource's watch, as a task.
+struct Following {
+    client: Client,
+    server: String,
+    job: ListJob,
+    namespace: Option<String>,
+    idle: Option<Duration>,
+    timeout: Option<Duration>,
+    tx: std::sync::mpsc::Sender<Update>,
+}
+
+impl Following {
+    /// Watches until the receiver goes away, the watch stops or the server is lost.
+    async fn run(self, rv: String) {
+        use super::watch::{Ended, Follow, Next};
+        let mut state = Follow::new(rv);
+        let mut wait = Duration::ZERO;
+        loop {
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
+            }
+            state.opening();
+            let Ok(next) = self.watch_once(&mut state).await else {
+                return;
+            };
+            wait = match next {
+                Next::Watch(after) => after,
+                Next::Relist => {
+                    let listed = list_pages(
+                        &self.client,
+                        &self.job,
+                        self.namespace.as_deref(),
+                        None,
+                        self.timeout,
+                        &|_| {},
+                    )
+                    .await;
+                    match listed {
+                        Ok((objects, warnings, rv)) => {
+                            state.listed(rv);
+                            let relisted = Update::Relisted {
+                                group: self.job.group.clone(),
+                                kind: self.job.kind.clone(),
+                                display: self.job.display(),
+                                objects,
+                            };
+                            if self.tx.send(relisted).is_err() {
+                                return;
+                            }
+                            for w in warnings {
+                                if self.tx.send(Update::Warning(w)).is_err() {
+                                    return;
+                                }
+                            }
+                            Duration::ZERO
+                        }
+                        Err(failure) => {
+                            let ended = match failure {
+                                ListFailure::Status { code, .. } => Ended::Refused {
+                                    code,
+                                    message: String::new(),
+                                },
+                                ListFailure::Unsent(e) => {
+                                    Ended::Unreachable(parse::first_line(&e.to_string()))
+                                }
+                                other => Ended::Broken(other.reason()),
+                            };
+                            match state.ended(&ended) {
+                                Next::Watch(after) => after,
+                                other => {
+                                    let _ = self.finish(other);
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                }
+                other => {
+                    let _ = self.finish(other);
+                    return;
+                }
+            };
+        }
+    }
+
+    /// Reports why the watch stops.
+    fn finish(&self, next: super::watch::Next) -> Result<(), ()> {
+        use super::watch::Next;
+        let update = match next {
+            Next::Stop(why) => Update::Warning(Warning::new(
+                "WatchStopped",
+                format!("`{}` is no longer watched: {why}", self.job.display()),
+            )),
+            Next::Lost(reason) => Update::Lost(AccessError::Lost {
+                server: self.server.clone(),
+                reason: format!("watching `{}`: {reason}", self.job.display()),
+            }),
+            Next::Watch(_) | Next::Relist => return Ok(()),
+        };
+        self.tx.send(update).map_err(|_| ())
+    }
+
+    /// Opens one watch request and reads it until it ends; `Err` when the receiver is gone.
+    async fn watch_once(&self, state: &mut super::watch::Follow) -> Result<super::watch::Next, ()> {
+        use super::watch::{Ended, Line, Next, parse_line};
+        use futures::AsyncBufReadExt as _;
+        let uri = format!(
+            "{}?allowWatchBookmarks=true&resourceVersion={}&timeoutSeconds={WATCH_TIMEOUT_SECONDS}&watch=true",
+            self.job.path(self.namespace.as_deref()),
+            percent_encode(&state.rv)
+        );
+        if !path_is_allowed(&uri) {
+            return Ok(Next::Stop(format!("refused to request `{uri}`")));
+        }
+        let Ok(request) = http::Request::get(&uri).body(Vec::new()) else {
+            return Ok(Next::Stop(format!("cannot request `{uri}`")));
+        };
+        let idle = self.idle;
+        let opened = match idle {
+            Some(limit) => tokio::time::timeout(limit, self.client.request_stream(request))
+                .await
+                .map_err(|_| Ended::Broken(format!("no answer within {}", humanize(limit)))),
+            None => Ok(self.client.request_stream(request).await),
+        };
+        let reader = match opened {
+            Err(ended) => return Ok(state.ended(&ended)),
+            Ok(Err(kube::Error::Api(status))) => {
+                // Only the code: a body that was not a `Status` (a proxy's page) is in the
+                // message, and may echo the request.
+                return Ok(state.ended(&Ended::Refused {
+                    code: status.code,
+                    message: String::new(),
+                }));
+            }
+            Ok(Err(e)) => {
+                return Ok(state.ended(&Ended::Unreachable(parse::first_line(&e.to_string()))));
+            }
+            Ok(Ok(reader)) => reader,
+        };
+        let mut reader = Box::pin(reader);
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = match idle {
+                Some(limit) => {
+                    match tokio::time::timeout(limit, reader.read_line(&mut line)).await {
+                        Ok(read) => read,
+                        Err(_) => {
+                            return Ok(state.ended(&Ended::Broken(format!(
+                                "nothing, not even a bookmark, for {}",
+                                humanize(limit)
+                            ))));
+                        }
+                    }
+                }
+                None => reader.read_line(&mut line).await,
+            };
+            match read {
+                Ok(0) => return Ok(state.ended(&Ended::Closed)),
+                Ok(_) => {}
+                Err(e) => {
+                    return Ok(state.ended(&Ended::Broken(parse::first_line(&e.to_string()))));
+                }
+            }
+            let text = line.trim();
+            if text.is_empty() {
+                continue;
+            }
+            let parsed = match parse_line(text) {
+                Ok(parsed) => parsed,
+                Err(why) => {
+                    return Ok(state.ended(&Ended::Broken(format!("the server sent {why}"))));
+                }
+            };
+            if let Line::Object {
+                deleted, object, ..
+            } = &parsed
+            {
+                let update = Update::Event {
+                    api_version: self.job.api_version(),
+                    kind: self.job.kind.clone(),
+                    object: (*object).to_owned(),
+                    deleted: *deleted,
+                };
+                self.tx.send(update).map_err(|_| ())?;
+            }
+            if let Some(next) = state.line(&parsed) {
+                return Ok(next);
+            }
+        }
+    }
 }
 
 /// Reads Kueue's manager configuration from the ConfigMap Kueue's manifests mount
@@ -1814,6 +2130,8 @@ struct PageMeta {
     #[serde(rename = "continue")]
     continue_token: Option<String>,
     remaining_item_count: Option<u64>,
+    /// The list's resourceVersion (the same on every page), which a watch starts from.
+    resource_version: Option<String>,
 }
 
 /// The most pages one list may take (150,000 pods are 300 pages of 500).
@@ -1829,12 +2147,12 @@ async fn list_all(
     namespace: Option<&str>,
     timeout: Option<Duration>,
     progress: &(dyn Fn(&str) + Sync),
-) -> Result<(Collector, Vec<Warning>, Option<String>), ListFailure> {
+) -> Result<Listed, ListFailure> {
     match list_pages(client, job, None, None, timeout, progress).await {
-        Ok((items, invalid)) => Ok((items, invalid, None)),
+        Ok((items, invalid, rv)) => Ok((items, invalid, None, rv)),
         Err(e) if e.code() == Some(403) && job.namespaced && namespace.is_some() => {
             let ns = namespace.unwrap_or_default();
-            let (mut items, mut invalid) =
+            let (mut items, mut invalid, rv) =
                 list_pages(client, job, Some(ns), None, timeout, progress).await?;
             // What the other namespaces hold is unknown: for pods, what they use of the
             // nodes. The control plane's static pods in `kube-system` carry the scheduler's
@@ -1855,7 +2173,7 @@ async fn list_all(
                 )
                 .await;
                 let gates = match static_pods {
-                    Ok((control_plane, notes)) => {
+                    Ok((control_plane, notes, _)) => {
                         items.merge(control_plane);
                         invalid.extend(notes);
                         format!(
@@ -1878,11 +2196,15 @@ async fn list_all(
                     job.display()
                 ),
             ));
-            Ok((items, invalid, Some(ns.to_owned())))
+            Ok((items, invalid, Some(ns.to_owned()), rv))
         }
         Err(e) => Err(e),
     }
 }
+
+/// What [`list_all`] read: the objects, the warnings, the namespace it fell back to, and the
+/// list's resourceVersion.
+type Listed = (Collector, Vec<Warning>, Option<String>, String);
 
 /// Where the control plane's static pods are.
 const CONTROL_PLANE_NAMESPACE: &str = "kube-system";
@@ -1906,7 +2228,7 @@ async fn list_pages(
     selector: Option<&str>,
     timeout: Option<Duration>,
     progress: &(dyn Fn(&str) + Sync),
-) -> Result<(Collector, Vec<Warning>), ListFailure> {
+) -> Result<(Collector, Vec<Warning>, String), ListFailure> {
     let path = job.path(namespace);
     let api_version = job.api_version();
     'relist: for _ in 0..=MAX_RELISTS {
@@ -1915,6 +2237,7 @@ async fn list_pages(
             invalid: Vec::new(),
             count: 0,
         };
+        let mut rv = String::new();
         let mut seen = std::collections::HashSet::new();
         let mut token: Option<String> = None;
         let mut typing: Option<tokio::task::JoinHandle<Result<TypedPage, ListFailure>>> = None;
@@ -1942,6 +2265,9 @@ async fn list_pages(
                 Err(e) => return Err(e),
             };
             let meta = meta?;
+            if token.is_none() {
+                rv = meta.resource_version.clone().unwrap_or_default();
+            }
             let (api_version, kind) = (api_version.clone(), job.kind.clone());
             typing = Some(tokio::task::spawn_blocking(move || {
                 let mut page = type_page(&body, &api_version, &kind)?;
@@ -1954,7 +2280,7 @@ async fn list_pages(
                     if let Some(last) = typing.take() {
                         listed.absorb(joined(last).await?, job, progress);
                     }
-                    return Ok((listed.collector, listed.invalid));
+                    return Ok((listed.collector, listed.invalid, rv));
                 }
                 Some(t) if !seen.insert(t.clone()) => return Err(ListFailure::RepeatedContinue),
                 Some(_) => {}
@@ -2046,6 +2372,7 @@ fn page_meta(body: &[u8]) -> Result<PageMeta, ListFailure> {
     Ok(page.metadata.unwrap_or(PageMeta {
         continue_token: None,
         remaining_item_count: None,
+        resource_version: None,
     }))
 }
 

@@ -13,6 +13,7 @@ pub(crate) mod parse;
 pub(crate) mod prune;
 pub(crate) mod stream;
 pub(crate) mod tls;
+pub(crate) mod watch;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

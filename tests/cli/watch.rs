@@ -1,0 +1,293 @@
+//! `simulate --watch` end to end against the fake API server: the result, then one line per
+//! unit whose result changed as scripted changes come in (a pod deleted, a node cordoned),
+//! through a 410, a dropped and a stalled stream; Ctrl-C ends with 0, a lost server with 3;
+//! the requests made are one list and a few watches per resource, not one per change.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::fake_apiserver::{FakeApiServer, FakeConfig, Step, WatchFault, WatchFaultKind};
+use crate::support::{HANDED_OUT_CREDENTIALS, run, wasctl};
+
+fn node(name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "uid": "uid-n1"},
+           "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
+}
+
+fn pod(name: &str, cpu: &str, node: Option<&str>) -> Value {
+    let mut p = json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": "ml", "uid": format!("uid-{name}"),
+                     "creationTimestamp": "2026-11-29T11:00:00Z"},
+        "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]},
+        "status": {"phase": "Pending"}});
+    if let Some(n) = node {
+        p["spec"]["nodeName"] = json!(n);
+        p["status"]["phase"] = json!("Running");
+    }
+    p
+}
+
+/// One node of 4 CPUs, a running pod holding 3 of them and a pending pod asking for 2:
+/// unschedulable until the blocker goes.
+fn cluster() -> Vec<Value> {
+    vec![
+        node("n1"),
+        json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml"}}),
+        pod("blocker", "3", Some("n1")),
+        pod("w-3", "2", None),
+    ]
+}
+
+/// The running command, its stdout lines as they come, and its stderr.
+struct Watching {
+    child: Child,
+    lines: Receiver<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Watching {
+    fn start(server: &FakeApiServer, dir: &std::path::Path, extra: &[&str]) -> Self {
+        let kubeconfig = server.write_kubeconfig(dir);
+        let mut child = wasctl()
+            .args(["simulate", "--watch", "-n", "ml", "--request-timeout", "2s"])
+            .args(extra)
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut stderr = child.stderr.take().expect("stderr");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        Self {
+            child,
+            lines,
+            stderr,
+        }
+    }
+
+    /// The lines up to and including the first that `done` accepts (panics after 20 s).
+    fn until(&self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        panic!("no {what} within 20 s; stdout so far: {seen:#?}");
+    }
+
+    /// Sends `signal` and waits (at most 30 s) for the exit; returns the code and stderr.
+    fn end(mut self, signal: Option<&str>) -> (i32, String) {
+        if let Some(signal) = signal {
+            let status = std::process::Command::new("kill")
+                .args([signal, &self.child.id().to_string()])
+                .status()
+                .expect("kill runs");
+            assert!(status.success());
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let code = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status.code().unwrap_or(-1);
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the command did not end within 30 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let stderr = self.stderr.join().expect("stderr read");
+        for c in HANDED_OUT_CREDENTIALS {
+            assert!(!stderr.contains(c), "a credential on stderr: {stderr}");
+        }
+        (code, stderr)
+    }
+}
+
+#[test]
+fn watch_prints_one_line_per_changed_unit_with_its_cause_through_a_410_a_drop_and_a_stall() {
+    let config = FakeConfig {
+        bookmark_every: Duration::from_millis(300),
+        watch_faults: vec![
+            // The pods' first watch: its version expired (the pods are listed again).
+            WatchFault::once("", "pods", WatchFaultKind::Gone),
+            // The nodes' first watch breaks at once (the drop is found first), the second
+            // stalls past the 2 s idle limit; the third behaves.
+            WatchFault::once("", "nodes", WatchFaultKind::DropAfter(0)),
+            WatchFault {
+                times: 2,
+                ..WatchFault::once("", "nodes", WatchFaultKind::Stall)
+            },
+            // Listing is allowed, watching is not: a warning, the rest goes on.
+            WatchFault {
+                times: usize::MAX,
+                ..WatchFault::once("", "limitranges", WatchFaultKind::Status(403))
+            },
+        ],
+        ..FakeConfig::default()
+    };
+    let server = FakeApiServer::start(cluster(), config);
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::start(&server, dir.path(), &[]);
+    let first = w.until("the first result", |l| l.contains("w-3"));
+    assert!(
+        first.last().is_some_and(|l| l.contains("Unschedulable")),
+        "{first:#?}"
+    );
+    server.play(&[Step::delete_pod("ml", "blocker")]);
+    let change = w.until("the pod's change", |l| l.starts_with("Pod ml/w-3:"));
+    assert_eq!(
+        change.last().map(String::as_str),
+        Some("Pod ml/w-3: Unschedulable → Scheduled (newly schedulable): pod ml/blocker deleted")
+    );
+    // After the stalls, the node's watch is open again: a cordon arrives.
+    std::thread::sleep(Duration::from_secs(5));
+    server.play(&[Step::Cordon("n1".to_owned())]);
+    let change = w.until("the node's change", |l| l.starts_with("Pod ml/w-3:"));
+    assert_eq!(
+        change.last().map(String::as_str),
+        Some("Pod ml/w-3: Scheduled → Unschedulable (newly unschedulable): node n1 cordoned")
+    );
+    let (code, stderr) = w.end(Some("-INT"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("`limitranges` is no longer watched: watching it is forbidden"),
+        "{stderr}"
+    );
+    // O(resources): every resource listed once (pods twice: the 410), and watched a few
+    // times (nodes 3: a drop, a stall, then the one that stays) — not once per change.
+    let log = server.requests();
+    let pod_lists = log
+        .iter()
+        .filter(|r| r.path == "/api/v1/pods" && !r.query.contains("watch=true"))
+        .count();
+    assert_eq!(pod_lists, 2, "{log:#?}");
+    let node_watches = log
+        .iter()
+        .filter(|r| r.path == "/api/v1/nodes" && r.query.contains("watch=true"))
+        .count();
+    assert_eq!(node_watches, 3, "{log:#?}");
+    let lists = log
+        .iter()
+        .filter(|r| !r.query.contains("watch=true"))
+        .count();
+    let watches = log.len() - lists;
+    assert!(
+        watches <= lists + 8,
+        "{watches} watches for {lists} other requests"
+    );
+    assert!(log.iter().all(|r| r.method == "GET"), "read-only: {log:#?}");
+    let resume = log
+        .iter()
+        .filter(|r| r.path == "/api/v1/nodes" && r.query.contains("watch=true"))
+        .last()
+        .map(|r| r.query.clone())
+        .unwrap_or_default();
+    assert!(
+        resume.contains("allowWatchBookmarks=true") && resume.contains("resourceVersion="),
+        "{resume}"
+    );
+}
+
+#[test]
+fn watch_json_streams_one_watch_event_per_line() {
+    let server = FakeApiServer::start(cluster(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::start(&server, dir.path(), &["-o", "json"]);
+    let first = w.until("the first result", |l| l.contains("SimulationReport"));
+    let report: Value = serde_json::from_str(first.last().unwrap()).expect("one JSON line");
+    assert_eq!(report["units"][0]["outcome"], "Unschedulable");
+    server.play(&[
+        Step::Create(pod("w-4", "1", None)),
+        Step::delete_pod("ml", "blocker"),
+    ]);
+    let lines = w.until("the events", |l| l.contains("\"w-3\""));
+    let events: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    let w3 = events.last().unwrap();
+    assert_eq!(w3["apiVersion"], "wasctl.dev/v1alpha1");
+    assert_eq!(w3["kind"], "WatchEvent");
+    assert_eq!(w3["type"], "NewlySchedulable");
+    assert_eq!(
+        w3["unit"],
+        json!({"kind": "Pod", "namespace": "ml", "name": "w-3"})
+    );
+    assert_eq!(
+        (&w3["before"], &w3["after"]),
+        (&json!("Unschedulable"), &json!("Scheduled"))
+    );
+    assert!(
+        w3["causes"]
+            .as_array()
+            .is_some_and(|c| c.contains(&json!("pod ml/blocker deleted"))),
+        "{w3}"
+    );
+    let (code, _) = w.end(Some("-TERM"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_lost_api_server_ends_the_watch_with_exit_3() {
+    let server = FakeApiServer::start(cluster(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::start(&server, dir.path(), &[]);
+    w.until("the first result", |l| l.contains("w-3"));
+    drop(server);
+    let (code, stderr) = w.end(None);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains("lost the Kubernetes API server"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hint:"), "{stderr}");
+}
+
+#[test]
+fn watch_needs_a_live_cluster_and_a_streamed_format() {
+    let demo = run(&["simulate", "--watch", "--demo"]);
+    assert_eq!(demo.code, 2, "{}", demo.transcript());
+    assert!(
+        demo.stderr.contains("`--watch` follows a live cluster"),
+        "{}",
+        demo.stderr
+    );
+    let from = run(&["simulate", "-w", "--from", "testdata/doctor/kueue.yaml"]);
+    assert_eq!(from.code, 2, "{}", from.transcript());
+    let yaml = run(&[
+        "simulate",
+        "-w",
+        "-o",
+        "yaml",
+        "--server",
+        "http://127.0.0.1:1",
+    ]);
+    assert_eq!(yaml.code, 2, "{}", yaml.transcript());
+}

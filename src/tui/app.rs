@@ -834,12 +834,11 @@ impl App {
                 sanitize(self.namespace.as_deref().unwrap_or("all"))
             )),
             Span::styled(" │ ", theme.dim()),
-            // A view's title names its object (`yaml PodGroup/ns/name`): escaped like the rest.
-            Span::styled(sanitize(&title).into_owned(), theme.header()),
         ];
+        let mut tail = Vec::new();
         if !self.applied.is_empty() {
-            spans.push(Span::styled(" │ ", theme.dim()));
-            spans.push(Span::styled(
+            tail.push(Span::styled(" │ ", theme.dim()));
+            tail.push(Span::styled(
                 format!(
                     "what-ifs: {} (u undoes)",
                     sanitize(
@@ -854,6 +853,14 @@ impl App {
                 theme.warn(),
             ));
         }
+        // A view's title names its object (`yaml PodGroup/ns/name`): escaped like the rest.
+        // On a narrow line the title gives way (cut with `…`, never inside a number) so the
+        // what-ifs stay readable.
+        let fixed: usize = spans.iter().chain(&tail).map(Span::width).sum();
+        let room = usize::from(area.width).saturating_sub(fixed).max(8);
+        let title = super::widgets::ellipsize(&sanitize(&title), room);
+        spans.push(Span::styled(title, theme.header()));
+        spans.extend(tail);
         buf.set_line(area.x, area.y, &Line::from(spans), area.width);
     }
 

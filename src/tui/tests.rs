@@ -649,6 +649,7 @@ fn tree_at_80_and_160_columns_cuts_no_number_or_name() {
             for dropped in ["AGE", "NODE", "POLICY"] {
                 assert!(!header.contains(dropped), "80: {header}");
             }
+            insta::assert_snapshot!("tree_at_80_columns", text);
         } else {
             for all in ["NAMESPACE", "STATUS", "POLICY", "NODE", "AGE"] {
                 assert!(header.contains(all), "160: {header}");

@@ -162,7 +162,34 @@ pub(crate) struct Sort {
 /// One cell: a line of spans (a name with its filter match highlighted is several spans).
 pub(crate) type Cell = Line<'static>;
 
-/// Cuts `cell` to `w` columns, ending with `…` when it was longer.
+/// How many of `chars` to keep to show at most `keep` of them before a `…`: `keep`, or fewer
+/// when the cut would fall inside a word holding a digit — a number is never shown cut (issue
+/// 51: `1000000` read `10000`); the whole word goes behind the `…` instead.
+pub(crate) fn cut_point(chars: &[char], keep: usize) -> usize {
+    if keep >= chars.len() {
+        return chars.len();
+    }
+    let inside = |c: char| !c.is_whitespace() && c != ',' && c != ';' && c != '(' && c != ')';
+    if !inside(chars[keep]) || keep == 0 || !inside(chars[keep - 1]) {
+        return keep;
+    }
+    let start = chars[..keep]
+        .iter()
+        .rposition(|&c| !inside(c))
+        .map_or(0, |p| p + 1);
+    let end = chars[keep..]
+        .iter()
+        .position(|&c| !inside(c))
+        .map_or(chars.len(), |p| keep + p);
+    if chars[start..end].iter().any(char::is_ascii_digit) {
+        start
+    } else {
+        keep
+    }
+}
+
+/// Cuts `cell` to `w` columns, ending with `…` when it was longer (never inside a number:
+/// [`cut_point`]).
 fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
     if cell.width() <= w {
         let pad = w - cell.width();
@@ -170,8 +197,10 @@ fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
         spans.push(Span::raw(" ".repeat(pad)));
         return spans;
     }
+    let chars: Vec<char> = cell.spans.iter().flat_map(|s| s.content.chars()).collect();
+    let keep = cut_point(&chars, w.saturating_sub(1));
     let mut out = Vec::new();
-    let mut left = w.saturating_sub(1);
+    let mut left = keep;
     for s in cell.spans {
         if left == 0 {
             break;
@@ -181,6 +210,11 @@ fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
         out.push(Span::styled(text, s.style));
     }
     out.push(Span::raw("…"));
+    // Pad what the cut left short.
+    let shown = keep + 1;
+    if shown < w {
+        out.push(Span::raw(" ".repeat(w - shown)));
+    }
     out
 }
 
@@ -415,12 +449,15 @@ pub(crate) fn sort_rows<R>(rows: &mut Vec<R>, sort: Sort, key: impl Fn(&R) -> St
     rows.extend(keyed.into_iter().map(|(_, r)| r));
 }
 
-/// Cuts `text` to `width` columns with `…` when longer (free text on one line).
+/// Cuts `text` to `width` columns with `…` when longer (free text on one line), never inside
+/// a number ([`cut_point`]).
 pub(crate) fn ellipsize(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= width {
         return text.to_owned();
     }
-    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    let keep = cut_point(&chars, width.saturating_sub(1));
+    let mut out: String = chars[..keep].iter().collect();
     out.push('…');
     out
 }
@@ -621,6 +658,99 @@ mod tests {
                 .modifier
                 .contains(ratatui::style::Modifier::REVERSED)
         );
+    }
+
+    #[test]
+    fn a_cut_never_falls_inside_a_number() {
+        let chars: Vec<char> = "priority 1000000 here".chars().collect();
+        // Inside `1000000`: the whole number goes.
+        assert_eq!(cut_point(&chars, 13), 9);
+        // Inside a word without digits: cut there.
+        let words: Vec<char> = "Insufficient nvidia".chars().collect();
+        assert_eq!(cut_point(&words, 4), 4);
+        assert_eq!(ellipsize("0/7 nodes: 12 Insufficient", 13), "0/7 nodes: …");
+        assert_eq!(ellipsize("short", 10), "short");
+        let cell = Line::raw("gang 1000000/2000000");
+        let text: String = fit(cell, 12).iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "gang …      ");
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_indents_the_rest() {
+        let line = Line::raw("  one two three four five six");
+        let lines: Vec<String> = wrap(&line, 14)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        assert_eq!(lines, ["  one two", "    three four", "    five six"]);
+        // A word longer than the line is broken, not cut.
+        let long = Line::raw("abcdefghijklmnopqrstuvwxyz");
+        let all: String = wrap(&long, 10)
+            .iter()
+            .flat_map(|l| l.spans.iter().map(|s| s.content.trim().to_owned()))
+            .collect();
+        assert_eq!(all, "abcdefghijklmnopqrstuvwxyz");
+    }
+
+    #[test]
+    fn widths_drop_whole_columns_in_order_then_shrink_text() {
+        let columns = [
+            Column::whole("NAME"),
+            Column::whole("AGE").drops(2),
+            Column::whole("PRIORITY").drops(1),
+            Column::text("WHY", 5, 100),
+        ];
+        let rows = vec![vec![
+            Line::raw("pod-a"),
+            Line::raw("90m"),
+            Line::raw("1000000"),
+            Line::raw("a long reason"),
+        ]];
+        // Everything fits at 60: WHY takes the rest.
+        assert_eq!(
+            widths(&columns, &rows, 60, None),
+            [Some(5), Some(3), Some(8), Some(60 - 5 - 3 - 8 - 6)]
+        );
+        // At 24: AGE (drop order 2) goes first, PRIORITY stays whole.
+        assert_eq!(
+            widths(&columns, &rows, 24, None),
+            [Some(5), None, Some(8), Some(24 - 5 - 8 - 4)]
+        );
+        // At 12: PRIORITY goes too.
+        assert_eq!(
+            widths(&columns, &rows, 12, None),
+            [Some(5), None, None, Some(5)]
+        );
+        // The sort arrow widens its header.
+        let sort = Some(Sort {
+            key: 'A',
+            descending: false,
+        });
+        let sorted = [Column::whole("AGE").sorts('A')];
+        let ages = vec![vec![Line::raw("9m")]];
+        assert_eq!(widths(&sorted, &ages, 60, sort), [Some(4)]);
+        assert_eq!(widths(&sorted, &ages, 60, None), [Some(3)]);
+    }
+
+    #[test]
+    fn natural_order_of_numbers_and_ages() {
+        use std::cmp::Ordering::*;
+        assert_eq!(natural_cmp("9", "10"), Less);
+        assert_eq!(natural_cmp("1000", "1000000"), Less);
+        assert_eq!(natural_cmp("90m", "4h"), Less);
+        assert_eq!(natural_cmp("2d", "27h"), Greater);
+        assert_eq!(natural_cmp("gpu-a10", "gpu-a9"), Greater);
+        assert_eq!(natural_cmp("Pod/x", "pod/x"), Equal);
+        let mut rows = vec!["b", "", "a10", "a9"];
+        sort_rows(
+            &mut rows,
+            Sort {
+                key: 'N',
+                descending: true,
+            },
+            |r| (*r).to_owned(),
+        );
+        assert_eq!(rows, ["b", "a10", "a9", ""]);
     }
 
     #[test]

@@ -22,16 +22,18 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::data::{BuildOptions, Data, WhatIf};
-use super::event::{Done, Intent, Job, Loader, spawn_worker};
+use super::event::{Done, ExplainRequest, Intent, Job, Loader, spawn_worker};
 use super::keymap::{self, Binding, GLOBAL, SCREENS, Screen};
 use super::theme::Theme;
 use super::views::doctor::DoctorView;
 use super::views::explain::ExplainView;
 use super::views::nodes::NodesView;
 use super::views::pending::PendingView;
+use super::views::queues::QueuesView;
 use super::views::tree::TreeView;
 use super::views::yaml::YamlView;
 use super::views::{Component, Cx};
+use super::widgets::wrap;
 use crate::sanitize::sanitize;
 use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
@@ -84,9 +86,11 @@ pub struct App {
     pending: PendingView,
     nodes: NodesView,
     doctor: DoctorView,
+    queues: QueuesView,
     explain: Option<ExplainView>,
     yaml: Option<YamlView>,
-    help: bool,
+    /// The help is open: its scroll position.
+    help: Option<usize>,
     input: Input,
     status: Option<(String, bool)>,
     busy: Option<String>,
@@ -121,9 +125,10 @@ impl App {
             pending: PendingView::default(),
             nodes: NodesView::default(),
             doctor: DoctorView::default(),
+            queues: QueuesView::default(),
             explain: None,
             yaml: None,
-            help: false,
+            help: None,
             input: Input::Normal,
             status: None,
             busy: None,
@@ -145,6 +150,12 @@ impl App {
         }
         app.build("simulating");
         app
+    }
+
+    /// The data the views show (tests).
+    #[cfg(test)]
+    pub(crate) fn data_for_tests(&self) -> Option<&Data> {
+        self.data.as_deref()
     }
 
     /// Whether the user asked to quit.
@@ -208,10 +219,14 @@ impl App {
         view.result = None;
         let job = Job::Explain {
             generation: self.explain_generation,
-            snapshot: Arc::clone(&data.snapshot),
-            graph: Arc::clone(&data.graph),
-            options: data.options.clone(),
-            target: view.target.clone(),
+            request: ExplainRequest {
+                snapshot: Arc::clone(&data.snapshot),
+                graph: Arc::clone(&data.graph),
+                staged: data.staged.clone(),
+                plan: Arc::clone(&data.plan),
+                options: data.options.clone(),
+                target: view.target.clone(),
+            },
         };
         self.send(job, "explaining");
     }
@@ -344,6 +359,7 @@ impl App {
             Screen::Pending => Some(&mut self.pending),
             Screen::Nodes => Some(&mut self.nodes),
             Screen::Doctor => Some(&mut self.doctor),
+            Screen::Queues => Some(&mut self.queues),
             Screen::Explain => self.explain.as_mut().map(|v| v as &mut dyn Component),
             Screen::Yaml => self.yaml.as_mut().map(|v| v as &mut dyn Component),
         }
@@ -417,10 +433,13 @@ impl App {
             Input::Filter(text, before) => return self.on_filter_key(key, text, before),
             Input::Normal => {}
         }
-        if self.help {
+        if let Some(at) = self.help {
             match key.code {
-                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Enter => self.help = false,
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Enter => self.help = None,
                 KeyCode::Char('q') => self.quit = true,
+                KeyCode::Char('j') | KeyCode::Down => self.help = Some(at + 1),
+                KeyCode::Char('k') | KeyCode::Up => self.help = Some(at.saturating_sub(1)),
+                KeyCode::Char('g') | KeyCode::Home => self.help = Some(0),
                 _ => {}
             }
             return;
@@ -435,7 +454,7 @@ impl App {
                     .unwrap_or_default();
                 self.input = Input::Filter(before.clone(), before);
             }
-            KeyCode::Char('?') => self.help = true,
+            KeyCode::Char('?') => self.help = Some(0),
             KeyCode::Char('r') if ctrl => self.reload(),
             KeyCode::Esc => {
                 let filtered = self
@@ -447,7 +466,12 @@ impl App {
                         had
                     })
                     .unwrap_or(false);
-                if !filtered && self.stack.len() > 1 {
+                if filtered {
+                } else if self.screen() == Screen::Tree && self.tree.kind().is_some() {
+                    // `:pods` and the like: Esc goes back to the whole tree.
+                    self.tree.set_kind(None);
+                    self.refresh_all();
+                } else if self.stack.len() > 1 {
                     self.stack.pop();
                 }
             }
@@ -477,7 +501,10 @@ impl App {
             }
             KeyCode::Char('e') => {
                 if let Some(obj) = self.with_view(|v, cx| v.selected(cx)).flatten() {
-                    if obj.kind == ObjKind::Node || obj.kind == ObjKind::ResourceClaim {
+                    if obj.kind == ObjKind::Node
+                        || obj.kind == ObjKind::ResourceClaim
+                        || (obj.kind.is_kueue() && obj.kind != ObjKind::KueueWorkload)
+                    {
                         self.error(format!(
                             "`explain` takes a pod, group or Workload, not a {}",
                             obj.kind
@@ -490,8 +517,12 @@ impl App {
             _ => {
                 let mut queue = Vec::new();
                 let used = self.with_view(|v, cx| v.on_key(key, cx, &mut queue));
-                if used == Some(false) && matches!(key.code, KeyCode::Char(_)) {
-                    self.info("unknown key: `?` lists the keys of this view".to_owned());
+                if used == Some(false) {
+                    self.info(format!(
+                        "unknown key `{}` in the {} view: `?` lists its keys",
+                        key_name(key),
+                        self.screen().name()
+                    ));
                 }
                 self.apply(queue);
             }
@@ -530,6 +561,10 @@ impl App {
                                 && r.node.name == obj.name
                         })
                     });
+                    let has_yaml = self
+                        .data
+                        .as_ref()
+                        .is_some_and(|d| super::data::object_yaml(&d.snapshot, &obj).is_some());
                     if in_tree {
                         if self
                             .namespace
@@ -538,11 +573,21 @@ impl App {
                         {
                             self.namespace = None;
                         }
+                        if self.tree.kind().is_some_and(|k| *k != obj.kind) {
+                            self.tree.set_kind(None);
+                        }
                         self.tree.jump_to(obj);
                         self.refresh_all();
                         self.push(Screen::Tree);
+                    } else if obj.kind == ObjKind::Node && has_yaml {
+                        self.nodes.select_name(&obj.name);
+                        self.refresh_all();
+                        self.push(Screen::Nodes);
+                    } else if has_yaml {
+                        // Not in the tree (a claim no pod uses, a queue): its YAML.
+                        self.apply(vec![Intent::Yaml(obj)]);
                     } else {
-                        self.error(format!("{obj} is not in the tree"));
+                        self.error(format!("{obj} is not in the tree or the snapshot"));
                     }
                 }
                 Intent::ToggleWhatIf(w) => {
@@ -609,7 +654,26 @@ impl App {
             .split_once(' ')
             .map_or((line, ""), |(c, a)| (c, a.trim()));
         if let Some(s) = Screen::by_command(cmd) {
+            if s == Screen::Tree && self.tree.kind().is_some() {
+                self.tree.set_kind(None);
+                self.refresh_all();
+            }
             self.push(s);
+            return;
+        }
+        if let Some(k) = keymap::kind_by_command(cmd) {
+            match k.screen {
+                Screen::Tree => {
+                    self.tree.set_kind(Some(k.kind.clone()));
+                    self.refresh_all();
+                }
+                Screen::Queues => {
+                    self.queues.set_kind(k.kind.clone());
+                    self.refresh_all();
+                }
+                _ => {}
+            }
+            self.push(k.screen);
             return;
         }
         match cmd {
@@ -645,7 +709,7 @@ impl App {
                     self.apply(vec![Intent::ToggleWhatIf(WhatIf::Add(arg.into()))]);
                 }
             }
-            "help" | "h" => self.help = true,
+            "help" | "h" => self.help = Some(0),
             "q" | "quit" | "q!" => self.quit = true,
             other => {
                 let close = keymap::complete(&other[..other.len().min(1)], &[]);
@@ -748,8 +812,8 @@ impl App {
             }
         }
         self.draw_status(buf, status);
-        if self.help {
-            self.draw_help(buf, body);
+        if let Some(at) = self.help {
+            self.draw_help(buf, body, at);
         }
     }
 
@@ -770,12 +834,11 @@ impl App {
                 sanitize(self.namespace.as_deref().unwrap_or("all"))
             )),
             Span::styled(" │ ", theme.dim()),
-            // A view's title names its object (`yaml PodGroup/ns/name`): escaped like the rest.
-            Span::styled(sanitize(&title).into_owned(), theme.header()),
         ];
+        let mut tail = Vec::new();
         if !self.applied.is_empty() {
-            spans.push(Span::styled(" │ ", theme.dim()));
-            spans.push(Span::styled(
+            tail.push(Span::styled(" │ ", theme.dim()));
+            tail.push(Span::styled(
                 format!(
                     "what-ifs: {} (u undoes)",
                     sanitize(
@@ -790,6 +853,14 @@ impl App {
                 theme.warn(),
             ));
         }
+        // A view's title names its object (`yaml PodGroup/ns/name`): escaped like the rest.
+        // On a narrow line the title gives way (cut with `…`, never inside a number) so the
+        // what-ifs stay readable.
+        let fixed: usize = spans.iter().chain(&tail).map(Span::width).sum();
+        let room = usize::from(area.width).saturating_sub(fixed).max(8);
+        let title = super::widgets::ellipsize(&sanitize(&title), room);
+        spans.push(Span::styled(title, theme.header()));
+        spans.extend(tail);
         buf.set_line(area.x, area.y, &Line::from(spans), area.width);
     }
 
@@ -881,32 +952,55 @@ impl App {
         }
     }
 
-    fn draw_help(&mut self, buf: &mut Buffer, body: Rect) {
+    fn draw_help(&mut self, buf: &mut Buffer, body: Rect, scroll: usize) {
         let theme = self.theme;
         let spec = self.screen().spec();
         let own: &'static [Binding] = spec.keys;
-        let mut lines = vec![Line::from(vec![
-            Span::styled(format!("{} view", spec.name), theme.header()),
-            Span::styled(format!(": {}", spec.about), theme.dim()),
-        ])];
+        let width = body.width.saturating_sub(4).min(110);
+        // Inside the border.
+        let inner = usize::from(width.saturating_sub(2));
         let key_width = GLOBAL
             .iter()
             .chain(own)
             .map(|(k, _)| k.chars().count())
             .max()
             .unwrap_or(8);
-        let row = |(k, d): &Binding| {
-            Line::from(vec![
-                Span::styled(format!("  {k:<key_width$}  "), theme.key()),
-                Span::raw(*d),
-            ])
+        let mut lines = wrap(
+            &Line::from(vec![
+                Span::styled(format!("{} view", spec.name), theme.header()),
+                Span::styled(format!(": {}", spec.about), theme.dim()),
+            ]),
+            inner,
+        );
+        // A key's words wrap under its description, never cut (issue 51: "add FI").
+        let desc_width = inner.saturating_sub(key_width + 4).max(10);
+        let row = |(k, d): &Binding| -> Vec<Line<'static>> {
+            words_to_width(d, desc_width)
+                .into_iter()
+                .enumerate()
+                .map(|(i, text)| {
+                    let key = if i == 0 { *k } else { "" };
+                    Line::from(vec![
+                        Span::styled(format!("  {key:<key_width$}  "), theme.key()),
+                        Span::raw(text),
+                    ])
+                })
+                .collect()
         };
-        lines.extend(own.iter().map(row));
+        lines.extend(own.iter().flat_map(row));
         lines.push(Line::default());
         lines.push(Line::from(Span::styled("every view", theme.header())));
-        lines.extend(GLOBAL.iter().map(row));
-        let width = body.width.saturating_sub(4).min(110);
-        let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(body.height);
+        lines.extend(GLOBAL.iter().flat_map(row));
+        let rows = usize::from(body.height.saturating_sub(2));
+        let scroll = scroll.min(lines.len().saturating_sub(rows));
+        self.help = Some(scroll);
+        let title = if lines.len() > rows {
+            " keys (Esc closes, j k scroll) "
+        } else {
+            " keys (Esc closes) "
+        };
+        let shown: Vec<Line<'static>> = lines.into_iter().skip(scroll).take(rows).collect();
+        let height = (u16::try_from(shown.len()).unwrap_or(u16::MAX) + 2).min(body.height);
         let area = Rect {
             x: body.x + (body.width - width) / 2,
             y: body.y,
@@ -914,15 +1008,59 @@ impl App {
             height,
         };
         Clear.render(area, buf);
-        Paragraph::new(lines)
+        Paragraph::new(shown)
             .block(
                 Block::default()
                     .borders(Borders::ALL)
-                    .title(" keys (Esc closes) ")
+                    .title(title)
                     .border_style(theme.header()),
             )
             .style(Style::new())
             .render(area, buf);
+    }
+}
+
+/// `text`'s words in lines of at most `width` columns (a longer word on a line of its own,
+/// broken).
+fn words_to_width(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let len = cur.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+        while cur.chars().count() > width {
+            let head: String = cur.chars().take(width).collect();
+            let tail: String = cur.chars().skip(width).collect();
+            out.push(head);
+            cur = tail;
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// A key as the help writes it (`z`, `F5`, `Ctrl-X`).
+fn key_name(key: KeyEvent) -> String {
+    let base = match key.code {
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::F(n) => format!("F{n}"),
+        KeyCode::Backspace => "Backspace".to_owned(),
+        KeyCode::Insert => "Insert".to_owned(),
+        KeyCode::Delete => "Delete".to_owned(),
+        other => format!("{other:?}"),
+    };
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        format!("Ctrl-{base}")
+    } else if key.modifiers.contains(KeyModifiers::ALT) {
+        format!("Alt-{base}")
+    } else {
+        base
     }
 }
 

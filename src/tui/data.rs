@@ -2,7 +2,9 @@
 //! [`Plan`], the tree, the [`DoctorReport`], the per-node usage and the per-unit changes that
 //! the what-ifs made to the plan.
 //!
-//! Every number comes from the commands' own analyses: [`simulate`], [`tree::build`],
+//! Every number comes from the commands' own analyses: the dry run `simulate` makes
+//! ([`crate::kueue::dry_run::simulate`]: on a cluster that runs Kueue, Kueue's admission first,
+//! then kube-scheduler's simulation of the cluster it leaves, joined in one plan), [`tree::build`],
 //! [`doctor::report`], the simulator's [`ClusterState`] (requested and allocatable amounts) and
 //! the plan's device map. Nothing here decides where a pod goes or whether something is wrong.
 //! Pure apart from `:add FILE`, which reads the file it names.
@@ -14,10 +16,11 @@ use std::sync::Arc;
 
 use crate::doctor::{self, DoctorReport};
 use crate::graph::Graph;
+use crate::kueue::stages::Staged;
 use crate::sched::node_state::ClusterState;
 use crate::sched::plan::Plan;
 use crate::sched::resources::{CPU, MEMORY};
-use crate::sched::{Options, simulate, whatif};
+use crate::sched::{Options, whatif};
 use crate::snapshot::ObjRef;
 use crate::snapshot::facts::Component;
 use crate::snapshot::source::{Collector, files};
@@ -181,18 +184,41 @@ pub(crate) struct NodeInfo {
     pub unschedulable: bool,
     /// Taints as `key:Effect` (values left out), in the node's order.
     pub taints: Vec<String>,
-    /// CPU requested / allocatable, milli-cores.
-    pub cpu: (i64, i64),
-    /// Memory requested / allocatable, bytes.
-    pub memory: (i64, i64),
-    /// Extended resources with `gpu` in the name: requested / allocatable.
-    pub gpu: (i64, i64),
-    /// DRA devices: in use (allocated or simulated) / total.
-    pub devices: (usize, usize),
+    /// CPU: requested now, planned by the plan, allocatable (milli-cores).
+    pub cpu: Usage,
+    /// Memory: requested now, planned, allocatable (bytes).
+    pub memory: Usage,
+    /// Extended resources with `gpu` in the name: requested now, planned, allocatable.
+    pub gpu: Usage,
+    /// DRA devices: allocated now, allocated by the plan, total.
+    pub devices: Usage,
     /// Pods bound to it in the snapshot (`spec.nodeName`), with their gangs and claims.
     pub pods: Vec<PodOnNode>,
     /// Pods the plan places on it.
     pub planned: usize,
+}
+
+/// One resource of a node, now and as the plan leaves it: what its bound pods request (or, for
+/// DRA devices, what claims hold), what the plan adds (pods it places, devices it allocates),
+/// what it frees (preemption victims), and the allocatable total. The nodes view prints
+/// `now+planned/total` for every resource alike (issue 51).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Usage {
+    /// In use now.
+    pub now: i64,
+    /// Added by the plan.
+    pub planned: i64,
+    /// Freed by the plan (its victims).
+    pub freed: i64,
+    /// Allocatable (devices: how many there are).
+    pub total: i64,
+}
+
+impl Usage {
+    /// In use once the plan is carried out.
+    pub(crate) fn after(self) -> i64 {
+        self.now + self.planned - self.freed
+    }
 }
 
 /// Everything the views read. Built by [`Data::build`] on the worker thread.
@@ -202,6 +228,10 @@ pub(crate) struct Data {
     pub base: Arc<Snapshot>,
     /// The snapshot with the what-ifs applied (the same `Arc` when there are none).
     pub snapshot: Arc<Snapshot>,
+    /// On a cluster that runs Kueue, stage one of the dry run (Kueue's admission) over
+    /// `snapshot`, whose own `snapshot` is the cluster kube-scheduler's stage ran on; explain
+    /// of a Kueue Workload reads it. `None` without Kueue objects.
+    pub staged: Option<Arc<Staged>>,
     /// The plan without what-ifs.
     pub base_plan: Arc<Plan>,
     /// The plan with the what-ifs.
@@ -291,11 +321,19 @@ impl Data {
             };
             (Arc::new(copy), o)
         };
-        let plan = Arc::new(simulate(&snapshot, &sim_options));
+        // The plan `simulate` makes: with Kueue objects, Kueue's admission first.
+        let (plan, staged) = crate::kueue::dry_run::simulate(&snapshot, &sim_options)
+            .map_err(|e| format!("Kueue's admission cannot run: {}", e.0))?;
+        let plan = Arc::new(plan);
+        let staged = staged.map(Arc::new);
         let base_plan = match base_plan {
             Some(p) => p,
             None if options.what_ifs.is_empty() => Arc::clone(&plan),
-            None => Arc::new(simulate(&base, &plain)),
+            None => Arc::new(
+                crate::kueue::dry_run::simulate(&base, &plain)
+                    .map_err(|e| format!("Kueue's admission cannot run: {}", e.0))?
+                    .0,
+            ),
         };
         let changes = if options.what_ifs.is_empty() {
             HashMap::new()
@@ -332,11 +370,13 @@ impl Data {
             },
             &doctor::Selection::default(),
         );
-        let nodes = node_infos(&snapshot, &plan, &gates);
+        let simulated = staged.as_ref().map_or(&*snapshot, |st| &st.snapshot);
+        let nodes = node_infos(&snapshot, simulated, &plan, &gates);
         Ok(Self {
             namespaces: snapshot.namespaces_in_use(),
             base,
             snapshot,
+            staged,
             base_plan,
             plan,
             options: sim_options,
@@ -351,26 +391,61 @@ impl Data {
 
 fn node_infos(
     s: &Snapshot,
+    simulated: &Snapshot,
     plan: &Plan,
     gates: &crate::snapshot::facts::FeatureGates,
 ) -> Vec<NodeInfo> {
     let state = ClusterState::build(s, gates);
+    let mut table = state.table.clone();
     let gpu_ids: Vec<u16> = (0..state.table.len())
         .filter_map(|i| u16::try_from(i).ok())
         .filter(|&i| state.table.name(i).contains("gpu"))
         .collect();
-    let mut devices: HashMap<&str, (usize, usize)> = HashMap::new();
+    // Devices: held by a claim now, and allocated by the plan.
+    let mut devices: HashMap<&str, Usage> = HashMap::new();
     for d in &plan.device_map {
         let e = devices.entry(d.node.as_str()).or_default();
-        e.1 += 1;
-        if d.claim.is_some() {
-            e.0 += 1;
+        e.total += 1;
+        match (&d.claim, d.simulated) {
+            (Some(_), true) => e.planned += 1,
+            (Some(_), false) => e.now += 1,
+            (None, _) => {}
         }
     }
-    let mut planned: HashMap<&str, usize> = HashMap::new();
+    // What the plan adds to each node (the pods it places) and frees (its victims), per
+    // resource: the pods' requests compiled as the simulator compiles them, read from the
+    // cluster the simulation ran on (on a Kueue cluster, the Jobs Kueue starts).
+    type Amounts = (i64, i64, i64);
+    let mut planned: HashMap<&str, (usize, Amounts, Amounts)> = HashMap::new();
+    let mut amounts = |namespace: &str, pod: &str| -> Amounts {
+        let Some(p) = simulated.pod(namespace, pod) else {
+            return (0, 0, 0);
+        };
+        let req = crate::sched::pod_req::PodReq::compile(p, &mut table);
+        let of = |r: u16| {
+            req.requests
+                .iter()
+                .filter(|(id, _)| *id == r)
+                .map(|(_, v)| *v)
+                .sum::<i64>()
+        };
+        (of(CPU), of(MEMORY), gpu_ids.iter().map(|&g| of(g)).sum())
+    };
+    let add = |a: &mut Amounts, b: Amounts| {
+        a.0 += b.0;
+        a.1 += b.1;
+        a.2 += b.2;
+    };
     for u in &plan.units {
         for p in &u.placements {
-            *planned.entry(p.node.as_str()).or_default() += 1;
+            let got = amounts(&u.namespace, &p.pod);
+            let e = planned.entry(p.node.as_str()).or_default();
+            e.0 += 1;
+            add(&mut e.1, got);
+        }
+        for v in &u.victims {
+            let got = amounts(&v.namespace, &v.name);
+            add(&mut planned.entry(&*v.node).or_default().2, got);
         }
     }
     let mut out = Vec::with_capacity(state.nodes.len());
@@ -380,11 +455,25 @@ fn node_infos(
             continue;
         };
         let ns = &state.nodes[*id];
-        let pair = |r: u16| (ns.allocatable(r) - ns.free(r), ns.allocatable(r));
-        let gpu = gpu_ids.iter().fold((0, 0), |acc, &g| {
-            let (u, a) = pair(g);
-            (acc.0 + u, acc.1 + a)
-        });
+        let (count, added, freed) = planned.get(name).copied().unwrap_or_default();
+        let usage = |r: u16, plus: i64, minus: i64| Usage {
+            now: ns.allocatable(r) - ns.free(r),
+            planned: plus,
+            freed: minus,
+            total: ns.allocatable(r),
+        };
+        let gpu = gpu_ids.iter().fold(
+            Usage {
+                planned: added.2,
+                freed: freed.2,
+                ..Usage::default()
+            },
+            |acc, &g| Usage {
+                now: acc.now + ns.allocatable(g) - ns.free(g),
+                total: acc.total + ns.allocatable(g),
+                ..acc
+            },
+        );
         let ready = n
             .status
             .as_ref()
@@ -440,12 +529,12 @@ fn node_infos(
             ready,
             unschedulable: ns.unschedulable,
             taints,
-            cpu: pair(CPU),
-            memory: pair(MEMORY),
+            cpu: usage(CPU, added.0, freed.0),
+            memory: usage(MEMORY, added.1, freed.1),
             gpu,
             devices: devices.get(name).copied().unwrap_or_default(),
             pods,
-            planned: planned.get(name).copied().unwrap_or_default(),
+            planned: count,
         });
     }
     out
@@ -456,6 +545,14 @@ pub(crate) fn object_yaml(s: &Snapshot, obj: &ObjRef) -> Option<Result<String, S
     fn ser<T: serde::Serialize>(o: &T) -> Result<String, String> {
         serde_saphyr::to_string(o).map_err(|e| e.to_string())
     }
+    fn find<'a, S, T>(
+        list: &'a [crate::snapshot::kueue::Object<S, T>],
+        ns: &str,
+        name: &str,
+    ) -> Option<&'a crate::snapshot::kueue::Object<S, T>> {
+        list.iter()
+            .find(|o| o.namespace() == ns && o.name() == name)
+    }
     let (ns, name) = (obj.namespace.as_str(), obj.name.as_str());
     Some(match obj.kind {
         ObjKind::Pod => ser(s.pod(ns, name)?),
@@ -465,6 +562,10 @@ pub(crate) fn object_yaml(s: &Snapshot, obj: &ObjRef) -> Option<Result<String, S
         ObjKind::ResourceClaim => ser(s.resource_claim(ns, name)?),
         ObjKind::Job => ser(s.job(ns, name)?),
         ObjKind::Node => ser(s.node(name)?),
+        ObjKind::KueueWorkload => ser(find(&s.kueue.workloads, ns, name)?),
+        ObjKind::ClusterQueue => ser(find(&s.kueue.cluster_queues, ns, name)?),
+        ObjKind::LocalQueue => ser(find(&s.kueue.local_queues, ns, name)?),
+        ObjKind::ResourceFlavor => ser(find(&s.kueue.resource_flavors, ns, name)?),
         _ => return None,
     })
 }

@@ -11,12 +11,14 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
 use super::data::{BuildOptions, Data};
+use crate::explain::kueue::{KueueExplanation, explain_workload};
 use crate::explain::{Diagnosis, explain_target};
 use crate::graph::Graph;
+use crate::kueue::stages::Staged;
 use crate::sched::Options;
 use crate::sched::plan::Plan;
-use crate::snapshot::ObjRef;
 use crate::snapshot::Snapshot;
+use crate::snapshot::{ObjKind, ObjRef};
 
 /// Loads a fresh snapshot (live re-list) for a kubeconfig context (`None`: the current one).
 pub(crate) type Loader = Arc<dyn Fn(Option<&str>) -> Result<Snapshot, String> + Send + Sync>;
@@ -47,14 +49,8 @@ pub(crate) enum Job {
     Explain {
         /// The request's number: the app drops a result whose number is not its latest.
         generation: u64,
-        /// The snapshot the plan ran on (what-ifs applied).
-        snapshot: Arc<Snapshot>,
-        /// Its reference graph, as the data holds it.
-        graph: Arc<Graph>,
-        /// The plan's options.
-        options: Options,
-        /// The object.
-        target: ObjRef,
+        /// What to explain, and the data it is explained over.
+        request: ExplainRequest,
     },
 }
 
@@ -93,17 +89,65 @@ pub(crate) enum Intent {
     Status(String),
 }
 
+/// An explain request: the object, and the data it is explained over.
+pub(crate) struct ExplainRequest {
+    /// The snapshot the plan ran on (what-ifs applied).
+    pub snapshot: Arc<Snapshot>,
+    /// Its reference graph, as the data holds it.
+    pub graph: Arc<Graph>,
+    /// On a cluster that runs Kueue, stage one of the dry run (see [`Data::staged`]).
+    pub staged: Option<Arc<Staged>>,
+    /// The joined plan.
+    pub plan: Arc<Plan>,
+    /// The plan's options.
+    pub options: Options,
+    /// The object.
+    pub target: ObjRef,
+}
+
 /// The units `target` stands for and their diagnoses, as `explain TYPE/NAME` gives them
 /// ([`explain_target`]), on the graph the data already holds and one simulation prepared for
-/// the whole request.
-pub(crate) fn diagnose(
-    s: &Snapshot,
-    graph: &Graph,
-    options: &Options,
-    target: &ObjRef,
-) -> Result<Vec<Diagnosis>, String> {
-    let mut prepared = crate::sched::prepare(s, options);
-    explain_target(s, graph, &mut prepared, options, target)
+/// the whole request. On a cluster that runs Kueue, as `explain` does (src/cli/explain.rs): a
+/// Kueue Workload not admitted yet is explained by [`explain_workload`] (which stage blocks
+/// it, with the ClusterQueue's numbers); an admitted one by the diagnosis of the unit that
+/// holds its pods, after the finding that says so; every unit on the cluster Kueue leaves.
+pub(crate) fn diagnose(r: &ExplainRequest) -> Result<Vec<Diagnosis>, String> {
+    let mut target = r.target.clone();
+    let mut kueue_finding = None;
+    if target.kind == ObjKind::KueueWorkload {
+        let Some(staged) = r.staged.as_deref() else {
+            return Err(format!("Kueue Workload `{}` not found", target.name));
+        };
+        match explain_workload(
+            &r.snapshot,
+            staged,
+            &r.plan,
+            &r.options.gate_overrides,
+            &target,
+        )? {
+            KueueExplanation::Admission(d) => return Ok(vec![*d]),
+            KueueExplanation::Placement { finding, unit } => {
+                kueue_finding = Some(finding);
+                target = unit;
+            }
+        }
+    }
+    let own_graph;
+    let (s, graph) = match r.staged.as_deref() {
+        Some(staged) => {
+            own_graph = Graph::build(&staged.snapshot);
+            (&staged.snapshot, &own_graph)
+        }
+        None => (&*r.snapshot, &*r.graph),
+    };
+    let mut prepared = crate::sched::prepare(s, &r.options);
+    let mut diagnoses = explain_target(s, graph, &mut prepared, &r.options, &target)?;
+    if let Some(finding) = kueue_finding {
+        for d in &mut diagnoses {
+            d.findings.insert(0, finding.clone());
+        }
+    }
+    Ok(diagnoses)
 }
 
 fn run(job: Job, loader: Option<&Loader>) -> Done {
@@ -131,14 +175,11 @@ fn run(job: Job, loader: Option<&Loader>) -> Done {
         }
         Job::Explain {
             generation,
-            snapshot,
-            graph,
-            options,
-            target,
+            request,
         } => Done::Explained {
             generation,
-            result: diagnose(&snapshot, &graph, &options, &target),
-            target,
+            result: diagnose(&request),
+            target: request.target,
         },
     }
 }
@@ -159,7 +200,7 @@ pub(crate) fn spawn_worker(loader: Option<Loader>) -> (Sender<Job>, Receiver<Don
                     | Job::Explain { generation, .. } => *generation,
                 };
                 let target = match &job {
-                    Job::Explain { target, .. } => Some(target.clone()),
+                    Job::Explain { request, .. } => Some(request.target.clone()),
                     _ => None,
                 };
                 let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -4,6 +4,8 @@
 //! keys every view shares ([`GLOBAL`]), and a test checks the key table of docs/guide/tui.md
 //! against it.
 
+use crate::snapshot::ObjKind;
+
 /// A key and what it does.
 pub(crate) type Binding = (&'static str, &'static str);
 
@@ -22,6 +24,8 @@ pub(crate) enum Screen {
     Explain,
     /// One object's YAML.
     Yaml,
+    /// Kueue's ClusterQueues and LocalQueues (`:cq`, `:lq`).
+    Queues,
 }
 
 /// One screen's entry in the registry.
@@ -77,6 +81,14 @@ pub(crate) const SCREENS: &[ScreenSpec] = &[
         keys: DOCTOR,
     },
     ScreenSpec {
+        screen: Screen::Queues,
+        name: "queues",
+        aliases: &[],
+        main: false,
+        about: "Kueue's ClusterQueues or LocalQueues (`:cq`, `:lq`), with what the plan admits",
+        keys: QUEUES,
+    },
+    ScreenSpec {
         screen: Screen::Explain,
         name: "explain",
         aliases: &[],
@@ -122,6 +134,78 @@ impl Screen {
     }
 }
 
+/// One kind's `:` aliases (k9s's resource aliases) and the screen that lists it.
+#[derive(Debug)]
+pub(crate) struct KindSpec {
+    /// The kind.
+    pub kind: ObjKind,
+    /// Its `:` commands: kubectl's plural and short names, as the commands' `TYPE/NAME`
+    /// takes them (a test checks each names this kind there).
+    pub aliases: &'static [&'static str],
+    /// The screen that lists it: the tree shows the kind alone as a flat list; nodes and
+    /// queues have screens of their own.
+    pub screen: Screen,
+}
+
+/// Every kind the TUI lists, with its aliases: the one table `:` reads.
+pub(crate) const KINDS: &[KindSpec] = &[
+    KindSpec {
+        kind: ObjKind::Workload,
+        aliases: &["workloads", "wl"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::CompositePodGroup,
+        aliases: &["compositepodgroups", "cpg"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::PodGroup,
+        aliases: &["podgroups", "pg"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::Pod,
+        aliases: &["pods", "po"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::ResourceClaim,
+        aliases: &["claims", "resourceclaims"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::Job,
+        aliases: &["jobs"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::Node,
+        aliases: &["nodes", "no"],
+        screen: Screen::Nodes,
+    },
+    KindSpec {
+        kind: ObjKind::KueueWorkload,
+        aliases: &["kwl", "workloads.kueue.x-k8s.io"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::ClusterQueue,
+        aliases: &["cq", "clusterqueues"],
+        screen: Screen::Queues,
+    },
+    KindSpec {
+        kind: ObjKind::LocalQueue,
+        aliases: &["lq", "localqueues"],
+        screen: Screen::Queues,
+    },
+];
+
+/// The kind a `:` command names, with the screen that lists it.
+pub(crate) fn kind_by_command(cmd: &str) -> Option<&'static KindSpec> {
+    KINDS.iter().find(|k| k.aliases.contains(&cmd))
+}
+
 /// The `:` commands that are not screens.
 pub(crate) const OTHER_COMMANDS: &[&str] = &["ns", "ctx", "add", "help", "quit"];
 
@@ -130,6 +214,14 @@ pub(crate) const GLOBAL: &[Binding] = &[
     (
         ":",
         "command prompt (Tab completes): tree, pending, nodes, doctor, ns NAME, ctx NAME, add FILE, help, quit",
+    ),
+    (
+        ":KIND",
+        "list one kind: pg, cpg, wl, pods, claims, jobs, nodes, kwl, cq, lq (kubectl's names)",
+    ),
+    (
+        "Shift-letter",
+        "sort by a column (each view's letters below; again reverses; the header shows ↑ ↓)",
     ),
     ("/", "filter rows by name (Enter keeps it, Esc clears it)"),
     ("Enter", "drill in"),
@@ -151,6 +243,10 @@ pub(crate) const GLOBAL: &[Binding] = &[
 
 /// The tree view's keys.
 pub(crate) const TREE: &[Binding] = &[
+    (
+        "N E S L P O I A",
+        "sort by NAME, NAMESPACE, STATUS, POLICY, PRIORITY, NODE, SIMULATED, AGE",
+    ),
     ("space l →", "expand (space toggles)"),
     ("h ←", "collapse, or go to the parent"),
     ("p", "jump to the parent"),
@@ -159,6 +255,10 @@ pub(crate) const TREE: &[Binding] = &[
 
 /// The pending view's keys.
 pub(crate) const PENDING: &[Binding] = &[
+    (
+        "C E N O A L M V W",
+        "sort by CHANGE, NAMESPACE, UNIT, OUTCOME, ADMISSION, PLACED, MIN, VICTIMS, WHY",
+    ),
     ("Enter e", "explain the selected unit"),
     ("x", "what-if: simulate without preemption (toggle)"),
 ];
@@ -167,14 +267,37 @@ pub(crate) const PENDING: &[Binding] = &[
 pub(crate) const EXPLAIN: &[Binding] = &[("j k g G PgDn PgUp", "scroll")];
 
 /// The doctor view's keys.
-pub(crate) const DOCTOR: &[Binding] = &[("Enter", "jump to the finding's object in the tree")];
+pub(crate) const DOCTOR: &[Binding] = &[
+    (
+        "I N M",
+        "sort by ID, OBJECT, MESSAGE (within each severity)",
+    ),
+    (
+        "Enter",
+        "go to the finding's object: the tree, the nodes view, else its YAML",
+    ),
+];
 
 /// The nodes view's keys.
 pub(crate) const NODES: &[Binding] = &[
+    (
+        "N S C M U D P L",
+        "sort by NAME, STATE, CPU, MEMORY, GPU, DEVICES, PODS, PLAN (within each domain)",
+    ),
     ("t", "next topology key to group nodes by"),
     ("d", "what-if: drain the selected node (toggle)"),
     ("c", "what-if: cordon the selected node (toggle)"),
     ("Enter", "the node's pods, gangs and claims (below)"),
+];
+
+/// The queues view's keys.
+pub(crate) const QUEUES: &[Binding] = &[
+    (
+        "N E Q A W",
+        "sort by NAME, NAMESPACE, QUEUE, ADMITTED, WAITING",
+    ),
+    ("Enter", "the queue's quota per flavor and resource (below)"),
+    ("y", "the queue's YAML"),
 ];
 
 /// The YAML view's keys.
@@ -212,9 +335,14 @@ pub(crate) fn complete(input: &str, namespaces: &[String]) -> Vec<String> {
     match input.split_once(' ') {
         None => commands()
             .into_iter()
+            .chain(KINDS.iter().flat_map(|k| k.aliases.iter().copied()))
             .filter(|c| c.starts_with(input))
-            .map(str::to_owned)
-            .collect(),
+            .fold(Vec::new(), |mut out: Vec<String>, c| {
+                if !out.iter().any(|o| o == c) {
+                    out.push(c.to_owned());
+                }
+                out
+            }),
         Some(("ns", prefix)) => std::iter::once("all")
             .chain(namespaces.iter().map(String::as_str))
             .filter(|n| n.starts_with(prefix))
@@ -231,7 +359,8 @@ mod tests {
     #[test]
     fn completes_commands_and_namespaces() {
         assert_eq!(complete("pe", &[]), ["pending"]);
-        assert_eq!(complete("n", &[]), ["nodes", "ns"]);
+        assert_eq!(complete("n", &[]), ["nodes", "ns", "no"]);
+        assert_eq!(complete("kw", &[]), ["kwl"]);
         let ns = vec!["ml".to_owned(), "research".to_owned()];
         assert_eq!(complete("ns r", &ns), ["ns research"]);
         assert_eq!(complete("ns ", &ns), ["ns all", "ns ml", "ns research"]);
@@ -272,6 +401,104 @@ mod tests {
         assert!(listed("Tab / Shift-Tab").is_some_and(|d| d.contains(&main.join(", "))));
         assert_eq!(Screen::by_command("plan"), Some(Screen::Pending));
         assert_eq!(Screen::by_command("explain"), None);
+    }
+
+    // Every `:` alias of a kind names that kind as the commands' `TYPE/NAME` does (kubectl's
+    // names; Kueue's short names from its CRDs), and none is taken by a screen or a command.
+    #[test]
+    fn kind_aliases_are_the_commands_type_names() {
+        for k in KINDS {
+            assert!(!k.aliases.is_empty(), "{} has no alias", k.kind);
+            for a in k.aliases {
+                assert_eq!(
+                    crate::cli::parse_type(a),
+                    Some(k.kind.clone()),
+                    "`:{a}` names {} in the TUI but not in the commands",
+                    k.kind
+                );
+                assert!(!OTHER_COMMANDS.contains(a), "alias `{a}` is a command");
+                if let Some(s) = Screen::by_command(a) {
+                    assert_eq!(s, k.screen, "`:{a}` opens two screens");
+                }
+            }
+            assert!(
+                KINDS.iter().filter(|o| o.kind == k.kind).count() == 1,
+                "{} twice",
+                k.kind
+            );
+        }
+        for a in ["pg", "pods", "nodes", "claims", "kwl", "cq", "lq"] {
+            assert!(kind_by_command(a).is_some(), "`:{a}` (issue 51)");
+        }
+        let listed = GLOBAL
+            .iter()
+            .find(|(k, _)| *k == ":KIND")
+            .map_or("", |(_, d)| *d);
+        for k in KINDS {
+            assert!(
+                k.aliases
+                    .iter()
+                    .any(|a| listed.contains(&format!(" {a},"))
+                        || listed.contains(&format!(" {a} "))),
+                "the help's `:KIND` line names no alias of {}",
+                k.kind
+            );
+        }
+    }
+
+    // Each view's help line of sort keys lists its columns' keys and titles, in order.
+    #[test]
+    fn the_sort_keys_in_the_help_are_the_columns() {
+        use crate::tui::views::{doctor, nodes, pending, queues, tree};
+        use crate::tui::widgets::Column;
+        let cases: [(&[Binding], &[Column]); 5] = [
+            (TREE, &tree::COLUMNS),
+            (PENDING, &pending::COLUMNS),
+            (NODES, &nodes::COLUMNS),
+            (DOCTOR, &doctor::COLUMNS),
+            (QUEUES, &queues::COLUMNS),
+        ];
+        for (keys, columns) in cases {
+            let (letters, does) = keys[0];
+            let want: Vec<String> = columns
+                .iter()
+                .filter_map(|c| c.sort.map(|k| k.to_string()))
+                .collect();
+            assert_eq!(letters, want.join(" "));
+            let titles: Vec<&str> = columns.iter().map(|c| c.title).collect();
+            assert!(
+                does.contains(&titles.join(", ")),
+                "{does} should name {titles:?}"
+            );
+            // Never `G` (last row) nor a letter twice.
+            assert!(!want.contains(&"G".to_owned()));
+            let mut dedup = want.clone();
+            dedup.sort();
+            dedup.dedup();
+            assert_eq!(dedup.len(), want.len(), "{letters}");
+        }
+    }
+
+    // docs/guide/tui.md documents each view's column drop order as the columns define it.
+    #[test]
+    fn the_guide_documents_the_drop_order() {
+        use crate::tui::views::{doctor, nodes, pending, queues, tree};
+        use crate::tui::widgets::drop_order;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide/tui.md");
+        let guide = std::fs::read_to_string(path).unwrap_or_default();
+        for (view, columns) in [
+            ("tree", &tree::COLUMNS[..]),
+            ("pending", &pending::COLUMNS[..]),
+            ("nodes", &nodes::COLUMNS[..]),
+            ("doctor", &doctor::COLUMNS[..]),
+            ("queues", &queues::COLUMNS[..]),
+        ] {
+            let line = format!("| {view} | {} |", drop_order(columns));
+            assert!(
+                guide.contains(&line),
+                "docs/guide/tui.md should have the row:\n{line}"
+            );
+        }
     }
 
     #[test]

@@ -580,3 +580,447 @@ profiles:
         "{screen}"
     );
 }
+
+// ---- Issue 51, item 3: the TUI never shows a wrong number -------------------------------
+
+fn sized(width: u16, height: u16) -> Harness {
+    Harness::with(
+        Config {
+            color: false,
+            source: "demo".to_owned(),
+            ..Config::default()
+        },
+        width,
+        height,
+    )
+}
+
+/// The screen's lines as text (the backend quotes each).
+fn plain(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(|l| l.strip_prefix('"').unwrap_or(l))
+        .map(|l| l.strip_suffix('"').unwrap_or(l))
+        .collect()
+}
+
+/// The screen's line that contains `needle`, as text.
+fn line_of(text: &str, needle: &str) -> String {
+    plain(text)
+        .into_iter()
+        .find(|l| l.contains(needle))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The header row of a list view: the line after the tab bar.
+fn header_row(text: &str) -> String {
+    plain(text).get(2).copied().unwrap_or_default().to_owned()
+}
+
+/// The screen's lines trimmed and joined by one space: text wrapped over lines reads whole.
+fn joined(text: &str) -> String {
+    plain(text)
+        .into_iter()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+// At 80 and 160 columns the tree never cuts a number or a name: urgent's priority reads
+// 1000000 (issue 51: it read `10000` at 80), the names are whole, SIMULATED stays; at 80 the
+// low-priority columns went whole, in the documented order (AGE, NODE, POLICY first).
+#[test]
+fn tree_at_80_and_160_columns_cuts_no_number_or_name() {
+    for width in [80, 160] {
+        let mut h = sized(width, 40);
+        let text = h.text();
+        let urgent = line_of(&text, "PodGroup/urgent");
+        assert!(urgent.contains(" 1000000 "), "{width}: {urgent}");
+        assert!(urgent.contains("Preempting"), "{width}: {urgent}");
+        assert!(
+            text.contains("ResourceClaim/pipeline-prefill-kv-r2d8w"),
+            "{width}: {text}"
+        );
+        let header = header_row(&text);
+        for kept in ["NAME", "PRIORITY", "SIMULATED"] {
+            assert!(header.contains(kept), "{width}: {header}");
+        }
+        if width == 80 {
+            for dropped in ["AGE", "NODE", "POLICY"] {
+                assert!(!header.contains(dropped), "80: {header}");
+            }
+            insta::assert_snapshot!("tree_at_80_columns", text);
+        } else {
+            for all in ["NAMESPACE", "STATUS", "POLICY", "NODE", "AGE"] {
+                assert!(header.contains(all), "160: {header}");
+            }
+        }
+    }
+}
+
+// The pending view at 80 keeps UNIT, OUTCOME and WHY (issue 51: WHY disappeared) and cuts
+// only the free text, with `…`.
+#[test]
+fn pending_at_80_and_160_columns_keeps_the_why() {
+    for width in [80, 160] {
+        let mut h = sized(width, 30);
+        h.keys(":pending<Enter>");
+        let text = h.text();
+        let header = header_row(&text);
+        for kept in ["UNIT", "OUTCOME", "WHY"] {
+            assert!(header.contains(kept), "{width}: {header}");
+        }
+        let row = line_of(&text, "PodGroup/big-train-workers");
+        assert!(row.contains("Unschedulable"), "{width}: {row}");
+        assert!(row.trim_end().ends_with('…'), "{width}: {row}");
+        if width == 160 {
+            assert!(
+                header.contains("VICTIMS") && header.contains("MIN"),
+                "{header}"
+            );
+        } else {
+            assert!(!header.contains("VICTIMS"), "80: {header}");
+        }
+    }
+}
+
+// The explain view wraps at word boundaries: the message that read `…2 Insu` at 80 columns
+// is there whole, and no line is wider than the screen.
+#[test]
+fn explain_at_80_and_160_columns_wraps_instead_of_cutting() {
+    for width in [80, 160] {
+        let mut h = sized(width, 60);
+        h.keys(":pending<Enter>j<Enter>");
+        let text = h.text();
+        assert!(
+            text.contains("explain PodGroup/ml/big-train-workers"),
+            "{text}"
+        );
+        let joined = joined(&text);
+        assert!(
+            joined.contains("2 Insufficient nvidia.com/gpu."),
+            "{width}: {text}"
+        );
+        assert!(
+            joined.contains("No preemption victims found for incoming preemptor"),
+            "{width}: {text}"
+        );
+    }
+}
+
+// The YAML view wraps a long value instead of cutting it.
+#[test]
+fn yaml_at_80_columns_wraps_a_long_value() {
+    let long = "a very long annotation value that is much wider than an eighty column terminal and ends with END-OF-VALUE";
+    let text = format!(
+        "{}\n---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata:\n  name: annotated\n  namespace: ml\n  annotations:\n    note: \"{long}\"\nspec:\n  schedulingPolicy:\n    gang:\n      minCount: 1\n",
+        demo::DEMO_YAML
+    );
+    let mut c = crate::snapshot::source::Collector::new();
+    crate::snapshot::source::files::load_str(&text, "annotated.yaml", &mut c).expect("loads");
+    let app = App::new(
+        Config {
+            color: false,
+            source: "annotated.yaml".to_owned(),
+            select: Some(ObjRef::new(ObjKind::PodGroup, "ml", "annotated")),
+            ..Config::default()
+        },
+        c.finish(),
+        None,
+    );
+    let term = Terminal::new(TestBackend::new(80, 30)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
+    h.keys("y");
+    let screen = h.text();
+    let joined = joined(&screen);
+    assert!(joined.contains("END-OF-VALUE"), "{screen}");
+    assert!(joined.contains("much wider than an eighty"), "{screen}");
+}
+
+// The help box wraps a key's description under it: every word of every line is on the
+// screen (issue 51: "add FI" at 80 columns).
+#[test]
+fn help_at_80_and_160_columns_never_cuts_a_keys_words() {
+    for width in [80, 160] {
+        let mut h = sized(width, 80);
+        h.keys("?");
+        let text = h.text();
+        let words: std::collections::HashSet<&str> = text
+            .split(|c: char| c.is_whitespace() || c == '│')
+            .filter(|w| !w.is_empty())
+            .collect();
+        for (_, does) in crate::tui::keymap::GLOBAL
+            .iter()
+            .chain(crate::tui::keymap::TREE)
+        {
+            for w in does.split(' ') {
+                assert!(
+                    words.contains(w),
+                    "{width}: `{w}` of `{does}` missing:\n{text}"
+                );
+            }
+        }
+    }
+}
+
+// A help longer than the screen scrolls (j) instead of losing its last lines.
+#[test]
+fn help_scrolls_when_it_does_not_fit() {
+    let mut h = sized(80, 20);
+    h.keys("?");
+    let text = h.text();
+    assert!(text.contains("j k scroll"), "{text}");
+    assert!(!text.contains("q Ctrl-C"), "{text}");
+    h.keys("jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj");
+    assert!(h.text().contains("q Ctrl-C"));
+}
+
+// NAMESPACE shows while every namespace is shown, not once one is chosen (as kubectl -A).
+#[test]
+fn namespace_column_only_with_all_namespaces() {
+    let mut h = sized(160, 40);
+    assert!(header_row(&h.text()).contains("NAMESPACE"));
+    h.keys(":ns ml<Enter>");
+    let text = h.text();
+    assert!(text.contains("ns: ml"), "{text}");
+    assert!(!header_row(&text).contains("NAMESPACE"), "{text}");
+    h.keys(":pending<Enter>");
+    assert!(!header_row(&h.text()).contains("NAMESPACE"));
+}
+
+// Shift and a column's letter sorts by it, the header says so, again reverses; built into the
+// shared list (tree, pending, nodes, doctor alike).
+#[test]
+fn shift_letter_sorts_and_the_header_shows_it() {
+    let mut h = sized(160, 60);
+    h.keys(":pending<Enter>N");
+    let text = h.text();
+    assert!(header_row(&text).contains("UNIT↑"), "{text}");
+    let pos = |t: &str, s: &str| t.find(s).unwrap_or(usize::MAX);
+    assert!(pos(&text, "Pod/lost-0") < pos(&text, "PodGroup/big-train-workers"));
+    assert!(pos(&text, "PodGroup/big-train-workers") < pos(&text, "PodGroup/urgent"));
+    h.keys("N");
+    let text = h.text();
+    assert!(header_row(&text).contains("UNIT↓"), "{text}");
+    assert!(pos(&text, "PodGroup/urgent") < pos(&text, "Pod/lost-0"));
+    // The tree: roots by age, youngest first (ages compare as durations: 10m < 90m < 4h).
+    h.keys(":tree<Enter>A");
+    let text = h.text();
+    assert!(header_row(&text).contains("AGE↑"), "{text}");
+    let order: Vec<usize> = [
+        "Workload/urgent",
+        "Workload/big-train",
+        "Workload/train-a",
+        "Workload/batch-low",
+        "Workload/pipeline",
+    ]
+    .iter()
+    .map(|w| pos(&text, w))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}\n{text}");
+    // Children stay under their parent.
+    assert!(pos(&text, "PodGroup/urgent") > pos(&text, "Workload/urgent"));
+    assert!(pos(&text, "PodGroup/urgent") < pos(&text, "Workload/big-train"));
+    // Nodes: by CPU within the domain; doctor: by object within each severity.
+    h.keys(":nodes<Enter>C");
+    assert!(header_row(&h.text()).contains("CPU↑"));
+    h.keys(":doctor<Enter>N");
+    let text = h.text();
+    assert!(header_row(&text).contains("OBJECT↑"), "{text}");
+    assert!(pos(&text, "Errors (2)") < pos(&text, "Pod/ml/lost-0"));
+    assert!(pos(&text, "Pod/ml/lost-0") < pos(&text, "ResourceClaim/ml/stale-claim"));
+    assert!(pos(&text, "ResourceClaim/ml/stale-claim") < pos(&text, "Warnings ("));
+}
+
+// `:pg`, `:pods`, `:claims` list one kind from the registry's table; `:nodes` opens the nodes
+// view; Esc goes back to the whole tree.
+#[test]
+fn kind_aliases_list_one_kind() {
+    let mut h = sized(160, 40);
+    h.keys(":pg<Enter>");
+    let text = h.text();
+    assert!(text.contains("tree: PodGroup ("), "{text}");
+    let rows: Vec<&str> = plain(&text).into_iter().skip(3).take(6).collect();
+    assert!(
+        rows.iter()
+            .all(|l| l.starts_with("PodGroup/") || l.trim().is_empty()),
+        "{text}"
+    );
+    h.keys(":pods<Enter>");
+    assert!(h.text().contains("tree: Pod ("));
+    assert!(h.text().contains("\"Pod/urgent-0") || h.text().contains("Pod/urgent-0"));
+    h.keys(":claims<Enter>");
+    let text = h.text();
+    assert!(text.contains("tree: ResourceClaim ("), "{text}");
+    assert!(!text.contains("Workload/"), "{text}");
+    h.keys("<Esc>");
+    assert!(h.text().contains("tree (42 of 42 rows)"));
+    h.keys(":no<Enter>");
+    assert!(h.text().contains("nodes ("));
+    h.keys(":cq<Enter>");
+    assert!(h.text().contains("No Kueue objects in this snapshot."));
+}
+
+// A key that does nothing in the view flashes a hint naming it.
+#[test]
+fn unknown_keys_flash_a_hint() {
+    let mut h = sized(100, 30);
+    h.keys("z");
+    let text = h.text();
+    assert!(
+        text.contains("unknown key `z` in the tree view: `?` lists its keys"),
+        "{text}"
+    );
+    h.key(KeyCode::F(5));
+    assert!(h.text().contains("unknown key `F5`"));
+    // The next key clears it.
+    h.keys("j");
+    assert!(!h.text().contains("unknown key"));
+}
+
+// Enter on a doctor finding goes to its object: a claim no pod uses (not in the tree) opens
+// its YAML; a node, the nodes view on it.
+#[test]
+fn doctor_enter_goes_to_claims_and_nodes() {
+    let mut h = sized(160, 40);
+    h.keys(":doctor<Enter>/stale<Enter><Enter>");
+    let text = h.text();
+    assert!(text.contains("yaml ResourceClaim/ml/stale-claim"), "{text}");
+    assert!(text.contains("name: stale-claim"), "{text}");
+    h.keys(":doctor<Enter><Esc>/gpu-c2<Enter><Enter>");
+    let text = h.text();
+    assert!(text.contains("nodes ("), "{text}");
+    let y = h.line_with("  gpu-c2 ").expect("listed");
+    assert!(h.reversed(y), "{text}");
+}
+
+// The pending view lists every pending unit, those that would schedule too (marked
+// Scheduled), and the nodes view shows now+planned for every resource (issue 51: gpu-b2 said
+// DEVICES 3/8 with 2 planned, CPU 16/64 without the planned 8).
+#[test]
+fn pending_lists_units_that_would_schedule_and_nodes_show_the_plan_alike() {
+    let mut h = sized(160, 40);
+    h.keys(":pending<Enter>");
+    let row = line_of(&h.text(), "PodGroup/infer-a");
+    assert!(row.contains("Scheduled"), "{row}");
+    h.keys(":nodes<Enter>");
+    let b2 = line_of(&h.text(), "gpu-b2");
+    assert!(b2.contains("16+8/64"), "{b2}");
+    assert!(b2.contains("1+2/8"), "{b2}");
+    assert!(b2.contains("128+64/512Gi"), "{b2}");
+    // A node the plan does not touch shows its usage alone.
+    let a2 = line_of(&h.text(), "gpu-a2");
+    assert!(a2.contains(" 20/64") && !a2.contains("20+"), "{a2}");
+}
+
+// ---- Issue 49 in the TUI: Kueue's admission, then kube-scheduler, one plan ----------------
+
+fn kueue(width: u16, height: u16) -> Harness {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/kueue-sim/two-stages.yaml"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let mut c = crate::snapshot::source::Collector::new();
+    crate::snapshot::source::files::load_str(&text, "two-stages.yaml", &mut c).expect("loads");
+    let app = App::new(
+        Config {
+            color: false,
+            source: "two-stages.yaml".to_owned(),
+            ..Config::default()
+        },
+        c.finish(),
+        None,
+    );
+    let term = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
+    h
+}
+
+// testdata/kueue-sim/two-stages.yaml (the `simulate` CLI test's fixture): each Kueue Workload
+// pending admission is a unit with Kueue's answer, as `simulate` reports it.
+#[test]
+fn kueue_workloads_are_pending_units_with_their_admission() {
+    let mut h = kueue(180, 30);
+    h.keys(":pending<Enter>");
+    let text = h.text();
+    assert!(header_row(&text).contains("ADMISSION"), "{text}");
+    let c = line_of(&text, "job-train-c-5c7e1");
+    assert!(
+        c.contains("Workload.kueue.x-k8s.io/job-train-c-5c7e1"),
+        "{c}"
+    );
+    assert!(c.contains("QuotaPending") && c.contains("Waiting"), "{c}");
+    let b = line_of(&text, "job-train-b-5c7e1");
+    assert!(b.contains("Admitted") && b.contains("Unschedulable"), "{b}");
+    assert!(
+        line_of(&text, "job-orphan-5c7e1").contains("NoQueue"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+// Enter on a Kueue Workload pending admission explains it as `explain kwl/NAME` does: which
+// stage blocks it, with the ClusterQueue's numbers; on an admitted one, its pods' diagnosis.
+#[test]
+fn kueue_workload_explain_says_which_stage_blocks_it() {
+    let mut h = kueue(140, 50);
+    h.keys(":pending<Enter>/job-train-c<Enter><Enter>");
+    let text = h.text();
+    assert!(
+        text.contains("explain Workload.kueue.x-k8s.io/ml/job-train-c-5c7e1"),
+        "{text}"
+    );
+    assert!(text.contains("WASE100"), "{text}");
+    assert!(
+        text.contains("pending admission in ClusterQueue team-a"),
+        "{text}"
+    );
+    h.keys("<Esc><Esc>/job-train-b<Enter><Enter>");
+    let text = h.text();
+    assert!(text.contains("WASE101"), "{text}");
+    assert!(text.contains("Unschedulable"), "{text}");
+}
+
+// `:kwl` lists the Kueue Workloads; `:cq` the ClusterQueues with what the plan admits and
+// what keeps waiting, Enter their quota; `:lq` the LocalQueues.
+#[test]
+fn kueue_kinds_and_queues() {
+    let mut h = kueue(160, 40);
+    h.keys(":kwl<Enter>");
+    let text = h.text();
+    assert!(text.contains("tree: Workload.kueue.x-k8s.io ("), "{text}");
+    assert!(
+        text.contains("Workload.kueue.x-k8s.io/job-train-c-5c7e1"),
+        "{text}"
+    );
+    h.keys(":cq<Enter>");
+    let text = h.text();
+    assert!(text.contains("queues: ClusterQueue (1)"), "{text}");
+    let row = line_of(&text, "team-a");
+    // a and b admitted; c waits on quota (the orphan names no queue of team-a).
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells, ["team-a", "-", "2", "1"], "{text}");
+    h.keys("<Enter>");
+    let text = h.text();
+    assert!(text.contains("FLAVOR"), "{text}");
+    assert!(line_of(&text, "nvidia.com/gpu").contains("16"), "{text}");
+    h.keys(":lq<Enter>");
+    let text = h.text();
+    assert!(text.contains("queues: LocalQueue (1)"), "{text}");
+    assert!(line_of(&text, "user-queue").contains("team-a"), "{text}");
+    h.keys("y");
+    assert!(h.text().contains("clusterQueue: team-a"));
+}
+
+// Without Kueue objects the data carries no stage one and the pending view no ADMISSION
+// column: the screens are those of kube-scheduler's simulation alone.
+#[test]
+fn without_kueue_no_stage_one_and_no_admission_column() {
+    let mut h = sized(200, 30);
+    assert!(h.app.data_for_tests().is_some_and(|d| d.staged.is_none()));
+    h.keys(":pending<Enter>");
+    assert!(!header_row(&h.text()).contains("ADMISSION"));
+}

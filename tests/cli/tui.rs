@@ -159,6 +159,20 @@ fn tui_demo_in_tmux_shows_views_quits_and_restores_the_terminal() {
         "Victims",
     ]);
 
+    // Issue 51: Shift and a column's letter sorts (the header says so), a `:KIND` alias
+    // lists one kind, an unknown key names itself in the status line.
+    tmux.send(&["Escape"]);
+    tmux.wait_until(
+        |pane| pane.contains("pending (") && !pane.contains("explain PodGroup"),
+        "back on the pending view",
+    );
+    tmux.send(&["N"]);
+    tmux.wait_for(&["UNIT↑"]);
+    tmux.send(&[":pg", "Enter"]);
+    tmux.wait_for(&["tree: PodGroup (", "PodGroup/big-train-workers"]);
+    tmux.send(&["z"]);
+    tmux.wait_for(&["unknown key `z` in the tree view"]);
+
     tmux.send(&["q"]);
     let pane = tmux.wait_for(&["EXIT=", "MODES="]);
     assert!(pane.contains("EXIT=0"), "exit status 0: {pane}");

@@ -15,10 +15,11 @@ use crate::snapshot::ObjRef;
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, table};
 
-const COLUMNS: [Column; 3] = [
-    Column::new("ID", 8, 18),
-    Column::new("OBJECT", 10, 50),
-    Column::new("MESSAGE", 10, 300),
+/// The columns.
+pub(crate) const COLUMNS: [Column; 3] = [
+    Column::whole("ID").sorts('I'),
+    Column::whole("OBJECT").sorts('N'),
+    Column::text("MESSAGE", 10, 300).sorts('M'),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +56,30 @@ fn paint(cx: &Cx<'_>, s: Severity) -> Style {
         Severity::Warning => cx.theme.warn(),
         Severity::Info => cx.theme.dim(),
     }
+}
+
+/// A finding's cells, in [`COLUMNS`] order, its object's name's match of `filter` highlighted.
+fn finding_cells(cx: &Cx<'_>, f: &Finding, filter: &str) -> Vec<Cell> {
+    let ns = if f.object.namespace.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", sanitize(&f.object.namespace))
+    };
+    let mut obj = vec![Span::raw(format!("{}/{ns}", f.object.kind))];
+    obj.extend(highlight(
+        &sanitize(&f.object.name),
+        filter,
+        Style::new(),
+        cx.theme,
+    ));
+    vec![
+        Line::from(Span::styled(
+            format!("  {}", f.id.id()),
+            paint(cx, f.severity),
+        )),
+        Line::from(obj),
+        Line::raw(sanitize(&f.message).into_owned()),
+    ]
 }
 
 impl Component for DoctorView {
@@ -105,32 +130,18 @@ impl Component for DoctorView {
                         Line::default(),
                     ]
                 }
-                Row::Finding(i) => {
-                    let f = &findings[i];
-                    let ns = if f.object.namespace.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{}/", sanitize(&f.object.namespace))
-                    };
-                    let mut obj = vec![Span::raw(format!("{}/{ns}", f.object.kind))];
-                    obj.extend(highlight(
-                        &sanitize(&f.object.name),
-                        self.list.filter(),
-                        Style::new(),
-                        theme,
-                    ));
-                    vec![
-                        Line::from(Span::styled(
-                            format!("  {}", f.id.id()),
-                            paint(cx, f.severity),
-                        )),
-                        Line::from(obj),
-                        Line::raw(sanitize(&f.message).into_owned()),
-                    ]
-                }
+                Row::Finding(i) => finding_cells(cx, &findings[i], self.list.filter()),
             })
             .collect();
-        table(buf, body, theme, &COLUMNS, &cells, Some(selected));
+        table(
+            buf,
+            body,
+            theme,
+            &COLUMNS,
+            &cells,
+            Some(selected),
+            self.list.sort(),
+        );
         if let Some(f) = self.finding(cx) {
             labelled_line(buf, area, area.bottom() - 1, "fix: ", &f.fix, theme);
         }
@@ -138,6 +149,10 @@ impl Component for DoctorView {
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
         if self.list.navigate(key) {
+            return true;
+        }
+        if self.list.sort_key(key, &COLUMNS) {
+            self.refresh(cx);
             return true;
         }
         if key.code == KeyCode::Enter {
@@ -162,6 +177,13 @@ impl Component for DoctorView {
                 .filter(|(_, f)| f.severity == s && self.shown(cx, f))
                 .map(|(i, _)| i)
                 .collect();
+            let mut found = found;
+            // Sorted within each severity.
+            let findings = &cx.data.doctor.findings;
+            self.list.sort_rows(&mut found, |&i, key| {
+                let at = COLUMNS.iter().position(|c| c.sort == Some(key))?;
+                finding_cells(cx, &findings[i], "").into_iter().nth(at)
+            });
             if !found.is_empty() {
                 self.list.rows.push(Row::Header(s, found.len()));
                 self.list.rows.extend(found.into_iter().map(Row::Finding));

@@ -18,6 +18,7 @@ use crate::sched::plan::UnitResult;
 use crate::snapshot::ObjRef;
 use crate::tui::event::Intent;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::wrap;
 
 /// The explain screen of one object: the worker's diagnoses (one per unit the object stands
 /// for) once they arrive, and the scroll position over their lines.
@@ -309,6 +310,9 @@ impl Component for ExplainView {
                 .flat_map(|d| diagnosis_lines(d, unit_of(cx, d), theme))
                 .collect(),
         };
+        // Wrapped at word boundaries to the width: no message is cut (issue 51: `…2 Insu`).
+        let width = usize::from(area.width);
+        let lines: Vec<Line<'static>> = lines.iter().flat_map(|l| wrap(l, width)).collect();
         self.lines = lines.len();
         self.height = usize::from(area.height);
         self.scroll = self.scroll.min(self.lines.saturating_sub(1));

@@ -7,6 +7,7 @@ pub(crate) mod doctor;
 pub(crate) mod explain;
 pub(crate) mod nodes;
 pub(crate) mod pending;
+pub(crate) mod queues;
 pub(crate) mod tree;
 pub(crate) mod yaml;
 
@@ -18,7 +19,7 @@ use std::ops::Range;
 use super::data::Data;
 use super::event::Intent;
 use super::theme::Theme;
-use super::widgets::Cursor;
+use super::widgets::{Cell, Column, Cursor, Sort, sort_rows, sort_text};
 use crate::snapshot::ObjRef;
 
 /// What a view reads while drawing or handling a key.
@@ -110,8 +111,9 @@ pub(crate) fn scroll_text(key: KeyEvent, offset: &mut usize, len: usize, page: u
 }
 
 /// What every list view (tree, pending, nodes, doctor) keeps the same way: the rows shown, the
-/// cursor over them, the filter as typed and lower-cased, and where the rows were last drawn
-/// (a header line above them), which paging and mouse clicks need.
+/// cursor over them, the filter as typed and lower-cased, the sort (k9s's: Shift and a
+/// column's key sorts by it, again reverses, the header shows it), and where the rows were
+/// last drawn (a header line above them), which paging and mouse clicks need.
 #[derive(Debug)]
 pub(crate) struct List<R> {
     /// The rows shown, in display order.
@@ -120,6 +122,7 @@ pub(crate) struct List<R> {
     pub cursor: Cursor,
     filter: String,
     needle: String,
+    sort: Option<Sort>,
     area: Rect,
 }
 
@@ -130,12 +133,54 @@ impl<R> Default for List<R> {
             cursor: Cursor::default(),
             filter: String::new(),
             needle: String::new(),
+            sort: None,
             area: Rect::default(),
         }
     }
 }
 
 impl<R> List<R> {
+    /// The sort (`None`: the view's own order).
+    pub(crate) fn sort(&self) -> Option<Sort> {
+        self.sort
+    }
+
+    /// Shift and a column's letter: sorts by that column of `columns` (ascending), or
+    /// reverses the sort when it is already by that column. Returns whether the key was one.
+    /// The view rebuilds its rows after.
+    pub(crate) fn sort_key(&mut self, key: KeyEvent, columns: &[Column]) -> bool {
+        let KeyCode::Char(c) = key.code else {
+            return false;
+        };
+        if !c.is_ascii_uppercase()
+            || key.modifiers.contains(KeyModifiers::CONTROL)
+            || !columns.iter().any(|col| col.sort == Some(c))
+        {
+            return false;
+        }
+        self.sort = Some(match self.sort {
+            Some(s) if s.key == c => Sort {
+                key: c,
+                descending: !s.descending,
+            },
+            _ => Sort {
+                key: c,
+                descending: false,
+            },
+        });
+        true
+    }
+
+    /// Sorts `rows` by the list's sort, the key of a row being the sort text of its cell in
+    /// the sorted column (`cell(row, key)`); without a sort, leaves them.
+    pub(crate) fn sort_rows<T>(&self, rows: &mut Vec<T>, cell: impl Fn(&T, char) -> Option<Cell>) {
+        if let Some(sort) = self.sort {
+            sort_rows(rows, sort, |r| {
+                cell(r, sort.key).map_or_else(String::new, |c| sort_text(&c))
+            });
+        }
+    }
+
     /// The filter as typed (empty: none).
     pub(crate) fn filter(&self) -> &str {
         &self.filter

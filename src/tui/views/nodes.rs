@@ -16,22 +16,23 @@ use ratatui::text::{Line, Span};
 use super::{Component, Cx, List};
 use crate::sanitize::sanitize;
 use crate::snapshot::ObjRef;
-use crate::tui::data::{NodeInfo, WhatIf};
+use crate::tui::data::{NodeInfo, Usage, WhatIf};
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, gauge, highlight, matches, table};
 
-const COLUMNS: [Column; 8] = [
-    Column::new("NAME", 8, 30),
-    Column::new("STATE", 5, 24),
-    Column::new("CPU", 14, 24),
-    Column::new("MEMORY", 14, 26),
-    Column::new("GPU", 14, 22),
-    Column::new("DEVICES", 14, 22),
-    Column::new("PODS", 4, 6),
-    Column::new("PLAN", 4, 10),
+/// The columns.
+pub(crate) const COLUMNS: [Column; 8] = [
+    Column::whole("NAME").sorts('N'),
+    Column::text("STATE", 5, 24).drops(4).sorts('S'),
+    Column::whole("CPU").drops(2).sorts('C'),
+    Column::whole("MEMORY").drops(7).sorts('M'),
+    Column::whole("GPU").drops(3).sorts('U'),
+    Column::whole("DEVICES").drops(5).sorts('D'),
+    Column::whole("PODS").drops(6).sorts('P'),
+    Column::whole("PLAN").drops(1).sorts('L'),
 ];
 
-const GAUGE: usize = 8;
+const GAUGE: usize = 6;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Row {
@@ -48,6 +49,8 @@ pub(crate) struct NodesView {
     list: List<Row>,
     /// Show the detail pane (Enter toggles).
     details: bool,
+    /// A node to put the cursor on at the next refresh.
+    want: Option<String>,
 }
 
 /// The label keys worth grouping by, most useful first.
@@ -90,8 +93,12 @@ fn state(n: &NodeInfo) -> String {
     s
 }
 
-fn amount(used: i64, total: i64, unit: &str, scale: f64) -> String {
-    if total <= 0 && used <= 0 {
+/// A resource's gauge (as the plan leaves it) and `now+planned-freed/total`: the same shape
+/// for every resource, devices included, so no column mixes the plan into "now" while another
+/// leaves it out (issue 51: DEVICES said 3/8 with 2 planned while CPU said 16/64 without its
+/// planned 8).
+pub(crate) fn amount(u: Usage, unit: &str, scale: f64) -> String {
+    if u.total <= 0 && u.now <= 0 && u.planned <= 0 {
         return "-".to_owned();
     }
     let f = |v: i64| {
@@ -102,12 +109,44 @@ fn amount(used: i64, total: i64, unit: &str, scale: f64) -> String {
             format!("{x:.1}")
         }
     };
-    format!(
-        "{} {}/{}{unit}",
-        gauge(used, total, GAUGE),
-        f(used),
-        f(total)
-    )
+    let mut text = format!("{} {}", gauge(u.after(), u.total, GAUGE), f(u.now));
+    if u.planned > 0 {
+        text.push_str(&format!("+{}", f(u.planned)));
+    }
+    if u.freed > 0 {
+        text.push_str(&format!("-{}", f(u.freed)));
+    }
+    text.push_str(&format!("/{}{unit}", f(u.total)));
+    text
+}
+
+/// A node's cells, in [`COLUMNS`] order, its name's match of `filter` highlighted.
+fn node_cells(cx: &Cx<'_>, n: &NodeInfo, filter: &str) -> Vec<Cell> {
+    let theme = cx.theme;
+    let st = state(n);
+    let st_style = if !n.ready {
+        theme.error()
+    } else if n.unschedulable || !n.taints.is_empty() {
+        theme.warn()
+    } else {
+        theme.ok()
+    };
+    let mut name = vec![Span::raw("  ")];
+    name.extend(highlight(&sanitize(&n.name), filter, Style::new(), theme));
+    vec![
+        Line::from(name),
+        Line::from(Span::styled(st, st_style)),
+        Line::raw(amount(n.cpu, "", 1000.0)),
+        Line::raw(amount(n.memory, "Gi", 1_073_741_824.0)),
+        Line::raw(amount(n.gpu, "", 1.0)),
+        Line::raw(amount(n.devices, "", 1.0)),
+        Line::raw(n.pods.len().to_string()),
+        Line::raw(if n.planned > 0 {
+            format!("+{}", n.planned)
+        } else {
+            String::new()
+        }),
+    ]
 }
 
 impl NodesView {
@@ -136,6 +175,14 @@ impl NodesView {
                 .unwrap_or_default()
         };
         idx.sort_by(|&a, &b| (domain(a), &nodes[a].name).cmp(&(domain(b), &nodes[b].name)));
+        // The sort, within each domain (a stable sort keeps the domains' order).
+        if self.list.sort().is_some() {
+            self.list.sort_rows(&mut idx, |&i, key| {
+                let at = COLUMNS.iter().position(|c| c.sort == Some(key))?;
+                node_cells(cx, &nodes[i], "").into_iter().nth(at)
+            });
+            idx.sort_by_key(|&i| domain(i));
+        }
         self.list.rows.clear();
         let mut current: Option<String> = None;
         for (pos, &i) in idx.iter().enumerate() {
@@ -193,46 +240,18 @@ impl Component for NodesView {
                         Line::from(Span::styled(format!("{n} node(s)"), theme.dim())),
                     ]
                 }
-                Row::Node(i) => {
-                    let n = &nodes[*i];
-                    let st = state(n);
-                    let st_style = if !n.ready {
-                        theme.error()
-                    } else if n.unschedulable || !n.taints.is_empty() {
-                        theme.warn()
-                    } else {
-                        theme.ok()
-                    };
-                    let mut name = vec![Span::raw("  ")];
-                    name.extend(highlight(
-                        &sanitize(&n.name),
-                        self.list.filter(),
-                        Style::new(),
-                        theme,
-                    ));
-                    vec![
-                        Line::from(name),
-                        Line::from(Span::styled(st, st_style)),
-                        Line::raw(amount(n.cpu.0, n.cpu.1, "", 1000.0)),
-                        Line::raw(amount(n.memory.0, n.memory.1, "Gi", 1_073_741_824.0)),
-                        Line::raw(amount(n.gpu.0, n.gpu.1, "", 1.0)),
-                        Line::raw(amount(
-                            i64::try_from(n.devices.0).unwrap_or(i64::MAX),
-                            i64::try_from(n.devices.1).unwrap_or(i64::MAX),
-                            "",
-                            1.0,
-                        )),
-                        Line::raw(n.pods.len().to_string()),
-                        Line::raw(if n.planned > 0 {
-                            format!("+{}", n.planned)
-                        } else {
-                            String::new()
-                        }),
-                    ]
-                }
+                Row::Node(i) => node_cells(cx, &nodes[*i], self.list.filter()),
             })
             .collect();
-        table(buf, body, theme, &COLUMNS, &cells, Some(selected));
+        table(
+            buf,
+            body,
+            theme,
+            &COLUMNS,
+            &cells,
+            Some(selected),
+            self.list.sort(),
+        );
         if detail_height > 0
             && let Some(n) = self.node(cx)
         {
@@ -271,6 +290,10 @@ impl Component for NodesView {
         if self.list.navigate(key) {
             return true;
         }
+        if self.list.sort_key(key, &COLUMNS) {
+            self.refresh(cx);
+            return true;
+        }
         match key.code {
             KeyCode::Char('t') => {
                 let keys = topology_keys(&cx.data.nodes);
@@ -307,7 +330,10 @@ impl Component for NodesView {
     }
 
     fn refresh(&mut self, cx: &Cx<'_>) {
-        let keep = self.node(cx).map(|n| n.name.clone());
+        let keep = self
+            .want
+            .take()
+            .or_else(|| self.node(cx).map(|n| n.name.clone()));
         self.rebuild(cx);
         if let Some(name) = keep {
             self.select(cx, &name);
@@ -342,6 +368,14 @@ impl Component for NodesView {
 }
 
 impl NodesView {
+    /// Puts the cursor on node `name` at the next refresh (clearing a filter that hides it).
+    pub(crate) fn select_name(&mut self, name: &str) {
+        if !matches(name, self.list.needle()) {
+            self.list.set_filter("");
+        }
+        self.want = Some(name.to_owned());
+    }
+
     fn select(&mut self, cx: &Cx<'_>, name: &str) {
         if let Some(p) = self.list.rows.iter().position(|r| match r {
             Row::Node(i) => cx.data.nodes[*i].name == name,

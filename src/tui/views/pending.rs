@@ -1,7 +1,10 @@
-//! The pending view: every unit the simulator did not place, in queue order (the plan's
-//! order), with its outcome, placed/minCount, victims and the simulator's one-line why. Under
-//! what-ifs it also lists the units the what-ifs changed, marked (newly placed, newly stuck,
-//! new victims), until the what-ifs are undone.
+//! The pending view: every pending unit of the plan, in queue order (the plan's order), with
+//! its outcome — those that would schedule too, marked `Scheduled` (issue 51: hiding them hid
+//! what the plan does) — placed/minCount, victims and the simulator's one-line why. On a
+//! cluster that runs Kueue, the Kueue Workloads pending admission are units too (`kind`
+//! `Workload.kueue.x-k8s.io`, their admission outcome in the why). Under what-ifs the units
+//! the what-ifs changed are marked (newly placed, newly stuck, new victims), until the
+//! what-ifs are undone.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -11,21 +14,24 @@ use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, List};
 use crate::sanitize::sanitize;
-use crate::sched::plan::{Outcome, UnitResult};
+use crate::sched::plan::{AdmissionOutcome, UnitResult};
 use crate::snapshot::ObjRef;
 use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, table};
+use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, pick, table};
 
-const COLUMNS: [Column; 8] = [
-    Column::new("CHANGE", 6, 16),
-    Column::new("NAMESPACE", 9, 16),
-    Column::new("UNIT", 10, 44),
-    Column::new("OUTCOME", 7, 13),
-    Column::new("PLACED", 6, 9),
-    Column::new("MIN", 3, 4),
-    Column::new("VICTIMS", 7, 7),
-    Column::new("WHY", 10, 200),
+/// The columns; NAMESPACE only while every namespace is shown, ADMISSION only on a cluster
+/// that runs Kueue.
+pub(crate) const COLUMNS: [Column; 9] = [
+    Column::text("CHANGE", 6, 16).drops(5).sorts('C'),
+    Column::whole("NAMESPACE").drops(3).sorts('E'),
+    Column::whole("UNIT").sorts('N'),
+    Column::whole("OUTCOME").sorts('O'),
+    Column::whole("ADMISSION").drops(2).sorts('A'),
+    Column::whole("PLACED").drops(4).sorts('L'),
+    Column::whole("MIN").drops(6).sorts('M'),
+    Column::whole("VICTIMS").drops(7).sorts('V'),
+    Column::text("WHY", 10, 200).sorts('W'),
 ];
 
 /// The pending screen: the plan's units not placed (or whose answer the what-ifs changed) in
@@ -56,19 +62,101 @@ fn placed(u: &UnitResult) -> String {
     }
 }
 
+/// The columns shown: NAMESPACE only while every namespace is (kubectl's `-A`); ADMISSION
+/// (Kueue's answer for a Kueue Workload) only when the plan has Kueue's stage.
+fn shown(cx: &Cx<'_>) -> Vec<usize> {
+    let kueue = cx.data.plan.units.iter().any(|u| u.kueue.is_some());
+    (0..COLUMNS.len())
+        .filter(|&i| cx.namespace.is_none() || COLUMNS[i].title != "NAMESPACE")
+        .filter(|&i| kueue || COLUMNS[i].title != "ADMISSION")
+        .collect()
+}
+
+/// A unit's cells, in [`COLUMNS`] order, its name's match of `filter` highlighted.
+fn cells(cx: &Cx<'_>, u: &UnitResult, filter: &str) -> Vec<Cell> {
+    let theme = cx.theme;
+    let change = change_of(cx, u).map(|c| c.change);
+    let change_style = match change {
+        Some(Change::NewlySchedulable) => theme.ok(),
+        Some(Change::NewlyUnschedulable | Change::VictimsChanged) => theme.error(),
+        _ => theme.warn(),
+    };
+    let mut unit = vec![Span::raw(format!("{}/", u.kind))];
+    unit.extend(highlight(&sanitize(&u.name), filter, Style::new(), theme));
+    let why = u.message.lines().next().unwrap_or("");
+    vec![
+        Line::from(Span::styled(
+            change.map(marker).unwrap_or_default(),
+            change_style,
+        )),
+        Line::raw(sanitize(&u.namespace).into_owned()),
+        Line::from(unit),
+        Line::from(Span::styled(
+            format!("{:?}", u.outcome),
+            theme.outcome(u.outcome),
+        )),
+        admission(u, theme),
+        Line::raw(placed_of(cx, u)),
+        Line::raw(
+            u.min_count
+                .map_or_else(|| "-".to_owned(), |m| m.to_string()),
+        ),
+        Line::raw(match u.kueue.as_deref() {
+            // The workloads Kueue preempts for it.
+            Some(k) => k.admission.preempts.len().to_string(),
+            None => u.victims.len().to_string(),
+        }),
+        Line::raw(sanitize(why).into_owned()),
+    ]
+}
+
+/// Kueue's answer for a Kueue Workload (`QuotaPending`, `Admitted` …), painted as simulate
+/// paints it; empty for the other units.
+fn admission(u: &UnitResult, theme: crate::tui::theme::Theme) -> Cell {
+    let Some(k) = u.kueue.as_deref() else {
+        return Line::default();
+    };
+    let o = k.admission.outcome;
+    let style = match o {
+        AdmissionOutcome::Admitted => theme.ok(),
+        AdmissionOutcome::NoQueue | AdmissionOutcome::QueueStopped => theme.error(),
+        _ => theme.warn(),
+    };
+    Line::from(Span::styled(o.as_str(), style))
+}
+
+/// PLACED of a unit: for a Kueue Workload, that of the unit holding its pods (its own
+/// placements are not repeated there: `0/1` beside `Scheduled` would be a wrong number), `-`
+/// while it has none.
+fn placed_of(cx: &Cx<'_>, u: &UnitResult) -> String {
+    match u.kueue.as_deref() {
+        None => placed(u),
+        Some(k) => k
+            .placement
+            .as_ref()
+            .and_then(|at| cx.data.plan.unit(at))
+            .map_or_else(|| "-".to_owned(), placed),
+    }
+}
+
 impl PendingView {
     fn rebuild(&mut self, cx: &Cx<'_>) {
-        self.list.rows = cx
+        let mut rows: Vec<usize> = cx
             .data
             .plan
             .units
             .iter()
             .enumerate()
-            .filter(|(_, u)| u.outcome != Outcome::Scheduled || change_of(cx, u).is_some())
             .filter(|(_, u)| cx.shows(&u.namespace))
             .filter(|(_, u)| matches(&u.name, self.list.needle()))
             .map(|(i, _)| i)
             .collect();
+        let units = &cx.data.plan.units;
+        self.list.sort_rows(&mut rows, |&i, key| {
+            let at = COLUMNS.iter().position(|c| c.sort == Some(key))?;
+            cells(cx, &units[i], "").into_iter().nth(at)
+        });
+        self.list.rows = rows;
         self.list.cursor.clamp(self.list.rows.len());
     }
 
@@ -120,7 +208,7 @@ impl Component for PendingView {
         }
         if self.list.rows.is_empty() {
             let msg = if self.list.filter().is_empty() {
-                "Nothing pending: the simulator places every unit."
+                "Nothing pending: every pod is bound."
             } else {
                 "Nothing matches (Esc clears the filter)."
             };
@@ -128,46 +216,21 @@ impl Component for PendingView {
             return;
         }
         let units = &cx.data.plan.units;
-        let cells: Vec<Vec<Cell>> = self.list.rows[window]
+        let keep = shown(cx);
+        let columns: Vec<Column> = keep.iter().map(|&i| COLUMNS[i]).collect();
+        let rows: Vec<Vec<Cell>> = self.list.rows[window]
             .iter()
-            .map(|&i| {
-                let u = &units[i];
-                let change = change_of(cx, u).map(|c| c.change);
-                let change_style = match change {
-                    Some(Change::NewlySchedulable) => theme.ok(),
-                    Some(Change::NewlyUnschedulable | Change::VictimsChanged) => theme.error(),
-                    _ => theme.warn(),
-                };
-                let mut unit = vec![Span::raw(format!("{}/", u.kind))];
-                unit.extend(highlight(
-                    &sanitize(&u.name),
-                    self.list.filter(),
-                    Style::new(),
-                    theme,
-                ));
-                let why = u.message.lines().next().unwrap_or("");
-                vec![
-                    Line::from(Span::styled(
-                        change.map(marker).unwrap_or_default(),
-                        change_style,
-                    )),
-                    Line::raw(sanitize(&u.namespace).into_owned()),
-                    Line::from(unit),
-                    Line::from(Span::styled(
-                        format!("{:?}", u.outcome),
-                        theme.outcome(u.outcome),
-                    )),
-                    Line::raw(placed(u)),
-                    Line::raw(
-                        u.min_count
-                            .map_or_else(|| "-".to_owned(), |m| m.to_string()),
-                    ),
-                    Line::raw(u.victims.len().to_string()),
-                    Line::raw(sanitize(why).into_owned()),
-                ]
-            })
+            .map(|&i| pick(cells(cx, &units[i], self.list.filter()), &keep))
             .collect();
-        table(buf, body, theme, &COLUMNS, &cells, Some(selected));
+        table(
+            buf,
+            body,
+            theme,
+            &columns,
+            &rows,
+            Some(selected),
+            self.list.sort(),
+        );
         if let Some(u) = self.unit(cx) {
             labelled_line(buf, area, area.bottom() - 1, "why: ", &u.message, theme);
             // Under what-ifs: what changed for this unit and which changes caused it, in the
@@ -188,6 +251,10 @@ impl Component for PendingView {
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
         if self.list.navigate(key) {
+            return true;
+        }
+        if self.list.sort_key(key, &COLUMNS) {
+            self.refresh(cx);
             return true;
         }
         match key.code {

@@ -19,19 +19,21 @@ use crate::sched::plan::Outcome;
 use crate::snapshot::ObjRef;
 use crate::tui::data::TreeRow;
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, highlight, matches, table};
+use crate::tui::widgets::{Cell, Column, highlight, matches, pick, table};
 
 /// Groups with more members than this start collapsed.
 const EXPAND_UP_TO: usize = 16;
 
-const COLUMNS: [Column; 7] = [
-    Column::new("NAME", 20, 60),
-    Column::new("STATUS", 6, 22),
-    Column::new("POLICY", 6, 10),
-    Column::new("PRIORITY", 8, 10),
-    Column::new("NODE", 4, 20),
-    Column::new("SIMULATED", 9, 15),
-    Column::new("AGE", 3, 5),
+/// The columns; NAMESPACE only while every namespace is shown.
+pub(crate) const COLUMNS: [Column; 8] = [
+    Column::whole("NAME").sorts('N'),
+    Column::whole("NAMESPACE").drops(3).sorts('E'),
+    Column::text("STATUS", 6, 22).drops(4).sorts('S'),
+    Column::whole("POLICY").drops(5).sorts('L'),
+    Column::whole("PRIORITY").drops(2).sorts('P'),
+    Column::whole("NODE").drops(6).sorts('O'),
+    Column::whole("SIMULATED").drops(1).sorts('I'),
+    Column::whole("AGE").drops(7).sorts('A'),
 ];
 
 /// The tree screen: which rows the user expanded or collapsed, the rows shown, the filter's
@@ -52,6 +54,8 @@ pub(crate) struct TreeView {
     matched_for: String,
     /// The number of rows `matched` was computed over (a guard beside `refresh`).
     matched_over: usize,
+    /// Only objects of this kind, as a flat list (`:pods`, `:pg`, `:claims`, `:kwl`).
+    kind: Option<ObjKind>,
 }
 
 fn key_of(r: &TreeRow) -> String {
@@ -67,10 +71,89 @@ impl TreeView {
             .unwrap_or_else(|| r.depth < 1 || r.end - i - 1 <= EXPAND_UP_TO)
     }
 
+    /// Shows only objects of `kind` as a flat list (`None`: the whole tree).
+    pub(crate) fn set_kind(&mut self, kind: Option<ObjKind>) {
+        self.kind = kind;
+    }
+
+    /// The kind shown alone, if any.
+    pub(crate) fn kind(&self) -> Option<&ObjKind> {
+        self.kind.as_ref()
+    }
+
     fn rebuild(&mut self, cx: &Cx<'_>) {
+        self.rebuild_rows(cx);
+        if self.list.sort().is_some() {
+            self.sort(cx);
+        }
+    }
+
+    /// Sorts the rows shown: a flat list as a whole, the tree among siblings (each subtree
+    /// moves with its root).
+    fn sort(&mut self, cx: &Cx<'_>) {
+        let rows = &cx.data.tree;
+        let key = |&i: &usize, k: char| {
+            let at = COLUMNS.iter().position(|c| c.sort == Some(k))?;
+            row_cells(cx, rows, i, "", false, true).into_iter().nth(at)
+        };
+        let mut shown = std::mem::take(&mut self.list.rows);
+        if self.kind.is_some() {
+            self.list.sort_rows(&mut shown, key);
+            self.list.rows = shown;
+            return;
+        }
+        let mut children: HashMap<Option<usize>, Vec<usize>> = HashMap::new();
+        let mut order = Vec::new();
+        for &i in &shown {
+            let p = rows[i].parent;
+            if !children.contains_key(&p) {
+                order.push(p);
+            }
+            children.entry(p).or_default().push(i);
+        }
+        for p in order {
+            if let Some(list) = children.get_mut(&p) {
+                self.list.sort_rows(list, key);
+            }
+        }
+        // Pre-order over the sorted siblings (roots: the rows whose parent is not shown).
+        let visible: std::collections::HashSet<usize> = shown.iter().copied().collect();
+        let mut stack: Vec<usize> = shown
+            .iter()
+            .copied()
+            .filter(|&i| rows[i].parent.is_none_or(|p| !visible.contains(&p)))
+            .collect();
+        let roots_sorted: Vec<usize> = {
+            let mut r = stack.clone();
+            self.list.sort_rows(&mut r, key);
+            r
+        };
+        stack.clear();
+        stack.extend(roots_sorted.into_iter().rev());
+        let mut out = Vec::with_capacity(shown.len());
+        while let Some(i) = stack.pop() {
+            out.push(i);
+            if let Some(kids) = children.get(&Some(i)) {
+                stack.extend(kids.iter().rev());
+            }
+        }
+        self.list.rows = out;
+    }
+
+    fn rebuild_rows(&mut self, cx: &Cx<'_>) {
         let rows = &cx.data.tree;
         self.list.rows.clear();
-        if self.list.needle().is_empty() {
+        if let Some(kind) = &self.kind {
+            let f = self.list.needle().to_owned();
+            let found: Vec<usize> = (0..rows.len())
+                .filter(|&i| {
+                    rows[i].node.kind == *kind
+                        && cx.shows(&rows[i].node.namespace)
+                        && matches(&rows[i].node.name, &f)
+                })
+                .collect();
+            self.list.rows = found;
+        } else if self.list.needle().is_empty() {
             let mut i = 0;
             while i < rows.len() {
                 let r = &rows[i];
@@ -154,7 +237,7 @@ impl TreeView {
 fn outcome(cx: &Cx<'_>, r: &TreeRow) -> Option<Outcome> {
     if !matches!(
         r.node.kind.as_str(),
-        "Pod" | "PodGroup" | "CompositePodGroup"
+        "Pod" | "PodGroup" | "CompositePodGroup" | "Workload.kueue.x-k8s.io"
     ) {
         return None;
     }
@@ -163,13 +246,75 @@ fn outcome(cx: &Cx<'_>, r: &TreeRow) -> Option<Outcome> {
         .outcome_of(&cx.data.snapshot, &r.node.obj_ref())
 }
 
+/// Whether row `i` is shown collapsed (it has children, no filter shows them, and it is not
+/// expanded).
+fn r_collapsed(v: &TreeView, rows: &[TreeRow], i: usize) -> bool {
+    rows[i].has_children(i) && v.list.needle().is_empty() && !v.expanded(rows, i)
+}
+
+/// Row `i`'s cells in [`COLUMNS`] order: the name indented with its expand marker (none in a
+/// flat list; `open` says which marker), its match of `filter` highlighted.
+fn row_cells(
+    cx: &Cx<'_>,
+    rows: &[TreeRow],
+    i: usize,
+    filter: &str,
+    flat: bool,
+    open: bool,
+) -> Vec<Cell> {
+    let theme = cx.theme;
+    let r = &rows[i];
+    let n = &r.node;
+    let mut name = if flat {
+        vec![Span::raw(format!("{}/", n.kind))]
+    } else {
+        let marker = if !r.has_children(i) {
+            "  "
+        } else if open {
+            "▾ "
+        } else {
+            "▸ "
+        };
+        vec![Span::raw(format!(
+            "{}{marker}{}/",
+            "  ".repeat(usize::from(r.depth)),
+            n.kind
+        ))]
+    };
+    name.extend(highlight(&sanitize(&n.name), filter, Style::new(), theme));
+    if !n.missing.is_empty() {
+        name.push(Span::styled(" ✗", theme.error()));
+    }
+    let status = sanitize(n.status.as_deref().unwrap_or("")).into_owned();
+    let sim = outcome(cx, r);
+    vec![
+        Line::from(name),
+        Line::raw(sanitize(&n.namespace).into_owned()),
+        Line::from(Span::styled(status.clone(), theme.status(&status))),
+        Line::raw(n.policy.clone().unwrap_or_default()),
+        Line::raw(n.priority.map(|p| p.to_string()).unwrap_or_default()),
+        Line::raw(sanitize(n.node.as_deref().unwrap_or("")).into_owned()),
+        sim.map_or_else(Line::default, |v| {
+            Line::from(Span::styled(v.as_str(), theme.outcome(v)))
+        }),
+        Line::raw(n.age.clone().unwrap_or_default()),
+    ]
+}
+
 impl Component for TreeView {
     fn title(&self, cx: &Cx<'_>) -> String {
-        format!(
-            "tree ({} of {} rows)",
-            self.list.rows.len(),
-            cx.data.tree.len()
-        )
+        match &self.kind {
+            Some(kind) => format!(
+                "tree: {kind} ({} of {} rows)",
+                self.list.rows.len(),
+                cx.data.tree.len()
+            ),
+            None => format!(
+                "tree ({} of {} rows)",
+                self.list.rows.len(),
+                cx.data.tree.len()
+            ),
+        }
     }
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {
@@ -189,51 +334,38 @@ impl Component for TreeView {
             buf.set_string(area.x, area.y, msg, theme.dim());
             return;
         }
+        let keep: Vec<usize> = (0..COLUMNS.len())
+            .filter(|&i| cx.namespace.is_none() || COLUMNS[i].title != "NAMESPACE")
+            .collect();
+        let columns: Vec<Column> = keep.iter().map(|&i| COLUMNS[i]).collect();
+        let flat = self.kind.is_some();
         let cells: Vec<Vec<Cell>> = self.list.rows[window]
             .iter()
             .map(|&i| {
-                let r = &rows[i];
-                let n = &r.node;
-                let marker = if !r.has_children(i) {
-                    "  "
-                } else if self.list.needle().is_empty() && !self.expanded(rows, i) {
-                    "▸ "
-                } else {
-                    "▾ "
-                };
-                let mut name = vec![Span::raw(format!(
-                    "{}{marker}{}/",
-                    "  ".repeat(usize::from(r.depth)),
-                    n.kind
-                ))];
-                name.extend(highlight(
-                    &sanitize(&n.name),
-                    self.list.filter(),
-                    Style::new(),
-                    theme,
-                ));
-                if r.has_children(i) && self.list.needle().is_empty() && !self.expanded(rows, i) {
-                    name.push(Span::styled(format!(" [+{}]", r.end - i - 1), theme.dim()));
+                let open = !r_collapsed(self, rows, i);
+                let mut c = row_cells(cx, rows, i, self.list.filter(), flat, open);
+                if let Some(name) = c.first_mut()
+                    && rows[i].has_children(i)
+                    && !flat
+                    && !open
+                {
+                    name.spans.push(Span::styled(
+                        format!(" [+{}]", rows[i].end - i - 1),
+                        theme.dim(),
+                    ));
                 }
-                if !n.missing.is_empty() {
-                    name.push(Span::styled(" ✗", theme.error()));
-                }
-                let status = sanitize(n.status.as_deref().unwrap_or("")).into_owned();
-                let sim = outcome(cx, r);
-                vec![
-                    Line::from(name),
-                    Line::from(Span::styled(status.clone(), theme.status(&status))),
-                    Line::raw(n.policy.clone().unwrap_or_default()),
-                    Line::raw(n.priority.map(|p| p.to_string()).unwrap_or_default()),
-                    Line::raw(sanitize(n.node.as_deref().unwrap_or("")).into_owned()),
-                    sim.map_or_else(Line::default, |v| {
-                        Line::from(Span::styled(v.as_str(), theme.outcome(v)))
-                    }),
-                    Line::raw(n.age.clone().unwrap_or_default()),
-                ]
+                pick(c, &keep)
             })
             .collect();
-        table(buf, body, theme, &COLUMNS, &cells, Some(selected));
+        table(
+            buf,
+            body,
+            theme,
+            &columns,
+            &cells,
+            Some(selected),
+            self.list.sort(),
+        );
         // The selected row's devices, notes and missing references.
         if let Some(i) = self.selected_row() {
             let n = &rows[i].node;
@@ -262,6 +394,10 @@ impl Component for TreeView {
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
         if self.list.navigate(key) {
+            return true;
+        }
+        if self.list.sort_key(key, &COLUMNS) {
+            self.refresh(cx);
             return true;
         }
         let rows = &cx.data.tree;
@@ -300,7 +436,8 @@ impl Component for TreeView {
                 | ObjKind::CompositePodGroup
                 | ObjKind::PodGroup
                 | ObjKind::Pod
-                | ObjKind::Job => {
+                | ObjKind::Job
+                | ObjKind::KueueWorkload => {
                     queue.push(Intent::Explain(r.obj()));
                 }
                 _ => queue.push(Intent::Yaml(r.obj())),

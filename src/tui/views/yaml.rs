@@ -10,6 +10,7 @@ use crate::sanitize::sanitize;
 use crate::snapshot::ObjRef;
 use crate::tui::data::object_yaml;
 use crate::tui::event::Intent;
+use crate::tui::widgets::wrap;
 
 /// The YAML screen of one object: its YAML in the current data (or why there is none) and
 /// the scroll position.
@@ -20,6 +21,8 @@ pub(crate) struct YamlView {
     lines: Result<Vec<String>, String>,
     scroll: usize,
     height: usize,
+    /// Screen rows the wrapped lines took when last drawn (what scrolling moves over).
+    rows: usize,
 }
 
 impl YamlView {
@@ -30,6 +33,7 @@ impl YamlView {
             lines: Ok(Vec::new()),
             scroll: 0,
             height: 0,
+            rows: 0,
         };
         v.refresh(cx);
         v
@@ -54,24 +58,33 @@ impl Component for YamlView {
                 buf.set_string(area.x, area.y, sanitize(e), cx.theme.error());
             }
             Ok(lines) => {
-                self.scroll = self.scroll.min(lines.len().saturating_sub(1));
-                for (row, text) in lines.iter().skip(self.scroll).take(self.height).enumerate() {
+                // Long values wrap at word boundaries to the width, never cut (issue 51).
+                let width = usize::from(area.width);
+                let shown: Vec<Line<'static>> = lines
+                    .iter()
+                    .flat_map(|text| {
+                        let line = match text.split_once(':') {
+                            Some((k, rest)) if is_key(k) => Line::from(vec![
+                                Span::styled(format!("{k}:"), cx.theme.key()),
+                                Span::raw(rest.to_owned()),
+                            ]),
+                            _ => Line::raw(text.clone()),
+                        };
+                        wrap(&line, width)
+                    })
+                    .collect();
+                self.rows = shown.len();
+                self.scroll = self.scroll.min(shown.len().saturating_sub(1));
+                for (row, line) in shown.iter().skip(self.scroll).take(self.height).enumerate() {
                     let y = area.y + u16::try_from(row).unwrap_or(u16::MAX);
-                    let line = match text.split_once(':') {
-                        Some((k, rest)) if is_key(k) => Line::from(vec![
-                            Span::styled(format!("{k}:"), cx.theme.key()),
-                            Span::raw(rest.to_owned()),
-                        ]),
-                        _ => Line::raw(text.clone()),
-                    };
-                    buf.set_line(area.x, y, &line, area.width);
+                    buf.set_line(area.x, y, line, area.width);
                 }
             }
         }
     }
 
     fn on_key(&mut self, key: KeyEvent, _cx: &Cx<'_>, _queue: &mut Vec<Intent>) -> bool {
-        let len = self.lines.as_ref().map_or(0, Vec::len);
+        let len = self.rows.max(self.lines.as_ref().map_or(0, Vec::len));
         scroll_text(key, &mut self.scroll, len, self.height)
     }
 
@@ -88,7 +101,7 @@ impl Component for YamlView {
     }
 
     fn scroll(&mut self, delta: isize, _cx: &Cx<'_>) {
-        let len = self.lines.as_ref().map_or(0, Vec::len);
+        let len = self.rows.max(self.lines.as_ref().map_or(0, Vec::len));
         self.scroll = self
             .scroll
             .saturating_add_signed(delta)

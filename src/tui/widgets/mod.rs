@@ -62,28 +62,134 @@ impl Cursor {
     }
 }
 
-/// A table column: a title and the width range it may take.
+/// A table column: its title, how it may be narrowed on a small screen, when it is dropped,
+/// and the key that sorts by it.
+///
+/// Numbers and names are never cut (issue 51: a cut `1000000` read `10000`): a `whole` column
+/// is as wide as its widest cell, and on a narrow screen it is dropped whole instead, in its
+/// `drop` order. Free text (`text` columns) is cut with `…`; the last column, when it is text,
+/// takes what is left.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Column {
     /// The header.
     pub title: &'static str,
-    /// The narrowest it gets.
+    /// The narrowest a text column gets.
     pub min: u16,
-    /// The widest it gets (the last column takes what is left).
+    /// The widest a text column gets (the last column takes what is left).
     pub max: u16,
+    /// Numbers and names: never cut.
+    pub whole: bool,
+    /// When it is dropped on a narrow screen: the highest first; 0 never.
+    pub drop: u8,
+    /// The key (an upper-case letter: Shift and the letter) that sorts by it.
+    pub sort: Option<char>,
 }
 
 impl Column {
-    /// A column.
-    pub(crate) const fn new(title: &'static str, min: u16, max: u16) -> Self {
-        Self { title, min, max }
+    /// A column of numbers or names: never cut, never dropped (see [`Column::drops`]).
+    pub(crate) const fn whole(title: &'static str) -> Self {
+        Self {
+            title,
+            min: title.len() as u16,
+            max: u16::MAX,
+            whole: true,
+            drop: 0,
+            sort: None,
+        }
     }
+
+    /// A column of free text, `min` to `max` wide, cut with `…`.
+    pub(crate) const fn text(title: &'static str, min: u16, max: u16) -> Self {
+        Self {
+            title,
+            min,
+            max,
+            whole: false,
+            drop: 0,
+            sort: None,
+        }
+    }
+
+    /// Dropped on a narrow screen, the column with the highest `order` first.
+    pub(crate) const fn drops(self, order: u8) -> Self {
+        Self {
+            drop: order,
+            ..self
+        }
+    }
+
+    /// Sorted by Shift and `key` (upper case).
+    pub(crate) const fn sorts(self, key: char) -> Self {
+        Self {
+            sort: Some(key),
+            ..self
+        }
+    }
+}
+
+/// The order a view's columns are dropped in on a narrow screen, first dropped first, and
+/// the columns never dropped: what docs/guide/tui.md documents (a test keeps them equal).
+#[cfg(test)]
+pub(crate) fn drop_order(columns: &[Column]) -> String {
+    let mut dropped: Vec<&Column> = columns.iter().filter(|c| c.drop > 0).collect();
+    dropped.sort_by_key(|c| std::cmp::Reverse(c.drop));
+    let kept: Vec<&str> = columns
+        .iter()
+        .filter(|c| c.drop == 0)
+        .map(|c| c.title)
+        .collect();
+    let dropped: Vec<&str> = dropped.iter().map(|c| c.title).collect();
+    format!(
+        "{} | {}",
+        if dropped.is_empty() {
+            "none".to_owned()
+        } else {
+            dropped.join(", ")
+        },
+        kept.join(", ")
+    )
+}
+
+/// A list's sort: the column's key, and the direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Sort {
+    /// The sort key of the column ([`Column::sort`]).
+    pub key: char,
+    /// Largest first.
+    pub descending: bool,
 }
 
 /// One cell: a line of spans (a name with its filter match highlighted is several spans).
 pub(crate) type Cell = Line<'static>;
 
-/// Cuts `cell` to `w` columns, ending with `…` when it was longer.
+/// How many of `chars` to keep to show at most `keep` of them before a `…`: `keep`, or fewer
+/// when the cut would fall inside a word holding a digit — a number is never shown cut (issue
+/// 51: `1000000` read `10000`); the whole word goes behind the `…` instead.
+pub(crate) fn cut_point(chars: &[char], keep: usize) -> usize {
+    if keep >= chars.len() {
+        return chars.len();
+    }
+    let inside = |c: char| !c.is_whitespace() && c != ',' && c != ';' && c != '(' && c != ')';
+    if !inside(chars[keep]) || keep == 0 || !inside(chars[keep - 1]) {
+        return keep;
+    }
+    let start = chars[..keep]
+        .iter()
+        .rposition(|&c| !inside(c))
+        .map_or(0, |p| p + 1);
+    let end = chars[keep..]
+        .iter()
+        .position(|&c| !inside(c))
+        .map_or(chars.len(), |p| keep + p);
+    if chars[start..end].iter().any(char::is_ascii_digit) {
+        start
+    } else {
+        keep
+    }
+}
+
+/// Cuts `cell` to `w` columns, ending with `…` when it was longer (never inside a number:
+/// [`cut_point`]).
 fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
     if cell.width() <= w {
         let pad = w - cell.width();
@@ -91,8 +197,10 @@ fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
         spans.push(Span::raw(" ".repeat(pad)));
         return spans;
     }
+    let chars: Vec<char> = cell.spans.iter().flat_map(|s| s.content.chars()).collect();
+    let keep = cut_point(&chars, w.saturating_sub(1));
     let mut out = Vec::new();
-    let mut left = w.saturating_sub(1);
+    let mut left = keep;
     for s in cell.spans {
         if left == 0 {
             break;
@@ -102,11 +210,115 @@ fn fit(cell: Cell, w: usize) -> Vec<Span<'static>> {
         out.push(Span::styled(text, s.style));
     }
     out.push(Span::raw("…"));
+    // Pad what the cut left short.
+    let shown = keep + 1;
+    if shown < w {
+        out.push(Span::raw(" ".repeat(w - shown)));
+    }
     out
 }
 
+/// The cells of `keep` (indices into a row's cells), in order: a view's row without the
+/// columns it does not show.
+pub(crate) fn pick(cells: Vec<Cell>, keep: &[usize]) -> Vec<Cell> {
+    let mut cells: Vec<Option<Cell>> = cells.into_iter().map(Some).collect();
+    keep.iter()
+        .filter_map(|&i| cells.get_mut(i).and_then(Option::take))
+        .collect()
+}
+
+/// A column's header: its title, with `↑`/`↓` when the list is sorted by it.
+fn header_of(c: &Column, sort: Option<Sort>) -> String {
+    match sort {
+        Some(s) if c.sort == Some(s.key) => {
+            format!("{}{}", c.title, if s.descending { "↓" } else { "↑" })
+        }
+        _ => c.title.to_owned(),
+    }
+}
+
+/// The width of each column in `width` cells, `None` for a column dropped: whole columns as
+/// wide as their widest cell, text columns within their range; while the row is wider than
+/// the screen, the droppable column with the highest drop order goes, then text columns shrink
+/// to their minimum. A last text column takes what is left.
+pub(crate) fn widths(
+    columns: &[Column],
+    rows: &[Vec<Cell>],
+    width: usize,
+    sort: Option<Sort>,
+) -> Vec<Option<usize>> {
+    let n = columns.len();
+    let natural: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(Line::width)
+                .max()
+                .unwrap_or(0)
+                .max(header_of(c, sort).chars().count())
+        })
+        .collect();
+    let mut w: Vec<Option<usize>> = columns
+        .iter()
+        .zip(&natural)
+        .map(|(c, &nat)| {
+            Some(if c.whole {
+                nat
+            } else {
+                nat.clamp(usize::from(c.min), usize::from(c.max.max(c.min)))
+            })
+        })
+        .collect();
+    let last_free = columns.last().is_some_and(|c| !c.whole);
+    let need = |w: &[Option<usize>]| -> usize {
+        let shown = w.iter().filter(|x| x.is_some()).count();
+        let sum: usize = w
+            .iter()
+            .enumerate()
+            .filter_map(|(i, x)| {
+                x.map(|v| {
+                    if last_free && i + 1 == n {
+                        usize::from(columns[i].min)
+                    } else {
+                        v
+                    }
+                })
+            })
+            .sum();
+        sum + 2 * shown.saturating_sub(1)
+    };
+    while need(&w) > width {
+        let victim = (0..n)
+            .filter(|&i| w[i].is_some() && columns[i].drop > 0)
+            .max_by_key(|&i| (columns[i].drop, i));
+        match victim {
+            Some(i) => w[i] = None,
+            None => break,
+        }
+    }
+    if need(&w) > width {
+        for (i, c) in columns.iter().enumerate() {
+            let last = last_free && i + 1 == n;
+            if !c.whole
+                && !last
+                && let Some(v) = w[i].as_mut()
+            {
+                *v = usize::from(c.min);
+            }
+        }
+    }
+    if last_free {
+        let fixed: usize = w[..n - 1].iter().flatten().map(|v| v + 2).sum();
+        w[n - 1] = Some(width.saturating_sub(fixed).max(1));
+    }
+    w
+}
+
 /// Draws a header and `rows` (the visible window only) in `area`; `selected` is the index in
-/// `rows` of the cursor row. Column widths fit the visible rows, as kubectl fits a page.
+/// `rows` of the cursor row. Column widths fit the visible rows, as kubectl fits a page; on a
+/// narrow screen whole columns drop ([`widths`]); the header marks the sort.
 pub(crate) fn table(
     buf: &mut Buffer,
     area: Rect,
@@ -114,43 +326,28 @@ pub(crate) fn table(
     columns: &[Column],
     rows: &[Vec<Cell>],
     selected: Option<usize>,
+    sort: Option<Sort>,
 ) {
     if area.height == 0 || columns.is_empty() {
         return;
     }
-    let mut widths: Vec<usize> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let content = rows
-                .iter()
-                .filter_map(|r| r.get(i))
-                .map(Line::width)
-                .max()
-                .unwrap_or(0);
-            content
-                .max(c.title.len())
-                .clamp(usize::from(c.min), usize::from(c.max.max(c.min)))
-        })
-        .collect();
-    let fixed: usize = widths[..widths.len() - 1].iter().map(|w| w + 2).sum();
-    if let Some(last) = widths.last_mut() {
-        *last = usize::from(area.width).saturating_sub(fixed).max(1);
-    }
+    let widths = widths(columns, rows, usize::from(area.width), sort);
     let line_of = |cells: Vec<Cell>| -> Line<'static> {
         let mut spans = Vec::with_capacity(cells.len() * 3);
-        let n = cells.len();
-        for (i, (cell, w)) in cells.into_iter().zip(&widths).enumerate() {
-            spans.extend(fit(cell, *w));
-            if i + 1 < n {
+        let mut first = true;
+        for (cell, w) in cells.into_iter().zip(&widths) {
+            let Some(w) = w else { continue };
+            if !first {
                 spans.push(Span::raw("  "));
             }
+            first = false;
+            spans.extend(fit(cell, *w));
         }
         Line::from(spans)
     };
     let header: Vec<Cell> = columns
         .iter()
-        .map(|c| Line::from(Span::styled(c.title, theme.header())))
+        .map(|c| Line::from(Span::styled(header_of(c, sort), theme.header())))
         .collect();
     buf.set_line(area.x, area.y, &line_of(header), area.width);
     for (i, row) in rows.iter().enumerate() {
@@ -166,6 +363,164 @@ pub(crate) fn table(
     }
 }
 
+/// The text a cell sorts by: its characters after any leading marks (tree markers, gauges,
+/// indentation), so `▾ PodGroup/x` sorts as `PodGroup/x` and `██░░  25% 16/64` as `25% …`.
+pub(crate) fn sort_text(cell: &Cell) -> String {
+    let text: String = cell.spans.iter().map(|s| s.content.as_ref()).collect();
+    text.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '+')
+        .to_owned()
+}
+
+/// kubectl's ages and durations (`90m`, `6h`, `2d3h`, `45s`) in seconds.
+fn duration_seconds(text: &str) -> Option<u64> {
+    let mut total = 0u64;
+    let mut digits = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            'y' => 31_536_000,
+            _ => return None,
+        };
+        let n: u64 = digits.parse().ok()?;
+        total = total.saturating_add(n.saturating_mul(unit));
+        digits.clear();
+    }
+    (digits.is_empty() && !text.is_empty()).then_some(total)
+}
+
+/// Compares two cells' sort texts as people read them: ages by their duration, runs of digits
+/// by their value (`9` before `10`, `1000` before `1000000`), the rest ignoring case.
+pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    if let (Some(x), Some(y)) = (duration_seconds(a), duration_seconds(b)) {
+        return x.cmp(&y);
+    }
+    let (mut a, mut b) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (a.peek().copied(), b.peek().copied()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let run = |it: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+                    let mut s = String::new();
+                    while let Some(c) = it.peek().copied().filter(char::is_ascii_digit) {
+                        s.push(c);
+                        it.next();
+                    }
+                    s.trim_start_matches('0').to_owned()
+                };
+                let (x, y) = (run(&mut a), run(&mut b));
+                let o = x.len().cmp(&y.len()).then_with(|| x.cmp(&y));
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            (Some(x), Some(y)) => {
+                let o = x.to_lowercase().cmp(y.to_lowercase());
+                if o != Ordering::Equal {
+                    return o;
+                }
+                a.next();
+                b.next();
+            }
+        }
+    }
+}
+
+/// Sorts `rows` by `sort` (stable: equal rows keep their order), the key of each row being
+/// the sort text of its cell in the sorted column (`key`); empty cells last either way.
+pub(crate) fn sort_rows<R>(rows: &mut Vec<R>, sort: Sort, key: impl Fn(&R) -> String) {
+    let mut keyed: Vec<(String, R)> = rows.drain(..).map(|r| (key(&r), r)).collect();
+    keyed.sort_by(|(a, _), (b, _)| match (a.is_empty(), b.is_empty()) {
+        (true, true) => std::cmp::Ordering::Equal,
+        (true, false) => std::cmp::Ordering::Greater,
+        (false, true) => std::cmp::Ordering::Less,
+        (false, false) if sort.descending => natural_cmp(b, a),
+        (false, false) => natural_cmp(a, b),
+    });
+    rows.extend(keyed.into_iter().map(|(_, r)| r));
+}
+
+/// Cuts `text` to `width` columns with `…` when longer (free text on one line), never inside
+/// a number ([`cut_point`]).
+pub(crate) fn ellipsize(text: &str, width: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= width {
+        return text.to_owned();
+    }
+    let keep = cut_point(&chars, width.saturating_sub(1));
+    let mut out: String = chars[..keep].iter().collect();
+    out.push('…');
+    out
+}
+
+/// Wraps `line` at word boundaries to `width` columns, keeping each span's style; a word wider
+/// than the line is broken, never cut. Continuation lines are indented like the first line
+/// plus two columns, so a wrapped message still reads as one.
+pub(crate) fn wrap(line: &Line<'static>, width: usize) -> Vec<Line<'static>> {
+    if line.width() <= width || width < 8 {
+        return vec![line.clone()];
+    }
+    type Styled = Vec<(char, Style)>;
+    let chars: Styled = line
+        .spans
+        .iter()
+        .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+        .collect();
+    let lead = chars.iter().take_while(|(c, _)| *c == ' ').count();
+    let indent = (lead + 2).min(width / 2);
+    let fresh = || -> Styled { vec![(' ', Style::new()); indent] };
+    let mut out: Vec<Styled> = Vec::new();
+    let mut cur: Styled = chars[..lead].to_vec();
+    let mut has_word = false;
+    let mut i = lead;
+    while i < chars.len() {
+        let mut j = i;
+        while j < chars.len() && chars[j].0 == ' ' {
+            j += 1;
+        }
+        let mut k = j;
+        while k < chars.len() && chars[k].0 != ' ' {
+            k += 1;
+        }
+        if has_word && cur.len() + (k - i) > width {
+            out.push(std::mem::replace(&mut cur, fresh()));
+            cur.extend_from_slice(&chars[j..k]);
+        } else {
+            cur.extend_from_slice(&chars[i..k]);
+        }
+        has_word = true;
+        // A word longer than a line: broken, never cut.
+        while cur.len() > width {
+            let rest = cur.split_off(width);
+            out.push(std::mem::replace(&mut cur, fresh()));
+            cur.extend(rest);
+        }
+        i = k;
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|cs| {
+            let mut spans: Vec<Span<'static>> = Vec::new();
+            for (c, st) in cs {
+                match spans.last_mut() {
+                    Some(last) if last.style == st => last.content.to_mut().push(c),
+                    _ => spans.push(Span::styled(c.to_string(), st)),
+                }
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
 /// A status line of a view: a dimmed label (`why: `, `fix: `) then the text, sanitised, on row
 /// `y` of `area`.
 pub(crate) fn labelled_line(
@@ -176,12 +531,15 @@ pub(crate) fn labelled_line(
     text: &str,
     theme: Theme,
 ) {
+    // Free text: cut with `…` when it is longer than the line (Enter shows it whole).
+    let room = usize::from(area.width).saturating_sub(label.chars().count());
+    let text = ellipsize(&crate::sanitize::sanitize(text), room);
     buf.set_line(
         area.x,
         y,
         &Line::from(vec![
             Span::styled(label.to_owned(), theme.dim()),
-            Span::raw(crate::sanitize::sanitize(text).into_owned()),
+            Span::raw(text),
         ]),
         area.width,
     );
@@ -260,13 +618,21 @@ mod tests {
     #[test]
     fn table_renders_header_and_rows_in_a_buffer() {
         let mut buf = Buffer::empty(Rect::new(0, 0, 24, 3));
-        let columns = [Column::new("NAME", 4, 10), Column::new("STATUS", 6, 20)];
+        let columns = [Column::text("NAME", 4, 10), Column::text("STATUS", 6, 20)];
         let rows: Vec<Vec<Cell>> = vec![
             vec![Line::raw("pod-a"), Line::raw("Running")],
             vec![Line::raw("a-very-long-name"), Line::raw("Pending")],
         ];
         let area = buf.area;
-        table(&mut buf, area, Theme::new(false), &columns, &rows, Some(1));
+        table(
+            &mut buf,
+            area,
+            Theme::new(false),
+            &columns,
+            &rows,
+            Some(1),
+            None,
+        );
         let expected = Buffer::with_lines([
             "NAME        STATUS      ",
             "pod-a       Running     ",
@@ -292,6 +658,99 @@ mod tests {
                 .modifier
                 .contains(ratatui::style::Modifier::REVERSED)
         );
+    }
+
+    #[test]
+    fn a_cut_never_falls_inside_a_number() {
+        let chars: Vec<char> = "priority 1000000 here".chars().collect();
+        // Inside `1000000`: the whole number goes.
+        assert_eq!(cut_point(&chars, 13), 9);
+        // Inside a word without digits: cut there.
+        let words: Vec<char> = "Insufficient nvidia".chars().collect();
+        assert_eq!(cut_point(&words, 4), 4);
+        assert_eq!(ellipsize("0/7 nodes: 12 Insufficient", 13), "0/7 nodes: …");
+        assert_eq!(ellipsize("short", 10), "short");
+        let cell = Line::raw("gang 1000000/2000000");
+        let text: String = fit(cell, 12).iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "gang …      ");
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_indents_the_rest() {
+        let line = Line::raw("  one two three four five six");
+        let lines: Vec<String> = wrap(&line, 14)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        assert_eq!(lines, ["  one two", "    three four", "    five six"]);
+        // A word longer than the line is broken, not cut.
+        let long = Line::raw("abcdefghijklmnopqrstuvwxyz");
+        let all: String = wrap(&long, 10)
+            .iter()
+            .flat_map(|l| l.spans.iter().map(|s| s.content.trim().to_owned()))
+            .collect();
+        assert_eq!(all, "abcdefghijklmnopqrstuvwxyz");
+    }
+
+    #[test]
+    fn widths_drop_whole_columns_in_order_then_shrink_text() {
+        let columns = [
+            Column::whole("NAME"),
+            Column::whole("AGE").drops(2),
+            Column::whole("PRIORITY").drops(1),
+            Column::text("WHY", 5, 100),
+        ];
+        let rows = vec![vec![
+            Line::raw("pod-a"),
+            Line::raw("90m"),
+            Line::raw("1000000"),
+            Line::raw("a long reason"),
+        ]];
+        // Everything fits at 60: WHY takes the rest.
+        assert_eq!(
+            widths(&columns, &rows, 60, None),
+            [Some(5), Some(3), Some(8), Some(60 - 5 - 3 - 8 - 6)]
+        );
+        // At 24: AGE (drop order 2) goes first, PRIORITY stays whole.
+        assert_eq!(
+            widths(&columns, &rows, 24, None),
+            [Some(5), None, Some(8), Some(24 - 5 - 8 - 4)]
+        );
+        // At 12: PRIORITY goes too.
+        assert_eq!(
+            widths(&columns, &rows, 12, None),
+            [Some(5), None, None, Some(5)]
+        );
+        // The sort arrow widens its header.
+        let sort = Some(Sort {
+            key: 'A',
+            descending: false,
+        });
+        let sorted = [Column::whole("AGE").sorts('A')];
+        let ages = vec![vec![Line::raw("9m")]];
+        assert_eq!(widths(&sorted, &ages, 60, sort), [Some(4)]);
+        assert_eq!(widths(&sorted, &ages, 60, None), [Some(3)]);
+    }
+
+    #[test]
+    fn natural_order_of_numbers_and_ages() {
+        use std::cmp::Ordering::*;
+        assert_eq!(natural_cmp("9", "10"), Less);
+        assert_eq!(natural_cmp("1000", "1000000"), Less);
+        assert_eq!(natural_cmp("90m", "4h"), Less);
+        assert_eq!(natural_cmp("2d", "27h"), Greater);
+        assert_eq!(natural_cmp("gpu-a10", "gpu-a9"), Greater);
+        assert_eq!(natural_cmp("Pod/x", "pod/x"), Equal);
+        let mut rows = vec!["b", "", "a10", "a9"];
+        sort_rows(
+            &mut rows,
+            Sort {
+                key: 'N',
+                descending: true,
+            },
+            |r| (*r).to_owned(),
+        );
+        assert_eq!(rows, ["b", "a10", "a9", ""]);
     }
 
     #[test]

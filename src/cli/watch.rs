@@ -171,7 +171,7 @@ fn apply_batch(
                 // The watch's version expired: what the list found changed, object by
                 // object.
                 let _ = display;
-                causes.extend(watch::replace_kind(snapshot, &group, &kind, objects));
+                causes.extend(watch::replace_kind(snapshot, &group, &kind, *objects));
             }
             Update::Warning(w) => warnings.push(w.message),
             Update::Lost(e) => return Err(Error::Access(e)),

@@ -2786,7 +2786,7 @@ fn raw_watch(
         if line.trim().is_empty() {
             break;
         }
-        chunked |= line.to_ascii_lowercase() == "transfer-encoding: chunked\r\n";
+        chunked |= line.eq_ignore_ascii_case("transfer-encoding: chunked\r\n");
     }
     if !chunked {
         let mut body = String::new();

@@ -205,8 +205,7 @@ fn watch_prints_one_line_per_changed_unit_with_its_cause_through_a_410_a_drop_an
     assert!(log.iter().all(|r| r.method == "GET"), "read-only: {log:#?}");
     let resume = log
         .iter()
-        .filter(|r| r.path == "/api/v1/nodes" && r.query.contains("watch=true"))
-        .last()
+        .rfind(|r| r.path == "/api/v1/nodes" && r.query.contains("watch=true"))
         .map(|r| r.query.clone())
         .unwrap_or_default();
     assert!(

@@ -1017,7 +1017,7 @@ pub(crate) enum Update {
         /// The resource, as `plural.group`.
         display: String,
         /// What the list read.
-        objects: Collector,
+        objects: Box<Collector>,
     },
     /// Something to say on stderr; the watch goes on (or this resource is no longer
     /// watched, which the warning says).
@@ -1115,7 +1115,7 @@ impl Following {
                                 group: self.job.group.clone(),
                                 kind: self.job.kind.clone(),
                                 display: self.job.display(),
-                                objects,
+                                objects: Box::new(objects),
                             };
                             if self.tx.send(relisted).is_err() {
                                 return;

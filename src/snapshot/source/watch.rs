@@ -478,7 +478,7 @@ pub(crate) fn apply(
         );
         return Ok(generic("Job", &name, &u));
     }
-    if new.kueue.len() > 0 {
+    if !new.kueue.is_empty() {
         // Few objects: the lists are sorted again whole.
         if deleted {
             s.kueue.remove_same(&new.kueue);
@@ -579,7 +579,7 @@ pub(crate) fn replace_kind(
         )* };
     }
     put!(foreign, selecting, stale);
-    if new.kueue.len() > 0 {
+    if !new.kueue.is_empty() {
         s.kueue.extend(new.kueue);
         s.kueue.sort_and_dedup();
     }

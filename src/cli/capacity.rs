@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::diff::has_what_ifs;
 use super::simulate::{WhatIfArgs, apply_what_ifs};
-use super::{Context, ReportFormat, parse_target, resolve_target};
+use super::{Context, parse_target, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::plan::capacity::{CapacityOptions, Shape, WhatIfImpact, capacity_keeping, displaced};
 use crate::render::capacity::{write_notes, write_text};
@@ -42,9 +42,12 @@ pub struct CapacityArgs {
     /// What-ifs, as for `simulate`: capacity is then reported before and after them.
     #[command(flatten)]
     pub what_if: WhatIfArgs,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    /// Output format: `text`, `json`, `yaml`, or kubectl's `jsonpath=TEMPLATE`,
+    /// `jsonpath-file=FILE`, `custom-columns=SPEC`, `custom-columns-file=FILE` (rows:
+    /// the report).
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", default_value = "text",
+          value_parser = super::format::report_output())]
+    pub output: super::format::ReportOutput,
 }
 
 fn shape_error(e: String) -> Error {
@@ -137,8 +140,8 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
     // object by object would only make the user wait (see `release`).
     super::release(leftovers);
     ctx.write_report(
-        args.output,
-        "CapacityReport",
+        &args.output,
+        ("CapacityReport", None),
         &report,
         |out, style| write_text(out, &report, style),
         |err, verbosity, style| write_notes(err, &report, verbosity, style),

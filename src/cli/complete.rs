@@ -590,7 +590,14 @@ fn complete_value(
         .map(|v| v.get_name().to_owned())
         .collect();
     if !fixed.is_empty() {
-        return Completion::new(prefixed(fixed, typed), NO_FILE);
+        let candidates = prefixed(fixed, typed);
+        // `-o jsonpath=` and the other templates: the template follows without a space.
+        let directive = if !candidates.is_empty() && candidates.iter().all(|c| c.ends_with('=')) {
+            NO_FILE | NO_SPACE
+        } else {
+            NO_FILE
+        };
+        return Completion::new(candidates, directive);
     }
     let id = arg.get_id().as_str();
     match (sub, id) {
@@ -917,9 +924,30 @@ mod tests {
     fn fixed_values() {
         assert_eq!(
             ask("tree -o ").0,
-            strs(&["text", "wide", "name", "json", "yaml"])
+            strs(&[
+                "text",
+                "wide",
+                "name",
+                "json",
+                "yaml",
+                "jsonpath=",
+                "jsonpath-file=",
+                "custom-columns=",
+                "custom-columns-file="
+            ])
         );
-        assert_eq!(ask("tree --output=j").0, strs(&["--output=json"]));
+        assert_eq!(ask("tree --output=y").0, strs(&["--output=yaml"]));
+        assert_eq!(
+            ask("tree --output=j").0,
+            strs(&[
+                "--output=json",
+                "--output=jsonpath=",
+                "--output=jsonpath-file="
+            ])
+        );
+        let (c, d) = ask("simulate -o custom");
+        assert_eq!(c, strs(&["custom-columns=", "custom-columns-file="]));
+        assert_eq!(d, NO_FILE | NO_SPACE, "the template follows the `=`");
         assert_eq!(ask("--color n").0, strs(&["never"]));
         assert_eq!(ask("lint -o s").0, strs(&["sarif"]));
         assert!(

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::simulate::{WhatIfArgs, apply_what_ifs};
-use super::{Context, GlobalArgs, ReportFormat};
+use super::{Context, GlobalArgs};
 use crate::error::{Error, ExitStatus};
 use crate::plan::diff::diff;
 use crate::render::diff::{write_notes, write_text};
@@ -24,9 +24,12 @@ pub struct DiffArgs {
     /// simulation settings used for both sides (`--mode`, `--no-preemption`).
     #[command(flatten)]
     pub what_if: WhatIfArgs,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    /// Output format: `text`, `json`, `yaml`, or kubectl's `jsonpath=TEMPLATE`,
+    /// `jsonpath-file=FILE`, `custom-columns=SPEC`, `custom-columns-file=FILE` (rows:
+    /// the units that changed).
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", default_value = "text",
+          value_parser = super::format::report_output())]
+    pub output: super::format::ReportOutput,
 }
 
 /// How a source is named in the report.
@@ -115,8 +118,8 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
         report.summary = crate::plan::diff::DiffSummary::of(&report.units);
     }
     ctx.write_report(
-        args.output,
-        "PlanDiff",
+        &args.output,
+        ("PlanDiff", Some("units")),
         &report,
         |out, style| write_text(out, &report, style),
         |err, verbosity, style| write_notes(err, &report, verbosity, style),

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::{Context, ReportFormat, SelectorArgs, labels_match};
+use super::{Context, SelectorArgs, labels_match};
 use crate::doctor::codes::ALL;
 use crate::doctor::{Check, Options, Selection, Severity, report};
 use crate::error::{Error, ExitStatus};
@@ -27,9 +27,12 @@ pub struct DoctorArgs {
     /// Label selector: only findings about objects whose labels match.
     #[command(flatten)]
     pub selector: SelectorArgs,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    /// Output format: `text`, `json`, `yaml`, or kubectl's `jsonpath=TEMPLATE`,
+    /// `jsonpath-file=FILE`, `custom-columns=SPEC`, `custom-columns-file=FILE` (rows:
+    /// the findings).
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", default_value = "text",
+          value_parser = super::format::report_output())]
+    pub output: super::format::ReportOutput,
 }
 
 /// `--fail-on`.
@@ -133,8 +136,8 @@ pub(crate) fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitStatus, Error>
         }
     }
     ctx.write_report(
-        args.output,
-        "DoctorReport",
+        &args.output,
+        ("DoctorReport", Some("findings")),
         &report,
         |out, style| write_text_scoped(out, &report, style, empty.as_deref()),
         |err, verbosity, style| write_notes(err, &report, verbosity, style),

@@ -5,6 +5,7 @@ use clap::Args;
 
 use super::simulate::{WhatIfArgs, apply_what_ifs};
 
+use super::format::ReportOutput;
 use super::{Context, ReportFormat, parse_target_words, require_nodes_and_pods, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::explain::kueue::KueueExplanation;
@@ -28,9 +29,12 @@ pub struct ExplainArgs {
     /// What-ifs, as for `simulate`.
     #[command(flatten)]
     pub what_if: WhatIfArgs,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    /// Output format: `text`, `json`, `yaml`, or kubectl's `jsonpath=TEMPLATE`,
+    /// `jsonpath-file=FILE`, `custom-columns=SPEC`, `custom-columns-file=FILE` (rows:
+    /// one per target).
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", default_value = "text",
+          value_parser = super::format::report_output())]
+    pub output: super::format::ReportOutput,
 }
 
 /// Several diagnoses (a Workload's groups) as one report.
@@ -133,12 +137,30 @@ fn write_diagnoses(
     diagnoses: &[Diagnosis],
 ) -> Result<ExitStatus, Error> {
     let mut out = Vec::new();
-    match args.output {
+    let format = match &args.output {
+        ReportOutput::Plain(f) => *f,
+        ReportOutput::Template(t) => {
+            // Rows: one per target, as kubectl's rows are a List's items.
+            if let [one] = diagnoses {
+                ctx.write_template(t, "Diagnosis", one, |doc| vec![doc])?;
+            } else {
+                let list = Diagnoses { items: diagnoses };
+                ctx.write_template(t, "DiagnosisList", &list, |doc| {
+                    super::format::rows_at(doc, "items")
+                })?;
+            }
+            return Ok(exit_status(args, diagnoses));
+        }
+    };
+    match format {
         ReportFormat::Text => {
             write_header(&mut out, &diagnoses[0], ctx.color.styler())?;
             for d in diagnoses {
                 write_text(&mut out, d, ctx.color.styler())?;
             }
+            // Prose wraps at the terminal's width, at word boundaries.
+            let whole = String::from_utf8_lossy(&out);
+            out = crate::render::fit::fit_prose(&whole, ctx.width()).into_bytes();
             let mut err = Vec::new();
             write_notes(
                 &mut err,
@@ -151,7 +173,7 @@ fn write_diagnoses(
         }
         ReportFormat::Json | ReportFormat::Yaml if diagnoses.len() == 1 => {
             let env = Envelope::new("Diagnosis", &diagnoses[0]);
-            if args.output == ReportFormat::Json {
+            if format == ReportFormat::Json {
                 write_json(&mut out, &env)?
             } else {
                 write_yaml(&mut out, &env)?
@@ -160,7 +182,7 @@ fn write_diagnoses(
         ReportFormat::Json | ReportFormat::Yaml => {
             let list = Diagnoses { items: diagnoses };
             let env = Envelope::new("DiagnosisList", &list);
-            if args.output == ReportFormat::Json {
+            if format == ReportFormat::Json {
                 write_json(&mut out, &env)?
             } else {
                 write_yaml(&mut out, &env)?
@@ -168,12 +190,17 @@ fn write_diagnoses(
         }
     }
     ctx.stdout(&out)?;
+    Ok(exit_status(args, diagnoses))
+}
+
+/// The exit status `--exit-code` asks for.
+fn exit_status(args: &ExplainArgs, diagnoses: &[Diagnosis]) -> ExitStatus {
     let blocked = diagnoses
         .iter()
         .any(|d| !matches!(d.verdict, Verdict::Scheduled | Verdict::Schedulable));
-    Ok(if args.exit_code && blocked {
+    if args.exit_code && blocked {
         ExitStatus::Findings
     } else {
         ExitStatus::Success
-    })
+    }
 }

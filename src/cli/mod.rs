@@ -6,6 +6,7 @@ mod complete;
 mod diff;
 mod doctor;
 mod explain;
+mod format;
 mod generate;
 mod kueue_config;
 mod lint;
@@ -326,6 +327,26 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     result
 }
 
+/// [`Context::width`]'s decision: `COLUMNS` (a positive number) first, then the terminal's
+/// width when stdout is a terminal.
+fn width_from(
+    columns: Option<&str>,
+    is_terminal: bool,
+    terminal: impl FnOnce() -> Option<usize>,
+) -> Option<usize> {
+    if let Some(n) = columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0)
+    {
+        return Some(n);
+    }
+    if is_terminal {
+        terminal().filter(|n| *n > 0)
+    } else {
+        None
+    }
+}
+
 /// Leaves `value` to the operating system instead of freeing it, at the end of a one-shot
 /// command (the process exits when the command returns): freeing a 150,000-pod snapshot and
 /// its plan object by object took about a second of the L dump's `simulate` (7.7 → 6.6 s).
@@ -414,19 +435,33 @@ impl Context {
 
     /// Writes a report as `-o` asks: the text view on stdout with its warnings and notes on
     /// stderr, or the `kind` envelope as JSON or YAML on stdout (notes inside the report).
+    /// A kubectl template (`-o jsonpath=…`, `-o custom-columns=…`) runs on the JSON document;
+    /// custom columns take their rows from the array at `rows` (the whole report when `None`).
     pub(crate) fn write_report<T: serde::Serialize>(
         &self,
-        format: ReportFormat,
-        kind: &'static str,
+        format: &format::ReportOutput,
+        (kind, rows): (&'static str, Option<&'static str>),
         report: &T,
         text: impl FnOnce(&mut Vec<u8>, crate::render::color::Styler) -> std::io::Result<()>,
         notes: impl FnOnce(&mut Vec<u8>, Verbosity, crate::render::color::Styler) -> std::io::Result<()>,
     ) -> Result<(), Error> {
         use crate::render::json::{Envelope, write_yaml};
+        let format = match format {
+            format::ReportOutput::Plain(f) => *f,
+            format::ReportOutput::Template(t) => {
+                return self.write_template(t, kind, report, |doc| match rows {
+                    Some(key) => format::rows_at(doc, key),
+                    None => vec![doc],
+                });
+            }
+        };
         let mut out = Vec::new();
         match format {
             ReportFormat::Text => {
                 text(&mut out, self.color.styler())?;
+                // Prose wraps at the terminal's width (lines in columns are cut instead).
+                let whole = String::from_utf8_lossy(&out);
+                out = crate::render::fit::fit_prose(&whole, self.width()).into_bytes();
                 let mut err = Vec::new();
                 notes(&mut err, self.verbosity(), self.err_color.styler())?;
                 self.stderr(&err)?;
@@ -458,6 +493,22 @@ impl Context {
         err.write_all(bytes)?;
         err.flush()?;
         Ok(())
+    }
+
+    /// The width text output fits (the one width source of every renderer): `COLUMNS` when
+    /// set to a number, even on a pipe (an explicit request: shells do not export it
+    /// themselves); else the terminal's, when stdout is one; else `None`, and tables and
+    /// prose print whole, as kubectl prints to a pipe.
+    pub(crate) fn width(&self) -> Option<usize> {
+        width_from(
+            std::env::var("COLUMNS").ok().as_deref(),
+            std::io::stdout().is_terminal(),
+            || {
+                crossterm::terminal::size()
+                    .ok()
+                    .map(|(cols, _)| usize::from(cols))
+            },
+        )
     }
 
     /// True when `-n` (and not `-A`) narrows the report to one namespace: tables hide the
@@ -993,6 +1044,16 @@ pub(crate) fn resolve_target(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_width_is_columns_then_the_terminals_and_none_on_a_pipe() {
+        assert_eq!(width_from(Some("100"), false, || Some(80)), Some(100));
+        assert_eq!(width_from(Some("100"), true, || Some(80)), Some(100));
+        assert_eq!(width_from(None, true, || Some(80)), Some(80));
+        assert_eq!(width_from(Some("wide"), true, || Some(80)), Some(80));
+        assert_eq!(width_from(Some("0"), false, || Some(80)), None);
+        assert_eq!(width_from(None, false, || Some(80)), None);
+    }
 
     #[test]
     fn a_group_decides_which_workload_a_target_names() {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::format::TableOutput;
 use super::{
     Context, SelectorArgs, TableFormat, labels_match, parse_target, require_nodes_and_pods,
     resolve_target,
@@ -62,9 +63,12 @@ pub struct SimulateArgs {
     /// Also show which device goes to which claim, pod and gang (a per-node device map).
     #[arg(long)]
     pub devices: bool,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = TableFormat::Text)]
-    pub output: TableFormat,
+    /// Output format: `text`, `wide`, `name`, `json`, `yaml`, or kubectl's
+    /// `jsonpath=TEMPLATE`, `jsonpath-file=FILE`, `custom-columns=SPEC`,
+    /// `custom-columns-file=FILE` (rows: the units).
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", default_value = "text",
+          value_parser = super::format::table_output())]
+    pub output: TableOutput,
     /// Keep following the cluster after printing the result, as `kubectl get -w`: one line
     /// per unit whose result changed, with the changes that caused it (`-o json`: one
     /// `WatchEvent` object per line). Ctrl-C ends it.
@@ -283,8 +287,18 @@ pub(super) fn write_result(
         wide,
         hide_namespace: ctx.one_namespace(snapshot),
         empty: empty.clone(),
+        // `-o wide` prints whole, as kubectl does.
+        width: if wide { None } else { ctx.width() },
     };
-    match args.output {
+    let format = match &args.output {
+        TableOutput::Plain(f) => *f,
+        TableOutput::Template(t) => {
+            return ctx.write_template(t, "SimulationReport", plan, |doc| {
+                super::format::rows_at(doc, "units")
+            });
+        }
+    };
+    match format {
         TableFormat::Text => write_text(out, plan, ctx.color.styler(), text(false))?,
         TableFormat::Wide => write_text(out, plan, ctx.color.styler(), text(true))?,
         TableFormat::Name => write_names(out, plan)?,
@@ -296,7 +310,12 @@ pub(super) fn write_result(
         TableFormat::Json => ctx.stdout_json(&Envelope::new("SimulationReport", plan))?,
         TableFormat::Yaml => write_yaml(out, &Envelope::new("SimulationReport", plan))?,
     }
-    if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
+    if matches!(format, TableFormat::Text | TableFormat::Wide) {
+        // The lines around the table (gates, preemptions, summary) wrap at the width.
+        if format == TableFormat::Text {
+            let whole = String::from_utf8_lossy(out);
+            *out = crate::render::fit::fit_prose(&whole, ctx.width()).into_bytes();
+        }
         let mut err = Vec::new();
         write_notes(&mut err, plan, ctx.verbosity(), ctx.err_color.styler())?;
         ctx.stderr(&err)?;

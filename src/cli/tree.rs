@@ -2,6 +2,7 @@
 
 use clap::Args;
 
+use super::format::TableOutput;
 use super::{Context, SelectorArgs, TableFormat, labels_match, parse_target_words, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::graph::Graph;
@@ -24,9 +25,12 @@ pub struct TreeArgs {
     /// Label selector.
     #[command(flatten)]
     pub selector: SelectorArgs,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = TableFormat::Text)]
-    pub output: TableFormat,
+    /// Output format: `text`, `wide`, `name`, `json`, `yaml`, or kubectl's
+    /// `jsonpath=TEMPLATE`, `jsonpath-file=FILE`, `custom-columns=SPEC`,
+    /// `custom-columns-file=FILE` (rows: the objects, depth first).
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", default_value = "text",
+          value_parser = super::format::table_output())]
+    pub output: TableOutput,
     /// Show the recorded status only, without simulating the pending groups (no SIMULATED
     /// column, no `simulated` keys in `-o json`): at 150,000 pods the simulation is a third of
     /// the command's time.
@@ -131,15 +135,37 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         wide,
         hide_namespace: ctx.one_namespace(&snapshot),
         empty: empty.clone(),
+        // `-o wide` prints whole, as kubectl does.
+        width: if wide { None } else { ctx.width() },
     };
-    match args.output {
+    let format = match &args.output {
+        TableOutput::Plain(f) => *f,
+        TableOutput::Template(t) => {
+            ctx.write_template(t, "Tree", &report, |doc| {
+                let mut rows = Vec::new();
+                for root in super::format::rows_at(doc, "roots") {
+                    tree_rows(root, &mut rows);
+                }
+                rows
+            })?;
+            super::release((report, plan, graph));
+            super::release(snapshot);
+            return Ok(ExitStatus::Success);
+        }
+    };
+    match format {
         TableFormat::Text => write_text(&mut out, &report, ctx.color.styler(), text(false))?,
         TableFormat::Wide => write_text(&mut out, &report, ctx.color.styler(), text(true))?,
         TableFormat::Name => write_names(&mut out, &report)?,
         TableFormat::Json => ctx.stdout_json(&Envelope::new("Tree", &report))?,
         TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("Tree", &report))?,
     }
-    if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
+    if matches!(format, TableFormat::Text | TableFormat::Wide) {
+        // The lines around the table (gates, preemptions, summary) wrap at the width.
+        if format == TableFormat::Text {
+            let whole = String::from_utf8_lossy(&out);
+            out = crate::render::fit::fit_prose(&whole, ctx.width()).into_bytes();
+        }
         let mut err = Vec::new();
         write_notes(&mut err, &report, ctx.verbosity(), ctx.err_color.styler())?;
         ctx.stderr(&err)?;
@@ -197,7 +223,19 @@ fn run_queue(
     let report = crate::tree::queue::build(snapshot, cq, lq)
         .map_err(|e| Error::usage(e, "fix the ClusterQueue's or Cohort's quota"))?;
     let mut out = Vec::new();
-    match args.output {
+    let format = match &args.output {
+        TableOutput::Plain(f) => *f,
+        TableOutput::Template(t) => {
+            // Rows: the workloads `-o name` lists, admitted first, then waiting.
+            ctx.write_template(t, "QueueTree", &report, |doc| {
+                let mut rows = super::format::rows_at(doc, "admitted");
+                rows.extend(super::format::rows_at(doc, "pending"));
+                rows
+            })?;
+            return Ok(ExitStatus::Success);
+        }
+    };
+    match format {
         TableFormat::Text | TableFormat::Wide => {
             write_queue_text(&mut out, &report, ctx.color.styler())?;
         }
@@ -205,7 +243,7 @@ fn run_queue(
         TableFormat::Json => ctx.stdout_json(&Envelope::new("QueueTree", &report))?,
         TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("QueueTree", &report))?,
     }
-    if matches!(args.output, TableFormat::Text | TableFormat::Wide) {
+    if matches!(format, TableFormat::Text | TableFormat::Wide) {
         let mut err = Vec::new();
         let style = ctx.err_color.styler();
         for w in &report.warnings {
@@ -221,4 +259,13 @@ fn run_queue(
     }
     ctx.stdout(&out)?;
     Ok(ExitStatus::Success)
+}
+
+/// The rows of `tree`'s table in its `-o json` document: every node, depth first (a node
+/// before its children, as the table draws them).
+fn tree_rows<'a>(node: &'a serde_json::Value, rows: &mut Vec<&'a serde_json::Value>) {
+    rows.push(node);
+    for child in super::format::rows_at(node, "children") {
+        tree_rows(child, rows);
+    }
 }

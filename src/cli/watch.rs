@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
+use super::format::TableOutput;
 use super::simulate::{SimulateArgs, resolve_only, simulated, write_result};
 use super::{Context, TableFormat, require_nodes_and_pods};
 use crate::error::{Error, ExitStatus};
@@ -39,9 +40,12 @@ fn check(ctx: &Context, args: &SimulateArgs) -> Result<(), Error> {
             "drop `--watch` to simulate the files once, or drop `--from`/`--demo` to follow the cluster of the current context",
         ));
     }
-    if matches!(args.output, TableFormat::Yaml | TableFormat::Name) {
+    if !matches!(
+        args.output,
+        TableOutput::Plain(TableFormat::Text | TableFormat::Wide | TableFormat::Json)
+    ) {
         return Err(Error::usage(
-            "`--watch` prints text or JSON lines: `-o yaml` and `-o name` are not streamed",
+            "`--watch` prints text or JSON lines: `-o yaml`, `-o name` and templates are not streamed",
             "use `-o json` (one object per line) or the default table",
         ));
     }
@@ -97,7 +101,7 @@ pub(crate) fn simulate(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus,
         let mut out = Vec::new();
         for e in &events {
             match args.output {
-                TableFormat::Json => {
+                TableOutput::Plain(TableFormat::Json) => {
                     serde_json::to_writer(&mut out, &Envelope::new("WatchEvent", e))
                         .map_err(std::io::Error::other)?;
                     out.push(b'\n');

@@ -6,10 +6,13 @@
 
 pub(crate) mod capacity;
 pub(crate) mod color;
+pub(crate) mod columns;
 pub(crate) mod diff;
 pub(crate) mod doctor;
 pub(crate) mod explain;
+pub(crate) mod fit;
 pub(crate) mod json;
+pub(crate) mod jsonpath;
 pub(crate) mod lint;
 pub(crate) mod notes;
 pub(crate) mod plan;

@@ -1,7 +1,6 @@
 //! Text view of a simulation [`Plan`]: the gates it used, one row per unit in queue order, then
 //! a summary; warnings, assumptions and notes separately ([`write_notes`], stderr in text mode).
 
-use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -20,6 +19,9 @@ pub(crate) struct TextOptions {
     /// What to say when no unit is left to show, naming the scope that emptied it (a
     /// namespace, a selector); `None`: nothing is pending anywhere.
     pub empty: Option<String>,
+    /// The terminal's width: the free-text column is cut with `…` to fit it; `None` (a pipe,
+    /// `-o wide`): whole.
+    pub width: Option<usize>,
 }
 
 fn outcome_cell(o: Outcome) -> Cell {
@@ -162,13 +164,7 @@ fn write_binding(out: &mut dyn Write, plan: &Plan, style: Styler) -> io::Result<
 /// `-o name`: one `kind.group/name` per unit, as `kubectl get -o name` prints them.
 pub(crate) fn write_names(out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     for u in &plan.units {
-        let kind = match u.kind {
-            ObjKind::PodGroup => "podgroup.scheduling.k8s.io",
-            ObjKind::CompositePodGroup => "compositepodgroup.scheduling.k8s.io",
-            ObjKind::KueueWorkload => "workload.kueue.x-k8s.io",
-            _ => "pod",
-        };
-        writeln!(out, "{kind}/{}", sanitize(&u.name))?;
+        writeln!(out, "{}/{}", u.kind.kubectl_name(), sanitize(&u.name))?;
     }
     Ok(())
 }
@@ -409,6 +405,8 @@ fn write_units(
     if opts.hide_namespace {
         table.hide("NAMESPACE");
     }
+    table.flex("MESSAGE");
+    table.fit(opts.width);
     table.write(out, style)
 }
 
@@ -486,6 +484,8 @@ fn write_kueue(
     if opts.hide_namespace {
         table.hide("NAMESPACE");
     }
+    table.flex("MESSAGE");
+    table.fit(opts.width);
     table.write(out, style)
 }
 

@@ -62,6 +62,10 @@ pub(crate) struct Table {
     headers: Vec<String>,
     rows: Vec<Vec<Cell>>,
     hidden: Vec<bool>,
+    /// The free-text column cut with `…` to fit [`Table::fit`]'s width.
+    flex: Option<usize>,
+    /// The width to fit (a terminal's); `None`: whole.
+    width: Option<usize>,
 }
 
 /// Display width of `s`: characters, with the zero-width ones not counted.
@@ -80,7 +84,22 @@ impl Table {
             headers,
             rows: Vec::new(),
             hidden,
+            flex: None,
+            width: None,
         }
+    }
+
+    /// Names the free-text column (`MESSAGE`) that is cut with `…` when the table is wider
+    /// than [`Table::fit`]'s width; the other columns are never cut.
+    pub(crate) fn flex(&mut self, header: &str) {
+        self.flex = self.headers.iter().position(|h| h == header);
+    }
+
+    /// Fits the table to `width` columns (a terminal's), by cutting the [`Table::flex`] column
+    /// (never narrower than its header); `None` prints it whole, as kubectl does on a pipe
+    /// and with `-o wide`.
+    pub(crate) fn fit(&mut self, width: Option<usize>) {
+        self.width = super::fit::usable(width);
     }
 
     /// Adds a row (missing cells are empty, extra cells are dropped).
@@ -102,7 +121,7 @@ impl Table {
         let shown: Vec<usize> = (0..self.headers.len())
             .filter(|i| !self.hidden[*i])
             .collect();
-        let widths: Vec<usize> = (0..self.headers.len())
+        let mut widths: Vec<usize> = (0..self.headers.len())
             .map(|i| {
                 self.rows
                     .iter()
@@ -112,6 +131,20 @@ impl Table {
                     .unwrap_or(0)
             })
             .collect();
+        // Too wide for the terminal: the free-text column gives up what is needed.
+        let mut cut_at = None;
+        if let (Some(limit), Some(flex)) = (self.width, self.flex)
+            && !self.hidden[flex]
+        {
+            let total: usize =
+                shown.iter().map(|i| widths[*i]).sum::<usize>() + 2 * shown.len().saturating_sub(1);
+            if total > limit {
+                let others = total - widths[flex];
+                let room = limit.saturating_sub(others).max(width(&self.headers[flex]));
+                widths[flex] = room;
+                cut_at = Some((flex, room));
+            }
+        }
         let header: Vec<Cell> = self
             .headers
             .iter()
@@ -120,7 +153,15 @@ impl Table {
         for row in std::iter::once(&header).chain(&self.rows) {
             let mut line = String::new();
             for (pos, i) in shown.iter().enumerate() {
-                let cell = &row[*i];
+                let cut;
+                let cell = match cut_at {
+                    Some((flex, room)) if flex == *i && width(&row[*i].text) > room => {
+                        cut =
+                            Cell::painted(super::fit::truncate(&row[*i].text, room), row[*i].paint);
+                        &cut
+                    }
+                    _ => &row[*i],
+                };
                 let last = pos + 1 == shown.len();
                 let painted = match cell.paint {
                     Paint::Plain => cell.text.clone(),
@@ -185,6 +226,30 @@ mod tests {
             }
         }
         assert_eq!(stripped, plain);
+    }
+
+    #[test]
+    fn the_free_text_column_is_cut_to_the_width_and_no_other() {
+        let mut t = Table::new(["NAME", "OUTCOME", "MESSAGE", "NODES"]);
+        t.row([
+            Cell::from("train-workers"),
+            Cell::painted("Unschedulable", Paint::Error),
+            Cell::from("0/4 nodes are available: 4 Insufficient nvidia.com/gpu"),
+            Cell::from("-"),
+        ]);
+        t.flex("MESSAGE");
+        t.fit(Some(60));
+        let text = render(&t, ColorChoice::Never);
+        for line in text.lines() {
+            assert!(line.chars().count() <= 60, "{line}");
+        }
+        assert!(
+            text.contains("train-workers  Unschedulable  0/4 nodes are availabl…  -"),
+            "{text}"
+        );
+        // A pipe (no width) and `-o wide` print it whole.
+        t.fit(None);
+        assert!(render(&t, ColorChoice::Never).contains("Insufficient nvidia.com/gpu"));
     }
 
     #[test]

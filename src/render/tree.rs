@@ -45,6 +45,9 @@ pub(crate) struct TextOptions {
     /// What to say when no object is left to show, naming the scope that emptied it (a
     /// namespace, a selector); `None`: the cluster has none.
     pub empty: Option<String>,
+    /// The terminal's width: the free-text column is cut with `…` to fit it; `None` (a pipe,
+    /// `-o wide`): whole.
+    pub width: Option<usize>,
 }
 
 fn headers(opts: &TextOptions) -> Vec<&'static str> {
@@ -124,7 +127,7 @@ pub(crate) fn write_names(out: &mut dyn Write, report: &TreeReport) -> io::Resul
         writeln!(
             out,
             "{}/{}",
-            l.node.kind.as_str().to_ascii_lowercase(),
+            l.node.kind.kubectl_name(),
             sanitize(&l.node.name)
         )?;
     }
@@ -191,21 +194,30 @@ pub(crate) fn write_text(
                 text.push_str(&" ".repeat(pad + 2));
             }
         }
-        let mut text = text.trim_end().to_owned();
+        let text = text.trim_end().to_owned();
         let n = &line.node;
+        // The free text after the columns (devices, dangling references, notes): cut with
+        // `…` at the terminal's width, the columns never.
+        let mut extra = String::new();
         for d in &n.devices {
-            text.push_str(&format!("  {}", style.dim(format!("[{}]", sanitize(d)))));
+            extra.push_str(&format!("  {}", style.dim(format!("[{}]", sanitize(d)))));
         }
         for m in &n.missing {
-            text.push_str(&format!(
+            extra.push_str(&format!(
                 "  {}",
                 style.error(format!("✗ missing {}", sanitize(m)))
             ));
         }
         for note in &n.notes {
-            text.push_str(&format!("  {}", style.dim(format!("({})", sanitize(note)))));
+            extra.push_str(&format!("  {}", style.dim(format!("({})", sanitize(note)))));
         }
-        writeln!(out, "{text}")?;
+        if let Some(width) = super::fit::usable(opts.width) {
+            let room = width
+                .saturating_sub(super::fit::display_width(&text))
+                .max(3);
+            extra = super::fit::truncate_styled(&extra, room);
+        }
+        writeln!(out, "{text}{extra}")?;
     }
     Ok(())
 }

@@ -177,6 +177,17 @@ impl ObjKind {
         })
     }
 
+    /// How `kubectl get -o name` spells the kind: lowercase, then `.GROUP` unless it is the
+    /// core group (`pod`, `job.batch`, `podgroup.scheduling.k8s.io`,
+    /// `workload.kueue.x-k8s.io`).
+    pub(crate) fn kubectl_name(&self) -> String {
+        let kind = self.kind_name().to_ascii_lowercase();
+        match self.group() {
+            Some("") | None => kind,
+            Some(group) => format!("{kind}.{group}"),
+        }
+    }
+
     /// True for kinds without a namespace.
     pub(crate) fn is_cluster_scoped(&self) -> bool {
         matches!(

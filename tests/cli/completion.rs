@@ -86,7 +86,18 @@ fn kubectl_helper_answers_in_cobras_protocol() {
     assert_eq!(helper(&["-n", "ml", "tr"]), ["tree", ":4"]);
     assert_eq!(
         helper(&["tree", "-o", ""]),
-        ["text", "wide", "name", "json", "yaml", ":4"]
+        [
+            "text",
+            "wide",
+            "name",
+            "json",
+            "yaml",
+            "jsonpath=",
+            "jsonpath-file=",
+            "custom-columns=",
+            "custom-columns-file=",
+            ":4"
+        ]
     );
     assert_eq!(
         helper(&["tree", "--demo", "pg/big"]),

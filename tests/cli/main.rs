@@ -26,6 +26,7 @@ mod live;
 mod loader;
 mod misleading;
 mod notes;
+mod output;
 mod pipe;
 mod plugin;
 mod readme;

@@ -25,6 +25,7 @@ use wasctl::snapshot::Snapshot;
 use wasctl::snapshot::facts::Component;
 use wasctl::snapshot::source::Collector;
 use wasctl::snapshot::source::files::load_str;
+use wasctl::testutil::kueue::{KueueProfile, snapshot as kueue_snapshot, stage_one};
 use wasctl::testutil::synthetic::{Profile, json_text, snapshot};
 
 /// The bin-packing profile of GPU clusters (issue 48): NodeResourcesFit `MostAllocated` on
@@ -321,6 +322,27 @@ fn dra_pathological(c: &mut Criterion) {
     group.finish();
 }
 
+/// B7 (issue 49): Kueue's stage one, admission until it settles and the admitted Jobs
+/// started, with 1,000 ClusterQueues in 50 cohorts and 10,000 pending Kueue Workloads over
+/// the L node set (5,000 nodes, 150,000 running pods). Target: at most 1 s beyond loading.
+fn kueue_stage_one(c: &mut Criterion) {
+    let s = kueue_snapshot(&Profile::with_nodes(5_000), 1, &KueueProfile::issue_49());
+    let start = Instant::now();
+    let admitted = stage_one(&s);
+    eprintln!(
+        "B7_kueue_stage_one: {admitted} of 10000 workloads admitted, first run {:.3} s",
+        start.elapsed().as_secs_f64()
+    );
+    let mut group = c.benchmark_group("B7_kueue_stage_one");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    group.bench_function("1000_cqs_50_cohorts_10k_workloads_5k_nodes", |b| {
+        b.iter(|| stage_one(black_box(&s)));
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     load_index,
@@ -328,6 +350,7 @@ criterion_group!(
     gangs,
     dra,
     dra_filter_p99,
-    dra_pathological
+    dra_pathological,
+    kueue_stage_one
 );
 criterion_main!(benches);

@@ -31,6 +31,10 @@ pub(crate) enum Note {
     PercentageExhaustive,
     /// capacity: copies are queued after every pending unit of their priority, as written.
     CapacityCopies,
+    /// Kueue's topology-aware scheduling (a pod set's topology request) is not simulated.
+    KueueTopology,
+    /// Kueue's fair-sharing order is not simulated.
+    KueueFairSharing,
 }
 
 /// What a command that simulates may print under `--verbose`.
@@ -42,12 +46,14 @@ pub(crate) const SIMULATION: &[Note] = &[
     Note::GroupPreemption,
     Note::PercentageCompat,
     Note::PercentageExhaustive,
+    Note::KueueTopology,
+    Note::KueueFairSharing,
 ];
 
 impl Note {
     /// Every note, in the order reports print them.
     #[cfg(test)]
-    pub(crate) const ALL: [Note; 8] = [
+    pub(crate) const ALL: [Note; 10] = [
         Note::Ties,
         Note::ImageLocality,
         Note::ShareIds,
@@ -56,6 +62,8 @@ impl Note {
         Note::PercentageCompat,
         Note::PercentageExhaustive,
         Note::CapacityCopies,
+        Note::KueueTopology,
+        Note::KueueFairSharing,
     ];
 
     /// The stable id (`settings.relevantNotes[].id`, and the docs' anchor).
@@ -69,10 +77,13 @@ impl Note {
             Note::PercentageCompat => "percentage-compat",
             Note::PercentageExhaustive => "percentage-exhaustive",
             Note::CapacityCopies => "capacity-copies",
+            Note::KueueTopology => "kueue-topology",
+            Note::KueueFairSharing => "kueue-fair-sharing",
         }
     }
 
-    /// The sentence. `{profiles}` stands for the detail a run fills in ([`NoteUse::detail`]).
+    /// The sentence. `{profiles}`, `{workloads}` and `{queues}` stand for the detail a run
+    /// fills in ([`NoteUse::detail`]).
     pub(crate) fn text(self) -> &'static str {
         match self {
             Note::Ties => {
@@ -99,6 +110,12 @@ impl Note {
             Note::CapacityCopies => {
                 "copies are counted as if created now: queued after every pending unit of the same priority, one after another, with their labels and claims as written"
             }
+            Note::KueueTopology => {
+                "Kueue's topology assignment is not simulated for {workloads}: their pod sets request a topology (Kueue's topology-aware scheduling assigns them to domains before their pods are created); here kube-scheduler places the pods without that assignment"
+            }
+            Note::KueueFairSharing => {
+                "Kueue runs with fair sharing, whose order is not simulated for ClusterQueues {queues}: Kueue orders and preempts their workloads by the cohort's shares, here by priority and creation time"
+            }
         }
     }
 
@@ -120,6 +137,12 @@ impl Note {
             }
             Note::CapacityCopies => {
                 "capacity counted copies while other units were pending, or copies of pods with claims"
+            }
+            Note::KueueTopology => {
+                "a Kueue Workload whose pod sets request a topology (Kueue TAS) is in the plan"
+            }
+            Note::KueueFairSharing => {
+                "Kueue's configuration enables fair sharing and ClusterQueues in a cohort had workloads to admit"
             }
         }
     }
@@ -152,10 +175,12 @@ pub(crate) struct NoteUse {
 impl NoteUse {
     /// The sentence, detail filled in (a note used without one says "set by a profile").
     pub(crate) fn sentence(&self) -> String {
-        self.note.text().replace(
-            "{profiles}",
-            self.detail.as_deref().unwrap_or("set by a profile"),
-        )
+        let detail = self.detail.as_deref();
+        self.note
+            .text()
+            .replace("{profiles}", detail.unwrap_or("set by a profile"))
+            .replace("{workloads}", detail.unwrap_or("some workloads"))
+            .replace("{queues}", detail.unwrap_or("in cohorts"))
     }
 }
 
@@ -169,12 +194,22 @@ impl Serialize for NoteUse {
     }
 }
 
-/// `uses` in catalogue order, each note once (the first use of a note wins).
+/// `uses` in catalogue order, each note once (the first use of a note wins; a note that names
+/// what it applies to, `kueue-topology`, names every one: the details are joined).
 pub(crate) fn once_each(uses: impl IntoIterator<Item = NoteUse>) -> Vec<NoteUse> {
     let mut out: Vec<NoteUse> = Vec::new();
     for u in uses {
-        if !out.iter().any(|o| o.note == u.note) {
-            out.push(u);
+        match out.iter_mut().find(|o| o.note == u.note) {
+            None => out.push(u),
+            Some(o) if u.note == Note::KueueTopology => {
+                if let (Some(have), Some(more)) = (&mut o.detail, u.detail)
+                    && !have.split(", ").any(|d| d == more)
+                {
+                    have.push_str(", ");
+                    have.push_str(&more);
+                }
+            }
+            Some(_) => {}
         }
     }
     out.sort_by_key(|u| u.note);

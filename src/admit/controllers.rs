@@ -482,10 +482,11 @@ pub(crate) fn expand_apps(raw: &RawObject) -> Option<Result<Vec<Pod>, String>> {
 pub(super) fn expand(
     objects: &mut Snapshot,
     workload_with_job: Option<bool>,
+    held: &[(String, String)],
     out: &mut Admission,
 ) -> bool {
     let mut added = default_namespaces(objects);
-    added |= expand_jobs(objects, workload_with_job, out);
+    added |= expand_jobs(objects, workload_with_job, held, out);
     added |= expand_apps_objects(objects, out);
     added
 }
@@ -519,6 +520,7 @@ fn default_namespaces(objects: &mut Snapshot) -> bool {
 fn expand_jobs(
     objects: &mut Snapshot,
     workload_with_job: Option<bool>,
+    held: &[(String, String)],
     out: &mut Admission,
 ) -> bool {
     let mut added = false;
@@ -538,7 +540,13 @@ fn expand_jobs(
             Ok(made) => {
                 let who = format!("{}/{}", namespace_of(&job.metadata), name_of(&job.metadata));
                 if made.suspended {
-                    suspended.push(who);
+                    // A Job Kueue holds is Kueue's to start (its Kueue Workload says why).
+                    let kueue = held.iter().any(|(ns, name)| {
+                        ns == namespace_of(&job.metadata) && name == name_of(&job.metadata)
+                    });
+                    if !kueue {
+                        suspended.push(who);
+                    }
                     continue;
                 }
                 if made.scheduling_dropped {
@@ -769,7 +777,7 @@ mod tests {
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "later", "namespace": "ml"}}, "spec": {{"suspend": true, "parallelism": 2, {TEMPLATE}}}}}"#
         )]);
         let mut out = Admission::default();
-        assert!(!expand(&mut s, Some(true), &mut out));
+        assert!(!expand(&mut s, Some(true), &[], &mut out));
         assert!(s.pods.is_empty());
         assert_eq!(
             out.warnings[0].message,
@@ -784,7 +792,7 @@ mod tests {
             r#"{{"apiVersion": "batch/v1", "kind": "Job", "metadata": {{"name": "j", "namespace": "ml", "uid": "u1"}}, "spec": {{{TEMPLATE}}}}}"#
         )]);
         let mut out = Admission::default();
-        assert!(!expand(&mut s, Some(true), &mut out));
+        assert!(!expand(&mut s, Some(true), &[], &mut out));
         assert!(s.pods.is_empty());
         assert_eq!(out, Admission::default());
     }
@@ -805,7 +813,7 @@ mod tests {
             r#"{"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "d"}, "spec": {"selector": {}, "template": {"spec": {"containers": []}}}}"#,
         ]);
         let mut out = Admission::default();
-        assert!(expand(&mut s, Some(true), &mut out));
+        assert!(expand(&mut s, Some(true), &[], &mut out));
         let mut names: Vec<String> = s
             .pods
             .iter()

@@ -26,6 +26,7 @@
 //! changes nothing and records nothing.
 
 pub(crate) mod controllers;
+pub(crate) mod kueue;
 pub(crate) mod limit_range;
 pub(crate) mod pod_defaults;
 pub(crate) mod priority;
@@ -172,7 +173,18 @@ pub(crate) fn admit_with_gates(
     cluster: Option<&Snapshot>,
     overrides: &BTreeMap<String, bool>,
 ) -> Admission {
-    admit_objects(objects, cluster, overrides, true)
+    admit_objects(objects, cluster, overrides, true, true)
+}
+
+/// [`admit_with_gates`] without Kueue's job webhook ([`kueue`]): every manifest Job's pods
+/// are created even when Kueue would hold it (lint's feasibility check asks whether the gang
+/// could ever be placed, not whether Kueue admits it now).
+pub(crate) fn admit_without_kueue(
+    objects: &mut Snapshot,
+    cluster: Option<&Snapshot>,
+    overrides: &BTreeMap<String, bool>,
+) -> Admission {
+    admit_objects(objects, cluster, overrides, true, false)
 }
 
 /// [`admit_with_gates`], for objects that are a template, never created themselves (`capacity`'s
@@ -180,7 +192,7 @@ pub(crate) fn admit_with_gates(
 /// are what the namespace's quotas are counted against (see
 /// [`resource_quota::Quotas::charge`]).
 pub(crate) fn admit_template(objects: &mut Snapshot, cluster: Option<&Snapshot>) -> Admission {
-    admit_objects(objects, cluster, &BTreeMap::new(), false)
+    admit_objects(objects, cluster, &BTreeMap::new(), false, false)
 }
 
 fn admit_objects(
@@ -188,10 +200,17 @@ fn admit_objects(
     cluster: Option<&Snapshot>,
     overrides: &BTreeMap<String, bool>,
     charge_quotas: bool,
+    kueue_jobs: bool,
 ) -> Admission {
     let mut out = Admission::default();
     let gate = controllers::workload_with_job(cluster.unwrap_or(objects), overrides);
-    if controllers::expand(objects, gate, &mut out) {
+    // Kueue's Job webhook and reconciler first: the Jobs Kueue holds stay suspended.
+    let held = if kueue_jobs {
+        kueue::manage_jobs(objects, cluster, &mut out)
+    } else {
+        Vec::new()
+    };
+    if controllers::expand(objects, gate, &held, &mut out) || !held.is_empty() {
         *objects = std::mem::take(objects).build();
     }
     let manifests = objects.pods.iter().any(|p| !is_stored(&p.metadata))

@@ -627,6 +627,10 @@ fn complete_value(
             NO_FILE,
         ),
         (_, "feature_gates") => gates(typed),
+        ("capacity", "queue") => Completion::new(
+            prefixed(names(source, Want::Objects(ObjKind::LocalQueue)), typed),
+            NO_FILE,
+        ),
         (_, "drain" | "cordon" | "like") => {
             Completion::new(prefixed(names(source, Want::Nodes), typed), NO_FILE)
         }
@@ -872,6 +876,23 @@ mod tests {
 
     fn strs(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// Issue 49: `capacity --queue` completes the LocalQueues (of the namespace in scope).
+    #[test]
+    fn capacity_queue_completes_local_queue_names() {
+        let names = |_: &Source, want: Want| match want {
+            Want::Objects(ObjKind::LocalQueue) => strs(&["team-b", "user-queue"]),
+            _ => Vec::new(),
+        };
+        let words: Vec<String> = "capacity --queue u".split(' ').map(str::to_owned).collect();
+        let c = complete(&words, &names);
+        assert_eq!(c.candidates, strs(&["user-queue"]));
+        let words: Vec<String> = "capacity --queue ".split(' ').map(str::to_owned).collect();
+        assert_eq!(
+            complete(&words, &names).candidates,
+            strs(&["team-b", "user-queue"])
+        );
     }
 
     #[test]

@@ -69,6 +69,15 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     let staged = crate::kueue::stages::stage(&snapshot, &options.gate_overrides)
         .map_err(super::kueue_error)?;
     let mut kueue_finding = None;
+    // A Kueue Workload stage one admits and starts: its pods' unit is explained, headed by
+    // Kueue's finding, in one simulation (the unit is known from stage one alone).
+    let mut started = None;
+    if target.kind == ObjKind::KueueWorkload
+        && let Some(staged) = &staged
+        && let Some(unit) = crate::explain::kueue::started_unit(&snapshot, staged, &target)
+    {
+        started = Some(std::mem::replace(&mut target, unit));
+    }
     if target.kind == ObjKind::KueueWorkload {
         let Some(staged) = &staged else {
             return Err(Error::usage(
@@ -115,6 +124,16 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
                 "explain a PodGroup, or a Workload whose PodGroups exist",
             )
         })?;
+    if let (Some(kwl), Some(staged)) = (&started, &staged) {
+        for d in &mut diagnoses {
+            let outcome = d.outcome.unwrap_or(crate::sched::plan::Outcome::Waiting);
+            if let Some(f) = crate::explain::kueue::placement_finding(
+                &snapshot, staged, kwl, &d.target, outcome, &d.message,
+            ) {
+                d.findings.insert(0, f);
+            }
+        }
+    }
     if let Some(finding) = kueue_finding {
         for d in &mut diagnoses {
             d.findings.insert(0, finding.clone());

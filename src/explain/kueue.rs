@@ -18,6 +18,7 @@ use crate::kueue::stages::{self, Staged};
 use crate::kueue::workload::{Info, PriorityClasses, RequestOptions, admitted_usage};
 use crate::report::Severity;
 use crate::sched::plan::{AdmissionOutcome, Plan};
+use crate::snapshot::kueue::PreemptionPolicy;
 use crate::snapshot::{ObjRef, Snapshot};
 
 /// What explain says of a Kueue Workload.
@@ -141,6 +142,78 @@ pub(crate) fn explain_workload(
     })))
 }
 
+/// The stage-two unit that holds the pods of Kueue Workload `target` when stage one admits it
+/// and starts its Job: its PodGroup, else its first pod. Found from stage one's result alone,
+/// so that explain runs kube-scheduler's simulation once (on that unit), not once more to
+/// find it.
+pub(crate) fn started_unit(s: &Snapshot, staged: &Staged, target: &ObjRef) -> Option<ObjRef> {
+    let r = staged
+        .admission
+        .workloads
+        .iter()
+        .find(|r| is(s, r.index, target))?;
+    let l = staged.launched.iter().find(|l| l.workload == r.index)?;
+    let ns = l.job.0.as_str();
+    if let Some(g) = l
+        .objects
+        .pod_group
+        .as_ref()
+        .and_then(|g| g.metadata.name.as_deref())
+    {
+        return Some(ObjRef::new(crate::snapshot::ObjKind::PodGroup, ns, g));
+    }
+    let pod = l.objects.pods.first()?.metadata.name.as_deref()?;
+    Some(ObjRef::new(crate::snapshot::ObjKind::Pod, ns, pod))
+}
+
+/// The finding that heads the diagnosis of [`started_unit`]'s `unit`: Kueue admits `target`,
+/// and kube-scheduler's answer for its pods is `outcome` with `message` (that diagnosis's).
+pub(crate) fn placement_finding(
+    s: &Snapshot,
+    staged: &Staged,
+    target: &ObjRef,
+    unit: &ObjRef,
+    outcome: crate::sched::plan::Outcome,
+    message: &str,
+) -> Option<Finding> {
+    let r = staged
+        .admission
+        .workloads
+        .iter()
+        .find(|r| is(s, r.index, target))?;
+    let at = format!("{}/{}", unit.kind, unit.name);
+    let pod_sets: Vec<crate::sched::plan::AdmittedPodSet> = r
+        .pod_sets
+        .iter()
+        .map(|p| crate::sched::plan::AdmittedPodSet {
+            name: p.name.clone(),
+            count: p.count,
+            flavors: p.flavors.clone(),
+        })
+        .collect();
+    Some(Finding {
+        id: "WASE101",
+        severity: Severity::Info,
+        title: format!(
+            "Kueue admits it to ClusterQueue {}; kube-scheduler places its pods ({at})",
+            r.cluster_queue
+        ),
+        detail: crate::kueue::dry_run::admitted_words(
+            r,
+            outcome,
+            &at,
+            message,
+            &crate::kueue::dry_run::evicts_words(staged),
+        ),
+        evidence: serde_json::json!({
+            "clusterQueue": r.cluster_queue,
+            "podSets": pod_sets,
+            "placement": unit,
+        }),
+        fix: None,
+    })
+}
+
 /// Whether Kueue Workload `index` of `s` is `target`.
 fn is(s: &Snapshot, index: usize, target: &ObjRef) -> bool {
     s.kueue
@@ -195,7 +268,10 @@ fn settled_usage(s: &Snapshot, staged: &Staged) -> Option<(Tree, Vec<Holder>)> {
         holders.push(Holder {
             cluster_queue: r.cluster_queue.clone(),
             name: format!("{}/{}", w.namespace(), w.name()),
+            namespace: w.namespace().to_owned(),
+            short: w.name().to_owned(),
             priority: r.priority,
+            created: created_of(w),
             usage,
         });
     }
@@ -205,9 +281,166 @@ fn settled_usage(s: &Snapshot, staged: &Staged) -> Option<(Tree, Vec<Holder>)> {
 /// A workload holding quota once Kueue settles.
 struct Holder {
     cluster_queue: String,
+    /// `namespace/name`.
     name: String,
+    namespace: String,
+    /// The name alone.
+    short: String,
     priority: i32,
+    /// Creation, in seconds (queue order's second key).
+    created: i64,
     usage: BTreeMap<FlavorResource, Amount>,
+}
+
+/// A Kueue Workload's creation time in seconds (0 without one).
+fn created_of(w: &crate::snapshot::kueue::Workload) -> i64 {
+    w.metadata
+        .creation_timestamp
+        .as_ref()
+        .map_or(0, |t| t.0.as_second())
+}
+
+/// Whether the ClusterQueue's `withinClusterQueue` policy lets a workload of `priority`
+/// created at `created` preempt `h` (kueue `preemption/classical`
+/// `candidatesFromCQOrUnderThreshold` with `workloadFits`' policy check).
+fn may_preempt(policy: PreemptionPolicy, priority: i32, created: i64, h: &Holder) -> bool {
+    match policy {
+        PreemptionPolicy::Never => false,
+        PreemptionPolicy::Any => true,
+        PreemptionPolicy::LowerPriority => h.priority < priority,
+        PreemptionPolicy::LowerOrNewerEqualPriority => {
+            h.priority < priority || (h.priority == priority && h.created > created)
+        }
+    }
+}
+
+/// "would be admitted after `ft-7` (priority 100) finishes, or by preempting it (policy
+/// LowerPriority allows it)": the admitted workloads of the same ClusterQueue, taken in
+/// Kueue's queue order (higher priority first, then older), whose quota, once they finish,
+/// covers what `r` lacks on one of the queue's flavors (the first, in the queue's order, where
+/// it does); and whether the queue's `withinClusterQueue` policy lets `r` preempt them
+/// instead. `None` when the queue's own workloads finishing would not be enough.
+fn admitted_after(
+    cq: &crate::snapshot::kueue::ClusterQueue,
+    (tree, node): (&Tree, usize),
+    holders: &[Holder],
+    r: &WorkloadResult,
+    (namespace, created): (&str, i64),
+    needs: &BTreeMap<String, Amount>,
+) -> Option<(String, serde_json::Value)> {
+    let mut queue: Vec<&Holder> = holders
+        .iter()
+        .filter(|h| h.cluster_queue == r.cluster_queue)
+        .collect();
+    queue.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.created.cmp(&b.created)));
+    let flavors = cq
+        .spec
+        .resource_groups
+        .iter()
+        .filter(|g| {
+            r.shortfall
+                .keys()
+                .all(|res| g.covered_resources.contains(res))
+        })
+        .flat_map(|g| g.flavors.iter().map(|f| f.name.as_str()));
+    for flavor in flavors {
+        let mut deficit: BTreeMap<FlavorResource, Amount> = r
+            .shortfall
+            .keys()
+            .map(|res| {
+                let fr = FlavorResource::new(flavor, res);
+                let need = needs.get(res).copied().unwrap_or(0);
+                let free = tree.available(node, &fr).max(0);
+                (fr, need - free)
+            })
+            .filter(|(_, d)| *d > 0)
+            .collect();
+        if deficit.is_empty() {
+            continue;
+        }
+        let mut after = Vec::new();
+        for h in &queue {
+            let mut helps = false;
+            for (fr, d) in &mut deficit {
+                if *d > 0
+                    && let Some(v) = h.usage.get(fr).filter(|v| **v > 0)
+                {
+                    *d -= v;
+                    helps = true;
+                }
+            }
+            if helps {
+                after.push(*h);
+            }
+            if deficit.values().all(|d| *d <= 0) {
+                break;
+            }
+        }
+        if after.is_empty() || deficit.values().any(|d| *d > 0) {
+            continue;
+        }
+        let name = |h: &Holder| {
+            if h.namespace == namespace {
+                format!("`{}`", h.short)
+            } else {
+                format!("`{}`", h.name)
+            }
+        };
+        let listed: Vec<String> = after
+            .iter()
+            .map(|h| format!("{} (priority {})", name(h), h.priority))
+            .collect();
+        let policy = cq.spec.preemption.within_cluster_queue;
+        let allowed: Vec<&Holder> = after
+            .iter()
+            .copied()
+            .filter(|h| may_preempt(policy, r.priority, created, h))
+            .collect();
+        let (it, them) = if after.len() == 1 {
+            ("it", "finishes")
+        } else {
+            ("them", "finish")
+        };
+        let preempt = if allowed.len() == after.len() {
+            format!(", or by preempting {it} (policy {policy:?} allows it)")
+        } else if allowed.is_empty() {
+            let why = match policy {
+                PreemptionPolicy::Never => String::new(),
+                _ => format!(
+                    ": not of lower priority than {}{}",
+                    r.priority,
+                    if policy == PreemptionPolicy::LowerOrNewerEqualPriority {
+                        ", nor of equal priority and newer"
+                    } else {
+                        ""
+                    }
+                ),
+            };
+            format!("; preempting {it} is not allowed (policy {policy:?}{why})")
+        } else {
+            let names: Vec<String> = allowed.iter().map(|h| name(h)).collect();
+            format!(
+                "; policy {policy:?} allows preempting {} only",
+                names.join(", ")
+            )
+        };
+        let words = format!(
+            "would be admitted after {} {them}{preempt}",
+            listed.join(", ")
+        );
+        let evidence = serde_json::json!({
+            "flavor": flavor,
+            "workloads": after.iter().map(|h| serde_json::json!({
+                "namespace": h.namespace,
+                "name": h.short,
+                "priority": h.priority,
+                "preemptible": may_preempt(policy, r.priority, created, h),
+            })).collect::<Vec<_>>(),
+            "policy": format!("{policy:?}"),
+        });
+        return Some((words, evidence));
+    }
+    None
 }
 
 /// The numbers behind a workload that waits for quota: per resource it lacks, each flavor of
@@ -293,6 +526,20 @@ fn numbers(s: &Snapshot, staged: &Staged, r: &WorkloadResult) -> (String, serde_
             }
         }
     }
+    let target = s.kueue.workloads.get(r.index);
+    let after = target.and_then(|w| {
+        admitted_after(
+            cq,
+            (&tree, node),
+            &holders,
+            r,
+            (w.namespace(), created_of(w)),
+            &needs,
+        )
+    });
+    if let Some((words, _)) = &after {
+        lines.push(words.clone());
+    }
     let policy = &cq.spec.preemption;
     lines.push(format!(
         "preemption: withinClusterQueue {:?}, reclaimWithinCohort {:?}",
@@ -300,7 +547,12 @@ fn numbers(s: &Snapshot, staged: &Staged, r: &WorkloadResult) -> (String, serde_
     ));
     (
         lines.join("; "),
-        serde_json::json!({"clusterQueue": r.cluster_queue, "quota": evidence}),
+        match after {
+            Some((_, after)) => serde_json::json!({
+                "clusterQueue": r.cluster_queue, "quota": evidence, "admittedAfter": after,
+            }),
+            None => serde_json::json!({"clusterQueue": r.cluster_queue, "quota": evidence}),
+        },
     )
 }
 
@@ -449,6 +701,49 @@ mod tests {
         );
     }
 
+    /// Issue 49: "would be admitted after `ft-7` (priority 100) finishes, or by preempting
+    /// it (policy LowerPriority allows it)". Here the queue's first admitted workload in queue
+    /// order frees the 8 GPUs, and the queue's policy (`Never`, the CRD default) forbids
+    /// preempting it.
+    #[test]
+    fn quota_pending_says_which_admitted_workload_must_finish_and_whether_it_may_be_preempted() {
+        let KueueExplanation::Admission(d) = explain("job-train-c-5c7e1") else {
+            panic!("not an admission diagnosis");
+        };
+        let f = &d.findings[0];
+        assert!(
+            f.detail.contains(
+                "would be admitted after `job-train-a-5c7e1` (priority 0) finishes; preempting it is not allowed (policy Never)"
+            ),
+            "{}",
+            f.detail
+        );
+        let after = &f.evidence["admittedAfter"];
+        assert_eq!(after["flavor"], "h100");
+        assert_eq!(after["workloads"][0]["name"], "job-train-a-5c7e1");
+        assert_eq!(after["workloads"][0]["preemptible"], false);
+    }
+
+    #[test]
+    fn within_cluster_queue_policies_decide_who_may_be_preempted() {
+        let h = |priority, created| Holder {
+            cluster_queue: "q".to_owned(),
+            name: "ml/a".to_owned(),
+            namespace: "ml".to_owned(),
+            short: "a".to_owned(),
+            priority,
+            created,
+            usage: BTreeMap::new(),
+        };
+        use PreemptionPolicy::*;
+        assert!(!may_preempt(Never, 100, 0, &h(0, 0)));
+        assert!(may_preempt(Any, 0, 0, &h(100, 0)));
+        assert!(may_preempt(LowerPriority, 100, 0, &h(0, 0)));
+        assert!(!may_preempt(LowerPriority, 100, 0, &h(100, 5)));
+        assert!(may_preempt(LowerOrNewerEqualPriority, 100, 0, &h(100, 5)));
+        assert!(!may_preempt(LowerOrNewerEqualPriority, 100, 9, &h(100, 5)));
+    }
+
     #[test]
     fn an_admitted_workload_hands_over_to_its_pods_unit() {
         let KueueExplanation::Placement { finding, unit } = explain("job-train-b-5c7e1") else {
@@ -457,6 +752,44 @@ mod tests {
         assert_eq!(finding.id, "WASE101");
         assert_eq!(unit.kind, ObjKind::Pod);
         assert!(finding.detail.starts_with("admitted but unschedulable"));
+    }
+
+    /// Explain of an admitted, started workload finds its pods' unit from stage one alone
+    /// (the CLI then simulates once, on that unit) and words the finding from that unit's
+    /// diagnosis as the plan words it.
+    #[test]
+    fn a_started_workloads_unit_is_found_from_stage_one_alone() {
+        let s = snapshot();
+        let staged = stages::stage(&s, &BTreeMap::new())
+            .expect("stage")
+            .expect("kueue");
+        let target = ObjRef::new(ObjKind::KueueWorkload, "ml", "job-train-b-5c7e1");
+        let unit = started_unit(&s, &staged, &target).expect("started");
+        assert_eq!(unit.kind, ObjKind::Pod);
+        assert!(unit.name.starts_with("train-b-"), "{}", unit.name);
+        let f = placement_finding(
+            &s,
+            &staged,
+            &target,
+            &unit,
+            Outcome::Unschedulable,
+            "0/2 nodes are available",
+        )
+        .expect("finding");
+        assert_eq!(f.id, "WASE101");
+        assert!(
+            f.detail
+                .starts_with("admitted but unschedulable: ClusterQueue team-a has quota"),
+            "{}",
+            f.detail
+        );
+        assert!(
+            f.detail.ends_with(": 0/2 nodes are available"),
+            "{}",
+            f.detail
+        );
+        let held = ObjRef::new(ObjKind::KueueWorkload, "ml", "job-train-c-5c7e1");
+        assert!(started_unit(&s, &staged, &held).is_none());
     }
 
     #[test]

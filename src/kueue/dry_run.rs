@@ -46,11 +46,7 @@ pub(crate) fn join(plan: &mut Plan, staged: &Staged, s: &Snapshot) {
         .iter()
         .map(|n| (n.workload, n.reason.as_str()))
         .collect();
-    // What Kueue does with an admitted workload whose pods never all start.
-    let evicts = match &staged.admission.wait_for_pods_ready {
-        Some(p) => p.eviction_words(),
-        None => "Kueue holds its quota while it waits (waitForPodsReady is off)".to_owned(),
-    };
+    let evicts = evicts_words(staged);
     let index = Holders::of(plan);
     let mut units = Vec::new();
     for r in &staged.admission.workloads {
@@ -79,10 +75,40 @@ pub(crate) fn join(plan: &mut Plan, staged: &Staged, s: &Snapshot) {
             .iter()
             .map(|n| n.reason.clone())
             .collect(),
+        fair_sharing_not_simulated: staged.admission.fair_sharing_not_simulated.clone(),
     });
+    if !staged.admission.fair_sharing_not_simulated.is_empty() {
+        plan.settings.setting_notes.push(crate::notes::NoteUse {
+            note: crate::notes::Note::KueueFairSharing,
+            detail: Some(staged.admission.fair_sharing_not_simulated.join(", ")),
+        });
+    }
     units.append(&mut plan.units);
     plan.units = units;
     plan.summary = Summary::of(&plan.units);
+    plan.refresh_notes();
+}
+
+/// Kueue TAS: a pod set with a `topologyRequest`, or (as a Job's template carries them) the
+/// `kueue.x-k8s.io/podset-{required,preferred,unconstrained}-topology` annotations.
+fn requests_topology(w: &crate::snapshot::kueue::Workload) -> bool {
+    use crate::admit::kueue::{PREFERRED_TOPOLOGY, REQUIRED_TOPOLOGY, UNCONSTRAINED_TOPOLOGY};
+    w.spec.pod_sets.iter().any(|p| {
+        p.topology_request.is_some()
+            || p.template
+                .metadata
+                .as_ref()
+                .and_then(|m| m.annotations.as_ref())
+                .is_some_and(|a| {
+                    [
+                        REQUIRED_TOPOLOGY,
+                        PREFERRED_TOPOLOGY,
+                        UNCONSTRAINED_TOPOLOGY,
+                    ]
+                    .iter()
+                    .any(|k| a.contains_key(*k))
+                })
+    })
 }
 
 /// The unit of one Kueue Workload.
@@ -157,6 +183,7 @@ fn unit(
                 shortfall: r.shortfall.clone(),
             },
             placement,
+            topology: requests_topology(w),
         })),
     }
 }
@@ -221,14 +248,37 @@ impl<'p> Holders<'p> {
     }
 }
 
+/// What Kueue does with an admitted workload whose pods never all start.
+pub(crate) fn evicts_words(staged: &Staged) -> String {
+    match &staged.admission.wait_for_pods_ready {
+        Some(p) => p.eviction_words(),
+        None => "Kueue holds its quota while it waits (waitForPodsReady is off)".to_owned(),
+    }
+}
+
 /// An admitted workload whose pods exist: the placement stage's outcome, in words that say
 /// which stage blocks when the nodes cannot back the quota.
 fn admitted(r: &WorkloadResult, held: &[&UnitResult], evicts: &str) -> (Outcome, String) {
     let outcome = Outcome::combine(held.iter().map(|u| u.outcome)).unwrap_or(Outcome::Waiting);
-    let flavors = flavors_text(r);
     let first = held[0];
     let at = format!("{}/{}", first.kind, first.name);
-    let message = match outcome {
+    (
+        outcome,
+        admitted_words(r, outcome, &at, &first.message, evicts),
+    )
+}
+
+/// The words of an admitted workload whose pods (first held by unit `at`, with its
+/// `message`) end in `outcome` in stage two.
+pub(crate) fn admitted_words(
+    r: &WorkloadResult,
+    outcome: Outcome,
+    at: &str,
+    message: &str,
+    evicts: &str,
+) -> String {
+    let flavors = flavors_text(r);
+    match outcome {
         Outcome::Scheduled => format!(
             "admitted to ClusterQueue {}{flavors}; {at} is placed",
             r.cluster_queue
@@ -236,15 +286,14 @@ fn admitted(r: &WorkloadResult, held: &[&UnitResult], evicts: &str) -> (Outcome,
         // Kueue keeps the quota of a workload whose pods never start, unless waitForPodsReady
         // evicts it (workload_controller.go, the PodsReady timeout).
         Outcome::Unschedulable | Outcome::Error => format!(
-            "admitted but unschedulable: ClusterQueue {} has quota{flavors}, but the nodes cannot place {at}; {evicts}: {}",
-            r.cluster_queue, first.message
+            "admitted but unschedulable: ClusterQueue {} has quota{flavors}, but the nodes cannot place {at}; {evicts}: {message}",
+            r.cluster_queue
         ),
         _ => format!(
-            "admitted to ClusterQueue {}{flavors}; {at}: {}",
-            r.cluster_queue, first.message
+            "admitted to ClusterQueue {}{flavors}; {at}: {message}",
+            r.cluster_queue
         ),
-    };
-    (outcome, message)
+    }
 }
 
 /// ` (flavor h100 for nvidia.com/gpu, …)`: the flavors assigned, resource by resource.
@@ -457,6 +506,62 @@ spec:
         let a = serde_json::to_value(kueue_unit(&plan, "job-a")).expect("json");
         assert_eq!(a["placement"]["kind"], "Pod");
         assert_eq!(a["placement"]["namespace"], "ml");
+    }
+
+    /// Issue 49, Kueue TAS: a pod set's `topologyRequest` (kueue `apis/kueue/v1beta2`
+    /// `PodSetTopologyRequest`) is not simulated, and the note names the workload.
+    #[test]
+    fn a_workload_requesting_a_kueue_topology_is_named_in_the_kueue_topology_note() {
+        let with_topology = job("a", "2026-01-01T00:00:00Z").replace(
+            "  - name: main\n    count: 1\n",
+            "  - name: main\n    count: 1\n    topologyRequest: {required: cloud.provider.com/rack}\n",
+        );
+        assert!(with_topology.contains("topologyRequest"));
+        let s = snapshot(&[CLUSTER, &with_topology, &job("b", "2026-01-01T00:01:00Z")].concat());
+        let plan = simulate(&s, &Options::default())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .0;
+        let notes: Vec<_> = plan
+            .settings
+            .relevant_notes
+            .iter()
+            .filter(|u| u.note == crate::notes::Note::KueueTopology)
+            .collect();
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes[0].detail.as_deref(), Some("ml/job-a"));
+        assert!(
+            notes[0]
+                .sentence()
+                .starts_with("Kueue's topology assignment is not simulated for ml/job-a:")
+        );
+    }
+
+    /// With fair sharing on, the ClusterQueues in a cohort are named: in the JSON's
+    /// `kueue.fairSharingNotSimulated` and in the `kueue-fair-sharing` note.
+    #[test]
+    fn fair_sharing_queues_are_named_in_the_plan_and_its_note() {
+        let cluster = CLUSTER.replace(
+            "metadata: {name: team}\nspec:\n",
+            "metadata: {name: team}\nspec:\n  cohortName: research\n",
+        );
+        assert!(cluster.contains("cohortName"));
+        let config = "---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {preemptionStrategies: [LessThanOrEqualToFinalShare]}\n";
+        let s = snapshot(&[&cluster, config, &job("a", "2026-01-01T00:00:00Z")].concat());
+        let plan = simulate(&s, &Options::default())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .0;
+        let json = serde_json::to_value(plan.kueue.as_ref()).expect("json");
+        assert_eq!(json["fairSharingNotSimulated"], serde_json::json!(["team"]));
+        let note = plan
+            .settings
+            .relevant_notes
+            .iter()
+            .find(|u| u.note == crate::notes::Note::KueueFairSharing)
+            .unwrap_or_else(|| panic!("no fair-sharing note"));
+        assert!(
+            note.sentence()
+                .contains("not simulated for ClusterQueues team:")
+        );
     }
 
     #[test]

@@ -80,7 +80,7 @@ fn empty_cluster(
     // The linted objects as the API server would create them (priority from their class,
     // default tolerations). One the API server would refuse is left as written: other rules
     // report why (a class that exists nowhere: WAS308).
-    let _ = crate::admit::admit_with_gates(&mut s, None, overrides);
+    let _ = crate::admit::admit_without_kueue(&mut s, None, overrides);
     s
 }
 

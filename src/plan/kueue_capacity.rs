@@ -31,7 +31,8 @@ pub struct QueueCapacity {
     pub local_queue: String,
     /// Its ClusterQueue.
     pub cluster_queue: String,
-    /// Copies Kueue's quota admits, one after another, without preemption.
+    /// Copies Kueue's quota admits, one after another, without preemption (`preemption` says
+    /// when the ClusterQueue could preempt for more).
     pub by_quota: u32,
     /// Copies that fit the nodes (the report's `copies`, with the flavor applied).
     pub by_nodes: u32,
@@ -46,6 +47,38 @@ pub struct QueueCapacity {
     /// Why the next copy does not fit the quota (Kueue's words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quota_message: Option<String>,
+    /// When the ClusterQueue may preempt: that `byQuota` counts no preemption, and what the
+    /// queue's policy would let a copy evict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preemption: Option<String>,
+}
+
+/// `byQuota` counts copies without preemption; when the ClusterQueue's policy lets a copy
+/// preempt (`spec.preemption`: withinClusterQueue, reclaimWithinCohort, borrowWithinCohort
+/// other than `Never`), the words saying so.
+fn preemption_words(cq: &ClusterQueue) -> Option<String> {
+    use crate::snapshot::kueue::PreemptionPolicy::Never;
+    let p = &cq.spec.preemption;
+    let mut rules = Vec::new();
+    if p.within_cluster_queue != Never {
+        rules.push(format!("withinClusterQueue {:?}", p.within_cluster_queue));
+    }
+    if p.reclaim_within_cohort != Never {
+        rules.push(format!("reclaimWithinCohort {:?}", p.reclaim_within_cohort));
+    }
+    if p.borrow_within_cohort.policy != Never {
+        rules.push(format!(
+            "borrowWithinCohort {:?}",
+            p.borrow_within_cohort.policy
+        ));
+    }
+    (!rules.is_empty()).then(|| {
+        format!(
+            "the quota count is without preemption: ClusterQueue {} may preempt ({}), so Kueue may admit more copies by evicting the workloads those rules allow",
+            cq.name(),
+            rules.join(", ")
+        )
+    })
 }
 
 /// Copies admitted on one flavor (several flavors: `h100,a100` when pod sets differ).
@@ -183,6 +216,7 @@ pub(crate) fn quota_copies(
             flavors: copies,
             node_flavor,
             quota_message: message,
+            preemption: preemption_words(cq),
         },
     })
 }
@@ -220,4 +254,35 @@ pub(crate) fn finish(mut q: QueueCapacity, by_nodes: u32) -> QueueCapacity {
     }
     .to_owned();
     q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cq(preemption: serde_json::Value) -> ClusterQueue {
+        let v = serde_json::json!({
+            "apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue",
+            "metadata": {"name": "team-a"}, "spec": {"preemption": preemption},
+        });
+        match parse(v) {
+            Ok(KueueObject::ClusterQueue(c)) => c,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// `capacity --queue`: byQuota never counts preemption; a queue that may preempt says so.
+    #[test]
+    fn by_quota_says_it_counts_no_preemption_when_the_queue_may_preempt() {
+        assert_eq!(preemption_words(&cq(serde_json::json!({}))), None);
+        assert_eq!(
+            preemption_words(&cq(serde_json::json!({
+                "withinClusterQueue": "LowerPriority", "reclaimWithinCohort": "Any"
+            })))
+            .as_deref(),
+            Some(
+                "the quota count is without preemption: ClusterQueue team-a may preempt (withinClusterQueue LowerPriority, reclaimWithinCohort Any), so Kueue may admit more copies by evicting the workloads those rules allow"
+            )
+        );
+    }
 }

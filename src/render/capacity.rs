@@ -413,5 +413,8 @@ fn write_queue(
         }
         _ => writeln!(out, "{limit}")?,
     }
+    if let Some(p) = &q.preemption {
+        writeln!(out, "{}", sanitize(p))?;
+    }
     Ok(())
 }

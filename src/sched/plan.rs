@@ -381,6 +381,10 @@ pub struct KueueUnit {
     /// The PodGroup or Pod unit that holds its pods, once admitted and started.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<ObjRef>,
+    /// Its pod sets request a topology (Kueue TAS), whose assignment is not simulated: the
+    /// `kueue-topology` note names it.
+    #[serde(skip)]
+    pub topology: bool,
 }
 
 fn kind_name<S: serde::Serializer>(kind: &ObjKind, serializer: S) -> Result<S::Ok, S::Error> {
@@ -502,6 +506,10 @@ pub struct KueueStage {
     /// Admitted workloads whose pods the dry run does not create, each with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_started: Vec<String>,
+    /// With Kueue's fair sharing on: the ClusterQueues (in cohorts) whose fair-sharing order
+    /// is not simulated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fair_sharing_not_simulated: Vec<String>,
 }
 
 /// Counts per outcome.
@@ -718,6 +726,12 @@ impl UnitResult {
             if matches!(self.kind, ObjKind::PodGroup | ObjKind::CompositePodGroup) {
                 out.push(Note::GroupPreemption.used());
             }
+        }
+        if self.kueue.as_deref().is_some_and(|k| k.topology) {
+            out.push(crate::notes::NoteUse {
+                note: Note::KueueTopology,
+                detail: Some(format!("{}/{}", self.namespace, self.name)),
+            });
         }
         out
     }

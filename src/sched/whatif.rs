@@ -399,6 +399,32 @@ pub(crate) fn add_objects(s: &mut Snapshot, extra: Snapshot) -> Vec<Replaced> {
         Job: jobs,
         Namespace: namespaces,
     );
+    // Kueue's objects (a Job's Kueue Workload, a queue added to try it), replaced alike.
+    let (k, from) = (&mut s.kueue, extra.kueue);
+    macro_rules! merge_kueue {
+        ($($kind:ident: $field:ident),* $(,)?) => {
+            $(merge_kind(
+                &mut replaced,
+                ObjKind::$kind,
+                &mut k.$field,
+                from.$field,
+                |o| key_of(&o.metadata),
+            );)*
+        };
+    }
+    merge_kueue!(
+        ResourceFlavor: resource_flavors,
+        ClusterQueue: cluster_queues,
+        LocalQueue: local_queues,
+        Cohort: cohorts,
+        KueueWorkload: workloads,
+        WorkloadPriorityClass: workload_priority_classes,
+        AdmissionCheck: admission_checks,
+        Topology: topologies,
+    );
+    if s.kueue_config.is_none() {
+        s.kueue_config = extra.kueue_config;
+    }
     s.warnings.extend(extra.warnings);
     reindex(s);
     replaced

@@ -2,6 +2,7 @@
 //! a realistic one (objects shaped like API-server output, for load benches at scale).
 //! Compiled only for tests and with the `testutil` feature.
 
+pub mod kueue;
 pub mod realistic;
 pub mod synthetic;
 

@@ -544,3 +544,217 @@ fn workload_without_a_group_is_the_native_one() {
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("not found"), "{}", r.stderr);
 }
+
+const SINGLE_CQ: &str = "testdata/kueue-sim/single-clusterqueue.yaml";
+const SAMPLE_JOB: &str = "testdata/kueue-sim/sample-job.yaml";
+/// `job-sample-job-` and the first 5 hex digits of SHA-1("Job\nbatch\nsample-job\n"): a
+/// manifest has no uid yet (kueue `jobframework/workload_names.go`).
+const SAMPLE_WORKLOAD: &str = "job-sample-job-4b8c4";
+
+/// Issue 49, the main what-if: the Kueue docs' Job (`kubectl create -f sample-job.yaml`)
+/// gets the Kueue Workload Kueue's job controller creates, Kueue admits it (5 of the queue's
+/// 9 CPUs are free), and its three pods are placed: the job would start.
+#[test]
+fn simulate_add_of_a_kueue_job_creates_its_kueue_workload_and_says_it_would_start() {
+    let r = run(&[
+        "simulate", "--from", SINGLE_CQ, "--add", SAMPLE_JOB, "-o", "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let units = doc["units"].as_array().expect("units");
+    let w = units
+        .iter()
+        .find(|u| u["name"] == SAMPLE_WORKLOAD)
+        .unwrap_or_else(|| panic!("no Kueue Workload unit: {}", r.stdout));
+    assert_eq!(w["kind"], "Workload");
+    assert_eq!(w["admission"]["outcome"], "Admitted");
+    assert_eq!(w["admission"]["clusterQueue"], "cluster-queue");
+    assert_eq!(w["admission"]["podSets"][0]["name"], "main");
+    assert_eq!(w["admission"]["podSets"][0]["count"], 3);
+    assert_eq!(w["outcome"], "Scheduled", "{w}");
+    assert_eq!(w["placement"]["kind"], "Pod");
+    let pods: Vec<&serde_json::Value> = units
+        .iter()
+        .filter(|u| {
+            u["kind"] == "Pod"
+                && u["name"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("sample-job-"))
+        })
+        .collect();
+    assert_eq!(pods.len(), 3, "{}", r.stdout);
+    assert!(
+        pods.iter()
+            .all(|p| p["placements"][0]["node"] == "worker-2")
+    );
+    // The text view: the Workload's line says it is admitted and placed.
+    let text = run(&["simulate", "--from", SINGLE_CQ, "--add", SAMPLE_JOB]);
+    assert_eq!(text.code, 0, "{}", text.transcript());
+    insta::assert_snapshot!(text.stdout);
+}
+
+/// Kueue's webhook suspends a Job with the queue label even when it says `suspend: false`
+/// (`jobframework.ApplyDefaultForSuspend`): with 6 CPUs asked and 5 free, Kueue holds it,
+/// and no pod of it is created.
+#[test]
+fn a_kueue_job_created_unsuspended_is_held_by_kueue_until_admitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = std::fs::read_to_string(SAMPLE_JOB).unwrap().replace(
+        "  parallelism: 3\n  completions: 3\n",
+        "  suspend: false\n  parallelism: 6\n  completions: 6\n",
+    );
+    assert!(job.contains("suspend: false"));
+    let path = dir.path().join("job.yaml");
+    std::fs::write(&path, job).unwrap();
+    let path = path.to_str().unwrap();
+    let r = run(&["simulate", "--from", SINGLE_CQ, "--add", path, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let units = doc["units"].as_array().expect("units");
+    let w = units
+        .iter()
+        .find(|u| u["name"] == SAMPLE_WORKLOAD)
+        .unwrap_or_else(|| panic!("no Kueue Workload unit: {}", r.stdout));
+    assert_eq!(w["admission"]["outcome"], "QuotaPending");
+    assert_eq!(w["admission"]["shortfall"]["cpu"], "1");
+    assert_eq!(w["outcome"], "Waiting");
+    assert!(
+        !units.iter().any(|u| u["name"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("sample-job-"))),
+        "no pod of a held Job: {}",
+        r.stdout
+    );
+    // explain of the new Workload, with the same --add.
+    let e = run(&[
+        "explain",
+        "--from",
+        SINGLE_CQ,
+        "--add",
+        path,
+        &format!("kwl/{SAMPLE_WORKLOAD}"),
+        "-n",
+        "default",
+    ]);
+    assert_eq!(e.code, 0, "{}", e.transcript());
+    assert!(e.stdout.contains("cluster-queue"), "{}", e.stdout);
+}
+
+/// A v1beta1 Kueue Workload whose priority comes only from `priorityClassSource:
+/// scheduling.k8s.io/priorityclass` + `priorityClassName` (no `spec.priority`): Kueue's
+/// effective priority is the class's value, so it is admitted before an older workload of
+/// priority 0 (kueue `pkg/util/priority` `Priority`, `workload.go` queue order).
+const PRIORITY_FROM_CLASS: &str = r#"
+apiVersion: v1
+kind: Node
+metadata: {name: worker-1, uid: uid-w1}
+status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: idle, namespace: ml, uid: uid-idle}
+spec: {nodeName: worker-1, containers: [{name: c, image: x}]}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ml, uid: uid-ns}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: urgent, uid: uid-pc}
+value: 1000
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: default-flavor, uid: uid-rf}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: cluster-queue, uid: uid-cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: default-flavor, resources: [{name: cpu, nominalQuota: 4}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: user-queue, namespace: ml, uid: uid-lq}
+spec: {clusterQueue: cluster-queue}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: Workload
+metadata: {name: early, namespace: ml, uid: uid-early, creationTimestamp: "2026-12-01T09:00:00Z"}
+spec:
+  queueName: user-queue
+  priority: 0
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "4"}}}]}}}]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: Workload
+metadata: {name: late, namespace: ml, uid: uid-late, creationTimestamp: "2026-12-01T10:00:00Z"}
+spec:
+  queueName: user-queue
+  priorityClassSource: scheduling.k8s.io/priorityclass
+  priorityClassName: urgent
+  podSets: [{name: main, count: 1, template: {spec: {priorityClassName: urgent, containers: [{name: c, image: x, resources: {requests: {cpu: "4"}}}]}}}]
+"#;
+
+#[test]
+fn a_kueue_workload_whose_priority_comes_only_from_its_priority_class_name_is_ordered_by_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dump.yaml");
+    std::fs::write(&path, PRIORITY_FROM_CLASS).unwrap();
+    let r = run(&["simulate", "--from", path.to_str().unwrap(), "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let unit = |name: &str| {
+        doc["units"]
+            .as_array()
+            .expect("units")
+            .iter()
+            .find(|u| u["name"] == name)
+            .unwrap_or_else(|| panic!("no unit {name}: {}", r.stdout))
+            .clone()
+    };
+    let late = unit("late");
+    assert_eq!(late["priority"], 1000, "{late}");
+    assert_eq!(late["admission"]["outcome"], "Admitted", "{late}");
+    assert_eq!(unit("early")["admission"]["outcome"], "QuotaPending");
+}
+
+/// A partial dump (`kubectl get workloads.kueue.x-k8s.io,localqueues -A -o yaml`): the
+/// LocalQueue names a ClusterQueue, and ClusterQueues were not read. The answer is "not read",
+/// never "missing" or "doesn't exist".
+#[test]
+fn a_partial_dump_without_cluster_queues_says_not_read_never_missing() {
+    let partial: String = PRIORITY_FROM_CLASS
+        .split("\n---\n")
+        .filter(|d| !d.contains("kind: ClusterQueue") && !d.contains("kind: ResourceFlavor"))
+        .collect::<Vec<_>>()
+        .join("\n---\n");
+    assert!(partial.contains("kind: LocalQueue") && !partial.contains("kind: ClusterQueue"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partial.yaml");
+    std::fs::write(&path, partial).unwrap();
+    let path = path.to_str().unwrap();
+    let r = run(&["simulate", "--from", path]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        out.contains(
+            "ClusterQueue cluster-queue is not in the input (ClusterQueues were not read): its admission is unknown"
+        ),
+        "{out}"
+    );
+    let d = run(&["doctor", "--from", path]);
+    let all = format!("{}{}{}", out, d.stdout, d.stderr);
+    for word in ["missing", "doesn't exist", "does not exist"] {
+        assert!(
+            !all.lines()
+                .any(|l| l.contains("cluster-queue") && l.contains(word)),
+            "`{word}` said of a kind that was not read:\n{all}"
+        );
+    }
+}

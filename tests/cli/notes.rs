@@ -157,8 +157,8 @@ fn verbose_prints_every_note_once_marking_those_the_run_did_not_meet() {
     let r = run(&["simulate", "--from", "testdata/notes/tie.yaml", "--verbose"]);
     assert_eq!(r.code, 0, "{}", r.transcript());
     let lines: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("note")).collect();
-    // ties (met) and the six other notes a simulation may meet, each once.
-    assert_eq!(lines.len(), 7, "{}", r.stderr);
+    // ties (met) and the eight other notes a simulation may meet, each once.
+    assert_eq!(lines.len(), 9, "{}", r.stderr);
     assert!(lines[0].starts_with("note: ties between"));
     for needle in [
         "ImageLocality is not scored",
@@ -167,6 +167,8 @@ fn verbose_prints_every_note_once_marking_those_the_run_did_not_meet() {
         "group preemption places",
         "is applied as upstream's numFeasibleNodesToFind",
         "is not applied in exhaustive mode",
+        "Kueue's topology assignment is not simulated",
+        "Kueue runs with fair sharing",
     ] {
         let found: Vec<&&str> = lines.iter().filter(|l| l.contains(needle)).collect();
         assert_eq!(found.len(), 1, "{needle}: {}", r.stderr);

@@ -5,6 +5,8 @@
 //! as `tree clusterqueue/NAME` reports it ([`crate::tree::queue::build`]: the cluster's state,
 //! read).
 
+use std::collections::HashMap;
+
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -43,6 +45,8 @@ pub(crate) struct QueuesView {
     kind: ObjKind,
     list: List<Queue>,
     details: bool,
+    /// Admitted and waiting per queue, as of the last rebuild.
+    counts: HashMap<(String, String), (usize, usize)>,
 }
 
 impl Default for QueuesView {
@@ -51,6 +55,7 @@ impl Default for QueuesView {
             kind: ObjKind::ClusterQueue,
             list: List::default(),
             details: false,
+            counts: HashMap::new(),
         }
     }
 }
@@ -65,39 +70,48 @@ impl QueuesView {
         self.kind != ObjKind::LocalQueue
     }
 
-    /// The queue's admitted and waiting counts in the plan.
-    fn counts(&self, cx: &Cx<'_>, q: &Queue) -> (usize, usize) {
+    /// Per queue (namespace, name), how many of its Kueue Workloads the plan admits and how
+    /// many keep waiting: one pass over the plan's Kueue units (a LocalQueue's found through
+    /// one index of the workloads' queue names).
+    fn count(&self, cx: &Cx<'_>) -> HashMap<(String, String), (usize, usize)> {
         let k = &cx.data.snapshot.kueue;
-        let mut admitted = 0;
-        let mut waiting = 0;
+        let queue_of: HashMap<(&str, &str), &str> = if self.cluster_queues() {
+            HashMap::new()
+        } else {
+            k.workloads
+                .iter()
+                .map(|w| ((w.namespace(), w.name()), w.spec.queue_name.as_str()))
+                .collect()
+        };
+        let mut out: HashMap<(String, String), (usize, usize)> = HashMap::new();
         for u in &cx.data.plan.units {
             let Some(unit) = u.kueue.as_deref() else {
                 continue;
             };
-            let ours = if self.cluster_queues() {
-                unit.admission.cluster_queue == q.name
+            let key = if self.cluster_queues() {
+                (String::new(), unit.admission.cluster_queue.clone())
             } else {
-                u.namespace == q.namespace
-                    && k.workloads.iter().any(|w| {
-                        w.namespace() == u.namespace
-                            && w.name() == u.name
-                            && w.spec.queue_name == q.name
-                    })
+                match queue_of.get(&(u.namespace.as_str(), u.name.as_str())) {
+                    Some(q) => (u.namespace.clone(), (*q).to_owned()),
+                    None => continue,
+                }
             };
-            if !ours {
-                continue;
-            }
+            let e = out.entry(key).or_default();
             if unit.admission.outcome == AdmissionOutcome::Admitted {
-                admitted += 1;
+                e.0 += 1;
             } else {
-                waiting += 1;
+                e.1 += 1;
             }
         }
-        (admitted, waiting)
+        out
     }
 
     fn cells(&self, cx: &Cx<'_>, q: &Queue, filter: &str) -> Vec<Cell> {
-        let (admitted, waiting) = self.counts(cx, q);
+        let (admitted, waiting) = self
+            .counts
+            .get(&(q.namespace.clone(), q.name.clone()))
+            .copied()
+            .unwrap_or_default();
         let mut name = vec![];
         name.extend(highlight(
             &sanitize(&q.name),
@@ -126,6 +140,7 @@ impl QueuesView {
     }
 
     fn rebuild(&mut self, cx: &Cx<'_>) {
+        self.counts = self.count(cx);
         let k = &cx.data.snapshot.kueue;
         let mut rows: Vec<Queue> = if self.cluster_queues() {
             k.cluster_queues

@@ -10,7 +10,8 @@ use super::Context;
 use crate::error::{Error, ExitStatus};
 use crate::lint::codes::ALL;
 use crate::lint::{
-    Config, FieldValidation, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_inputs,
+    Config, FieldValidation, LintReport, Options, Rule, Severity, TARGET_VERSION, lint, read_crds,
+    read_inputs,
 };
 use crate::render::lint::{LintFormat, github, json, junit, sarif, text};
 
@@ -35,6 +36,12 @@ pub struct LintArgs {
     /// Kinds wasctl does not check are errors (default: "not checked" info findings).
     #[arg(long)]
     pub reject_unknown: bool,
+    /// CustomResourceDefinitions to check custom resources against: files or directories (repeatable); CRDs among the linted files count too.
+    #[arg(long = "crd", value_name = "PATH")]
+    pub crd: Vec<PathBuf>,
+    /// Also check custom resources against the CustomResourceDefinitions of the current kubeconfig context.
+    #[arg(long)]
+    pub crd_from_cluster: bool,
     /// The Kubernetes version to lint for (only `1.37`).
     #[arg(long, value_name = "VERSION")]
     pub target_version: Option<String>,
@@ -253,6 +260,33 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
             "add `--from CLUSTER.yaml`, `--demo` or `--cluster`",
         ));
     }
+    if args.crd_from_cluster && ctx.is_offline() {
+        return Err(Error::usage(
+            "`--crd-from-cluster` reads the current kubeconfig context's CRDs; `--from` and `--demo` hold none",
+            "drop `--from`/`--demo`, or give the CRDs as files with `--crd PATH`",
+        ));
+    }
+    let mut crds = if args.crd.is_empty() {
+        Vec::new()
+    } else {
+        read_crds(&args.crd).map_err(|e| {
+            Error::usage(
+                format!("`--crd`: {e}"),
+                "point `--crd` at CustomResourceDefinition manifests (`kubectl get crd NAME -o yaml`)",
+            )
+        })?
+    };
+    if args.crd_from_cluster {
+        let server = crate::snapshot::source::live::list_crds(&ctx.live_options()?)?;
+        crds.extend(server.into_iter().map(|v| {
+            let name = v
+                .pointer("/metadata/name")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            (format!("cluster CRD {name}"), v)
+        }));
+    }
     let cluster = if ctx.is_offline() || args.cluster {
         Some(ctx.load()?)
     } else {
@@ -268,6 +302,7 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
         config,
         gate_overrides: ctx.gate_overrides()?,
         feasibility: args.feasibility,
+        crds,
         default_namespace: args
             .default_namespace
             .clone()

@@ -54,11 +54,13 @@ macro_rules! rules {
 
 rules! {
     "WAS001" => SyntaxError, "syntax-error", Error, "The document is not valid YAML or JSON", input::WAS001;
-    "WAS002" => UnknownKind, "unknown-kind", Info, "The kind is not one wasctl checks, so it was not checked", input::WAS002;
-    "WAS003" => UnknownField, "unknown-field", Error, "A field the Kubernetes 1.37 type does not have: a typo, or renamed or removed (`--field-validation`)", input::WAS003;
-    "WAS004" => InvalidObject, "invalid-object", Error, "`apiVersion`, `kind` or `metadata.name` is missing, or the object does not match its 1.37 schema", input::WAS004;
+    "WAS002" => UnknownKind, "unknown-kind", Info, "The kind is not one wasctl checks and no CRD defines it, so it was not checked", input::WAS002;
+    "WAS003" => UnknownField, "unknown-field", Error, "A field the Kubernetes 1.37 type (or the CRD's schema) does not have: a typo, or renamed or removed (`--field-validation`)", input::WAS003;
+    "WAS004" => InvalidObject, "invalid-object", Error, "`apiVersion`, `kind` or `metadata.name` is missing, or the object does not match its 1.37 schema or its CRD's", input::WAS004;
     "WAS005" => NotKubernetes, "not-kubernetes", Info, "A document with neither `apiVersion` nor `kind` (package.json, a CI workflow) was skipped", input::WAS005;
     "WAS006" => EmptyInput, "empty-input", Info, "A file has no YAML or JSON documents", input::WAS006;
+    "WAS007" => CrdRuleFailed, "crd-rule-failed", Error, "A custom resource breaks a CEL `x-kubernetes-validations` rule of its CRD", input::WAS007;
+    "WAS008" => CrdCheckSkipped, "crd-check-skipped", Info, "A CRD check wasctl could not run: a CEL rule it cannot evaluate (`oldSelf`, a missing CEL library, a compile error) or a schema it cannot compile", input::WAS008;
     "WAS101" => InvalidObjectName, "invalid-object-name", Error, "A Workload, PodGroup or CompositePodGroup name is not a DNS subdomain", limits::WAS101;
     "WAS102" => InvalidTemplateName, "invalid-template-name", Error, "A template name is missing or not a DNS label", limits::WAS102;
     "WAS103" => InvalidReferenceName, "invalid-reference-name", Error, "A reference (workloadRef, parent, claim, schedulingGroup, controllerRef) has an invalid name", limits::WAS103;

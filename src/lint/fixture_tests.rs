@@ -99,6 +99,18 @@ const BAD: &[(&str, bool, Cluster, &str)] = &[
         "WAS006@1:1",
     ),
     (
+        "WAS007-crd-rule-failed.yaml",
+        true,
+        Cluster::None,
+        "WAS007@53:5",
+    ),
+    (
+        "WAS008-crd-check-skipped.yaml",
+        true,
+        Cluster::None,
+        "WAS008@35:3",
+    ),
+    (
         "WAS101-invalid-object-name.yaml",
         false,
         Cluster::None,

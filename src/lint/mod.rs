@@ -12,6 +12,7 @@
 
 pub(crate) mod codes;
 pub(crate) mod config;
+pub(crate) mod crd;
 pub(crate) mod feasibility;
 pub mod rules;
 pub(crate) mod schema;
@@ -176,6 +177,9 @@ pub struct Options {
     pub gate_overrides: BTreeMap<String, bool>,
     /// Simulate the linted gangs on the empty cluster (`--feasibility`, `WAS312`).
     pub feasibility: bool,
+    /// CustomResourceDefinitions given outside the linted files (`--crd`, `--crd-from-cluster`),
+    /// each with where it came from; the linted files' own CRDs come first.
+    pub crds: Vec<(String, Value)>,
 }
 
 /// What is known of feature gates per component: from `--feature-gates`, `ClusterFacts`
@@ -243,6 +247,70 @@ pub(crate) fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, LoadError> {
         }
     }
     Ok(inputs)
+}
+
+/// The CustomResourceDefinitions of `--crd FILE|DIR` (files and directories as for the linted
+/// paths; a `CustomResourceDefinitionList`, as `kubectl get crd -o yaml` writes it, counts),
+/// each with its file. A syntax error, or a path with no CRD at all, is an error naming the
+/// file (and line): a `--crd` the user gave must not be silently ignored.
+pub(crate) fn read_crds(paths: &[PathBuf]) -> Result<Vec<(String, Value)>, String> {
+    let inputs = read_inputs(paths).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for input in &inputs {
+        let text = input.text.as_ref().map_err(|(line, column)| {
+            format!(
+                "{}:{line}:{column}: the file is not valid UTF-8",
+                input.name
+            )
+        })?;
+        let (documents, stopped) =
+            crate::snapshot::source::files::split_documents(&input.name, text);
+        if let Some(e) = stopped {
+            return Err(e.to_string());
+        }
+        for doc in documents {
+            let json = doc.format == crate::snapshot::source::files::Format::Json;
+            let (parsed, _) = parse_chunk(&input.name, doc.line, &doc.text, json);
+            let (_, value) = parsed.map_err(|(file, (line, column), message)| {
+                format!("{file}:{line}:{column}: invalid YAML or JSON: {message}")
+            })?;
+            let items = match value {
+                Value::Array(items) => items,
+                Value::Object(ref m)
+                    if m.get("kind").and_then(Value::as_str)
+                        == Some("CustomResourceDefinitionList") =>
+                {
+                    m.get("items")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default()
+                }
+                other => vec![other],
+            };
+            out.extend(
+                items
+                    .into_iter()
+                    .filter(|v| {
+                        str_at(v, &["apiVersion"]) == Some(crd::CRD_API_VERSION)
+                            && str_at(v, &["kind"]) == Some(crd::CRD_KIND)
+                    })
+                    .map(|v| (input.name.clone(), v)),
+            );
+        }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "no `{}` `{}` in {}",
+            crd::CRD_API_VERSION,
+            crd::CRD_KIND,
+            paths
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(out)
 }
 
 fn read_file(path: &Path) -> Result<Input, LoadError> {
@@ -730,10 +798,17 @@ fn lint_counting(
             gates.components.extend(facts.components);
         }
     }
+    let mut crds = crd::CrdSet::default();
+    for obj in &objects {
+        crds.add(&obj.value, &docs[obj.doc].file);
+    }
+    for (origin, value) in &options.crds {
+        crds.add(value, origin);
+    }
     let per_object = parallel(&objects, |part| {
         let mut em = Emitter::new(&docs, &options.config);
         for obj in part {
-            rules::check_object(obj, options, &gates, &mut em);
+            rules::check_object(obj, options, &gates, &crds, &mut em);
         }
         em.findings
     });

@@ -628,6 +628,16 @@ fn rbac_grants_exactly_what_wasctl_requests() {
         .collect();
     // Unlike live.rs's demo server, no group is missing, so every API is requested.
     let mut objects = every_api_objects();
+    // The CRDs `lint --crd-from-cluster` checks custom resources against.
+    for path in [
+        "testdata/manifests/crd/volcano-podgroup-crd.yaml",
+        "testdata/manifests/crd/kueue-queues-crds.yaml",
+    ] {
+        let text = std::fs::read_to_string(root().join(path)).unwrap();
+        for doc in text.split("\n---\n") {
+            objects.push(serde_saphyr::from_str(doc).unwrap());
+        }
+    }
     // `--scheduler-config configmap/…` reads one ConfigMap by name.
     objects.push(json!({
         "apiVersion": "v1",
@@ -653,6 +663,15 @@ fn rbac_grants_exactly_what_wasctl_requests() {
         kubeconfig.to_str().unwrap(),
         "--scheduler-config",
         "configmap/kube-system/scheduler-config",
+    ]));
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    // `lint --crd-from-cluster` lists the CRDs.
+    let r = run_cmd(wasctl().args([
+        "lint",
+        "--crd-from-cluster",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+        "testdata/manifests/crd/resources/valid.yaml",
     ]));
     assert_eq!(r.code, 0, "{}", r.transcript());
 

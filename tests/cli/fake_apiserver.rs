@@ -48,7 +48,7 @@ const WASCTL_API_VERSION: &str = "wasctl.dev/v1alpha1";
 const VERBS: [&str; 3] = ["get", "list", "watch"];
 
 /// Kinds that are cluster-scoped when they come from the objects rather than the built-in table.
-const CLUSTER_SCOPED_KINDS: [&str; 13] = [
+const CLUSTER_SCOPED_KINDS: [&str; 14] = [
     "Node",
     "Namespace",
     "PriorityClass",
@@ -56,6 +56,8 @@ const CLUSTER_SCOPED_KINDS: [&str; 13] = [
     "DeviceClass",
     "DeviceTaintRule",
     "ClusterRole",
+    // `lint --crd-from-cluster` lists them.
+    "CustomResourceDefinition",
     // Kueue's cluster-scoped kinds.
     "ClusterQueue",
     "ResourceFlavor",

@@ -22,6 +22,7 @@ mod integrations;
 mod kueue;
 mod kueue_config;
 mod lint;
+mod lint_crd;
 mod live;
 mod loader;
 mod misleading;

@@ -3,7 +3,7 @@
 //! Kubernetes 1.37 types (checked by deserializing into the k8s-openapi `v1_37` types).
 
 use super::super::span::{Segment, parse_path};
-use super::super::{Emitter, FieldValidation, Object, Options, Rule, Severity, schema};
+use super::super::{Emitter, FieldValidation, Object, Options, Rule, Severity, crd, schema};
 
 /// `WAS001` documentation.
 pub(crate) const WAS001: &str = "## What it does
@@ -161,9 +161,72 @@ kubectl wasctl lint deploy/
 - wasctl docs/guide/lint.md
 ";
 
+/// `WAS007` documentation.
+pub(crate) const WAS007: &str = "## What it does
+Evaluates the CEL `x-kubernetes-validations` rules of a custom resource's CRD (CRDs among the
+linted files, `--crd FILE|DIR`, or `--crd-from-cluster`) with `self` bound to the value at the
+rule's schema node, and reports a rule that is false, with its `message` (or its
+`messageExpression`, when wasctl can evaluate it) at its `fieldPath`.
+
+## Why is this bad?
+The API server evaluates the same rules on create and update and rejects the object with that
+message.
+
+## Example
+```yaml
+# CRD: spec: {x-kubernetes-validations: [{rule: \"self.minMember <= self.maxMember\", message: \"minMember must not exceed maxMember\"}]}
+spec:
+  minMember: 8
+  maxMember: 4
+```
+
+Use instead:
+```yaml
+spec:
+  minMember: 4
+  maxMember: 8
+```
+
+## References
+- `k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go`; Kubernetes docs, \"Validation rules\" (CustomResourceDefinitions)
+";
+
+/// `WAS008` documentation.
+pub(crate) const WAS008: &str = "## What it does
+Reports, as information, a check of a custom resource that wasctl could not run: a CEL rule it
+cannot evaluate — a transition rule (it uses `oldSelf`, so it only runs on an update, against
+the stored object), a function of a CEL library wasctl does not have, a rule that does not
+compile here, a rule that fails at run time — or a CRD version whose schema cannot be compiled.
+The rule is named; it is never an error, since the API server may well accept the object.
+
+## Why is this bad?
+It is not: it says what was not checked, so that nothing passes silently.
+
+## Example
+```yaml
+# CRD: x-kubernetes-validations: [{rule: \"self.queue == oldSelf.queue\", message: \"queue is immutable\"}]
+spec:
+  queue: training
+```
+
+Use instead:
+```text
+Nothing to change; `kubectl apply --dry-run=server` evaluates transition rules against the
+stored object.
+```
+
+## References
+- `k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go` (transition rules, `optionalOldSelf`)
+";
+
 /// Checks the object's identity and its fit to the typed API; returns false when the other
 /// rules cannot run on it (no kind, or a kind wasctl does not know).
-pub(crate) fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bool {
+pub(crate) fn check(
+    obj: &Object,
+    options: &Options,
+    crds: &crd::CrdSet,
+    em: &mut Emitter<'_>,
+) -> bool {
     if !obj.value.is_object() || (obj.api_version.is_empty() && obj.kind.is_empty()) {
         let what = if obj.value.is_object() {
             "has neither `apiVersion` nor `kind`"
@@ -197,7 +260,52 @@ pub(crate) fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bo
     if obj.api_version == "wasctl.dev/v1alpha1" && obj.kind == "ClusterFacts" {
         return false;
     }
+    if obj.api_version == crd::CRD_API_VERSION && obj.kind == crd::CRD_KIND {
+        crd::check_definition(obj, em);
+        return false;
+    }
     let checked = schema::lookup(&obj.api_version, &obj.kind);
+    if checked.is_none() {
+        match crds.lookup(obj.group(), obj.version(), &obj.kind) {
+            crd::Lookup::Unknown => {}
+            crd::Lookup::NotServed(name, served) => {
+                em.emit_at_value(
+                    Rule::InvalidObject,
+                    obj,
+                    "apiVersion",
+                    format!(
+                        "`{}` `{}` is not served by the `{name}` CRD (it serves {})",
+                        obj.api_version,
+                        obj.kind,
+                        if served.is_empty() {
+                            "no version".to_owned()
+                        } else {
+                            served
+                                .iter()
+                                .map(|v| format!("`{}/{v}`", obj.group()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                    ),
+                    "use a version the CRD serves: the API server answers \"no matches for kind\"",
+                );
+                return false;
+            }
+            crd::Lookup::Served(served) => {
+                if obj.id.name.is_empty() && obj.value.pointer("/metadata/generateName").is_none() {
+                    em.emit(
+                        Rule::InvalidObject,
+                        obj,
+                        "metadata.name",
+                        "`metadata.name` is missing",
+                        "give the object a name",
+                    );
+                }
+                crd::check(obj, options, served, em);
+                return false;
+            }
+        }
+    }
     // Removed scheduling versions are WAS401's; older served DRA versions have no 1.37 type
     // but the rules still run on them.
     let known_without_schema =
@@ -207,17 +315,32 @@ pub(crate) fn check(obj: &Object, options: &Options, em: &mut Emitter<'_>) -> bo
         ) || super::versions::version_status(obj.group(), obj.version(), &obj.kind).is_some();
     if checked.is_none() && !known_without_schema {
         let severity = options.reject_unknown.then_some(Severity::Error);
-        em.emit_with(
-            Rule::UnknownKind,
-            severity,
-            obj,
-            "kind",
-            format!(
-                "`{}` `{}` is not checked: wasctl has no 1.37 rules for it",
-                obj.api_version, obj.kind
-            ),
-            "check the `apiVersion` spelling; pass `--reject-unknown` to make unchecked kinds fail",
-        );
+        // A kind of a non-Kubernetes group is a custom resource: its CRD would check it.
+        let custom = obj.group().contains('.') && !obj.group().ends_with(".k8s.io");
+        let (message, fix) = if custom {
+            (
+                format!(
+                    "`{}` `{}` is not checked: wasctl has no 1.37 rules for it and no CRD {} defines it",
+                    obj.api_version,
+                    obj.kind,
+                    if crds.len() == 0 {
+                        "was given that"
+                    } else {
+                        "given"
+                    }
+                ),
+                "give its CRD (`--crd FILE`, `--crd-from-cluster`, or among the linted files) to check it; check the `apiVersion` spelling; `--reject-unknown` makes unchecked kinds fail",
+            )
+        } else {
+            (
+                format!(
+                    "`{}` `{}` is not checked: wasctl has no 1.37 rules for it",
+                    obj.api_version, obj.kind
+                ),
+                "check the `apiVersion` spelling; pass `--reject-unknown` to make unchecked kinds fail",
+            )
+        };
+        em.emit_with(Rule::UnknownKind, severity, obj, "kind", message, fix);
         return false;
     }
     if obj.id.name.is_empty() && obj.value.pointer("/metadata/generateName").is_none() {

@@ -25,9 +25,10 @@ pub(crate) fn check_object(
     obj: &Object,
     options: &Options,
     gates: &GateView,
+    crds: &super::crd::CrdSet,
     em: &mut Emitter<'_>,
 ) {
-    let checked = input::check(obj, options, em);
+    let checked = input::check(obj, options, crds, em);
     // The API server's metadata rules hold for every kind, known or not.
     metadata::check(obj, em);
     if !checked {

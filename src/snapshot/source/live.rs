@@ -603,6 +603,69 @@ pub(crate) fn get_config_map(
     })
 }
 
+/// The cluster's CustomResourceDefinitions as plain JSON (`GET
+/// /apis/apiextensions.k8s.io/v1/customresourcedefinitions`, page by page), for `lint
+/// --crd-from-cluster`. A 403 or 404 is an error that says so: the user asked for them.
+pub(crate) fn list_crds(options: &LiveOptions) -> Result<Vec<serde_json::Value>, AccessError> {
+    /// CRDs carry whole schemas: smaller pages than the other lists.
+    const CRD_PAGE_SIZE: usize = 50;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(AccessError::Runtime)?;
+    runtime.block_on(async {
+        let (client, server, _) = client_for(options).await?;
+        let path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+        let mut out = Vec::new();
+        let mut token: Option<String> = None;
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..MAX_PAGES {
+            let mut uri = format!("{path}?limit={CRD_PAGE_SIZE}");
+            if let Some(t) = &token {
+                uri.push_str("&continue=");
+                uri.push_str(&percent_encode(t));
+            }
+            let page = fetch(&client, &uri, options.request_timeout)
+                .await
+                .map_err(|e| discovery_error(&server, e))?;
+            let text = page_text(&page.body).map_err(|e| discovery_error(&server, e))?;
+            let (envelope, items) = page_envelope(text).map_err(|e| discovery_error(&server, e))?;
+            let items: Vec<serde_json::Value> = if items.get() == "null" {
+                Vec::new()
+            } else {
+                serde_json::from_str(items.get()).map_err(|_| {
+                    discovery_error(
+                        &server,
+                        ListFailure::Malformed("`items` is not a list of objects".to_owned()),
+                    )
+                })?
+            };
+            // A list's items carry no apiVersion and kind: give them theirs.
+            out.extend(items.into_iter().map(|mut item| {
+                if let Some(m) = item.as_object_mut() {
+                    m.entry("apiVersion")
+                        .or_insert_with(|| "apiextensions.k8s.io/v1".into());
+                    m.entry("kind")
+                        .or_insert_with(|| "CustomResourceDefinition".into());
+                }
+                item
+            }));
+            token = envelope
+                .metadata
+                .and_then(|m| m.continue_token)
+                .filter(|t| !t.is_empty());
+            match &token {
+                None => return Ok(out),
+                Some(t) if !seen.insert(t.clone()) => {
+                    return Err(discovery_error(&server, ListFailure::RepeatedContinue));
+                }
+                Some(_) => {}
+            }
+        }
+        Err(discovery_error(&server, ListFailure::TooManyPages))
+    })
+}
+
 async fn client_for(options: &LiveOptions) -> Result<(Client, String, String), AccessError> {
     let kc_options = KubeConfigOptions {
         context: options.context.clone(),

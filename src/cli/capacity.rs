@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::diff::has_what_ifs;
 use super::simulate::{WhatIfArgs, apply_what_ifs};
 use super::{Context, parse_target, resolve_target};
 use crate::error::{Error, ExitStatus};
@@ -110,7 +109,7 @@ pub(crate) fn run(ctx: &Context, args: &CapacityArgs) -> Result<ExitStatus, Erro
         max_copies: usize::try_from(args.max_copies).unwrap_or(100),
         domain_key: args.domain_key.clone(),
     };
-    let (report, leftovers) = if has_what_ifs(&args.what_if) {
+    let (report, leftovers) = if args.what_if.any() {
         let mut after = snapshot.clone();
         options.what_if = apply_what_ifs(ctx, &mut after, &args.what_if)?;
         let plan_after = simulate(&after, &options);

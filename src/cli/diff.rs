@@ -50,14 +50,9 @@ fn source_name(g: &GlobalArgs) -> String {
     }
 }
 
-/// Whether any what-if flag that changes the snapshot is given.
-pub(super) fn has_what_ifs(w: &WhatIfArgs) -> bool {
-    !w.add.is_empty() || !w.drain.is_empty() || !w.cordon.is_empty() || w.add_nodes.is_some()
-}
-
 pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
     let live_old = !ctx.is_offline();
-    if live_old && args.to.is_empty() && !has_what_ifs(&args.what_if) {
+    if live_old && args.to.is_empty() && !args.what_if.any() {
         return Err(Error::usage(
             "`diff` needs two sides: OLD from `--from PATH` (or `--demo`), NEW from `--to PATH`, the cluster, or what-ifs",
             "for example `kubectl wasctl diff --from yesterday.yaml` compares a saved snapshot with the cluster",
@@ -72,7 +67,7 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
         };
         let name = source_name(&g);
         (Context::new(g).load()?, name)
-    } else if has_what_ifs(&args.what_if) {
+    } else if args.what_if.any() {
         (
             old.clone(),
             format!("{} with what-ifs", source_name(&ctx.global)),

@@ -47,6 +47,16 @@ pub struct WhatIfArgs {
     pub no_preemption: bool,
 }
 
+impl WhatIfArgs {
+    /// Whether any what-if flag that changes the snapshot is given.
+    pub(super) fn any(&self) -> bool {
+        !self.add.is_empty()
+            || !self.drain.is_empty()
+            || !self.cordon.is_empty()
+            || self.add_nodes.is_some()
+    }
+}
+
 /// `simulate` flags.
 #[derive(Debug, Args)]
 pub struct SimulateArgs {

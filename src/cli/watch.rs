@@ -49,7 +49,7 @@ fn check(ctx: &Context, args: &SimulateArgs) -> Result<(), Error> {
             "use `-o json` (one object per line) or the default table",
         ));
     }
-    if super::diff::has_what_ifs(&args.what_if) {
+    if args.what_if.any() {
         return Err(Error::usage(
             "`--watch` follows the cluster as it is: what-ifs (`--add`, `--drain`, `--cordon`, `--add-nodes`) are not applied while watching",
             "drop the what-if flags, or run `simulate` with them once",

@@ -308,6 +308,8 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
     };
     let result = match command {
         Command::Explain(args) => explain::run(&ctx, &args),
+        // `--watch` is its own loop over the simulation (cli::watch uses cli::simulate).
+        Command::Simulate(args) if args.watch => watch::simulate(&ctx, &args),
         Command::Simulate(args) => simulate::run(&ctx, &args),
         Command::Capacity(args) => capacity::run(&ctx, &args),
         Command::Diff(args) => diff::run(&ctx, &args),

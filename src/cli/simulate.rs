@@ -185,9 +185,6 @@ fn only_target(args: &SimulateArgs) -> Result<Option<(ObjKind, String)>, Error> 
 }
 
 pub(crate) fn run(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Error> {
-    if args.watch {
-        return super::watch::simulate(ctx, args);
-    }
     let only = only_target(args)?;
     let mut snapshot = ctx.load()?;
     require_nodes_and_pods(&snapshot)?;

@@ -26,7 +26,7 @@ use kube_cel::cel::objects::{Key, Map as CelMap};
 use kube_cel::cel::{Context, Program, Value as CelValue};
 use serde_json::{Map, Value, json};
 
-use super::rules::get_str;
+use super::value::{did_you_mean, get_str};
 use super::{Emitter, FieldValidation, Object, Options, Rule, Severity};
 
 /// The `apiVersion` of the CRDs lint reads (`apiextensions.k8s.io/v1beta1` was removed in 1.22).
@@ -604,8 +604,7 @@ pub(crate) fn check(obj: &Object, options: &Options, served: &Served, em: &mut E
         for path in unknown {
             let (parent, field) = path.rsplit_once('.').unwrap_or(("", path.as_str()));
             let near = known_fields(schema, parent).and_then(|known| {
-                super::rules::input::did_you_mean(field, known.iter().map(String::as_str))
-                    .map(str::to_owned)
+                did_you_mean(field, known.iter().map(String::as_str)).map(str::to_owned)
             });
             let message = format!(
                 "`{path}` is not a field of `{}` `{}` in {what}: the API server drops it (strict field validation rejects it)",

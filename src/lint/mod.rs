@@ -17,6 +17,7 @@ pub(crate) mod feasibility;
 pub mod rules;
 pub(crate) mod schema;
 pub mod span;
+pub(crate) mod value;
 
 #[cfg(test)]
 mod fixture_tests;

@@ -731,7 +731,7 @@ fn check_enum(obj: &Object, em: &mut Emitter<'_>, values: &[&str], v: &Value, pa
             .map(|v| format!("`{v}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let hint = super::input::did_you_mean(s, values.iter().copied())
+        let hint = crate::lint::value::did_you_mean(s, values.iter().copied())
             .map(|n| format!("did you mean `{n}`? "))
             .unwrap_or_default();
         em.emit_at_value(

@@ -3,6 +3,7 @@
 //! Kubernetes 1.37 types (checked by deserializing into the k8s-openapi `v1_37` types).
 
 use super::super::span::{Segment, parse_path};
+use super::super::value::did_you_mean;
 use super::super::{Emitter, FieldValidation, Object, Options, Rule, Severity, crd, schema};
 
 /// `WAS001` documentation.
@@ -513,42 +514,6 @@ const MOVED: &[Moved] = &[
         fix: "move `attributes`, `capacity` and the other fields of `basic` up one level",
     },
 ];
-
-/// Levenshtein distance, for "did you mean" (field names are short).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-/// The closest field name of `candidates` to `field`, when it is close enough to be a typo.
-pub(crate) fn did_you_mean<'a>(
-    field: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let limit = (field.chars().count() / 3).clamp(1, 3);
-    candidates
-        .map(|c| {
-            let d = if c.eq_ignore_ascii_case(field) {
-                0
-            } else {
-                distance(field, c)
-            };
-            (d, c)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c)
-}
 
 /// The message and fix of an unknown field: a moved or removed field says where it went and
 /// since when; a typo gets the closest field of the same object.

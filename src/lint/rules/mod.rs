@@ -18,6 +18,7 @@ pub(crate) mod versions;
 
 use serde_json::Value;
 
+pub(crate) use super::value::{get, get_str};
 use super::{Emitter, GateView, Object, Options};
 
 /// Runs every single-object rule on `obj`.
@@ -126,16 +127,6 @@ pub(crate) fn templates(workload: &Value) -> Vec<Template<'_>> {
         walk(spec, "spec", 1, &mut out);
     }
     out
-}
-
-/// The value at a dotted path (`spec.workloadRef.workloadName`; no indexes).
-pub(crate) fn get<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.').try_fold(v, |v, k| v.get(k))
-}
-
-/// The string at a dotted path.
-pub(crate) fn get_str<'v>(v: &'v Value, path: &str) -> Option<&'v str> {
-    get(v, path).and_then(Value::as_str)
 }
 
 /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63 characters (RFC 1123 label).

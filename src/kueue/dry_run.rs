@@ -77,11 +77,18 @@ pub(crate) fn join(plan: &mut Plan, staged: &Staged, s: &Snapshot) {
             .collect(),
         fair_sharing_not_simulated: staged.admission.fair_sharing_not_simulated.clone(),
     });
+    // Kueue's notes join the list of every note this simulation may meet (`settings.notes`)
+    // only when Kueue's stage ran: topology requests always may; fair sharing when enabled.
+    plan.settings
+        .notes
+        .push(crate::notes::Note::KueueTopology.used().sentence());
     if !staged.admission.fair_sharing_not_simulated.is_empty() {
-        plan.settings.setting_notes.push(crate::notes::NoteUse {
+        let fair = crate::notes::NoteUse {
             note: crate::notes::Note::KueueFairSharing,
             detail: Some(staged.admission.fair_sharing_not_simulated.join(", ")),
-        });
+        };
+        plan.settings.notes.push(fair.sentence());
+        plan.settings.setting_notes.push(fair);
     }
     units.append(&mut plan.units);
     plan.units = units;

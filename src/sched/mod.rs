@@ -513,11 +513,20 @@ impl<'a> Prepared<'a> {
                     .into_iter()
                     .chain(snapshot.facts.assumed.iter().cloned())
                     .collect(),
-                // Every note a simulation may meet (the percentage one only when set); the
-                // ones this run met are `relevant_notes`, filled from the units below.
+                // Every note a simulation may meet (the percentage one only when set, Kueue's
+                // when Kueue's stage runs: `kueue::dry_run::join` adds them); the ones this
+                // run met are `relevant_notes`, filled from the units below.
                 notes: crate::notes::SIMULATION
                     .iter()
-                    .filter(|n| !matches!(n, Note::PercentageCompat | Note::PercentageExhaustive))
+                    .filter(|n| {
+                        !matches!(
+                            n,
+                            Note::PercentageCompat
+                                | Note::PercentageExhaustive
+                                | Note::KueueTopology
+                                | Note::KueueFairSharing
+                        )
+                    })
                     .map(|n| n.text().to_owned())
                     .chain(percentage.as_ref().map(NoteUse::sentence))
                     .collect(),

@@ -688,6 +688,13 @@ impl Context {
             return Ok(snapshot);
         }
         let options = self.live_options()?;
+        let result = self.with_progress(|progress| live::load(&options, progress));
+        self.checked_live(result?)
+    }
+
+    /// Runs a live load with its progress on one stderr line, shown only on a terminal and
+    /// cleared when the load ends.
+    fn with_progress<T>(&self, load: impl FnOnce(&(dyn Fn(&str) + Sync)) -> T) -> T {
         let show = self.stderr_is_terminal;
         let progress = move |msg: &str| {
             if show {
@@ -696,29 +703,18 @@ impl Context {
                 let _ = err.flush();
             }
         };
-        let result = live::load(&options, &progress);
+        let result = load(&progress);
         if show {
             let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
         }
-        self.checked_live(result?)
+        result
     }
 
     /// Loads the live cluster and keeps watching it (`--watch`), with `--scheduler-config`
     /// and `--kueue-config` on the snapshot.
     pub(crate) fn load_watched(&self) -> Result<(Snapshot, live::Watched), Error> {
         let options = self.live_options()?;
-        let show = self.stderr_is_terminal;
-        let progress = move |msg: &str| {
-            if show {
-                let mut err = std::io::stderr().lock();
-                let _ = write!(err, "\r\u{1b}[2K{msg}…");
-                let _ = err.flush();
-            }
-        };
-        let result = live::load_watched(&options, &progress);
-        if show {
-            let _ = write!(std::io::stderr().lock(), "\r\u{1b}[2K");
-        }
+        let result = self.with_progress(|progress| live::load_watched(&options, progress));
         let (snapshot, watched) = result?;
         let mut snapshot = self.checked_live(snapshot)?;
         scheduler_config::apply(self, &mut snapshot)?;

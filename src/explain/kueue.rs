@@ -314,6 +314,34 @@ fn may_preempt(policy: PreemptionPolicy, priority: i32, created: i64, h: &Holder
     }
 }
 
+/// The admitted workloads of `queue` (in Kueue's queue order) whose finishing would cover
+/// `deficit`, taking each that frees some of it until nothing is missing; `None` when all of
+/// them together do not cover it.
+fn freed_by<'h>(
+    queue: &[&'h Holder],
+    mut deficit: BTreeMap<FlavorResource, Amount>,
+) -> Option<Vec<&'h Holder>> {
+    let mut after = Vec::new();
+    for h in queue {
+        let mut helps = false;
+        for (fr, d) in &mut deficit {
+            if *d > 0
+                && let Some(v) = h.usage.get(fr).filter(|v| **v > 0)
+            {
+                *d -= v;
+                helps = true;
+            }
+        }
+        if helps {
+            after.push(*h);
+        }
+        if deficit.values().all(|d| *d <= 0) {
+            break;
+        }
+    }
+    (!after.is_empty() && deficit.values().all(|d| *d <= 0)).then_some(after)
+}
+
 /// "would be admitted after `ft-7` (priority 100) finishes, or by preempting it (policy
 /// LowerPriority allows it)": the admitted workloads of the same ClusterQueue, taken in
 /// Kueue's queue order (higher priority first, then older), whose quota, once they finish,
@@ -344,7 +372,7 @@ fn admitted_after(
         })
         .flat_map(|g| g.flavors.iter().map(|f| f.name.as_str()));
     for flavor in flavors {
-        let mut deficit: BTreeMap<FlavorResource, Amount> = r
+        let deficit: BTreeMap<FlavorResource, Amount> = r
             .shortfall
             .keys()
             .map(|res| {
@@ -358,27 +386,9 @@ fn admitted_after(
         if deficit.is_empty() {
             continue;
         }
-        let mut after = Vec::new();
-        for h in &queue {
-            let mut helps = false;
-            for (fr, d) in &mut deficit {
-                if *d > 0
-                    && let Some(v) = h.usage.get(fr).filter(|v| **v > 0)
-                {
-                    *d -= v;
-                    helps = true;
-                }
-            }
-            if helps {
-                after.push(*h);
-            }
-            if deficit.values().all(|d| *d <= 0) {
-                break;
-            }
-        }
-        if after.is_empty() || deficit.values().any(|d| *d > 0) {
+        let Some(after) = freed_by(&queue, deficit) else {
             continue;
-        }
+        };
         let name = |h: &Holder| {
             if h.namespace == namespace {
                 format!("`{}`", h.short)

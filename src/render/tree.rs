@@ -242,7 +242,7 @@ pub(crate) fn write_queue_text(
     report: &crate::tree::queue::QueueReport,
     style: Styler,
 ) -> io::Result<()> {
-    use super::table::{Cell, Paint, Table};
+    use super::table::{Cell, Table};
     let mut head = match &report.local_queue {
         Some(lq) => format!(
             "LocalQueue {}/{} → ClusterQueue {}",
@@ -292,77 +292,9 @@ pub(crate) fn write_queue_text(
         ]);
     }
     t.write(out, style)?;
-    let section = |out: &mut dyn Write,
-                   title: String,
-                   rows: &[crate::tree::queue::QueuedWorkload],
-                   numbered: bool|
-     -> io::Result<()> {
-        writeln!(out)?;
-        writeln!(out, "{}", style.bold(title))?;
-        if rows.is_empty() {
-            writeln!(out, "  (none)")?;
-            return Ok(());
-        }
-        let mut t = Table::new([
-            "#",
-            "WORKLOAD",
-            "LOCALQUEUE",
-            "PRIORITY",
-            "STATE",
-            "AGE",
-            "REQUESTS",
-            "MESSAGE",
-        ]);
-        if !numbered {
-            t.hide("#");
-        }
-        for (i, w) in rows.iter().enumerate() {
-            let requests: Vec<String> = w
-                .pod_sets
-                .iter()
-                .map(|p| {
-                    let each: Vec<String> =
-                        p.requests.iter().map(|(r, v)| format!("{r}={v}")).collect();
-                    let mut flavors: Vec<&str> = p.flavors.values().map(String::as_str).collect();
-                    flavors.sort_unstable();
-                    flavors.dedup();
-                    format!(
-                        "{}×{{{}}}{}",
-                        p.count,
-                        each.join(","),
-                        if flavors.is_empty() {
-                            String::new()
-                        } else {
-                            format!("@{}", flavors.join(","))
-                        }
-                    )
-                })
-                .collect();
-            let paint = match w.state.as_str() {
-                "Admitted" => Paint::Ok,
-                "Evicted" => Paint::Error,
-                _ => Paint::Warn,
-            };
-            t.row([
-                Cell::from((i + 1).to_string()),
-                Cell::from(format!("{}/{}", sanitize(&w.namespace), sanitize(&w.name))),
-                Cell::from(sanitize(&w.local_queue).into_owned()),
-                Cell::from(w.priority.to_string()),
-                Cell::painted(w.state.clone(), paint),
-                Cell::from(w.age.clone().unwrap_or_default()),
-                Cell::from(sanitize(&requests.join(" ")).into_owned()),
-                Cell::from(sanitize(w.message.as_deref().unwrap_or("")).into_owned()),
-            ]);
-        }
-        let mut buf = Vec::new();
-        t.write(&mut buf, style)?;
-        for line in String::from_utf8_lossy(&buf).lines() {
-            writeln!(out, "  {line}")?;
-        }
-        Ok(())
-    };
-    section(
+    write_workloads(
         out,
+        style,
         format!("Admitted ({})", report.admitted.len()),
         &report.admitted,
         false,
@@ -372,8 +304,9 @@ pub(crate) fn write_queue_text(
     } else {
         "BestEffortFIFO: a head that does not fit is set aside and the next one tried"
     };
-    section(
+    write_workloads(
         out,
+        style,
         format!(
             "Waiting ({}), in queue order — {order}",
             report.pending.len()
@@ -386,6 +319,81 @@ pub(crate) fn write_queue_text(
         for n in &report.notes {
             writeln!(out, "{}", style.warn(format!("note: {}", sanitize(n))))?;
         }
+    }
+    Ok(())
+}
+
+/// One list of a queue view (admitted, or waiting in queue order, `numbered`): a table of
+/// its workloads, indented, or `(none)`.
+fn write_workloads(
+    out: &mut dyn Write,
+    style: Styler,
+    title: String,
+    rows: &[crate::tree::queue::QueuedWorkload],
+    numbered: bool,
+) -> io::Result<()> {
+    use super::table::{Cell, Paint, Table};
+    writeln!(out)?;
+    writeln!(out, "{}", style.bold(title))?;
+    if rows.is_empty() {
+        writeln!(out, "  (none)")?;
+        return Ok(());
+    }
+    let mut t = Table::new([
+        "#",
+        "WORKLOAD",
+        "LOCALQUEUE",
+        "PRIORITY",
+        "STATE",
+        "AGE",
+        "REQUESTS",
+        "MESSAGE",
+    ]);
+    if !numbered {
+        t.hide("#");
+    }
+    for (i, w) in rows.iter().enumerate() {
+        let requests: Vec<String> = w
+            .pod_sets
+            .iter()
+            .map(|p| {
+                let each: Vec<String> =
+                    p.requests.iter().map(|(r, v)| format!("{r}={v}")).collect();
+                let mut flavors: Vec<&str> = p.flavors.values().map(String::as_str).collect();
+                flavors.sort_unstable();
+                flavors.dedup();
+                format!(
+                    "{}×{{{}}}{}",
+                    p.count,
+                    each.join(","),
+                    if flavors.is_empty() {
+                        String::new()
+                    } else {
+                        format!("@{}", flavors.join(","))
+                    }
+                )
+            })
+            .collect();
+        let paint = match w.state.as_str() {
+            "Admitted" => Paint::Ok,
+            "Evicted" => Paint::Error,
+            _ => Paint::Warn,
+        };
+        t.row([
+            Cell::from((i + 1).to_string()),
+            Cell::from(format!("{}/{}", sanitize(&w.namespace), sanitize(&w.name))),
+            Cell::from(sanitize(&w.local_queue).into_owned()),
+            Cell::from(w.priority.to_string()),
+            Cell::painted(w.state.clone(), paint),
+            Cell::from(w.age.clone().unwrap_or_default()),
+            Cell::from(sanitize(&requests.join(" ")).into_owned()),
+            Cell::from(sanitize(w.message.as_deref().unwrap_or("")).into_owned()),
+        ]);
+    }
+    let mut buf = Vec::new();
+    t.write(&mut buf, style)?;
+    for line in String::from_utf8_lossy(&buf).lines() {
+        writeln!(out, "  {line}")?;
     }
     Ok(())
 }

@@ -403,13 +403,7 @@ fn sha1(data: &[u8]) -> [u8; 20] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snapshot::source::{Collector, files::load_str};
-
-    fn snapshot(yaml: &str) -> Snapshot {
-        let mut c = Collector::new();
-        load_str(yaml, "<test>", &mut c).unwrap_or_else(|e| panic!("{e:?}"));
-        c.finish()
-    }
+    use crate::snapshot::source::files::test_snapshot as snapshot;
 
     #[test]
     fn sha1_matches_fips_180_examples() {

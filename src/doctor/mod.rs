@@ -280,16 +280,13 @@ pub(crate) fn list(items: &[String], max: usize) -> String {
 #[cfg(test)]
 pub(crate) mod test_support {
     use super::*;
-    use crate::snapshot::source::{Collector, files::load_str};
 
     /// The snapshot time of the test clusters.
     pub(crate) const NOW: &str = "2026-11-20T12:00:00Z";
 
     /// Loads YAML documents into an indexed snapshot.
     pub(crate) fn snapshot(yaml: &str) -> Snapshot {
-        let mut c = Collector::new();
-        load_str(yaml, "<test>", &mut c).expect("test YAML loads");
-        c.finish()
+        crate::snapshot::source::files::test_snapshot(yaml)
     }
 
     /// Runs every check over `yaml` and returns the IDs found, with the object names.

@@ -346,13 +346,7 @@ fn waiting_message(r: &WorkloadResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snapshot::source::{Collector, files::load_str};
-
-    fn snapshot(yaml: &str) -> Snapshot {
-        let mut c = Collector::new();
-        load_str(yaml, "<test>", &mut c).unwrap_or_else(|e| panic!("{e:?}"));
-        c.finish()
-    }
+    use crate::snapshot::source::files::test_snapshot as snapshot;
 
     /// One 8-GPU node behind a ClusterQueue with 16 GPUs of quota: two 8-GPU Jobs are both
     /// admitted by quota; kube-scheduler places one, and the other is admitted but

@@ -120,13 +120,7 @@ pub(crate) fn stage(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snapshot::source::{Collector, files::load_str};
-
-    fn snapshot(yaml: &str) -> Snapshot {
-        let mut c = Collector::new();
-        load_str(yaml, "<test>", &mut c).unwrap_or_else(|e| panic!("{e:?}"));
-        c.finish()
-    }
+    use crate::snapshot::source::files::test_snapshot as snapshot;
 
     const CLUSTER: &str = r#"
 apiVersion: v1

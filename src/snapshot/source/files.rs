@@ -320,6 +320,14 @@ fn first_byte(reader: &mut impl BufRead) -> std::io::Result<Option<u8>> {
         .copied())
 }
 
+/// Test clusters: YAML documents loaded into an indexed snapshot (a load error fails the test).
+#[cfg(test)]
+pub(crate) fn test_snapshot(yaml: &str) -> crate::snapshot::Snapshot {
+    let mut c = Collector::new();
+    load_str(yaml, "<test>", &mut c).unwrap_or_else(|e| panic!("test YAML does not load: {e:?}"));
+    c.finish()
+}
+
 /// Loads the text of one file; `path` is only used in messages and to pick the format
 /// ([`Format::of`]). The same streaming path as files: the text is read as a reader.
 pub fn load_str(text: &str, path: &str, collector: &mut Collector) -> Result<(), LoadError> {

@@ -57,6 +57,11 @@ enum Tok {
 
 /// Tokens of `src` without comments, strings and character literals.
 fn tokens(src: &str) -> Vec<Tok> {
+    tokens_at(src).into_iter().map(|(t, _)| t).collect()
+}
+
+/// [`tokens`], each with the byte offset it starts at.
+fn tokens_at(src: &str) -> Vec<(Tok, usize)> {
     let b = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -96,7 +101,7 @@ fn tokens(src: &str) -> Vec<Tok> {
                     j += 1;
                 }
                 if b.get(j) != Some(&b'"') {
-                    out.push(Tok::Ident("r".to_owned()));
+                    out.push((Tok::Ident("r".to_owned()), i));
                     i += 1;
                     continue;
                 }
@@ -131,7 +136,7 @@ fn tokens(src: &str) -> Vec<Tok> {
                 }
             }
             b':' if b.get(i + 1) == Some(&b':') => {
-                out.push(Tok::Path);
+                out.push((Tok::Path, i));
                 i += 2;
             }
             c if is_ident(c) => {
@@ -139,12 +144,12 @@ fn tokens(src: &str) -> Vec<Tok> {
                 while i < b.len() && is_ident(b[i]) {
                     i += 1;
                 }
-                out.push(Tok::Ident(src[start..i].to_owned()));
+                out.push((Tok::Ident(src[start..i].to_owned()), start));
             }
             c if c.is_ascii_whitespace() => i += 1,
             c => {
                 if c.is_ascii() {
-                    out.push(Tok::Punct(char::from(c)));
+                    out.push((Tok::Punct(char::from(c)), i));
                 }
                 i += 1;
             }
@@ -360,8 +365,17 @@ fn parse(src: &str, module: &[String]) -> Parsed {
 
 /// Every non-test module file from `src/lib.rs` down, with the paths its code names.
 fn crate_files() -> BTreeMap<ModPath, Vec<ModPath>> {
+    crate_walk()
+        .into_iter()
+        .map(|(module, _, paths)| (module, paths))
+        .collect()
+}
+
+/// Every non-test module file from `src/lib.rs` down: its module, its file, and the paths its
+/// code names.
+fn crate_walk() -> Vec<(ModPath, PathBuf, Vec<ModPath>)> {
     let src = root().join("src");
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     let mut todo: Vec<(ModPath, PathBuf)> = vec![(Vec::new(), src.join("lib.rs"))];
     while let Some((module, file)) = todo.pop() {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file:?}: {e}"));
@@ -379,7 +393,7 @@ fn crate_files() -> BTreeMap<ModPath, Vec<ModPath>> {
             m.push(child);
             todo.push((m, path));
         }
-        out.insert(module, parsed.paths);
+        out.push((module, file, parsed.paths));
     }
     out
 }
@@ -552,4 +566,107 @@ fn the_reader_resolves_paths_and_skips_tests_comments_and_strings() {
             .iter()
             .any(|p| table[p[0].as_str()] >= table["snapshot"])
     );
+}
+
+/// The longest a production function's body may be, in lines. A longer one does several
+/// things: name its steps as functions of their own.
+const MAX_FUNCTION_LINES: usize = 120;
+
+/// The functions of `src` whose bodies run over `max` lines, as (name, first line, lines),
+/// outside `#[cfg(test)]` items. A body counts from the line of its `{` to that of its `}`;
+/// a declaration without a body (`fn f();`) has none.
+fn long_functions(src: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line = |offset: usize| starts.partition_point(|&s| s <= offset);
+    let toks = tokens_at(src);
+    let plain: Vec<Tok> = toks.iter().map(|(t, _)| t.clone()).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < plain.len() {
+        if plain[i] == Tok::Punct('#') && plain.get(i + 1) == Some(&Tok::Punct('[')) {
+            let (test, after) = test_attribute(&plain, i + 1);
+            i = if test {
+                let mut j = after;
+                while plain.get(j) == Some(&Tok::Punct('#')) {
+                    j = test_attribute(&plain, j + 1).1;
+                }
+                item_end(&plain, j)
+            } else {
+                after
+            };
+            continue;
+        }
+        if let (Some("fn"), Some(name)) = (ident(plain.get(i)), ident(plain.get(i + 1))) {
+            // The body is the first `{` outside the signature's brackets, unless a `;` ends
+            // the declaration first.
+            let mut depth = 0i32;
+            let mut j = i + 2;
+            while j < plain.len() {
+                match plain[j] {
+                    Tok::Punct('(' | '[') => depth += 1,
+                    Tok::Punct(')' | ']') => depth -= 1,
+                    Tok::Punct('{' | ';') if depth == 0 => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if plain.get(j) == Some(&Tok::Punct('{')) {
+                let end = item_end(&plain, j).saturating_sub(1);
+                let (first, last) = (line(toks[j].1), line(toks[end.max(j)].1));
+                if last - first + 1 > max {
+                    out.push((name.to_owned(), first, last - first + 1));
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn no_production_function_is_over_120_lines() {
+    let mut long = Vec::new();
+    for (_, file, _) in crate_walk() {
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file:?}: {e}"));
+        let rel = file
+            .strip_prefix(root())
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        for (name, at, lines) in long_functions(&text, MAX_FUNCTION_LINES) {
+            long.push(format!("{rel}:{at} `{name}` ({lines} lines)"));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines: split them into named steps:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_length_check_counts_bodies_and_skips_tests_and_declarations() {
+    let body = |n: usize| "    let _x = 1;\n".repeat(n);
+    let src = format!(
+        "trait T {{ fn declared(&self) -> u32; }}\n\
+         fn short() {{\n{}}}\n\
+         pub(crate) fn long<'a, T: Fn(u32) -> u32>(f: T, s: &'a str) -> &'a str\n\
+         where\n    T: Copy,\n{{\n{}    s\n}}\n\
+         // fn commented() {{ }}\n\
+         #[cfg(test)]\n#[allow(dead_code)]\nfn long_test() {{\n{}}}\n\
+         #[cfg(test)]\nmod tests {{ fn in_tests() {{\n{}}} }}\n",
+        body(3),
+        body(9),
+        body(20),
+        body(20)
+    );
+    // `long`'s body: `{`, nine lines, `s`, `}` = 12 lines.
+    assert_eq!(
+        long_functions(&src, 10),
+        [("long".to_owned(), 10, 12)],
+        "{src}"
+    );
+    assert!(long_functions(&src, 12).is_empty());
 }

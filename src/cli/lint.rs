@@ -186,35 +186,9 @@ fn check_outputs(outputs: &[(LintFormat, Option<PathBuf>)]) -> Result<(), Error>
     Ok(())
 }
 
-pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
-    // `-n`/`-A` given before the command (`kubectl wasctl -n ml lint …`) land in the global
-    // flags, after it in lint's hidden ones: both are refused the same way.
-    if ctx.global.all_namespaces || args.all_namespaces {
-        return Err(Error::usage(
-            "`lint` checks manifests, not a cluster's namespaces: `-A` does not apply",
-            "lint reads every namespace the manifests name; `--default-namespace NAME` sets it for manifests that name none",
-        ));
-    }
-    if ctx.global.namespace.is_some() || args.namespace.is_some() {
-        return Err(Error::usage(
-            "`lint` does not take `-n`: it checks manifests, not a cluster's namespace",
-            "`--default-namespace NAME` sets the namespace of manifests that name none (as `kubectl apply -n` would)",
-        ));
-    }
-    if args.list_rules {
-        ctx.stdout(list_rules().as_bytes())?;
-        return Ok(ExitStatus::Success);
-    }
-    if let Some(name) = &args.explain {
-        let rule = Rule::parse(name).ok_or_else(|| {
-            Error::usage(
-                format!("unknown rule `{name}`"),
-                "list the rules with `kubectl wasctl lint --list-rules`",
-            )
-        })?;
-        ctx.stdout(explain(rule).as_bytes())?;
-        return Ok(ExitStatus::Success);
-    }
+/// The `--config` file (`.wasctl.yaml`), and the target version it or `--target-version`
+/// names (only 1.37 is linted for).
+fn read_config(args: &LintArgs) -> Result<Config, Error> {
     let config = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| {
@@ -245,27 +219,11 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
             ),
         ));
     }
-    let paths: Vec<PathBuf> = args.paths.iter().chain(&args.filenames).cloned().collect();
-    if paths.is_empty() {
-        return Err(Error::usage(
-            "no manifests to lint",
-            "pass files or directories: `kubectl wasctl lint deploy/` (or `-` for stdin)",
-        ));
-    }
-    check_outputs(&args.output)?;
-    let inputs = read_inputs(&paths)?;
-    if args.feasibility && !(ctx.is_offline() || args.cluster) {
-        return Err(Error::usage(
-            "`--feasibility` needs a cluster to simulate on",
-            "add `--from CLUSTER.yaml`, `--demo` or `--cluster`",
-        ));
-    }
-    if args.crd_from_cluster && ctx.is_offline() {
-        return Err(Error::usage(
-            "`--crd-from-cluster` reads the current kubeconfig context's CRDs; `--from` and `--demo` hold none",
-            "drop `--from`/`--demo`, or give the CRDs as files with `--crd PATH`",
-        ));
-    }
+    Ok(config)
+}
+
+/// The CRDs to check custom resources against: `--crd` files, then `--crd-from-cluster`.
+fn gather_crds(ctx: &Context, args: &LintArgs) -> Result<Vec<(String, serde_json::Value)>, Error> {
     let mut crds = if args.crd.is_empty() {
         Vec::new()
     } else {
@@ -287,6 +245,61 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
             (format!("cluster CRD {name}"), v)
         }));
     }
+    Ok(crds)
+}
+
+pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
+    // `-n`/`-A` given before the command (`kubectl wasctl -n ml lint …`) land in the global
+    // flags, after it in lint's hidden ones: both are refused the same way.
+    if ctx.global.all_namespaces || args.all_namespaces {
+        return Err(Error::usage(
+            "`lint` checks manifests, not a cluster's namespaces: `-A` does not apply",
+            "lint reads every namespace the manifests name; `--default-namespace NAME` sets it for manifests that name none",
+        ));
+    }
+    if ctx.global.namespace.is_some() || args.namespace.is_some() {
+        return Err(Error::usage(
+            "`lint` does not take `-n`: it checks manifests, not a cluster's namespace",
+            "`--default-namespace NAME` sets the namespace of manifests that name none (as `kubectl apply -n` would)",
+        ));
+    }
+    if args.list_rules {
+        ctx.stdout(list_rules().as_bytes())?;
+        return Ok(ExitStatus::Success);
+    }
+    if let Some(name) = &args.explain {
+        let rule = Rule::parse(name).ok_or_else(|| {
+            Error::usage(
+                format!("unknown rule `{name}`"),
+                "list the rules with `kubectl wasctl lint --list-rules`",
+            )
+        })?;
+        ctx.stdout(explain(rule).as_bytes())?;
+        return Ok(ExitStatus::Success);
+    }
+    let config = read_config(args)?;
+    let paths: Vec<PathBuf> = args.paths.iter().chain(&args.filenames).cloned().collect();
+    if paths.is_empty() {
+        return Err(Error::usage(
+            "no manifests to lint",
+            "pass files or directories: `kubectl wasctl lint deploy/` (or `-` for stdin)",
+        ));
+    }
+    check_outputs(&args.output)?;
+    let inputs = read_inputs(&paths)?;
+    if args.feasibility && !(ctx.is_offline() || args.cluster) {
+        return Err(Error::usage(
+            "`--feasibility` needs a cluster to simulate on",
+            "add `--from CLUSTER.yaml`, `--demo` or `--cluster`",
+        ));
+    }
+    if args.crd_from_cluster && ctx.is_offline() {
+        return Err(Error::usage(
+            "`--crd-from-cluster` reads the current kubeconfig context's CRDs; `--from` and `--demo` hold none",
+            "drop `--from`/`--demo`, or give the CRDs as files with `--crd PATH`",
+        ));
+    }
+    let crds = gather_crds(ctx, args)?;
     let cluster = if ctx.is_offline() || args.cluster {
         Some(ctx.load()?)
     } else {

@@ -10,7 +10,7 @@ use crate::render::json::{Envelope, write_yaml};
 use crate::render::tree::{TextOptions, write_names, write_notes, write_text};
 use crate::sched::Options;
 use crate::snapshot::{ObjKind, ObjRef, Snapshot};
-use crate::tree::{TreeNode, TreeScope, build};
+use crate::tree::{TreeNode, TreeReport, TreeScope, build};
 
 /// `tree` flags.
 #[derive(Debug, Args)]
@@ -97,31 +97,52 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         assumed.clone(),
         plan.as_ref(),
     );
-    // An empty result names the scope that emptied it, as kubectl does ("No resources found
-    // in default namespace."): the namespace, with how many trees other namespaces hold (found
-    // again without the namespace only when this one has none), or the selector.
+    let empty = narrow(
+        &mut report,
+        &snapshot,
+        &scope,
+        selector.as_ref().map(|sel| (sel, args)),
+        || {
+            let all = TreeScope::default();
+            build(&snapshot, &graph, &all, now, assumed, plan.as_ref())
+                .roots
+                .len()
+        },
+    );
+    super::profile::phase("report");
+    write_report(ctx, &args.output, &snapshot, &report, empty)?;
+    super::release((report, plan, graph));
+    super::release(snapshot);
+    Ok(ExitStatus::Success)
+}
+
+/// Applies the label selector to `report`'s roots, and says why the result is empty when its
+/// scope emptied it, as kubectl does ("No resources found in default namespace."): the
+/// namespace, with how many trees other namespaces hold (`elsewhere`, counted only when this
+/// one has none), or the selector.
+fn narrow(
+    report: &mut TreeReport,
+    snapshot: &Snapshot,
+    scope: &TreeScope,
+    selector: Option<(&crate::sched::selector::LabelSelector, &TreeArgs)>,
+    elsewhere: impl FnOnce() -> usize,
+) -> Option<String> {
     const WHAT: &str = "No Workloads, PodGroups or CompositePodGroups";
     let mut empty = None;
     if report.roots.is_empty()
         && scope.target.is_none()
         && let Some(ns) = &scope.namespace
     {
-        let all = TreeScope {
-            namespace: None,
-            target: None,
-        };
-        let elsewhere = build(&snapshot, &graph, &all, now, assumed, plan.as_ref())
-            .roots
-            .len();
+        let elsewhere = elsewhere();
         empty = Some(if elsewhere > 0 {
             format!("{WHAT} in namespace {ns} ({elsewhere} in other namespaces; use -A).")
         } else {
             format!("{WHAT} in namespace {ns}.")
         });
     }
-    if let Some(sel) = &selector {
+    if let Some((sel, args)) = selector {
         let before = report.roots.len();
-        report.roots.retain(|r| subtree_matches(&snapshot, sel, r));
+        report.roots.retain(|r| subtree_matches(snapshot, sel, r));
         if report.roots.is_empty() && before > 0 {
             empty = Some(format!(
                 "{WHAT} match the selector {} ({before} without it).",
@@ -129,36 +150,43 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
             ));
         }
     }
-    super::profile::phase("report");
-    let mut out = Vec::new();
+    empty
+}
+
+/// Prints the tree report in the chosen format (its notes go to stderr with the text views).
+fn write_report(
+    ctx: &Context,
+    output: &TableOutput,
+    snapshot: &Snapshot,
+    report: &TreeReport,
+    empty: Option<String>,
+) -> Result<(), Error> {
     let text = |wide| TextOptions {
         wide,
-        hide_namespace: ctx.one_namespace(&snapshot),
+        hide_namespace: ctx.one_namespace(snapshot),
         empty: empty.clone(),
         // `-o wide` prints whole, as kubectl does.
         width: if wide { None } else { ctx.width() },
     };
-    let format = match &args.output {
+    let format = match output {
         TableOutput::Plain(f) => *f,
         TableOutput::Template(t) => {
-            ctx.write_template(t, "Tree", &report, |doc| {
+            return ctx.write_template(t, "Tree", report, |doc| {
                 let mut rows = Vec::new();
                 for root in super::format::rows_at(doc, "roots") {
                     tree_rows(root, &mut rows);
                 }
                 rows
-            })?;
-            super::release((report, plan, graph));
-            super::release(snapshot);
-            return Ok(ExitStatus::Success);
+            });
         }
     };
+    let mut out = Vec::new();
     match format {
-        TableFormat::Text => write_text(&mut out, &report, ctx.color.styler(), text(false))?,
-        TableFormat::Wide => write_text(&mut out, &report, ctx.color.styler(), text(true))?,
-        TableFormat::Name => write_names(&mut out, &report)?,
-        TableFormat::Json => ctx.stdout_json(&Envelope::new("Tree", &report))?,
-        TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("Tree", &report))?,
+        TableFormat::Text => write_text(&mut out, report, ctx.color.styler(), text(false))?,
+        TableFormat::Wide => write_text(&mut out, report, ctx.color.styler(), text(true))?,
+        TableFormat::Name => write_names(&mut out, report)?,
+        TableFormat::Json => ctx.stdout_json(&Envelope::new("Tree", report))?,
+        TableFormat::Yaml => write_yaml(&mut out, &Envelope::new("Tree", report))?,
     }
     if matches!(format, TableFormat::Text | TableFormat::Wide) {
         // The lines around the table (gates, preemptions, summary) wrap at the width.
@@ -167,13 +195,10 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
             out = crate::render::fit::fit_prose(&whole, ctx.width()).into_bytes();
         }
         let mut err = Vec::new();
-        write_notes(&mut err, &report, ctx.verbosity(), ctx.err_color.styler())?;
+        write_notes(&mut err, report, ctx.verbosity(), ctx.err_color.styler())?;
         ctx.stderr(&err)?;
     }
-    ctx.stdout(&out)?;
-    super::release((report, plan, graph));
-    super::release(snapshot);
-    Ok(ExitStatus::Success)
+    ctx.stdout(&out)
 }
 
 /// `tree clusterqueue/NAME` and `tree localqueue/NAME`: the queue's quota and workloads.

@@ -595,6 +595,18 @@ pub(crate) fn check(obj: &Object, options: &Options, served: &Served, em: &mut E
     let Some(schema) = &served.schema else {
         return;
     };
+    check_unknown_fields(obj, options, schema, &what, em);
+    check_rules(obj, schema, &what, em);
+}
+
+/// Fields the schema does not have (`WAS003`, as strict as `--field-validation`).
+fn check_unknown_fields(
+    obj: &Object,
+    options: &Options,
+    schema: &Value,
+    what: &str,
+    em: &mut Emitter<'_>,
+) {
     if options.field_validation != FieldValidation::Ignore {
         let severity =
             (options.field_validation == FieldValidation::Warn).then_some(Severity::Warning);
@@ -624,6 +636,11 @@ pub(crate) fn check(obj: &Object, options: &Options, served: &Served, em: &mut E
             em.emit_with(Rule::UnknownField, severity, obj, &path, message, fix);
         }
     }
+}
+
+/// The schema's CEL rules (`x-kubernetes-validations`): a failing one is `WAS007`, one wasctl
+/// cannot evaluate `WAS008`.
+fn check_rules(obj: &Object, schema: &Value, what: &str, em: &mut Emitter<'_>) {
     let mut targets = Vec::new();
     cel_targets(schema, &obj.value, "", &mut targets);
     for t in targets {

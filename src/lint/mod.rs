@@ -637,137 +637,9 @@ fn lint_counting(
     options: &Options,
     cluster: Option<&Snapshot>,
 ) -> (LintReport, usize) {
-    let mut syntax = Vec::new();
-    let mut sources = BTreeMap::new();
-    let mut empty_files = Vec::new();
-    // The documents as the loader cuts them (one scanner for `--from` and lint; a List stays
-    // one document here, for positions), per file: its chunks' range and the error that
-    // stopped the cut.
-    let mut all: Vec<Chunk> = Vec::new();
-    let mut cuts: Vec<(std::ops::Range<usize>, Option<LoadError>)> = Vec::new();
-    for input in inputs {
-        let Ok(text) = &input.text else {
-            continue;
-        };
-        let (documents, stopped) =
-            crate::snapshot::source::files::split_documents(&input.name, text);
-        let start = all.len();
-        for doc in documents {
-            let json = doc.format == crate::snapshot::source::files::Format::Json;
-            all.push((input.name.clone(), doc.line, doc.text, json));
-        }
-        cuts.push((start..all.len(), stopped));
-    }
-    // One positioned parse per document, on both cores.
-    let parsed: Vec<ParsedChunk> = parallel(&all, |part| {
-        part.iter()
-            .map(|(file, line, chunk, json)| parse_chunk(file, *line, chunk, *json))
-            .collect()
-    });
-    // The loader's verdict, for the files lint's parse does not vouch for.
-    let texts: Vec<(&str, &str)> = inputs
-        .iter()
-        .filter_map(|input| match &input.text {
-            Ok(text) => Some((input.name.as_str(), text.as_str())),
-            Err(_) => None,
-        })
-        .collect();
-    let asked: Vec<Option<(&str, &str)>> = texts
-        .iter()
-        .zip(&cuts)
-        .map(|(t, (range, stopped))| {
-            let chunks = all.get(range.clone()).unwrap_or_default();
-            let parsed = parsed.get(range.clone()).unwrap_or_default();
-            needs_loader_verdict(stopped.is_some(), chunks, parsed).then_some(*t)
-        })
-        .collect();
-    let loader_calls = asked.iter().flatten().count();
-    let verdicts: Vec<Option<((usize, usize), String)>> = parallel(&asked, |part| {
-        part.iter()
-            .map(|t| t.and_then(|(name, text)| loader_syntax_error(name, text)))
-            .collect()
-    });
-    let mut verdicts = verdicts.into_iter();
-    let mut cuts = cuts.into_iter();
-    let mut keep = vec![true; all.len()];
-    for input in inputs {
-        let text = match &input.text {
-            Ok(text) => text,
-            Err(at) => {
-                syntax.push((
-                    input.name.clone(),
-                    *at,
-                    "the file is not valid UTF-8".to_owned(),
-                ));
-                continue;
-            }
-        };
-        let verdict = verdicts.next().flatten();
-        let Some((range, stopped)) = cuts.next() else {
-            continue;
-        };
-        sources.insert(input.name.clone(), text.clone());
-        // The loader's message and position for a document it refused, while the positioned
-        // parser still reads the other documents.
-        let mut kept = range.len();
-        if let Some((at, _)) = &verdict
-            && let Some(bad) = range.clone().find(|&i| {
-                all.get(i).is_some_and(|(_, line, text, _)| {
-                    at.0 >= *line && at.0 < *line + text.lines().count().max(1)
-                })
-            })
-            && let Some(k) = keep.get_mut(bad)
-        {
-            *k = false;
-            kept -= 1;
-        }
-        match (verdict, stopped) {
-            (Some((at, message)), _) => syntax.push((input.name.clone(), at, message)),
-            (
-                None,
-                Some(LoadError::Syntax {
-                    line,
-                    column,
-                    format,
-                    message,
-                    ..
-                }),
-            ) => syntax.push((
-                input.name.clone(),
-                (line, column),
-                format!("invalid {format}: {message}"),
-            )),
-            (None, _) => {}
-        }
-        if kept == 0 && !syntax.iter().any(|(f, ..)| *f == input.name) {
-            empty_files.push(input.name.clone());
-        }
-    }
-    let parsed = parsed
-        .into_iter()
-        .zip(keep)
-        .filter_map(|((p, _), keep)| keep.then_some(p));
-    let mut docs = Vec::new();
-    let mut objects = Vec::new();
-    for p in parsed {
-        match p {
-            Ok((doc, value)) => {
-                collect_objects(
-                    docs.len(),
-                    Vec::new(),
-                    value,
-                    &options.default_namespace,
-                    &mut objects,
-                );
-                docs.push(doc);
-            }
-            Err((file, at, message)) => {
-                syntax.push((file, at, format!("invalid YAML or JSON: {message}")));
-            }
-        }
-    }
-    let mut em = Emitter::new(&docs, &options.config);
-    for (file, at, message) in syntax {
+    let read = read_documents(inputs, &options.default_namespace);
+    let mut em = Emitter::new(&read.docs, &options.config);
+    for (file, at, message) in read.syntax {
         em.push(
             Rule::SyntaxError,
             &file,
@@ -776,7 +648,7 @@ fn lint_counting(
             "fix the syntax; `--from` and `kubectl apply` refuse the whole file",
         );
     }
-    for file in empty_files {
+    for file in read.empty_files {
         em.push(
             Rule::EmptyInput,
             &file,
@@ -785,60 +657,17 @@ fn lint_counting(
             "check the path; an empty file is skipped",
         );
     }
-    let mut gates = GateView {
-        overrides: options.gate_overrides.clone(),
-        components: cluster
-            .map(|c| c.facts.components.clone())
-            .unwrap_or_default(),
-    };
-    for obj in &objects {
-        if obj.api_version == crate::snapshot::facts::WASCTL_API_VERSION
-            && obj.kind == "ClusterFacts"
-            && let Ok(facts) = serde_json::from_value::<ClusterFacts>(obj.value.clone())
-        {
-            gates.components.extend(facts.components);
-        }
-    }
-    let mut crds = crd::CrdSet::default();
-    for obj in &objects {
-        crds.add(&obj.value, &docs[obj.doc].file);
-    }
-    for (origin, value) in &options.crds {
-        crds.add(value, origin);
-    }
-    let per_object = parallel(&objects, |part| {
-        let mut em = Emitter::new(&docs, &options.config);
-        for obj in part {
-            rules::check_object(obj, options, &gates, &crds, &mut em);
-        }
-        em.findings
-    });
-    rules::references::check(&objects, cluster, options.feasibility, &mut em);
+    let (docs, objects) = (&read.docs, &read.objects);
+    let per_object = check_objects(docs, objects, options, cluster);
+    rules::references::check(objects, cluster, options.feasibility, &mut em);
     if options.feasibility
         && let Some(cluster) = cluster
     {
-        feasibility::check(&objects, cluster, &options.gate_overrides, &mut em);
+        feasibility::check(objects, cluster, &options.gate_overrides, &mut em);
     }
     let mut findings = em.findings;
     findings.extend(per_object);
-    findings.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.rule).cmp(&(&b.file, b.line, b.column, b.rule))
-    });
-    // A schema mismatch (WAS004) at the exact spot of a specific rule's finding says less than
-    // that finding (a template without `name` is WAS102's), so it is dropped.
-    let specific: std::collections::BTreeSet<(String, usize, usize)> = findings
-        .iter()
-        .filter(|f| f.rule != Rule::InvalidObject.code() && f.severity == Severity::Error)
-        .map(|f| (f.file.clone(), f.line, f.column))
-        .collect();
-    findings.retain(|f| {
-        f.rule != Rule::InvalidObject.code()
-            || !specific.contains(&(f.file.clone(), f.line, f.column))
-    });
-    findings.dedup_by(|a, b| {
-        (&a.file, a.line, a.column, a.rule, &a.message)
-            == (&b.file, b.line, b.column, b.rule, &b.message)
-    });
+    tidy(&mut findings);
     let linted: Vec<LintedObject> = objects
         .iter()
         .map(|o| {
@@ -863,9 +692,248 @@ fn lint_counting(
         },
         findings,
         objects: linted,
-        sources,
+        sources: read.sources,
     };
-    (report, loader_calls)
+    (report, read.loader_calls)
+}
+
+/// The inputs as lint reads them: the objects its rules check, and what stopped reading.
+struct ReadDocuments {
+    /// (file, (line, column), message) of a document or file that cannot be read.
+    syntax: Vec<(String, (usize, usize), String)>,
+    /// Each readable file's text, by name.
+    sources: BTreeMap<String, String>,
+    /// Files with no document.
+    empty_files: Vec<String>,
+    docs: Vec<Document>,
+    objects: Vec<Object>,
+    /// How many files the loader was asked for its verdict.
+    loader_calls: usize,
+}
+
+/// Cuts the inputs into documents as the loader does (one scanner for `--from` and lint; a
+/// List stays one document here, for positions), parses each with positions on both cores,
+/// asks the loader's verdict only for the files lint's parse does not vouch for, and collects
+/// the objects of the documents both accept.
+fn read_documents(inputs: &[Input], default_namespace: &str) -> ReadDocuments {
+    // Per file: its chunks' range in `all` and the error that stopped the cut.
+    let mut all: Vec<Chunk> = Vec::new();
+    let mut cuts: Vec<(std::ops::Range<usize>, Option<LoadError>)> = Vec::new();
+    for input in inputs {
+        let Ok(text) = &input.text else {
+            continue;
+        };
+        let (documents, stopped) =
+            crate::snapshot::source::files::split_documents(&input.name, text);
+        let start = all.len();
+        for doc in documents {
+            let json = doc.format == crate::snapshot::source::files::Format::Json;
+            all.push((input.name.clone(), doc.line, doc.text, json));
+        }
+        cuts.push((start..all.len(), stopped));
+    }
+    let parsed: Vec<ParsedChunk> = parallel(&all, |part| {
+        part.iter()
+            .map(|(file, line, chunk, json)| parse_chunk(file, *line, chunk, *json))
+            .collect()
+    });
+    let (verdicts, loader_calls) = loader_verdicts(inputs, &all, &cuts, &parsed);
+    let mut read = ReadDocuments {
+        syntax: Vec::new(),
+        sources: BTreeMap::new(),
+        empty_files: Vec::new(),
+        docs: Vec::new(),
+        objects: Vec::new(),
+        loader_calls,
+    };
+    let keep = file_errors(inputs, &all, cuts, verdicts, &mut read);
+    let parsed = parsed
+        .into_iter()
+        .zip(keep)
+        .filter_map(|((p, _), keep)| keep.then_some(p));
+    for p in parsed {
+        match p {
+            Ok((doc, value)) => {
+                collect_objects(
+                    read.docs.len(),
+                    Vec::new(),
+                    value,
+                    default_namespace,
+                    &mut read.objects,
+                );
+                read.docs.push(doc);
+            }
+            Err((file, at, message)) => {
+                read.syntax
+                    .push((file, at, format!("invalid YAML or JSON: {message}")));
+            }
+        }
+    }
+    read
+}
+
+/// The loader's syntax error in a file ((line, column), message), if it was asked and found one.
+type LoaderVerdict = Option<((usize, usize), String)>;
+
+/// The loader's verdict per readable file (`None` where lint's parse vouches for it, or the
+/// loader found no error), and how many files it was asked about.
+fn loader_verdicts(
+    inputs: &[Input],
+    all: &[Chunk],
+    cuts: &[(std::ops::Range<usize>, Option<LoadError>)],
+    parsed: &[ParsedChunk],
+) -> (Vec<LoaderVerdict>, usize) {
+    let texts: Vec<(&str, &str)> = inputs
+        .iter()
+        .filter_map(|input| match &input.text {
+            Ok(text) => Some((input.name.as_str(), text.as_str())),
+            Err(_) => None,
+        })
+        .collect();
+    let asked: Vec<Option<(&str, &str)>> = texts
+        .iter()
+        .zip(cuts)
+        .map(|(t, (range, stopped))| {
+            let chunks = all.get(range.clone()).unwrap_or_default();
+            let parsed = parsed.get(range.clone()).unwrap_or_default();
+            needs_loader_verdict(stopped.is_some(), chunks, parsed).then_some(*t)
+        })
+        .collect();
+    let calls = asked.iter().flatten().count();
+    let verdicts = parallel(&asked, |part| {
+        part.iter()
+            .map(|t| t.and_then(|(name, text)| loader_syntax_error(name, text)))
+            .collect()
+    });
+    (verdicts, calls)
+}
+
+/// Records each file's syntax errors (not UTF-8, the loader's verdict, the error that stopped
+/// the cut), its text, and whether it is empty; returns which chunks of `all` to keep: the
+/// loader's message and position stand for a document it refused, while the positioned parser
+/// still reads the other documents.
+fn file_errors(
+    inputs: &[Input],
+    all: &[Chunk],
+    cuts: Vec<(std::ops::Range<usize>, Option<LoadError>)>,
+    verdicts: Vec<LoaderVerdict>,
+    read: &mut ReadDocuments,
+) -> Vec<bool> {
+    let mut verdicts = verdicts.into_iter();
+    let mut cuts = cuts.into_iter();
+    let mut keep = vec![true; all.len()];
+    for input in inputs {
+        let text = match &input.text {
+            Ok(text) => text,
+            Err(at) => {
+                read.syntax.push((
+                    input.name.clone(),
+                    *at,
+                    "the file is not valid UTF-8".to_owned(),
+                ));
+                continue;
+            }
+        };
+        let verdict = verdicts.next().flatten();
+        let Some((range, stopped)) = cuts.next() else {
+            continue;
+        };
+        read.sources.insert(input.name.clone(), text.clone());
+        let mut kept = range.len();
+        if let Some((at, _)) = &verdict
+            && let Some(bad) = range.clone().find(|&i| {
+                all.get(i).is_some_and(|(_, line, text, _)| {
+                    at.0 >= *line && at.0 < *line + text.lines().count().max(1)
+                })
+            })
+            && let Some(k) = keep.get_mut(bad)
+        {
+            *k = false;
+            kept -= 1;
+        }
+        match (verdict, stopped) {
+            (Some((at, message)), _) => read.syntax.push((input.name.clone(), at, message)),
+            (
+                None,
+                Some(LoadError::Syntax {
+                    line,
+                    column,
+                    format,
+                    message,
+                    ..
+                }),
+            ) => read.syntax.push((
+                input.name.clone(),
+                (line, column),
+                format!("invalid {format}: {message}"),
+            )),
+            (None, _) => {}
+        }
+        if kept == 0 && !read.syntax.iter().any(|(f, ..)| *f == input.name) {
+            read.empty_files.push(input.name.clone());
+        }
+    }
+    keep
+}
+
+/// The per-object rules, on both cores, with the gates the files' `ClusterFacts` (or the
+/// cluster's) set and the CRDs among the files and the options.
+fn check_objects(
+    docs: &[Document],
+    objects: &[Object],
+    options: &Options,
+    cluster: Option<&Snapshot>,
+) -> Vec<Finding> {
+    let mut gates = GateView {
+        overrides: options.gate_overrides.clone(),
+        components: cluster
+            .map(|c| c.facts.components.clone())
+            .unwrap_or_default(),
+    };
+    for obj in objects {
+        if obj.api_version == crate::snapshot::facts::WASCTL_API_VERSION
+            && obj.kind == "ClusterFacts"
+            && let Ok(facts) = serde_json::from_value::<ClusterFacts>(obj.value.clone())
+        {
+            gates.components.extend(facts.components);
+        }
+    }
+    let mut crds = crd::CrdSet::default();
+    for obj in objects {
+        crds.add(&obj.value, &docs[obj.doc].file);
+    }
+    for (origin, value) in &options.crds {
+        crds.add(value, origin);
+    }
+    parallel(objects, |part| {
+        let mut em = Emitter::new(docs, &options.config);
+        for obj in part {
+            rules::check_object(obj, options, &gates, &crds, &mut em);
+        }
+        em.findings
+    })
+}
+
+/// Sorts the findings by position and drops repeats: a schema mismatch (WAS004) at the exact
+/// spot of a specific rule's error says less than that finding (a template without `name` is
+/// WAS102's).
+fn tidy(findings: &mut Vec<Finding>) {
+    findings.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.rule).cmp(&(&b.file, b.line, b.column, b.rule))
+    });
+    let specific: std::collections::BTreeSet<(String, usize, usize)> = findings
+        .iter()
+        .filter(|f| f.rule != Rule::InvalidObject.code() && f.severity == Severity::Error)
+        .map(|f| (f.file.clone(), f.line, f.column))
+        .collect();
+    findings.retain(|f| {
+        f.rule != Rule::InvalidObject.code()
+            || !specific.contains(&(f.file.clone(), f.line, f.column))
+    });
+    findings.dedup_by(|a, b| {
+        (&a.file, a.line, a.column, a.rule, &a.message)
+            == (&b.file, b.line, b.column, b.rule, &b.message)
+    });
 }
 
 fn collect_objects(

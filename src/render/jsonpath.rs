@@ -630,33 +630,7 @@ fn apply<'a>(step: &Step, input: Values<'a>, root: &'a Value) -> Result<Values<'
         }
         Step::Slice(start, end, step) => {
             for v in &input {
-                let Some(len) = v.as_array().map(Vec::len) else {
-                    if v.is_null() {
-                        continue;
-                    }
-                    // `[*]` on a map is its values, as `.*` is.
-                    if start.is_none() && end.is_none() && step.is_none() {
-                        out.extend(children(v));
-                        continue;
-                    }
-                    return Err(ExecError(format!("{} is not array or slice", kind_of(v))));
-                };
-                let len = len as i64;
-                let fix = |i: i64| if i < 0 { (i + len).max(0) } else { i.min(len) };
-                let from = start.map_or(0, fix);
-                let to = end.map_or(len, fix);
-                let by = step.unwrap_or(1);
-                if by <= 0 {
-                    return Err(ExecError(format!("step must be positive, got {by}")));
-                }
-                let mut i = from;
-                while i < to {
-                    let at = i as usize;
-                    if let Some(c) = child(v, |v| v.as_array().and_then(|a| a.get(at))) {
-                        out.push(c);
-                    }
-                    i += by;
-                }
+                slice(v, (*start, *end, *step), &mut out)?;
             }
         }
         Step::Union(paths) => {
@@ -666,39 +640,7 @@ fn apply<'a>(step: &Step, input: Values<'a>, root: &'a Value) -> Result<Values<'
         }
         Step::Filter(left, cmp) => {
             for v in &input {
-                let Some(len) = v.as_array().map(Vec::len) else {
-                    if v.is_null() {
-                        continue;
-                    }
-                    return Err(ExecError(format!(
-                        "{} is not array or slice and cannot be filtered",
-                        to_text(v)
-                    )));
-                };
-                for i in 0..len {
-                    let Some(elem) = child(v, |v| v.as_array().and_then(|a| a.get(i))) else {
-                        continue;
-                    };
-                    let lefts = eval(left, vec![elem.clone()], root)?;
-                    let keep = match cmp {
-                        None => !lefts.is_empty(),
-                        Some((op, right)) => {
-                            let rights = eval(right, vec![elem.clone()], root)?;
-                            match (lefts.as_slice(), rights.as_slice()) {
-                                ([], _) | (_, []) => false,
-                                ([l], [r]) => compare(*op, l, r)?,
-                                _ => {
-                                    return Err(ExecError(
-                                        "can only compare one element at a time".to_owned(),
-                                    ));
-                                }
-                            }
-                        }
-                    };
-                    if keep {
-                        out.push(elem);
-                    }
-                }
+                filter(v, left, cmp.as_ref(), root, &mut out)?;
             }
         }
         Step::Literal(value) => {
@@ -709,6 +651,95 @@ fn apply<'a>(step: &Step, input: Values<'a>, root: &'a Value) -> Result<Values<'
         }
     }
     Ok(out)
+}
+
+/// `[start:end:step]` of one value: its elements in the range; `[*]` of a map, its values.
+#[expect(
+    clippy::ptr_arg,
+    reason = "the `Cow` says whether the children are borrowed or copied"
+)]
+fn slice<'a>(
+    v: &Cow<'a, Value>,
+    (start, end, step): (Option<i64>, Option<i64>, Option<i64>),
+    out: &mut Values<'a>,
+) -> Result<(), ExecError> {
+    let Some(len) = v.as_array().map(Vec::len) else {
+        if v.is_null() {
+            return Ok(());
+        }
+        // `[*]` on a map is its values, as `.*` is.
+        if start.is_none() && end.is_none() && step.is_none() {
+            out.extend(children(v));
+            return Ok(());
+        }
+        return Err(ExecError(format!("{} is not array or slice", kind_of(v))));
+    };
+    let len = len as i64;
+    let fix = |i: i64| if i < 0 { (i + len).max(0) } else { i.min(len) };
+    let from = start.map_or(0, fix);
+    let to = end.map_or(len, fix);
+    let by = step.unwrap_or(1);
+    if by <= 0 {
+        return Err(ExecError(format!("step must be positive, got {by}")));
+    }
+    let mut i = from;
+    while i < to {
+        let at = i as usize;
+        if let Some(c) = child(v, |v| v.as_array().and_then(|a| a.get(at))) {
+            out.push(c);
+        }
+        i += by;
+    }
+    Ok(())
+}
+
+/// `[?(left OP right)]` of one value: its elements for which the comparison holds (or, with no
+/// comparison, whose `left` exists).
+#[expect(
+    clippy::ptr_arg,
+    reason = "the `Cow` says whether the children are borrowed or copied"
+)]
+fn filter<'a>(
+    v: &Cow<'a, Value>,
+    left: &[Step],
+    cmp: Option<&(Cmp, Vec<Step>)>,
+    root: &'a Value,
+    out: &mut Values<'a>,
+) -> Result<(), ExecError> {
+    let Some(len) = v.as_array().map(Vec::len) else {
+        if v.is_null() {
+            return Ok(());
+        }
+        return Err(ExecError(format!(
+            "{} is not array or slice and cannot be filtered",
+            to_text(v)
+        )));
+    };
+    for i in 0..len {
+        let Some(elem) = child(v, |v| v.as_array().and_then(|a| a.get(i))) else {
+            continue;
+        };
+        let lefts = eval(left, vec![elem.clone()], root)?;
+        let keep = match cmp {
+            None => !lefts.is_empty(),
+            Some((op, right)) => {
+                let rights = eval(right, vec![elem.clone()], root)?;
+                match (lefts.as_slice(), rights.as_slice()) {
+                    ([], _) | (_, []) => false,
+                    ([l], [r]) => compare(*op, l, r)?,
+                    _ => {
+                        return Err(ExecError(
+                            "can only compare one element at a time".to_owned(),
+                        ));
+                    }
+                }
+            }
+        };
+        if keep {
+            out.push(elem);
+        }
+    }
+    Ok(())
 }
 
 fn compare(op: Cmp, l: &Value, r: &Value) -> Result<bool, ExecError> {

@@ -401,17 +401,7 @@ fn node_infos(
         .filter_map(|i| u16::try_from(i).ok())
         .filter(|&i| state.table.name(i).contains("gpu"))
         .collect();
-    // Devices: held by a claim now, and allocated by the plan.
-    let mut devices: HashMap<&str, Usage> = HashMap::new();
-    for d in &plan.device_map {
-        let e = devices.entry(d.node.as_str()).or_default();
-        e.total += 1;
-        match (&d.claim, d.simulated) {
-            (Some(_), true) => e.planned += 1,
-            (Some(_), false) => e.now += 1,
-            (None, _) => {}
-        }
-    }
+    let devices = device_usage(plan);
     // What the plan adds to each node (the pods it places) and frees (its victims), per
     // resource: the pods' requests compiled as the simulator compiles them, read from the
     // cluster the simulation ran on (on a Kueue cluster, the Jobs Kueue starts).
@@ -474,55 +464,8 @@ fn node_infos(
                 ..acc
             },
         );
-        let ready = n
-            .status
-            .as_ref()
-            .and_then(|st| st.conditions.as_ref())
-            .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
-            .is_some_and(|c| c.status == "True");
-        let taints = n
-            .spec
-            .as_ref()
-            .and_then(|sp| sp.taints.as_ref())
-            .map(|ts| {
-                ts.iter()
-                    .map(|t| format!("{}:{}", t.key, t.effect))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let pods = s
-            .index
-            .pods_by_node
-            .get(name)
-            .map(|ids| {
-                ids.iter()
-                    .map(|&i| {
-                        let p = &s.pods[i];
-                        let spec = p.spec.as_ref();
-                        PodOnNode {
-                            namespace: namespace_of(&p.metadata).to_owned(),
-                            name: name_of(&p.metadata).to_owned(),
-                            group: spec
-                                .and_then(|sp| sp.scheduling_group.as_ref())
-                                .and_then(|g| g.pod_group_name.clone()),
-                            claims: p
-                                .status
-                                .as_ref()
-                                .and_then(|st| st.resource_claim_statuses.as_ref())
-                                .map(|cs| {
-                                    cs.iter()
-                                        .map(|c| match &c.resource_claim_name {
-                                            Some(rc) => format!("{}={rc}", c.name),
-                                            None => c.name.clone(),
-                                        })
-                                        .collect()
-                                })
-                                .unwrap_or_default(),
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let (ready, taints) = ready_and_taints(n);
+        let pods = pods_on_node(s, name);
         out.push(NodeInfo {
             name: name.to_owned(),
             labels: n.metadata.labels.clone().unwrap_or_default(),
@@ -538,6 +481,78 @@ fn node_infos(
         });
     }
     out
+}
+
+/// Devices per node: held by a claim now, and allocated by the plan.
+fn device_usage(plan: &Plan) -> HashMap<&str, Usage> {
+    let mut devices: HashMap<&str, Usage> = HashMap::new();
+    for d in &plan.device_map {
+        let e = devices.entry(d.node.as_str()).or_default();
+        e.total += 1;
+        match (&d.claim, d.simulated) {
+            (Some(_), true) => e.planned += 1,
+            (Some(_), false) => e.now += 1,
+            (None, _) => {}
+        }
+    }
+    devices
+}
+
+/// Whether a node is Ready, and its taints as `key:effect`.
+fn ready_and_taints(n: &k8s_openapi::api::core::v1::Node) -> (bool, Vec<String>) {
+    let ready = n
+        .status
+        .as_ref()
+        .and_then(|st| st.conditions.as_ref())
+        .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
+        .is_some_and(|c| c.status == "True");
+    let taints = n
+        .spec
+        .as_ref()
+        .and_then(|sp| sp.taints.as_ref())
+        .map(|ts| {
+            ts.iter()
+                .map(|t| format!("{}:{}", t.key, t.effect))
+                .collect()
+        })
+        .unwrap_or_default();
+    (ready, taints)
+}
+
+/// The pods bound to node `name`, with their gang and claims.
+fn pods_on_node(s: &Snapshot, name: &str) -> Vec<PodOnNode> {
+    s.index
+        .pods_by_node
+        .get(name)
+        .map(|ids| {
+            ids.iter()
+                .map(|&i| {
+                    let p = &s.pods[i];
+                    let spec = p.spec.as_ref();
+                    PodOnNode {
+                        namespace: namespace_of(&p.metadata).to_owned(),
+                        name: name_of(&p.metadata).to_owned(),
+                        group: spec
+                            .and_then(|sp| sp.scheduling_group.as_ref())
+                            .and_then(|g| g.pod_group_name.clone()),
+                        claims: p
+                            .status
+                            .as_ref()
+                            .and_then(|st| st.resource_claim_statuses.as_ref())
+                            .map(|cs| {
+                                cs.iter()
+                                    .map(|c| match &c.resource_claim_name {
+                                        Some(rc) => format!("{}={rc}", c.name),
+                                        None => c.name.clone(),
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Finds the YAML of one object of the snapshot, or `None` if it is not there.

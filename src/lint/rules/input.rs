@@ -266,46 +266,8 @@ pub(crate) fn check(
         return false;
     }
     let checked = schema::lookup(&obj.api_version, &obj.kind);
-    if checked.is_none() {
-        match crds.lookup(obj.group(), obj.version(), &obj.kind) {
-            crd::Lookup::Unknown => {}
-            crd::Lookup::NotServed(name, served) => {
-                em.emit_at_value(
-                    Rule::InvalidObject,
-                    obj,
-                    "apiVersion",
-                    format!(
-                        "`{}` `{}` is not served by the `{name}` CRD (it serves {})",
-                        obj.api_version,
-                        obj.kind,
-                        if served.is_empty() {
-                            "no version".to_owned()
-                        } else {
-                            served
-                                .iter()
-                                .map(|v| format!("`{}/{v}`", obj.group()))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        }
-                    ),
-                    "use a version the CRD serves: the API server answers \"no matches for kind\"",
-                );
-                return false;
-            }
-            crd::Lookup::Served(served) => {
-                if obj.id.name.is_empty() && obj.value.pointer("/metadata/generateName").is_none() {
-                    em.emit(
-                        Rule::InvalidObject,
-                        obj,
-                        "metadata.name",
-                        "`metadata.name` is missing",
-                        "give the object a name",
-                    );
-                }
-                crd::check(obj, options, served, em);
-                return false;
-            }
-        }
+    if checked.is_none() && !check_custom(obj, options, crds, em) {
+        return false;
     }
     // Removed scheduling versions are WAS401's; older served DRA versions have no 1.37 type
     // but the rules still run on them.
@@ -316,34 +278,19 @@ pub(crate) fn check(
         ) || super::versions::version_status(obj.group(), obj.version(), &obj.kind).is_some();
     if checked.is_none() && !known_without_schema {
         let severity = options.reject_unknown.then_some(Severity::Error);
-        // A kind of a non-Kubernetes group is a custom resource: its CRD would check it.
-        let custom = obj.group().contains('.') && !obj.group().ends_with(".k8s.io");
-        let (message, fix) = if custom {
-            (
-                format!(
-                    "`{}` `{}` is not checked: wasctl has no 1.37 rules for it and no CRD {} defines it",
-                    obj.api_version,
-                    obj.kind,
-                    if crds.len() == 0 {
-                        "was given that"
-                    } else {
-                        "given"
-                    }
-                ),
-                "give its CRD (`--crd FILE`, `--crd-from-cluster`, or among the linted files) to check it; check the `apiVersion` spelling; `--reject-unknown` makes unchecked kinds fail",
-            )
-        } else {
-            (
-                format!(
-                    "`{}` `{}` is not checked: wasctl has no 1.37 rules for it",
-                    obj.api_version, obj.kind
-                ),
-                "check the `apiVersion` spelling; pass `--reject-unknown` to make unchecked kinds fail",
-            )
-        };
+        let (message, fix) = unknown_kind(obj, crds);
         em.emit_with(Rule::UnknownKind, severity, obj, "kind", message, fix);
         return false;
     }
+    missing_name(obj, em);
+    if let Some((index, kind)) = checked {
+        check_schema(obj, options, index, kind, em);
+    }
+    true
+}
+
+/// `metadata.name` is missing (and no `generateName` stands in for it).
+fn missing_name(obj: &Object, em: &mut Emitter<'_>) {
     if obj.id.name.is_empty() && obj.value.pointer("/metadata/generateName").is_none() {
         em.emit(
             Rule::InvalidObject,
@@ -353,10 +300,72 @@ pub(crate) fn check(
             "give the object a name",
         );
     }
-    if let Some((index, kind)) = checked {
-        check_schema(obj, options, index, kind, em);
+}
+
+/// A kind wasctl has no schema for, checked against the CRDs given; `false` when a CRD
+/// decided it (served or not), `true` when no CRD defines it.
+fn check_custom(obj: &Object, options: &Options, crds: &crd::CrdSet, em: &mut Emitter<'_>) -> bool {
+    match crds.lookup(obj.group(), obj.version(), &obj.kind) {
+        crd::Lookup::Unknown => true,
+        crd::Lookup::NotServed(name, served) => {
+            em.emit_at_value(
+                Rule::InvalidObject,
+                obj,
+                "apiVersion",
+                format!(
+                    "`{}` `{}` is not served by the `{name}` CRD (it serves {})",
+                    obj.api_version,
+                    obj.kind,
+                    if served.is_empty() {
+                        "no version".to_owned()
+                    } else {
+                        served
+                            .iter()
+                            .map(|v| format!("`{}/{v}`", obj.group()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ),
+                "use a version the CRD serves: the API server answers \"no matches for kind\"",
+            );
+            false
+        }
+        crd::Lookup::Served(served) => {
+            missing_name(obj, em);
+            crd::check(obj, options, served, em);
+            false
+        }
     }
-    true
+}
+
+/// The words of `WAS005` for a kind that nothing checks, and its fix.
+fn unknown_kind(obj: &Object, crds: &crd::CrdSet) -> (String, &'static str) {
+    // A kind of a non-Kubernetes group is a custom resource: its CRD would check it.
+    let custom = obj.group().contains('.') && !obj.group().ends_with(".k8s.io");
+    let (message, fix) = if custom {
+        (
+            format!(
+                "`{}` `{}` is not checked: wasctl has no 1.37 rules for it and no CRD {} defines it",
+                obj.api_version,
+                obj.kind,
+                if crds.len() == 0 {
+                    "was given that"
+                } else {
+                    "given"
+                }
+            ),
+            "give its CRD (`--crd FILE`, `--crd-from-cluster`, or among the linted files) to check it; check the `apiVersion` spelling; `--reject-unknown` makes unchecked kinds fail",
+        )
+    } else {
+        (
+            format!(
+                "`{}` `{}` is not checked: wasctl has no 1.37 rules for it",
+                obj.api_version, obj.kind
+            ),
+            "check the `apiVersion` spelling; pass `--reject-unknown` to make unchecked kinds fail",
+        )
+    };
+    (message, fix)
 }
 
 /// The object against its kind's 1.37 schema (`index` into the schema table) and typed API:

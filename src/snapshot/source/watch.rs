@@ -361,20 +361,7 @@ pub(crate) fn apply(
     object: &str,
     deleted: bool,
 ) -> Result<Applied, String> {
-    let mut one = Collector::new();
-    one.add_item_json(api_version, kind, object)
-        .map_err(|e| match e {
-            JsonError::Object(e) => format!(
-                "{}: {}{}",
-                e.object,
-                e.field
-                    .map(|f| format!("field `{f}`: "))
-                    .unwrap_or_default(),
-                e.message
-            ),
-            JsonError::Syntax(e) => super::parse::strip_position(&e.to_string()),
-        })?;
-    let mut new = one.snapshot;
+    let mut new = decode_one(api_version, kind, object)?;
     for (k, v) in std::mem::take(&mut new.read_as) {
         if deleted {
             s.read_as.remove(&k);
@@ -383,88 +370,13 @@ pub(crate) fn apply(
         }
     }
     if let Some(n) = new.nodes.pop() {
-        let name = who(&n.metadata);
-        let cordoned = |n: &k8s_openapi::api::core::v1::Node| {
-            n.spec
-                .as_ref()
-                .and_then(|s| s.unschedulable)
-                .unwrap_or(false)
-        };
-        let now = cordoned(&n);
-        return Ok(
-            match upsert(
-                &mut s.nodes,
-                n,
-                |n| &n.metadata,
-                |n| &mut n.metadata,
-                deleted,
-            ) {
-                Upserted::Added => Applied::Changed(format!("node {name} added")),
-                Upserted::Deleted(_) => Applied::Changed(format!("node {name} removed")),
-                Upserted::Replaced(old) if cordoned(&old) != now => Applied::Changed(format!(
-                    "node {name} {}",
-                    if now { "cordoned" } else { "uncordoned" }
-                )),
-                Upserted::Replaced(_) => Applied::Changed(format!("node {name} changed")),
-                Upserted::Same | Upserted::Unknown => Applied::Same,
-            },
-        );
+        return Ok(apply_node(s, n, deleted));
     }
     if let Some(p) = new.pods.pop() {
-        let name = who(&p.metadata);
-        let node = |p: &crate::snapshot::Pod| p.spec.as_ref().and_then(|s| s.node_name.clone());
-        let phase = |p: &crate::snapshot::Pod| p.status.as_ref().and_then(|s| s.phase.clone());
-        let (now_node, now_phase) = (node(&p), phase(&p));
-        let pods = &mut s.pods;
-        return Ok(
-            match upsert(
-                pods,
-                p,
-                |p| &p.metadata,
-                |p| &mut Arc::make_mut(p).metadata,
-                deleted,
-            ) {
-                Upserted::Added => Applied::Changed(match &now_node {
-                    Some(n) => format!("pod {name} created on node {n}"),
-                    None => format!("pod {name} created"),
-                }),
-                Upserted::Deleted(_) => Applied::Changed(format!("pod {name} deleted")),
-                Upserted::Replaced(old) => {
-                    Applied::Changed(match (node(&old), &now_node, now_phase.as_deref()) {
-                        (None, Some(n), _) => format!("pod {name} bound to node {n}"),
-                        (_, _, Some(p @ ("Succeeded" | "Failed")))
-                            if phase(&old).as_deref() != Some(p) =>
-                        {
-                            format!("pod {name} {}", p.to_ascii_lowercase())
-                        }
-                        _ => format!("pod {name} changed"),
-                    })
-                }
-                Upserted::Same | Upserted::Unknown => Applied::Same,
-            },
-        );
+        return Ok(apply_pod(s, p, deleted));
     }
     if let Some(c) = new.resource_claims.pop() {
-        let name = who(&c.metadata);
-        let allocated = |c: &k8s_openapi::api::resource::v1::ResourceClaim| {
-            c.status.as_ref().is_some_and(|s| s.allocation.is_some())
-        };
-        let now = allocated(&c);
-        return Ok(
-            match upsert(
-                &mut s.resource_claims,
-                c,
-                |c| &c.metadata,
-                |c| &mut c.metadata,
-                deleted,
-            ) {
-                Upserted::Replaced(old) if allocated(&old) != now => Applied::Changed(format!(
-                    "resourceclaim {name} {}",
-                    if now { "allocated" } else { "deallocated" }
-                )),
-                other => generic("ResourceClaim", &name, &other),
-            },
-        );
+        return Ok(apply_claim(s, c, deleted));
     }
     if let Some(j) = new.jobs.pop() {
         let name = who(&j.metadata);
@@ -517,6 +429,109 @@ pub(crate) fn apply(
         stale,
     );
     Ok(Applied::Same)
+}
+
+/// One event's object, typed and pruned as the loader does it, alone in a snapshot.
+fn decode_one(api_version: &str, kind: &str, object: &str) -> Result<Snapshot, String> {
+    let mut one = Collector::new();
+    one.add_item_json(api_version, kind, object)
+        .map_err(|e| match e {
+            JsonError::Object(e) => format!(
+                "{}: {}{}",
+                e.object,
+                e.field
+                    .map(|f| format!("field `{f}`: "))
+                    .unwrap_or_default(),
+                e.message
+            ),
+            JsonError::Syntax(e) => super::parse::strip_position(&e.to_string()),
+        })?;
+    Ok(one.snapshot)
+}
+
+/// A node event: added, removed, cordoned or uncordoned, or changed.
+fn apply_node(s: &mut Snapshot, n: k8s_openapi::api::core::v1::Node, deleted: bool) -> Applied {
+    let name = who(&n.metadata);
+    let cordoned = |n: &k8s_openapi::api::core::v1::Node| {
+        n.spec
+            .as_ref()
+            .and_then(|s| s.unschedulable)
+            .unwrap_or(false)
+    };
+    let now = cordoned(&n);
+    match upsert(
+        &mut s.nodes,
+        n,
+        |n| &n.metadata,
+        |n| &mut n.metadata,
+        deleted,
+    ) {
+        Upserted::Added => Applied::Changed(format!("node {name} added")),
+        Upserted::Deleted(_) => Applied::Changed(format!("node {name} removed")),
+        Upserted::Replaced(old) if cordoned(&old) != now => Applied::Changed(format!(
+            "node {name} {}",
+            if now { "cordoned" } else { "uncordoned" }
+        )),
+        Upserted::Replaced(_) => Applied::Changed(format!("node {name} changed")),
+        Upserted::Same | Upserted::Unknown => Applied::Same,
+    }
+}
+
+/// A pod event: created (on a node), deleted, bound, finished, or changed.
+fn apply_pod(s: &mut Snapshot, p: Arc<crate::snapshot::Pod>, deleted: bool) -> Applied {
+    let name = who(&p.metadata);
+    let node = |p: &crate::snapshot::Pod| p.spec.as_ref().and_then(|s| s.node_name.clone());
+    let phase = |p: &crate::snapshot::Pod| p.status.as_ref().and_then(|s| s.phase.clone());
+    let (now_node, now_phase) = (node(&p), phase(&p));
+    match upsert(
+        &mut s.pods,
+        p,
+        |p| &p.metadata,
+        |p| &mut Arc::make_mut(p).metadata,
+        deleted,
+    ) {
+        Upserted::Added => Applied::Changed(match &now_node {
+            Some(n) => format!("pod {name} created on node {n}"),
+            None => format!("pod {name} created"),
+        }),
+        Upserted::Deleted(_) => Applied::Changed(format!("pod {name} deleted")),
+        Upserted::Replaced(old) => {
+            Applied::Changed(match (node(&old), &now_node, now_phase.as_deref()) {
+                (None, Some(n), _) => format!("pod {name} bound to node {n}"),
+                (_, _, Some(p @ ("Succeeded" | "Failed"))) if phase(&old).as_deref() != Some(p) => {
+                    format!("pod {name} {}", p.to_ascii_lowercase())
+                }
+                _ => format!("pod {name} changed"),
+            })
+        }
+        Upserted::Same | Upserted::Unknown => Applied::Same,
+    }
+}
+
+/// A ResourceClaim event: allocated or deallocated, else a generic change.
+fn apply_claim(
+    s: &mut Snapshot,
+    c: k8s_openapi::api::resource::v1::ResourceClaim,
+    deleted: bool,
+) -> Applied {
+    let name = who(&c.metadata);
+    let allocated = |c: &k8s_openapi::api::resource::v1::ResourceClaim| {
+        c.status.as_ref().is_some_and(|s| s.allocation.is_some())
+    };
+    let now = allocated(&c);
+    match upsert(
+        &mut s.resource_claims,
+        c,
+        |c| &c.metadata,
+        |c| &mut c.metadata,
+        deleted,
+    ) {
+        Upserted::Replaced(old) if allocated(&old) != now => Applied::Changed(format!(
+            "resourceclaim {name} {}",
+            if now { "allocated" } else { "deallocated" }
+        )),
+        other => generic("ResourceClaim", &name, &other),
+    }
 }
 
 /// Replaces every object of `kind` in `group` with `listed` (a re-list after `410 Gone`):

@@ -192,6 +192,45 @@ pub(crate) fn diagnosis_lines(
         ]));
     }
     out.push(Line::default());
+    why_lines(d, theme, &mut out);
+    fit_lines(d, theme, &mut out);
+    if !d.node_reasons.is_empty() {
+        out.push(Line::from(Span::styled(
+            "Filters (nodes rejected)",
+            theme.header(),
+        )));
+        for (reason, n) in &d.node_reasons {
+            out.push(Line::raw(format!("  {n:>5}  {}", s(reason))));
+        }
+        out.push(Line::default());
+    }
+    if let Some(u) = unit {
+        unit_lines(u, theme, &mut out);
+    }
+    if !d.fixes.is_empty() {
+        out.push(Line::from(Span::styled(
+            "Fixes (each verified by re-running the simulation)",
+            theme.header(),
+        )));
+        for f in &d.fixes {
+            out.push(Line::from(vec![
+                Span::styled("  - ", theme.ok()),
+                Span::raw(s(f)),
+            ]));
+        }
+        out.push(Line::default());
+    }
+    for a in &d.assumed {
+        out.push(Line::from(Span::styled(
+            format!("assumed: {}", s(a)),
+            theme.dim(),
+        )));
+    }
+    out
+}
+
+/// The findings ("Why"), each with its detail and fix.
+fn why_lines(d: &Diagnosis, theme: Theme, out: &mut Vec<Line<'static>>) {
     if !d.findings.is_empty() {
         out.push(Line::from(Span::styled("Why", theme.header())));
         for f in &d.findings {
@@ -218,6 +257,10 @@ pub(crate) fn diagnosis_lines(
         }
         out.push(Line::default());
     }
+}
+
+/// The gang's fit ("Fit: …"), per topology domain.
+fn fit_lines(d: &Diagnosis, theme: Theme, out: &mut Vec<Line<'static>>) {
     if d.fit.min_count > 1 || !d.fit.domains.is_empty() {
         out.push(Line::from(Span::styled(
             format!("Fit: {}", d.fit_line()),
@@ -253,39 +296,6 @@ pub(crate) fn diagnosis_lines(
         }
         out.push(Line::default());
     }
-    if !d.node_reasons.is_empty() {
-        out.push(Line::from(Span::styled(
-            "Filters (nodes rejected)",
-            theme.header(),
-        )));
-        for (reason, n) in &d.node_reasons {
-            out.push(Line::raw(format!("  {n:>5}  {}", s(reason))));
-        }
-        out.push(Line::default());
-    }
-    if let Some(u) = unit {
-        unit_lines(u, theme, &mut out);
-    }
-    if !d.fixes.is_empty() {
-        out.push(Line::from(Span::styled(
-            "Fixes (each verified by re-running the simulation)",
-            theme.header(),
-        )));
-        for f in &d.fixes {
-            out.push(Line::from(vec![
-                Span::styled("  - ", theme.ok()),
-                Span::raw(s(f)),
-            ]));
-        }
-        out.push(Line::default());
-    }
-    for a in &d.assumed {
-        out.push(Line::from(Span::styled(
-            format!("assumed: {}", s(a)),
-            theme.dim(),
-        )));
-    }
-    out
 }
 
 fn unit_of<'a>(cx: &Cx<'a>, d: &Diagnosis) -> Option<&'a UnitResult> {

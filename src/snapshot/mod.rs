@@ -593,6 +593,16 @@ pub(crate) fn name_of(meta: &ObjectMeta) -> &str {
     meta.name.as_deref().unwrap_or("")
 }
 
+/// A node's `Ready` condition: `Some(true)` when it is `True`, `None` when the node has none
+/// (a dump without status).
+pub(crate) fn node_ready(node: &Node) -> Option<bool> {
+    node.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+        .map(|c| c.status == "True")
+}
+
 /// The namespace of an object (empty for cluster-scoped objects).
 pub(crate) fn namespace_of(meta: &ObjectMeta) -> &str {
     meta.namespace.as_deref().unwrap_or("")

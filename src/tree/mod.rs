@@ -389,12 +389,7 @@ impl TreeBuilder<'_> {
             }
             .to_owned(),
         );
-        let ready = node
-            .status
-            .as_ref()
-            .and_then(|s| s.conditions.as_ref())
-            .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-            .map(|c| c.status == "True");
+        let ready = crate::snapshot::node_ready(node);
         if ready == Some(false) {
             n.status = Some("NotReady".to_owned());
         }

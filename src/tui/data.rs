@@ -500,12 +500,7 @@ fn device_usage(plan: &Plan) -> HashMap<&str, Usage> {
 
 /// Whether a node is Ready, and its taints as `key:effect`.
 fn ready_and_taints(n: &k8s_openapi::api::core::v1::Node) -> (bool, Vec<String>) {
-    let ready = n
-        .status
-        .as_ref()
-        .and_then(|st| st.conditions.as_ref())
-        .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
-        .is_some_and(|c| c.status == "True");
+    let ready = crate::snapshot::node_ready(n) == Some(true);
     let taints = n
         .spec
         .as_ref()

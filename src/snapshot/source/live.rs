@@ -2454,17 +2454,9 @@ fn type_page(body: &[u8], api_version: &str, kind: &str) -> Result<TypedPage, Li
     for item in &items {
         match collector.add_item_json(api_version, kind, item.get()) {
             Ok(()) => {}
-            Err(super::JsonError::Object(e)) => invalid.push(Warning::new(
-                "InvalidObject",
-                format!(
-                    "{}: {}{}",
-                    e.object,
-                    e.field
-                        .map(|f| format!("field `{f}`: "))
-                        .unwrap_or_default(),
-                    e.message
-                ),
-            )),
+            Err(super::JsonError::Object(e)) => {
+                invalid.push(Warning::new("InvalidObject", e.to_string()));
+            }
             Err(super::JsonError::Syntax(e)) => {
                 return Err(ListFailure::Malformed(parse::strip_position(
                     &e.to_string(),

@@ -44,6 +44,17 @@ pub(crate) struct ObjectError {
     pub message: String,
 }
 
+/// `Kind ns/name: field `path`: message`, as warnings and watch errors say it.
+impl std::fmt::Display for ObjectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: ", self.object)?;
+        if let Some(field) = &self.field {
+            write!(f, "field `{field}`: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
 /// Accumulates objects into a snapshot. Feed it with [`Collector::add`], then [`finish`](Collector::finish).
 #[derive(Debug, Default)]
 pub struct Collector {

@@ -436,14 +436,7 @@ fn decode_one(api_version: &str, kind: &str, object: &str) -> Result<Snapshot, S
     let mut one = Collector::new();
     one.add_item_json(api_version, kind, object)
         .map_err(|e| match e {
-            JsonError::Object(e) => format!(
-                "{}: {}{}",
-                e.object,
-                e.field
-                    .map(|f| format!("field `{f}`: "))
-                    .unwrap_or_default(),
-                e.message
-            ),
+            JsonError::Object(e) => e.to_string(),
             JsonError::Syntax(e) => super::parse::strip_position(&e.to_string()),
         })?;
     Ok(one.snapshot)

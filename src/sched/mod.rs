@@ -1494,6 +1494,44 @@ mod profile_tests {
     }
 
     #[test]
+    fn a_pod_that_requests_none_of_the_strategys_resources_scores_zero_on_every_node() {
+        // Upstream `calculateResourceAllocatableRequest` bypasses an extended resource the pod
+        // does not request, and a zero weight sum scores 0: the scorer's shortcut
+        // (`FitScorer::bypasses`) must agree with the per-node pass.
+        use crate::sched::node_state::ClusterState;
+        use crate::sched::pod_req::PodReq;
+        use crate::sched::score::strategy::FitScorer;
+        let s = snapshot(&[
+            node("busy", 8),
+            node("idle", 8),
+            pod("running", Some("busy"), 6, "default-scheduler"),
+            pod("cpu-only", None, 0, "default-scheduler"),
+            pod("train", None, 2, "default-scheduler"),
+        ]);
+        let gates = s.facts.gates_for(
+            crate::snapshot::facts::Component::KubeScheduler,
+            &Default::default(),
+        );
+        let mut state = ClusterState::build(&s, &gates);
+        let find = |name: &str| {
+            s.pods
+                .iter()
+                .find(|p| p.metadata.name.as_deref() == Some(name))
+                .expect("fixture pod")
+        };
+        let cpu_only = PodReq::compile(find("cpu-only"), &mut state.table);
+        let train = PodReq::compile(find("train"), &mut state.table);
+        let mut fit = FitScorer::new(&binpack("default-scheduler").fit, &state.table);
+        assert!(fit.bypasses(&cpu_only));
+        assert!(!fit.bypasses(&train));
+        for n in &state.nodes {
+            assert_eq!(fit.score(&cpu_only, n), 0);
+        }
+        let scores: Vec<i64> = state.nodes.iter().map(|n| fit.score(&train, n)).collect();
+        assert!(scores.iter().any(|&x| x > 0), "{scores:?}");
+    }
+
+    #[test]
     fn the_pods_scheduler_name_picks_its_profile() {
         let s = cluster("gpu-binpack");
         let options = Options {

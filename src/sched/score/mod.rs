@@ -46,11 +46,13 @@ pub(crate) fn score_nodes(state: &ClusterState, pod: &PodReq, feasible: &[NodeId
     let default_balanced = profile.balanced_resources == strategy::default_resources();
     let mut fit = (!default_fit && w.node_resources_fit > 0)
         .then(|| strategy::FitScorer::new(&profile.fit, &state.table));
+    // A strategy none of whose resources the pod requests scores 0 everywhere.
+    let fit_zero = fit.as_ref().is_some_and(|f| f.bypasses(pod));
     let mut balanced = (!default_balanced && w.balanced_allocation > 0)
         .then(|| strategy::BalancedScorer::new(&profile.balanced_resources, &state.table));
     let mut total: Vec<i64> = nodes()
         .map(|n| {
-            let f = if w.node_resources_fit == 0 {
+            let f = if w.node_resources_fit == 0 || fit_zero {
                 0
             } else if let Some(fit) = fit.as_mut() {
                 fit.score(pod, n)

@@ -377,6 +377,20 @@ impl FitScorer {
         }
     }
 
+    /// Whether every resource of the strategy is bypassed for `pod` whatever the node: not in
+    /// the table, `pods`, or an extended resource the pod does not request
+    /// ([`allocatable_request`] gives `(0, 0)`). Every scorer then scores 0 on every node
+    /// (upstream's weighted sums skip a resource with no allocatable, and a zero weight sum
+    /// scores 0), so the per-node pass can be skipped: a CPU-only pod under a `MostAllocated`
+    /// on `nvidia.com/gpu` profile.
+    pub(crate) fn bypasses(&self, pod: &PodReq) -> bool {
+        self.resources.iter().all(|r| match r.id {
+            None | Some(PODS) => true,
+            Some(CPU | MEMORY | EPHEMERAL_STORAGE) => false,
+            Some(id) => pod.request(id) == 0,
+        })
+    }
+
     /// The NodeResourcesFit score of `node` for `pod` (0–100).
     #[inline]
     pub(crate) fn score(&mut self, pod: &PodReq, node: &NodeState) -> i64 {

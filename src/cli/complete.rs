@@ -915,6 +915,7 @@ mod tests {
                 "version",
                 "scheduler-config",
                 "kueue-config",
+                "mcp",
                 "completion",
                 "help"
             ])

@@ -814,6 +814,8 @@ pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> Result<ExitStatus, Erro
             err_color: ctx.err_color,
             stderr_is_terminal: false,
             stdout_closed: std::sync::atomic::AtomicBool::new(false),
+            capture: None,
+            snapshots: None,
         };
         // A shell waits for the answer: a server that does not answer within
         // [`COMPLETION_TIMEOUT`] gives no names (the reading thread ends with the process).
@@ -913,6 +915,7 @@ mod tests {
                 "version",
                 "scheduler-config",
                 "kueue-config",
+                "mcp",
                 "completion",
                 "help"
             ])

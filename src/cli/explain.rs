@@ -12,7 +12,7 @@ use crate::explain::kueue::KueueExplanation;
 use crate::explain::{Diagnosis, Verdict, explain_target};
 use crate::graph::Graph;
 use crate::render::explain::{write_header, write_notes, write_text};
-use crate::render::json::{Envelope, write_json, write_yaml};
+use crate::render::json::{Envelope, write_yaml};
 use crate::sched::Options;
 
 /// `explain` flags.
@@ -193,7 +193,7 @@ fn write_diagnoses(
         ReportFormat::Json | ReportFormat::Yaml if diagnoses.len() == 1 => {
             let env = Envelope::new("Diagnosis", &diagnoses[0]);
             if format == ReportFormat::Json {
-                write_json(&mut out, &env)?
+                ctx.stdout_json(&env)?
             } else {
                 write_yaml(&mut out, &env)?
             }
@@ -202,7 +202,7 @@ fn write_diagnoses(
             let list = Diagnoses { items: diagnoses };
             let env = Envelope::new("DiagnosisList", &list);
             if format == ReportFormat::Json {
-                write_json(&mut out, &env)?
+                ctx.stdout_json(&env)?
             } else {
                 write_yaml(&mut out, &env)?
             }

@@ -328,6 +328,13 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
         args.output.clone()
     };
     for (format, file) in &outputs {
+        if let (LintFormat::Json, None) = (format, file) {
+            // The JSON document on stdout goes through the one JSON writer (the MCP server
+            // keeps it as it is).
+            let env = crate::render::json::Envelope::new(json::KIND, &report);
+            ctx.stdout_json(&env)?;
+            continue;
+        }
         let bytes = render(*format, &report, args, ctx, file.is_some())?;
         match file {
             Some(path) => {

@@ -10,6 +10,7 @@ mod format;
 mod generate;
 mod kueue_config;
 mod lint;
+mod mcp;
 mod output_file;
 mod profile;
 mod scheduler_config;
@@ -260,6 +261,16 @@ pub enum Command {
   # Simulate with it
   kubectl wasctl simulate -A --kueue-config kueue-config.yaml")]
     KueueConfig(kueue_config::KueueConfigArgs),
+    /// Serve simulate, explain, tree, doctor, capacity, diff and lint as MCP tools over stdio, for agents (read-only).
+    #[command(after_help = "Examples:
+  # The current kubeconfig context, for an agent's MCP configuration (command + args)
+  kubectl wasctl mcp
+  # Another context and namespace
+  kubectl wasctl mcp --context prod -n ml
+  # A saved dump, or the built-in demo cluster
+  kubectl wasctl mcp --from dump.yaml
+  kubectl wasctl mcp --demo")]
+    Mcp(mcp::McpArgs),
     /// Print the shell completion script for bash, zsh, fish or PowerShell.
     Completion(complete::CompletionArgs),
     /// Write or check the shipped completions and man pages (for maintainers).
@@ -306,27 +317,33 @@ pub fn run(cli: Cli) -> Result<ExitStatus, Error> {
         ctx.stdout(SHORT_USAGE.as_bytes())?;
         return Ok(ExitStatus::Success);
     };
-    let result = match command {
-        Command::Explain(args) => explain::run(&ctx, &args),
-        // `--watch` is its own loop over the simulation (cli::watch uses cli::simulate).
-        Command::Simulate(args) if args.watch => watch::simulate(&ctx, &args),
-        Command::Simulate(args) => simulate::run(&ctx, &args),
-        Command::Capacity(args) => capacity::run(&ctx, &args),
-        Command::Diff(args) => diff::run(&ctx, &args),
-        Command::Doctor(args) => doctor::run(&ctx, &args),
-        Command::Tree(args) => tree::run(&ctx, &args),
-        Command::Lint(args) => lint::run(&ctx, &args),
-        Command::Snapshot(args) => snapshot::run(&ctx, &args),
-        Command::Tui(args) => tui::run(&ctx, &args),
-        Command::Version(args) => version::run(&ctx, &args),
-        Command::SchedulerConfig(args) => scheduler_config::run(&ctx, &args),
-        Command::KueueConfig(args) => kueue_config::run(&ctx, &args),
-        Command::Completion(args) => complete::run_completion(&ctx, &args),
-        Command::Generate(args) => generate::run(&ctx, &args),
-        Command::Complete(args) => complete::run(&ctx, &args),
-    };
+    let result = dispatch(&ctx, command);
     profile::phase("done");
     result
+}
+
+/// Runs one command with `ctx` (the MCP server runs its tools' commands through it too).
+fn dispatch(ctx: &Context, command: Command) -> Result<ExitStatus, Error> {
+    match command {
+        Command::Explain(args) => explain::run(ctx, &args),
+        // `--watch` is its own loop over the simulation (cli::watch uses cli::simulate).
+        Command::Simulate(args) if args.watch => watch::simulate(ctx, &args),
+        Command::Simulate(args) => simulate::run(ctx, &args),
+        Command::Capacity(args) => capacity::run(ctx, &args),
+        Command::Diff(args) => diff::run(ctx, &args),
+        Command::Doctor(args) => doctor::run(ctx, &args),
+        Command::Tree(args) => tree::run(ctx, &args),
+        Command::Lint(args) => lint::run(ctx, &args),
+        Command::Snapshot(args) => snapshot::run(ctx, &args),
+        Command::Tui(args) => tui::run(ctx, &args),
+        Command::Version(args) => version::run(ctx, &args),
+        Command::SchedulerConfig(args) => scheduler_config::run(ctx, &args),
+        Command::KueueConfig(args) => kueue_config::run(ctx, &args),
+        Command::Mcp(args) => mcp::run(ctx, &args),
+        Command::Completion(args) => complete::run_completion(ctx, &args),
+        Command::Generate(args) => generate::run(ctx, &args),
+        Command::Complete(args) => complete::run(ctx, &args),
+    }
 }
 
 /// [`Context::width`]'s decision: `COLUMNS` (a positive number) first, then the terminal's
@@ -417,6 +434,52 @@ pub(crate) struct Context {
     /// Set once stdout turned out to be a closed pipe (`wasctl … | head`): later output is
     /// dropped quietly and the command still returns the status of what it found.
     stdout_closed: std::sync::atomic::AtomicBool,
+    /// Where stdout goes instead of the process's (the MCP server's calls): `None` writes it.
+    capture: Option<Capture>,
+    /// Where [`Context::load`] takes its snapshot from instead of reading the source itself
+    /// (the MCP server's cache).
+    snapshots: Option<std::sync::Arc<dyn SnapshotSource>>,
+}
+
+/// A command's stdout, kept instead of written: the JSON document of `stdout_json` as a
+/// value (serialized once), other bytes as they are.
+#[derive(Default)]
+pub(crate) struct Capture {
+    json: std::sync::Mutex<Option<serde_json::Value>>,
+    bytes: std::sync::Mutex<Vec<u8>>,
+}
+
+impl Capture {
+    /// What the command wrote: its JSON document, or its bytes read as JSON.
+    pub(crate) fn take(&self) -> Result<serde_json::Value, String> {
+        let json = self
+            .json
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(doc) = json {
+            return Ok(doc);
+        }
+        let bytes = std::mem::take(
+            &mut *self
+                .bytes
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        serde_json::from_slice(&bytes).map_err(|e| {
+            format!(
+                "the command's output is not a JSON document ({e}): {}",
+                crate::sanitize::sanitize(&String::from_utf8_lossy(&bytes))
+            )
+        })
+    }
+}
+
+/// A source of snapshots that [`Context::load`] asks instead of reading the flags' source
+/// each time (the MCP server keeps one per server, or for a few seconds on a live cluster).
+pub(crate) trait SnapshotSource: Send + Sync {
+    /// The snapshot `ctx`'s flags name; [`Context::load_fresh`] reads it anew.
+    fn load(&self, ctx: &Context) -> Result<Snapshot, Error>;
 }
 
 impl Context {
@@ -432,6 +495,29 @@ impl Context {
             err_color,
             stderr_is_terminal,
             stdout_closed: std::sync::atomic::AtomicBool::new(false),
+            capture: None,
+            snapshots: None,
+        }
+    }
+
+    /// A context whose stdout is kept in `capture` and whose snapshots come from `snapshots`.
+    pub(crate) fn captured(
+        global: GlobalArgs,
+        capture: Capture,
+        snapshots: std::sync::Arc<dyn SnapshotSource>,
+    ) -> Self {
+        Self {
+            capture: Some(capture),
+            snapshots: Some(snapshots),
+            ..Self::new(global)
+        }
+    }
+
+    /// What a captured context's command wrote to stdout.
+    pub(crate) fn captured_output(&self) -> Result<serde_json::Value, String> {
+        match &self.capture {
+            Some(c) => c.take(),
+            None => Err("the command's output was not kept".to_owned()),
         }
     }
 
@@ -523,6 +609,13 @@ impl Context {
     /// output quietly: it is not an error, so the command's exit status stays that of its
     /// findings (`lint BAD | head -1` still fails).
     pub(crate) fn stdout(&self, bytes: &[u8]) -> Result<(), Error> {
+        if let Some(c) = &self.capture {
+            c.bytes
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .extend_from_slice(bytes);
+            return Ok(());
+        }
         let mut out = self.stdout_stream();
         out.write_all(bytes)?;
         Ok(out.finish()?)
@@ -531,6 +624,13 @@ impl Context {
     /// Writes a report as pretty JSON to stdout, streamed: the L dump's plan is 190 MB of
     /// JSON, which a buffer would hold whole (and twice while it grew).
     pub(crate) fn stdout_json<T: serde::Serialize>(&self, report: &T) -> Result<(), Error> {
+        if let Some(c) = &self.capture {
+            let doc = serde_json::to_value(report).map_err(std::io::Error::other)?;
+            *c.json
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(doc);
+            return Ok(());
+        }
         let mut out = self.stdout_stream();
         crate::render::json::write_json(&mut out, report)?;
         Ok(out.finish()?)
@@ -574,6 +674,15 @@ impl Context {
     /// Loads the snapshot from the chosen source, with `--scheduler-config` and
     /// `--kueue-config` on it.
     pub(crate) fn load(&self) -> Result<Snapshot, Error> {
+        match &self.snapshots {
+            Some(source) => source.load(self),
+            None => self.load_fresh(),
+        }
+    }
+
+    /// Reads the snapshot from the flags' source, as [`Context::load`] does without a
+    /// [`SnapshotSource`].
+    pub(crate) fn load_fresh(&self) -> Result<Snapshot, Error> {
         let mut snapshot = self.load_objects()?;
         scheduler_config::apply(self, &mut snapshot)?;
         kueue_config::apply(self, &mut snapshot)?;

@@ -25,6 +25,7 @@ mod lint;
 mod lint_crd;
 mod live;
 mod loader;
+mod mcp;
 mod misleading;
 mod notes;
 mod output;

@@ -910,6 +910,7 @@ mod tests {
                 "lint",
                 "snapshot",
                 "tui",
+                "shadow",
                 "version",
                 "scheduler-config",
                 "kueue-config",

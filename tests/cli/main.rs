@@ -34,6 +34,7 @@ mod readme;
 mod reliability;
 mod scenarios;
 mod scheduler_config;
+mod shadow;
 mod simulate;
 mod snapshot;
 mod support;

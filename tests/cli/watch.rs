@@ -109,6 +109,11 @@ impl Watching {
         panic!("no {what} within 20 s; stdout so far: {seen:#?}");
     }
 
+    /// The process id.
+    pub(crate) fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends `signal` and waits (at most 30 s) for the exit; returns the code and stderr.
     pub(crate) fn end(mut self, signal: Option<&str>) -> (i32, String) {
         if let Some(signal) = signal {

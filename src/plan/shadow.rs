@@ -763,4 +763,58 @@ mod tests {
         assert_eq!(got[0].differences, [Difference::Victims]);
         assert_eq!(got[0].message, "predicted victims -, preempted ml/other");
     }
+
+    #[test]
+    fn a_gang_bound_in_another_topology_domain_disagrees_by_domain() {
+        let zone = |name: &str, z: &str| {
+            json!({"apiVersion": "v1", "kind": "Node",
+                "metadata": {"name": name, "labels": {"topology.kubernetes.io/zone": z}},
+                "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
+        };
+        let member = |name: &str, node: Option<&str>| {
+            let mut p = pod(name, "3", node);
+            p["spec"]["schedulingGroup"] = json!({"podGroupName": "g"});
+            p
+        };
+        let objects = |a: Option<&str>, b: Option<&str>| {
+            vec![
+                zone("n1", "a"),
+                zone("n2", "a"),
+                zone("n3", "b"),
+                zone("n4", "b"),
+                json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+                    "metadata": {"name": "g", "namespace": "ml", "uid": "uid-g"},
+                    "spec": {"schedulingPolicy": {"gang": {"minCount": 2}},
+                             "schedulingConstraints": {"topology": [{"key": "topology.kubernetes.io/zone"}]}}}),
+                member("g-0", a),
+                member("g-1", b),
+            ]
+        };
+        let s = snapshot(&objects(None, None));
+        let plan = crate::sched::simulate(&s, &Options::default());
+        let mut shadow = Shadow::new("config".to_owned());
+        let predicted = shadow.predict(&s, &plan, Duration::ZERO);
+        assert_eq!(
+            predicted[0].predicted.domain.as_deref(),
+            Some("topology.kubernetes.io/zone=a"),
+            "{predicted:#?}"
+        );
+        let got = shadow.settle(
+            &snapshot(&objects(Some("n3"), Some("n4"))),
+            Duration::from_secs(1),
+            Duration::from_secs(60),
+        );
+        assert_eq!(got[0].differences, [Difference::Domain], "{got:#?}");
+        assert_eq!(
+            got[0].message,
+            "predicted topology.kubernetes.io/zone=a, bound to topology.kubernetes.io/zone=b"
+        );
+        assert!(
+            got[0]
+                .likely_causes
+                .iter()
+                .any(|c| c.contains("scored equally")),
+            "{got:#?}"
+        );
+    }
 }

@@ -44,6 +44,81 @@ impl Severity {
     }
 }
 
+/// Causes listed per change at most (`--watch`); the rest are counted.
+pub(crate) const MAX_CAUSES: usize = 5;
+
+/// One object whose result changed while a command follows the cluster (`--watch` of
+/// `tree`, `doctor` and `explain`; `kind: WatchEvent` in `-o json`, docs/json.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ObjectChange {
+    /// What changed, one documented word per command (`StatusChanged`, `FindingAppeared`,
+    /// `VerdictChanged`, ...).
+    #[serde(rename = "type")]
+    pub change: &'static str,
+    /// The object.
+    pub object: ObjectName,
+    /// Before, in the command's words (`Absent` when the object or finding was not there).
+    pub before: String,
+    /// After, in the same words.
+    pub after: String,
+    /// A doctor finding's check (`WASD012`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
+    /// A message after the change (a finding's), when there is one.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// The cluster's changes since the previous result, those naming the object first
+    /// ([`ordered_causes`]).
+    pub causes: Vec<String>,
+}
+
+/// An object named in an [`ObjectChange`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub(crate) struct ObjectName {
+    /// Its kind (`PodGroup`, `Pod`, ...).
+    pub kind: String,
+    /// Its namespace (empty for a cluster-scoped object).
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+}
+
+impl ObjectName {
+    /// `namespace/name`, or `name` for a cluster-scoped object: how watch events name it.
+    pub(crate) fn path(&self) -> String {
+        if self.namespace.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}/{}", self.namespace, self.name)
+        }
+    }
+}
+
+/// True when the event's words name `object` (`ns/name` or a node's name) as a whole word.
+pub(crate) fn names_object(event: &str, object: &str) -> bool {
+    event
+        .split(' ')
+        .any(|word| word == object || word.trim_end_matches([',', ':', ';']) == object)
+}
+
+/// `events` (the cluster's changes, in the order they came) as one change's causes: those
+/// that name one of `names` first, at most [`MAX_CAUSES`], then a count of the rest.
+pub(crate) fn ordered_causes(events: &[String], names: &[String]) -> Vec<String> {
+    let (mut own, others): (Vec<&String>, Vec<&String>) = events
+        .iter()
+        .partition(|e| names.iter().any(|n| names_object(e, n)));
+    own.extend(others);
+    let mut causes: Vec<String> = own.into_iter().take(MAX_CAUSES).cloned().collect();
+    if events.len() > MAX_CAUSES {
+        causes.push(format!(
+            "… and {} more change(s)",
+            events.len() - MAX_CAUSES
+        ));
+    }
+    causes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +132,24 @@ mod tests {
                 format!("\"{}\"", s.as_str())
             );
         }
+    }
+
+    #[test]
+    fn causes_naming_the_object_come_first_and_the_rest_are_counted() {
+        let mut events: Vec<String> = (0..6).map(|i| format!("pod ml/x-{i} deleted")).collect();
+        events.push("node n1 cordoned".to_owned());
+        let got = ordered_causes(&events, &["n1".to_owned()]);
+        assert_eq!(got[0], "node n1 cordoned");
+        assert_eq!(got.len(), MAX_CAUSES + 1);
+        assert_eq!(got[MAX_CAUSES], "… and 2 more change(s)");
+        assert!(names_object("pod ml/w deleted", "ml/w"));
+        assert!(!names_object("pod ml/w-2 deleted", "ml/w"));
+        assert_eq!(ordered_causes(&events[..2], &[]), events[..2]);
+        let o = ObjectName {
+            kind: "Node".into(),
+            namespace: String::new(),
+            name: "n1".into(),
+        };
+        assert_eq!(o.path(), "n1");
     }
 }

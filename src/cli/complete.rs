@@ -912,6 +912,7 @@ mod tests {
                 "lint",
                 "snapshot",
                 "tui",
+                "shadow",
                 "version",
                 "scheduler-config",
                 "kueue-config",

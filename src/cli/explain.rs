@@ -1,6 +1,6 @@
 //! `kubectl wasctl explain TYPE/NAME`: why a gang is (or would be) unschedulable.
 
-use crate::snapshot::ObjKind;
+use crate::snapshot::{ObjKind, ObjRef, Snapshot, Warning};
 use clap::Args;
 
 use super::simulate::{WhatIfArgs, apply_what_ifs};
@@ -35,6 +35,11 @@ pub struct ExplainArgs {
     #[arg(short = 'o', long = "output", value_name = "FORMAT", default_value = "text",
           value_parser = super::format::report_output())]
     pub output: super::format::ReportOutput,
+    /// Keep following the cluster after printing the explanation, as `kubectl get -w`: one
+    /// line when the target's verdict, findings or fixes change, with the changes that
+    /// caused it (`-o json`: one `WatchEvent` object per line). Ctrl-C ends it.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
 }
 
 /// Several diagnoses (a Workload's groups) as one report.
@@ -53,10 +58,13 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
             "for a claim or a node, use `kubectl wasctl tree resourceclaim/NAME` or `tree node/NAME`",
         ));
     }
+    if args.watch {
+        return watch(ctx, args, kind, name);
+    }
     let mut snapshot = ctx.load()?;
     require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
-    let mut target = resolve_target(ctx, &snapshot, &kind, &name)?;
+    let target = resolve_target(ctx, &snapshot, &kind, &name)?;
     let options = Options {
         mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,
@@ -64,9 +72,23 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         what_if,
         ..Options::default()
     };
+    let (diagnoses, warnings) = diagnose(&snapshot, &options, target)?;
+    let status = write_diagnoses(ctx, args, &warnings, &diagnoses)?;
+    super::release(diagnoses);
+    super::release(snapshot);
+    Ok(status)
+}
+
+/// The diagnoses of `target` (a Workload's groups are several), and the warnings of the
+/// snapshot they were made on.
+fn diagnose(
+    snapshot: &Snapshot,
+    options: &Options,
+    mut target: ObjRef,
+) -> Result<(Vec<Diagnosis>, Vec<Warning>), Error> {
     // On a cluster that runs Kueue, kube-scheduler sees what Kueue's admission leaves (as
     // simulate does): the explanation runs on that cluster.
-    let staged = crate::kueue::stages::stage(&snapshot, &options.gate_overrides)
+    let staged = crate::kueue::stages::stage(snapshot, &options.gate_overrides)
         .map_err(super::kueue_error)?;
     let mut kueue_finding = None;
     // A Kueue Workload stage one admits and starts: its pods' unit is explained, headed by
@@ -74,7 +96,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     let mut started = None;
     if target.kind == ObjKind::KueueWorkload
         && let Some(staged) = &staged
-        && let Some(unit) = crate::explain::kueue::started_unit(&snapshot, staged, &target)
+        && let Some(unit) = crate::explain::kueue::started_unit(snapshot, staged, &target)
     {
         started = Some(std::mem::replace(&mut target, unit));
     }
@@ -85,24 +107,9 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
                 "check the name with `kubectl get workloads.kueue.x-k8s.io -A`",
             ));
         };
-        let mut plan = crate::sched::simulate(&staged.snapshot, &options);
-        crate::kueue::dry_run::join(&mut plan, staged, &snapshot);
-        let explained = crate::explain::kueue::explain_workload(
-            &snapshot,
-            staged,
-            &plan,
-            &options.gate_overrides,
-            &target,
-        )
-        .map_err(|message| {
-            Error::usage(
-                message,
-                "explain its Job's PodGroup or pods instead (`kubectl wasctl tree kwl/NAME` shows them)",
-            )
-        })?;
-        match explained {
+        match explain_kueue_workload(snapshot, staged, options, &target)? {
             KueueExplanation::Admission(d) => {
-                return write_diagnoses(ctx, args, &snapshot, &[*d]);
+                return Ok((vec![*d], snapshot.warnings.clone()));
             }
             KueueExplanation::Placement { finding, unit } => {
                 kueue_finding = Some(finding);
@@ -110,14 +117,14 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
             }
         }
     }
-    let simulated = staged.as_ref().map_or(&snapshot, |s| &s.snapshot);
+    let simulated = staged.as_ref().map_or(snapshot, |s| &s.snapshot);
     // The graph and the compiled simulation are independent reads of the snapshot: built at
     // once on two cores (at 150,000 pods each takes a few hundred milliseconds).
     let (graph, prepared) =
-        Graph::build_beside(simulated, || crate::sched::prepare(simulated, &options));
+        Graph::build_beside(simulated, || crate::sched::prepare(simulated, options));
     super::profile::phase("graph");
     let mut prepared = prepared;
-    let mut diagnoses = explain_target(simulated, &graph, &mut prepared, &options, &target)
+    let mut diagnoses = explain_target(simulated, &graph, &mut prepared, options, &target)
         .map_err(|message| {
             Error::usage(
                 message,
@@ -128,7 +135,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         for d in &mut diagnoses {
             let outcome = d.outcome.unwrap_or(crate::sched::plan::Outcome::Waiting);
             if let Some(f) = crate::explain::kueue::placement_finding(
-                &snapshot, staged, kwl, &d.target, outcome, &d.message,
+                snapshot, staged, kwl, &d.target, outcome, &d.message,
             ) {
                 d.findings.insert(0, f);
             }
@@ -140,19 +147,128 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
         }
     }
     super::profile::phase("explain");
-    let status = write_diagnoses(ctx, args, simulated, &diagnoses)?;
-    super::release(diagnoses);
+    let warnings = simulated.warnings.clone();
     super::release((graph, prepared.retire()));
     super::release(staged);
-    super::release(snapshot);
-    Ok(status)
+    Ok((diagnoses, warnings))
+}
+
+/// A Kueue Workload explained: by its admission, or by the unit of its pods.
+fn explain_kueue_workload(
+    snapshot: &Snapshot,
+    staged: &crate::kueue::stages::Staged,
+    options: &Options,
+    target: &ObjRef,
+) -> Result<KueueExplanation, Error> {
+    let mut plan = crate::sched::simulate(&staged.snapshot, options);
+    crate::kueue::dry_run::join(&mut plan, staged, snapshot);
+    crate::explain::kueue::explain_workload(
+        snapshot,
+        staged,
+        &plan,
+        &options.gate_overrides,
+        target,
+    )
+    .map_err(|message| {
+        Error::usage(
+            message,
+            "explain its Job's PodGroup or pods instead (`kubectl wasctl tree kwl/NAME` shows them)",
+        )
+    })
+}
+
+/// `explain --watch`: the explanation, then a line per change of the target's verdict,
+/// findings or fixes.
+struct Following<'a> {
+    args: &'a ExplainArgs,
+    target: ObjRef,
+}
+
+impl super::watch::Followed for Following<'_> {
+    type Report = Vec<Diagnosis>;
+    type Event = crate::report::ObjectChange;
+
+    /// A target that went away is no diagnosis (its change: `Removed`), not an error.
+    fn report(&self, ctx: &Context, snapshot: &Snapshot) -> Result<Self::Report, Error> {
+        if snapshot.meta_of(&self.target).is_none() {
+            return Ok(Vec::new());
+        }
+        let options = Options {
+            mode: self.args.what_if.mode,
+            gate_overrides: ctx.gate_overrides()?,
+            no_preemption: self.args.what_if.no_preemption,
+            ..Options::default()
+        };
+        Ok(diagnose(snapshot, &options, self.target.clone())?.0)
+    }
+
+    fn write_first(
+        &self,
+        ctx: &Context,
+        snapshot: &Snapshot,
+        diagnoses: &Self::Report,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        if self.args.output == ReportOutput::Plain(ReportFormat::Json) {
+            match diagnoses.as_slice() {
+                [one] => serde_json::to_writer(&mut *out, &Envelope::new("Diagnosis", one)),
+                items => serde_json::to_writer(
+                    &mut *out,
+                    &Envelope::new("DiagnosisList", &Diagnoses { items }),
+                ),
+            }
+            .map_err(std::io::Error::other)?;
+            out.push(b'\n');
+            return Ok(());
+        }
+        write_diagnoses(ctx, self.args, &snapshot.warnings, diagnoses)?;
+        Ok(())
+    }
+
+    fn changes(
+        &self,
+        (_, old): (&Snapshot, &Self::Report),
+        (_, new): (&Snapshot, &Self::Report),
+        causes: &[String],
+    ) -> Vec<Self::Event> {
+        crate::explain::watch::changes(old, new, causes)
+    }
+
+    fn write_line(
+        &self,
+        out: &mut Vec<u8>,
+        event: &Self::Event,
+        style: crate::render::color::Styler,
+    ) -> std::io::Result<()> {
+        super::watch::write_object_line(out, event, style)
+    }
+}
+
+/// `explain TYPE/NAME --watch`.
+fn watch(
+    ctx: &Context,
+    args: &ExplainArgs,
+    kind: ObjKind,
+    name: String,
+) -> Result<ExitStatus, Error> {
+    let streamed = matches!(
+        args.output,
+        ReportOutput::Plain(ReportFormat::Text | ReportFormat::Json)
+    );
+    super::watch::check(ctx, streamed, args.what_if.any())?;
+    let json = args.output == ReportOutput::Plain(ReportFormat::Json);
+    super::watch::follow(ctx, json, |snapshot| {
+        require_nodes_and_pods(snapshot)?;
+        let target = resolve_target(ctx, snapshot, &kind, &name)?;
+        Ok(Following { args, target })
+    })
 }
 
 /// Writes the diagnoses in the format asked for; the exit status `--exit-code` asks for.
 fn write_diagnoses(
     ctx: &Context,
     args: &ExplainArgs,
-    snapshot: &crate::snapshot::Snapshot,
+    warnings: &[Warning],
     diagnoses: &[Diagnosis],
 ) -> Result<ExitStatus, Error> {
     let mut out = Vec::new();
@@ -183,7 +299,7 @@ fn write_diagnoses(
             let mut err = Vec::new();
             write_notes(
                 &mut err,
-                &snapshot.warnings,
+                warnings,
                 diagnoses,
                 ctx.verbosity(),
                 ctx.err_color.styler(),

@@ -14,6 +14,7 @@ mod mcp;
 mod output_file;
 mod profile;
 mod scheduler_config;
+mod shadow;
 mod simulate;
 mod snapshot;
 mod tree;
@@ -233,6 +234,15 @@ pub enum Command {
   # A saved dump, opened on one PodGroup
   kubectl wasctl tui --from cluster.yaml --select pg/big-train-workers -n ml")]
     Tui(tui::TuiArgs),
+    /// Predict every pending gang, then watch what the cluster's scheduler does and score each prediction.
+    #[command(after_help = "Examples:
+  # Predict, watch and score every pending unit of the namespace ml (Ctrl-C: the summary)
+  kubectl wasctl shadow -n ml
+  # Every namespace; a unit still pending after 5 minutes is undecided; a summary every hour
+  kubectl wasctl shadow -A --undecided-after 5m --summary-every 1h
+  # For dashboards: one ShadowEvent or ShadowReport object per line
+  kubectl wasctl shadow -A -o json")]
+    Shadow(shadow::ShadowArgs),
     /// Print the version, commit and supported Kubernetes version.
     #[command(after_help = "Examples:
   kubectl wasctl version
@@ -336,6 +346,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<ExitStatus, Error> {
         Command::Lint(args) => lint::run(ctx, &args),
         Command::Snapshot(args) => snapshot::run(ctx, &args),
         Command::Tui(args) => tui::run(ctx, &args),
+        Command::Shadow(args) => shadow::run(ctx, &args),
         Command::Version(args) => version::run(ctx, &args),
         Command::SchedulerConfig(args) => scheduler_config::run(ctx, &args),
         Command::KueueConfig(args) => kueue_config::run(ctx, &args),

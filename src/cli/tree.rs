@@ -9,6 +9,7 @@ use crate::graph::Graph;
 use crate::render::json::{Envelope, write_yaml};
 use crate::render::tree::{TextOptions, write_names, write_notes, write_text};
 use crate::sched::Options;
+use crate::sched::plan::Plan;
 use crate::snapshot::{ObjKind, ObjRef, Snapshot};
 use crate::tree::{TreeNode, TreeReport, TreeScope, build};
 
@@ -36,6 +37,11 @@ pub struct TreeArgs {
     /// the command's time.
     #[arg(long)]
     pub no_simulate: bool,
+    /// Keep following the cluster after printing the tree, as `kubectl get -w`: one line per
+    /// object whose status or simulated outcome changed, with the changes that caused it
+    /// (`-o json`: one `WatchEvent` object per line). Ctrl-C ends it.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
 }
 
 /// True when `node` or something below it is an object whose labels match.
@@ -53,6 +59,9 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         .then(|| parse_target_words(&args.target))
         .transpose()?;
     let selector = args.selector.compile()?;
+    if args.watch {
+        return watch(ctx, args, parsed, selector);
+    }
     let snapshot = ctx.load()?;
     let target = match parsed {
         Some((kind, name)) => Some(resolve_target(ctx, &snapshot, &kind, &name)?),
@@ -63,8 +72,28 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     {
         return run_queue(ctx, args, &snapshot, t);
     }
+    let (report, empty, rest) = made(ctx, args, &snapshot, target, selector.as_ref())?;
+    write_report(ctx, &args.output, &snapshot, &report, empty)?;
+    super::release((report, rest));
+    super::release(snapshot);
+    Ok(ExitStatus::Success)
+}
+
+/// What a tree report was made from: the graph and the plan.
+type MadeFrom = (Graph, Option<Plan>);
+
+/// The tree report of `snapshot` for `target` (or the namespace's forest), narrowed by the
+/// selector, with the sentence an empty result prints; and the graph and plan it was made
+/// from (left to [`super::release`]).
+fn made(
+    ctx: &Context,
+    args: &TreeArgs,
+    snapshot: &Snapshot,
+    target: Option<ObjRef>,
+    selector: Option<&crate::sched::selector::LabelSelector>,
+) -> Result<(TreeReport, Option<String>, MadeFrom), Error> {
     let scope = TreeScope {
-        namespace: ctx.namespace_scope(&snapshot),
+        namespace: ctx.namespace_scope(snapshot),
         target,
     };
     let now = snapshot.now();
@@ -76,11 +105,11 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     // The graph and the plan are independent reads of the snapshot: made at once on two
     // cores (at 150,000 pods the graph takes a quarter of a second, the plan two).
     let (graph, plan) = if args.no_simulate {
-        (Graph::build(&snapshot), None)
+        (Graph::build(snapshot), None)
     } else {
         // On a cluster that runs Kueue, the plan simulate makes: Kueue's admission first.
-        let (graph, plan) = Graph::build_beside(&snapshot, || {
-            crate::kueue::dry_run::simulate(&snapshot, &options).map(|(plan, _)| plan)
+        let (graph, plan) = Graph::build_beside(snapshot, || {
+            crate::kueue::dry_run::simulate(snapshot, &options).map(|(plan, _)| plan)
         });
         (graph, Some(plan.map_err(super::kueue_error)?))
     };
@@ -90,7 +119,7 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
         |p| p.settings.assumed.clone(),
     );
     let mut report = build(
-        &snapshot,
+        snapshot,
         &graph,
         &scope,
         now,
@@ -99,21 +128,107 @@ pub(crate) fn run(ctx: &Context, args: &TreeArgs) -> Result<ExitStatus, Error> {
     );
     let empty = narrow(
         &mut report,
-        &snapshot,
+        snapshot,
         &scope,
-        selector.as_ref().map(|sel| (sel, args)),
+        selector.map(|sel| (sel, args)),
         || {
             let all = TreeScope::default();
-            build(&snapshot, &graph, &all, now, assumed, plan.as_ref())
+            build(snapshot, &graph, &all, now, assumed, plan.as_ref())
                 .roots
                 .len()
         },
     );
     super::profile::phase("report");
-    write_report(ctx, &args.output, &snapshot, &report, empty)?;
-    super::release((report, plan, graph));
-    super::release(snapshot);
-    Ok(ExitStatus::Success)
+    Ok((report, empty, (graph, plan)))
+}
+
+/// `tree --watch`: the tree, then a line per object whose row changed.
+struct Following<'a> {
+    args: &'a TreeArgs,
+    target: Option<ObjRef>,
+    selector: Option<crate::sched::selector::LabelSelector>,
+}
+
+impl super::watch::Followed for Following<'_> {
+    type Report = (TreeReport, Option<String>);
+    type Event = crate::report::ObjectChange;
+
+    fn report(&self, ctx: &Context, snapshot: &Snapshot) -> Result<Self::Report, Error> {
+        let (report, empty, _) = made(
+            ctx,
+            self.args,
+            snapshot,
+            self.target.clone(),
+            self.selector.as_ref(),
+        )?;
+        Ok((report, empty))
+    }
+
+    fn write_first(
+        &self,
+        ctx: &Context,
+        snapshot: &Snapshot,
+        (report, empty): &Self::Report,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        if self.args.output == TableOutput::Plain(TableFormat::Json) {
+            serde_json::to_writer(&mut *out, &Envelope::new("Tree", report))
+                .map_err(std::io::Error::other)?;
+            out.push(b'\n');
+            return Ok(());
+        }
+        write_report(ctx, &self.args.output, snapshot, report, empty.clone())
+    }
+
+    fn changes(
+        &self,
+        (_, (old, _)): (&Snapshot, &Self::Report),
+        (_, (new, _)): (&Snapshot, &Self::Report),
+        causes: &[String],
+    ) -> Vec<Self::Event> {
+        crate::tree::watch::changes(old, new, causes)
+    }
+
+    fn write_line(
+        &self,
+        out: &mut Vec<u8>,
+        event: &Self::Event,
+        style: crate::render::color::Styler,
+    ) -> std::io::Result<()> {
+        super::watch::write_object_line(out, event, style)
+    }
+}
+
+/// `tree --watch`.
+fn watch(
+    ctx: &Context,
+    args: &TreeArgs,
+    parsed: Option<(ObjKind, String)>,
+    selector: Option<crate::sched::selector::LabelSelector>,
+) -> Result<ExitStatus, Error> {
+    let streamed = matches!(
+        args.output,
+        TableOutput::Plain(TableFormat::Text | TableFormat::Wide | TableFormat::Json)
+    );
+    super::watch::check(ctx, streamed, false)?;
+    if let Some((ObjKind::ClusterQueue | ObjKind::LocalQueue, _)) = &parsed {
+        return Err(Error::usage(
+            "`tree --watch` follows objects' status: a queue's quota view is not streamed",
+            "drop `--watch`, or watch the Kueue Workload (`tree kwl/NAME --watch`)",
+        ));
+    }
+    let json = args.output == TableOutput::Plain(TableFormat::Json);
+    super::watch::follow(ctx, json, |snapshot| {
+        let target = match parsed {
+            Some((kind, name)) => Some(resolve_target(ctx, snapshot, &kind, &name)?),
+            None => None,
+        };
+        Ok(Following {
+            args,
+            target,
+            selector,
+        })
+    })
 }
 
 /// Applies the label selector to `report`'s roots, and says why the result is empty when its

@@ -1,6 +1,9 @@
 //! `--watch` / `-w`: follow a live cluster by WATCH after the first result, as
-//! `kubectl get -w` does: print the result, then one line per unit whose result changed (a
-//! `WatchEvent` object per line with `-o json`), with the cluster's changes that caused it.
+//! `kubectl get -w` does: print the result, then one line per change (a `WatchEvent` object
+//! per line with `-o json`), with the cluster's changes that caused it. One loop
+//! ([`follow`]) serves every command that watches: `simulate` (a unit's result), `tree` (an
+//! object's status or simulated outcome), `doctor` (a finding appeared or went away) and
+//! `explain` (the target's verdict, findings or fixes), each a [`Followed`].
 //!
 //! The snapshot is listed once and kept current by the watches ([`crate::snapshot::source::live::load_watched`]);
 //! events are coalesced for [`COALESCE`] after the first one of a batch, applied in place
@@ -14,6 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
+use k8s_openapi::jiff::Timestamp;
+
 use super::format::TableOutput;
 use super::simulate::{SimulateArgs, resolve_only, simulated, write_result};
 use super::{Context, TableFormat, require_nodes_and_pods};
@@ -21,6 +26,7 @@ use crate::error::{Error, ExitStatus};
 use crate::plan::diff::Change;
 use crate::plan::watch::{WatchEvent, changes};
 use crate::render::json::Envelope;
+use crate::report::ObjectChange;
 use crate::sanitize::sanitize;
 use crate::snapshot::Snapshot;
 use crate::snapshot::source::live::Update;
@@ -32,35 +38,130 @@ pub(crate) const COALESCE: Duration = Duration::from_millis(200);
 /// How often the loop looks at Ctrl-C while nothing happens.
 const TICK: Duration = Duration::from_millis(100);
 
-/// Refuses `--watch` where it cannot follow anything, or with what it does not do yet.
-fn check(ctx: &Context, args: &SimulateArgs) -> Result<(), Error> {
+/// A command `--watch` follows: it turns a snapshot into a report, and two reports into
+/// the changes it streams. One loop ([`follow`]) serves simulate, tree, doctor and explain.
+pub(super) trait Followed {
+    /// The command's result for one snapshot.
+    type Report;
+    /// One change between two results (`kind: WatchEvent` in `-o json`).
+    type Event: serde::Serialize;
+    /// The result for `snapshot`.
+    fn report(&self, ctx: &Context, snapshot: &Snapshot) -> Result<Self::Report, Error>;
+    /// The first result, as the command prints it (`-o json`: its document on one line).
+    fn write_first(
+        &self,
+        ctx: &Context,
+        snapshot: &Snapshot,
+        report: &Self::Report,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error>;
+    /// What changed from `before` to `after`, with the cluster's changes (`causes`).
+    fn changes(
+        &self,
+        before: (&Snapshot, &Self::Report),
+        after: (&Snapshot, &Self::Report),
+        causes: &[String],
+    ) -> Vec<Self::Event>;
+    /// One change as a text line.
+    fn write_line(
+        &self,
+        out: &mut Vec<u8>,
+        event: &Self::Event,
+        style: crate::render::color::Styler,
+    ) -> std::io::Result<()>;
+}
+
+/// Refuses `--watch` where it cannot follow anything (`--from`, `--demo`), or in a format
+/// that is not streamed (`json`: whether the command's `-o` is JSON; `streamed`: whether it
+/// is one of text, wide or JSON), or with what-ifs (`what_if`).
+pub(super) fn check(ctx: &Context, streamed: bool, what_if: bool) -> Result<(), Error> {
     if ctx.is_offline() {
         return Err(Error::usage(
             "`--watch` follows a live cluster: it cannot be used with `--from` or `--demo`",
-            "drop `--watch` to simulate the files once, or drop `--from`/`--demo` to follow the cluster of the current context",
+            "drop `--watch` to read the files once, or drop `--from`/`--demo` to follow the cluster of the current context",
         ));
     }
-    if !matches!(
-        args.output,
-        TableOutput::Plain(TableFormat::Text | TableFormat::Wide | TableFormat::Json)
-    ) {
+    if !streamed {
         return Err(Error::usage(
             "`--watch` prints text or JSON lines: `-o yaml`, `-o name` and templates are not streamed",
-            "use `-o json` (one object per line) or the default table",
+            "use `-o json` (one object per line) or the default text",
         ));
     }
-    if args.what_if.any() {
+    if what_if {
         return Err(Error::usage(
             "`--watch` follows the cluster as it is: what-ifs (`--add`, `--drain`, `--cordon`, `--add-nodes`) are not applied while watching",
-            "drop the what-if flags, or run `simulate` with them once",
+            "drop the what-if flags, or run the command with them once",
         ));
     }
     Ok(())
 }
 
+/// True when `output` is streamed by `--watch` (text, wide or JSON).
+fn streamed_table(output: &TableOutput) -> bool {
+    matches!(
+        output,
+        TableOutput::Plain(TableFormat::Text | TableFormat::Wide | TableFormat::Json)
+    )
+}
+
+/// `simulate --watch`: one [`WatchEvent`] per unit whose result changed.
+struct Simulation<'a> {
+    args: &'a SimulateArgs,
+    only: Option<crate::snapshot::ObjRef>,
+}
+
+impl Followed for Simulation<'_> {
+    type Report = (crate::sched::plan::Plan, Option<String>);
+    type Event = WatchEvent;
+
+    fn report(&self, ctx: &Context, snapshot: &Snapshot) -> Result<Self::Report, Error> {
+        simulated(ctx, self.args, snapshot, self.only.as_ref(), Vec::new())
+    }
+
+    fn write_first(
+        &self,
+        ctx: &Context,
+        snapshot: &Snapshot,
+        (plan, empty): &Self::Report,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        write_result(ctx, self.args, snapshot, plan, empty.clone(), out)
+    }
+
+    fn changes(
+        &self,
+        (old, (old_plan, _)): (&Snapshot, &Self::Report),
+        (new, (new_plan, _)): (&Snapshot, &Self::Report),
+        causes: &[String],
+    ) -> Vec<WatchEvent> {
+        changes(old, old_plan, new, new_plan, causes)
+    }
+
+    fn write_line(
+        &self,
+        out: &mut Vec<u8>,
+        event: &WatchEvent,
+        style: crate::render::color::Styler,
+    ) -> std::io::Result<()> {
+        write_line(out, event, style)
+    }
+}
+
 /// `simulate --watch`.
 pub(crate) fn simulate(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus, Error> {
-    check(ctx, args)?;
+    check(ctx, streamed_table(&args.output), args.what_if.any())?;
+    let json = matches!(args.output, TableOutput::Plain(TableFormat::Json));
+    follow(ctx, json, |snapshot| {
+        require_nodes_and_pods(snapshot)?;
+        Ok(Simulation {
+            args,
+            only: resolve_only(ctx, args, snapshot)?,
+        })
+    })
+}
+
+/// Registers Ctrl-C, SIGTERM and SIGHUP: the flag they set ends the watch with exit 0.
+pub(super) fn stop_flag() -> Result<Arc<AtomicBool>, Error> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
         signal_hook::consts::SIGINT,
@@ -69,18 +170,41 @@ pub(crate) fn simulate(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus,
     ] {
         signal_hook::flag::register(sig, Arc::clone(&stop))?;
     }
+    Ok(stop)
+}
+
+/// Moves the snapshot's "now" on with the local clock from the server's time at the list.
+pub(super) fn advance_clock(snapshot: &mut Snapshot, listed_at: Timestamp, started: Instant) {
+    let elapsed = k8s_openapi::jiff::SignedDuration::try_from(started.elapsed())
+        .unwrap_or(k8s_openapi::jiff::SignedDuration::ZERO);
+    if let Ok(now) = listed_at.checked_add(elapsed) {
+        snapshot.facts.snapshot_time =
+            Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
+    }
+}
+
+/// Follows the cluster for a command: lists and watches it, prints the first result of the
+/// [`Followed`] that `setup` makes from the first snapshot, then, per batch of events that
+/// changed a kept record, the changes (a line each, or a `WatchEvent` object per line with
+/// `json`). Ctrl-C ends it with exit 0, a lost API server with the access error (exit 3).
+/// A later result that cannot be made is a warning, and the previous one stays.
+pub(super) fn follow<F: Followed>(
+    ctx: &Context,
+    json: bool,
+    setup: impl FnOnce(&Snapshot) -> Result<F, Error>,
+) -> Result<ExitStatus, Error> {
+    let stop = stop_flag()?;
     let (mut snapshot, watched) = ctx.load_watched()?;
-    require_nodes_and_pods(&snapshot)?;
-    let only = resolve_only(ctx, args, &snapshot)?;
+    let followed = setup(&snapshot)?;
     let started = Instant::now();
     let listed_at = snapshot.now();
-    let (mut plan, empty) = simulated(ctx, args, &snapshot, only.as_ref(), Vec::new())?;
+    let mut report = followed.report(ctx, &snapshot)?;
     let mut out = Vec::new();
-    write_result(ctx, args, &snapshot, &plan, empty, &mut out)?;
+    followed.write_first(ctx, &snapshot, &report, &mut out)?;
     ctx.stdout(&out)?;
     let style = ctx.color.styler();
     loop {
-        let Some(batch) = next_batch(&watched.updates, &stop)? else {
+        let Batch::Updates(batch) = next_batch(&watched.updates, &stop, None)? else {
             return Ok(ExitStatus::Success);
         };
         let before = snapshot.clone();
@@ -89,49 +213,74 @@ pub(crate) fn simulate(ctx: &Context, args: &SimulateArgs) -> Result<ExitStatus,
             continue;
         }
         snapshot.after_objects_changed();
-        // "Now" moves on with the local clock from the server's time at the list.
-        let elapsed = k8s_openapi::jiff::SignedDuration::try_from(started.elapsed())
-            .unwrap_or(k8s_openapi::jiff::SignedDuration::ZERO);
-        if let Ok(now) = listed_at.checked_add(elapsed) {
-            snapshot.facts.snapshot_time =
-                Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
-        }
-        let (next, _) = simulated(ctx, args, &snapshot, only.as_ref(), Vec::new())?;
-        let events = changes(&before, &plan, &snapshot, &next, &causes);
+        advance_clock(&mut snapshot, listed_at, started);
+        let next = match followed.report(ctx, &snapshot) {
+            Ok(next) => next,
+            Err(e) => {
+                warn(ctx, &format!("the result was not updated: {e}"))?;
+                continue;
+            }
+        };
+        let events = followed.changes((&before, &report), (&snapshot, &next), &causes);
         let mut out = Vec::new();
         for e in &events {
-            match args.output {
-                TableOutput::Plain(TableFormat::Json) => {
-                    serde_json::to_writer(&mut out, &Envelope::new("WatchEvent", e))
-                        .map_err(std::io::Error::other)?;
-                    out.push(b'\n');
-                }
-                _ => write_line(&mut out, e, style)?,
+            if json {
+                serde_json::to_writer(&mut out, &Envelope::new("WatchEvent", e))
+                    .map_err(std::io::Error::other)?;
+                out.push(b'\n');
+            } else {
+                followed.write_line(&mut out, e, style)?;
             }
         }
         ctx.stdout(&out)?;
         if ctx.stdout_closed.load(Ordering::Relaxed) {
             return Ok(ExitStatus::Success);
         }
-        plan = next;
+        report = next;
     }
 }
 
+/// One warning on stderr.
+fn warn(ctx: &Context, message: &str) -> Result<(), Error> {
+    let style = ctx.err_color.styler();
+    let mut err = Vec::new();
+    writeln!(err, "{} {}", style.warn("warning:"), sanitize(message))?;
+    ctx.stderr(&err)
+}
+
+/// What [`next_batch`] waited for.
+pub(super) enum Batch {
+    /// Ctrl-C, or every watch ended.
+    Stop,
+    /// The deadline passed with no update.
+    Tick,
+    /// Updates, the first and those within [`COALESCE`] of it.
+    Updates(Vec<Update>),
+}
+
 /// Waits for the next batch of updates: the first, then every update within [`COALESCE`]
-/// of it. `None` once Ctrl-C was pressed; an error when every watch ended.
-fn next_batch(
+/// of it; [`Batch::Tick`] when `until` passes first; [`Batch::Stop`] once Ctrl-C was
+/// pressed or every watch ended (each said why on stderr).
+pub(super) fn next_batch(
     updates: &std::sync::mpsc::Receiver<Update>,
     stop: &AtomicBool,
-) -> Result<Option<Vec<Update>>, Error> {
+    until: Option<Instant>,
+) -> Result<Batch, Error> {
     let first = loop {
         if stop.load(Ordering::Relaxed) {
-            return Ok(None);
+            return Ok(Batch::Stop);
         }
-        match updates.recv_timeout(TICK) {
+        let wait = match until {
+            Some(at) => match at.checked_duration_since(Instant::now()) {
+                Some(left) => left.min(TICK),
+                None => return Ok(Batch::Tick),
+            },
+            None => TICK,
+        };
+        match updates.recv_timeout(wait) {
             Ok(u) => break u,
             Err(RecvTimeoutError::Timeout) => {}
-            // Every watch stopped (each said why on stderr): nothing more can change.
-            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            Err(RecvTimeoutError::Disconnected) => return Ok(Batch::Stop),
         }
     };
     let mut batch = vec![first];
@@ -142,12 +291,12 @@ fn next_batch(
             Err(_) => break,
         }
     }
-    Ok(Some(batch))
+    Ok(Batch::Updates(batch))
 }
 
 /// Applies a batch to the snapshot; returns the changes in words, in order. Warnings go to
 /// stderr; a lost API server is the error that ends the command.
-fn apply_batch(
+pub(super) fn apply_batch(
     ctx: &Context,
     snapshot: &mut Snapshot,
     batch: Vec<Update>,
@@ -242,6 +391,60 @@ fn write_line(
             format!(": {}", causes.join("; "))
         }
     )
+}
+
+/// The words of an [`ObjectChange`]'s type in a line.
+fn object_change_words(change: &str) -> &str {
+    match change {
+        "StatusChanged" => "status changed",
+        "SimulatedChanged" => "simulated outcome changed",
+        "Added" => "new",
+        "Removed" => "gone",
+        "FindingAppeared" => "finding appeared",
+        "FindingResolved" => "finding resolved",
+        "VerdictChanged" => "verdict changed",
+        "FindingsChanged" => "findings changed",
+        "FixesChanged" => "fixes changed",
+        other => other,
+    }
+}
+
+/// One change of `tree`, `doctor` or `explain` as a line: `Pod ml/w-3: Pending (simulated
+/// Unschedulable) → Pending (simulated Scheduled) (simulated outcome changed): pod
+/// ml/blocker deleted`; a doctor finding: `WASD001 warning PodGroup ml/x: MESSAGE (finding
+/// appeared): CAUSES`.
+pub(super) fn write_object_line(
+    out: &mut Vec<u8>,
+    e: &ObjectChange,
+    style: crate::render::color::Styler,
+) -> std::io::Result<()> {
+    let who = format!(
+        "{} {}",
+        sanitize(&e.object.kind),
+        sanitize(&e.object.path())
+    );
+    let words = object_change_words(e.change);
+    let causes: Vec<String> = e.causes.iter().map(|c| sanitize(c).into_owned()).collect();
+    let causes = if causes.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", causes.join("; "))
+    };
+    if let Some(check) = &e.check {
+        let (severity, what) = if e.change == "FindingResolved" {
+            (&e.before, style.ok("resolved".to_owned()))
+        } else {
+            (&e.after, style.warn(sanitize(&e.message).into_owned()))
+        };
+        return writeln!(
+            out,
+            "{} {} {who}: {what} ({words}){causes}",
+            sanitize(check),
+            sanitize(severity)
+        );
+    }
+    let arrow = format!("{} → {}", sanitize(&e.before), sanitize(&e.after));
+    writeln!(out, "{who}: {} ({words}){causes}", style.warn(arrow))
 }
 
 #[cfg(test)]

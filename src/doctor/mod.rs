@@ -16,6 +16,7 @@ pub(crate) mod kueue;
 pub(crate) mod orphans;
 pub(crate) mod profiles;
 pub(crate) mod skew;
+pub(crate) mod watch;
 
 use crate::snapshot::ObjKind;
 use std::collections::BTreeMap;

@@ -17,6 +17,7 @@ mod findings;
 mod fixes;
 pub(crate) mod kueue;
 mod verdict;
+pub(crate) mod watch;
 
 pub use verdict::Verdict;
 

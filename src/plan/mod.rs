@@ -10,4 +10,5 @@
 pub mod capacity;
 pub(crate) mod diff;
 pub(crate) mod kueue_capacity;
+pub(crate) mod shadow;
 pub(crate) mod watch;

@@ -14,9 +14,6 @@ use super::diff::{Change, diff};
 use crate::sched::plan::Plan;
 use crate::snapshot::{ObjKind, ObjRef, Snapshot};
 
-/// Causes listed per change at most; the rest are counted.
-pub(crate) const MAX_CAUSES: usize = 5;
-
 /// One unit whose result changed while watching (`kind: WatchEvent`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -41,7 +38,7 @@ pub(crate) struct WatchEvent {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// The changes of the cluster since the previous result: those that name the unit, its
-    /// member pods or the nodes it was or is placed on first; at most [`MAX_CAUSES`], then
+    /// member pods or the nodes it was or is placed on first; at most [`crate::report::MAX_CAUSES`], then
     /// a count.
     pub causes: Vec<String>,
 }
@@ -73,18 +70,10 @@ pub(crate) fn changes(
         .into_iter()
         .map(|u| {
             let key = ObjRef::new(u.kind.clone(), &u.namespace, &u.name);
-            let names = related_names(old, old_plan, new, new_plan, &key);
-            let (mut own, others): (Vec<&String>, Vec<&String>) = events
-                .iter()
-                .partition(|e| names.iter().any(|n| names_object(e, n)));
-            own.extend(others);
-            let mut causes: Vec<String> = own.into_iter().take(MAX_CAUSES).cloned().collect();
-            if events.len() > MAX_CAUSES {
-                causes.push(format!(
-                    "… and {} more change(s)",
-                    events.len() - MAX_CAUSES
-                ));
-            }
+            let names: Vec<String> = related_names(old, old_plan, new, new_plan, &key)
+                .into_iter()
+                .collect();
+            let causes = crate::report::ordered_causes(events, &names);
             WatchEvent {
                 change: u.change,
                 unit: Unit {
@@ -101,13 +90,6 @@ pub(crate) fn changes(
             }
         })
         .collect()
-}
-
-/// True when the event's words name `object` (`ns/name` or a node's name) as a whole word.
-fn names_object(event: &str, object: &str) -> bool {
-    event
-        .split(' ')
-        .any(|word| word == object || word.trim_end_matches([',', ':', ';']) == object)
 }
 
 /// The names an event about the unit would use: the unit itself, its member pods, the nodes
@@ -145,6 +127,7 @@ fn related_names(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::MAX_CAUSES;
     use crate::sched::Options;
     use crate::snapshot::source::Collector;
 
@@ -226,7 +209,5 @@ mod tests {
         assert_eq!(got[0].causes[0], "node n1 cordoned");
         assert_eq!(got[0].causes.len(), MAX_CAUSES + 1);
         assert_eq!(got[0].causes[MAX_CAUSES], "… and 3 more change(s)");
-        assert!(names_object("pod ml/w deleted", "ml/w"));
-        assert!(!names_object("pod ml/w-2 deleted", "ml/w"));
     }
 }

@@ -20,6 +20,7 @@ use crate::snapshot::{Snapshot, Warning, name_of, namespace_of, times};
 
 mod kueue;
 pub(crate) mod queue;
+pub(crate) mod watch;
 
 /// The tree report (`kind: Tree`).
 #[derive(Debug, Clone, Serialize, PartialEq)]

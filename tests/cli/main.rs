@@ -35,6 +35,7 @@ mod readme;
 mod reliability;
 mod scenarios;
 mod scheduler_config;
+mod shadow;
 mod simulate;
 mod snapshot;
 mod support;

@@ -13,12 +13,12 @@ use serde_json::{Value, json};
 use crate::fake_apiserver::{FakeApiServer, FakeConfig, Step, WatchFault, WatchFaultKind};
 use crate::support::{HANDED_OUT_CREDENTIALS, run, wasctl};
 
-fn node(name: &str) -> Value {
+pub(crate) fn node(name: &str) -> Value {
     json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "uid": "uid-n1"},
            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
 }
 
-fn pod(name: &str, cpu: &str, node: Option<&str>) -> Value {
+pub(crate) fn pod(name: &str, cpu: &str, node: Option<&str>) -> Value {
     let mut p = json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "namespace": "ml", "uid": format!("uid-{name}"),
                      "creationTimestamp": "2026-11-29T11:00:00Z"},
@@ -33,7 +33,7 @@ fn pod(name: &str, cpu: &str, node: Option<&str>) -> Value {
 
 /// One node of 4 CPUs, a running pod holding 3 of them and a pending pod asking for 2:
 /// unschedulable until the blocker goes.
-fn cluster() -> Vec<Value> {
+pub(crate) fn cluster() -> Vec<Value> {
     vec![
         node("n1"),
         json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml"}}),
@@ -43,7 +43,7 @@ fn cluster() -> Vec<Value> {
 }
 
 /// The running command, its stdout lines as they come, and its stderr.
-struct Watching {
+pub(crate) struct Watching {
     child: Child,
     lines: Receiver<String>,
     stderr: std::thread::JoinHandle<String>,
@@ -51,10 +51,17 @@ struct Watching {
 
 impl Watching {
     fn start(server: &FakeApiServer, dir: &std::path::Path, extra: &[&str]) -> Self {
+        let mut args = vec!["simulate", "--watch"];
+        args.extend(extra);
+        Self::command(server, dir, &args)
+    }
+
+    /// Runs `args` (a command with `--watch`) in namespace `ml` against the fake server.
+    pub(crate) fn command(server: &FakeApiServer, dir: &std::path::Path, args: &[&str]) -> Self {
         let kubeconfig = server.write_kubeconfig(dir);
         let mut child = wasctl()
-            .args(["simulate", "--watch", "-n", "ml", "--request-timeout", "2s"])
-            .args(extra)
+            .args(args)
+            .args(["-n", "ml", "--request-timeout", "2s"])
             .arg("--kubeconfig")
             .arg(kubeconfig)
             .stdout(Stdio::piped())
@@ -84,7 +91,7 @@ impl Watching {
     }
 
     /// The lines up to and including the first that `done` accepts (panics after 20 s).
-    fn until(&self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+    pub(crate) fn until(&self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
         let deadline = Instant::now() + Duration::from_secs(20);
         let mut seen = Vec::new();
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
@@ -102,8 +109,13 @@ impl Watching {
         panic!("no {what} within 20 s; stdout so far: {seen:#?}");
     }
 
+    /// The process id.
+    pub(crate) fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends `signal` and waits (at most 30 s) for the exit; returns the code and stderr.
-    fn end(mut self, signal: Option<&str>) -> (i32, String) {
+    pub(crate) fn end(mut self, signal: Option<&str>) -> (i32, String) {
         if let Some(signal) = signal {
             let status = std::process::Command::new("kill")
                 .args([signal, &self.child.id().to_string()])
@@ -289,4 +301,193 @@ fn watch_needs_a_live_cluster_and_a_streamed_format() {
         "http://127.0.0.1:1",
     ]);
     assert_eq!(yaml.code, 2, "{}", yaml.transcript());
+}
+
+/// [`cluster`] with a gang: PodGroup `g` (minCount 1) and its pending pod `g-0` asking for 2
+/// CPUs, unschedulable until the blocker goes.
+fn cluster_with_gang() -> Vec<Value> {
+    let mut objects = cluster();
+    objects.push(
+        json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+        "metadata": {"name": "g", "namespace": "ml", "uid": "uid-g",
+                     "creationTimestamp": "2026-11-29T11:00:00Z"},
+        "spec": {"schedulingPolicy": {"gang": {"minCount": 1}}}}),
+    );
+    let mut member = pod("g-0", "2", None);
+    member["spec"]["schedulingGroup"] = json!({"podGroupName": "g"});
+    objects.push(member);
+    objects
+}
+
+#[test]
+fn tree_watch_prints_a_line_per_object_whose_simulated_outcome_changed() {
+    let server = FakeApiServer::start(cluster_with_gang(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::command(&server, dir.path(), &["tree", "--watch"]);
+    let first = w.until("the tree", |l| l.contains("Pod/g-0"));
+    assert!(
+        first.last().is_some_and(|l| l.contains("Unschedulable")),
+        "{first:#?}"
+    );
+    server.play(&[Step::delete_pod("ml", "blocker")]);
+    let change = w.until("the pod's change", |l| l.starts_with("Pod ml/g-0:"));
+    assert_eq!(
+        change.last().map(String::as_str),
+        Some(
+            "Pod ml/g-0: Pending (simulated Unschedulable) → Pending (simulated Scheduled) (simulated outcome changed): pod ml/blocker deleted"
+        )
+    );
+    // The pretend scheduler binds it: its recorded status changes.
+    server.play(&[Step::bind("ml", "g-0", "n1")]);
+    let bound = w.until("the bind", |l| l.starts_with("Pod ml/g-0:"));
+    let line = bound.last().unwrap();
+    assert!(
+        line.contains("→ Running on n1 (status changed): pod ml/g-0"),
+        "{line}"
+    );
+    let (code, stderr) = w.end(Some("-INT"));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn tree_watch_json_streams_watch_events_for_objects() {
+    let server = FakeApiServer::start(cluster_with_gang(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::command(&server, dir.path(), &["tree", "-w", "-o", "json"]);
+    let first = w.until("the tree", |l| l.contains("\"Tree\""));
+    let tree: Value = serde_json::from_str(first.last().unwrap()).expect("one JSON line");
+    assert_eq!(tree["kind"], "Tree");
+    server.play(&[Step::delete_pod("ml", "blocker")]);
+    let lines = w.until("the pod's event", |l| l.contains("\"g-0\""));
+    let e: Value = serde_json::from_str(lines.last().unwrap()).expect("one JSON object");
+    assert_eq!(e["kind"], "WatchEvent");
+    assert_eq!(e["apiVersion"], "wasctl.dev/v1alpha1");
+    assert_eq!(e["type"], "SimulatedChanged");
+    assert_eq!(
+        e["object"],
+        json!({"kind": "Pod", "namespace": "ml", "name": "g-0"})
+    );
+    assert_eq!(e["before"], "Pending (simulated Unschedulable)");
+    assert_eq!(e["after"], "Pending (simulated Scheduled)");
+    assert_eq!(e["causes"], json!(["pod ml/blocker deleted"]));
+    let (code, _) = w.end(Some("-TERM"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn doctor_watch_prints_a_line_per_finding_that_appeared_or_went_away() {
+    let server = FakeApiServer::start(cluster(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::command(
+        &server,
+        dir.path(),
+        &["doctor", "--watch", "--only", "WASD012"],
+    );
+    w.until("the findings", |l| l.contains("no findings"));
+    let mut lost = pod("lost-0", "1", None);
+    lost["spec"]["schedulingGroup"] = json!({"podGroupName": "nope"});
+    server.play(&[Step::Create(lost)]);
+    let appeared = w.until("the finding", |l| l.starts_with("WASD012"));
+    let line = appeared.last().unwrap();
+    assert!(
+        line.starts_with(
+            "WASD012 error Pod ml/lost-0: `spec.schedulingGroup.podGroupName` names PodGroup `nope`"
+        ),
+        "{line}"
+    );
+    assert!(
+        line.ends_with("(finding appeared): pod ml/lost-0 created"),
+        "{line}"
+    );
+    server.play(&[Step::delete_pod("ml", "lost-0")]);
+    let resolved = w.until("the resolution", |l| l.starts_with("WASD012"));
+    assert_eq!(
+        resolved.last().map(String::as_str),
+        Some("WASD012 error Pod ml/lost-0: resolved (finding resolved): pod ml/lost-0 deleted")
+    );
+    let (code, stderr) = w.end(Some("-INT"));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn explain_watch_prints_a_line_when_the_verdict_changes() {
+    let server = FakeApiServer::start(cluster(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::command(&server, dir.path(), &["explain", "pod/w-3", "--watch"]);
+    w.until("the explanation", |l| {
+        l.starts_with("Pod/ml/w-3: Unschedulable")
+    });
+    server.play(&[Step::delete_pod("ml", "blocker")]);
+    let change = w.until("the verdict", |l| l.contains("(verdict changed)"));
+    assert_eq!(
+        change.last().map(String::as_str),
+        Some("Pod ml/w-3: Unschedulable → Schedulable (verdict changed): pod ml/blocker deleted")
+    );
+    let (code, stderr) = w.end(Some("-INT"));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn explain_watch_json_streams_the_target_changes() {
+    let server = FakeApiServer::start(cluster(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::command(
+        &server,
+        dir.path(),
+        &["explain", "pod/w-3", "-w", "-o", "json"],
+    );
+    let first = w.until("the diagnosis", |l| l.contains("\"Diagnosis\""));
+    let d: Value = serde_json::from_str(first.last().unwrap()).expect("one JSON line");
+    assert_eq!(d["verdict"], "Unschedulable");
+    server.play(&[Step::delete_pod("ml", "blocker")]);
+    let lines = w.until("the verdict", |l| l.contains("VerdictChanged"));
+    let e: Value = serde_json::from_str(lines.last().unwrap()).expect("one JSON object");
+    assert_eq!(e["kind"], "WatchEvent");
+    assert_eq!(
+        (&e["before"], &e["after"]),
+        (&json!("Unschedulable"), &json!("Schedulable"))
+    );
+    assert_eq!(e["object"]["name"], "w-3");
+    let (code, _) = w.end(Some("-TERM"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn tree_doctor_and_explain_watch_need_a_live_cluster_and_a_streamed_format() {
+    for args in [
+        &["tree", "-w", "--demo"][..],
+        &["doctor", "--watch", "--demo"],
+        &["explain", "pg/big-train-workers", "-w", "--demo"],
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 2, "{}", r.transcript());
+        assert!(
+            r.stderr.contains("`--watch` follows a live cluster"),
+            "{}",
+            r.stderr
+        );
+    }
+    for args in [
+        &["tree", "-w", "-o", "name", "--server", "http://127.0.0.1:1"][..],
+        &[
+            "doctor",
+            "-w",
+            "-o",
+            "yaml",
+            "--server",
+            "http://127.0.0.1:1",
+        ],
+        &[
+            "explain",
+            "pod/x",
+            "-w",
+            "--drain",
+            "n1",
+            "--server",
+            "http://127.0.0.1:1",
+        ],
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 2, "{}", r.transcript());
+    }
 }

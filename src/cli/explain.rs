@@ -85,7 +85,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
                 "check the name with `kubectl get workloads.kueue.x-k8s.io -A`",
             ));
         };
-        let mut plan = crate::sched::simulate(&staged.snapshot, &options);
+        let mut plan = crate::sched::simulate(staged.cluster(&snapshot), &options);
         crate::kueue::dry_run::join(&mut plan, staged, &snapshot);
         let explained = crate::explain::kueue::explain_workload(
             &snapshot,
@@ -110,7 +110,7 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
             }
         }
     }
-    let simulated = staged.as_ref().map_or(&snapshot, |s| &s.snapshot);
+    let simulated = staged.as_ref().map_or(&snapshot, |s| s.cluster(&snapshot));
     // The graph and the compiled simulation are independent reads of the snapshot: built at
     // once on two cores (at 150,000 pods each takes a few hundred milliseconds).
     let (graph, prepared) =

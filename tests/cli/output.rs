@@ -311,7 +311,7 @@ fn columns_fits_tables_and_wraps_prose() {
     let header = fitted
         .stdout
         .lines()
-        .find(|l| l.starts_with("NAMESPACE"))
+        .find(|l| l.starts_with("NAMESPACE  NAME "))
         .unwrap();
     for h in ["NAME", "OUTCOME", "PLACED", "MIN", "NODES", "MESSAGE"] {
         assert!(header.contains(h), "{header}");

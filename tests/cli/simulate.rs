@@ -246,7 +246,7 @@ fn empty_results_name_the_namespace_or_the_selector() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "No pending units in namespace default (5 pending in other namespaces; use -A)."
+            "No pending units in namespace default (8 pending in other namespaces; use -A)."
         ),
         "{}",
         r.stdout
@@ -256,7 +256,7 @@ fn empty_results_name_the_namespace_or_the_selector() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout
-            .contains("No pending units match the selector app=nothing (3 pending without it)."),
+            .contains("No pending units match the selector app=nothing (6 pending without it)."),
         "{}",
         r.stdout
     );

@@ -101,9 +101,9 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, Error> {
     )
     .map_err(super::kueue_error)?;
     let mut report = diff(
-        old_staged.as_ref().map_or(&old, |s| &s.snapshot),
+        old_staged.as_ref().map_or(&old, |s| s.cluster(&old)),
         &old_plan,
-        new_staged.as_ref().map_or(&new, |s| &s.snapshot),
+        new_staged.as_ref().map_or(&new, |s| s.cluster(&new)),
         &new_plan,
         (&source_name(&ctx.global), &to_name),
         !options.no_preemption,

@@ -117,7 +117,7 @@ fn diagnose(
             }
         }
     }
-    let simulated = staged.as_ref().map_or(snapshot, |s| &s.snapshot);
+    let simulated = staged.as_ref().map_or(snapshot, |s| s.cluster(snapshot));
     // The graph and the compiled simulation are independent reads of the snapshot: built at
     // once on two cores (at 150,000 pods each takes a few hundred milliseconds).
     let (graph, prepared) =
@@ -160,7 +160,7 @@ fn explain_kueue_workload(
     options: &Options,
     target: &ObjRef,
 ) -> Result<KueueExplanation, Error> {
-    let mut plan = crate::sched::simulate(&staged.snapshot, options);
+    let mut plan = crate::sched::simulate(staged.cluster(snapshot), options);
     crate::kueue::dry_run::join(&mut plan, staged, snapshot);
     crate::explain::kueue::explain_workload(
         snapshot,

@@ -63,7 +63,8 @@ pub struct Options {
 /// Which findings to keep.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Selection {
-    /// Keep namespaced findings of this namespace only (cluster-scoped ones are always kept).
+    /// Keep namespaced findings of this namespace only (cluster-scoped ones are always kept,
+    /// but a finding about a Namespace belongs to that namespace).
     pub namespace: Option<String>,
     /// Keep only these checks (empty: all).
     pub only: Vec<Check>,
@@ -75,10 +76,44 @@ impl Selection {
     fn keeps(&self, f: &Finding) -> bool {
         (self.only.is_empty() || self.only.contains(&f.id))
             && !self.skip.contains(&f.id)
-            && self
-                .namespace
-                .as_ref()
-                .is_none_or(|ns| f.object.namespace.is_empty() || f.object.namespace == *ns)
+            && self.namespace.as_ref().is_none_or(|ns| {
+                if f.object.kind == ObjKind::Namespace {
+                    f.object.name == *ns
+                } else {
+                    f.object.namespace.is_empty() || f.object.namespace == *ns
+                }
+            })
+    }
+}
+
+#[cfg(test)]
+mod selection_tests {
+    use super::*;
+
+    fn finding(kind: ObjKind, namespace: &str, name: &str) -> Finding {
+        Finding {
+            id: codes::ALL[0],
+            severity: Severity::Info,
+            object: ObjRef::new(kind, namespace, name),
+            message: String::new(),
+            fix: String::new(),
+        }
+    }
+
+    /// `-n research`: research's findings and the cluster's, not ml's, and a finding about
+    /// Namespace ml is ml's (it was kept as cluster-scoped).
+    #[test]
+    fn a_namespace_scope_keeps_its_findings_the_clusters_and_its_namespace_objects() {
+        let selection = Selection {
+            namespace: Some("research".to_owned()),
+            ..Selection::default()
+        };
+        assert!(selection.keeps(&finding(ObjKind::PodGroup, "research", "a")));
+        assert!(selection.keeps(&finding(ObjKind::Node, "", "gpu-1")));
+        assert!(selection.keeps(&finding(ObjKind::Namespace, "", "research")));
+        assert!(!selection.keeps(&finding(ObjKind::PodGroup, "ml", "a")));
+        assert!(!selection.keeps(&finding(ObjKind::Namespace, "", "ml")));
+        assert!(Selection::default().keeps(&finding(ObjKind::Namespace, "", "ml")));
     }
 }
 

@@ -500,12 +500,19 @@ fn numbers(s: &Snapshot, staged: &Staged, r: &WorkloadResult) -> (String, serde_
                     .filter(|h| h.cluster_queue == r.cluster_queue && h.usage.contains_key(&fr))
                     .map(|h| format!("{} (priority {})", h.name, h.priority))
                     .collect();
+                // What the cohort can lend it now: what it may use beyond its own quota.
+                let lendable = (free - tree.local_available(node, &fr)).max(0);
                 let borrowing = match (cq.cohort(), quota.borrowing_limit) {
                     (None, _) => "no cohort to borrow from".to_owned(),
-                    (Some(c), None) => format!("may borrow without limit in cohort {c}"),
-                    (Some(c), Some(l)) => {
-                        format!("borrowing limit {} in cohort {c}", show(resource, l))
-                    }
+                    (Some(c), None) => format!(
+                        "may borrow without limit in cohort {c}, which has {} to lend",
+                        show(resource, lendable)
+                    ),
+                    (Some(c), Some(l)) => format!(
+                        "borrowing limit {} in cohort {c}, which has {} to lend",
+                        show(resource, l),
+                        show(resource, lendable)
+                    ),
                 };
                 lines.push(format!(
                     "needs {} {resource} of flavor {}; {} free of nominal {} ({} used by {} workload{}{}); {borrowing}",
@@ -532,6 +539,7 @@ fn numbers(s: &Snapshot, staged: &Staged, r: &WorkloadResult) -> (String, serde_
                     "usedBy": by,
                     "cohort": cq.cohort(),
                     "borrowingLimit": quota.borrowing_limit.map(|l| show(resource, l)),
+                    "lendable": cq.cohort().map(|_| show(resource, lendable)),
                 }));
             }
         }
@@ -669,7 +677,7 @@ mod tests {
         let staged = stages::stage(&s, &options.gate_overrides)
             .expect("stage")
             .expect("kueue");
-        let mut plan = crate::sched::simulate(&staged.snapshot, &options);
+        let mut plan = crate::sched::simulate(staged.cluster(&s), &options);
         dry_run::join(&mut plan, &staged, &s);
         explain_workload(
             &s,

@@ -74,7 +74,8 @@ pub struct Fit {
     /// Members that fit at once on the current cluster, ignoring preemption (best domain when
     /// the group has a topology constraint).
     pub placeable: u32,
-    /// Per topology domain.
+    /// Per topology domain; omitted without a topology constraint.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub domains: Vec<DomainFit>,
     /// True when the unit was held before scheduling and never tried: `placeable` is then 0
     /// and says nothing about the cluster. Omitted when false.
@@ -122,18 +123,22 @@ pub struct Diagnosis {
     /// absent when nothing of the unit is pending (verdict `Scheduled`: already running).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
-    /// The simulator's message for the unit.
+    /// The simulator's message for the unit; omitted when empty.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// Findings, most decisive first.
     pub findings: Vec<Finding>,
-    /// Filter reason → node count, over the members that found no node.
+    /// Filter reason → node count, over the members that found no node; omitted when none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub node_reasons: BTreeMap<String, u32>,
     /// Members (child groups for a CompositePodGroup) that fit at once against the quorum; for
     /// a gang short of members, from a trial with the members it has.
     pub fit: Fit,
-    /// Verified fixes: each makes the unit schedulable on its own.
+    /// Verified fixes: each makes the unit schedulable on its own; omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fixes: Vec<String>,
-    /// What the simulation assumed.
+    /// What the simulation assumed; omitted when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
     /// What admission changed on the manifests among the input (as simulate's
     /// `settings.admitted`); omitted when empty.

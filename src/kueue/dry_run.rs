@@ -30,8 +30,14 @@ pub(crate) fn simulate(
     let Some(staged) = stages::stage(s, &options.gate_overrides)? else {
         return Ok((sched::simulate(s, options), None));
     };
-    let mut plan = sched::simulate(&staged.snapshot, options);
+    let mut plan = sched::simulate(staged.cluster(s), options);
     join(&mut plan, &staged, s);
+    // `--only`: that unit alone, as without Kueue; stage one's units are other units.
+    if let Some(only) = &options.only {
+        plan.units.retain(|u| u.obj_ref() == *only);
+        plan.summary = Summary::of(&plan.units);
+        plan.refresh_notes();
+    }
     Ok((plan, Some(staged)))
 }
 

@@ -25,12 +25,23 @@ pub(crate) struct Staged {
     pub not_launched: Vec<NotLaunched>,
     /// Running pods removed because Kueue preempted their workload (namespace, name).
     pub evicted_pods: Vec<(String, String)>,
-    /// The snapshot kube-scheduler's simulation runs on.
-    pub snapshot: Snapshot,
+    /// The snapshot kube-scheduler's simulation runs on, when stage one changed the cluster
+    /// (a Job started, a preempted workload's pods gone); `None` when it changed nothing, and
+    /// stage two runs on the input itself: see [`Staged::cluster`].
+    pub snapshot: Option<Snapshot>,
+}
+
+impl Staged {
+    /// The cluster kube-scheduler's simulation runs on: stage one's, or `input` (the snapshot
+    /// [`stage`] was given) when stage one changed nothing.
+    pub(crate) fn cluster<'a>(&'a self, input: &'a Snapshot) -> &'a Snapshot {
+        self.snapshot.as_ref().unwrap_or(input)
+    }
 }
 
 /// Runs Kueue's admission over `s` and builds the snapshot kube-scheduler then sees; `None`
-/// when the snapshot holds no Kueue object.
+/// when the snapshot holds no Kueue object. When the admission starts no Job and stops none,
+/// the cluster is `s` as it is and is not copied (`Staged::snapshot` is `None`).
 pub(crate) fn stage(
     s: &Snapshot,
     gate_overrides: &BTreeMap<String, bool>,
@@ -56,10 +67,22 @@ pub(crate) fn stage(
         &admission,
         workload_with_job(s, gate_overrides),
     );
-    let mut next = s.clone();
-    // Preempted workloads that held quota before: their Jobs are suspended again and their
-    // pods deleted, freeing their nodes.
-    let evicted_jobs: BTreeSet<(String, String)> = admission
+    let evicted_pods = evicted_pods(s, &admission);
+    let snapshot = (!launched.is_empty() || !evicted_pods.is_empty())
+        .then(|| started(s, &launched, &evicted_pods));
+    Ok(Some(Staged {
+        admission,
+        launched,
+        not_launched,
+        evicted_pods,
+        snapshot,
+    }))
+}
+
+/// The running pods of the workloads Kueue preempts that held quota before: their Jobs are
+/// suspended again and their pods deleted, freeing their nodes (namespace, name).
+fn evicted_pods(s: &Snapshot, admission: &Admission) -> Vec<(String, String)> {
+    let evicted_jobs: BTreeSet<(&str, &str)> = admission
         .workloads
         .iter()
         .filter(|r| r.evicted && r.held_before)
@@ -71,24 +94,41 @@ pub(crate) fn stage(
                 .iter()
                 .flatten()
                 .find(|o| o.kind == "Job" && o.controller == Some(true))?;
-            Some((w.namespace().to_owned(), job.name.clone()))
+            Some((w.namespace(), job.name.as_str()))
         })
         .collect();
-    let mut evicted_pods = Vec::new();
+    if evicted_jobs.is_empty() {
+        return Vec::new();
+    }
+    s.pods
+        .iter()
+        .filter_map(|p| {
+            let ns = p.metadata.namespace.as_deref().unwrap_or_default();
+            let owned = p
+                .metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|o| o.kind == "Job" && evicted_jobs.contains(&(ns, o.name.as_str())));
+            owned.then(|| (ns.to_owned(), p.metadata.name.clone().unwrap_or_default()))
+        })
+        .collect()
+}
+
+/// `s` with the evicted pods gone and the launched Jobs started: their pods, PodGroups and
+/// Workloads created, the Jobs no longer suspended.
+fn started(s: &Snapshot, launched: &[Launched], evicted_pods: &[(String, String)]) -> Snapshot {
+    let mut next = s.clone();
+    let gone: BTreeSet<(&str, &str)> = evicted_pods
+        .iter()
+        .map(|(ns, name)| (ns.as_str(), name.as_str()))
+        .collect();
     next.pods.retain(|p| {
-        let ns = p.metadata.namespace.clone().unwrap_or_default();
-        let owned = p
-            .metadata
-            .owner_references
-            .iter()
-            .flatten()
-            .any(|o| o.kind == "Job" && evicted_jobs.contains(&(ns.clone(), o.name.clone())));
-        if owned {
-            evicted_pods.push((ns, p.metadata.name.clone().unwrap_or_default()));
-        }
-        !owned
+        let ns = p.metadata.namespace.as_deref().unwrap_or_default();
+        let name = p.metadata.name.as_deref().unwrap_or_default();
+        !gone.contains(&(ns, name))
     });
-    for l in &launched {
+    for l in launched {
         let o = &l.objects;
         next.pods
             .extend(o.pods.iter().cloned().map(std::sync::Arc::new));
@@ -107,14 +147,7 @@ pub(crate) fn stage(
             }
         }
     }
-    let snapshot = next.build();
-    Ok(Some(Staged {
-        admission,
-        launched,
-        not_launched,
-        evicted_pods,
-        snapshot,
-    }))
+    next.build()
 }
 
 #[cfg(test)]
@@ -188,14 +221,46 @@ spec:
         );
         assert!(staged.not_launched.is_empty(), "{:?}", staged.not_launched);
         let pods: Vec<&str> = staged
-            .snapshot
+            .cluster(&s)
             .pods
             .iter()
             .filter_map(|p| p.metadata.name.as_deref())
             .collect();
         assert_eq!(pods, ["train-0", "train-1"]);
-        let job = &staged.snapshot.jobs[0];
+        let job = &staged.cluster(&s).jobs[0];
         assert_eq!(job.spec.as_deref().and_then(|s| s.suspend), Some(false));
+    }
+
+    /// Quota for 8 GPUs, a Job asking for 16: Kueue admits nothing, starts no Job and stops
+    /// none, so stage two runs on the input as it is (no copy), and its plan is the one the
+    /// copy would have given.
+    #[test]
+    fn when_nothing_starts_stage_two_runs_on_the_input_with_the_same_plan() {
+        let s = snapshot(&CLUSTER.replace("nominalQuota: \"16\"", "nominalQuota: \"8\""));
+        let staged = stage(&s, &BTreeMap::new())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .unwrap_or_else(|| panic!("Kueue objects are in the input"));
+        assert_eq!(
+            staged.admission.workloads[0].outcome,
+            admission::AdmissionOutcome::QuotaPending
+        );
+        assert!(staged.launched.is_empty() && staged.evicted_pods.is_empty());
+        assert!(staged.snapshot.is_none(), "nothing changed: no copy");
+        assert!(std::ptr::eq(staged.cluster(&s), &s));
+        let options = crate::sched::Options::default();
+        let on_input = crate::sched::simulate(staged.cluster(&s), &options);
+        let on_copy = crate::sched::simulate(&s.clone().build(), &options);
+        assert_eq!(on_input, on_copy);
+        assert_eq!(
+            serde_json::to_value(&on_input).unwrap_or_default(),
+            serde_json::to_value(&on_copy).unwrap_or_default()
+        );
+        // Joined with stage one, as the commands see it: the same plan either way too.
+        let (plan, _) =
+            crate::kueue::dry_run::simulate(&s, &options).unwrap_or_else(|e| panic!("{e:?}"));
+        let mut copied = on_copy;
+        crate::kueue::dry_run::join(&mut copied, &staged, &s);
+        assert_eq!(plan, copied);
     }
 
     /// A dump of Kueue Workloads without their queues (`kubectl get workloads` only): the

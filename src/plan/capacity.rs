@@ -67,7 +67,9 @@ pub struct CapacityReport {
     pub copies_with_preemption: u32,
     /// True when every copy tried fit (the answer is "at least `settings.maxCopies`").
     pub capped: bool,
-    /// Copies per topology domain (every value of the key on the nodes, sorted by value).
+    /// Copies per topology domain (every value of the key on the nodes, sorted by value);
+    /// omitted without a topology key.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub domains: Vec<DomainCopies>,
     /// Copies whose members landed in several domains, or on nodes without the key.
     #[serde(skip_serializing_if = "is_zero")]

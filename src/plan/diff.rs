@@ -137,7 +137,8 @@ pub(crate) struct DiffSettings {
     pub feature_gates_before: BTreeMap<String, bool>,
     /// kube-scheduler's WAS gates in NEW.
     pub feature_gates_after: BTreeMap<String, bool>,
-    /// What had to be assumed (both sides, deduplicated).
+    /// What had to be assumed (both sides, deduplicated); omitted when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
     /// The modelling notes that could have changed the answer of a unit that changed (on
     /// either side), as simulate's `settings.relevantNotes`; omitted when none.

@@ -82,7 +82,9 @@ pub struct Placement {
     pub pod: String,
     /// The node.
     pub node: String,
-    /// DRA devices allocated for the pod (`claim`, `request`, `driver`, `pool`, `device`).
+    /// DRA devices allocated for the pod (`claim`, `request`, `driver`, `pool`, `device`);
+    /// omitted when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub devices: Vec<super::dra::DeviceRef>,
     /// When a device's `bindingConditions` are not all `True` yet: the pod is placed, but its
     /// binding waits in PreBind for them, at most this many seconds (DynamicResources'
@@ -293,6 +295,14 @@ pub struct UnitTrace {
     pub preemption_domains: Vec<DomainTrace>,
 }
 
+impl UnitTrace {
+    /// Nothing traced: the unit's `trace` is omitted from the JSON.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
 /// What Kueue's admission does with a Kueue Workload (stage one of a dry run on a cluster
 /// that runs Kueue): the `admission.outcome` of the JSON contract (docs/json.md). Its own
 /// vocabulary, beside [`Outcome`], which stays the placement stage's.
@@ -432,7 +442,8 @@ pub struct UnitResult {
     /// `NotSimulated` unit, the scheduler its pods name. Omitted for `default-scheduler`.
     #[serde(skip_serializing_if = "is_default_profile")]
     pub profile: String,
-    /// Why.
+    /// Why; omitted when there is nothing to trace.
+    #[serde(skip_serializing_if = "UnitTrace::is_empty")]
     pub trace: UnitTrace,
     /// A Kueue Workload's unit: `apiVersion`, `admission` and `placement`.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -1003,7 +1014,8 @@ pub struct Left {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_count: Option<u32>,
     /// GPUs its running pods hold: extended resources named `*gpu*`, and DRA devices as
-    /// `resource.k8s.io/devices`.
+    /// `resource.k8s.io/devices`; omitted when none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub holds: BTreeMap<String, String>,
 }
 
@@ -1039,6 +1051,35 @@ impl GroupLeft {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 51: what a victim gang holds and a unit's trace are omitted when empty, kept
+    /// when filled.
+    #[test]
+    fn empty_holds_and_trace_are_omitted_filled_ones_kept() {
+        let left = |holds: &[(&str, &str)]| Left {
+            running: 2,
+            min_count: Some(3),
+            holds: holds
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+        };
+        let json = |l: &Left| serde_json::to_value(l).unwrap_or_default();
+        assert_eq!(
+            json(&left(&[])),
+            serde_json::json!({"running": 2, "minCount": 3})
+        );
+        assert_eq!(
+            json(&left(&[("nvidia.com/gpu", "16")]))["holds"],
+            serde_json::json!({"nvidia.com/gpu": "16"})
+        );
+        assert!(UnitTrace::default().is_empty());
+        let traced = UnitTrace {
+            placement_feasible: vec!["Wait".into()],
+            ..UnitTrace::default()
+        };
+        assert!(!traced.is_empty());
+    }
 
     #[test]
     fn reason_counts_serialize_like_the_map_they_replace() {

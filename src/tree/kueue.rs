@@ -258,6 +258,9 @@ impl TreeBuilder<'_> {
             pod_sets,
             message,
         });
+        // The dry run's answer (Waiting, Unschedulable, …): Kueue's stage and, once admitted,
+        // its pods' placement.
+        n.simulated = self.simulated(r, None);
         let owners: Vec<ObjRef> = self
             .g
             .outgoing(r, Some(EdgeKind::Owner))

@@ -370,7 +370,9 @@ impl Data {
             },
             &doctor::Selection::default(),
         );
-        let simulated = staged.as_ref().map_or(&*snapshot, |st| &st.snapshot);
+        let simulated = staged
+            .as_ref()
+            .map_or(&*snapshot, |st| st.cluster(&snapshot));
         let nodes = node_infos(&snapshot, simulated, &plan, &gates);
         Ok(Self {
             namespaces: snapshot.namespaces_in_use(),

@@ -133,10 +133,11 @@ pub(crate) fn diagnose(r: &ExplainRequest) -> Result<Vec<Diagnosis>, String> {
         }
     }
     let own_graph;
-    let (s, graph) = match r.staged.as_deref() {
-        Some(staged) => {
-            own_graph = Graph::build(&staged.snapshot);
-            (&staged.snapshot, &own_graph)
+    // Stage one's cluster when it changed one (its own graph), else the input's.
+    let (s, graph) = match r.staged.as_deref().and_then(|st| st.snapshot.as_ref()) {
+        Some(started) => {
+            own_graph = Graph::build(started);
+            (started, &own_graph)
         }
         None => (&*r.snapshot, &*r.graph),
     };

@@ -109,8 +109,9 @@ fn tree_view() {
 #[test]
 fn tree_collapse_expand_and_parent() {
     let mut h = Harness::demo();
-    // The second row is PodGroup/batch-low under Workload/batch-low.
-    h.keys("j");
+    // The sixth row is PodGroup/batch-low under Workload/batch-low (the demo's two Kueue
+    // Workloads and their Jobs come first in ml).
+    h.keys("jjjjj");
     assert!(h.text().contains("Pod/batch-low-0"));
     h.keys("h");
     let text = h.text();
@@ -133,14 +134,16 @@ fn pending_view() {
 #[test]
 fn explain_view_from_pending() {
     let mut h = Harness::demo();
-    h.keys(":pending<Enter>j<Enter>");
+    // big-train-workers: after the two Kueue Workloads and urgent.
+    h.keys(":pending<Enter>jjj<Enter>");
     insta::assert_snapshot!(h.draw());
 }
 
 #[test]
 fn explain_of_a_preemptor_shows_victims_and_blast_radius() {
     let mut h = Harness::demo();
-    h.keys(":pending<Enter><Enter>");
+    // urgent: after the two Kueue Workloads.
+    h.keys(":pending<Enter>jj<Enter>");
     let text = h.text();
     assert!(text.contains("explain PodGroup/ml/urgent"), "{text}");
     // Simulate's word (issue #45: one vocabulary), not explain's JSON verdict.
@@ -194,8 +197,9 @@ fn drain_what_if_before_and_after() {
     h.keys(":nodes<Enter>/gpu-a1<Enter>d");
     h.keys(":pending<Enter>");
     insta::assert_snapshot!("drain_what_if_after", h.draw());
-    // On a changed unit, the line above `why:` says what changed and why, as `diff` does.
-    h.keys("j");
+    // On a changed unit, the line above `why:` says what changed and why, as `diff` does
+    // (train-a-workers, after the two Kueue Workloads and urgent).
+    h.keys("jjj");
     let text = h.text();
     let changed = text
         .lines()
@@ -254,7 +258,7 @@ fn filter_highlights_matches() {
     assert!(buf[(x, y)].modifier.contains(Modifier::UNDERLINED));
     // Esc restores the previous filter (none); Enter would keep it.
     h.keys("<Esc>");
-    assert!(h.text().contains("tree (42 of 42 rows)"));
+    assert!(h.text().contains("tree (46 of 46 rows)"));
 }
 
 #[test]
@@ -308,11 +312,11 @@ fn no_color() {
 #[test]
 fn yaml_view_and_history() {
     let mut h = Harness::demo();
-    h.keys("jjy");
+    h.keys("jjjjjjy");
     let text = h.text();
     assert!(text.contains("yaml Pod/ml/batch-low-0"), "{text}");
     assert!(text.contains("name: batch-low-0"), "{text}");
-    h.keys(":pending<Enter><Enter>");
+    h.keys(":pending<Enter>jj<Enter>");
     assert!(h.text().contains("explain PodGroup/ml/urgent"));
     h.keys("<Esc>");
     assert!(h.text().contains("pending ("));
@@ -690,7 +694,7 @@ fn pending_at_80_and_160_columns_keeps_the_why() {
 fn explain_at_80_and_160_columns_wraps_instead_of_cutting() {
     for width in [80, 160] {
         let mut h = sized(width, 60);
-        h.keys(":pending<Enter>j<Enter>");
+        h.keys(":pending<Enter>jjj<Enter>");
         let text = h.text();
         assert!(
             text.contains("explain PodGroup/ml/big-train-workers"),
@@ -855,11 +859,11 @@ fn kind_aliases_list_one_kind() {
     assert!(text.contains("tree: ResourceClaim ("), "{text}");
     assert!(!text.contains("Workload/"), "{text}");
     h.keys("<Esc>");
-    assert!(h.text().contains("tree (42 of 42 rows)"));
+    assert!(h.text().contains("tree (46 of 46 rows)"));
     h.keys(":no<Enter>");
     assert!(h.text().contains("nodes ("));
     h.keys(":cq<Enter>");
-    assert!(h.text().contains("No Kueue objects in this snapshot."));
+    assert!(h.text().contains("queues: ClusterQueue (2)"));
 }
 
 // A key that does nothing in the view flashes a hint naming it.
@@ -1019,8 +1023,69 @@ fn kueue_kinds_and_queues() {
 // column: the screens are those of kube-scheduler's simulation alone.
 #[test]
 fn without_kueue_no_stage_one_and_no_admission_column() {
-    let mut h = sized(200, 30);
+    // The demo without its Kueue objects and the Jobs Kueue manages.
+    let text = demo::DEMO_YAML
+        .split("\n---\n")
+        .filter(|d| {
+            !d.contains("apiVersion: kueue.x-k8s.io") && !d.contains("kueue.x-k8s.io/queue-name")
+        })
+        .collect::<Vec<_>>()
+        .join("\n---\n");
+    let mut c = crate::snapshot::source::Collector::new();
+    crate::snapshot::source::files::load_str(&text, "demo.yaml", &mut c).expect("loads");
+    let app = App::new(
+        Config {
+            color: false,
+            source: "demo".to_owned(),
+            ..Config::default()
+        },
+        c.finish(),
+        None,
+    );
+    let term = Terminal::new(TestBackend::new(200, 30)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
     assert!(h.app.data_for_tests().is_some_and(|d| d.staged.is_none()));
     h.keys(":pending<Enter>");
     assert!(!header_row(&h.text()).contains("ADMISSION"));
+    h.keys(":cq<Enter>");
+    assert!(h.text().contains("No Kueue objects in this snapshot."));
+}
+
+// The demo runs Kueue in front (issue 49): `:cq` lists team-ml (finetune admitted, distill
+// waiting on quota) and team-research (idle) in cohort gpus; the pending view carries both
+// Kueue Workloads with Kueue's answer and the placement's.
+#[test]
+fn the_demos_kueue_queues_and_workloads() {
+    let mut h = sized(200, 40);
+    h.keys(":cq<Enter>");
+    let text = h.text();
+    assert!(text.contains("queues: ClusterQueue (2)"), "{text}");
+    let cells = |row: &str| {
+        row.split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        cells(&line_of(&text, "team-ml")),
+        ["team-ml", "gpus", "1", "1"],
+        "{text}"
+    );
+    assert_eq!(
+        cells(&line_of(&text, "team-research")),
+        ["team-research", "gpus", "0", "0"],
+        "{text}"
+    );
+    h.keys(":pending<Enter>");
+    let text = h.text();
+    let distill = line_of(&text, "job-distill-32367");
+    assert!(
+        distill.contains("QuotaPending") && distill.contains("Waiting"),
+        "{distill}"
+    );
+    let finetune = line_of(&text, "job-finetune-943b8");
+    assert!(
+        finetune.contains("Admitted") && finetune.contains("Unschedulable"),
+        "{finetune}"
+    );
 }

@@ -87,6 +87,8 @@ fn demo_produces_exactly_its_planted_findings() {
             "WASD107 PodGroup/ml/old-group",
             "WASD202 CompositePodGroup/ml/pipeline",
             "WASD203 PodGroup/research/infer-b",
+            // Kueue's Jobs beside native PodGroups in ml (the demo's KUEUE section).
+            "WASD302 Namespace/ml",
         ]
     );
     insta::assert_snapshot!("doctor_demo_json", r.stdout);

@@ -758,3 +758,200 @@ fn a_partial_dump_without_cluster_queues_says_not_read_never_missing() {
         );
     }
 }
+
+// ---- The demo's Kueue setup (issue 49 item 1): two ClusterQueues in cohort `gpus`, flavors
+// h100 and a100 for the two GPU pools, a Job waiting on quota and one admitted that the nodes
+// cannot place (testdata/clusters/demo.yaml, KUEUE section).
+
+const DEMO_DISTILL: &str = "job-distill-32367";
+const DEMO_FINETUNE: &str = "job-finetune-943b8";
+
+fn json_of(r: &crate::support::Run) -> serde_json::Value {
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+}
+
+/// distill waits on team-ml's a100 quota, held by finetune; cohort gpus lends none (the
+/// other queue's a100 quota has lendingLimit 0): the shortfall with the queue's numbers, and
+/// a fix verified by running Kueue's admission again.
+#[test]
+fn the_demos_queued_job_waits_on_quota_with_the_queues_numbers() {
+    let r = run(&["explain", "--demo", &format!("kwl/{DEMO_DISTILL}")]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    insta::assert_snapshot!(r.stdout);
+    let doc = json_of(&run(&[
+        "explain",
+        "--demo",
+        &format!("workloads.kueue.x-k8s.io/{DEMO_DISTILL}"),
+        "-o",
+        "json",
+    ]));
+    assert_eq!(doc["outcome"], "Waiting");
+    let finding = &doc["findings"][0];
+    assert_eq!(finding["id"], "WASE100");
+    let quota = &finding["evidence"]["quota"][0];
+    assert_eq!(quota["flavor"], "a100");
+    assert_eq!(quota["needs"], "8");
+    assert_eq!(quota["nominal"], "8");
+    assert_eq!(quota["used"], "8");
+    assert_eq!(quota["free"], "0");
+    assert_eq!(quota["cohort"], "gpus");
+    assert_eq!(quota["lendable"], "0");
+    assert_eq!(
+        quota["usedBy"],
+        serde_json::json!([format!("ml/{DEMO_FINETUNE} (priority 1000)")])
+    );
+    assert_eq!(
+        finding["evidence"]["admittedAfter"]["workloads"][0]["name"],
+        DEMO_FINETUNE
+    );
+    assert_eq!(
+        doc["fixes"],
+        serde_json::json!([
+            "raise ClusterQueue team-ml's nominalQuota of nvidia.com/gpu of flavor a100 from 8 to 16 (verified: Kueue then admits it)"
+        ])
+    );
+    // The plan's unit: QuotaPending with the shortfall, no placement.
+    let plan = json_of(&run(&["simulate", "--demo", "-o", "json"]));
+    let unit = plan["units"]
+        .as_array()
+        .and_then(|u| u.iter().find(|u| u["name"] == DEMO_DISTILL))
+        .unwrap_or_else(|| panic!("no unit {DEMO_DISTILL}"));
+    assert_eq!(unit["kind"], "Workload");
+    assert_eq!(unit["apiVersion"], "kueue.x-k8s.io/v1beta2");
+    assert_eq!(unit["admission"]["outcome"], "QuotaPending");
+    assert_eq!(unit["admission"]["clusterQueue"], "team-ml");
+    assert_eq!(
+        unit["admission"]["shortfall"],
+        serde_json::json!({"nvidia.com/gpu": "8"})
+    );
+    assert_eq!(unit["outcome"], "Waiting");
+    assert!(unit.get("placement").is_none(), "{unit}");
+}
+
+/// finetune holds team-ml's a100 quota, but its pod, pinned to the A100 nodes by the
+/// flavor, finds rack c full and preempts nothing: "admitted but unschedulable", followed by
+/// the pod's diagnosis.
+#[test]
+fn the_demos_admitted_job_is_admitted_but_unschedulable() {
+    let r = run(&["explain", "--demo", &format!("kwl/{DEMO_FINETUNE}")]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    insta::assert_snapshot!(r.stdout);
+    let doc = json_of(&run(&[
+        "explain",
+        "--demo",
+        &format!("kwl/{DEMO_FINETUNE}"),
+        "-o",
+        "json",
+    ]));
+    assert_eq!(doc["outcome"], "Unschedulable");
+    assert!(
+        doc["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Pod/ml/finetune-")),
+        "{}",
+        doc["target"]
+    );
+    let finding = &doc["findings"][0];
+    assert_eq!(finding["id"], "WASE101");
+    let detail = finding["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail
+            .starts_with("admitted but unschedulable: ClusterQueue team-ml has quota (flavor a100"),
+        "{detail}"
+    );
+    assert!(detail.contains("waitForPodsReady"), "{detail}");
+    assert!(detail.contains("2 Insufficient nvidia.com/gpu"), "{detail}");
+    assert_eq!(
+        finding["evidence"]["podSets"][0]["flavors"]["nvidia.com/gpu"],
+        "a100"
+    );
+    // The plan: admitted with its flavors, unschedulable, pointing at its pod's unit.
+    let plan = json_of(&run(&["simulate", "--demo", "-o", "json"]));
+    let units = plan["units"].as_array().cloned().unwrap_or_default();
+    let unit = units
+        .iter()
+        .find(|u| u["name"] == DEMO_FINETUNE)
+        .unwrap_or_else(|| panic!("no unit {DEMO_FINETUNE}"));
+    assert_eq!(unit["admission"]["outcome"], "Admitted");
+    assert_eq!(unit["admission"]["evicted"], false);
+    assert_eq!(unit["admission"]["podSets"][0]["count"], 1);
+    assert_eq!(unit["outcome"], "Unschedulable");
+    assert_eq!(unit["placement"]["kind"], "Pod");
+    let pod = units
+        .iter()
+        .find(|u| u["name"] == unit["placement"]["name"])
+        .unwrap_or_else(|| panic!("no pod unit: {unit}"));
+    assert_eq!(pod["outcome"], "Unschedulable");
+    // The rest of the demo's story is intact, and each job is counted once.
+    let outcome = |name: &str| {
+        units
+            .iter()
+            .find(|u| u["name"] == name)
+            .map(|u| u["outcome"].clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(outcome("urgent"), "Preempting");
+    assert_eq!(outcome("big-train-workers"), "Unschedulable");
+    assert_eq!(outcome("infer-a"), "Scheduled");
+    assert_eq!(outcome("lost-0"), "Waiting");
+    assert_eq!(
+        plan["summary"],
+        serde_json::json!({"scheduled": 2, "unschedulable": 2, "waiting": 2, "preempting": 1, "error": 0})
+    );
+}
+
+/// `tree cq/NAME --demo`: the quota per flavor with the admitted and the waiting workload;
+/// the other queue of the cohort keeps its a100 quota (lendingLimit 0); the Kueue Workloads
+/// in the namespace tree carry the dry run's answer.
+#[test]
+fn tree_shows_the_demos_cluster_queues_and_kueue_workloads() {
+    let r = run(&["tree", "--demo", "cq/team-ml"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    insta::assert_snapshot!(r.stdout);
+    let v = json_of(&run(&["tree", "--demo", "cq/team-ml", "-o", "json"]));
+    assert_eq!(v["cohorts"], serde_json::json!(["gpus"]));
+    assert_eq!(v["admitted"][0]["name"], DEMO_FINETUNE);
+    assert_eq!(v["pending"][0]["name"], DEMO_DISTILL);
+    let gpu = v["resources"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["resource"] == "nvidia.com/gpu"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(gpu["flavor"], "a100");
+    assert_eq!(gpu["nominal"], "8");
+    assert_eq!(gpu["used"], "8");
+    assert_eq!(gpu["pending"], "8");
+    let research = json_of(&run(&["tree", "--demo", "cq/team-research", "-o", "json"]));
+    let a100 = research["resources"]
+        .as_array()
+        .and_then(|r| {
+            r.iter()
+                .find(|r| r["resource"] == "nvidia.com/gpu" && r["flavor"] == "a100")
+        })
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(a100["lendingLimit"], "0");
+    assert_eq!(a100["lent"], "0");
+    let ns = run(&["tree", "--demo", "-n", "ml"]);
+    assert_eq!(ns.code, 0, "{}", ns.transcript());
+    let row = |name: &str| {
+        ns.stdout
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let finetune = row(&format!("Workload.kueue.x-k8s.io/{DEMO_FINETUNE}"));
+    assert!(
+        finetune.contains("Admitted") && finetune.contains("Unschedulable"),
+        "{}",
+        ns.stdout
+    );
+    let distill = row(&format!("Workload.kueue.x-k8s.io/{DEMO_DISTILL}"));
+    assert!(
+        distill.contains("Pending") && distill.contains("Waiting"),
+        "{}",
+        ns.stdout
+    );
+}

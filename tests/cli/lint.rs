@@ -83,10 +83,10 @@ fn demo_cluster_lints_to_its_planted_findings() {
     assert_eq!(
         serious,
         [
-            "WAS301 4540:5 lost-0",
-            "WAS302 2637:5 infer-b-0",
-            "WAS302 2684:5 infer-b-1",
-            "WAS401 4550:13 old-group",
+            "WAS301 4546:5 lost-0",
+            "WAS302 2643:5 infer-b-0",
+            "WAS302 2690:5 infer-b-1",
+            "WAS401 4556:13 old-group",
         ]
     );
     for f in v["findings"].as_array().unwrap() {

@@ -311,7 +311,7 @@ fn columns_fits_tables_and_wraps_prose() {
     let header = fitted
         .stdout
         .lines()
-        .find(|l| l.starts_with("NAMESPACE"))
+        .find(|l| l.starts_with("NAMESPACE  NAME "))
         .unwrap();
     for h in ["NAME", "OUTCOME", "PLACED", "MIN", "NODES", "MESSAGE"] {
         assert!(header.contains(h), "{header}");
@@ -338,5 +338,104 @@ fn columns_fits_tables_and_wraps_prose() {
             line.chars().count() <= 60 || !line.trim().contains(' '),
             "`{line}` is wider than 60"
         );
+    }
+}
+
+/// Issue 51, the empty-keys sweep: `-o json` omits a key whose value is empty (kubectl's
+/// omitempty) and keeps it when it has a value, per command.
+mod empty_keys {
+    use crate::support::run;
+
+    fn json(args: &[&str]) -> serde_json::Value {
+        let r = run(args);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+    }
+
+    #[test]
+    fn explain_omits_an_empty_message_fixes_node_reasons_domains_and_assumed() {
+        // infer-a schedules: no message, fix, rejected node or domain; with the one gate
+        // the demo leaves unknown given, nothing assumed.
+        let empty = json(&[
+            "explain",
+            "--demo",
+            "pg/infer-a",
+            "--feature-gates",
+            "WorkloadWithJob=true",
+            "-o",
+            "json",
+        ]);
+        for key in ["message", "fixes", "nodeReasons", "assumed"] {
+            assert!(empty.get(key).is_none(), "{key}: {empty}");
+        }
+        assert!(empty["fit"].get("domains").is_none(), "{empty}");
+        assert_eq!(empty["fit"]["placeable"], 2);
+        // big-train is stuck in its racks: every one of them filled.
+        let filled = json(&["explain", "--demo", "pg/big-train-workers", "-o", "json"]);
+        for key in ["message", "fixes", "nodeReasons", "assumed"] {
+            assert!(
+                filled.get(key).is_some_and(|v| v != &serde_json::json!([])),
+                "{key}: {filled}"
+            );
+        }
+        assert!(
+            filled["fit"]["domains"]
+                .as_array()
+                .is_some_and(|d| d.len() == 3)
+        );
+    }
+
+    #[test]
+    fn capacity_omits_domains_without_a_topology_key() {
+        let empty = json(&["capacity", "--demo", "pg/infer-a", "-o", "json"]);
+        assert!(empty.get("domains").is_none(), "{empty}");
+        let filled = json(&["capacity", "--demo", "pg/big-train-workers", "-o", "json"]);
+        assert_eq!(filled["domains"][0]["value"], "rack-a", "{filled}");
+    }
+
+    #[test]
+    fn diff_omits_settings_assumed_when_nothing_was_assumed() {
+        let filled = json(&["diff", "--demo", "--drain", "gpu-a1", "-o", "json"]);
+        assert!(
+            filled["settings"]["assumed"]
+                .as_array()
+                .is_some_and(|a| !a.is_empty()),
+            "{filled}"
+        );
+        let empty = json(&[
+            "diff",
+            "--demo",
+            "--drain",
+            "gpu-a1",
+            "--feature-gates",
+            "WorkloadWithJob=true",
+            "-o",
+            "json",
+        ]);
+        assert!(empty["settings"].get("assumed").is_none(), "{empty}");
+    }
+
+    #[test]
+    fn simulate_omits_an_empty_trace_devices_and_holds() {
+        let plan = json(&["simulate", "--demo", "-o", "json"]);
+        let units = plan["units"].as_array().cloned().unwrap_or_default();
+        let unit = |name: &str| {
+            units
+                .iter()
+                .find(|u| u["name"] == name)
+                .cloned()
+                .unwrap_or_else(|| panic!("no unit {name}"))
+        };
+        // trace: a Kueue Workload waiting on quota has none; big-train's is filled.
+        assert!(unit("job-distill-32367").get("trace").is_none());
+        assert!(unit("big-train-workers")["trace"]["pods"].is_array());
+        // devices: urgent's pods use the extended resource, infer-a's a DRA claim.
+        let urgent = unit("urgent");
+        assert!(urgent["placements"][0].get("devices").is_none(), "{urgent}");
+        assert!(unit("infer-a")["placements"][0]["devices"].is_array());
+        // holds: batch-low is evicted whole, so it keeps nothing running and holds nothing.
+        let left = &urgent["blastRadius"]["groups"][0]["left"];
+        assert_eq!(left["running"], 0, "{urgent}");
+        assert!(left.get("holds").is_none(), "{urgent}");
     }
 }

@@ -233,7 +233,8 @@ fn preemption_says_what_a_victim_gang_keeps_below_its_min_count() {
     assert_eq!(
         unit["blastRadius"]["groups"][0],
         serde_json::json!({"group": "PodGroup/default/victim-pg", "evicted": 1,
-            "left": {"running": 2, "minCount": 3, "holds": {}}})
+            "left": {"running": 2, "minCount": 3}}),
+        "no GPUs held: `holds` omitted"
     );
 }
 
@@ -246,7 +247,7 @@ fn empty_results_name_the_namespace_or_the_selector() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "No pending units in namespace default (5 pending in other namespaces; use -A)."
+            "No pending units in namespace default (8 pending in other namespaces; use -A)."
         ),
         "{}",
         r.stdout
@@ -256,7 +257,7 @@ fn empty_results_name_the_namespace_or_the_selector() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout
-            .contains("No pending units match the selector app=nothing (3 pending without it)."),
+            .contains("No pending units match the selector app=nothing (6 pending without it)."),
         "{}",
         r.stdout
     );

@@ -152,7 +152,8 @@ fn tui_demo_in_tmux_shows_views_quits_and_restores_the_terminal() {
     let pane = tmux.wait_for(&["pending (", "PodGroup/big-train-workers", "Unschedulable"]);
     assert!(!pane.contains("keys (Esc closes)"), "help closed: {pane}");
 
-    tmux.send(&["Enter"]);
+    // urgent: after the demo's two Kueue Workloads.
+    tmux.send(&["j", "j", "Enter"]);
     tmux.wait_for(&[
         "explain PodGroup/ml/urgent",
         "PodGroup/ml/urgent: Preempting",

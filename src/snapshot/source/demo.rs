@@ -3,7 +3,9 @@
 //! The source is `testdata/clusters/demo.yaml`, compiled into the binary. It shows every
 //! capability: racks of GPU nodes with DRA ResourceSlices, a running gang, a gang pending for
 //! lack of room in one rack, mismatched claim entries, a CompositePodGroup tree, a preemption
-//! candidate, orphans, a stale `v1alpha2` object and feature-gate skew.
+//! candidate, orphans, a stale `v1alpha2` object, feature-gate skew, and Kueue in front (two
+//! ClusterQueues in a cohort, flavors for the two GPU pools, a Job waiting on quota and one
+//! admitted that its nodes cannot place).
 
 use super::Collector;
 use super::files::{LoadError, load_str};

@@ -14,6 +14,7 @@ pub(crate) mod dra;
 pub(crate) mod gangs;
 pub(crate) mod kueue;
 pub(crate) mod orphans;
+pub(crate) mod others;
 pub(crate) mod profiles;
 pub(crate) mod skew;
 
@@ -50,6 +51,10 @@ pub struct Finding {
     pub fix: String,
 }
 
+/// The default of `doctor --stuck-after` (WASD304): ten minutes.
+pub const DEFAULT_STUCK_AFTER: k8s_openapi::jiff::SignedDuration =
+    k8s_openapi::jiff::SignedDuration::from_secs(600);
+
 /// What the checks need besides the snapshot.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -57,6 +62,9 @@ pub struct Options {
     pub now: Timestamp,
     /// `--feature-gates` overrides.
     pub gate_overrides: BTreeMap<String, bool>,
+    /// `--stuck-after`: how long a Volcano PodGroup may stay `Pending` or `Inqueue` before
+    /// WASD304 reports it.
+    pub stuck_after: k8s_openapi::jiff::SignedDuration,
 }
 
 /// Which findings to keep.
@@ -186,6 +194,7 @@ pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<S
     api_versions::check(&mut c);
     gangs::check(&mut c);
     coexistence::check(&mut c);
+    others::check(&mut c);
     profiles::check(&mut c);
     dra::check(&mut c);
     kueue::check(&mut c);
@@ -296,6 +305,7 @@ pub(crate) mod test_support {
         let options = Options {
             now: NOW.parse().expect("valid time"),
             gate_overrides: BTreeMap::new(),
+            stuck_after: DEFAULT_STUCK_AFTER,
         };
         check(&s, &g, &options)
             .0

@@ -27,6 +27,7 @@ mod live;
 mod loader;
 mod misleading;
 mod notes;
+mod other_schedulers;
 mod output;
 mod pipe;
 mod plugin;

@@ -164,6 +164,7 @@ fn run_everything(text: &str, name: &str) {
             &crate::doctor::Options {
                 now,
                 gate_overrides: std::collections::BTreeMap::new(),
+                stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
             },
             &crate::doctor::Selection::default(),
         );

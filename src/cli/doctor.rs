@@ -27,6 +27,10 @@ pub struct DoctorArgs {
     /// Print the check table and exit.
     #[arg(long)]
     pub list_checks: bool,
+    /// How long a Volcano PodGroup may stay `Pending` or `Inqueue` before WASD304 reports it
+    /// (`10m`, `1h30m`, `90s`).
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_stuck_after)]
+    pub stuck_after: k8s_openapi::jiff::SignedDuration,
     /// Label selector: only findings about objects whose labels match.
     #[command(flatten)]
     pub selector: SelectorArgs,
@@ -59,6 +63,17 @@ impl From<FailOn> for Severity {
             FailOn::Warning => Self::Warning,
         }
     }
+}
+
+/// `--stuck-after`: a non-negative duration (`10m`, `1h30m`, `90s`).
+fn parse_stuck_after(text: &str) -> Result<k8s_openapi::jiff::SignedDuration, String> {
+    let d: k8s_openapi::jiff::SignedDuration = text
+        .parse()
+        .map_err(|e| format!("`{text}` is not a duration such as `10m` or `1h30m` ({e})"))?;
+    if d.is_negative() {
+        return Err(format!("`{text}` is negative"));
+    }
+    Ok(d)
 }
 
 fn parse_ids(ids: &[String]) -> Result<Vec<Check>, Error> {
@@ -137,6 +152,7 @@ fn made(
     let options = Options {
         now: snapshot.now(),
         gate_overrides: ctx.gate_overrides()?,
+        stuck_after: args.stuck_after,
     };
     let selection = Selection {
         namespace: ctx.namespace_scope(snapshot),

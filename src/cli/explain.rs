@@ -19,8 +19,10 @@ use crate::sched::Options;
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// `pod/`, `podgroup/` (`pg/`), `compositepodgroup/` (`cpg/`), `workload/` (all its
-    /// groups), `job/` (its group) or Kueue's `workloads.kueue.x-k8s.io/` (`kwl/`: which stage
-    /// blocks it), followed by the name.
+    /// groups), `job/` (its group), Kueue's `workloads.kueue.x-k8s.io/` (`kwl/`: which stage
+    /// blocks it), Volcano's `podgroups.scheduling.volcano.sh/` (`vcpg/`) or a YuniKorn
+    /// `taskgroup/APP_ID:TASK_GROUP` (`tg/`: what that scheduler recorded, not simulated),
+    /// followed by the name.
     #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
     pub target: Vec<String>,
     /// Exit with 1 when the target is not schedulable (Waiting, Unschedulable, Preempting, Error, Suspended).
@@ -50,8 +52,10 @@ struct Diagnoses<'a> {
 
 pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error> {
     let (kind, name) = parse_target_words(&args.target)?;
-    if matches!(kind, ObjKind::ResourceClaim | ObjKind::Node)
-        || (kind.is_kueue() && kind != ObjKind::KueueWorkload)
+    if matches!(
+        kind,
+        ObjKind::ResourceClaim | ObjKind::Node | ObjKind::VolcanoQueue
+    ) || (kind.is_kueue() && kind != ObjKind::KueueWorkload)
     {
         return Err(Error::usage(
             "`explain` takes a pod, podgroup, compositepodgroup, workload or job",
@@ -65,6 +69,9 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
     let target = resolve_target(ctx, &snapshot, &kind, &name)?;
+    if target.kind.other_scheduler().is_some() {
+        return write_gang(ctx, args, &snapshot, &target);
+    }
     let options = Options {
         mode: args.what_if.mode,
         gate_overrides: ctx.gate_overrides()?,
@@ -326,6 +333,52 @@ fn write_diagnoses(
     }
     ctx.stdout(&out)?;
     Ok(exit_status(args, diagnoses))
+}
+
+/// `explain` on a Volcano PodGroup or a YuniKorn task group: what that scheduler recorded
+/// and the checks that hold for any scheduler (`kind: GangDiagnosis`).
+fn write_gang(
+    ctx: &Context,
+    args: &ExplainArgs,
+    snapshot: &crate::snapshot::Snapshot,
+    target: &crate::snapshot::ObjRef,
+) -> Result<ExitStatus, Error> {
+    let d = crate::explain::others::explain_other_gang(snapshot, target)
+        .map_err(|m| Error::usage(m, "check the name with `kubectl wasctl tree -A`"))?;
+    let blocked = d.checks.iter().any(|c| c.result == "problem");
+    let status = if args.exit_code && blocked {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Success
+    };
+    let format = match &args.output {
+        ReportOutput::Plain(f) => *f,
+        ReportOutput::Template(t) => {
+            ctx.write_template(t, "GangDiagnosis", &d, |doc| vec![doc])?;
+            return Ok(status);
+        }
+    };
+    let mut out = Vec::new();
+    match format {
+        ReportFormat::Text => {
+            crate::render::gang::write_text(&mut out, &d, ctx.color.styler())?;
+            let whole = String::from_utf8_lossy(&out);
+            out = crate::render::fit::fit_prose(&whole, ctx.width()).into_bytes();
+            let mut err = Vec::new();
+            write_notes(
+                &mut err,
+                &snapshot.warnings,
+                &[],
+                ctx.verbosity(),
+                ctx.err_color.styler(),
+            )?;
+            ctx.stderr(&err)?;
+        }
+        ReportFormat::Json => write_json(&mut out, &Envelope::new("GangDiagnosis", &d))?,
+        ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("GangDiagnosis", &d))?,
+    }
+    ctx.stdout(&out)?;
+    Ok(status)
 }
 
 /// The exit status `--exit-code` asks for.

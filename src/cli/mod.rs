@@ -1008,7 +1008,7 @@ pub(crate) fn parse_target_words(words: &[String]) -> Result<(ObjKind, String), 
 /// decides: `workloads.kueue.x-k8s.io/x` is Kueue's Workload (short `kwl`, as Kueue's CRD
 /// names it), `workloads/x` and `workloads.scheduling.k8s.io/x` the native one.
 pub(crate) fn parse_target(target: &str) -> Result<(ObjKind, String), Error> {
-    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`, or Kueue's `workloads.kueue.x-k8s.io` (`kwl`), `clusterqueue` (`cq`), `localqueue` (`lq`), `resourceflavor` (`rf`), `cohort`";
+    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`, or Kueue's `workloads.kueue.x-k8s.io` (`kwl`), `clusterqueue` (`cq`), `localqueue` (`lq`), `resourceflavor` (`rf`), `cohort`, or Volcano's `podgroups.scheduling.volcano.sh` (`vcpg`), or a YuniKorn `taskgroup/APP_ID:TASK_GROUP` (`tg`)";
     let Some((kind, name)) = target.split_once('/') else {
         return Err(Error::usage(
             format!("`{target}` is not of the form `TYPE/NAME`"),
@@ -1043,6 +1043,17 @@ pub(crate) fn parse_type(word: &str) -> Option<ObjKind> {
         }
         "workload" | "workloads" | "wl" => ObjKind::Workload,
         "compositepodgroup" | "compositepodgroups" | "cpg" | "cpgs" => ObjKind::CompositePodGroup,
+        // Volcano's PodGroup only with its group, or as `vcpg` (its CRD's own short name `pg`
+        // stays the native PodGroup's) or the CRD's `podgroup-v1beta1`.
+        "podgroup" | "podgroups" if group == Some(crate::snapshot::volcano::GROUP) => {
+            ObjKind::VolcanoPodGroup
+        }
+        "vcpg" | "vcpgs" | "podgroup-v1beta1" => ObjKind::VolcanoPodGroup,
+        "queue" | "queues" if group == Some(crate::snapshot::volcano::GROUP) => {
+            ObjKind::VolcanoQueue
+        }
+        // A YuniKorn task group has no API object: `taskgroup/APP_ID:TASK_GROUP`.
+        "taskgroup" | "taskgroups" | "tg" => ObjKind::YunikornTaskGroup,
         "podgroup" | "podgroups" | "pg" | "pgs" => ObjKind::PodGroup,
         "pod" | "pods" | "po" => ObjKind::Pod,
         "job" | "jobs" => ObjKind::Job,
@@ -1073,7 +1084,10 @@ pub(crate) fn resolve_target(
     kind: &ObjKind,
     name: &str,
 ) -> Result<ObjRef, Error> {
-    let exists = |ns: &str| s.meta_of(&ObjRef::new(kind.clone(), ns, name)).is_some();
+    let exists = |ns: &str| {
+        s.meta_of(&ObjRef::new(kind.clone(), ns, name)).is_some()
+            || (*kind == ObjKind::YunikornTaskGroup && s.yunikorn_gang(ns, name).is_some())
+    };
     if kind.is_cluster_scoped() {
         return if exists("") {
             Ok(ObjRef::new(kind.clone(), "", name))

@@ -143,6 +143,15 @@ checks! {
     "WASD303" => SchedulerConfigNotSupplied, Info,
         "Pods name a scheduler that is neither the default profile nor a known other scheduler, and no scheduler configuration was given",
         "wasctl simulates kube-scheduler's default profile unless it is given the cluster's KubeSchedulerConfiguration; a profile named by these pods may schedule them differently. Pass `--scheduler-config`.";
+    "WASD304" => VolcanoGroupStuck, Warning,
+        "A Volcano PodGroup has been `Pending` or `Inqueue` longer than `--stuck-after` (default 10m)",
+        "Volcano keeps a gang pending while its queue, capacity or `minMember` cannot be met; the finding gives the reason Volcano recorded. wasctl does not simulate Volcano: `explain vcpg/NAME` runs the checks that hold for any scheduler.";
+    "WASD305" => VolcanoPodOtherScheduler, Error,
+        "A pending pod of a Volcano gang names another scheduler",
+        "A pod annotated `scheduling.k8s.io/group-name` (or `scheduling.volcano.sh/group-name`) counts toward its Volcano PodGroup, but only a pod with `schedulerName: volcano` is placed by Volcano: the gang never reaches `minMember`.";
+    "WASD306" => YunikornPlaceholderLeft, Warning,
+        "YuniKorn placeholder pods are left behind",
+        "YuniKorn reserves a task group's room with placeholder pods (`yunikorn.apache.org/placeholder: \"true\"`) and swaps each for a real pod; placeholders of a task group whose real pods all run, or have all finished, hold resources nobody uses.";
     "WASD401" => PreScheduledPodUnallocatedClaim, Error,
         "A pod with `spec.nodeName` set has a claim that is not allocated",
         "The pod bypassed the scheduler, so nothing allocates its claim; the kubelet retries forever while the pod holds CPU and memory.";

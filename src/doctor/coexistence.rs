@@ -1,7 +1,8 @@
 //! Coexistence with other batch schedulers (operations.md, "Coexistence"): Kueue
-//! (`kueue.x-k8s.io/queue-name`, Kueue Workloads), Volcano (`schedulerName: volcano`,
-//! `scheduling.volcano.sh` PodGroups) and YuniKorn (`schedulerName: yunikorn`, its
-//! application labels) beside native gangs.
+//! (`kueue.x-k8s.io/queue-name`, Kueue Workloads), Volcano (`schedulerName: volcano`, the
+//! `scheduling.k8s.io/group-name` annotation, `scheduling.volcano.sh` PodGroups) and YuniKorn
+//! (`schedulerName: yunikorn`, its application labels) beside native gangs. WASD302 names the
+//! objects of each system it saw.
 
 use crate::snapshot::ObjKind;
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,7 +34,9 @@ fn other_scheduler(c: &Checker<'_>, pod: &Pod) -> Option<&'static str> {
     let scheduler = pod.spec.as_ref().and_then(|s| s.scheduler_name.as_deref());
     if has_label(KUEUE_QUEUE_LABEL) || job_queued {
         Some("Kueue")
-    } else if scheduler == Some("volcano") {
+    } else if scheduler == Some("volcano")
+        || crate::snapshot::volcano::group_name_of(meta).is_some()
+    {
         Some("Volcano")
     } else if scheduler == Some("yunikorn")
         || YUNIKORN_KEYS.iter().any(|k| {
@@ -106,14 +109,19 @@ pub(crate) fn check(c: &mut Checker<'_>) {
     let s = c.s;
     // PodGroup → (system → pods)
     let mut shared: BTreeMap<ObjRef, BTreeMap<&'static str, Vec<String>>> = BTreeMap::new();
-    // namespace → systems seen
-    let mut systems: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    // namespace → system seen → its objects there (`Kind/name`), named in WASD302
+    let mut systems: BTreeMap<String, BTreeMap<&'static str, BTreeSet<String>>> = BTreeMap::new();
     for pod in s.pods.iter().filter(|p| pod_active(p)) {
         let Some(system) = other_scheduler(c, pod) else {
             continue;
         };
         let ns = namespace_of(&pod.metadata);
-        systems.entry(ns.to_owned()).or_default().insert(system);
+        systems
+            .entry(ns.to_owned())
+            .or_default()
+            .entry(system)
+            .or_default()
+            .insert(format!("Pod/{}", name_of(&pod.metadata)));
         let group = pod
             .spec
             .as_ref()
@@ -138,10 +146,17 @@ pub(crate) fn check(c: &mut Checker<'_>) {
             ("scheduling.volcano.sh", "PodGroup") => "Volcano",
             _ => continue,
         };
+        let kind = if system == "Kueue" {
+            ObjKind::KueueWorkload
+        } else {
+            ObjKind::VolcanoPodGroup
+        };
         systems
             .entry(namespace_of(&o.metadata).to_owned())
             .or_default()
-            .insert(system);
+            .entry(system)
+            .or_default()
+            .insert(format!("{kind}/{}", name_of(&o.metadata)));
     }
     for (pg, by_system) in shared {
         for (system, pods) in by_system {
@@ -161,20 +176,32 @@ pub(crate) fn check(c: &mut Checker<'_>) {
     }
     for (ns, found) in systems {
         // PodGroups the Job controller made for Kueue-managed Jobs are Kueue's own gangs.
-        let native = s.pod_groups.iter().any(|pg| {
-            namespace_of(&pg.metadata) == ns
-                && !(found.contains("Kueue") && owned_by_kueue_job(s, pg))
-        });
-        if !native {
+        let native: Vec<String> = s
+            .pod_groups
+            .iter()
+            .filter(|pg| {
+                namespace_of(&pg.metadata) == ns
+                    && !(found.contains_key("Kueue") && owned_by_kueue_job(s, pg))
+            })
+            .map(|pg| format!("PodGroup/{}", name_of(&pg.metadata)))
+            .collect();
+        if native.is_empty() {
             continue;
         }
-        let found: Vec<String> = found.into_iter().map(str::to_owned).collect();
+        let others: Vec<String> = found
+            .iter()
+            .map(|(system, objects)| {
+                let objects: Vec<String> = objects.iter().cloned().collect();
+                format!("{system} ({})", list(&objects, 3))
+            })
+            .collect();
         c.emit(
             Check::NamespaceSharedWithBatchScheduler,
             ObjRef::new(ObjKind::Namespace, "", &ns),
             format!(
-                "the namespace has native PodGroups and objects of {}",
-                found.join(" and ")
+                "the namespace has native PodGroups ({}) and objects of {}",
+                list(&native, 3),
+                others.join(" and ")
             ),
             "keep each batch system in its own namespaces, or make sure their quotas and preemption account for each other",
         );

@@ -214,6 +214,7 @@ mod tests {
             let options = super::super::Options {
                 now: super::super::test_support::NOW.parse().expect("valid time"),
                 gate_overrides: Default::default(),
+                stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
             };
             let (findings, _) = super::super::check(&s, &g, &options);
             assert_eq!(findings.len(), 1, "{findings:#?}");

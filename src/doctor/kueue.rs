@@ -424,6 +424,7 @@ spec: {clusterQueue: team-a}
         let options = super::super::Options {
             now: super::super::test_support::NOW.parse().expect("valid time"),
             gate_overrides: Default::default(),
+            stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
         };
         let found: Vec<&str> = super::super::check(&s, &g, &options)
             .0

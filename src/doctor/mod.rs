@@ -14,6 +14,7 @@ pub(crate) mod dra;
 pub(crate) mod gangs;
 pub(crate) mod kueue;
 pub(crate) mod orphans;
+pub(crate) mod others;
 pub(crate) mod profiles;
 pub(crate) mod skew;
 pub(crate) mod watch;
@@ -51,6 +52,10 @@ pub struct Finding {
     pub fix: String,
 }
 
+/// The default of `doctor --stuck-after` (WASD304): ten minutes.
+pub const DEFAULT_STUCK_AFTER: k8s_openapi::jiff::SignedDuration =
+    k8s_openapi::jiff::SignedDuration::from_secs(600);
+
 /// What the checks need besides the snapshot.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -58,6 +63,9 @@ pub struct Options {
     pub now: Timestamp,
     /// `--feature-gates` overrides.
     pub gate_overrides: BTreeMap<String, bool>,
+    /// `--stuck-after`: how long a Volcano PodGroup may stay `Pending` or `Inqueue` before
+    /// WASD304 reports it.
+    pub stuck_after: k8s_openapi::jiff::SignedDuration,
 }
 
 /// Which findings to keep.
@@ -222,6 +230,7 @@ pub fn check(s: &Snapshot, g: &Graph, options: &Options) -> (Vec<Finding>, Vec<S
     api_versions::check(&mut c);
     gangs::check(&mut c);
     coexistence::check(&mut c);
+    others::check(&mut c);
     profiles::check(&mut c);
     dra::check(&mut c);
     kueue::check(&mut c);
@@ -332,6 +341,7 @@ pub(crate) mod test_support {
         let options = Options {
             now: NOW.parse().expect("valid time"),
             gate_overrides: BTreeMap::new(),
+            stuck_after: DEFAULT_STUCK_AFTER,
         };
         check(&s, &g, &options)
             .0

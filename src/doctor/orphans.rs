@@ -638,6 +638,7 @@ mod missing_node_tests {
         let options = Options {
             now: NOW.parse().expect("valid time"),
             gate_overrides: Default::default(),
+            stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
         };
         let (findings, _) = check(&s, &g, &options);
         let f = findings
@@ -669,6 +670,7 @@ mod missing_node_tests {
         let options = Options {
             now: NOW.parse().expect("valid time"),
             gate_overrides: Default::default(),
+            stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
         };
         let (findings, _) = check(&s, &g, &options);
         assert!(
@@ -704,6 +706,7 @@ mod missing_node_tests {
         let options = Options {
             now: NOW.parse().expect("valid time"),
             gate_overrides: Default::default(),
+            stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
         };
         let (findings, _) = check(&s, &g, &options);
         assert!(

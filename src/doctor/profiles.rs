@@ -287,6 +287,7 @@ mod tests {
         let options = Options {
             now: s.now(),
             gate_overrides: Default::default(),
+            stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
         };
         let (f, _) = crate::doctor::check(s, &g, &options);
         f.into_iter()

@@ -16,6 +16,7 @@ use serde::Serialize;
 mod findings;
 mod fixes;
 pub(crate) mod kueue;
+pub mod others;
 mod verdict;
 pub(crate) mod watch;
 

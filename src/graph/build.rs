@@ -7,7 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use super::{Edge, EdgeKind, EdgeState};
 use crate::snapshot::ObjRef;
 use crate::snapshot::claims::{group_claim_status, is_group_claim_entry, pod_claim_status};
-use crate::snapshot::{FOREIGN_GROUPS, Snapshot, name_of, namespace_of};
+use crate::snapshot::{FOREIGN_GROUPS, Snapshot, name_of, namespace_of, volcano, yunikorn};
 
 /// The reference to a foreign owner kind; kinds that clash with native ones get their group.
 pub(crate) fn foreign_kind(kind: &str, group: &str) -> ObjKind {
@@ -340,6 +340,67 @@ impl Builder<'_> {
     }
 }
 
+impl Builder<'_> {
+    /// Pods → their Volcano PodGroup (annotation), Volcano PodGroups → their Queue.
+    fn volcano(&mut self) {
+        let s = self.s;
+        for pod in &s.pods {
+            let meta = &pod.metadata;
+            let Some(g) = volcano::group_name_of(meta) else {
+                continue;
+            };
+            let ns = namespace_of(meta);
+            let from = ObjRef::new(ObjKind::Pod, ns, name_of(meta));
+            let found = s.volcano.pod_group(ns, g).is_some();
+            let state = self.state(ObjKind::VolcanoPodGroup.as_str(), ns, found, || {
+                format!("Volcano PodGroup `{g}`")
+            });
+            let to = ObjRef::new(ObjKind::VolcanoPodGroup, ns, g);
+            self.push(&from, to, EdgeKind::VolcanoGroup, None, state);
+        }
+        for pg in &s.volcano.pod_groups {
+            let from = ObjRef::new(ObjKind::VolcanoPodGroup, pg.namespace(), pg.name());
+            let q = pg.queue_name();
+            let found = s.volcano.queue(q).is_some();
+            let state = self.state(ObjKind::VolcanoQueue.as_str(), "", found, || {
+                format!("Volcano Queue `{q}`")
+            });
+            let to = ObjRef::new(ObjKind::VolcanoQueue, "", q);
+            self.push(&from, to, EdgeKind::VolcanoQueue, None, state);
+        }
+    }
+
+    /// Pods → their YuniKorn task group: resolved when some pod of the application declares
+    /// the group (`yunikorn.apache.org/task-groups`), dangling when none does.
+    fn yunikorn(&mut self) {
+        let s = self.s;
+        for g in &s.yunikorn {
+            let to = ObjRef::new(ObjKind::YunikornTaskGroup, &g.namespace, &g.name());
+            let state = if g.declared {
+                EdgeState::Resolved
+            } else {
+                EdgeState::Dangling {
+                    missing: format!(
+                        "task group `{}` of application `{}` (no pod declares it in `{}`)",
+                        g.task_group.name,
+                        g.app_id,
+                        yunikorn::TASK_GROUPS
+                    ),
+                }
+            };
+            let pods = g
+                .members
+                .iter()
+                .map(|i| (i, None))
+                .chain(g.placeholders.iter().map(|i| (i, Some("placeholder"))));
+            for (i, label) in pods {
+                let from = ObjRef::new(ObjKind::Pod, &g.namespace, name_of(&s.pods[*i].metadata));
+                self.push(&from, to.clone(), EdgeKind::TaskGroup, label, state.clone());
+            }
+        }
+    }
+}
+
 /// Whether `template` names a PodGroup template of `w`, at any depth of its tree.
 pub(crate) fn has_template(w: &Workload, template: &str) -> bool {
     use k8s_openapi::api::scheduling::v1beta1::CompositePodGroupTemplate;
@@ -374,5 +435,7 @@ pub(super) fn edges(s: &Snapshot) -> Vec<Edge> {
     b.pods();
     b.claims();
     b.jobs_and_foreign();
+    b.volcano();
+    b.yunikorn();
     b.edges
 }

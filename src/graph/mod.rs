@@ -1,5 +1,7 @@
 //! The reference graph: Workload → CompositePodGroup → PodGroup → Pod → ResourceClaim, plus
-//! owners (Job, JobSet, …) from ownerReferences and `Workload.spec.controllerRef`.
+//! owners (Job, JobSet, …) from ownerReferences and `Workload.spec.controllerRef`, and the
+//! gangs of other schedulers: Volcano PodGroups (→ their Queue) and YuniKorn task groups,
+//! each with the pods that name them.
 //!
 //! Input: a [`Snapshot`]. Output: a [`Graph`] of typed edges, each [`EdgeState::Resolved`],
 //! [`EdgeState::Dangling`] (the target is missing: doctor and tree show the break),
@@ -38,6 +40,14 @@ pub enum EdgeKind {
     ControllerRef,
     /// ResourceClaim `status.reservedFor[]` → consumer (Pod or PodGroup).
     ReservedFor,
+    /// Pod annotation `scheduling.k8s.io/group-name` (or `scheduling.volcano.sh/group-name`)
+    /// → Volcano PodGroup.
+    VolcanoGroup,
+    /// Volcano PodGroup `spec.queue` → Volcano Queue.
+    VolcanoQueue,
+    /// Pod annotation `yunikorn.apache.org/task-group-name` (with its application ID) →
+    /// YuniKorn task group; labelled `placeholder` for YuniKorn's placeholder pods.
+    TaskGroup,
 }
 
 /// Whether an edge's target exists.

@@ -802,6 +802,7 @@ fn hierarchy_verdicts(path: &str) -> Verdicts {
     let options = crate::doctor::Options {
         now: crate::doctor::test_support::NOW.parse().unwrap(),
         gate_overrides: std::collections::BTreeMap::new(),
+        stuck_after: crate::doctor::DEFAULT_STUCK_AFTER,
     };
     let doctor = crate::doctor::check(&s, &g, &options)
         .0

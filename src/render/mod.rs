@@ -11,6 +11,7 @@ pub(crate) mod diff;
 pub(crate) mod doctor;
 pub(crate) mod explain;
 pub(crate) mod fit;
+pub(crate) mod gang;
 pub(crate) mod json;
 pub(crate) mod jsonpath;
 pub(crate) mod lint;

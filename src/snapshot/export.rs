@@ -43,11 +43,17 @@ pub(crate) struct Kept {
 }
 
 /// The annotations a pod keeps: the ones something reads ([`crate::snapshot::pod`]:
-/// the kubelet's mirror-pod mark, YuniKorn's application ID).
+/// the kubelet's mirror-pod mark, YuniKorn's application ID, task groups and placeholder
+/// mark, the Volcano PodGroup a pod belongs to).
 pub(crate) const POD_ANNOTATIONS: &[&str] = &[
     crate::snapshot::pod::MIRROR_ANNOTATION,
     crate::snapshot::pod::YUNIKORN_KEYS[0],
     crate::snapshot::pod::YUNIKORN_KEYS[1],
+    crate::snapshot::yunikorn::TASK_GROUPS,
+    crate::snapshot::yunikorn::TASK_GROUP_NAME,
+    crate::snapshot::yunikorn::PLACEHOLDER,
+    crate::snapshot::volcano::GROUP_NAME_ANNOTATIONS[0],
+    crate::snapshot::volcano::GROUP_NAME_ANNOTATIONS[1],
 ];
 
 /// Container fields facts read of a `kube-system` pod: the simulator's, and `command` and
@@ -102,8 +108,26 @@ pub(crate) const KEPT: &[Kept] = &[
         control_plane_containers: TEMPLATE_CONTAINER,
         opaque_parameters: true,
     },
-    // Jobs, Deployments, ReplicaSets, StatefulSets, JobSets, LeaderWorkerSets, Kueue and
-    // Volcano objects, PodGroups, Nodes and every other kind: no annotation is read.
+    // Volcano's PodGroups and Queues (issue 52): spec and status are read whole (minMember,
+    // minResources, queue, phase, conditions; weight, capability, state), no annotation.
+    Kept {
+        group: "scheduling.volcano.sh",
+        kind: "PodGroup",
+        annotations: &[],
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
+        opaque_parameters: false,
+    },
+    Kept {
+        group: "scheduling.volcano.sh",
+        kind: "Queue",
+        annotations: &[],
+        containers: TEMPLATE_CONTAINER,
+        control_plane_containers: TEMPLATE_CONTAINER,
+        opaque_parameters: false,
+    },
+    // Jobs, Deployments, ReplicaSets, StatefulSets, JobSets, LeaderWorkerSets, Kueue objects,
+    // Volcano Jobs, PodGroups, Nodes and every other kind: no annotation is read.
     Kept {
         group: "*",
         kind: "*",

@@ -67,13 +67,21 @@ pub enum ObjKind {
     AdmissionCheck,
     /// `kueue.x-k8s.io` Topology.
     Topology,
+    /// `scheduling.volcano.sh` PodGroup: Volcano's gang, never the native
+    /// [`ObjKind::PodGroup`]. Named `PodGroup.scheduling.volcano.sh`.
+    VolcanoPodGroup,
+    /// `scheduling.volcano.sh` Queue. Named `Queue.scheduling.volcano.sh`.
+    VolcanoQueue,
+    /// A YuniKorn task group (pod annotations, no API object), named `APP_ID:TASK_GROUP`.
+    /// Named `TaskGroup.yunikorn.apache.org`.
+    YunikornTaskGroup,
     /// Any other kind, named as read.
     Other(String),
 }
 
 impl ObjKind {
     /// Every named variant, for parsing and completion.
-    pub(crate) const KNOWN: [ObjKind; 25] = [
+    pub(crate) const KNOWN: [ObjKind; 28] = [
         ObjKind::Pod,
         ObjKind::PodGroup,
         ObjKind::CompositePodGroup,
@@ -99,6 +107,9 @@ impl ObjKind {
         ObjKind::WorkloadPriorityClass,
         ObjKind::AdmissionCheck,
         ObjKind::Topology,
+        ObjKind::VolcanoPodGroup,
+        ObjKind::VolcanoQueue,
+        ObjKind::YunikornTaskGroup,
     ];
 
     /// The kind as the API names it.
@@ -129,6 +140,9 @@ impl ObjKind {
             Self::WorkloadPriorityClass => "WorkloadPriorityClass",
             Self::AdmissionCheck => "AdmissionCheck",
             Self::Topology => "Topology",
+            Self::VolcanoPodGroup => "PodGroup.scheduling.volcano.sh",
+            Self::VolcanoQueue => "Queue.scheduling.volcano.sh",
+            Self::YunikornTaskGroup => "TaskGroup.yunikorn.apache.org",
             Self::Other(kind) => kind,
         }
     }
@@ -146,6 +160,9 @@ impl ObjKind {
     pub(crate) fn kind_name(&self) -> &str {
         match self {
             Self::KueueWorkload => "Workload",
+            Self::VolcanoPodGroup => "PodGroup",
+            Self::VolcanoQueue => "Queue",
+            Self::YunikornTaskGroup => "TaskGroup",
             other => other.as_str(),
         }
     }
@@ -173,6 +190,8 @@ impl ObjKind {
             | Self::WorkloadPriorityClass
             | Self::AdmissionCheck
             | Self::Topology => super::kueue::GROUP,
+            Self::VolcanoPodGroup | Self::VolcanoQueue => super::volcano::GROUP,
+            Self::YunikornTaskGroup => "yunikorn.apache.org",
             Self::Other(_) => return None,
         })
     }
@@ -205,6 +224,7 @@ impl ObjKind {
                 | Self::WorkloadPriorityClass
                 | Self::AdmissionCheck
                 | Self::Topology
+                | Self::VolcanoQueue
         )
     }
 
@@ -213,6 +233,9 @@ impl ObjKind {
     pub(crate) fn plural(&self) -> String {
         match self {
             Self::KueueWorkload => "workloads.kueue.x-k8s.io".to_owned(),
+            Self::VolcanoPodGroup => "podgroups.scheduling.volcano.sh".to_owned(),
+            Self::VolcanoQueue => "queues.scheduling.volcano.sh".to_owned(),
+            Self::YunikornTaskGroup => "taskgroups.yunikorn.apache.org".to_owned(),
             Self::PodDisruptionBudget => "poddisruptionbudgets".to_owned(),
             Self::PriorityClass | Self::WorkloadPriorityClass => {
                 format!("{}es", self.as_str().to_ascii_lowercase())
@@ -224,6 +247,16 @@ impl ObjKind {
     /// True for Kueue's kinds (`kueue.x-k8s.io`).
     pub(crate) fn is_kueue(&self) -> bool {
         self.group() == Some(super::kueue::GROUP)
+    }
+
+    /// The scheduler that places the pods of a gang of this kind, when it is not
+    /// kube-scheduler (`volcano`, `yunikorn`).
+    pub(crate) fn other_scheduler(&self) -> Option<&'static str> {
+        match self {
+            Self::VolcanoPodGroup | Self::VolcanoQueue => Some(super::volcano::SCHEDULER_NAME),
+            Self::YunikornTaskGroup => Some(super::yunikorn::SCHEDULER_NAME),
+            _ => None,
+        }
     }
 
     /// True for the kinds the simulator queues as units of their own: PodGroups and
@@ -358,6 +391,26 @@ mod tests {
         );
         assert_eq!(ObjKind::parse("ClusterQueue"), ObjKind::ClusterQueue);
         assert!(ObjKind::LocalQueue.is_kueue() && !ObjKind::Workload.is_kueue());
+    }
+
+    #[test]
+    fn volcanos_pod_group_is_never_the_native_one() {
+        let v = ObjKind::parse("PodGroup.scheduling.volcano.sh");
+        assert_eq!(v, ObjKind::VolcanoPodGroup);
+        assert_ne!(v, ObjKind::PodGroup);
+        assert_eq!(v.kind_name(), "PodGroup");
+        assert_eq!(v.kubectl_name(), "podgroup.scheduling.volcano.sh");
+        assert_eq!(
+            ObjKind::PodGroup.kubectl_name(),
+            "podgroup.scheduling.k8s.io"
+        );
+        assert_eq!(v.plural(), "podgroups.scheduling.volcano.sh");
+        assert!(ObjKind::VolcanoQueue.is_cluster_scoped());
+        assert_eq!(
+            ObjKind::YunikornTaskGroup.other_scheduler(),
+            Some("yunikorn")
+        );
+        assert_eq!(ObjKind::PodGroup.other_scheduler(), None);
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub mod scheduler_config;
 pub mod source;
 pub(crate) mod times;
 pub(crate) mod validate;
+pub(crate) mod volcano;
+pub(crate) mod yunikorn;
 
 use std::collections::BTreeMap;
 
@@ -203,6 +205,12 @@ pub struct Snapshot {
     pub foreign: Vec<RawObject>,
     /// Kueue's objects, typed (`kueue.x-k8s.io` `v1beta2`; `v1beta1` converted).
     pub kueue: kueue::KueueObjects,
+    /// Volcano's PodGroups and Queues, typed from their raw copies in [`Snapshot::foreign`]
+    /// by [`Snapshot::build`].
+    pub volcano: volcano::VolcanoObjects,
+    /// YuniKorn's gangs (task groups), read from the pods' annotations by
+    /// [`Snapshot::build`].
+    pub yunikorn: Vec<yunikorn::Gang>,
     /// Services and ReplicationControllers (core `v1`), kept raw: read only for
     /// PodTopologySpread's system-default selector (upstream `helper.DefaultSelector`).
     /// ReplicaSets and StatefulSets are among [`Snapshot::foreign`] (group `apps`).
@@ -344,6 +352,16 @@ pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
 /// that name.
 pub(crate) const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 
+/// The key of `kind` of `group` in [`ClusterFacts::coverage`]: the kind, or `KIND.GROUP`
+/// for Volcano's kinds, whose `PodGroup` is not the native one.
+pub(crate) fn coverage_key(group: &str, kind: &str) -> String {
+    if group == volcano::GROUP {
+        format!("{kind}.{group}")
+    } else {
+        kind.to_owned()
+    }
+}
+
 /// API groups of owner objects kept untyped so the graph and doctor can name them.
 pub(crate) const FOREIGN_GROUPS: &[&str] = &[
     "jobset.x-k8s.io",
@@ -372,6 +390,7 @@ impl Snapshot {
         }
         object_lists!(sort);
         self.kueue.sort_and_dedup();
+        self.derive_other_schedulers();
         self.warnings.sort();
         self.warnings.dedup();
         self.facts.infer_from_objects(&self.nodes, &self.pods);
@@ -395,9 +414,30 @@ impl Snapshot {
     /// `source::watch`): the facts inferred from the objects and the indexes. The lists are
     /// not sorted again.
     pub(crate) fn after_objects_changed(&mut self) {
+        self.derive_other_schedulers();
         self.facts.infer_from_objects(&self.nodes, &self.pods);
         self.facts.inferred_gates = evidence::apiserver_gates(self);
         self.index = Index::build(self);
+    }
+
+    /// Types Volcano's objects from their raw copies and gathers YuniKorn's gangs from the
+    /// pods (their warnings added once).
+    fn derive_other_schedulers(&mut self) {
+        self.volcano = volcano::VolcanoObjects::from_foreign(&self.foreign);
+        let (gangs, warnings) = yunikorn::gangs(&self.pods);
+        self.yunikorn = gangs;
+        for w in warnings {
+            if !self.warnings.contains(&w) {
+                self.warnings.push(w);
+            }
+        }
+    }
+
+    /// The YuniKorn gang `namespace/APP_ID:TASK_GROUP`, if present.
+    pub(crate) fn yunikorn_gang(&self, namespace: &str, name: &str) -> Option<&yunikorn::Gang> {
+        self.yunikorn
+            .iter()
+            .find(|g| g.namespace == namespace && g.name() == name)
     }
 
     /// Number of objects held (typed, foreign and stale), for progress and summaries.
@@ -435,6 +475,7 @@ impl Snapshot {
             .chain(self.workloads.iter().map(|o| &o.metadata))
             .chain(self.jobs.iter().map(|o| &o.metadata))
             .chain(self.resource_claims.iter().map(|o| &o.metadata))
+            .chain(self.volcano.pod_groups.iter().map(|o| &o.metadata))
             .map(|m| namespace_of(m).to_owned())
             .collect();
         out.sort();
@@ -506,6 +547,8 @@ impl Snapshot {
             ObjKind::ResourceClaim => &self.resource_claim(namespace, name)?.metadata,
             ObjKind::Node => &self.node(name)?.metadata,
             ref k if k.is_kueue() => return self.kueue.meta_of(k, namespace, name),
+            ObjKind::VolcanoPodGroup => &self.volcano.pod_group(namespace, name)?.metadata,
+            ObjKind::VolcanoQueue => &self.volcano.queue(name)?.metadata,
             _ => return None,
         })
     }
@@ -570,6 +613,8 @@ impl Snapshot {
             "Pod" => self.pods.len(),
             "Namespace" => self.namespaces.len(),
             "PodGroup" => self.pod_groups.len(),
+            "PodGroup.scheduling.volcano.sh" => self.volcano.pod_groups.len(),
+            "Queue.scheduling.volcano.sh" => self.volcano.queues.len(),
             "Workload" => self.workloads.len(),
             "CompositePodGroup" => self.composite_pod_groups.len(),
             "PriorityClass" => self.priority_classes.len(),

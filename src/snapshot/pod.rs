@@ -50,7 +50,10 @@ pub(crate) const YUNIKORN_KEYS: &[&str] = &["applicationId", "yunikorn.apache.or
 /// rest (a real pod's annotations carry CNI network status, restart stamps, scrape settings:
 /// read by nothing here).
 pub(crate) fn annotation_is_read(key: &str) -> bool {
-    key == MIRROR_ANNOTATION || YUNIKORN_KEYS.contains(&key)
+    key == MIRROR_ANNOTATION
+        || YUNIKORN_KEYS.contains(&key)
+        || super::yunikorn::ANNOTATIONS.contains(&key)
+        || super::volcano::GROUP_NAME_ANNOTATIONS.contains(&key)
 }
 
 /// A container's `resources` with API defaulting applied and `limits` dropped: a limit with

@@ -19,6 +19,7 @@ use crate::snapshot::ObjRef;
 use crate::snapshot::{Snapshot, Warning, name_of, namespace_of, times};
 
 mod kueue;
+mod others;
 pub(crate) mod queue;
 pub(crate) mod watch;
 
@@ -93,6 +94,10 @@ pub(crate) struct TreeNode {
     /// A Kueue Workload's admission state (`Workload.kueue.x-k8s.io` rows only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kueue: Option<kueue::KueueState>,
+    /// The scheduler that places a gang's pods when it is not kube-scheduler (`volcano`,
+    /// `yunikorn`): wasctl shows what it recorded and never simulates it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scheduler: Option<String>,
     /// Children.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNode>,
@@ -124,6 +129,7 @@ impl TreeNode {
             missing: Vec::new(),
             notes: Vec::new(),
             kueue: None,
+            scheduler: None,
             children: Vec::new(),
         }
     }
@@ -215,7 +221,7 @@ fn kind_rank(kind: &ObjKind) -> u8 {
         ObjKind::Job => 1,
         ObjKind::Workload => 2,
         ObjKind::CompositePodGroup => 3,
-        ObjKind::PodGroup => 4,
+        ObjKind::PodGroup | ObjKind::VolcanoPodGroup | ObjKind::YunikornTaskGroup => 4,
         ObjKind::Pod => 5,
         _ => 6,
     }
@@ -238,7 +244,9 @@ impl TreeBuilder<'_> {
         let mut current = target.clone();
         for _ in 0..16 {
             let up = match current.kind {
-                ObjKind::Pod => self.resolved(&current, EdgeKind::SchedulingGroup),
+                ObjKind::Pod => self
+                    .resolved(&current, EdgeKind::SchedulingGroup)
+                    .or_else(|| self.other_gang_of(&current)),
                 ObjKind::PodGroup | ObjKind::CompositePodGroup => self
                     .resolved(&current, EdgeKind::Parent)
                     .or_else(|| self.resolved(&current, EdgeKind::WorkloadRef))
@@ -358,6 +366,7 @@ impl TreeBuilder<'_> {
                 roots.push(r);
             }
         }
+        self.other_roots(namespace, &mut roots);
         self.kueue_roots(namespace, &mut roots);
         // kubectl order: by namespace, then kind (in the hierarchy's order) and name.
         roots.sort_by(|a, b| {
@@ -530,6 +539,8 @@ impl TreeBuilder<'_> {
             ObjKind::Pod => self.s.pod(ns, &r.name).map(|p| self.pod(r, p)),
             ObjKind::Node => self.node_object(r),
             ObjKind::KueueWorkload => self.kueue_workload(r),
+            ObjKind::VolcanoPodGroup => self.volcano_group(r),
+            ObjKind::YunikornTaskGroup => self.task_group(r),
             ObjKind::ResourceClaim => self.s.resource_claim(ns, &r.name).map(|c| self.claim(r, c)),
             ObjKind::Job => self.s.job(ns, &r.name).map(|j| {
                 let mut n = self.base(r, &j.metadata);
@@ -795,6 +806,9 @@ fn missing_text(kind: EdgeKind, missing: &str) -> String {
         EdgeKind::Owner => "owner",
         EdgeKind::ControllerRef => "controllerRef",
         EdgeKind::ReservedFor => "reservedFor",
+        EdgeKind::VolcanoGroup => "group-name",
+        EdgeKind::VolcanoQueue => "queue",
+        EdgeKind::TaskGroup => "task group",
     };
     format!("{what}: {missing}")
 }
@@ -809,7 +823,7 @@ fn disruption(mode: Option<&DisruptionMode>) -> String {
     .to_owned()
 }
 
-fn is_scheduled(pod: &Pod) -> bool {
+pub(super) fn is_scheduled(pod: &Pod) -> bool {
     let bound = pod.spec.as_ref().is_some_and(|s| s.node_name.is_some());
     let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
     bound

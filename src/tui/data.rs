@@ -367,6 +367,7 @@ impl Data {
             &doctor::Options {
                 now,
                 gate_overrides: options.gate_overrides.clone(),
+                stuck_after: doctor::DEFAULT_STUCK_AFTER,
             },
             &doctor::Selection::default(),
         );

@@ -122,6 +122,7 @@ fn doctor_never_says_the_pods_wait_for_a_group_that_schedules() {
         let options = wasctl::doctor::Options {
             now: s.now(),
             gate_overrides: Default::default(),
+            stuck_after: wasctl::doctor::DEFAULT_STUCK_AFTER,
         };
         let (findings, _) = wasctl::doctor::check(&s, &graph, &options);
         for f in findings {

@@ -617,6 +617,13 @@ fn every_api_objects() -> Vec<Value> {
         }
         objects.push(o);
     }
+    // Volcano's Queue (cluster-scoped; its PodGroups are among the namespaced kinds).
+    objects.push(json!({
+        "apiVersion": "scheduling.volcano.sh/v1beta1",
+        "kind": "Queue",
+        "metadata": {"name": "rbac-probe"},
+        "spec": {"weight": 1},
+    }));
     objects
 }
 

@@ -28,6 +28,7 @@ mod loader;
 mod mcp;
 mod misleading;
 mod notes;
+mod other_schedulers;
 mod output;
 mod pipe;
 mod plugin;

@@ -504,7 +504,9 @@ const WANTED: &[Wanted] = &[
     ),
     optional_cluster("kueue.x-k8s.io", "admissionchecks", "AdmissionCheck"),
     optional_cluster("kueue.x-k8s.io", "topologies", "Topology"),
+    // Volcano's gangs and queues (issue 52): shown, explained and checked, never simulated.
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
+    optional_cluster("scheduling.volcano.sh", "queues", "Queue"),
     // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains. With
     // ReplicaSets, Services and ReplicationControllers they make PodTopologySpread's
     // system-default selector (`helper.DefaultSelector`).
@@ -1008,16 +1010,17 @@ async fn load_listed(
             Ok((items, notes, namespace, rv)) => {
                 listed.push((job.clone(), namespace.clone(), rv));
                 if let Some(namespace) = namespace {
-                    facts
-                        .coverage
-                        .insert(job.kind.clone(), KindCoverage::Namespace { namespace });
+                    facts.coverage.insert(
+                        crate::snapshot::coverage_key(&job.group, &job.kind),
+                        KindCoverage::Namespace { namespace },
+                    );
                 }
                 warnings.extend(notes);
                 collector.merge(items);
             }
             Err(e) => {
                 facts.coverage.insert(
-                    job.kind.clone(),
+                    crate::snapshot::coverage_key(&job.group, &job.kind),
                     KindCoverage::Unreadable { reason: e.reason() },
                 );
                 warnings.push(list_warning(job, &e));
@@ -1515,7 +1518,7 @@ async fn wanted_jobs(
         let Some(names) = resource_lists.get(&gv).and_then(Option::as_ref) else {
             // Discovery of the group version failed: whether the kind exists is unknown.
             facts.coverage.insert(
-                w.kind.to_owned(),
+                crate::snapshot::coverage_key(w.group, w.kind),
                 KindCoverage::Unreadable {
                     reason: format!("discovery of `{gv}` failed"),
                 },

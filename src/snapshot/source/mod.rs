@@ -671,6 +671,18 @@ impl Collector {
                 }
                 s.foreign.push(raw(Value::Object(head), object)?);
             }
+            _ if crate::snapshot::volcano::is_typed(api_version, kind) => {
+                // Kept raw (the graph, export and the watch treat it as any owner object),
+                // typed by `Snapshot::build`: checked here so a wrong field is an error.
+                let value = {
+                    let mut v = value;
+                    prune::prune_value(&mut v, &prune::META_ONLY);
+                    crate::snapshot::times::clamp_value(&mut v);
+                    v
+                };
+                crate::snapshot::volcano::check(&value).map_err(|e| field_error(e, object))?;
+                s.foreign.push(raw(value, object)?);
+            }
             _ if FOREIGN_GROUPS.contains(&group) => s.foreign.push(raw(value, object)?),
             _ => self.count_unknown(api_version, kind, &value),
         }

@@ -1,0 +1,315 @@
+//! Volcano and YuniKorn gangs (issue 52): read from files and from a live cluster (optional
+//! APIs: a forbidden list is a warning), kept by `snapshot`, shown by `tree` beside native
+//! gangs with their scheduler named, targeted by their own type names (`vcpg/`, never the
+//! native `pg/`), explained without simulating their scheduler, and checked by doctor.
+
+use serde_json::Value;
+
+use crate::fake_apiserver::{FakeApiServer, FakeConfig};
+use crate::support::{root, run};
+
+const CLUSTER: &str = "testdata/clusters/volcano-yunikorn.yaml";
+const BIG: &str = "big-batch";
+const EXECUTORS: &str = "spark-pi:spark-executor";
+
+fn cluster() -> String {
+    root().join(CLUSTER).to_string_lossy().into_owned()
+}
+
+fn json_of(stdout: &str) -> Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// The fixture's objects, as a live server would serve them.
+fn objects() -> Vec<Value> {
+    let mut c = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&root().join(CLUSTER), &mut c).unwrap();
+    wasctl::snapshot::export::documents(&c.finish()).unwrap()
+}
+
+fn roots(tree: &Value) -> Vec<(String, String, String)> {
+    tree["roots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_owned(),
+                r["name"].as_str().unwrap().to_owned(),
+                r["scheduler"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn tree_shows_volcano_and_yunikorn_gangs_with_their_scheduler() {
+    let c = cluster();
+    let r = run(&["tree", "--from", &c, "-A", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let tree = json_of(&r.stdout);
+    let roots = roots(&tree);
+    for (kind, name, scheduler) in [
+        ("PodGroup.scheduling.volcano.sh", BIG, "volcano"),
+        ("TaskGroup.yunikorn.apache.org", EXECUTORS, "yunikorn"),
+        (
+            "TaskGroup.yunikorn.apache.org",
+            "spark-pi:spark-driver",
+            "yunikorn",
+        ),
+    ] {
+        assert!(
+            roots.contains(&(kind.to_owned(), name.to_owned(), scheduler.to_owned())),
+            "{roots:?}"
+        );
+    }
+    let big = &tree["roots"][0];
+    assert_eq!(big["name"], BIG);
+    assert_eq!(big["status"], "Pending");
+    assert_eq!(big["policy"], "gang 0/4");
+    assert_eq!(big["conditions"][0], "Unschedulable(NotEnoughResources)");
+    assert_eq!(big["children"].as_array().unwrap().len(), 4);
+    // The placeholder sits under its task group, marked.
+    let r = run(&[
+        "tree",
+        "--from",
+        &c,
+        "-n",
+        "spark",
+        &format!("tg/{EXECUTORS}"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let tree = json_of(&r.stdout);
+    let group = &tree["roots"][0];
+    assert_eq!(group["policy"], "gang 2/2");
+    let notes: Vec<String> = group["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}:{}", c["name"], c["notes"]))
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("tg-spark-pi-spark-executor-0")
+                && n.contains("YuniKorn placeholder")),
+        "{notes:?}"
+    );
+    // `-o name` spells the kinds as kubectl does.
+    let r = run(&["tree", "--from", &c, "-A", "-o", "name"]);
+    assert!(
+        r.stdout
+            .contains("podgroup.scheduling.volcano.sh/big-batch\n"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn volcanos_pod_group_is_never_the_native_one() {
+    let c = cluster();
+    for target in [
+        "vcpg/big-batch",
+        "podgroups.scheduling.volcano.sh/big-batch",
+        "podgroup.scheduling.volcano.sh/big-batch",
+    ] {
+        let r = run(&["tree", "--from", &c, target, "-o", "json"]);
+        assert_eq!(r.code, 0, "{target}: {}", r.transcript());
+        assert_eq!(
+            json_of(&r.stdout)["roots"][0]["kind"],
+            "PodGroup.scheduling.volcano.sh",
+            "{target}"
+        );
+    }
+    // `pg/` and `podgroups.scheduling.k8s.io/` are the native PodGroup: none is named so.
+    for target in ["pg/big-batch", "podgroups.scheduling.k8s.io/big-batch"] {
+        let r = run(&["tree", "--from", &c, target]);
+        assert_eq!(r.code, 2, "{target}: {}", r.transcript());
+        assert!(r.stderr.contains("not found"), "{}", r.stderr);
+    }
+    // A member pod's tree climbs to its Volcano gang.
+    let r = run(&["tree", "--from", &c, "pod/big-batch-1", "-o", "json"]);
+    assert_eq!(json_of(&r.stdout)["roots"][0]["name"], BIG);
+}
+
+#[test]
+fn snapshot_keeps_the_gangs_and_reads_back_the_same_tree() {
+    let c = cluster();
+    let r = run(&["snapshot", "--from", &c, "-A", "-o", "yaml"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    for kept in [
+        "kind: Queue",
+        "scheduling.k8s.io/group-name: big-batch",
+        "yunikorn.apache.org/task-groups:",
+        "yunikorn.apache.org/placeholder: \"true\"",
+        "minMember: 4",
+    ] {
+        assert!(r.stdout.contains(kept), "{kept}: {}", r.stdout);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("snap.yaml");
+    std::fs::write(&path, &r.stdout).unwrap();
+    let p = path.to_str().unwrap();
+    let direct = run(&["tree", "--from", &c, "-A", "-o", "json"]);
+    let back = run(&["tree", "--from", p, "-A", "-o", "json"]);
+    assert_eq!(back.stdout, direct.stdout);
+}
+
+#[test]
+fn a_wrong_field_of_a_volcano_object_names_it() {
+    let text = std::fs::read_to_string(root().join(CLUSTER))
+        .unwrap()
+        .replace("minMember: 4", "minMember: four");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.yaml");
+    std::fs::write(&path, text).unwrap();
+    let r = run(&["tree", "--from", path.to_str().unwrap(), "-A"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("PodGroup batch/big-batch: field `spec.minMember`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn live_gangs_are_read_and_a_forbidden_list_is_a_warning() {
+    let server = FakeApiServer::start(objects(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["tree", "-A", "-o", "json", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let roots = roots(&json_of(&r.stdout));
+    assert!(
+        roots.contains(&(
+            "PodGroup.scheduling.volcano.sh".to_owned(),
+            BIG.to_owned(),
+            "volcano".to_owned()
+        )),
+        "{roots:?}"
+    );
+    let requests = server.requests();
+    assert!(
+        requests
+            .iter()
+            .any(|q| q.path == "/apis/scheduling.volcano.sh/v1beta1/queues"),
+        "{requests:?}"
+    );
+
+    let server = FakeApiServer::start(
+        objects(),
+        FakeConfig {
+            forbidden: vec![("scheduling.volcano.sh".to_owned(), "podgroups".to_owned())],
+            ..FakeConfig::default()
+        },
+    );
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["tree", "-A", "-o", "json", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let tree = json_of(&r.stdout);
+    let warnings = tree["warnings"].to_string();
+    assert!(
+        warnings.contains("podgroups.scheduling.volcano.sh"),
+        "{warnings}"
+    );
+    // The pods' references are unknown, not dangling: nothing says the groups are missing.
+    assert!(!r.stdout.contains("missing"), "{}", r.stdout);
+}
+
+#[test]
+fn explain_says_first_that_volcano_is_not_simulated_then_checks_any_scheduler_holds() {
+    let c = cluster();
+    let r = run(&["explain", "vcpg/big-batch", "--from", &c]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("wasctl does not simulate Volcano's scheduler"),
+        "{first}"
+    );
+    for said in [
+        "Unschedulable=True(NotEnoughResources)",
+        "Volcano Queue `research` is `Closed`",
+        "cpu: 6 x 4 = 24, allocatable 16",
+        "2 node(s) cpu=8,memory=32Gi: 1 member(s) each when empty",
+        "1 of 4 with every pod removed from the nodes; 0 of 4 now",
+        "if kube-scheduler's filters applied",
+    ] {
+        assert!(r.stdout.contains(said), "{said}: {}", r.stdout);
+    }
+    let r = run(&["explain", "vcpg/big-batch", "--from", &c, "--exit-code"]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    let r = run(&["explain", "vcpg/big-batch", "--from", &c, "-o", "json"]);
+    let d = json_of(&r.stdout);
+    assert_eq!(d["kind"], "GangDiagnosis");
+    assert_eq!(d["scheduler"], "volcano");
+    assert_eq!(d["kubeSchedulerFit"]["onEmptyNodes"], 1);
+    assert_eq!(d["checks"][0]["id"], "Capacity");
+
+    // The running gangs fit; YuniKorn's queue config is said to be unread.
+    let r = run(&[
+        "explain",
+        &format!("tg/{EXECUTORS}"),
+        "-n",
+        "spark",
+        "--from",
+        &c,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let d = json_of(&r.stdout);
+    assert!(d["notSimulated"].as_str().unwrap().contains("YuniKorn"));
+    assert_eq!(d["recorded"]["placeholders"]["total"], 1);
+    assert_eq!(d["kubeSchedulerFit"]["now"], 2);
+    assert!(d["checks"].to_string().contains("yunikorn-configs"));
+}
+
+#[test]
+fn doctor_finds_the_stuck_group_the_stray_pod_and_the_left_placeholder() {
+    let c = cluster();
+    let r = run(&["doctor", "--from", &c, "-A", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let findings = json_of(&r.stdout)["findings"].clone();
+    let found: Vec<(String, String)> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["id"].as_str().unwrap().to_owned(),
+                f["object"]["name"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    for (id, name) in [
+        ("WASD304", BIG),
+        ("WASD305", "big-batch-3"),
+        ("WASD306", EXECUTORS),
+    ] {
+        assert!(
+            found.contains(&(id.to_owned(), name.to_owned())),
+            "{id} {name}: {found:?}"
+        );
+    }
+    assert!(findings.to_string().contains("NotEnoughResources"));
+    // The threshold is a flag: three hours is not exceeded.
+    let r = run(&[
+        "doctor",
+        "--from",
+        &c,
+        "-A",
+        "--stuck-after",
+        "3h",
+        "--only",
+        "WASD304",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(!r.stdout.contains("WASD304"), "{}", r.stdout);
+    let r = run(&["doctor", "--from", &c, "--stuck-after", "soon"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+}

@@ -374,7 +374,8 @@ fn write_gang(
             )?;
             ctx.stderr(&err)?;
         }
-        ReportFormat::Json => write_json(&mut out, &Envelope::new("GangDiagnosis", &d))?,
+        // Through the shared writer, so the MCP server captures it as a value too.
+        ReportFormat::Json => ctx.stdout_json(&Envelope::new("GangDiagnosis", &d))?,
         ReportFormat::Yaml => write_yaml(&mut out, &Envelope::new("GangDiagnosis", &d))?,
     }
     ctx.stdout(&out)?;

@@ -29,7 +29,7 @@ pub enum TemplateFormat {
 
 impl TemplateFormat {
     /// `jsonpath=…` and the others; `None` for any other word.
-    fn parse(text: &str) -> Option<Self> {
+    pub(crate) fn parse(text: &str) -> Option<Self> {
         if let Some(t) = text.strip_prefix("jsonpath=") {
             Some(Self::JsonPath(t.to_owned()))
         } else if let Some(f) = text.strip_prefix("jsonpath-file=") {

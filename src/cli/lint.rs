@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::Context;
+use super::format::TemplateFormat;
 use crate::error::{Error, ExitStatus};
 use crate::lint::codes::ALL;
 use crate::lint::{
@@ -54,9 +55,9 @@ pub struct LintArgs {
     /// Simulate the linted gangs on the cluster's nodes with nothing running (`WAS312`; needs `--from`, `--demo` or `--cluster`).
     #[arg(long)]
     pub feasibility: bool,
-    /// Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`. Repeatable: one format to stdout, the others to files.
+    /// Output format, optionally to a file: `text`, `json`, `sarif=out.sarif`, `junit=…`, `github`; or kubectl's `jsonpath=TEMPLATE`, `jsonpath-file=FILE`, `custom-columns=SPEC`, `custom-columns-file=FILE` on the `-o json` document (rows: the findings), to stdout. Repeatable: one format to stdout, the others to files.
     #[arg(short = 'o', long = "output", value_name = "FORMAT[=FILE]", value_parser = parse_output)]
-    pub output: Vec<(LintFormat, Option<PathBuf>)>,
+    pub output: Vec<LintOutput>,
     /// Print the rule table and exit.
     #[arg(long, conflicts_with = "explain")]
     pub list_rules: bool,
@@ -76,7 +77,52 @@ pub struct LintArgs {
     pub all_namespaces: bool,
 }
 
-fn parse_output(s: &str) -> Result<(LintFormat, Option<PathBuf>), String> {
+/// One `-o` of lint: a format, to stdout or to a file, or a kubectl template (to stdout).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LintOutput {
+    /// `FORMAT[=FILE]`.
+    Format(LintFormat, Option<PathBuf>),
+    /// `jsonpath=…`, `jsonpath-file=…`, `custom-columns=…`, `custom-columns-file=…`: the
+    /// template prefixes are kubectl's, so they are read as templates, never as `FORMAT=FILE`.
+    Template(TemplateFormat),
+}
+
+impl LintOutput {
+    /// The file it writes to (`None`: stdout).
+    fn file(&self) -> Option<&PathBuf> {
+        match self {
+            Self::Format(_, file) => file.as_ref(),
+            Self::Template(_) => None,
+        }
+    }
+
+    /// Its name in messages (`sarif`, `jsonpath`).
+    fn name(&self) -> String {
+        use clap::ValueEnum;
+        match self {
+            Self::Format(f, _) => f
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_owned()),
+            Self::Template(t) => match t {
+                TemplateFormat::JsonPath(_) => "jsonpath",
+                TemplateFormat::JsonPathFile(_) => "jsonpath-file",
+                TemplateFormat::CustomColumns(_) => "custom-columns",
+                TemplateFormat::CustomColumnsFile(_) => "custom-columns-file",
+            }
+            .to_owned(),
+        }
+    }
+}
+
+fn parse_output(s: &str) -> Result<LintOutput, String> {
+    if let Some(t) = TemplateFormat::parse(s) {
+        return Ok(LintOutput::Template(t));
+    }
+    let (format, file) = parse_format(s)?;
+    Ok(LintOutput::Format(format, file))
+}
+
+fn parse_format(s: &str) -> Result<(LintFormat, Option<PathBuf>), String> {
     use clap::ValueEnum;
     let (format, file) = match s.split_once('=') {
         Some((f, p)) if !p.is_empty() => (f, Some(PathBuf::from(p))),
@@ -84,7 +130,9 @@ fn parse_output(s: &str) -> Result<(LintFormat, Option<PathBuf>), String> {
         None => (s, None),
     };
     let format = LintFormat::from_str(format, true).map_err(|_| {
-        format!("unknown format `{format}`; use text, json, sarif, junit or github")
+        format!(
+            "unknown format `{format}`; use text, json, sarif, junit, github, jsonpath=TEMPLATE or custom-columns=SPEC"
+        )
     })?;
     Ok((format, file))
 }
@@ -148,16 +196,11 @@ fn render(
 
 /// One stream per `-o`: at most one format goes to stdout (the others name a file), and no
 /// file is named twice, so two formats are never concatenated into one stream.
-fn check_outputs(outputs: &[(LintFormat, Option<PathBuf>)]) -> Result<(), Error> {
-    use clap::ValueEnum;
-    let name = |f: &LintFormat| {
-        f.to_possible_value()
-            .map_or_else(String::new, |v| v.get_name().to_owned())
-    };
+fn check_outputs(outputs: &[LintOutput]) -> Result<(), Error> {
     let to_stdout: Vec<String> = outputs
         .iter()
-        .filter(|(_, file)| file.is_none())
-        .map(|(f, _)| name(f))
+        .filter(|o| o.file().is_none())
+        .map(LintOutput::name)
         .collect();
     if to_stdout.len() > 1 {
         return Err(Error::usage(
@@ -169,13 +212,19 @@ fn check_outputs(outputs: &[(LintFormat, Option<PathBuf>)]) -> Result<(), Error>
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            format!(
-                "give all formats but one a file, e.g. `-o {}=lint.{}`",
-                to_stdout[1], to_stdout[1]
-            ),
+            // The example names a format that can take a file (a template cannot).
+            match outputs
+                .iter()
+                .filter(|o| matches!(o, LintOutput::Format(_, None)))
+                .map(LintOutput::name)
+                .next_back()
+            {
+                Some(f) => format!("give all formats but one a file, e.g. `-o {f}=lint.{f}`"),
+                None => "a template prints to stdout: keep one of them".to_owned(),
+            },
         ));
     }
-    let mut files: Vec<&PathBuf> = outputs.iter().filter_map(|(_, f)| f.as_ref()).collect();
+    let mut files: Vec<&PathBuf> = outputs.iter().filter_map(LintOutput::file).collect();
     files.sort();
     if let Some(pair) = files.windows(2).find(|w| w[0] == w[1]) {
         return Err(Error::usage(
@@ -323,11 +372,20 @@ pub(crate) fn run(ctx: &Context, args: &LintArgs) -> Result<ExitStatus, Error> {
     };
     let report = lint(&inputs, &options, cluster.as_ref());
     let outputs = if args.output.is_empty() {
-        vec![(LintFormat::Text, None)]
+        vec![LintOutput::Format(LintFormat::Text, None)]
     } else {
         args.output.clone()
     };
-    for (format, file) in &outputs {
+    for output in &outputs {
+        let (format, file) = match output {
+            LintOutput::Format(format, file) => (format, file),
+            LintOutput::Template(t) => {
+                ctx.write_template(t, json::KIND, &report, |doc| {
+                    super::format::rows_at(doc, "findings")
+                })?;
+                continue;
+            }
+        };
         if let (LintFormat::Json, None) = (format, file) {
             // The JSON document on stdout goes through the one JSON writer (the MCP server
             // keeps it as it is).

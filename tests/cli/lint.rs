@@ -192,6 +192,48 @@ fn two_formats_never_share_stdout_or_a_file() {
 }
 
 #[test]
+fn kubectl_templates_run_on_the_json_report_and_share_stdout_with_nothing() {
+    // Issue 51 item 4: `jsonpath=` and `custom-columns=` are templates (kubectl's prefixes),
+    // never `FORMAT=FILE`; the rows of custom columns are the findings.
+    let file = format!("{BAD}/WAS302-pod-claim-mismatch.yaml");
+    let r = run(&["lint", &file, "-o", "jsonpath={.findings[*].rule}"]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    assert_eq!(r.stdout, "WAS302");
+    let r = run(&[
+        "lint",
+        &file,
+        "-o",
+        "custom-columns=RULE:.rule,LINE:.line,COL:.column",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    assert_eq!(r.stdout, "RULE    LINE  COL\nWAS302  23    5\n");
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("out.sarif");
+    let r = run(&[
+        "lint",
+        &file,
+        "-o",
+        "jsonpath={.summary.warnings}",
+        "-o",
+        &format!("sarif={}", sarif.display()),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.transcript());
+    assert_eq!(r.stdout, "1");
+    assert!(sarif.exists());
+    let r = run(&["lint", &file, "-o", "jsonpath={.kind}", "-o", "json"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("`-o jsonpath`, `-o json` would all write to stdout"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["lint", &file, "-o", "jsonpath={.findings[0"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+}
+
+#[test]
 fn stdin_is_read_with_a_dash() {
     let mut child = wasctl()
         .args(["lint", "-", "-o", "github"])

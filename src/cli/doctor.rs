@@ -246,15 +246,6 @@ impl super::watch::Followed for Following<'_> {
     ) -> Vec<Self::Event> {
         crate::doctor::watch::changes(old, new, causes)
     }
-
-    fn write_line(
-        &self,
-        out: &mut Vec<u8>,
-        event: &Self::Event,
-        style: crate::render::color::Styler,
-    ) -> std::io::Result<()> {
-        super::watch::write_object_line(out, event, style)
-    }
 }
 
 /// `doctor --watch`.

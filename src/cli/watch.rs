@@ -44,7 +44,7 @@ pub(super) trait Followed {
     /// The command's result for one snapshot.
     type Report;
     /// One change between two results (`kind: WatchEvent` in `-o json`).
-    type Event: serde::Serialize;
+    type Event: serde::Serialize + EventLine;
     /// The result for `snapshot`.
     fn report(&self, ctx: &Context, snapshot: &Snapshot) -> Result<Self::Report, Error>;
     /// The first result, as the command prints it (`-o json`: its document on one line).
@@ -62,13 +62,36 @@ pub(super) trait Followed {
         after: (&Snapshot, &Self::Report),
         causes: &[String],
     ) -> Vec<Self::Event>;
-    /// One change as a text line.
+}
+
+/// A change that prints itself as one text line.
+pub(super) trait EventLine {
+    /// The line, with its newline.
     fn write_line(
         &self,
         out: &mut Vec<u8>,
-        event: &Self::Event,
         style: crate::render::color::Styler,
     ) -> std::io::Result<()>;
+}
+
+impl EventLine for WatchEvent {
+    fn write_line(
+        &self,
+        out: &mut Vec<u8>,
+        style: crate::render::color::Styler,
+    ) -> std::io::Result<()> {
+        write_line(out, self, style)
+    }
+}
+
+impl EventLine for ObjectChange {
+    fn write_line(
+        &self,
+        out: &mut Vec<u8>,
+        style: crate::render::color::Styler,
+    ) -> std::io::Result<()> {
+        write_object_line(out, self, style)
+    }
 }
 
 /// Refuses `--watch` where it cannot follow anything (`--from`, `--demo`), or in a format
@@ -135,15 +158,6 @@ impl Followed for Simulation<'_> {
         causes: &[String],
     ) -> Vec<WatchEvent> {
         changes(old, old_plan, new, new_plan, causes)
-    }
-
-    fn write_line(
-        &self,
-        out: &mut Vec<u8>,
-        event: &WatchEvent,
-        style: crate::render::color::Styler,
-    ) -> std::io::Result<()> {
-        write_line(out, event, style)
     }
 }
 
@@ -229,7 +243,7 @@ pub(super) fn follow<F: Followed>(
                     .map_err(std::io::Error::other)?;
                 out.push(b'\n');
             } else {
-                followed.write_line(&mut out, e, style)?;
+                e.write_line(&mut out, style)?;
             }
         }
         ctx.stdout(&out)?;

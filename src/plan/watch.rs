@@ -129,14 +129,9 @@ mod tests {
     use super::*;
     use crate::report::MAX_CAUSES;
     use crate::sched::Options;
-    use crate::snapshot::source::Collector;
 
     fn snapshot(objects: &[serde_json::Value]) -> Snapshot {
-        let mut c = Collector::new();
-        for o in objects {
-            c.add(o.clone()).unwrap();
-        }
-        c.finish()
+        crate::snapshot::source::files::test_snapshot_of(objects)
     }
 
     fn pod(name: &str, cpu: &str, node: Option<&str>) -> serde_json::Value {

@@ -328,6 +328,17 @@ pub(crate) fn test_snapshot(yaml: &str) -> crate::snapshot::Snapshot {
     c.finish()
 }
 
+/// [`test_snapshot`] of objects given as JSON values.
+#[cfg(test)]
+pub(crate) fn test_snapshot_of(objects: &[serde_json::Value]) -> crate::snapshot::Snapshot {
+    let mut c = Collector::new();
+    for o in objects {
+        c.add(o.clone())
+            .unwrap_or_else(|e| panic!("test object does not load: {e:?}"));
+    }
+    c.finish()
+}
+
 /// Loads the text of one file; `path` is only used in messages and to pick the format
 /// ([`Format::of`]). The same streaming path as files: the text is read as a reader.
 pub fn load_str(text: &str, path: &str, collector: &mut Collector) -> Result<(), LoadError> {

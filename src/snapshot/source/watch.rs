@@ -642,11 +642,7 @@ mod tests {
     use super::*;
 
     fn snapshot(objects: &[serde_json::Value]) -> Snapshot {
-        let mut c = Collector::new();
-        for o in objects {
-            c.add(o.clone()).unwrap();
-        }
-        c.finish()
+        crate::snapshot::source::files::test_snapshot_of(objects)
     }
 
     fn pod(ns: &str, name: &str, node: Option<&str>) -> serde_json::Value {

@@ -170,7 +170,8 @@ fn weighted_mean(
     }
 }
 
-/// `leastResourceScorer`.
+/// `leastResourceScorer` (the tables' reference for [`FitScorer::score`]).
+#[cfg(test)]
 pub(crate) fn least_resource_scorer(
     requested: &[i64],
     allocatable: &[i64],
@@ -392,27 +393,46 @@ impl FitScorer {
     }
 
     /// The NodeResourcesFit score of `node` for `pod` (0–100).
+    ///
+    /// LeastAllocated and MostAllocated take their weighted mean as they go (the same sums
+    /// as [`gather`] then [`weighted_mean`], without the two buffers: this runs once per node
+    /// per pod, and with a configured strategy it was a tenth of the scheduling time).
     #[inline]
     pub(crate) fn score(&mut self, pod: &PodReq, node: &NodeState) -> i64 {
-        gather(
-            pod,
-            node,
-            &self.resources,
-            false,
-            &mut self.requested,
-            &mut self.allocatable,
-        );
-        match &self.kind {
-            Kind::Least => {
-                least_resource_scorer(&self.requested, &self.allocatable, &self.resources)
+        let per_resource: fn(i64, i64) -> i64 = match &self.kind {
+            Kind::Least => least_requested_score,
+            Kind::Most => most_requested_score,
+            Kind::Ratio(shape) => {
+                gather(
+                    pod,
+                    node,
+                    &self.resources,
+                    false,
+                    &mut self.requested,
+                    &mut self.allocatable,
+                );
+                return requested_to_capacity_ratio_scorer(
+                    shape,
+                    &self.requested,
+                    &self.allocatable,
+                    &self.resources,
+                );
             }
-            Kind::Most => most_resource_scorer(&self.requested, &self.allocatable, &self.resources),
-            Kind::Ratio(shape) => requested_to_capacity_ratio_scorer(
-                shape,
-                &self.requested,
-                &self.allocatable,
-                &self.resources,
-            ),
+        };
+        let (mut node_score, mut weight_sum) = (0i64, 0i64);
+        for r in &self.resources {
+            let (alloc, req) = allocatable_request(pod, node, r.id, false);
+            if alloc == 0 {
+                continue;
+            }
+            node_score =
+                node_score.saturating_add(per_resource(req, alloc).saturating_mul(r.weight));
+            weight_sum += r.weight;
+        }
+        if weight_sum == 0 {
+            0
+        } else {
+            node_score / weight_sum
         }
     }
 }

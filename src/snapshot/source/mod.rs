@@ -14,6 +14,7 @@ pub(crate) mod prune;
 pub(crate) mod stream;
 pub(crate) mod tls;
 pub(crate) mod watch;
+pub(crate) mod yaml_fast;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -182,6 +182,15 @@ pub(crate) fn process(
             if !super::parse::has_content(text) {
                 return Ok(());
             }
+            // Block YAML as dumps hold it takes the JSON path; anything else, and any object
+            // the JSON path refuses (so that the error names its YAML line), the full parser.
+            if !unit.seq
+                && let Some(fast) = super::yaml_fast::to_json(text)
+                && !fast.list
+                && collector.add_json(&fast.json).is_ok()
+            {
+                return Ok(());
+            }
             let value: serde_json::Value =
                 serde_saphyr::from_str_with_options(text, super::parse::yaml_options()).map_err(
                     |e| {

@@ -51,6 +51,10 @@ pub(crate) trait Component {
     /// The data or the namespace changed: rebuild the rows, keeping the cursor on the same
     /// object when it is still there.
     fn refresh(&mut self, cx: &Cx<'_>);
+    /// New data is coming (a watch event, a what-if, a reload): note the selected row by
+    /// what it stands for in `cx` (the data it was built from), for the next
+    /// [`Component::refresh`] (rows are indices into the data, meaningless in the next).
+    fn remember(&mut self, _cx: &Cx<'_>) {}
     /// The filter (empty: none).
     fn filter(&self) -> &str {
         ""

@@ -329,6 +329,12 @@ impl Component for NodesView {
         true
     }
 
+    fn remember(&mut self, cx: &Cx<'_>) {
+        if self.want.is_none() {
+            self.want = self.node(cx).map(|n| n.name.clone());
+        }
+    }
+
     fn refresh(&mut self, cx: &Cx<'_>) {
         let keep = self
             .want

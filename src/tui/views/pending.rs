@@ -40,6 +40,8 @@ pub(crate) const COLUMNS: [Column; 9] = [
 pub(crate) struct PendingView {
     /// Indices into the plan's units.
     list: List<usize>,
+    /// The unit to select after the next refresh ([`Component::remember`]).
+    want: Option<ObjRef>,
 }
 
 fn change_of<'a>(cx: &'a Cx<'_>, u: &UnitResult) -> Option<&'a UnitChange> {
@@ -269,8 +271,14 @@ impl Component for PendingView {
         true
     }
 
+    fn remember(&mut self, cx: &Cx<'_>) {
+        if self.want.is_none() {
+            self.want = self.selected(cx);
+        }
+    }
+
     fn refresh(&mut self, cx: &Cx<'_>) {
-        let keep = self.selected(cx);
+        let keep = self.want.take().or_else(|| self.selected(cx));
         self.rebuild(cx);
         if let Some(obj) = keep
             && let Some(pos) = self.list.rows.iter().position(|&i| {

@@ -447,6 +447,12 @@ impl Component for TreeView {
         true
     }
 
+    fn remember(&mut self, cx: &Cx<'_>) {
+        if self.want.is_none() {
+            self.want = self.selected(cx);
+        }
+    }
+
     fn refresh(&mut self, cx: &Cx<'_>) {
         // The data may have changed: match every row again.
         self.matched_for.clear();

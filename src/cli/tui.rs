@@ -54,8 +54,8 @@ pub(crate) fn run(ctx: &Context, args: &TuiArgs) -> Result<ExitStatus, Error> {
     let select = args.select.as_deref().map(parse_target).transpose()?;
     if args.refresh.is_some() && ctx.is_offline() {
         return Err(Error::usage(
-            "`--refresh` re-lists a cluster; it does not apply to `--from` or `--demo`",
-            "drop `--refresh`, or run against the current kubeconfig context",
+            "`--refresh` is kept for live clusters only (where it does nothing: the cluster is watched); it does not apply to `--from` or `--demo`",
+            "drop `--refresh`",
         ));
     }
     let (snapshot, feed) = if ctx.is_offline() {

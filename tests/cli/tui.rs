@@ -349,7 +349,9 @@ fn tui_live_watches_and_switches_context_in_tmux() {
         }
     }
     assert!(
-        per_path.values().all(|&(lists, watches)| lists <= 1 && watches <= 1),
+        per_path
+            .values()
+            .all(|&(lists, watches)| lists <= 1 && watches <= 1),
         "{per_path:#?}"
     );
     assert_eq!(per_path.get("/api/v1/pods"), Some(&(1, 1)), "{per_path:#?}");

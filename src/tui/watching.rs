@@ -166,12 +166,15 @@ impl Watch {
             return Some((format!("lost: {why} (Ctrl-R lists again)"), true));
         }
         if let Some(attempt) = self.reconnecting.values().max() {
-            let resources: Vec<&str> = self.reconnecting.keys().map(String::as_str).collect();
+            // One resource named; the others counted (a lost server has them all).
+            let mut names = self.reconnecting.keys();
+            let first = names.next().map_or("", String::as_str);
+            let more = match names.count() {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
             return Some((
-                format!(
-                    "reconnecting (attempt {attempt}) · {}",
-                    resources.join(", ")
-                ),
+                format!("reconnecting (attempt {attempt}) · {first}{more}"),
                 true,
             ));
         }
@@ -269,10 +272,25 @@ mod tests {
             w.status(t1),
             Some(("reconnecting (attempt 2) · pods".to_owned(), true))
         );
-        tx.send(Update::Resumed {
-            resource: "pods".to_owned(),
+        tx.send(Update::Reconnecting {
+            resource: "nodes".to_owned(),
+            attempt: 1,
         })
         .unwrap();
+        w.take(t1);
+        assert_eq!(
+            w.status(t1),
+            Some((
+                "reconnecting (attempt 2) · nodes and 1 more".to_owned(),
+                true
+            ))
+        );
+        for resource in ["pods", "nodes"] {
+            tx.send(Update::Resumed {
+                resource: resource.to_owned(),
+            })
+            .unwrap();
+        }
         w.take(t1);
         assert!(w.status(t1).is_some_and(|s| s.0.starts_with("watching")));
         drop(tx);

@@ -16,6 +16,7 @@ use k8s_openapi::jiff::Timestamp;
 use super::data::{BuildOptions, Data};
 pub(crate) use super::watching::Feed;
 use crate::explain::kueue::{KueueExplanation, explain_workload};
+use crate::explain::others::{GangDiagnosis, explain_other_gang};
 use crate::explain::{Diagnosis, explain_target};
 use crate::graph::Graph;
 use crate::kueue::stages::Staged;
@@ -103,8 +104,8 @@ pub(crate) enum Done {
         generation: u64,
         /// The object asked about.
         target: ObjRef,
-        /// One diagnosis per unit, or a message.
-        result: Result<Vec<Diagnosis>, String>,
+        /// One diagnosis per unit (or another scheduler's gang's report), or a message.
+        result: Result<Explained, String>,
     },
 }
 
@@ -121,6 +122,16 @@ pub(crate) enum Intent {
     ToggleWhatIf(super::data::WhatIf),
     /// A message for the status line.
     Status(String),
+}
+
+/// What explain says of an object.
+#[derive(Debug)]
+pub(crate) enum Explained {
+    /// One diagnosis per unit the object stands for.
+    Units(Vec<Diagnosis>),
+    /// A Volcano PodGroup or YuniKorn task group: `explain vcpg/NAME`'s report (wasctl does
+    /// not simulate that scheduler).
+    Gang(Box<GangDiagnosis>),
 }
 
 /// An explain request: the object, and the data it is explained over.
@@ -145,7 +156,19 @@ pub(crate) struct ExplainRequest {
 /// Kueue Workload not admitted yet is explained by [`explain_workload`] (which stage blocks
 /// it, with the ClusterQueue's numbers); an admitted one by the diagnosis of the unit that
 /// holds its pods, after the finding that says so; every unit on the cluster Kueue leaves.
-pub(crate) fn diagnose(r: &ExplainRequest) -> Result<Vec<Diagnosis>, String> {
+pub(crate) fn diagnose(r: &ExplainRequest) -> Result<Explained, String> {
+    if matches!(
+        r.target.kind,
+        ObjKind::VolcanoPodGroup | ObjKind::YunikornTaskGroup
+    ) {
+        // As `explain vcpg/NAME` and `explain tg/APP:GROUP` report it.
+        return explain_other_gang(&r.snapshot, &r.target).map(|g| Explained::Gang(Box::new(g)));
+    }
+    diagnose_units(r).map(Explained::Units)
+}
+
+/// [`diagnose`] of an object kube-scheduler places.
+fn diagnose_units(r: &ExplainRequest) -> Result<Vec<Diagnosis>, String> {
     let mut target = r.target.clone();
     let mut kueue_finding = None;
     if target.kind == ObjKind::KueueWorkload {

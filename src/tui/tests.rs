@@ -1239,3 +1239,108 @@ fn the_status_line_says_when_a_watch_reconnects_and_when_the_server_is_lost() {
     // The last data stays.
     assert!(text.contains("Pod/a-0"), "{text}");
 }
+
+// ---- Issue 52 in the TUI: Volcano PodGroups and YuniKorn task groups ----------------------
+
+/// testdata/clusters/volcano-yunikorn.yaml (the `tree` fixture) in every namespace.
+fn volcano(width: u16, height: u16) -> Harness {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/clusters/volcano-yunikorn.yaml"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let mut c = crate::snapshot::source::Collector::new();
+    crate::snapshot::source::files::load_str(&text, "volcano-yunikorn.yaml", &mut c)
+        .expect("loads");
+    let app = App::new(
+        Config {
+            color: false,
+            source: "volcano-yunikorn.yaml".to_owned(),
+            ..Config::default()
+        },
+        c.finish(),
+        None,
+    );
+    let term = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
+    h
+}
+
+#[test]
+fn volcano_and_yunikorn_gangs_in_the_tree() {
+    let mut h = volcano(150, 30);
+    let text = h.text();
+    for row in [
+        "PodGroup.scheduling.volcano.sh/big-batch",
+        "TaskGroup.yunikorn.apache.org/spark-pi:spark-executor",
+        "Pod/tg-spark-pi-spark-executor-0",
+    ] {
+        assert!(text.contains(row), "{row}: {text}");
+    }
+    insta::assert_snapshot!(h.draw());
+    // `:vcpg` and `:tg` list one kind, as `tree` takes their names.
+    h.keys(":vcpg<Enter>");
+    let text = h.text();
+    assert!(
+        text.contains("PodGroup.scheduling.volcano.sh/big-batch"),
+        "{text}"
+    );
+    assert!(!text.contains("TaskGroup.yunikorn"), "{text}");
+    h.keys(":tg<Enter>");
+    let text = h.text();
+    assert!(
+        text.contains("TaskGroup.yunikorn.apache.org/spark-pi:spark-driver"),
+        "{text}"
+    );
+    assert!(!text.contains("PodGroup.scheduling.volcano.sh"), "{text}");
+}
+
+#[test]
+fn volcano_gangs_are_pending_with_their_scheduler_named_and_not_simulated() {
+    let mut h = volcano(150, 30);
+    h.keys(":pending<Enter>");
+    let text = h.text();
+    let gang = line_of(&text, "PodGroup.scheduling.volcano.sh/big-batch");
+    assert!(
+        gang.contains("NotSimulated") && gang.contains("0/4"),
+        "{gang}"
+    );
+    assert!(
+        gang.contains("scheduled by `volcano`, not simulated"),
+        "{gang}"
+    );
+    // Running gangs are not pending.
+    assert!(!text.contains("mpi-job-6f2c1a9e"), "{text}");
+    assert!(!text.contains("TaskGroup.yunikorn"), "{text}");
+    insta::assert_snapshot!(h.draw());
+}
+
+/// Enter on a Volcano gang opens the report `explain vcpg/NAME` prints (the same
+/// `GangDiagnosis`, written by the same writer), not a simulation.
+#[test]
+fn explain_of_a_volcano_gang_is_its_gang_diagnosis() {
+    let mut h = volcano(150, 40);
+    h.keys(":pending<Enter>/big-batch<Enter>G<Enter>");
+    let text = h.text();
+    assert!(
+        text.contains("explain PodGroup.scheduling.volcano.sh/batch/big-batch"),
+        "{text}"
+    );
+    let snapshot = &h.app.data_for_tests().expect("data").snapshot;
+    let target = ObjRef::new(ObjKind::VolcanoPodGroup, "batch", "big-batch");
+    let report = crate::explain::others::explain_other_gang(snapshot, &target).expect("a gang");
+    let mut cli = Vec::new();
+    crate::render::gang::write_text(
+        &mut cli,
+        &report,
+        crate::render::color::ColorChoice::Never.styler(),
+    )
+    .expect("writes");
+    let screen = joined(&text);
+    for line in String::from_utf8(cli).expect("utf-8").lines().take(12) {
+        let line = line.trim();
+        assert!(screen.contains(line), "`{line}` not on the screen: {text}");
+    }
+    insta::assert_snapshot!(h.draw());
+}

@@ -1344,3 +1344,15 @@ fn explain_of_a_volcano_gang_is_its_gang_diagnosis() {
     }
     insta::assert_snapshot!(h.draw());
 }
+
+/// The queues view with its detail pane open (`:cq`, Enter) and the nodes view with the
+/// selected node's pods: screens pinned so the shared list widget changes no pixel.
+#[test]
+fn queues_and_nodes_detail_panes() {
+    let mut h = kueue(160, 30);
+    h.keys(":cq<Enter><Enter>");
+    insta::assert_snapshot!("queues_detail", h.draw());
+    let mut h = Harness::demo();
+    h.keys(":nodes<Enter>j<Enter>");
+    insta::assert_snapshot!("nodes_detail", h.draw());
+}

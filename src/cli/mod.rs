@@ -229,8 +229,8 @@ pub enum Command {
     #[command(after_help = "Examples:
   # The embedded demo cluster (`?` lists the keys, `q` quits)
   kubectl wasctl tui --demo
-  # The current context's namespace ml, re-read every 10 seconds
-  kubectl wasctl tui -n ml --refresh 10
+  # The current context's namespace ml, listed once and watched (changes show as they happen)
+  kubectl wasctl tui -n ml
   # A saved dump, opened on one PodGroup
   kubectl wasctl tui --from cluster.yaml --select pg/big-train-workers -n ml")]
     Tui(tui::TuiArgs),

@@ -1080,16 +1080,78 @@ pub(crate) enum Update {
         group: String,
         /// The resource's kind.
         kind: String,
-        /// The resource, as `plural.group`.
-        display: String,
         /// What the list read.
         objects: Box<Collector>,
     },
     /// Something to say on stderr; the watch goes on (or this resource is no longer
     /// watched, which the warning says).
     Warning(Warning),
+    /// A resource's watch failed and is opened again after a backoff (the TUI's status line
+    /// says so; the commands wait quietly).
+    Reconnecting {
+        /// The resource, as `plural.group`.
+        resource: String,
+        /// The attempt in a row, from 1.
+        attempt: u32,
+    },
+    /// A resource's watch that was [`Update::Reconnecting`] read a line again.
+    Resumed {
+        /// The resource, as `plural.group`.
+        resource: String,
+    },
     /// The API server is lost: the command ends (exit 3).
     Lost(AccessError),
+}
+
+/// What a batch of updates did to a snapshot ([`apply_updates`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Applied {
+    /// The changes of kept records, in words and in order ("pod ml/w-3 deleted").
+    pub(crate) causes: Vec<String>,
+    /// What to tell the user: an object that did not fit its type, a resource no longer
+    /// watched.
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Applies a batch of updates to `snapshot` in order: events in place
+/// ([`super::watch::apply`]), a re-listed resource's objects in place of those held
+/// ([`super::watch::replace_kind`]); the derived state is left to the caller
+/// ([`Snapshot::after_objects_changed`], once per batch). `Err`: the API server is lost.
+pub(crate) fn apply_updates(
+    snapshot: &mut Snapshot,
+    batch: Vec<Update>,
+) -> Result<Applied, AccessError> {
+    use super::watch;
+    let mut out = Applied::default();
+    for update in batch {
+        match update {
+            Update::Event {
+                api_version,
+                kind,
+                object,
+                deleted,
+            } => match watch::apply(snapshot, &api_version, &kind, &object, deleted) {
+                Ok(watch::Applied::Changed(words)) => out.causes.push(words),
+                Ok(watch::Applied::Same) => {}
+                Err(why) => out
+                    .warnings
+                    .push(format!("a watched {kind} was not applied: {why}")),
+            },
+            // The watch's version expired: what the list found changed, object by object.
+            Update::Relisted {
+                group,
+                kind,
+                objects,
+                ..
+            } => out
+                .causes
+                .extend(watch::replace_kind(snapshot, &group, &kind, *objects)),
+            Update::Warning(w) => out.warnings.push(w.message),
+            Update::Reconnecting { .. } | Update::Resumed { .. } => {}
+            Update::Lost(e) => return Err(e),
+        }
+    }
+    Ok(out)
 }
 
 /// A live snapshot's watches, running on their own runtime until this is dropped.
@@ -1098,6 +1160,13 @@ pub(crate) struct Watched {
     _runtime: tokio::runtime::Runtime,
     /// What the watches report, in arrival order.
     pub(crate) updates: std::sync::mpsc::Receiver<Update>,
+}
+
+impl Watched {
+    /// The updates, and what keeps the watches running (dropping it stops them).
+    pub(crate) fn into_parts(self) -> (std::sync::mpsc::Receiver<Update>, Box<dyn Send>) {
+        (self.updates, Box::new(self._runtime))
+    }
 }
 
 /// Lists the cluster as [`load`] does, then watches every resource read from its list's
@@ -1163,7 +1232,18 @@ impl Following {
                 return;
             };
             wait = match next {
-                Next::Watch(after) => after,
+                Next::Watch(after) => {
+                    if !after.is_zero() {
+                        let update = Update::Reconnecting {
+                            resource: self.job.display(),
+                            attempt: state.failures(),
+                        };
+                        if self.tx.send(update).is_err() {
+                            return;
+                        }
+                    }
+                    after
+                }
                 Next::Relist => {
                     let listed = list_pages(
                         &self.client,
@@ -1180,7 +1260,6 @@ impl Following {
                             let relisted = Update::Relisted {
                                 group: self.job.group.clone(),
                                 kind: self.job.kind.clone(),
-                                display: self.job.display(),
                                 objects: Box::new(objects),
                             };
                             if self.tx.send(relisted).is_err() {
@@ -1278,6 +1357,7 @@ impl Following {
         };
         let mut reader = Box::pin(reader);
         let mut line = String::new();
+        let mut failing = state.failures() > 0;
         loop {
             line.clear();
             let read = match idle {
@@ -1325,6 +1405,13 @@ impl Following {
             }
             if let Some(next) = state.line(&parsed) {
                 return Ok(next);
+            }
+            if failing && state.failures() == 0 {
+                failing = false;
+                let resumed = Update::Resumed {
+                    resource: self.job.display(),
+                };
+                self.tx.send(resumed).map_err(|_| ())?;
             }
         }
     }

@@ -256,6 +256,11 @@ impl Follow {
         self.healthy();
     }
 
+    /// Failed attempts in a row (0: the stream is healthy), as the status line counts them.
+    pub(crate) fn failures(&self) -> u32 {
+        self.failures
+    }
+
     fn healthy(&mut self) {
         self.failures = 0;
         self.unanswered = 0;
@@ -267,6 +272,25 @@ impl Follow {
             .min(MAX_BACKOFF);
         self.failures = self.failures.saturating_add(1);
         Next::Watch(wait)
+    }
+}
+
+/// How long events are gathered after the first of a batch before the result is made again
+/// (`--watch`'s lines, the TUI's views).
+pub(crate) const COALESCE: Duration = Duration::from_millis(200);
+
+/// Moves the snapshot's "now" on with the local clock: the server's time at the list
+/// (`listed_at`) plus the time since (`started`, the local instant of the list).
+pub(crate) fn advance_clock(
+    snapshot: &mut Snapshot,
+    listed_at: k8s_openapi::jiff::Timestamp,
+    started: std::time::Instant,
+) {
+    let elapsed = k8s_openapi::jiff::SignedDuration::try_from(started.elapsed())
+        .unwrap_or(k8s_openapi::jiff::SignedDuration::ZERO);
+    if let Ok(now) = listed_at.checked_add(elapsed) {
+        snapshot.facts.snapshot_time =
+            Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
     }
 }
 

@@ -432,6 +432,26 @@ pub fn churn_event(p: &Profile, t: usize) -> Event {
     }
 }
 
+/// Applies `e` to `s` as `--watch` does ([`crate::snapshot::source::watch::apply`]: the
+/// object upserted or removed, the index updated in place); true when a kept record changed.
+/// An event that does not fit its type is an error naming it.
+pub fn apply_event(s: &mut Snapshot, e: &Event) -> Result<bool, String> {
+    crate::snapshot::source::watch::apply(s, e.api_version, e.kind, &e.object, e.deleted)
+        .map(|a| a != crate::snapshot::source::watch::Applied::Same)
+}
+
+/// What `--watch` does after a batch of events: refreshes what is derived from the objects
+/// from what the events touched ([`Snapshot::after_objects_changed`]).
+pub fn refresh_in_place(s: &mut Snapshot) {
+    s.after_objects_changed();
+}
+
+/// What `--watch` did before the index was kept in place: everything derived from the
+/// objects built again, the index too ([`Snapshot::after_objects_replaced`]).
+pub fn refresh_rebuild(s: &mut Snapshot) {
+    s.after_objects_replaced();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,12 +6,19 @@
 //! end, and the growth in between; the budget is < 5 %. Not a test: run it by hand (docs/performance.md says how, and the last figures).
 //!
 //! `cargo run --release --features testutil --example watch_churn -- [EVENTS]`
+//!
+//! With `compare` instead of a count, it times one event to an updated index and to an
+//! updated plan instead, in place and with everything rebuilt (what the B11 bench times,
+//! for a build where the release bench is too slow to make): the mean of a few events each.
 
 #![allow(clippy::print_stdout)]
 
 use std::time::Instant;
 
-use wasctl::testutil::synthetic::{Profile, apply_event, churn_event, refresh_in_place, snapshot};
+use wasctl::sched::{Options, simulate};
+use wasctl::testutil::synthetic::{
+    Profile, apply_event, churn_event, refresh_in_place, refresh_rebuild, snapshot,
+};
 
 /// A line of `/proc/self/status` (`VmHWM`, `VmRSS`), in KB; 0 where there is none.
 fn status_kb(key: &str) -> u64 {
@@ -25,8 +32,58 @@ fn status_kb(key: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// The mean time of `runs` calls of `f`, in ms.
+fn mean_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    let started = Instant::now();
+    for _ in 0..runs {
+        f();
+    }
+    started.elapsed().as_secs_f64() * 1000.0 / runs as f64
+}
+
+/// `compare`: one event to an updated index, and to an updated plan, in place and rebuilt.
+fn compare() -> Result<(), String> {
+    let p = Profile {
+        gangs: vec![(50, 8)],
+        ..Profile::with_nodes(1_000)
+    };
+    let mut s = snapshot(&p, 1);
+    let mut t = 0;
+    let mut step = |s: &mut wasctl::snapshot::Snapshot,
+                    refresh: fn(&mut wasctl::snapshot::Snapshot)| {
+        let e = churn_event(&p, t);
+        t += 1;
+        let applied = apply_event(s, &e);
+        refresh(s);
+        applied
+    };
+    let mut failed = None;
+    let mut run = |s: &mut wasctl::snapshot::Snapshot, refresh, plan: bool| {
+        if let Err(e) = step(s, refresh) {
+            failed = Some(e);
+        }
+        if plan {
+            std::hint::black_box(simulate(s, &Options::default()));
+        }
+    };
+    let index_in_place = mean_ms(600, || run(&mut s, refresh_in_place, false));
+    let index_rebuild = mean_ms(30, || run(&mut s, refresh_rebuild, false));
+    let plan_in_place = mean_ms(6, || run(&mut s, refresh_in_place, true));
+    let plan_rebuild = mean_ms(6, || run(&mut s, refresh_rebuild, true));
+    let clone = mean_ms(10, || drop(std::hint::black_box(s.clone())));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    println!("S ({} pods), mean per event:", s.pods.len());
+    println!("  event to index: in place {index_in_place:.3} ms, rebuilt {index_rebuild:.1} ms");
+    println!("  event to plan:  in place {plan_in_place:.0} ms, rebuilt {plan_rebuild:.0} ms");
+    println!("  snapshot clone: {clone:.1} ms");
+    Ok(())
+}
+
 fn main() -> Result<(), String> {
     let events: usize = match std::env::args().nth(1) {
+        Some(c) if c == "compare" => return compare(),
         Some(n) => n.parse().map_err(|e| format!("EVENTS `{n}`: {e}"))?,
         None => 360_000,
     };
@@ -49,10 +106,14 @@ fn main() -> Result<(), String> {
         if t % 20 == 19 {
             refresh_in_place(&mut s);
         }
-        if t + 1 == tenth {
-            at_tenth = status_kb("VmHWM:");
+        if (t + 1) % tenth == 0 {
+            let peak = status_kb("VmHWM:");
+            if t + 1 == tenth {
+                at_tenth = peak;
+            }
             println!(
-                "after {tenth} events ({:.1} s): peak RSS {at_tenth} KB, RSS {} KB",
+                "after {} events ({:.1} s): peak RSS {peak} KB, RSS {} KB",
+                t + 1,
                 started.elapsed().as_secs_f64(),
                 status_kb("VmRSS:")
             );

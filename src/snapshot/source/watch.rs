@@ -499,7 +499,6 @@ fn apply_pod(s: &mut Snapshot, p: Arc<crate::snapshot::Pod>, deleted: bool) -> A
     let node = |p: &crate::snapshot::Pod| p.spec.as_ref().and_then(|s| s.node_name.clone());
     let phase = |p: &crate::snapshot::Pod| p.status.as_ref().and_then(|s| s.phase.clone());
     let (now_node, now_phase) = (node(&p), phase(&p));
-    let new = Arc::clone(&p);
     let u = upsert(
         &mut s.pods,
         p,
@@ -508,7 +507,12 @@ fn apply_pod(s: &mut Snapshot, p: Arc<crate::snapshot::Pod>, deleted: bool) -> A
         deleted,
     );
     reindex(&mut s.index, "pods", &s.pods, &u);
-    s.pending.note_pod(&mut s.yunikorn, &new, &u);
+    // The stored pod (not a second `Arc` of it: `upsert`'s `Arc::make_mut` would copy it).
+    let new = match &u {
+        Upserted::Added(i) | Upserted::Replaced(i, _) => s.pods.get(*i),
+        _ => None,
+    };
+    s.pending.note_pod(&mut s.yunikorn, new.map(|p| &**p), &u);
     match u {
         Upserted::Added(_) => Applied::Changed(match &now_node {
             Some(n) => format!("pod {name} created on node {n}"),
@@ -536,7 +540,7 @@ impl crate::snapshot::Pending {
     fn note_pod(
         &mut self,
         gangs: &mut [crate::snapshot::yunikorn::Gang],
-        new: &crate::snapshot::Pod,
+        present: Option<&crate::snapshot::Pod>,
         u: &Upserted<Arc<crate::snapshot::Pod>>,
     ) {
         use crate::snapshot::yunikorn;
@@ -545,9 +549,9 @@ impl crate::snapshot::Pending {
             Upserted::Added(_) => None,
             Upserted::Same | Upserted::Unknown => return,
         };
-        let present = (!matches!(u, Upserted::Deleted(..))).then_some(new);
-        if present.is_some_and(|p| p.metadata.namespace.as_deref() == Some("kube-system")) {
-            self.kube_system_pods.push(who(&new.metadata));
+        if let Some(p) = present.filter(|p| p.metadata.namespace.as_deref() == Some("kube-system"))
+        {
+            self.kube_system_pods.push(who(&p.metadata));
         }
         let of = crate::snapshot::index::PodEvidence::of;
         if old.map(of).unwrap_or_default() != present.map(of).unwrap_or_default() {

@@ -224,8 +224,12 @@ pub struct Snapshot {
     pub facts: ClusterFacts,
     /// What could not be loaded, and what was assumed.
     pub warnings: Vec<Warning>,
-    /// Lookups built once by [`Snapshot::build`].
+    /// Lookups built once by [`Snapshot::build`], kept current in place by watch events
+    /// ([`source::watch::apply`]).
     pub index: Index,
+    /// What watch events changed since the derived state beyond the index was last
+    /// refreshed ([`Snapshot::after_objects_changed`]).
+    pub(crate) pending: Pending,
     /// The kubeconfig context's namespace, in live mode.
     pub default_namespace: Option<String>,
     /// What admission changed on the manifests among the objects (`crate::admit`); empty
@@ -327,6 +331,44 @@ impl LoadedKueueConfig {
     }
 }
 
+/// What watch events ([`source::watch::apply`], [`source::watch::replace_kind`]) changed
+/// since [`Snapshot::after_objects_changed`] last ran, beyond the index (which `apply` keeps
+/// current per event): what that refresh must derive again, so that it reads the objects
+/// that changed, not every object.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pending {
+    /// Derive everything again, the index too (a re-list replaced a whole kind).
+    pub(crate) all: bool,
+    /// Raw objects changed: Volcano's typed objects are read from them again.
+    pub(crate) foreign: bool,
+    /// A YuniKorn pod changed: their gangs are gathered from the pods again.
+    pub(crate) yunikorn: bool,
+    /// PodGroups or CompositePodGroups changed: the hierarchy is walked again.
+    pub(crate) hierarchy: bool,
+    /// Something the API server's gates are inferred from changed ([`evidence`]).
+    pub(crate) evidence: bool,
+    /// `kube-system` pods added or changed (`namespace/name`), for the components' facts.
+    pub(crate) kube_system_pods: Vec<String>,
+    /// Nodes added or changed, by name, for the kubelets' facts.
+    pub(crate) nodes: Vec<String>,
+}
+
+impl Pending {
+    /// Notes a change to the snapshot's list `list` (other than nodes, pods, claims and Jobs,
+    /// which note their own).
+    pub(crate) fn note_list(&mut self, list: &str) {
+        match list {
+            "foreign" => self.foreign = true,
+            "pod_groups" | "composite_pod_groups" => {
+                self.hierarchy = true;
+                self.evidence = true;
+            }
+            "workloads" | "resource_slices" => self.evidence = true,
+            _ => {}
+        }
+    }
+}
+
 /// The kinds wasctl keeps typed, with their canonical apiVersion.
 pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
     ("v1", "Node"),
@@ -409,11 +451,66 @@ impl Snapshot {
         self.facts.inferred_gates = evidence::apiserver_gates(self);
     }
 
-    /// Refreshes what [`Snapshot::build`] derives from the objects after objects were
-    /// upserted into or removed from their sorted lists in place (a batch of watch events,
-    /// `source::watch`): the facts inferred from the objects and the indexes. The lists are
-    /// not sorted again.
+    /// Refreshes what [`Snapshot::build`] derives from the objects after watch events
+    /// upserted objects into or removed them from their sorted lists in place
+    /// ([`source::watch::apply`], which already updated the index per event): from what the
+    /// events noted in [`Snapshot::pending`], the gates inferred from the objects (the pods'
+    /// part counted in the index), Volcano's objects when raw objects changed, YuniKorn's
+    /// gangs when one of their pods changed, the CompositePodGroup hierarchy when a group
+    /// changed, and the components' facts from the pods and nodes that changed. After a
+    /// re-list ([`source::watch::replace_kind`]), everything, as
+    /// [`Snapshot::after_objects_replaced`]. The lists are not sorted again.
     pub(crate) fn after_objects_changed(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.all {
+            self.after_objects_replaced();
+            return;
+        }
+        if pending.foreign {
+            self.volcano = volcano::VolcanoObjects::from_foreign(&self.foreign);
+        }
+        if pending.yunikorn {
+            self.derive_yunikorn();
+        }
+        if pending.hierarchy {
+            let mut index = std::mem::take(&mut self.index);
+            index.resolve_hierarchy(self);
+            self.index = index;
+        }
+        self.infer_from_changed(pending.kube_system_pods, pending.nodes);
+        if pending.evidence {
+            self.facts.inferred_gates =
+                evidence::apiserver_gates_with(self, self.index.pod_evidence);
+        }
+    }
+
+    /// The components' facts from the pods and nodes named (those still present), in
+    /// snapshot order as [`ClusterFacts::infer_from_objects`] over every object would add
+    /// them: it only adds what is not known yet, and the other objects added theirs before.
+    fn infer_from_changed(&mut self, mut pods: Vec<String>, mut nodes: Vec<String>) {
+        if pods.is_empty() && nodes.is_empty() {
+            return;
+        }
+        pods.sort();
+        pods.dedup();
+        nodes.sort();
+        nodes.dedup();
+        let pods: Vec<std::sync::Arc<Pod>> = pods
+            .iter()
+            .filter_map(|p| {
+                let (ns, name) = p.split_once('/')?;
+                self.pods.get(self.index.pods.get(ns, name)?).cloned()
+            })
+            .collect();
+        let nodes: Vec<Node> = nodes.iter().filter_map(|n| self.node(n).cloned()).collect();
+        self.facts.infer_from_objects(&nodes, &pods);
+    }
+
+    /// Derives everything [`Snapshot::build`] derives from the objects again, the index
+    /// too, after lists were changed other than by [`source::watch::apply`] (a re-list). The
+    /// lists are not sorted again.
+    pub(crate) fn after_objects_replaced(&mut self) {
+        self.pending = Pending::default();
         self.derive_other_schedulers();
         self.facts.infer_from_objects(&self.nodes, &self.pods);
         self.facts.inferred_gates = evidence::apiserver_gates(self);
@@ -424,6 +521,11 @@ impl Snapshot {
     /// pods (their warnings added once).
     fn derive_other_schedulers(&mut self) {
         self.volcano = volcano::VolcanoObjects::from_foreign(&self.foreign);
+        self.derive_yunikorn();
+    }
+
+    /// Gathers YuniKorn's gangs from the pods (their warnings added once).
+    fn derive_yunikorn(&mut self) {
         let (gangs, warnings) = yunikorn::gangs(&self.pods);
         self.yunikorn = gangs;
         for w in warnings {

@@ -172,6 +172,20 @@ pub(crate) fn gangs(pods: &[std::sync::Arc<Pod>]) -> (Vec<Gang>, Vec<Warning>) {
     (by_key.into_values().collect(), warnings)
 }
 
+/// Moves the gangs' pod positions for a pod (none of theirs) inserted at (`up`) or removed
+/// from `at` in the snapshot's pods.
+pub(crate) fn shift(gangs: &mut [Gang], at: usize, up: bool) {
+    for g in gangs {
+        for p in g.members.iter_mut().chain(g.placeholders.iter_mut()) {
+            if up && *p >= at {
+                *p += 1;
+            } else if !up && *p > at {
+                *p -= 1;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

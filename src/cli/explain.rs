@@ -70,7 +70,12 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
     let target = resolve_target(ctx, &snapshot, &kind, &name)?;
     if target.kind.other_scheduler().is_some() {
-        return write_gang(ctx, args, &snapshot, &target);
+        return write_gang(ctx, args, &snapshot, &target, None);
+    }
+    // A member pod of a Volcano or YuniKorn gang: its gang is explained, as a native gang's
+    // member pod's is.
+    if let Some(gang) = crate::explain::others::gang_of_pod(&snapshot, &target) {
+        return write_gang(ctx, args, &snapshot, &gang, Some(&target));
     }
     let options = Options {
         mode: args.what_if.mode,
@@ -333,9 +338,11 @@ fn write_gang(
     args: &ExplainArgs,
     snapshot: &crate::snapshot::Snapshot,
     target: &crate::snapshot::ObjRef,
+    pod: Option<&crate::snapshot::ObjRef>,
 ) -> Result<ExitStatus, Error> {
-    let d = crate::explain::others::explain_other_gang(snapshot, target)
+    let mut d = crate::explain::others::explain_other_gang(snapshot, target)
         .map_err(|m| Error::usage(m, "check the name with `kubectl wasctl tree -A`"))?;
+    d.redirected_from = pod.map(|p| format!("Pod/{}/{}", p.namespace, p.name));
     let blocked = d.checks.iter().any(|c| c.result == "problem");
     let status = if args.exit_code && blocked {
         ExitStatus::Findings

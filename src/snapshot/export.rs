@@ -44,7 +44,7 @@ pub(crate) struct Kept {
 
 /// The annotations a pod keeps: the ones something reads ([`crate::snapshot::pod`]:
 /// the kubelet's mirror-pod mark, YuniKorn's application ID, task groups and placeholder
-/// mark, the Volcano PodGroup a pod belongs to).
+/// mark, the Volcano PodGroup a pod belongs to and its Volcano task).
 pub(crate) const POD_ANNOTATIONS: &[&str] = &[
     crate::snapshot::pod::MIRROR_ANNOTATION,
     crate::snapshot::pod::YUNIKORN_KEYS[0],
@@ -54,6 +54,7 @@ pub(crate) const POD_ANNOTATIONS: &[&str] = &[
     crate::snapshot::yunikorn::PLACEHOLDER,
     crate::snapshot::volcano::GROUP_NAME_ANNOTATIONS[0],
     crate::snapshot::volcano::GROUP_NAME_ANNOTATIONS[1],
+    crate::snapshot::volcano::TASK_SPEC_ANNOTATION,
 ];
 
 /// Container fields facts read of a `kube-system` pod: the simulator's, and `command` and
@@ -311,6 +312,7 @@ pub(crate) fn each_document<E>(
         limit_ranges => "LimitRange",
         resource_quotas => "ResourceQuota",
         runtime_classes => "RuntimeClass",
+        events => "Event",
     );
     for raw in s.foreign.iter().chain(&s.selecting).chain(&s.stale) {
         if super::kueue::is_typed(&raw.api_version, &raw.kind) {

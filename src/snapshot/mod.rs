@@ -10,6 +10,7 @@
 
 pub(crate) mod claims;
 pub(crate) mod completeness;
+pub(crate) mod events;
 pub(crate) mod evidence;
 pub mod export;
 pub mod facts;
@@ -154,7 +155,8 @@ macro_rules! object_lists {
             namespaces,
             foreign,
             selecting,
-            stale
+            stale,
+            events
         )
     };
 }
@@ -217,6 +219,10 @@ pub struct Snapshot {
     pub selecting: Vec<RawObject>,
     /// `scheduling.k8s.io` objects in a version 1.37 no longer serves (`v1alpha2`, `v1alpha1`).
     pub stale: Vec<RawObject>,
+    /// Events (core `v1`; `events.k8s.io/v1` converted) on Volcano's objects and pods'
+    /// scheduling reasons, the rest dropped as read ([`events::is_kept`]): what Volcano
+    /// recorded about its gangs.
+    pub events: Vec<k8s_openapi::api::core::v1::Event>,
     /// Objects that were read in another served version than the one stored above
     /// (`kind`, namespace, name) → apiVersion, e.g. a PodGroup read as `v1alpha3`.
     pub read_as: BTreeMap<(String, String, String), String>,
@@ -346,6 +352,7 @@ pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
     ("v1", "ResourceQuota"),
     ("node.k8s.io/v1", "RuntimeClass"),
     ("batch/v1", "Job"),
+    ("v1", "Event"),
 ];
 
 /// Kueue's queue label on Jobs and pods: the workload is queued in Kueue's LocalQueue of
@@ -462,6 +469,7 @@ impl Snapshot {
             + self.foreign.len()
             + self.selecting.len()
             + self.stale.len()
+            + self.events.len()
     }
 
     /// Every namespace that holds a workload-related object, sorted, for target lookups.
@@ -628,6 +636,7 @@ impl Snapshot {
             "ResourceQuota" => self.resource_quotas.len(),
             "RuntimeClass" => self.runtime_classes.len(),
             "Job" => self.jobs.len(),
+            "Event" => self.events.len(),
             _ => return None,
         })
     }

@@ -24,6 +24,8 @@ use super::RawObject;
 
 /// Volcano's scheduling API group.
 pub(crate) const GROUP: &str = "scheduling.volcano.sh";
+/// Volcano's batch API group (its Job).
+pub(crate) const JOB_GROUP: &str = "batch.volcano.sh";
 /// The scheduler name Volcano's pods carry (`spec.schedulerName`).
 pub(crate) const SCHEDULER_NAME: &str = "volcano";
 
@@ -33,6 +35,10 @@ pub(crate) const GROUP_NAME_ANNOTATIONS: &[&str] = &[
     "scheduling.k8s.io/group-name",
     "scheduling.volcano.sh/group-name",
 ];
+
+/// The pod annotation naming the task of a Volcano Job a pod belongs to (`TaskSpecKey` of
+/// volcano-sh/apis `pkg/apis/batch/v1alpha1/labels.go`); `minTaskMember` counts pods by it.
+pub(crate) const TASK_SPEC_ANNOTATION: &str = "volcano.sh/task-spec";
 
 /// The queue Volcano puts a PodGroup in when `spec.queue` is empty (`DefaultQueue`).
 pub(crate) const DEFAULT_QUEUE: &str = "default";
@@ -250,6 +256,15 @@ pub(crate) fn group_name_of(meta: &ObjectMeta) -> Option<&str> {
     GROUP_NAME_ANNOTATIONS
         .iter()
         .find_map(|k| annotations.get(*k))
+        .map(String::as_str)
+        .filter(|n| !n.is_empty())
+}
+
+/// The Volcano task a pod's annotations name, if any.
+pub(crate) fn task_of(meta: &ObjectMeta) -> Option<&str> {
+    meta.annotations
+        .as_ref()?
+        .get(TASK_SPEC_ANNOTATION)
         .map(String::as_str)
         .filter(|n| !n.is_empty())
 }

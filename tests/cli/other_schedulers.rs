@@ -313,3 +313,237 @@ fn doctor_finds_the_stuck_group_the_stray_pod_and_the_left_placeholder() {
     let r = run(&["doctor", "--from", &c, "--stuck-after", "soon"]);
     assert_eq!(r.code, 2, "{}", r.transcript());
 }
+
+/// The Volcano dump: `kubectl get podgroups,queues,jobs.batch.volcano.sh,pods -A -o yaml`,
+/// the nodes and the events, as kubectl prints them.
+const DUMP: &str = "testdata/dumps/volcano";
+const LLM: &str = "llm-pretrain-3b9d2e51-7c0a-4f1e-9d2b-5a6c7e8f9012";
+
+fn dump() -> String {
+    root().join(DUMP).to_string_lossy().into_owned()
+}
+
+#[test]
+fn explain_reports_volcanos_events_min_resources_and_tasks() {
+    let d = dump();
+    let target = format!("vcpg/{LLM}");
+    let r = run(&["explain", &target, "-n", "ml", "--from", &d]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    for said in [
+        "Warning Unschedulable on PodGroup",
+        "(x118, last 2026-11-20T11:58:00Z, by volcano)",
+        "Warning FailedScheduling on 2 Pods (llm-pretrain-worker-0, llm-pretrain-worker-1)",
+        "Warning FailedCreatePod on Job llm-pretrain",
+        "`minResources` asks 64 nvidia.com/gpu; the cluster has 48 allocatable",
+        "task `worker`: `minTaskMember` 8, but 6 pod(s) with `volcano.sh/task-spec: worker` exist",
+        "worker: 6 pod(s), 0 bound, minTaskMember 8; 6 fit with every pod removed, 5 now",
+        "nvidia.com/gpu: 0 x 1 + 8 x 8 = 64, allocatable 48",
+        "7 of 9 with every pod removed from the nodes; 6 of 9 now",
+    ] {
+        assert!(r.stdout.contains(said), "{said}: {}", r.stdout);
+    }
+    // The kubelet's events are not Volcano's: dropped as read.
+    assert!(!r.stdout.contains("Pulled"), "{}", r.stdout);
+    let r = run(&["explain", &target, "-n", "ml", "--from", &d, "-o", "json"]);
+    let j = json_of(&r.stdout);
+    let events = &j["recorded"]["events"];
+    assert_eq!(events[0]["reason"], "Unschedulable");
+    assert_eq!(events[0]["kind"], "PodGroup");
+    assert_eq!(events[0]["count"], 118);
+    assert_eq!(events[1]["objects"].as_array().unwrap().len(), 2);
+    assert_eq!(events[2]["reason"], "FailedCreatePod");
+    assert_eq!(j["kubeSchedulerFit"]["onEmptyNodes"], 7);
+    let gpu = j["minResources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["resource"] == "nvidia.com/gpu")
+        .unwrap();
+    assert_eq!(gpu["asked"], "64");
+    assert_eq!(gpu["fits"], false);
+    // Quota keys Volcano writes are not node resources: `count/pods`, `limits.*` left out,
+    // `requests.X` read as X.
+    let keys: Vec<&str> = j["minResources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["resource"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["cpu", "memory", "nvidia.com/gpu", "pods"]);
+    assert_eq!(j["tasks"][1]["task"], "worker");
+    assert_eq!(j["tasks"][1]["pods"]["total"], 6);
+    assert_eq!(j["tasks"][1]["kubeSchedulerFit"]["now"], 5);
+
+    // The running job's gang is fine.
+    let r = run(&[
+        "explain",
+        "vcpg/mnist-c41f8a20-5e3b-4d6c-8a7f-0b1c2d3e4f56",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+        "--exit-code",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains("Normal Scheduled on Pod mnist-worker-0"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn explain_of_a_member_pod_explains_its_gang_and_says_so() {
+    let d = dump();
+    let r = run(&[
+        "explain",
+        "pod/llm-pretrain-worker-3",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!(
+            "Pod/ml/llm-pretrain-worker-3 is a member of Volcano PodGroup `{LLM}`: explaining the gang"
+        )
+    );
+    assert!(
+        r.stdout
+            .contains("wasctl does not simulate Volcano's scheduler"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&[
+        "explain",
+        "pod/llm-pretrain-worker-3",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+        "-o",
+        "json",
+    ]);
+    let j = json_of(&r.stdout);
+    assert_eq!(j["kind"], "GangDiagnosis");
+    assert_eq!(j["redirectedFrom"], "Pod/ml/llm-pretrain-worker-3");
+    assert_eq!(
+        j["target"],
+        format!("PodGroup.scheduling.volcano.sh/ml/{LLM}")
+    );
+    // A YuniKorn task group's pod likewise.
+    let c = cluster();
+    let r = run(&[
+        "explain",
+        "pod/spark-pi-exec-1",
+        "-n",
+        "spark",
+        "--from",
+        &c,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.starts_with(
+            "Pod/spark/spark-pi-exec-1 is a member of YuniKorn task group `spark-pi:spark-executor`: explaining the gang\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // A member that names kube-scheduler is kube-scheduler's pod: explained as before.
+    let r = run(&["explain", "pod/big-batch-3", "-n", "batch", "--from", &c]);
+    assert!(!r.stdout.contains("is a member of"), "{}", r.stdout);
+    assert!(r.stdout.contains("Pod/batch/big-batch-3"), "{}", r.stdout);
+}
+
+#[test]
+fn doctor_quotes_the_newest_event_and_finds_a_task_short_of_min_task_member() {
+    let d = dump();
+    let r = run(&["doctor", "--from", &d, "-A", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let findings = json_of(&r.stdout)["findings"].clone();
+    let of = |id: &str| -> Vec<Value> {
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["id"] == id)
+            .cloned()
+            .collect()
+    };
+    let stuck = of("WASD304");
+    assert_eq!(stuck.len(), 1, "{findings}");
+    assert_eq!(stuck[0]["object"]["name"], LLM);
+    let message = stuck[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("newest event: `Unschedulable` on PodGroup")
+            && message.contains("(x118, ")
+            && message.contains("by volcano): 7/7 tasks in gang unschedulable"),
+        "{message}"
+    );
+    let short = of("WASD307");
+    assert_eq!(short.len(), 1, "{findings}");
+    assert!(
+        short[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("task `worker` has 6 pod(s) of `minTaskMember` 8"),
+        "{}",
+        short[0]
+    );
+    // The running gang has all its tasks' pods.
+    assert!(!findings.to_string().contains("mnist"), "{findings}");
+}
+
+#[test]
+fn events_are_kept_by_snapshot_and_read_live_and_unreadable_ones_are_said() {
+    let d = dump();
+    let r = run(&["snapshot", "--from", &d, "-o", "yaml"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    for kept in [
+        "reason: FailedScheduling",
+        "reason: FailedCreatePod",
+        "volcano.sh/task-spec: worker",
+    ] {
+        assert!(r.stdout.contains(kept), "{kept}");
+    }
+    assert!(!r.stdout.contains("reason: Pulled"));
+    let mut c = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&root().join(DUMP), &mut c).unwrap();
+    let objects = wasctl::snapshot::export::documents(&c.finish()).unwrap();
+    let target = format!("vcpg/{LLM}");
+    let server = FakeApiServer::start(objects.clone(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["explain", &target, "-n", "ml", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("Warning FailedCreatePod on Job llm-pretrain")
+    );
+    assert!(
+        server.requests().iter().any(|q| q.path == "/api/v1/events"),
+        "{:?}",
+        server.requests()
+    );
+    let server = FakeApiServer::start(
+        objects,
+        FakeConfig {
+            forbidden: vec![(String::new(), "events".to_owned())],
+            ..FakeConfig::default()
+        },
+    );
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["explain", &target, "-n", "ml", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("Events: unreadable (forbidden): what Volcano recorded in Events is unknown"),
+        "{}",
+        r.stdout
+    );
+}

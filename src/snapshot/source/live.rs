@@ -507,6 +507,9 @@ const WANTED: &[Wanted] = &[
     // Volcano's gangs and queues (issue 52): shown, explained and checked, never simulated.
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
     optional_cluster("scheduling.volcano.sh", "queues", "Queue"),
+    // What Volcano recorded on its gangs and their pods (issue 52); the loader keeps only
+    // Events on Volcano's objects and pods' scheduling reasons.
+    optional("", "v1", "events", "Event"),
     // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains. With
     // ReplicaSets, Services and ReplicationControllers they make PodTopologySpread's
     // system-default selector (`helper.DefaultSelector`).

@@ -608,6 +608,17 @@ impl Collector {
             ("", "v1", "Service" | "ReplicationController") => {
                 s.selecting.push(raw(value, object)?);
             }
+            ("" | "events.k8s.io", "v1", "Event") => {
+                // Only what a report reads is kept (`events::is_kept`).
+                let value = if group.is_empty() {
+                    value
+                } else {
+                    crate::snapshot::events::from_events_v1(value)
+                };
+                if crate::snapshot::events::is_kept(&value) {
+                    s.events.push(typed(value, object)?);
+                }
+            }
             ("batch", "v1", "Job") => {
                 s.jobs
                     .push(Arc::new(typed::<ApiJob>(value, object)?.into()));

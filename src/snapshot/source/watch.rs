@@ -427,6 +427,7 @@ pub(crate) fn apply(
         foreign,
         selecting,
         stale,
+        events,
     );
     Ok(Applied::Same)
 }

@@ -16,9 +16,14 @@ pub(crate) fn write_text(out: &mut dyn Write, d: &GangDiagnosis, style: Styler) 
             "YuniKorn task group"
         };
         let gang = d.target.splitn(3, '/').nth(2).unwrap_or(&d.target);
+        let relation = if from.starts_with("Pod/") {
+            "is a member of"
+        } else {
+            "owns"
+        };
         writeln!(
             out,
-            "{} is a member of {who} `{}`: explaining the gang",
+            "{} {relation} {who} `{}`: explaining the gang",
             sanitize(from),
             sanitize(gang)
         )?;

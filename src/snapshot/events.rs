@@ -148,13 +148,7 @@ pub(crate) fn of_volcano_group<'a>(
     let job = s
         .volcano
         .pod_group(namespace, name)
-        .and_then(|pg| pg.metadata.owner_references.as_ref())
-        .and_then(|owners| {
-            owners
-                .iter()
-                .find(|o| o.kind == "Job" && o.api_version.starts_with(super::volcano::JOB_GROUP))
-        })
-        .map(|o| o.name.as_str());
+        .and_then(super::volcano::PodGroup::owner_job);
     let mut out: Vec<&Event> = s
         .events
         .iter()

@@ -360,9 +360,9 @@ pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
 pub(crate) const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 
 /// The key of `kind` of `group` in [`ClusterFacts::coverage`]: the kind, or `KIND.GROUP`
-/// for Volcano's kinds, whose `PodGroup` is not the native one.
+/// for Volcano's kinds, whose `PodGroup` and `Job` are not the native ones.
 pub(crate) fn coverage_key(group: &str, kind: &str) -> String {
-    if group == volcano::GROUP {
+    if group == volcano::GROUP || group == volcano::JOB_GROUP {
         format!("{kind}.{group}")
     } else {
         kind.to_owned()
@@ -557,6 +557,7 @@ impl Snapshot {
             ref k if k.is_kueue() => return self.kueue.meta_of(k, namespace, name),
             ObjKind::VolcanoPodGroup => &self.volcano.pod_group(namespace, name)?.metadata,
             ObjKind::VolcanoQueue => &self.volcano.queue(name)?.metadata,
+            ObjKind::VolcanoJob => &self.volcano.job(namespace, name)?.metadata,
             _ => return None,
         })
     }
@@ -623,6 +624,7 @@ impl Snapshot {
             "PodGroup" => self.pod_groups.len(),
             "PodGroup.scheduling.volcano.sh" => self.volcano.pod_groups.len(),
             "Queue.scheduling.volcano.sh" => self.volcano.queues.len(),
+            "Job.batch.volcano.sh" => self.volcano.jobs.len(),
             "Workload" => self.workloads.len(),
             "CompositePodGroup" => self.composite_pod_groups.len(),
             "PriorityClass" => self.priority_classes.len(),

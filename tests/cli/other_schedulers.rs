@@ -63,8 +63,12 @@ fn tree_shows_volcano_and_yunikorn_gangs_with_their_scheduler() {
             "{roots:?}"
         );
     }
-    let big = &tree["roots"][0];
-    assert_eq!(big["name"], BIG);
+    let big = tree["roots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == BIG)
+        .unwrap();
     assert_eq!(big["status"], "Pending");
     assert_eq!(big["policy"], "gang 0/4");
     assert_eq!(big["conditions"][0], "Unschedulable(NotEnoughResources)");
@@ -545,5 +549,117 @@ fn events_are_kept_by_snapshot_and_read_live_and_unreadable_ones_are_said() {
             .contains("Events: unreadable (forbidden): what Volcano recorded in Events is unknown"),
         "{}",
         r.stdout
+    );
+}
+
+#[test]
+fn a_volcano_job_owns_its_group_in_tree_and_explain_goes_to_the_group() {
+    let d = dump();
+    let r = run(&["tree", "--from", &d, "-A", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let tree = json_of(&r.stdout);
+    let job = &tree["roots"][0];
+    assert_eq!(job["kind"], "Job.batch.volcano.sh");
+    assert_eq!(job["name"], "llm-pretrain");
+    assert_eq!(job["status"], "Pending");
+    assert_eq!(job["policy"], "minAvailable 9");
+    assert_eq!(job["scheduler"], "volcano");
+    assert_eq!(job["children"][0]["kind"], "PodGroup.scheduling.volcano.sh");
+    assert_eq!(job["children"][0]["name"], LLM);
+    assert_eq!(job["children"][0]["children"].as_array().unwrap().len(), 7);
+    // Its own type names; `job/` is the batch/v1 Job.
+    for target in [
+        "vcjob/llm-pretrain",
+        "jobs.batch.volcano.sh/llm-pretrain",
+        "job.batch.volcano.sh/llm-pretrain",
+    ] {
+        let r = run(&["tree", "--from", &d, "-n", "ml", target, "-o", "json"]);
+        assert_eq!(r.code, 0, "{target}: {}", r.transcript());
+        assert_eq!(
+            json_of(&r.stdout)["roots"][0]["kind"],
+            "Job.batch.volcano.sh"
+        );
+    }
+    let r = run(&["tree", "--from", &d, "-n", "ml", "job/llm-pretrain"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    // A pod's tree climbs through its PodGroup to the Job.
+    let r = run(&[
+        "tree",
+        "--from",
+        &d,
+        "-n",
+        "ml",
+        "pod/llm-pretrain-worker-0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(json_of(&r.stdout)["roots"][0]["name"], "llm-pretrain");
+    let r = run(&["tree", "--from", &d, "-A", "-o", "name"]);
+    assert!(
+        r.stdout.starts_with("job.batch.volcano.sh/llm-pretrain\n"),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(&["explain", "vcjob/llm-pretrain", "-n", "ml", "--from", &d]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert_eq!(
+        r.stdout.lines().next().unwrap_or_default(),
+        format!(
+            "Job.batch.volcano.sh/ml/llm-pretrain owns Volcano PodGroup `{LLM}`: explaining the gang"
+        )
+    );
+    let r = run(&[
+        "explain",
+        "vcjob/llm-pretrain",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+        "-o",
+        "json",
+    ]);
+    let j = json_of(&r.stdout);
+    assert_eq!(j["redirectedFrom"], "Job.batch.volcano.sh/ml/llm-pretrain");
+    assert_eq!(j["minMember"], 9);
+
+    // A wrong field of a Volcano Job names it.
+    let text = std::fs::read_to_string(root().join(DUMP).join("get-list.yaml"))
+        .unwrap()
+        .replace("replicas: 8", "replicas: eight");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.yaml");
+    std::fs::write(&path, text).unwrap();
+    let r = run(&["tree", "--from", path.to_str().unwrap(), "-A"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("Job ml/llm-pretrain: field `items[3].spec.tasks[1].replicas`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn live_volcano_jobs_are_listed_and_own_their_groups() {
+    let mut c = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&root().join(DUMP), &mut c).unwrap();
+    let objects = wasctl::snapshot::export::documents(&c.finish()).unwrap();
+    let server = FakeApiServer::start(objects, FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["tree", "-A", "-o", "json", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let tree = json_of(&r.stdout);
+    assert_eq!(tree["roots"][0]["kind"], "Job.batch.volcano.sh");
+    assert_eq!(tree["roots"][0]["children"][0]["name"], LLM);
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|q| q.path == "/apis/batch.volcano.sh/v1alpha1/jobs"),
+        "{:?}",
+        server.requests()
     );
 }

@@ -507,6 +507,7 @@ const WANTED: &[Wanted] = &[
     // Volcano's gangs and queues (issue 52): shown, explained and checked, never simulated.
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
     optional_cluster("scheduling.volcano.sh", "queues", "Queue"),
+    optional("batch.volcano.sh", "", "jobs", "Job"),
     // What Volcano recorded on its gangs and their pods (issue 52); the loader keeps only
     // Events on Volcano's objects and pods' scheduling reasons.
     optional("", "v1", "events", "Event"),

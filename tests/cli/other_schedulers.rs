@@ -663,3 +663,57 @@ fn live_volcano_jobs_are_listed_and_own_their_groups() {
         server.requests()
     );
 }
+
+#[test]
+fn pods_naming_volcano_on_a_server_without_volcanos_api_warn_once() {
+    // The fixture's pods (schedulerName volcano, group annotations) without Volcano's objects.
+    let pods: Vec<Value> = objects()
+        .into_iter()
+        .filter(|o| {
+            !o["apiVersion"]
+                .as_str()
+                .is_some_and(|a| a.contains("volcano.sh"))
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = "pods name scheduler volcano, but the API server does not serve scheduling.volcano.sh: Volcano PodGroups cannot be read";
+    // Not discovered at all, and discovered but its list answering 404.
+    for config in [
+        FakeConfig {
+            missing_groups: vec!["scheduling.volcano.sh".to_owned()],
+            ..FakeConfig::default()
+        },
+        FakeConfig {
+            faults: vec![crate::fake_apiserver::Fault::new(
+                "scheduling.volcano.sh",
+                "podgroups",
+                crate::fake_apiserver::FaultKind::Status(404),
+            )],
+            ..FakeConfig::default()
+        },
+    ] {
+        let mut served = pods.clone();
+        if config.missing_groups.is_empty() {
+            // A Queue makes the group discovered.
+            served.push(
+                serde_json::json!({"apiVersion": "scheduling.volcano.sh/v1beta1",
+                "kind": "Queue", "metadata": {"name": "default"}, "spec": {"weight": 1}}),
+            );
+        }
+        let server = FakeApiServer::start(served, config);
+        let kubeconfig = server.write_kubeconfig(dir.path());
+        let kc = kubeconfig.to_str().unwrap();
+        let r = run(&["tree", "-A", "--kubeconfig", kc]);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        assert_eq!(r.stderr.matches(expected).count(), 1, "{}", r.stderr);
+    }
+    // A server that serves it says nothing of the kind.
+    let server = FakeApiServer::start(objects(), FakeConfig::default());
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run(&["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]);
+    assert!(
+        !r.stderr.contains("does not serve scheduling.volcano.sh"),
+        "{}",
+        r.stderr
+    );
+}

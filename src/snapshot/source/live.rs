@@ -1050,11 +1050,48 @@ async fn load_listed(
     let mut snapshot = collector.finish();
     snapshot.default_namespace = Some(default_namespace);
     snapshot.kueue_config = kueue_config;
+    if let Some(w) = volcano_not_served(&snapshot, &listed) {
+        snapshot.warnings.push(w);
+    }
     Ok(LoadedLive {
         snapshot,
         client,
         server,
         listed,
+    })
+}
+
+/// One warning when pods name the scheduler `volcano` (or carry Volcano's group annotation)
+/// but Volcano's PodGroups were not listed because the server does not serve
+/// `scheduling.volcano.sh` (not discovered, or its list answered 404): without them Volcano's
+/// gangs cannot be shown or checked.
+fn volcano_not_served(
+    s: &Snapshot,
+    listed: &[(ListJob, Option<String>, String)],
+) -> Option<Warning> {
+    use crate::snapshot::volcano;
+    let read = listed
+        .iter()
+        .any(|(job, _, _)| job.group == volcano::GROUP && job.plural == "podgroups");
+    if read {
+        return None;
+    }
+    // A list that failed for another reason (forbidden, a timeout) has its own warning.
+    let key = crate::snapshot::coverage_key(volcano::GROUP, "PodGroup");
+    if let Some(KindCoverage::Unreadable { reason }) = s.facts.coverage.get(&key)
+        && !reason.contains("404")
+    {
+        return None;
+    }
+    let volcano_pods = s.pods.iter().any(|p| {
+        p.spec.as_ref().and_then(|sp| sp.scheduler_name.as_deref()) == Some(volcano::SCHEDULER_NAME)
+            || volcano::group_name_of(&p.metadata).is_some()
+    });
+    volcano_pods.then(|| {
+        Warning::new(
+            "VolcanoNotServed",
+            "pods name scheduler volcano, but the API server does not serve scheduling.volcano.sh: Volcano PodGroups cannot be read",
+        )
     })
 }
 

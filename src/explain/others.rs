@@ -725,11 +725,7 @@ fn yunikorn_gang<'a>(s: &'a Snapshot, target: &ObjRef) -> Result<Gang<'a>, Strin
     } else {
         "Pending"
     };
-    let mut checks = vec![Check {
-        id: "QueueConfig".into(),
-        result: "unknown".into(),
-        message: "YuniKorn's queues live in its ConfigMap `yunikorn/yunikorn-configs`, which wasctl does not read: the application's queue is not checked".to_owned(),
-    }];
+    let mut checks = vec![yunikorn_queue_check(s, &members, &placeholders)];
     if !g.declared {
         checks.push(Check {
             id: "TaskGroups".into(),
@@ -759,6 +755,81 @@ fn yunikorn_gang<'a>(s: &'a Snapshot, target: &ObjRef) -> Result<Gang<'a>, Strin
         tasks: Vec::new(),
         shape: Vec::new(),
     })
+}
+
+/// The queue a YuniKorn application's pods name: label `queue`, else annotation
+/// `yunikorn.apache.org/queue`; a name without `root.` is under `root` (as YuniKorn reads it).
+fn yunikorn_queue_of(pods: &[&Pod]) -> Option<String> {
+    use crate::snapshot::yunikorn_queues::{QUEUE_ANNOTATION, QUEUE_LABEL};
+    let q = pods.iter().find_map(|p| {
+        let m = &p.metadata;
+        m.labels
+            .as_ref()
+            .and_then(|l| l.get(QUEUE_LABEL))
+            .or_else(|| m.annotations.as_ref().and_then(|a| a.get(QUEUE_ANNOTATION)))
+            .filter(|q| !q.is_empty())
+    })?;
+    Some(
+        if q.to_ascii_lowercase().starts_with("root.") || q.eq_ignore_ascii_case("root") {
+            q.clone()
+        } else {
+            format!("root.{q}")
+        },
+    )
+}
+
+/// Whether the application's queue exists in YuniKorn's queue configuration (partition
+/// `default`), with its `max`; unknown when the ConfigMap was not read, or the pods name no
+/// queue (YuniKorn's placement rules then decide; they are not evaluated).
+fn yunikorn_queue_check(s: &Snapshot, members: &[&Pod], placeholders: &[&Pod]) -> Check {
+    use crate::snapshot::yunikorn_queues::{NAME, NAMESPACE, YunikornQueues, words};
+    let all: Vec<&Pod> = members.iter().chain(placeholders).copied().collect();
+    let check = |result: &str, message: String| Check {
+        id: "QueueConfig".into(),
+        result: result.into(),
+        message,
+    };
+    let Some(queue) = yunikorn_queue_of(&all) else {
+        return check(
+            "unknown",
+            "the application's pods name no queue (label `queue`, annotation `yunikorn.apache.org/queue`): YuniKorn's placement rules pick one, which wasctl does not evaluate".to_owned(),
+        );
+    };
+    match &s.yunikorn_queues {
+        YunikornQueues::NotRead => check(
+            "unknown",
+            format!(
+                "YuniKorn's queues are in ConfigMap {NAMESPACE}/{NAME}, which is not in the input: whether queue `{queue}` exists is unknown"
+            ),
+        ),
+        YunikornQueues::Unreadable(why) => check(
+            "unknown",
+            format!(
+                "YuniKorn's queues are in ConfigMap {NAMESPACE}/{NAME}, which could not be read: {why}; whether queue `{queue}` exists is unknown"
+            ),
+        ),
+        YunikornQueues::Read { source, config } => match config.queue("default", &queue) {
+            Some(q) => {
+                let max = q
+                    .resources
+                    .as_ref()
+                    .filter(|r| !r.max.is_empty())
+                    .map_or_else(|| "no max".to_owned(), |r| format!("max {}", words(&r.max)));
+                check(
+                    "ok",
+                    format!(
+                        "YuniKorn queue `{queue}` exists in partition `default` of ConfigMap {source} ({max})"
+                    ),
+                )
+            }
+            None => check(
+                "problem",
+                format!(
+                    "YuniKorn queue `{queue}` is not in partition `default` of ConfigMap {source}: YuniKorn rejects the application unless a placement rule creates the queue"
+                ),
+            ),
+        },
+    }
 }
 
 /// The requests of one pod, `(resource, amount)`, the zero ones left out.

@@ -29,6 +29,7 @@ pub(crate) mod times;
 pub(crate) mod validate;
 pub(crate) mod volcano;
 pub(crate) mod yunikorn;
+pub(crate) mod yunikorn_queues;
 
 use std::collections::BTreeMap;
 
@@ -213,6 +214,9 @@ pub struct Snapshot {
     /// YuniKorn's gangs (task groups), read from the pods' annotations by
     /// [`Snapshot::build`].
     pub yunikorn: Vec<yunikorn::Gang>,
+    /// YuniKorn's queues, from its ConfigMap `yunikorn/yunikorn-configs` when the input holds
+    /// it (export writes it back as that ConfigMap, with `queues.yaml` only).
+    pub yunikorn_queues: yunikorn_queues::YunikornQueues,
     /// Services and ReplicationControllers (core `v1`), kept raw: read only for
     /// PodTopologySpread's system-default selector (upstream `helper.DefaultSelector`).
     /// ReplicaSets and StatefulSets are among [`Snapshot::foreign`] (group `apps`).

@@ -717,3 +717,116 @@ fn pods_naming_volcano_on_a_server_without_volcanos_api_warn_once() {
         r.stderr
     );
 }
+
+#[test]
+fn yunikorns_queue_is_checked_against_its_config_map_or_said_unreadable() {
+    let c = cluster();
+    let target = format!("tg/{EXECUTORS}");
+    let queue = |args: &[&str]| -> Value {
+        let r = run(args);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        let d = json_of(&r.stdout);
+        d["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "QueueConfig")
+            .cloned()
+            .unwrap()
+    };
+    let configs = root().join("testdata/dumps/yunikorn");
+    let cm = configs.to_str().unwrap();
+    let q = queue(&[
+        "explain", &target, "-n", "spark", "--from", &c, "--from", cm, "-o", "json",
+    ]);
+    assert_eq!(q["result"], "ok");
+    assert!(
+        q["message"].as_str().unwrap().contains(
+            "YuniKorn queue `root.sandbox` exists in partition `default` of ConfigMap yunikorn/yunikorn-configs (max memory=64Gi, vcore=16)"
+        ),
+        "{q}"
+    );
+    let q = queue(&[
+        "explain", &target, "-n", "spark", "--from", &c, "-o", "json",
+    ]);
+    assert_eq!(q["result"], "unknown");
+    assert!(
+        q["message"]
+            .as_str()
+            .unwrap()
+            .contains("which is not in the input")
+    );
+    // A queue the configuration lacks is a problem.
+    let text = std::fs::read_to_string(configs.join("yunikorn-configs.yaml"))
+        .unwrap()
+        .replace("name: sandbox", "name: batch");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cm.yaml");
+    std::fs::write(&path, text).unwrap();
+    let q = queue(&[
+        "explain",
+        &target,
+        "-n",
+        "spark",
+        "--from",
+        &c,
+        "--from",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(q["result"], "problem", "{q}");
+    // Live: read by name; forbidden is said, never "no queue".
+    let mut objs = objects();
+    let mut collector = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&configs, &mut collector).unwrap();
+    objs.extend(wasctl::snapshot::export::documents(&collector.finish()).unwrap());
+    let server = FakeApiServer::start(objs.clone(), FakeConfig::default());
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let q = queue(&[
+        "explain",
+        &target,
+        "-n",
+        "spark",
+        "--kubeconfig",
+        kc,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(q["result"], "ok", "{q}");
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.path == "/api/v1/namespaces/yunikorn/configmaps/yunikorn-configs"),
+        "{:?}",
+        server.requests()
+    );
+    let server = FakeApiServer::start(
+        objs,
+        FakeConfig {
+            forbidden: vec![(String::new(), "configmaps".to_owned())],
+            ..FakeConfig::default()
+        },
+    );
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let q = queue(&[
+        "explain",
+        &target,
+        "-n",
+        "spark",
+        "--kubeconfig",
+        kc,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(q["result"], "unknown");
+    assert!(
+        q["message"].as_str().unwrap().contains(
+            "YuniKorn's queues are in ConfigMap yunikorn/yunikorn-configs, which could not be read: forbidden"
+        ),
+        "{q}"
+    );
+}

@@ -1053,12 +1053,34 @@ async fn load_listed(
     if let Some(w) = volcano_not_served(&snapshot, &listed) {
         snapshot.warnings.push(w);
     }
+    // YuniKorn's queues, when YuniKorn's gangs are among the pods: its one ConfigMap, by name.
+    if !snapshot.yunikorn.is_empty() {
+        progress("reading YuniKorn's queues");
+        snapshot.yunikorn_queues = read_yunikorn_queues(&client, timeout).await;
+    }
     Ok(LoadedLive {
         snapshot,
         client,
         server,
         listed,
     })
+}
+
+/// Reads YuniKorn's ConfigMap `yunikorn/yunikorn-configs` by name (never listed): its
+/// queues, or why they could not be read (`forbidden`, `not found`).
+async fn read_yunikorn_queues(
+    client: &Client,
+    timeout: Option<Duration>,
+) -> crate::snapshot::yunikorn_queues::YunikornQueues {
+    use crate::snapshot::yunikorn_queues::{NAME, NAMESPACE, YunikornQueues, from_config_map};
+    let uri = format!("/api/v1/namespaces/{NAMESPACE}/configmaps/{NAME}");
+    match fetch_json::<serde_json::Value>(client, &uri, timeout).await {
+        Ok(cm) => from_config_map(&cm),
+        Err(ListFailure::Status { code: 404, .. }) => {
+            YunikornQueues::Unreadable("not found".to_owned())
+        }
+        Err(failure) => YunikornQueues::Unreadable(failure.reason()),
+    }
 }
 
 /// One warning when pods name the scheduler `volcano` (or carry Volcano's group annotation)

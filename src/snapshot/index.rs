@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use k8s_openapi::api::core::v1::{LimitRange, Namespace, Node, ResourceQuota};
+use k8s_openapi::api::core::v1::{Event, LimitRange, Namespace, Node, ResourceQuota};
 use k8s_openapi::api::node::v1::RuntimeClass;
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::api::resource::v1::{
@@ -258,6 +258,7 @@ macro_rules! not_indexed {
     )* };
 }
 not_indexed!(
+    Event,
     DeviceTaintRule,
     PodDisruptionBudget,
     LimitRange,

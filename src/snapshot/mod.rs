@@ -10,6 +10,7 @@
 
 pub(crate) mod claims;
 pub(crate) mod completeness;
+pub(crate) mod events;
 pub(crate) mod evidence;
 pub mod export;
 pub mod facts;
@@ -28,6 +29,7 @@ pub(crate) mod times;
 pub(crate) mod validate;
 pub(crate) mod volcano;
 pub(crate) mod yunikorn;
+pub(crate) mod yunikorn_queues;
 
 use std::collections::BTreeMap;
 
@@ -154,7 +156,8 @@ macro_rules! object_lists {
             namespaces,
             foreign,
             selecting,
-            stale
+            stale,
+            events
         )
     };
 }
@@ -211,12 +214,19 @@ pub struct Snapshot {
     /// YuniKorn's gangs (task groups), read from the pods' annotations by
     /// [`Snapshot::build`].
     pub yunikorn: Vec<yunikorn::Gang>,
+    /// YuniKorn's queues, from its ConfigMap `yunikorn/yunikorn-configs` when the input holds
+    /// it (export writes it back as that ConfigMap, with `queues.yaml` only).
+    pub yunikorn_queues: yunikorn_queues::YunikornQueues,
     /// Services and ReplicationControllers (core `v1`), kept raw: read only for
     /// PodTopologySpread's system-default selector (upstream `helper.DefaultSelector`).
     /// ReplicaSets and StatefulSets are among [`Snapshot::foreign`] (group `apps`).
     pub selecting: Vec<RawObject>,
     /// `scheduling.k8s.io` objects in a version 1.37 no longer serves (`v1alpha2`, `v1alpha1`).
     pub stale: Vec<RawObject>,
+    /// Events (core `v1`; `events.k8s.io/v1` converted) on Volcano's objects and pods'
+    /// scheduling reasons, the rest dropped as read ([`events::is_kept`]): what Volcano
+    /// recorded about its gangs.
+    pub events: Vec<k8s_openapi::api::core::v1::Event>,
     /// Objects that were read in another served version than the one stored above
     /// (`kind`, namespace, name) → apiVersion, e.g. a PodGroup read as `v1alpha3`.
     pub read_as: BTreeMap<(String, String, String), String>,
@@ -388,6 +398,7 @@ pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
     ("v1", "ResourceQuota"),
     ("node.k8s.io/v1", "RuntimeClass"),
     ("batch/v1", "Job"),
+    ("v1", "Event"),
 ];
 
 /// Kueue's queue label on Jobs and pods: the workload is queued in Kueue's LocalQueue of
@@ -395,9 +406,9 @@ pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
 pub(crate) const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 
 /// The key of `kind` of `group` in [`ClusterFacts::coverage`]: the kind, or `KIND.GROUP`
-/// for Volcano's kinds, whose `PodGroup` is not the native one.
+/// for Volcano's kinds, whose `PodGroup` and `Job` are not the native ones.
 pub(crate) fn coverage_key(group: &str, kind: &str) -> String {
-    if group == volcano::GROUP {
+    if group == volcano::GROUP || group == volcano::JOB_GROUP {
         format!("{kind}.{group}")
     } else {
         kind.to_owned()
@@ -564,6 +575,7 @@ impl Snapshot {
             + self.foreign.len()
             + self.selecting.len()
             + self.stale.len()
+            + self.events.len()
     }
 
     /// Every namespace that holds a workload-related object, sorted, for target lookups.
@@ -651,6 +663,7 @@ impl Snapshot {
             ref k if k.is_kueue() => return self.kueue.meta_of(k, namespace, name),
             ObjKind::VolcanoPodGroup => &self.volcano.pod_group(namespace, name)?.metadata,
             ObjKind::VolcanoQueue => &self.volcano.queue(name)?.metadata,
+            ObjKind::VolcanoJob => &self.volcano.job(namespace, name)?.metadata,
             _ => return None,
         })
     }
@@ -717,6 +730,7 @@ impl Snapshot {
             "PodGroup" => self.pod_groups.len(),
             "PodGroup.scheduling.volcano.sh" => self.volcano.pod_groups.len(),
             "Queue.scheduling.volcano.sh" => self.volcano.queues.len(),
+            "Job.batch.volcano.sh" => self.volcano.jobs.len(),
             "Workload" => self.workloads.len(),
             "CompositePodGroup" => self.composite_pod_groups.len(),
             "PriorityClass" => self.priority_classes.len(),
@@ -730,6 +744,7 @@ impl Snapshot {
             "ResourceQuota" => self.resource_quotas.len(),
             "RuntimeClass" => self.runtime_classes.len(),
             "Job" => self.jobs.len(),
+            "Event" => self.events.len(),
             _ => return None,
         })
     }

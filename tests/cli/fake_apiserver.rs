@@ -146,6 +146,8 @@ const BUILTIN_RESOURCES: &[BuiltinResource] = &[
         "ReplicaSet",
         true,
     ),
+    // What Volcano records on its gangs and their pods.
+    builtin("", "v1", "events", "event", "Event", true),
     // Served so that a test can prove the client never reads them.
     builtin("", "v1", "secrets", "secret", "Secret", true),
     // Read one by name for `--scheduler-config configmap/NS/NAME`, never listed.

@@ -507,6 +507,10 @@ const WANTED: &[Wanted] = &[
     // Volcano's gangs and queues (issue 52): shown, explained and checked, never simulated.
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
     optional_cluster("scheduling.volcano.sh", "queues", "Queue"),
+    optional("batch.volcano.sh", "", "jobs", "Job"),
+    // What Volcano recorded on its gangs and their pods (issue 52); the loader keeps only
+    // Events on Volcano's objects and pods' scheduling reasons.
+    optional("", "v1", "events", "Event"),
     // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains. With
     // ReplicaSets, Services and ReplicationControllers they make PodTopologySpread's
     // system-default selector (`helper.DefaultSelector`).
@@ -1046,11 +1050,70 @@ async fn load_listed(
     let mut snapshot = collector.finish();
     snapshot.default_namespace = Some(default_namespace);
     snapshot.kueue_config = kueue_config;
+    if let Some(w) = volcano_not_served(&snapshot, &listed) {
+        snapshot.warnings.push(w);
+    }
+    // YuniKorn's queues, when YuniKorn's gangs are among the pods: its one ConfigMap, by name.
+    if !snapshot.yunikorn.is_empty() {
+        progress("reading YuniKorn's queues");
+        snapshot.yunikorn_queues = read_yunikorn_queues(&client, timeout).await;
+    }
     Ok(LoadedLive {
         snapshot,
         client,
         server,
         listed,
+    })
+}
+
+/// Reads YuniKorn's ConfigMap `yunikorn/yunikorn-configs` by name (never listed): its
+/// queues, or why they could not be read (`forbidden`, `not found`).
+async fn read_yunikorn_queues(
+    client: &Client,
+    timeout: Option<Duration>,
+) -> crate::snapshot::yunikorn_queues::YunikornQueues {
+    use crate::snapshot::yunikorn_queues::{NAME, NAMESPACE, YunikornQueues, from_config_map};
+    let uri = format!("/api/v1/namespaces/{NAMESPACE}/configmaps/{NAME}");
+    match fetch_json::<serde_json::Value>(client, &uri, timeout).await {
+        Ok(cm) => from_config_map(&cm),
+        Err(ListFailure::Status { code: 404, .. }) => {
+            YunikornQueues::Unreadable("not found".to_owned())
+        }
+        Err(failure) => YunikornQueues::Unreadable(failure.reason()),
+    }
+}
+
+/// One warning when pods name the scheduler `volcano` (or carry Volcano's group annotation)
+/// but Volcano's PodGroups were not listed because the server does not serve
+/// `scheduling.volcano.sh` (not discovered, or its list answered 404): without them Volcano's
+/// gangs cannot be shown or checked.
+fn volcano_not_served(
+    s: &Snapshot,
+    listed: &[(ListJob, Option<String>, String)],
+) -> Option<Warning> {
+    use crate::snapshot::volcano;
+    let read = listed
+        .iter()
+        .any(|(job, _, _)| job.group == volcano::GROUP && job.plural == "podgroups");
+    if read {
+        return None;
+    }
+    // A list that failed for another reason (forbidden, a timeout) has its own warning.
+    let key = crate::snapshot::coverage_key(volcano::GROUP, "PodGroup");
+    if let Some(KindCoverage::Unreadable { reason }) = s.facts.coverage.get(&key)
+        && !reason.contains("404")
+    {
+        return None;
+    }
+    let volcano_pods = s.pods.iter().any(|p| {
+        p.spec.as_ref().and_then(|sp| sp.scheduler_name.as_deref()) == Some(volcano::SCHEDULER_NAME)
+            || volcano::group_name_of(&p.metadata).is_some()
+    });
+    volcano_pods.then(|| {
+        Warning::new(
+            "VolcanoNotServed",
+            "pods name scheduler volcano, but the API server does not serve scheduling.volcano.sh: Volcano PodGroups cannot be read",
+        )
     })
 }
 

@@ -17,7 +17,7 @@ use ratatui::text::{Line, Span};
 use super::{Component, Cx, List};
 use crate::sanitize::sanitize;
 use crate::sched::plan::{AdmissionOutcome, Outcome, UnitResult};
-use crate::snapshot::ObjRef;
+use crate::snapshot::{ObjKind, ObjRef};
 use crate::tree::TreeNode;
 use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
@@ -153,20 +153,26 @@ fn placed_of(cx: &Cx<'_>, u: &UnitResult) -> String {
     }
 }
 
-/// The other schedulers' gangs with a member not bound, or fewer bound than `minMember`:
-/// indices of their rows in the tree (roots whose scheduler is named).
+/// The other schedulers' gangs with a member pod not bound, or fewer bound than
+/// `minMember`: indices of their rows in the tree (rows whose scheduler is named and whose
+/// policy is `gang BOUND/MIN`, at any depth: a Volcano Job above its PodGroup is not one).
 fn waiting_gangs(cx: &Cx<'_>) -> Vec<usize> {
     let tree = &cx.data.tree;
     tree.iter()
         .enumerate()
-        .filter(|(_, r)| r.depth == 0 && r.node.scheduler.is_some())
+        .filter(|(_, r)| {
+            r.node.scheduler.is_some()
+                && r.node
+                    .policy
+                    .as_deref()
+                    .is_some_and(|p| p.starts_with("gang "))
+        })
         .filter(|(i, r)| {
             let members = &tree[i + 1..r.end];
             let (bound, min) = gang_counts(&r.node);
-            members
-                .iter()
-                .any(|m| m.depth == 1 && m.node.node.is_none())
-                || min.is_some_and(|m| bound.is_none_or(|b| b < m))
+            members.iter().any(|m| {
+                m.depth == r.depth + 1 && m.node.kind == ObjKind::Pod && m.node.node.is_none()
+            }) || min.is_some_and(|m| bound.is_none_or(|b| b < m))
         })
         .map(|(i, _)| i)
         .collect()

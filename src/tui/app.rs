@@ -488,25 +488,16 @@ impl App {
     /// The data is about to change: every view notes its selected row by identity (what the
     /// row stands for, read from the data it was built from), for its next refresh.
     fn remember_selection(&mut self) {
-        let Some(data) = self.data.clone() else {
-            return;
-        };
-        let ns = self.namespace.clone();
-        let theme = self.theme;
-        for spec in SCREENS {
-            if let Some(view) = self.view_mut(spec.screen) {
-                let cx = Cx {
-                    data: &data,
-                    theme,
-                    namespace: ns.as_deref(),
-                };
-                view.remember(&cx);
-            }
-        }
+        self.each_view(|view, cx| view.remember(cx));
     }
 
     /// The data or the namespace changed: every view that exists rebuilds its rows.
     fn refresh_all(&mut self) {
+        self.each_view(|view, cx| view.refresh(cx));
+    }
+
+    /// Runs `f` on every view that exists, with the current data (none: nothing to do).
+    fn each_view(&mut self, mut f: impl FnMut(&mut dyn Component, &Cx<'_>)) {
         let Some(data) = self.data.clone() else {
             return;
         };
@@ -519,7 +510,7 @@ impl App {
                     theme,
                     namespace: ns.as_deref(),
                 };
-                view.refresh(&cx);
+                f(view, &cx);
             }
         }
     }

@@ -29,8 +29,18 @@ fn main() {
     );
     println!("cargo:rerun-if-env-changed=WASCTL_COMMIT");
     println!("cargo:rerun-if-env-changed=WASCTL_BUILD_DATE");
-    if std::path::Path::new(".git/HEAD").exists() {
+    // Only the checked-out branch's ref: watching all of `.git/refs/heads` rebuilt the
+    // crate whenever any other branch (or worktree) committed.
+    if let Ok(head) = std::fs::read_to_string(".git/HEAD") {
         println!("cargo:rerun-if-changed=.git/HEAD");
-        println!("cargo:rerun-if-changed=.git/refs/heads");
+        if let Some(branch) = head.trim().strip_prefix("ref: ") {
+            let loose = format!(".git/{branch}");
+            if std::path::Path::new(&loose).exists() {
+                println!("cargo:rerun-if-changed={loose}");
+            }
+            if std::path::Path::new(".git/packed-refs").exists() {
+                println!("cargo:rerun-if-changed=.git/packed-refs");
+            }
+        }
     }
 }

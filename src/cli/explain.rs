@@ -20,9 +20,9 @@ use crate::sched::Options;
 pub struct ExplainArgs {
     /// `pod/`, `podgroup/` (`pg/`), `compositepodgroup/` (`cpg/`), `workload/` (all its
     /// groups), `job/` (its group), Kueue's `workloads.kueue.x-k8s.io/` (`kwl/`: which stage
-    /// blocks it), Volcano's `podgroups.scheduling.volcano.sh/` (`vcpg/`) or a YuniKorn
-    /// `taskgroup/APP_ID:TASK_GROUP` (`tg/`: what that scheduler recorded, not simulated),
-    /// followed by the name.
+    /// blocks it), Volcano's `podgroups.scheduling.volcano.sh/` (`vcpg/`; a Volcano Job,
+    /// `vcjob/`, goes to its PodGroup) or a YuniKorn `taskgroup/APP_ID:TASK_GROUP` (`tg/`: what
+    /// that scheduler recorded, not simulated), followed by the name.
     #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
     pub target: Vec<String>,
     /// Exit with 1 when the target is not schedulable (Waiting, Unschedulable, Preempting, Error, Suspended).
@@ -69,8 +69,28 @@ pub(crate) fn run(ctx: &Context, args: &ExplainArgs) -> Result<ExitStatus, Error
     require_nodes_and_pods(&snapshot)?;
     let what_if = apply_what_ifs(ctx, &mut snapshot, &args.what_if)?;
     let target = resolve_target(ctx, &snapshot, &kind, &name)?;
+    if target.kind == ObjKind::VolcanoJob {
+        // A Volcano Job: its PodGroup (Volcano's Job controller makes one per Job).
+        let Some(pg) = snapshot
+            .volcano
+            .groups_of_job(&target.namespace, &target.name)
+            .next()
+        else {
+            return Err(Error::usage(
+                format!("Volcano Job `{}` has no PodGroup", target.name),
+                "Volcano's Job controller creates `JOB-UID` for a Job it has seen: check `kubectl get podgroups.scheduling.volcano.sh -n NAMESPACE`",
+            ));
+        };
+        let gang = ObjRef::new(ObjKind::VolcanoPodGroup, pg.namespace(), pg.name());
+        return write_gang(ctx, args, &snapshot, &gang, Some(&target));
+    }
     if target.kind.other_scheduler().is_some() {
-        return write_gang(ctx, args, &snapshot, &target);
+        return write_gang(ctx, args, &snapshot, &target, None);
+    }
+    // A member pod of a Volcano or YuniKorn gang: its gang is explained, as a native gang's
+    // member pod's is.
+    if let Some(gang) = crate::explain::others::gang_of_pod(&snapshot, &target) {
+        return write_gang(ctx, args, &snapshot, &gang, Some(&target));
     }
     let options = Options {
         mode: args.what_if.mode,
@@ -327,15 +347,18 @@ fn write_diagnoses(
 }
 
 /// `explain` on a Volcano PodGroup or a YuniKorn task group: what that scheduler recorded
-/// and the checks that hold for any scheduler (`kind: GangDiagnosis`).
+/// and the checks that hold for any scheduler (`kind: GangDiagnosis`); `from`: the member
+/// pod or Volcano Job `explain` was asked about.
 fn write_gang(
     ctx: &Context,
     args: &ExplainArgs,
     snapshot: &crate::snapshot::Snapshot,
     target: &crate::snapshot::ObjRef,
+    from: Option<&crate::snapshot::ObjRef>,
 ) -> Result<ExitStatus, Error> {
-    let d = crate::explain::others::explain_other_gang(snapshot, target)
+    let mut d = crate::explain::others::explain_other_gang(snapshot, target)
         .map_err(|m| Error::usage(m, "check the name with `kubectl wasctl tree -A`"))?;
+    d.redirected_from = from.map(|p| format!("{}/{}/{}", p.kind, p.namespace, p.name));
     let blocked = d.checks.iter().any(|c| c.result == "problem");
     let status = if args.exit_code && blocked {
         ExitStatus::Findings

@@ -229,8 +229,8 @@ pub enum Command {
     #[command(after_help = "Examples:
   # The embedded demo cluster (`?` lists the keys, `q` quits)
   kubectl wasctl tui --demo
-  # The current context's namespace ml, re-read every 10 seconds
-  kubectl wasctl tui -n ml --refresh 10
+  # The current context's namespace ml, listed once and watched (changes show as they happen)
+  kubectl wasctl tui -n ml
   # A saved dump, opened on one PodGroup
   kubectl wasctl tui --from cluster.yaml --select pg/big-train-workers -n ml")]
     Tui(tui::TuiArgs),
@@ -1008,7 +1008,7 @@ pub(crate) fn parse_target_words(words: &[String]) -> Result<(ObjKind, String), 
 /// decides: `workloads.kueue.x-k8s.io/x` is Kueue's Workload (short `kwl`, as Kueue's CRD
 /// names it), `workloads/x` and `workloads.scheduling.k8s.io/x` the native one.
 pub(crate) fn parse_target(target: &str) -> Result<(ObjKind, String), Error> {
-    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`, or Kueue's `workloads.kueue.x-k8s.io` (`kwl`), `clusterqueue` (`cq`), `localqueue` (`lq`), `resourceflavor` (`rf`), `cohort`, or Volcano's `podgroups.scheduling.volcano.sh` (`vcpg`), or a YuniKorn `taskgroup/APP_ID:TASK_GROUP` (`tg`)";
+    let hint = "write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`, or Kueue's `workloads.kueue.x-k8s.io` (`kwl`), `clusterqueue` (`cq`), `localqueue` (`lq`), `resourceflavor` (`rf`), `cohort`, or Volcano's `podgroups.scheduling.volcano.sh` (`vcpg`) and `jobs.batch.volcano.sh` (`vcjob`), or a YuniKorn `taskgroup/APP_ID:TASK_GROUP` (`tg`)";
     let Some((kind, name)) = target.split_once('/') else {
         return Err(Error::usage(
             format!("`{target}` is not of the form `TYPE/NAME`"),
@@ -1052,6 +1052,9 @@ pub(crate) fn parse_type(word: &str) -> Option<ObjKind> {
         "queue" | "queues" if group == Some(crate::snapshot::volcano::GROUP) => {
             ObjKind::VolcanoQueue
         }
+        // Volcano's Job only with its group, or as `vcjob` (its CRD's short names).
+        "job" | "jobs" if group == Some(crate::snapshot::volcano::JOB_GROUP) => ObjKind::VolcanoJob,
+        "vcjob" | "vcjobs" | "vj" => ObjKind::VolcanoJob,
         // A YuniKorn task group has no API object: `taskgroup/APP_ID:TASK_GROUP`.
         "taskgroup" | "taskgroups" | "tg" => ObjKind::YunikornTaskGroup,
         "podgroup" | "podgroups" | "pg" | "pgs" => ObjKind::PodGroup,

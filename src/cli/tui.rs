@@ -1,23 +1,23 @@
 //! `kubectl wasctl tui`: loads the snapshot (with the usual progress on stderr), then hands it
-//! to [`crate::tui::run`]. In live mode the TUI gets a loader that re-lists the cluster (for
-//! `--refresh` and `:ctx`), with the same flags and no progress output (the screen is the
-//! TUI's then).
+//! to [`crate::tui::run`]. In live mode the cluster is listed once and watched (the same
+//! watches `--watch` uses), and the TUI gets a loader that lists and watches again (for Ctrl-R
+//! and `:ctx`), with the same flags and no progress output (the screen is the TUI's then).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use clap::Args;
 
 use super::{Context, GlobalArgs, parse_target, resolve_target};
 use crate::error::{Error, ExitStatus};
 use crate::render::color::ColorFlag;
-use crate::tui::{self, Config, Loader};
+use crate::tui::{self, Config, Feed, Loader};
 
 /// `tui` flags.
 #[derive(Debug, Args)]
 pub struct TuiArgs {
-    /// Re-list the cluster in the background every SECONDS (live mode; default: off). The
-    /// cursor stays on the same object across reloads.
+    /// Accepted and ignored, for scripts written before the TUI watched: a live cluster is
+    /// listed once and then watched (its changes show within a fraction of a second), so there
+    /// is nothing to re-list every SECONDS.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub refresh: Option<u64>,
     /// Open with the cursor on this object: `workload/`, `cpg/`, `pg/`, `pod/`, `job/` or
@@ -36,15 +36,17 @@ fn loader(global: &GlobalArgs) -> Loader {
         let mut ctx = Context::new(g);
         // The terminal belongs to the TUI: no progress lines on stderr.
         ctx.stderr_is_terminal = false;
-        ctx.load().map_err(|e| {
-            let mut msg = e.to_string();
-            let mut source = std::error::Error::source(&e);
-            while let Some(s) = source {
-                msg.push_str(&format!(": {s}"));
-                source = s.source();
-            }
-            format!("reload failed: {msg}")
-        })
+        ctx.load_watched()
+            .map(|(snapshot, watched)| (snapshot, Some(Feed::from(watched))))
+            .map_err(|e| {
+                let mut msg = e.to_string();
+                let mut source = std::error::Error::source(&e);
+                while let Some(s) = source {
+                    msg.push_str(&format!(": {s}"));
+                    source = s.source();
+                }
+                format!("reload failed: {msg}")
+            })
     })
 }
 
@@ -52,11 +54,16 @@ pub(crate) fn run(ctx: &Context, args: &TuiArgs) -> Result<ExitStatus, Error> {
     let select = args.select.as_deref().map(parse_target).transpose()?;
     if args.refresh.is_some() && ctx.is_offline() {
         return Err(Error::usage(
-            "`--refresh` re-lists a cluster; it does not apply to `--from` or `--demo`",
-            "drop `--refresh`, or run against the current kubeconfig context",
+            "`--refresh` is kept for live clusters only (where it does nothing: the cluster is watched); it does not apply to `--from` or `--demo`",
+            "drop `--refresh`",
         ));
     }
-    let snapshot = ctx.load()?;
+    let (snapshot, feed) = if ctx.is_offline() {
+        (ctx.load()?, None)
+    } else {
+        let (snapshot, watched) = ctx.load_watched()?;
+        (snapshot, Some(Feed::from(watched)))
+    };
     let select = match select {
         Some((kind, name)) => Some(resolve_target(ctx, &snapshot, &kind, &name)?),
         None => None,
@@ -97,12 +104,15 @@ pub(crate) fn run(ctx: &Context, args: &TuiArgs) -> Result<ExitStatus, Error> {
         source,
         namespace,
         gate_overrides: ctx.gate_overrides()?,
-        refresh: args.refresh.map(Duration::from_secs),
+        notice: args.refresh.map(|_| {
+            "`--refresh` is no longer needed: the cluster is watched, changes show as they happen"
+                .to_owned()
+        }),
         select,
         live: !ctx.is_offline(),
     };
     let loader = (!ctx.is_offline()).then(|| loader(&ctx.global));
-    tui::run(config, snapshot, loader).map_err(|e| {
+    tui::run(config, snapshot, loader, feed).map_err(|e| {
         Error::usage(
             format!("cannot run the TUI: {e}"),
             "run `kubectl wasctl tui` in an interactive terminal; for scripts use `tree`, `simulate`, `explain` or `doctor`",

@@ -7,8 +7,10 @@
 //!
 //! The snapshot is listed once and kept current by the watches ([`crate::snapshot::source::live::load_watched`]);
 //! events are coalesced for [`COALESCE`] after the first one of a batch, applied in place
-//! ([`watch::apply`]), the indexes refreshed once per batch, and the command simulated again
-//! only when a kept record changed. Ctrl-C (or SIGTERM) ends with exit 0; an API server lost
+//! ([`watch::apply`], which updates the snapshot's index per event), the rest of what is
+//! derived from the objects refreshed once per batch from what the events touched
+//! ([`Snapshot::after_objects_changed`]), and the command simulated again only when a kept
+//! record changed. Ctrl-C (or SIGTERM) ends with exit 0; an API server lost
 //! after the watches' retries ends with exit 3.
 
 use std::io::Write as _;
@@ -16,8 +18,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
-
-use k8s_openapi::jiff::Timestamp;
 
 use super::format::TableOutput;
 use super::simulate::{SimulateArgs, resolve_only, simulated, write_result};
@@ -29,11 +29,9 @@ use crate::render::json::Envelope;
 use crate::report::ObjectChange;
 use crate::sanitize::sanitize;
 use crate::snapshot::Snapshot;
-use crate::snapshot::source::live::Update;
-use crate::snapshot::source::watch::{self, Applied};
+use crate::snapshot::source::live::{self, Update};
 
-/// How long events are gathered after the first of a batch before simulating again.
-pub(crate) const COALESCE: Duration = Duration::from_millis(200);
+pub(crate) use crate::snapshot::source::watch::{COALESCE, advance_clock};
 
 /// How often the loop looks at Ctrl-C while nothing happens.
 const TICK: Duration = Duration::from_millis(100);
@@ -187,16 +185,6 @@ pub(super) fn stop_flag() -> Result<Arc<AtomicBool>, Error> {
     Ok(stop)
 }
 
-/// Moves the snapshot's "now" on with the local clock from the server's time at the list.
-pub(super) fn advance_clock(snapshot: &mut Snapshot, listed_at: Timestamp, started: Instant) {
-    let elapsed = k8s_openapi::jiff::SignedDuration::try_from(started.elapsed())
-        .unwrap_or(k8s_openapi::jiff::SignedDuration::ZERO);
-    if let Ok(now) = listed_at.checked_add(elapsed) {
-        snapshot.facts.snapshot_time =
-            Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
-    }
-}
-
 /// Follows the cluster for a command: lists and watches it, prints the first result of the
 /// [`Followed`] that `setup` makes from the first snapshot, then, per batch of events that
 /// changed a kept record, the changes (a line each, or a `WatchEvent` object per line with
@@ -308,51 +296,23 @@ pub(super) fn next_batch(
     Ok(Batch::Updates(batch))
 }
 
-/// Applies a batch to the snapshot; returns the changes in words, in order. Warnings go to
-/// stderr; a lost API server is the error that ends the command.
+/// Applies a batch to the snapshot ([`live::apply_updates`]); returns the changes in words,
+/// in order. Warnings go to stderr; a lost API server is the error that ends the command.
 pub(super) fn apply_batch(
     ctx: &Context,
     snapshot: &mut Snapshot,
     batch: Vec<Update>,
 ) -> Result<Vec<String>, Error> {
-    let mut causes = Vec::new();
-    let mut warnings = Vec::new();
-    for update in batch {
-        match update {
-            Update::Event {
-                api_version,
-                kind,
-                object,
-                deleted,
-            } => match watch::apply(snapshot, &api_version, &kind, &object, deleted) {
-                Ok(Applied::Changed(words)) => causes.push(words),
-                Ok(Applied::Same) => {}
-                Err(why) => warnings.push(format!("a watched {kind} was not applied: {why}")),
-            },
-            Update::Relisted {
-                group,
-                kind,
-                display,
-                objects,
-            } => {
-                // The watch's version expired: what the list found changed, object by
-                // object.
-                let _ = display;
-                causes.extend(watch::replace_kind(snapshot, &group, &kind, *objects));
-            }
-            Update::Warning(w) => warnings.push(w.message),
-            Update::Lost(e) => return Err(Error::Access(e)),
-        }
-    }
-    if !warnings.is_empty() {
+    let applied = live::apply_updates(snapshot, batch).map_err(Error::Access)?;
+    if !applied.warnings.is_empty() {
         let style = ctx.err_color.styler();
         let mut err = Vec::new();
-        for w in warnings {
+        for w in applied.warnings {
             writeln!(err, "{} {}", style.warn("warning:"), sanitize(&w))?;
         }
         ctx.stderr(&err)?;
     }
-    Ok(causes)
+    Ok(applied.causes)
 }
 
 /// The words of a change in a line.

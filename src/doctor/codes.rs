@@ -152,6 +152,9 @@ checks! {
     "WASD306" => YunikornPlaceholderLeft, Warning,
         "YuniKorn placeholder pods are left behind",
         "YuniKorn reserves a task group's room with placeholder pods (`yunikorn.apache.org/placeholder: \"true\"`) and swaps each for a real pod; placeholders of a task group whose real pods all run, or have all finished, hold resources nobody uses.";
+    "WASD307" => VolcanoTaskMembersMissing, Warning,
+        "A Volcano gang has fewer pods of a task than its `minTaskMember`",
+        "Volcano starts a PodGroup only when every task named in `minTaskMember` has that many pods (by the pod annotation `volcano.sh/task-spec`); with fewer, the gang waits however much room the cluster has. The task's pods were not created (a Volcano Job's task `replicas` below the minimum, a controller that failed) or do not carry the annotation.";
     "WASD401" => PreScheduledPodUnallocatedClaim, Error,
         "A pod with `spec.nodeName` set has a claim that is not allocated",
         "The pod bypassed the scheduler, so nothing allocates its claim; the kubelet retries forever while the pod holds CPU and memory.";

@@ -11,6 +11,7 @@ use crate::snapshot::{ObjKind, ObjRef, name_of, volcano};
 /// Runs the checks.
 pub(crate) fn check(c: &mut Checker<'_>) {
     stuck_volcano_groups(c);
+    volcano_tasks_short(c);
     volcano_pods_elsewhere(c);
     placeholders_left(c);
 }
@@ -66,6 +67,10 @@ fn stuck_volcano_groups(c: &mut Checker<'_>) {
                 format!("; Volcano recorded {r}")
             })
             .unwrap_or_else(|| "; Volcano recorded no reason".to_owned());
+        let reason = match newest_event(c, pg) {
+            Some(e) => format!("{reason}; newest event: {e}"),
+            None => reason,
+        };
         c.emit(
             Check::VolcanoGroupStuck,
             obj(ObjKind::VolcanoPodGroup, &pg.metadata),
@@ -81,6 +86,70 @@ fn stuck_volcano_groups(c: &mut Checker<'_>) {
                 pg.name()
             ),
         );
+    }
+}
+
+/// The newest Event about the PodGroup or its pods, quoted: `FailedScheduling` on Pod
+/// `x` (x12, 3m ago, by volcano): message.
+fn newest_event(c: &Checker<'_>, pg: &volcano::PodGroup) -> Option<String> {
+    use crate::snapshot::events;
+    let all = events::of_volcano_group(c.s, pg.namespace(), pg.name());
+    let e = all.first()?;
+    let o = &e.involved_object;
+    let mut when = format!("x{}", events::count(e));
+    if let Some(t) = events::last_seen(e) {
+        let ago = c.options.now.duration_since(t);
+        if !ago.is_negative() {
+            when.push_str(&format!(", {} ago", human(c.options.now, ago)));
+        }
+    }
+    let by = events::reporter(e);
+    if !by.is_empty() {
+        when.push_str(&format!(", by {by}"));
+    }
+    Some(format!(
+        "`{}` on {} `{}` ({when}): {}",
+        e.reason.as_deref().unwrap_or_default(),
+        o.kind.as_deref().unwrap_or_default(),
+        o.name.as_deref().unwrap_or_default(),
+        e.message.as_deref().unwrap_or_default()
+    ))
+}
+
+/// Volcano gangs (not finished) with fewer pods of a task than `minTaskMember`.
+fn volcano_tasks_short(c: &mut Checker<'_>) {
+    let s = c.s;
+    for pg in &s.volcano.pod_groups {
+        if matches!(pg.phase(), "Completed" | "Running") {
+            continue;
+        }
+        for (task, min) in &pg.spec.min_task_member {
+            let have = s
+                .pods
+                .iter()
+                .filter(|p| pod_active(p))
+                .filter(|p| {
+                    crate::snapshot::namespace_of(&p.metadata) == pg.namespace()
+                        && volcano::group_name_of(&p.metadata) == Some(pg.name())
+                        && volcano::task_of(&p.metadata) == Some(task.as_str())
+                })
+                .count();
+            if have >= usize::try_from(*min).unwrap_or(0) {
+                continue;
+            }
+            c.emit(
+                Check::VolcanoTaskMembersMissing,
+                obj(ObjKind::VolcanoPodGroup, &pg.metadata),
+                format!(
+                    "task `{task}` has {have} pod(s) of `minTaskMember` {min} (pods annotated `{}: {task}`): Volcano waits for the rest",
+                    volcano::TASK_SPEC_ANNOTATION
+                ),
+                format!(
+                    "create the missing pods (a Volcano Job's task `{task}` needs `replicas` of at least {min}), or lower `minTaskMember`; `kubectl wasctl explain vcpg/{}` checks whether they would fit",
+                    pg.name()
+                ),
+            );
+        }
     }
 }
 

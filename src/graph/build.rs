@@ -92,7 +92,8 @@ impl Builder<'_> {
         let to = ObjRef::new(to_kind, ns, name);
         match found {
             Some(found) => {
-                let state = self.state(kind, ns, found, missing);
+                let key = crate::snapshot::coverage_key(group, kind);
+                let state = self.state(&key, ns, found, missing);
                 (to, state)
             }
             None => (to, EdgeState::Unchecked),

@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use super::index::PodEvidence;
 use super::{Snapshot, name_of, namespace_of};
 
 /// Gate name → the sentence that proves it on (`inferred from 12 PodGroups in …`).
@@ -28,10 +29,16 @@ fn count_phrase(n: usize, one: &str, many: &str) -> String {
 
 /// The gates kube-apiserver must have on for `s`'s objects to exist, each with its evidence.
 pub(crate) fn apiserver_gates(s: &Snapshot) -> Evidence {
+    apiserver_gates_with(s, PodEvidence::count(&s.pods))
+}
+
+/// [`apiserver_gates`] with the pods' part already counted (the index keeps the counts
+/// current as watch events come, so a batch of events does not read every pod again).
+pub(crate) fn apiserver_gates_with(s: &Snapshot, pods: PodEvidence) -> Evidence {
     let mut found = Found::default();
-    generic_workload_evidence(s, &mut found);
+    generic_workload_evidence(s, pods, &mut found);
     pod_group_field_evidence(s, &mut found);
-    node_allocatable_evidence(s, &mut found);
+    node_allocatable_evidence(s, pods, &mut found);
     found
         .0
         .into_iter()
@@ -57,7 +64,7 @@ impl Found {
 
 /// GenericWorkload: PodGroups and Workloads read as `v1beta1` (not converted from another
 /// version), pods with `spec.schedulingGroup`, and discovery serving `v1beta1`.
-fn generic_workload_evidence(s: &Snapshot, found: &mut Found) {
+fn generic_workload_evidence(s: &Snapshot, pods: PodEvidence, found: &mut Found) {
     let read_as_beta = |kind: &str, ns: &str, name: &str| {
         !s.read_as
             .contains_key(&(kind.to_owned(), ns.to_owned(), name.to_owned()))
@@ -84,15 +91,7 @@ fn generic_workload_evidence(s: &Snapshot, found: &mut Found) {
         "Workload in scheduling.k8s.io/v1beta1",
         "Workloads in scheduling.k8s.io/v1beta1",
     );
-    let grouped_pods = s
-        .pods
-        .iter()
-        .filter(|p| {
-            p.spec
-                .as_ref()
-                .is_some_and(|sp| sp.scheduling_group.is_some())
-        })
-        .count();
+    let grouped_pods = pods.grouped;
     found.add(
         "GenericWorkload",
         grouped_pods,
@@ -185,7 +184,7 @@ fn pod_group_field_evidence(s: &Snapshot, found: &mut Found) {
 
 /// DRANodeAllocatableResources: ResourceSlice devices with `nodeAllocatableResources` and pods
 /// with recorded node-allocatable claim statuses.
-fn node_allocatable_evidence(s: &Snapshot, found: &mut Found) {
+fn node_allocatable_evidence(s: &Snapshot, pods: PodEvidence, found: &mut Found) {
     // KEP-5517: kube-apiserver drops `nodeAllocatableResources` from ResourceSlice devices and
     // `status.nodeAllocatableResourceClaimStatuses` from pods unless DRANodeAllocatableResources
     // is on.
@@ -206,17 +205,7 @@ fn node_allocatable_evidence(s: &Snapshot, found: &mut Found) {
         "ResourceSlice with nodeAllocatableResources",
         "ResourceSlices with nodeAllocatableResources",
     );
-    let charged_pods = s
-        .pods
-        .iter()
-        .filter(|p| {
-            p.status.as_ref().is_some_and(|st| {
-                st.node_allocatable_resource_claim_statuses
-                    .as_ref()
-                    .is_some_and(|v| !v.is_empty())
-            })
-        })
-        .count();
+    let charged_pods = pods.charged;
     found.add(
         "DRANodeAllocatableResources",
         charged_pods,

@@ -44,7 +44,7 @@ pub(crate) struct Kept {
 
 /// The annotations a pod keeps: the ones something reads ([`crate::snapshot::pod`]:
 /// the kubelet's mirror-pod mark, YuniKorn's application ID, task groups and placeholder
-/// mark, the Volcano PodGroup a pod belongs to).
+/// mark, the Volcano PodGroup a pod belongs to and its Volcano task).
 pub(crate) const POD_ANNOTATIONS: &[&str] = &[
     crate::snapshot::pod::MIRROR_ANNOTATION,
     crate::snapshot::pod::YUNIKORN_KEYS[0],
@@ -52,8 +52,10 @@ pub(crate) const POD_ANNOTATIONS: &[&str] = &[
     crate::snapshot::yunikorn::TASK_GROUPS,
     crate::snapshot::yunikorn::TASK_GROUP_NAME,
     crate::snapshot::yunikorn::PLACEHOLDER,
+    crate::snapshot::yunikorn_queues::QUEUE_ANNOTATION,
     crate::snapshot::volcano::GROUP_NAME_ANNOTATIONS[0],
     crate::snapshot::volcano::GROUP_NAME_ANNOTATIONS[1],
+    crate::snapshot::volcano::TASK_SPEC_ANNOTATION,
 ];
 
 /// Container fields facts read of a `kube-system` pod: the simulator's, and `command` and
@@ -311,6 +313,7 @@ pub(crate) fn each_document<E>(
         limit_ranges => "LimitRange",
         resource_quotas => "ResourceQuota",
         runtime_classes => "RuntimeClass",
+        events => "Event",
     );
     for raw in s.foreign.iter().chain(&s.selecting).chain(&s.stale) {
         if super::kueue::is_typed(&raw.api_version, &raw.kind) {
@@ -330,6 +333,13 @@ pub(crate) fn each_document<E>(
     // facts document does not count it.
     if let Some(loaded) = &s.scheduler_config {
         f(serde_json::to_value(&loaded.written).map_err(conv)?)?;
+    }
+    // YuniKorn's queues, as the ConfigMap they were read from (`queues.yaml` only). Not
+    // counted as an object, as the configurations are not.
+    if let super::yunikorn_queues::YunikornQueues::Read { config, .. } = &s.yunikorn_queues {
+        let v = super::yunikorn_queues::to_config_map(config)
+            .map_err(|e| conv(serde_json::Error::io(io::Error::other(e))))?;
+        f(v)?;
     }
     // Kueue's manager configuration, converted to v1beta2 and defaulted (what `kueue-config`
     // prints), so that `--from` this file admits as the cluster's Kueue does.

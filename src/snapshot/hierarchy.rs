@@ -361,7 +361,7 @@ pub(crate) enum End<K> {
 }
 
 /// A node's place in its hierarchy, found by [`Resolution::resolve`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Place {
     /// Parent links from the node to its chain's top node (the root, the node whose parent is
     /// missing) or, for a chain that ends in a cycle, to the first node of the cycle (0 on it).
@@ -411,6 +411,15 @@ pub struct Resolution<K> {
     ends: Vec<End<K>>,
     cycles: Vec<Vec<K>>,
     lookups: usize,
+}
+
+impl<K: Eq + Hash> PartialEq for Resolution<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.places == other.places
+            && self.ends == other.ends
+            && self.cycles == other.cycles
+            && self.lookups == other.lookups
+    }
 }
 
 impl<K> Default for Resolution<K> {

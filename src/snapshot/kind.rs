@@ -72,6 +72,9 @@ pub enum ObjKind {
     VolcanoPodGroup,
     /// `scheduling.volcano.sh` Queue. Named `Queue.scheduling.volcano.sh`.
     VolcanoQueue,
+    /// `batch.volcano.sh` Job: a Volcano Job, never the native [`ObjKind::Job`]. Named
+    /// `Job.batch.volcano.sh`.
+    VolcanoJob,
     /// A YuniKorn task group (pod annotations, no API object), named `APP_ID:TASK_GROUP`.
     /// Named `TaskGroup.yunikorn.apache.org`.
     YunikornTaskGroup,
@@ -81,7 +84,7 @@ pub enum ObjKind {
 
 impl ObjKind {
     /// Every named variant, for parsing and completion.
-    pub(crate) const KNOWN: [ObjKind; 28] = [
+    pub(crate) const KNOWN: [ObjKind; 29] = [
         ObjKind::Pod,
         ObjKind::PodGroup,
         ObjKind::CompositePodGroup,
@@ -109,6 +112,7 @@ impl ObjKind {
         ObjKind::Topology,
         ObjKind::VolcanoPodGroup,
         ObjKind::VolcanoQueue,
+        ObjKind::VolcanoJob,
         ObjKind::YunikornTaskGroup,
     ];
 
@@ -142,6 +146,7 @@ impl ObjKind {
             Self::Topology => "Topology",
             Self::VolcanoPodGroup => "PodGroup.scheduling.volcano.sh",
             Self::VolcanoQueue => "Queue.scheduling.volcano.sh",
+            Self::VolcanoJob => "Job.batch.volcano.sh",
             Self::YunikornTaskGroup => "TaskGroup.yunikorn.apache.org",
             Self::Other(kind) => kind,
         }
@@ -162,6 +167,7 @@ impl ObjKind {
             Self::KueueWorkload => "Workload",
             Self::VolcanoPodGroup => "PodGroup",
             Self::VolcanoQueue => "Queue",
+            Self::VolcanoJob => "Job",
             Self::YunikornTaskGroup => "TaskGroup",
             other => other.as_str(),
         }
@@ -191,6 +197,7 @@ impl ObjKind {
             | Self::AdmissionCheck
             | Self::Topology => super::kueue::GROUP,
             Self::VolcanoPodGroup | Self::VolcanoQueue => super::volcano::GROUP,
+            Self::VolcanoJob => super::volcano::JOB_GROUP,
             Self::YunikornTaskGroup => "yunikorn.apache.org",
             Self::Other(_) => return None,
         })
@@ -235,6 +242,7 @@ impl ObjKind {
             Self::KueueWorkload => "workloads.kueue.x-k8s.io".to_owned(),
             Self::VolcanoPodGroup => "podgroups.scheduling.volcano.sh".to_owned(),
             Self::VolcanoQueue => "queues.scheduling.volcano.sh".to_owned(),
+            Self::VolcanoJob => "jobs.batch.volcano.sh".to_owned(),
             Self::YunikornTaskGroup => "taskgroups.yunikorn.apache.org".to_owned(),
             Self::PodDisruptionBudget => "poddisruptionbudgets".to_owned(),
             Self::PriorityClass | Self::WorkloadPriorityClass => {
@@ -253,7 +261,9 @@ impl ObjKind {
     /// kube-scheduler (`volcano`, `yunikorn`).
     pub(crate) fn other_scheduler(&self) -> Option<&'static str> {
         match self {
-            Self::VolcanoPodGroup | Self::VolcanoQueue => Some(super::volcano::SCHEDULER_NAME),
+            Self::VolcanoPodGroup | Self::VolcanoQueue | Self::VolcanoJob => {
+                Some(super::volcano::SCHEDULER_NAME)
+            }
             Self::YunikornTaskGroup => Some(super::yunikorn::SCHEDULER_NAME),
             _ => None,
         }

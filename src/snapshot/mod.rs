@@ -10,6 +10,7 @@
 
 pub(crate) mod claims;
 pub(crate) mod completeness;
+pub(crate) mod events;
 pub(crate) mod evidence;
 pub mod export;
 pub mod facts;
@@ -28,6 +29,7 @@ pub(crate) mod times;
 pub(crate) mod validate;
 pub(crate) mod volcano;
 pub(crate) mod yunikorn;
+pub(crate) mod yunikorn_queues;
 
 use std::collections::BTreeMap;
 
@@ -154,7 +156,8 @@ macro_rules! object_lists {
             namespaces,
             foreign,
             selecting,
-            stale
+            stale,
+            events
         )
     };
 }
@@ -211,12 +214,19 @@ pub struct Snapshot {
     /// YuniKorn's gangs (task groups), read from the pods' annotations by
     /// [`Snapshot::build`].
     pub yunikorn: Vec<yunikorn::Gang>,
+    /// YuniKorn's queues, from its ConfigMap `yunikorn/yunikorn-configs` when the input holds
+    /// it (export writes it back as that ConfigMap, with `queues.yaml` only).
+    pub yunikorn_queues: yunikorn_queues::YunikornQueues,
     /// Services and ReplicationControllers (core `v1`), kept raw: read only for
     /// PodTopologySpread's system-default selector (upstream `helper.DefaultSelector`).
     /// ReplicaSets and StatefulSets are among [`Snapshot::foreign`] (group `apps`).
     pub selecting: Vec<RawObject>,
     /// `scheduling.k8s.io` objects in a version 1.37 no longer serves (`v1alpha2`, `v1alpha1`).
     pub stale: Vec<RawObject>,
+    /// Events (core `v1`; `events.k8s.io/v1` converted) on Volcano's objects and pods'
+    /// scheduling reasons, the rest dropped as read ([`events::is_kept`]): what Volcano
+    /// recorded about its gangs.
+    pub events: Vec<k8s_openapi::api::core::v1::Event>,
     /// Objects that were read in another served version than the one stored above
     /// (`kind`, namespace, name) → apiVersion, e.g. a PodGroup read as `v1alpha3`.
     pub read_as: BTreeMap<(String, String, String), String>,
@@ -224,8 +234,12 @@ pub struct Snapshot {
     pub facts: ClusterFacts,
     /// What could not be loaded, and what was assumed.
     pub warnings: Vec<Warning>,
-    /// Lookups built once by [`Snapshot::build`].
+    /// Lookups built once by [`Snapshot::build`], kept current in place by watch events
+    /// ([`source::watch::apply`]).
     pub index: Index,
+    /// What watch events changed since the derived state beyond the index was last
+    /// refreshed ([`Snapshot::after_objects_changed`]).
+    pub(crate) pending: Pending,
     /// The kubeconfig context's namespace, in live mode.
     pub default_namespace: Option<String>,
     /// What admission changed on the manifests among the objects (`crate::admit`); empty
@@ -327,6 +341,44 @@ impl LoadedKueueConfig {
     }
 }
 
+/// What watch events ([`source::watch::apply`], [`source::watch::replace_kind`]) changed
+/// since [`Snapshot::after_objects_changed`] last ran, beyond the index (which `apply` keeps
+/// current per event): what that refresh must derive again, so that it reads the objects
+/// that changed, not every object.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pending {
+    /// Derive everything again, the index too (a re-list replaced a whole kind).
+    pub(crate) all: bool,
+    /// Raw objects changed: Volcano's typed objects are read from them again.
+    pub(crate) foreign: bool,
+    /// A YuniKorn pod changed: their gangs are gathered from the pods again.
+    pub(crate) yunikorn: bool,
+    /// PodGroups or CompositePodGroups changed: the hierarchy is walked again.
+    pub(crate) hierarchy: bool,
+    /// Something the API server's gates are inferred from changed ([`evidence`]).
+    pub(crate) evidence: bool,
+    /// `kube-system` pods added or changed (`namespace/name`), for the components' facts.
+    pub(crate) kube_system_pods: Vec<String>,
+    /// Nodes added or changed, by name, for the kubelets' facts.
+    pub(crate) nodes: Vec<String>,
+}
+
+impl Pending {
+    /// Notes a change to the snapshot's list `list` (other than nodes, pods, claims and Jobs,
+    /// which note their own).
+    pub(crate) fn note_list(&mut self, list: &str) {
+        match list {
+            "foreign" => self.foreign = true,
+            "pod_groups" | "composite_pod_groups" => {
+                self.hierarchy = true;
+                self.evidence = true;
+            }
+            "workloads" | "resource_slices" => self.evidence = true,
+            _ => {}
+        }
+    }
+}
+
 /// The kinds wasctl keeps typed, with their canonical apiVersion.
 pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
     ("v1", "Node"),
@@ -346,6 +398,7 @@ pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
     ("v1", "ResourceQuota"),
     ("node.k8s.io/v1", "RuntimeClass"),
     ("batch/v1", "Job"),
+    ("v1", "Event"),
 ];
 
 /// Kueue's queue label on Jobs and pods: the workload is queued in Kueue's LocalQueue of
@@ -353,9 +406,9 @@ pub(crate) const TYPED_KINDS: &[(&str, &str)] = &[
 pub(crate) const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 
 /// The key of `kind` of `group` in [`ClusterFacts::coverage`]: the kind, or `KIND.GROUP`
-/// for Volcano's kinds, whose `PodGroup` is not the native one.
+/// for Volcano's kinds, whose `PodGroup` and `Job` are not the native ones.
 pub(crate) fn coverage_key(group: &str, kind: &str) -> String {
-    if group == volcano::GROUP {
+    if group == volcano::GROUP || group == volcano::JOB_GROUP {
         format!("{kind}.{group}")
     } else {
         kind.to_owned()
@@ -409,11 +462,66 @@ impl Snapshot {
         self.facts.inferred_gates = evidence::apiserver_gates(self);
     }
 
-    /// Refreshes what [`Snapshot::build`] derives from the objects after objects were
-    /// upserted into or removed from their sorted lists in place (a batch of watch events,
-    /// `source::watch`): the facts inferred from the objects and the indexes. The lists are
-    /// not sorted again.
+    /// Refreshes what [`Snapshot::build`] derives from the objects after watch events
+    /// upserted objects into or removed them from their sorted lists in place
+    /// ([`source::watch::apply`], which already updated the index per event): from what the
+    /// events noted in [`Snapshot::pending`], the gates inferred from the objects (the pods'
+    /// part counted in the index), Volcano's objects when raw objects changed, YuniKorn's
+    /// gangs when one of their pods changed, the CompositePodGroup hierarchy when a group
+    /// changed, and the components' facts from the pods and nodes that changed. After a
+    /// re-list ([`source::watch::replace_kind`]), everything, as
+    /// [`Snapshot::after_objects_replaced`]. The lists are not sorted again.
     pub(crate) fn after_objects_changed(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.all {
+            self.after_objects_replaced();
+            return;
+        }
+        if pending.foreign {
+            self.volcano = volcano::VolcanoObjects::from_foreign(&self.foreign);
+        }
+        if pending.yunikorn {
+            self.derive_yunikorn();
+        }
+        if pending.hierarchy {
+            let mut index = std::mem::take(&mut self.index);
+            index.resolve_hierarchy(self);
+            self.index = index;
+        }
+        self.infer_from_changed(pending.kube_system_pods, pending.nodes);
+        if pending.evidence {
+            self.facts.inferred_gates =
+                evidence::apiserver_gates_with(self, self.index.pod_evidence);
+        }
+    }
+
+    /// The components' facts from the pods and nodes named (those still present), in
+    /// snapshot order as [`ClusterFacts::infer_from_objects`] over every object would add
+    /// them: it only adds what is not known yet, and the other objects added theirs before.
+    fn infer_from_changed(&mut self, mut pods: Vec<String>, mut nodes: Vec<String>) {
+        if pods.is_empty() && nodes.is_empty() {
+            return;
+        }
+        pods.sort();
+        pods.dedup();
+        nodes.sort();
+        nodes.dedup();
+        let pods: Vec<std::sync::Arc<Pod>> = pods
+            .iter()
+            .filter_map(|p| {
+                let (ns, name) = p.split_once('/')?;
+                self.pods.get(self.index.pods.get(ns, name)?).cloned()
+            })
+            .collect();
+        let nodes: Vec<Node> = nodes.iter().filter_map(|n| self.node(n).cloned()).collect();
+        self.facts.infer_from_objects(&nodes, &pods);
+    }
+
+    /// Derives everything [`Snapshot::build`] derives from the objects again, the index
+    /// too, after lists were changed other than by [`source::watch::apply`] (a re-list). The
+    /// lists are not sorted again.
+    pub(crate) fn after_objects_replaced(&mut self) {
+        self.pending = Pending::default();
         self.derive_other_schedulers();
         self.facts.infer_from_objects(&self.nodes, &self.pods);
         self.facts.inferred_gates = evidence::apiserver_gates(self);
@@ -424,6 +532,11 @@ impl Snapshot {
     /// pods (their warnings added once).
     fn derive_other_schedulers(&mut self) {
         self.volcano = volcano::VolcanoObjects::from_foreign(&self.foreign);
+        self.derive_yunikorn();
+    }
+
+    /// Gathers YuniKorn's gangs from the pods (their warnings added once).
+    fn derive_yunikorn(&mut self) {
         let (gangs, warnings) = yunikorn::gangs(&self.pods);
         self.yunikorn = gangs;
         for w in warnings {
@@ -462,6 +575,7 @@ impl Snapshot {
             + self.foreign.len()
             + self.selecting.len()
             + self.stale.len()
+            + self.events.len()
     }
 
     /// Every namespace that holds a workload-related object, sorted, for target lookups.
@@ -549,6 +663,7 @@ impl Snapshot {
             ref k if k.is_kueue() => return self.kueue.meta_of(k, namespace, name),
             ObjKind::VolcanoPodGroup => &self.volcano.pod_group(namespace, name)?.metadata,
             ObjKind::VolcanoQueue => &self.volcano.queue(name)?.metadata,
+            ObjKind::VolcanoJob => &self.volcano.job(namespace, name)?.metadata,
             _ => return None,
         })
     }
@@ -615,6 +730,7 @@ impl Snapshot {
             "PodGroup" => self.pod_groups.len(),
             "PodGroup.scheduling.volcano.sh" => self.volcano.pod_groups.len(),
             "Queue.scheduling.volcano.sh" => self.volcano.queues.len(),
+            "Job.batch.volcano.sh" => self.volcano.jobs.len(),
             "Workload" => self.workloads.len(),
             "CompositePodGroup" => self.composite_pod_groups.len(),
             "PriorityClass" => self.priority_classes.len(),
@@ -628,6 +744,7 @@ impl Snapshot {
             "ResourceQuota" => self.resource_quotas.len(),
             "RuntimeClass" => self.runtime_classes.len(),
             "Job" => self.jobs.len(),
+            "Event" => self.events.len(),
             _ => return None,
         })
     }

@@ -54,6 +54,7 @@ pub(crate) fn annotation_is_read(key: &str) -> bool {
         || YUNIKORN_KEYS.contains(&key)
         || super::yunikorn::ANNOTATIONS.contains(&key)
         || super::volcano::GROUP_NAME_ANNOTATIONS.contains(&key)
+        || key == super::volcano::TASK_SPEC_ANNOTATION
 }
 
 /// A container's `resources` with API defaulting applied and `limits` dropped: a limit with

@@ -24,6 +24,8 @@ use super::RawObject;
 
 /// Volcano's scheduling API group.
 pub(crate) const GROUP: &str = "scheduling.volcano.sh";
+/// Volcano's batch API group (its Job).
+pub(crate) const JOB_GROUP: &str = "batch.volcano.sh";
 /// The scheduler name Volcano's pods carry (`spec.schedulerName`).
 pub(crate) const SCHEDULER_NAME: &str = "volcano";
 
@@ -33,6 +35,10 @@ pub(crate) const GROUP_NAME_ANNOTATIONS: &[&str] = &[
     "scheduling.k8s.io/group-name",
     "scheduling.volcano.sh/group-name",
 ];
+
+/// The pod annotation naming the task of a Volcano Job a pod belongs to (`TaskSpecKey` of
+/// volcano-sh/apis `pkg/apis/batch/v1alpha1/labels.go`); `minTaskMember` counts pods by it.
+pub(crate) const TASK_SPEC_ANNOTATION: &str = "volcano.sh/task-spec";
 
 /// The queue Volcano puts a PodGroup in when `spec.queue` is empty (`DefaultQueue`).
 pub(crate) const DEFAULT_QUEUE: &str = "default";
@@ -56,6 +62,86 @@ pub struct Object<S, T> {
 pub(crate) type PodGroup = Object<PodGroupSpec, PodGroupStatus>;
 /// A Volcano queue of PodGroups, with its weight and capability.
 pub(crate) type Queue = Object<QueueSpec, QueueStatus>;
+
+/// A Volcano Job (`batch.volcano.sh/v1alpha1`): tasks of pods that Volcano's Job controller
+/// creates, with one PodGroup for them all.
+pub(crate) type Job = Object<JobSpec, JobStatus>;
+
+/// Volcano Job `spec` (`pkg/apis/batch/v1alpha1/job.go` of volcano-sh/apis).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSpec {
+    /// The least number of running pods for the Job to run (the PodGroup's `minMember`).
+    #[serde(default)]
+    pub min_available: i32,
+    /// The Queue; empty means `default`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub queue: String,
+    /// The scheduler the Job's pods name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scheduler_name: String,
+    /// The PriorityClass of the Job.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
+    /// The tasks: pods of one template each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<TaskSpec>,
+}
+
+/// One task of a Volcano Job.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskSpec {
+    /// The task name (the pods' `volcano.sh/task-spec`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// How many pods the task has.
+    #[serde(default)]
+    pub replicas: i32,
+    /// The least number of the task's pods that must run (the PodGroup's `minTaskMember`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_available: Option<i32>,
+    /// The task's pod template.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<k8s_openapi::api::core::v1::PodTemplateSpec>,
+}
+
+/// Volcano Job `status`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobStatus {
+    /// The Job's state.
+    #[serde(default)]
+    pub state: JobState,
+    /// Pending pods.
+    #[serde(default)]
+    pub pending: i32,
+    /// Running pods.
+    #[serde(default)]
+    pub running: i32,
+    /// Succeeded pods.
+    #[serde(default)]
+    pub succeeded: i32,
+    /// Failed pods.
+    #[serde(default)]
+    pub failed: i32,
+}
+
+/// Volcano Job `status.state`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobState {
+    /// `Pending`, `Aborting`, `Aborted`, `Running`, `Restarting`, `Completing`, `Completed`,
+    /// `Terminating`, `Terminated`, `Failed`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+    /// One CamelCase word.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// For humans.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
 
 /// PodGroup `spec`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -152,11 +238,14 @@ pub struct VolcanoObjects {
     pub pod_groups: Vec<PodGroup>,
     /// Queues (cluster-scoped), sorted by name.
     pub queues: Vec<Queue>,
+    /// Volcano Jobs, sorted by (namespace, name).
+    pub jobs: Vec<Job>,
 }
 
 /// True for an object this module types.
 pub(crate) fn is_typed(api_version: &str, kind: &str) -> bool {
-    api_version == "scheduling.volcano.sh/v1beta1" && matches!(kind, "PodGroup" | "Queue")
+    (api_version == "scheduling.volcano.sh/v1beta1" && matches!(kind, "PodGroup" | "Queue"))
+        || (api_version == "batch.volcano.sh/v1alpha1" && kind == "Job")
 }
 
 /// Checks that `value` (a PodGroup or Queue, see [`is_typed`]) reads as its type. The error
@@ -168,6 +257,8 @@ pub(crate) fn check(value: &Value) -> Result<(), serde_path_to_error::Error<serd
         .unwrap_or_default();
     if kind == "Queue" {
         serde_path_to_error::deserialize::<_, Queue>(value.clone()).map(drop)
+    } else if kind == "Job" {
+        serde_path_to_error::deserialize::<_, Job>(value.clone()).map(drop)
     } else {
         serde_path_to_error::deserialize::<_, PodGroup>(value.clone()).map(drop)
     }
@@ -183,6 +274,10 @@ impl VolcanoObjects {
                 if let Ok(q) = serde_json::from_value::<Queue>(o.value.clone()) {
                     out.queues.push(q);
                 }
+            } else if o.kind == "Job" {
+                if let Ok(j) = serde_json::from_value::<Job>(o.value.clone()) {
+                    out.jobs.push(j);
+                }
             } else if let Ok(pg) = serde_json::from_value::<PodGroup>(o.value.clone()) {
                 out.pod_groups.push(pg);
             }
@@ -195,6 +290,24 @@ impl VolcanoObjects {
         self.pod_groups
             .iter()
             .find(|p| p.namespace() == namespace && p.name() == name)
+    }
+
+    /// The Volcano Job `namespace/name`, if read.
+    pub(crate) fn job(&self, namespace: &str, name: &str) -> Option<&Job> {
+        self.jobs
+            .iter()
+            .find(|j| j.namespace() == namespace && j.name() == name)
+    }
+
+    /// The PodGroups the Volcano Job `namespace/name` owns (its controller made them).
+    pub(crate) fn groups_of_job<'a>(
+        &'a self,
+        namespace: &'a str,
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a PodGroup> + 'a {
+        self.pod_groups
+            .iter()
+            .filter(move |pg| pg.namespace() == namespace && pg.owner_job() == Some(name))
     }
 
     /// The Queue `name`, if read.
@@ -234,6 +347,16 @@ impl PodGroup {
         }
     }
 
+    /// The Volcano Job that owns the group, if one does.
+    pub(crate) fn owner_job(&self) -> Option<&str> {
+        self.metadata
+            .owner_references
+            .iter()
+            .flatten()
+            .find(|o| o.kind == "Job" && o.api_version.starts_with(JOB_GROUP))
+            .map(|o| o.name.as_str())
+    }
+
     /// The latest condition of `type_`, if recorded.
     pub(crate) fn condition(&self, type_: &str) -> Option<&PodGroupCondition> {
         self.status
@@ -250,6 +373,15 @@ pub(crate) fn group_name_of(meta: &ObjectMeta) -> Option<&str> {
     GROUP_NAME_ANNOTATIONS
         .iter()
         .find_map(|k| annotations.get(*k))
+        .map(String::as_str)
+        .filter(|n| !n.is_empty())
+}
+
+/// The Volcano task a pod's annotations name, if any.
+pub(crate) fn task_of(meta: &ObjectMeta) -> Option<&str> {
+    meta.annotations
+        .as_ref()?
+        .get(TASK_SPEC_ANNOTATION)
         .map(String::as_str)
         .filter(|n| !n.is_empty())
 }
@@ -301,6 +433,38 @@ mod tests {
         assert_eq!(s.count_of("PodGroup"), Some(0), "never the native kind");
         // Still an owner object for the graph and export.
         assert_eq!(s.foreign.len(), 2);
+    }
+
+    #[test]
+    fn a_volcano_job_reads_with_its_tasks_and_owns_its_group() {
+        let job = r#"{"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+            "metadata": {"name": "tf", "namespace": "ml"},
+            "spec": {"minAvailable": 3, "schedulerName": "volcano", "queue": "q",
+                     "tasks": [{"name": "ps", "replicas": 1, "template": {"spec": {"containers": [{"name": "c"}]}}},
+                               {"name": "worker", "replicas": 2, "minAvailable": 2}]},
+            "status": {"state": {"phase": "Pending"}, "pending": 3}}"#;
+        let pg = r#"{"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+            "metadata": {"name": "tf-uid", "namespace": "ml",
+                         "ownerReferences": [{"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+                                              "name": "tf", "uid": "u", "controller": true}]},
+            "spec": {"minMember": 3}}"#;
+        let s = crate::snapshot::source::files::test_snapshot(&format!("{job}\n---\n{pg}"));
+        let j = s.volcano.job("ml", "tf").unwrap();
+        assert_eq!(j.spec.tasks[1].min_available, Some(2));
+        assert_eq!(j.status.state.phase, "Pending");
+        assert!(j.spec.tasks[0].template.is_some());
+        let groups: Vec<&str> = s
+            .volcano
+            .groups_of_job("ml", "tf")
+            .map(|g| g.name())
+            .collect();
+        assert_eq!(groups, ["tf-uid"]);
+        let mut v: Value = serde_json::from_str(job).unwrap();
+        v["spec"]["tasks"][1]["replicas"] = Value::from("two");
+        assert_eq!(
+            check(&v).unwrap_err().path().to_string(),
+            "spec.tasks[1].replicas"
+        );
     }
 
     #[test]

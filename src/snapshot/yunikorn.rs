@@ -8,8 +8,8 @@
 //! swaps each for a real pod. Names as in yunikorn-k8shim's `pkg/common/constants` and the
 //! user guide's gang-scheduling page.
 //!
-//! YuniKorn's queues live in its ConfigMap (`yunikorn/yunikorn-configs`), which wasctl does
-//! not read: a task group's queue is never checked.
+//! YuniKorn's queues live in its ConfigMap (`yunikorn/yunikorn-configs`), read by
+//! [`super::yunikorn_queues`] when the input holds it.
 
 use std::collections::BTreeMap;
 
@@ -34,8 +34,13 @@ pub(crate) const TASK_GROUP_NAME: &str = "yunikorn.apache.org/task-group-name";
 pub(crate) const PLACEHOLDER: &str = "yunikorn.apache.org/placeholder";
 
 /// The pod annotations this module reads.
-pub(crate) const ANNOTATIONS: &[&str] =
-    &[APP_ID_ANNOTATION, TASK_GROUPS, TASK_GROUP_NAME, PLACEHOLDER];
+pub(crate) const ANNOTATIONS: &[&str] = &[
+    APP_ID_ANNOTATION,
+    TASK_GROUPS,
+    TASK_GROUP_NAME,
+    PLACEHOLDER,
+    super::yunikorn_queues::QUEUE_ANNOTATION,
+];
 
 /// One task group as the annotation declares it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -170,6 +175,20 @@ pub(crate) fn gangs(pods: &[std::sync::Arc<Pod>]) -> (Vec<Gang>, Vec<Warning>) {
         }
     }
     (by_key.into_values().collect(), warnings)
+}
+
+/// Moves the gangs' pod positions for a pod (none of theirs) inserted at (`up`) or removed
+/// from `at` in the snapshot's pods.
+pub(crate) fn shift(gangs: &mut [Gang], at: usize, up: bool) {
+    for g in gangs {
+        for p in g.members.iter_mut().chain(g.placeholders.iter_mut()) {
+            if up && *p >= at {
+                *p += 1;
+            } else if !up && *p > at {
+                *p -= 1;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -358,6 +358,100 @@ pub fn snapshot(p: &Profile, seed: u64) -> Snapshot {
     c.finish()
 }
 
+/// One watch event of [`churn`]: what [`crate::snapshot::source::watch::apply`] takes.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// The object's `apiVersion`.
+    pub api_version: &'static str,
+    /// Its `kind`.
+    pub kind: &'static str,
+    /// The object, as JSON text.
+    pub object: String,
+    /// A `DELETED` event.
+    pub deleted: bool,
+}
+
+/// `count` scripted watch events on the cluster of `p` (a pod's life and a node's cordon,
+/// in a cycle of six): a pending pod `churn-NNNNNNN` created, then bound to a node; a
+/// running pod deleted, then created again on its node; the churn pod deleted; a node
+/// cordoned (uncordoned on the next round over the nodes). The cluster's size stays the
+/// same however many events are played, so memory under churn can be measured.
+pub fn churn(p: &Profile, count: usize) -> Vec<Event> {
+    (0..count).map(|t| churn_event(p, t)).collect()
+}
+
+/// The `t`-th event of [`churn`].
+pub fn churn_event(p: &Profile, t: usize) -> Event {
+    let c = t / 6;
+    let nodes = p.nodes.max(1);
+    let churn_pod = |node: Option<String>| {
+        pod(
+            &format!("churn-{c:07}"),
+            "default",
+            1,
+            1,
+            0,
+            node,
+            None,
+            (c % 600) as u64,
+        )
+    };
+    let running = c % p.running_pods.max(1);
+    let (kind, object, deleted) = match t % 6 {
+        0 => ("Pod", churn_pod(None), false),
+        1 => (
+            "Pod",
+            churn_pod(Some(format!("node-{:05}", c % nodes))),
+            false,
+        ),
+        2 | 3 => {
+            let v = pod(
+                &format!("run-{running:06}"),
+                "default",
+                1,
+                2,
+                0,
+                Some(format!("node-{:05}", running % nodes)),
+                None,
+                0,
+            );
+            ("Pod", v, t % 6 == 2)
+        }
+        4 => ("Pod", churn_pod(None), true),
+        _ => {
+            let mut v = node(c % nodes, p.nodes_per_rack);
+            v["spec"] = json!({"unschedulable": (c / nodes).is_multiple_of(2)});
+            ("Node", v, false)
+        }
+    };
+    Event {
+        api_version: "v1",
+        kind,
+        object: object.to_string(),
+        deleted,
+    }
+}
+
+/// Applies `e` to `s` as `--watch` does ([`crate::snapshot::source::watch::apply`]: the
+/// object upserted or removed, the index updated in place); true when a kept record changed.
+/// An event that does not fit its type is an error naming it.
+pub fn apply_event(s: &mut Snapshot, e: &Event) -> Result<bool, String> {
+    crate::snapshot::source::watch::apply(s, e.api_version, e.kind, &e.object, e.deleted)
+        .map(|a| a != crate::snapshot::source::watch::Applied::Same)
+}
+
+/// What `--watch` does after a batch of events: refreshes what is derived from the objects
+/// from what the events touched ([`Snapshot::after_objects_changed`]).
+pub fn refresh_in_place(s: &mut Snapshot) {
+    s.after_objects_changed();
+}
+
+/// What `--watch` did before the index was kept in place: everything derived from the
+/// objects built again, the index too ([`Snapshot::after_objects_replaced`]).
+pub fn refresh_rebuild(s: &mut Snapshot) {
+    s.after_objects_replaced();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

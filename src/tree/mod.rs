@@ -218,7 +218,7 @@ fn kind_rank(kind: &ObjKind) -> u8 {
         ObjKind::Node => 0,
         // A Kueue Workload stands above its Job.
         ObjKind::KueueWorkload => 1,
-        ObjKind::Job => 1,
+        ObjKind::Job | ObjKind::VolcanoJob => 1,
         ObjKind::Workload => 2,
         ObjKind::CompositePodGroup => 3,
         ObjKind::PodGroup | ObjKind::VolcanoPodGroup | ObjKind::YunikornTaskGroup => 4,
@@ -247,6 +247,7 @@ impl TreeBuilder<'_> {
                 ObjKind::Pod => self
                     .resolved(&current, EdgeKind::SchedulingGroup)
                     .or_else(|| self.other_gang_of(&current)),
+                ObjKind::VolcanoPodGroup => self.volcano_job_of(&current),
                 ObjKind::PodGroup | ObjKind::CompositePodGroup => self
                     .resolved(&current, EdgeKind::Parent)
                     .or_else(|| self.resolved(&current, EdgeKind::WorkloadRef))
@@ -540,6 +541,7 @@ impl TreeBuilder<'_> {
             ObjKind::Node => self.node_object(r),
             ObjKind::KueueWorkload => self.kueue_workload(r),
             ObjKind::VolcanoPodGroup => self.volcano_group(r),
+            ObjKind::VolcanoJob => self.volcano_job(r),
             ObjKind::YunikornTaskGroup => self.task_group(r),
             ObjKind::ResourceClaim => self.s.resource_claim(ns, &r.name).map(|c| self.claim(r, c)),
             ObjKind::Job => self.s.job(ns, &r.name).map(|j| {

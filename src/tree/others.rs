@@ -19,15 +19,24 @@ impl TreeBuilder<'_> {
             .map(|e| e.to.clone())
     }
 
-    /// Adds every Volcano PodGroup and YuniKorn task group in scope as a root.
+    /// The Volcano Job that owns the Volcano PodGroup `pg`, if read.
+    pub(super) fn volcano_job_of(&self, pg: &ObjRef) -> Option<ObjRef> {
+        self.g
+            .outgoing(pg, Some(EdgeKind::Owner))
+            .find(|e| e.state == EdgeState::Resolved && e.to.kind == ObjKind::VolcanoJob)
+            .map(|e| e.to.clone())
+    }
+
+    /// Adds every Volcano PodGroup (under its Volcano Job when one owns it) and YuniKorn
+    /// task group in scope as a root.
     pub(super) fn other_roots(&self, namespace: Option<&str>, roots: &mut Vec<ObjRef>) {
         for pg in &self.s.volcano.pod_groups {
             if in_scope(&pg.metadata, namespace) {
-                roots.push(ObjRef::new(
-                    ObjKind::VolcanoPodGroup,
-                    pg.namespace(),
-                    pg.name(),
-                ));
+                let r = ObjRef::new(ObjKind::VolcanoPodGroup, pg.namespace(), pg.name());
+                let top = self.volcano_job_of(&r).unwrap_or(r);
+                if !roots.contains(&top) {
+                    roots.push(top);
+                }
             }
         }
         for g in &self.s.yunikorn {
@@ -80,6 +89,45 @@ impl TreeBuilder<'_> {
         }
         n.notes.push(format!("queue `{}`", pg.queue_name()));
         n.children = rows.into_iter().map(|(row, _)| row).collect();
+        Some(n)
+    }
+
+    /// A Volcano Job's row: its state, `minAvailable`, tasks and queue, and its PodGroups
+    /// below.
+    pub(super) fn volcano_job(&self, r: &ObjRef) -> Option<TreeNode> {
+        let job = self.s.volcano.job(&r.namespace, &r.name)?;
+        let mut n = self.base(r, &job.metadata);
+        n.scheduler = Some(if job.spec.scheduler_name.is_empty() {
+            crate::snapshot::volcano::SCHEDULER_NAME.to_owned()
+        } else {
+            job.spec.scheduler_name.clone()
+        });
+        n.status = Some(if job.status.state.phase.is_empty() {
+            "Pending".to_owned()
+        } else {
+            job.status.state.phase.clone()
+        });
+        n.policy = Some(format!("minAvailable {}", job.spec.min_available));
+        n.priority_class_name = (!job.spec.priority_class_name.is_empty())
+            .then(|| job.spec.priority_class_name.clone());
+        let tasks: Vec<String> = job
+            .spec
+            .tasks
+            .iter()
+            .map(|t| format!("{} x{}", t.name, t.replicas))
+            .collect();
+        if !tasks.is_empty() {
+            n.notes.push(format!("tasks {}", tasks.join(", ")));
+        }
+        let mut children: Vec<ObjRef> = self
+            .g
+            .incoming(r, Some(EdgeKind::Owner))
+            .filter(|e| e.state == EdgeState::Resolved && e.from.kind == ObjKind::VolcanoPodGroup)
+            .map(|e| e.from.clone())
+            .collect();
+        children.sort();
+        children.dedup();
+        n.children = children.iter().filter_map(|c| self.node(c)).collect();
         Some(n)
     }
 

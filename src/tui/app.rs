@@ -33,6 +33,7 @@ use super::views::queues::QueuesView;
 use super::views::tree::TreeView;
 use super::views::yaml::YamlView;
 use super::views::{Component, Cx};
+use super::watching::{Feed, Watch};
 use super::widgets::wrap;
 use crate::sanitize::sanitize;
 use crate::snapshot::ObjRef;
@@ -56,11 +57,11 @@ pub struct Config {
     pub namespace: Option<String>,
     /// `--feature-gates` overrides.
     pub gate_overrides: BTreeMap<String, bool>,
-    /// `--refresh`: re-list the cluster this often (live mode only).
-    pub refresh: Option<Duration>,
+    /// A note for the status line at start (`--refresh`, now a no-op).
+    pub notice: Option<String>,
     /// `--select`: open with the cursor on this object.
     pub select: Option<ObjRef>,
-    /// Whether the source can be reloaded (live mode): `:ctx` and refresh need it.
+    /// Whether the source can be reloaded (live mode): `:ctx` and Ctrl-R need it.
     pub live: bool,
 }
 
@@ -106,15 +107,38 @@ pub struct App {
     done: Receiver<Done>,
     outstanding: usize,
     quit: bool,
-    last_reload: Option<Instant>,
+    /// The live cluster's watches (off for files and the demo).
+    watch: Watch,
+    /// A reload (Ctrl-R, `:ctx`) is under way (its generation): the old watches' updates
+    /// wait, and are dropped when it succeeds.
+    reloading: Option<u64>,
+    /// A batch of watch updates is with the worker: the next waits (and grows).
+    applying: bool,
+    /// The watch status's words as last drawn by a tick.
+    watch_words: Option<String>,
 }
 
 impl App {
     /// Starts the app on a loaded snapshot: the worker simulates it and builds the views' data
-    /// while the UI shows a spinner. `loader` re-lists the cluster (live mode).
+    /// while the UI shows a spinner. `loader` lists and watches the cluster again (live mode:
+    /// Ctrl-R, `:ctx`).
     pub fn new(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> Self {
-        let (jobs, done) = spawn_worker(loader);
+        Self::watching(config, snapshot, loader, None)
+    }
+
+    /// [`App::new`] on a live cluster's snapshot and its watches (`feed`).
+    pub(crate) fn watching(
+        config: Config,
+        snapshot: Snapshot,
+        loader: Option<Loader>,
+        feed: Option<Feed>,
+    ) -> Self {
         let base = Arc::new(snapshot);
+        let (jobs, done) = spawn_worker(loader, Arc::clone(&base));
+        let mut watch = Watch::default();
+        if let Some(feed) = feed {
+            watch.start(feed, Instant::now());
+        }
         let mut app = Self {
             theme: Theme::new(config.color),
             namespace: config.namespace.clone(),
@@ -142,9 +166,15 @@ impl App {
             done,
             outstanding: 0,
             quit: false,
-            last_reload: None,
+            watch,
+            reloading: None,
+            applying: false,
+            watch_words: None,
             config,
         };
+        if let Some(notice) = app.config.notice.clone() {
+            app.info(notice);
+        }
         if let Some(obj) = app.config.select.clone() {
             app.tree.jump_to(obj);
         }
@@ -158,14 +188,31 @@ impl App {
         self.data.as_deref()
     }
 
+    /// Takes the watches' updates until every batch was applied and its data built (tests:
+    /// the UI loop polls).
+    #[cfg(test)]
+    pub(crate) fn settle_watch(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            self.poll();
+            self.settle();
+            if !self.watch.has_pending() && !self.applying {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the watch batches never settled");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Whether the user asked to quit.
     pub(crate) fn should_quit(&self) -> bool {
         self.quit
     }
 
-    /// Whether a background job is running (the loop then ticks faster for the spinner).
+    /// Whether a background job is running or watch updates wait to be handed on (the loop
+    /// then ticks faster, for the spinner and the coalescing time).
     pub(crate) fn is_busy(&self) -> bool {
-        self.outstanding > 0
+        self.outstanding > 0 || self.watch.has_pending()
     }
 
     fn options(&self) -> BuildOptions {
@@ -189,7 +236,6 @@ impl App {
         let base_plan = self.data.as_ref().map(|d| Arc::clone(&d.base_plan));
         let job = Job::Build {
             generation: self.generation,
-            base: Arc::clone(&self.base),
             options: self.options(),
             base_plan,
         };
@@ -202,7 +248,7 @@ impl App {
             return;
         }
         self.generation += 1;
-        self.last_reload = Some(Instant::now());
+        self.reloading = Some(self.generation);
         let job = Job::Reload {
             generation: self.generation,
             context: self.context.clone(),
@@ -245,26 +291,43 @@ impl App {
             self.busy = None;
         }
         match done {
-            Done::Data { generation, result } => {
+            Done::Data {
+                generation,
+                result,
+                feed,
+            } => {
+                if let Some(feed) = feed {
+                    // The worker builds from the new snapshot on: its watches replace the old
+                    // ones (dropped: they stop), with what they had pending.
+                    self.watch.start(feed, Instant::now());
+                }
+                // Jobs run in order: any later result means the reload is done.
+                if self.reloading.is_some_and(|g| generation >= g) {
+                    self.reloading = None;
+                }
                 if generation != self.generation {
                     return;
                 }
-                match result {
-                    Ok(data) => {
-                        let data: Arc<Data> = Arc::from(data);
-                        self.base = Arc::clone(&data.base);
-                        self.applied = self.what_ifs.clone();
-                        self.data = Some(data);
-                        self.refresh_all();
-                        if self.explain.is_some() {
-                            self.request_explain();
-                        }
-                    }
-                    Err(e) => {
-                        // Keep showing the last good data; the what-ifs go back to what it shows.
-                        self.what_ifs = self.applied.clone();
-                        self.error(e);
-                    }
+                self.accept(result);
+            }
+            Done::Applied {
+                generation,
+                arrived,
+                causes,
+                warnings,
+                result,
+            } => {
+                self.applying = false;
+                if !causes.is_empty() {
+                    self.watch.changed(arrived);
+                }
+                if let Some(w) = warnings.last() {
+                    self.error(w.clone());
+                }
+                if let Some(result) = result
+                    && generation == self.generation
+                {
+                    self.accept(result);
                 }
             }
             Done::Explained {
@@ -282,9 +345,61 @@ impl App {
         }
     }
 
-    /// Takes the finished background jobs without waiting. Returns whether any arrived.
+    /// New data from the worker (or why there is none): every view rebuilds its rows, the
+    /// cursor on the same object.
+    fn accept(&mut self, result: Result<Box<Data>, String>) {
+        match result {
+            Ok(data) => {
+                let data: Arc<Data> = Arc::from(data);
+                self.base = Arc::clone(&data.base);
+                self.applied = self.what_ifs.clone();
+                self.remember_selection();
+                self.data = Some(data);
+                self.refresh_all();
+                if self.explain.is_some() {
+                    self.request_explain();
+                }
+            }
+            Err(e) => {
+                // Keep showing the last good data; the what-ifs go back to what it shows.
+                self.what_ifs = self.applied.clone();
+                self.error(e);
+            }
+        }
+    }
+
+    /// Takes the watches' updates without waiting, and hands a coalesced batch to the
+    /// worker (one at a time: while one is applied, the next grows). Returns whether any
+    /// arrived.
+    fn poll_watch(&mut self, now: Instant) -> bool {
+        if self.reloading.is_some() {
+            // The old watches' updates wait: dropped if the reload succeeds, taken if not.
+            return false;
+        }
+        let taken = self.watch.take(now);
+        if let Some(w) = taken.warnings.last() {
+            self.info(w.clone());
+        }
+        if !self.applying
+            && let Some(updates) = self.watch.batch(now)
+        {
+            self.applying = true;
+            self.generation += 1;
+            let job = Job::Apply {
+                generation: self.generation,
+                updates,
+                arrived: now,
+                options: self.options(),
+            };
+            self.send(job, "updating");
+        }
+        taken.any
+    }
+
+    /// Takes the finished background jobs and the watches' updates without waiting. Returns
+    /// whether any arrived.
     pub(crate) fn poll(&mut self) -> bool {
-        let mut any = false;
+        let mut any = self.poll_watch(Instant::now());
         loop {
             match self.done.try_recv() {
                 Ok(done) => {
@@ -319,23 +434,14 @@ impl App {
         }
     }
 
-    /// Advances the spinner and starts a live re-list when `--refresh` says it is time.
-    pub(crate) fn tick(&mut self, now: Instant) {
+    /// Advances the spinner; returns whether the watch status's words changed with the clock
+    /// ("last change 3s ago", the event rate), so the screen is drawn again.
+    pub(crate) fn tick(&mut self, now: Instant) -> bool {
         self.spinner = (self.spinner + 1) % SPINNER.len();
-        if let Some(every) = self.config.refresh
-            && self.config.live
-            && self.outstanding == 0
-            && self
-                .last_reload
-                .is_none_or(|t| now.duration_since(t) >= every)
-        {
-            if self.last_reload.is_none() {
-                // The first load just happened: count the interval from now.
-                self.last_reload = Some(now);
-            } else {
-                self.reload();
-            }
-        }
+        let words = self.watch.status(now).map(|(w, _)| w);
+        let changed = words != self.watch_words;
+        self.watch_words = words;
+        changed
     }
 
     fn screen(&self) -> Screen {
@@ -379,8 +485,19 @@ impl App {
         Some(f(view, &cx))
     }
 
+    /// The data is about to change: every view notes its selected row by identity (what the
+    /// row stands for, read from the data it was built from), for its next refresh.
+    fn remember_selection(&mut self) {
+        self.each_view(|view, cx| view.remember(cx));
+    }
+
     /// The data or the namespace changed: every view that exists rebuilds its rows.
     fn refresh_all(&mut self) {
+        self.each_view(|view, cx| view.refresh(cx));
+    }
+
+    /// Runs `f` on every view that exists, with the current data (none: nothing to do).
+    fn each_view(&mut self, mut f: impl FnMut(&mut dyn Component, &Cx<'_>)) {
         let Some(data) = self.data.clone() else {
             return;
         };
@@ -393,7 +510,7 @@ impl App {
                     theme,
                     namespace: ns.as_deref(),
                 };
-                view.refresh(&cx);
+                f(view, &cx);
             }
         }
     }
@@ -930,11 +1047,14 @@ impl App {
                 ]),
             },
         };
-        let right = self
-            .busy
-            .as_ref()
-            .map(|b| format!("{} {b}… ", SPINNER[self.spinner]))
-            .unwrap_or_default();
+        let (right, right_style) = match (&self.busy, self.watch.status(Instant::now())) {
+            (Some(b), _) => (format!("{} {b}… ", SPINNER[self.spinner]), theme.warn()),
+            (None, Some((words, bad))) => (
+                format!("{} ", sanitize(&words)),
+                if bad { theme.error() } else { theme.dim() },
+            ),
+            (None, None) => (String::new(), theme.warn()),
+        };
         let right_width = u16::try_from(right.chars().count()).unwrap_or(0);
         buf.set_line(
             area.x,
@@ -947,7 +1067,7 @@ impl App {
                 area.right().saturating_sub(right_width),
                 area.y,
                 right,
-                theme.warn(),
+                right_style,
             );
         }
     }

@@ -165,6 +165,16 @@ pub(crate) const KINDS: &[KindSpec] = &[
         screen: Screen::Tree,
     },
     KindSpec {
+        kind: ObjKind::VolcanoPodGroup,
+        aliases: &["vcpg", "vcpgs"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
+        kind: ObjKind::YunikornTaskGroup,
+        aliases: &["tg", "taskgroups"],
+        screen: Screen::Tree,
+    },
+    KindSpec {
         kind: ObjKind::Pod,
         aliases: &["pods", "po"],
         screen: Screen::Tree,
@@ -217,7 +227,7 @@ pub(crate) const GLOBAL: &[Binding] = &[
     ),
     (
         ":KIND",
-        "list one kind: pg, cpg, wl, pods, claims, jobs, nodes, kwl, cq, lq (kubectl's names)",
+        "list one kind: pg, cpg, wl, pods, claims, jobs, nodes, kwl, cq, lq, vcpg, tg (kubectl's names)",
     ),
     (
         "Shift-letter",

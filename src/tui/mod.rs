@@ -1,7 +1,8 @@
 //! `kubectl wasctl tui`: the interactive, gang- and DRA-aware terminal UI (ratatui + crossterm).
 //!
-//! Input: a loaded [`Snapshot`] and, in live mode, a
-//! [`Loader`] that re-lists the cluster. Output: screens. It renders the same
+//! Input: a loaded [`Snapshot`] and, in live mode, its watches (a [`Feed`]: listed once,
+//! then kept current by WATCH, [`watching`]) and a [`Loader`] that lists and watches again
+//! (Ctrl-R, `:ctx`). Output: screens. It renders the same
 //! reports the commands build — [`Plan`](crate::sched::plan::Plan) (with
 //! `Plan::outcome_of` as the one outcome, in simulate's words), the tree report,
 //! [`Diagnosis`](crate::explain::Diagnosis) and [`DoctorReport`](crate::doctor::DoctorReport) —
@@ -22,6 +23,7 @@ pub(crate) mod keymap;
 pub(crate) mod terminal;
 pub(crate) mod theme;
 pub(crate) mod views;
+pub(crate) mod watching;
 pub(crate) mod widgets;
 
 use std::io::{self, IsTerminal};
@@ -32,12 +34,18 @@ use ratatui::backend::CrosstermBackend;
 
 pub use app::{App, Config};
 pub(crate) use event::Loader;
+pub(crate) use watching::Feed;
 
 use crate::snapshot::Snapshot;
 
 /// Runs the TUI on the real terminal until the user quits or a termination signal arrives.
 /// Fails before touching the terminal when stdin or stdout is not one.
-pub(crate) fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) -> io::Result<()> {
+pub(crate) fn run(
+    config: Config,
+    snapshot: Snapshot,
+    loader: Option<Loader>,
+    feed: Option<Feed>,
+) -> io::Result<()> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(io::Error::other(
             "the TUI needs a terminal on stdin and stdout",
@@ -47,7 +55,7 @@ pub(crate) fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) ->
     guard.spawn_watchdog();
     let mut term = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     term.clear()?;
-    let mut app = App::new(config, snapshot, loader);
+    let mut app = App::watching(config, snapshot, loader, feed);
     let mut dirty = true;
     let mut last_tick = Instant::now();
     while !app.should_quit() && !guard.signalled() {
@@ -74,8 +82,8 @@ pub(crate) fn run(config: Config, snapshot: Snapshot, loader: Option<Loader>) ->
         let now = Instant::now();
         if now.duration_since(last_tick) >= tick {
             last_tick = now;
-            app.tick(now);
-            dirty |= app.is_busy();
+            // The spinner turns; the watch status's "3s ago" moves on.
+            dirty |= app.tick(now) || app.is_busy();
         }
     }
     drop(term);

@@ -1089,3 +1089,270 @@ fn the_demos_kueue_queues_and_workloads() {
         "{finetune}"
     );
 }
+
+// ---- Issue 50 item 3: a live cluster is watched; the views update in place ----------------
+
+/// A pending pod asking for more than the one node has: a unit of its own, unschedulable.
+fn big_pod(name: &str, minute: u32) -> serde_json::Value {
+    serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": "ml", "uid": format!("uid-{name}"),
+                     "creationTimestamp": format!("2026-11-29T11:{minute:02}:00Z")},
+        "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "8"}}}]},
+        "status": {"phase": "Pending"}})
+}
+
+/// The app over node n1 (4 CPUs) and pending pods a-0, b-0, c-0 (8 CPUs each), watched
+/// through a scripted channel; the sender plays the watches.
+fn watched() -> (Harness, std::sync::mpsc::Sender<Update>) {
+    let node = serde_json::json!({"apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": "n1", "uid": "uid-n1"},
+        "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}});
+    let snapshot = crate::snapshot::source::files::test_snapshot_of(&[
+        node,
+        big_pod("a-0", 1),
+        big_pod("b-0", 2),
+        big_pod("c-0", 3),
+    ]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let app = App::watching(
+        Config {
+            color: false,
+            source: "context (current)".to_owned(),
+            live: true,
+            ..Config::default()
+        },
+        snapshot,
+        None,
+        Some(super::watching::Feed::new(rx, Box::new(()))),
+    );
+    let term = Terminal::new(TestBackend::new(140, 20)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
+    (h, tx)
+}
+
+fn pod_event(object: serde_json::Value, deleted: bool) -> Update {
+    Update::Event {
+        api_version: "v1".to_owned(),
+        kind: "Pod".to_owned(),
+        object: object.to_string(),
+        deleted,
+    }
+}
+
+use crate::snapshot::source::live::{AccessError, Update};
+
+/// The status line (the screen's last line).
+fn status_line(text: &str) -> String {
+    plain(text)
+        .last()
+        .copied()
+        .unwrap_or_default()
+        .trim_end()
+        .to_owned()
+}
+
+#[test]
+fn watch_events_update_the_views_in_place_keeping_cursor_filter_and_what_ifs() {
+    let (mut h, tx) = watched();
+    // The pending view, the cursor on c-0 (the third unit), preemption off (a what-if).
+    h.keys(":pending<Enter>jjx");
+    let text = h.text();
+    assert!(line_of(&text, "c-0").contains("Pod/c-0"), "{text}");
+    let y = h.line_with("Pod/c-0").expect("c-0 shown");
+    assert!(h.reversed(y), "the cursor is on c-0");
+    assert!(text.contains("what-ifs: no preemption"), "{text}");
+    let status = status_line(&text);
+    assert!(status.contains("watching · 0 events/s"), "{status}");
+    assert!(
+        !status.contains("last change"),
+        "nothing changed yet: {status}"
+    );
+
+    // a-0 is deleted and d-0 created, in one coalesced batch: the rows above the cursor
+    // change, the cursor stays on c-0 by identity (not on the third row).
+    tx.send(pod_event(big_pod("a-0", 1), true)).unwrap();
+    tx.send(pod_event(big_pod("d-0", 4), false)).unwrap();
+    h.app.settle_watch();
+    let text = h.text();
+    assert!(!text.contains("Pod/a-0"), "a-0 is gone: {text}");
+    assert!(text.contains("Pod/d-0"), "d-0 is new: {text}");
+    let y = h.line_with("Pod/c-0").expect("c-0 shown");
+    assert!(h.reversed(y), "the cursor stayed on c-0: {text}");
+    assert!(
+        text.contains("what-ifs: no preemption"),
+        "the what-if stays: {text}"
+    );
+    let status = status_line(&text);
+    assert!(
+        status.contains("watching · ") && status.contains(" events/s · last change "),
+        "{status}"
+    );
+    assert!(status.ends_with("s ago"), "{status}");
+
+    // A filter stays across a change too; the heartbeat of a kept record changes nothing.
+    h.keys("/c-0<Enter>");
+    tx.send(pod_event(big_pod("b-0", 2), true)).unwrap();
+    h.app.settle_watch();
+    let text = h.text();
+    assert!(text.contains("/c-0"), "the filter stays: {text}");
+    assert!(
+        text.contains("Pod/c-0") && !text.contains("Pod/d-0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_status_line_says_when_a_watch_reconnects_and_when_the_server_is_lost() {
+    let (mut h, tx) = watched();
+    h.keys(":pending<Enter>");
+    tx.send(Update::Reconnecting {
+        resource: "pods".to_owned(),
+        attempt: 2,
+    })
+    .unwrap();
+    h.app.settle_watch();
+    let text = h.text();
+    assert!(
+        status_line(&text).contains("reconnecting (attempt 2) · pods"),
+        "{text}"
+    );
+    tx.send(Update::Resumed {
+        resource: "pods".to_owned(),
+    })
+    .unwrap();
+    h.app.settle_watch();
+    assert!(status_line(&h.text()).contains("watching · "));
+    tx.send(Update::Lost(AccessError::Lost {
+        server: "https://127.0.0.1:1".to_owned(),
+        reason: "watching `pods`: no answer 6 times in a row (connection refused)".to_owned(),
+    }))
+    .unwrap();
+    h.app.settle_watch();
+    let text = h.text();
+    assert!(
+        status_line(&text).contains(
+            "lost: watching `pods`: no answer 6 times in a row (connection refused) (Ctrl-R lists again)"
+        ),
+        "{text}"
+    );
+    // The last data stays.
+    assert!(text.contains("Pod/a-0"), "{text}");
+}
+
+// ---- Issue 52 in the TUI: Volcano PodGroups and YuniKorn task groups ----------------------
+
+/// testdata/clusters/volcano-yunikorn.yaml (the `tree` fixture) in every namespace.
+fn volcano(width: u16, height: u16) -> Harness {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/clusters/volcano-yunikorn.yaml"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let mut c = crate::snapshot::source::Collector::new();
+    crate::snapshot::source::files::load_str(&text, "volcano-yunikorn.yaml", &mut c)
+        .expect("loads");
+    let app = App::new(
+        Config {
+            color: false,
+            source: "volcano-yunikorn.yaml".to_owned(),
+            ..Config::default()
+        },
+        c.finish(),
+        None,
+    );
+    let term = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    let mut h = Harness { app, term };
+    h.app.settle();
+    h
+}
+
+#[test]
+fn volcano_and_yunikorn_gangs_in_the_tree() {
+    let mut h = volcano(150, 30);
+    let text = h.text();
+    for row in [
+        "PodGroup.scheduling.volcano.sh/big-batch",
+        "TaskGroup.yunikorn.apache.org/spark-pi:spark-executor",
+        "Pod/tg-spark-pi-spark-executor-0",
+    ] {
+        assert!(text.contains(row), "{row}: {text}");
+    }
+    insta::assert_snapshot!(h.draw());
+    // `:vcpg` and `:tg` list one kind, as `tree` takes their names.
+    h.keys(":vcpg<Enter>");
+    let text = h.text();
+    assert!(
+        text.contains("PodGroup.scheduling.volcano.sh/big-batch"),
+        "{text}"
+    );
+    assert!(!text.contains("TaskGroup.yunikorn"), "{text}");
+    h.keys(":tg<Enter>");
+    let text = h.text();
+    assert!(
+        text.contains("TaskGroup.yunikorn.apache.org/spark-pi:spark-driver"),
+        "{text}"
+    );
+    assert!(!text.contains("PodGroup.scheduling.volcano.sh"), "{text}");
+}
+
+#[test]
+fn volcano_gangs_are_pending_with_their_scheduler_named_and_not_simulated() {
+    let mut h = volcano(150, 30);
+    h.keys(":pending<Enter>");
+    let text = h.text();
+    let gang = line_of(&text, "PodGroup.scheduling.volcano.sh/big-batch");
+    assert!(
+        gang.contains("NotSimulated") && gang.contains("0/4"),
+        "{gang}"
+    );
+    assert!(
+        gang.contains("scheduled by `volcano`, not simulated"),
+        "{gang}"
+    );
+    // Running gangs are not pending.
+    assert!(!text.contains("mpi-job-6f2c1a9e"), "{text}");
+    assert!(!text.contains("TaskGroup.yunikorn"), "{text}");
+    insta::assert_snapshot!(h.draw());
+}
+
+/// Enter on a Volcano gang opens the report `explain vcpg/NAME` prints (the same
+/// `GangDiagnosis`, written by the same writer), not a simulation.
+#[test]
+fn explain_of_a_volcano_gang_is_its_gang_diagnosis() {
+    let mut h = volcano(150, 40);
+    h.keys(":pending<Enter>/big-batch<Enter>G<Enter>");
+    let text = h.text();
+    assert!(
+        text.contains("explain PodGroup.scheduling.volcano.sh/batch/big-batch"),
+        "{text}"
+    );
+    let snapshot = &h.app.data_for_tests().expect("data").snapshot;
+    let target = ObjRef::new(ObjKind::VolcanoPodGroup, "batch", "big-batch");
+    let report = crate::explain::others::explain_other_gang(snapshot, &target).expect("a gang");
+    let mut cli = Vec::new();
+    crate::render::gang::write_text(
+        &mut cli,
+        &report,
+        crate::render::color::ColorChoice::Never.styler(),
+    )
+    .expect("writes");
+    let screen = joined(&text);
+    for line in String::from_utf8(cli).expect("utf-8").lines().take(12) {
+        let line = line.trim();
+        assert!(screen.contains(line), "`{line}` not on the screen: {text}");
+    }
+    insta::assert_snapshot!(h.draw());
+}
+
+/// The queues view with its detail pane open (`:cq`, Enter) and the nodes view with the
+/// selected node's pods: screens pinned so the shared list widget changes no pixel.
+#[test]
+fn queues_and_nodes_detail_panes() {
+    let mut h = kueue(160, 30);
+    h.keys(":cq<Enter><Enter>");
+    insta::assert_snapshot!("queues_detail", h.draw());
+    let mut h = Harness::demo();
+    h.keys(":nodes<Enter>j<Enter>");
+    insta::assert_snapshot!("nodes_detail", h.draw());
+}

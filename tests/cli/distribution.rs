@@ -586,6 +586,7 @@ fn every_api_objects() -> Vec<Value> {
         ("kueue.x-k8s.io/v1beta2", "Workload"),
         ("kueue.x-k8s.io/v1beta2", "LocalQueue"),
         ("scheduling.volcano.sh/v1beta1", "PodGroup"),
+        ("batch.volcano.sh/v1alpha1", "Job"),
     ] {
         objects.push(json!({
             "apiVersion": api_version,

@@ -146,6 +146,8 @@ const BUILTIN_RESOURCES: &[BuiltinResource] = &[
         "ReplicaSet",
         true,
     ),
+    // What Volcano records on its gangs and their pods.
+    builtin("", "v1", "events", "event", "Event", true),
     // Served so that a test can prove the client never reads them.
     builtin("", "v1", "secrets", "secret", "Secret", true),
     // Read one by name for `--scheduler-config configmap/NS/NAME`, never listed.
@@ -443,7 +445,7 @@ pub struct FakeApiServer {
     log: Arc<Mutex<Vec<LoggedRequest>>>,
     /// The accept loop, joined on drop.
     accept_thread: Option<JoinHandle<()>>,
-    /// What the server serves; swapped whole by [`Self::replace_objects`] and by every
+    /// What the server serves; swapped whole by every
     /// scripted change (a connection keeps the state it started with, as a real list keeps
     /// its resourceVersion).
     state: Arc<RwLock<Arc<State>>>,
@@ -620,17 +622,6 @@ impl FakeApiServer {
             config,
             store,
         }
-    }
-
-    /// Serves `objects` from now on, in place of what the server held (the same config and
-    /// request log): a cluster that changed between two lists.
-    pub fn replace_objects(&self, objects: Vec<Value>) {
-        let rv = {
-            let mut data = self.store.lock();
-            data.objects.clone_from(&objects);
-            data.rv
-        };
-        self.serve(objects, rv);
     }
 
     /// Serves `objects` at resourceVersion `rv` from now on.

@@ -63,8 +63,12 @@ fn tree_shows_volcano_and_yunikorn_gangs_with_their_scheduler() {
             "{roots:?}"
         );
     }
-    let big = &tree["roots"][0];
-    assert_eq!(big["name"], BIG);
+    let big = tree["roots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == BIG)
+        .unwrap();
     assert_eq!(big["status"], "Pending");
     assert_eq!(big["policy"], "gang 0/4");
     assert_eq!(big["conditions"][0], "Unschedulable(NotEnoughResources)");
@@ -312,4 +316,517 @@ fn doctor_finds_the_stuck_group_the_stray_pod_and_the_left_placeholder() {
     assert!(!r.stdout.contains("WASD304"), "{}", r.stdout);
     let r = run(&["doctor", "--from", &c, "--stuck-after", "soon"]);
     assert_eq!(r.code, 2, "{}", r.transcript());
+}
+
+/// The Volcano dump: `kubectl get podgroups,queues,jobs.batch.volcano.sh,pods -A -o yaml`,
+/// the nodes and the events, as kubectl prints them.
+const DUMP: &str = "testdata/dumps/volcano";
+const LLM: &str = "llm-pretrain-3b9d2e51-7c0a-4f1e-9d2b-5a6c7e8f9012";
+
+fn dump() -> String {
+    root().join(DUMP).to_string_lossy().into_owned()
+}
+
+#[test]
+fn explain_reports_volcanos_events_min_resources_and_tasks() {
+    let d = dump();
+    let target = format!("vcpg/{LLM}");
+    let r = run(&["explain", &target, "-n", "ml", "--from", &d]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    for said in [
+        "Warning Unschedulable on PodGroup",
+        "(x118, last 2026-11-20T11:58:00Z, by volcano)",
+        "Warning FailedScheduling on 2 Pods (llm-pretrain-worker-0, llm-pretrain-worker-1)",
+        "Warning FailedCreatePod on Job llm-pretrain",
+        "`minResources` asks 64 nvidia.com/gpu; the cluster has 48 allocatable",
+        "task `worker`: `minTaskMember` 8, but 6 pod(s) with `volcano.sh/task-spec: worker` exist",
+        "worker: 6 pod(s), 0 bound, minTaskMember 8; 6 fit with every pod removed, 5 now",
+        "nvidia.com/gpu: 0 x 1 + 8 x 8 = 64, allocatable 48",
+        "7 of 9 with every pod removed from the nodes; 6 of 9 now",
+    ] {
+        assert!(r.stdout.contains(said), "{said}: {}", r.stdout);
+    }
+    // The kubelet's events are not Volcano's: dropped as read.
+    assert!(!r.stdout.contains("Pulled"), "{}", r.stdout);
+    let r = run(&["explain", &target, "-n", "ml", "--from", &d, "-o", "json"]);
+    let j = json_of(&r.stdout);
+    let events = &j["recorded"]["events"];
+    assert_eq!(events[0]["reason"], "Unschedulable");
+    assert_eq!(events[0]["kind"], "PodGroup");
+    assert_eq!(events[0]["count"], 118);
+    assert_eq!(events[1]["objects"].as_array().unwrap().len(), 2);
+    assert_eq!(events[2]["reason"], "FailedCreatePod");
+    assert_eq!(j["kubeSchedulerFit"]["onEmptyNodes"], 7);
+    let gpu = j["minResources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["resource"] == "nvidia.com/gpu")
+        .unwrap();
+    assert_eq!(gpu["asked"], "64");
+    assert_eq!(gpu["fits"], false);
+    // Quota keys Volcano writes are not node resources: `count/pods`, `limits.*` left out,
+    // `requests.X` read as X.
+    let keys: Vec<&str> = j["minResources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["resource"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["cpu", "memory", "nvidia.com/gpu", "pods"]);
+    assert_eq!(j["tasks"][1]["task"], "worker");
+    assert_eq!(j["tasks"][1]["pods"]["total"], 6);
+    assert_eq!(j["tasks"][1]["kubeSchedulerFit"]["now"], 5);
+
+    // The running job's gang is fine.
+    let r = run(&[
+        "explain",
+        "vcpg/mnist-c41f8a20-5e3b-4d6c-8a7f-0b1c2d3e4f56",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+        "--exit-code",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.contains("Normal Scheduled on Pod mnist-worker-0"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn explain_of_a_member_pod_explains_its_gang_and_says_so() {
+    let d = dump();
+    let r = run(&[
+        "explain",
+        "pod/llm-pretrain-worker-3",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!(
+            "Pod/ml/llm-pretrain-worker-3 is a member of Volcano PodGroup `{LLM}`: explaining the gang"
+        )
+    );
+    assert!(
+        r.stdout
+            .contains("wasctl does not simulate Volcano's scheduler"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&[
+        "explain",
+        "pod/llm-pretrain-worker-3",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+        "-o",
+        "json",
+    ]);
+    let j = json_of(&r.stdout);
+    assert_eq!(j["kind"], "GangDiagnosis");
+    assert_eq!(j["redirectedFrom"], "Pod/ml/llm-pretrain-worker-3");
+    assert_eq!(
+        j["target"],
+        format!("PodGroup.scheduling.volcano.sh/ml/{LLM}")
+    );
+    // A YuniKorn task group's pod likewise.
+    let c = cluster();
+    let r = run(&[
+        "explain",
+        "pod/spark-pi-exec-1",
+        "-n",
+        "spark",
+        "--from",
+        &c,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout.starts_with(
+            "Pod/spark/spark-pi-exec-1 is a member of YuniKorn task group `spark-pi:spark-executor`: explaining the gang\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // A member that names kube-scheduler is kube-scheduler's pod: explained as before.
+    let r = run(&["explain", "pod/big-batch-3", "-n", "batch", "--from", &c]);
+    assert!(!r.stdout.contains("is a member of"), "{}", r.stdout);
+    assert!(r.stdout.contains("Pod/batch/big-batch-3"), "{}", r.stdout);
+}
+
+#[test]
+fn doctor_quotes_the_newest_event_and_finds_a_task_short_of_min_task_member() {
+    let d = dump();
+    let r = run(&["doctor", "--from", &d, "-A", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let findings = json_of(&r.stdout)["findings"].clone();
+    let of = |id: &str| -> Vec<Value> {
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["id"] == id)
+            .cloned()
+            .collect()
+    };
+    let stuck = of("WASD304");
+    assert_eq!(stuck.len(), 1, "{findings}");
+    assert_eq!(stuck[0]["object"]["name"], LLM);
+    let message = stuck[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("newest event: `Unschedulable` on PodGroup")
+            && message.contains("(x118, ")
+            && message.contains("by volcano): 7/7 tasks in gang unschedulable"),
+        "{message}"
+    );
+    let short = of("WASD307");
+    assert_eq!(short.len(), 1, "{findings}");
+    assert!(
+        short[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("task `worker` has 6 pod(s) of `minTaskMember` 8"),
+        "{}",
+        short[0]
+    );
+    // The running gang has all its tasks' pods.
+    assert!(!findings.to_string().contains("mnist"), "{findings}");
+}
+
+#[test]
+fn events_are_kept_by_snapshot_and_read_live_and_unreadable_ones_are_said() {
+    let d = dump();
+    let r = run(&["snapshot", "--from", &d, "-o", "yaml"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    for kept in [
+        "reason: FailedScheduling",
+        "reason: FailedCreatePod",
+        "volcano.sh/task-spec: worker",
+    ] {
+        assert!(r.stdout.contains(kept), "{kept}");
+    }
+    assert!(!r.stdout.contains("reason: Pulled"));
+    let mut c = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&root().join(DUMP), &mut c).unwrap();
+    let objects = wasctl::snapshot::export::documents(&c.finish()).unwrap();
+    let target = format!("vcpg/{LLM}");
+    let server = FakeApiServer::start(objects.clone(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["explain", &target, "-n", "ml", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("Warning FailedCreatePod on Job llm-pretrain")
+    );
+    assert!(
+        server.requests().iter().any(|q| q.path == "/api/v1/events"),
+        "{:?}",
+        server.requests()
+    );
+    let server = FakeApiServer::start(
+        objects,
+        FakeConfig {
+            forbidden: vec![(String::new(), "events".to_owned())],
+            ..FakeConfig::default()
+        },
+    );
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["explain", &target, "-n", "ml", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert!(
+        r.stdout
+            .contains("Events: unreadable (forbidden): what Volcano recorded in Events is unknown"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_volcano_job_owns_its_group_in_tree_and_explain_goes_to_the_group() {
+    let d = dump();
+    let r = run(&["tree", "--from", &d, "-A", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let tree = json_of(&r.stdout);
+    let job = &tree["roots"][0];
+    assert_eq!(job["kind"], "Job.batch.volcano.sh");
+    assert_eq!(job["name"], "llm-pretrain");
+    assert_eq!(job["status"], "Pending");
+    assert_eq!(job["policy"], "minAvailable 9");
+    assert_eq!(job["scheduler"], "volcano");
+    assert_eq!(job["children"][0]["kind"], "PodGroup.scheduling.volcano.sh");
+    assert_eq!(job["children"][0]["name"], LLM);
+    assert_eq!(job["children"][0]["children"].as_array().unwrap().len(), 7);
+    // Its own type names; `job/` is the batch/v1 Job.
+    for target in [
+        "vcjob/llm-pretrain",
+        "jobs.batch.volcano.sh/llm-pretrain",
+        "job.batch.volcano.sh/llm-pretrain",
+    ] {
+        let r = run(&["tree", "--from", &d, "-n", "ml", target, "-o", "json"]);
+        assert_eq!(r.code, 0, "{target}: {}", r.transcript());
+        assert_eq!(
+            json_of(&r.stdout)["roots"][0]["kind"],
+            "Job.batch.volcano.sh"
+        );
+    }
+    let r = run(&["tree", "--from", &d, "-n", "ml", "job/llm-pretrain"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    // A pod's tree climbs through its PodGroup to the Job.
+    let r = run(&[
+        "tree",
+        "--from",
+        &d,
+        "-n",
+        "ml",
+        "pod/llm-pretrain-worker-0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(json_of(&r.stdout)["roots"][0]["name"], "llm-pretrain");
+    let r = run(&["tree", "--from", &d, "-A", "-o", "name"]);
+    assert!(
+        r.stdout.starts_with("job.batch.volcano.sh/llm-pretrain\n"),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(&["explain", "vcjob/llm-pretrain", "-n", "ml", "--from", &d]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    assert_eq!(
+        r.stdout.lines().next().unwrap_or_default(),
+        format!(
+            "Job.batch.volcano.sh/ml/llm-pretrain owns Volcano PodGroup `{LLM}`: explaining the gang"
+        )
+    );
+    let r = run(&[
+        "explain",
+        "vcjob/llm-pretrain",
+        "-n",
+        "ml",
+        "--from",
+        &d,
+        "-o",
+        "json",
+    ]);
+    let j = json_of(&r.stdout);
+    assert_eq!(j["redirectedFrom"], "Job.batch.volcano.sh/ml/llm-pretrain");
+    assert_eq!(j["minMember"], 9);
+
+    // A wrong field of a Volcano Job names it.
+    let text = std::fs::read_to_string(root().join(DUMP).join("get-list.yaml"))
+        .unwrap()
+        .replace("replicas: 8", "replicas: eight");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.yaml");
+    std::fs::write(&path, text).unwrap();
+    let r = run(&["tree", "--from", path.to_str().unwrap(), "-A"]);
+    assert_eq!(r.code, 2, "{}", r.transcript());
+    assert!(
+        r.stderr
+            .contains("Job ml/llm-pretrain: field `items[3].spec.tasks[1].replicas`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn live_volcano_jobs_are_listed_and_own_their_groups() {
+    let mut c = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&root().join(DUMP), &mut c).unwrap();
+    let objects = wasctl::snapshot::export::documents(&c.finish()).unwrap();
+    let server = FakeApiServer::start(objects, FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let r = run(&["tree", "-A", "-o", "json", "--kubeconfig", kc]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let tree = json_of(&r.stdout);
+    assert_eq!(tree["roots"][0]["kind"], "Job.batch.volcano.sh");
+    assert_eq!(tree["roots"][0]["children"][0]["name"], LLM);
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|q| q.path == "/apis/batch.volcano.sh/v1alpha1/jobs"),
+        "{:?}",
+        server.requests()
+    );
+}
+
+#[test]
+fn pods_naming_volcano_on_a_server_without_volcanos_api_warn_once() {
+    // The fixture's pods (schedulerName volcano, group annotations) without Volcano's objects.
+    let pods: Vec<Value> = objects()
+        .into_iter()
+        .filter(|o| {
+            !o["apiVersion"]
+                .as_str()
+                .is_some_and(|a| a.contains("volcano.sh"))
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = "pods name scheduler volcano, but the API server does not serve scheduling.volcano.sh: Volcano PodGroups cannot be read";
+    // Not discovered at all, and discovered but its list answering 404.
+    for config in [
+        FakeConfig {
+            missing_groups: vec!["scheduling.volcano.sh".to_owned()],
+            ..FakeConfig::default()
+        },
+        FakeConfig {
+            faults: vec![crate::fake_apiserver::Fault::new(
+                "scheduling.volcano.sh",
+                "podgroups",
+                crate::fake_apiserver::FaultKind::Status(404),
+            )],
+            ..FakeConfig::default()
+        },
+    ] {
+        let mut served = pods.clone();
+        if config.missing_groups.is_empty() {
+            // A Queue makes the group discovered.
+            served.push(
+                serde_json::json!({"apiVersion": "scheduling.volcano.sh/v1beta1",
+                "kind": "Queue", "metadata": {"name": "default"}, "spec": {"weight": 1}}),
+            );
+        }
+        let server = FakeApiServer::start(served, config);
+        let kubeconfig = server.write_kubeconfig(dir.path());
+        let kc = kubeconfig.to_str().unwrap();
+        let r = run(&["tree", "-A", "--kubeconfig", kc]);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        assert_eq!(r.stderr.matches(expected).count(), 1, "{}", r.stderr);
+    }
+    // A server that serves it says nothing of the kind.
+    let server = FakeApiServer::start(objects(), FakeConfig::default());
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run(&["tree", "-A", "--kubeconfig", kubeconfig.to_str().unwrap()]);
+    assert!(
+        !r.stderr.contains("does not serve scheduling.volcano.sh"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn yunikorns_queue_is_checked_against_its_config_map_or_said_unreadable() {
+    let c = cluster();
+    let target = format!("tg/{EXECUTORS}");
+    let queue = |args: &[&str]| -> Value {
+        let r = run(args);
+        assert_eq!(r.code, 0, "{}", r.transcript());
+        let d = json_of(&r.stdout);
+        d["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "QueueConfig")
+            .cloned()
+            .unwrap()
+    };
+    let configs = root().join("testdata/dumps/yunikorn");
+    let cm = configs.to_str().unwrap();
+    let q = queue(&[
+        "explain", &target, "-n", "spark", "--from", &c, "--from", cm, "-o", "json",
+    ]);
+    assert_eq!(q["result"], "ok");
+    assert!(
+        q["message"].as_str().unwrap().contains(
+            "YuniKorn queue `root.sandbox` exists in partition `default` of ConfigMap yunikorn/yunikorn-configs (max memory=64Gi, vcore=16)"
+        ),
+        "{q}"
+    );
+    let q = queue(&[
+        "explain", &target, "-n", "spark", "--from", &c, "-o", "json",
+    ]);
+    assert_eq!(q["result"], "unknown");
+    assert!(
+        q["message"]
+            .as_str()
+            .unwrap()
+            .contains("which is not in the input")
+    );
+    // A queue the configuration lacks is a problem.
+    let text = std::fs::read_to_string(configs.join("yunikorn-configs.yaml"))
+        .unwrap()
+        .replace("name: sandbox", "name: batch");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cm.yaml");
+    std::fs::write(&path, text).unwrap();
+    let q = queue(&[
+        "explain",
+        &target,
+        "-n",
+        "spark",
+        "--from",
+        &c,
+        "--from",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(q["result"], "problem", "{q}");
+    // Live: read by name; forbidden is said, never "no queue".
+    let mut objs = objects();
+    let mut collector = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&configs, &mut collector).unwrap();
+    objs.extend(wasctl::snapshot::export::documents(&collector.finish()).unwrap());
+    let server = FakeApiServer::start(objs.clone(), FakeConfig::default());
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let q = queue(&[
+        "explain",
+        &target,
+        "-n",
+        "spark",
+        "--kubeconfig",
+        kc,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(q["result"], "ok", "{q}");
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.path == "/api/v1/namespaces/yunikorn/configmaps/yunikorn-configs"),
+        "{:?}",
+        server.requests()
+    );
+    let server = FakeApiServer::start(
+        objs,
+        FakeConfig {
+            forbidden: vec![(String::new(), "configmaps".to_owned())],
+            ..FakeConfig::default()
+        },
+    );
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let kc = kubeconfig.to_str().unwrap();
+    let q = queue(&[
+        "explain",
+        &target,
+        "-n",
+        "spark",
+        "--kubeconfig",
+        kc,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(q["result"], "unknown");
+    assert!(
+        q["message"].as_str().unwrap().contains(
+            "YuniKorn's queues are in ConfigMap yunikorn/yunikorn-configs, which could not be read: forbidden"
+        ),
+        "{q}"
+    );
 }

@@ -106,7 +106,7 @@ fn unknown_target_type_and_missing_object_exit_2_with_a_hint() {
     insta::assert_snapshot!(r.stderr, @r"
     error: unknown type `deployment` in `deployment/x`
 
-    hint: write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`, or Kueue's `workloads.kueue.x-k8s.io` (`kwl`), `clusterqueue` (`cq`), `localqueue` (`lq`), `resourceflavor` (`rf`), `cohort`, or Volcano's `podgroups.scheduling.volcano.sh` (`vcpg`), or a YuniKorn `taskgroup/APP_ID:TASK_GROUP` (`tg`)
+    hint: write `TYPE/NAME` with TYPE one of `workload`, `compositepodgroup` (`cpg`), `podgroup` (`pg`), `pod`, `job`, `resourceclaim`, `node`, or Kueue's `workloads.kueue.x-k8s.io` (`kwl`), `clusterqueue` (`cq`), `localqueue` (`lq`), `resourceflavor` (`rf`), `cohort`, or Volcano's `podgroups.scheduling.volcano.sh` (`vcpg`) and `jobs.batch.volcano.sh` (`vcjob`), or a YuniKorn `taskgroup/APP_ID:TASK_GROUP` (`tg`)
     ");
     let r = run(&["tree", "--demo", "pg/nope"]);
     assert_eq!(r.code, 2);

@@ -275,14 +275,16 @@ fn extra_pod_group(name: &str) -> serde_json::Value {
     })
 }
 
-/// Live mode (issue 19 §4) in a real terminal against two fake API servers on 127.0.0.1:
-/// `--refresh 1` re-lists in the background and shows an object created on the server without
-/// a key pressed; `:ctx b` switches to the other context's cluster; a server that goes away
-/// makes the next reload fail in the status line while the UI keeps the last good data and
-/// still quits cleanly.
+/// Live mode (issue 19 §4, issue 50 item 3) in a real terminal against two fake API servers
+/// on 127.0.0.1: the cluster is listed once and watched — an object created and a pod
+/// deleted in scripted steps show without a key pressed, the status line says "watching", and
+/// after seconds of watching every resource was listed once and watched once (no re-lists;
+/// `--refresh 1` is accepted and does nothing but say so); `:ctx b` lists and watches the
+/// other context's cluster; a server that goes away shows as "lost" in the status line while
+/// the UI keeps the last good data and still quits cleanly.
 #[test]
-fn tui_live_refreshes_and_switches_context_in_tmux() {
-    use super::fake_apiserver::{FakeApiServer, FakeConfig};
+fn tui_live_watches_and_switches_context_in_tmux() {
+    use super::fake_apiserver::{FakeApiServer, FakeConfig, Step};
     use super::support::demo_objects;
 
     let a = FakeApiServer::start(demo_objects(), FakeConfig::default());
@@ -304,40 +306,76 @@ fn tui_live_refreshes_and_switches_context_in_tmux() {
     let tmux = Tmux::new();
     let bin = env!("CARGO_BIN_EXE_kubectl-wasctl");
     let script = format!(
-        "'{bin}' tui --refresh 1 --kubeconfig '{}'; echo \"EXIT=$?\"; sleep 600",
+        "'{bin}' tui --refresh 1 --request-timeout 2s --kubeconfig '{}'; echo \"EXIT=$?\"; sleep 600",
         kubeconfig.display()
     );
     tmux.start(&script);
-    let pane = tmux.wait_for(&["PodGroup/big-train-workers", "context (current)"]);
+    let pane = tmux.wait_for(&[
+        "PodGroup/big-train-workers",
+        "context (current)",
+        "`--refresh` is no longer needed",
+    ]);
     assert!(!pane.contains("fresh-gang"), "{pane}");
+    assert!(pane.contains("watching · "), "{pane}");
 
-    // Created on the server: the background re-list shows it, no key pressed (the filter
-    // keeps the row on screen whatever the tree's length).
+    // Created on the server: the watch shows it, no key pressed (the filter keeps the row on
+    // screen whatever the tree's length).
     tmux.send(&["/fresh-gang", "Enter"]);
     tmux.wait_for(&["/fresh-gang", "Nothing matches"]);
-    let lists_before = a.requests().len();
-    let mut changed = demo_objects();
-    changed.push(extra_pod_group("fresh-gang"));
-    a.replace_objects(changed);
-    tmux.wait_for(&["PodGroup/fresh-gang"]);
-    assert!(a.requests().len() > lists_before, "re-listed server a");
+    a.play(&[Step::Create(extra_pod_group("fresh-gang"))]);
+    let pane = tmux.wait_for(&["PodGroup/fresh-gang", "last change"]);
+    assert!(pane.contains("watching · "), "{pane}");
     tmux.send(&["Escape"]);
     // Cleared: the other rows are back (the cursor stays on the new PodGroup).
     tmux.wait_for(&["Workload/big-train", "PodGroup/ml/fresh-gang"]);
 
-    // `:ctx b`: the other cluster.
+    // A pod deleted on the server leaves the view.
+    tmux.send(&["/batch-low-0", "Enter"]);
+    tmux.wait_for(&["Pod/batch-low-0"]);
+    a.play(&[Step::delete_pod("ml", "batch-low-0")]);
+    tmux.wait_for(&["/batch-low-0", "Nothing matches"]);
+    tmux.send(&["Escape"]);
+
+    // Seconds of watching later: one LIST and one WATCH per resource, never a re-list.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let log = a.requests();
+    let mut per_path: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    for r in &log {
+        let e = per_path.entry(r.path.as_str()).or_default();
+        if r.query.contains("watch=true") {
+            e.1 += 1;
+        } else {
+            e.0 += 1;
+        }
+    }
+    assert!(
+        per_path
+            .values()
+            .all(|&(lists, watches)| lists <= 1 && watches <= 1),
+        "{per_path:#?}"
+    );
+    assert_eq!(per_path.get("/api/v1/pods"), Some(&(1, 1)), "{per_path:#?}");
+    assert!(log.iter().all(|r| r.method == "GET"), "read-only: {log:#?}");
+
+    // `:ctx b`: the other cluster, listed and watched.
     tmux.send(&[":ctx b", "Enter"]);
     tmux.wait_for(&["context b", "PodGroup/big-train-workers"]);
     tmux.send(&["/only-in-b", "Enter"]);
-    let pane = tmux.wait_for(&["PodGroup/only-in-b", "context b"]);
+    let pane = tmux.wait_for(&["PodGroup/only-in-b", "context b", "watching · "]);
     assert!(
         !pane.contains("fresh-gang"),
         "cluster b has no fresh-gang: {pane}"
     );
+    assert!(
+        b.requests()
+            .iter()
+            .any(|r| r.path == "/api/v1/pods" && r.query.contains("watch=true")),
+        "cluster b is watched"
+    );
 
-    // Cluster b goes away: the next refresh fails in the status line, the data stays.
+    // Cluster b goes away: after the retries the status line says it is lost, the data stays.
     drop(b);
-    let pane = tmux.wait_for(&["reload failed"]);
+    let pane = tmux.wait_for(&["lost: "]);
     assert!(
         pane.contains("PodGroup/only-in-b"),
         "the last good data stays: {pane}"

@@ -491,3 +491,71 @@ fn tree_doctor_and_explain_watch_need_a_live_cluster_and_a_streamed_format() {
         assert_eq!(r.code, 2, "{}", r.transcript());
     }
 }
+
+#[test]
+fn watching_many_changes_lists_and_watches_each_resource_once() {
+    // O(resources), never O(events): 31 scripted changes (ten pods created, bound by a
+    // pretend scheduler and deleted, then a cordon) cost no list and no watch beyond the
+    // first of each resource, on a server whose streams neither break nor expire.
+    let server = FakeApiServer::start(cluster(), FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watching::start(&server, dir.path(), &[]);
+    w.until("the first result", |l| l.contains("w-3"));
+    let rounds = 10;
+    for k in 0..rounds {
+        let name = format!("w-new-{k}");
+        let line =
+            |l: &str, words: &str| l.starts_with(&format!("Pod ml/{name}:")) && l.contains(words);
+        server.play(&[Step::Create(pod(&name, "1", None))]);
+        w.until("the new pod's line", |l| line(l, "(new)"));
+        // Bound where it was predicted: no line; the next pod's line follows both changes.
+        server.play(&[Step::bind("ml", &name, "n1"), Step::delete_pod("ml", &name)]);
+    }
+    server.play(&[Step::Create(pod("w-last", "1", None))]);
+    w.until("the last pod's line", |l| l.starts_with("Pod ml/w-last:"));
+    server.play(&[Step::Cordon("n1".to_owned())]);
+    let cordoned = w.until("the cordon's line", |l| {
+        l.starts_with("Pod ml/w-last:") && l.contains("node n1 cordoned")
+    });
+    assert!(
+        cordoned
+            .last()
+            .is_some_and(|l| l.starts_with("Pod ml/w-last: Scheduled → Unschedulable")),
+        "{cordoned:#?}"
+    );
+    let (code, stderr) = w.end(Some("-INT"));
+    assert_eq!(code, 0, "{stderr}");
+    let log = server.requests();
+    assert!(log.iter().all(|r| r.method == "GET"), "read-only: {log:#?}");
+    let watched: std::collections::BTreeSet<&str> = log
+        .iter()
+        .filter(|r| r.query.contains("watch=true"))
+        .map(|r| r.path.as_str())
+        .collect();
+    for path in ["/api/v1/pods", "/api/v1/nodes"] {
+        assert!(watched.contains(path), "{path} is watched: {log:#?}");
+    }
+    for path in &watched {
+        let of = |watch: bool| {
+            log.iter()
+                .filter(|r| r.path == *path && r.query.contains("watch=true") == watch)
+                .count()
+        };
+        assert_eq!(
+            (of(false), of(true)),
+            (1, 1),
+            "one LIST and one WATCH of {path}: {log:#?}"
+        );
+    }
+    // Nothing else is asked twice either (discovery, version, metrics: once each).
+    let mut seen = std::collections::BTreeSet::new();
+    for r in &log {
+        assert!(
+            seen.insert((r.path.as_str(), r.query.as_str())),
+            "asked twice: {} {}?{}",
+            r.method,
+            r.path,
+            r.query
+        );
+    }
+}

@@ -507,6 +507,10 @@ const WANTED: &[Wanted] = &[
     // Volcano's gangs and queues (issue 52): shown, explained and checked, never simulated.
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
     optional_cluster("scheduling.volcano.sh", "queues", "Queue"),
+    optional("batch.volcano.sh", "", "jobs", "Job"),
+    // What Volcano recorded on its gangs and their pods (issue 52); the loader keeps only
+    // Events on Volcano's objects and pods' scheduling reasons.
+    optional("", "v1", "events", "Event"),
     // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains. With
     // ReplicaSets, Services and ReplicationControllers they make PodTopologySpread's
     // system-default selector (`helper.DefaultSelector`).
@@ -1046,11 +1050,70 @@ async fn load_listed(
     let mut snapshot = collector.finish();
     snapshot.default_namespace = Some(default_namespace);
     snapshot.kueue_config = kueue_config;
+    if let Some(w) = volcano_not_served(&snapshot, &listed) {
+        snapshot.warnings.push(w);
+    }
+    // YuniKorn's queues, when YuniKorn's gangs are among the pods: its one ConfigMap, by name.
+    if !snapshot.yunikorn.is_empty() {
+        progress("reading YuniKorn's queues");
+        snapshot.yunikorn_queues = read_yunikorn_queues(&client, timeout).await;
+    }
     Ok(LoadedLive {
         snapshot,
         client,
         server,
         listed,
+    })
+}
+
+/// Reads YuniKorn's ConfigMap `yunikorn/yunikorn-configs` by name (never listed): its
+/// queues, or why they could not be read (`forbidden`, `not found`).
+async fn read_yunikorn_queues(
+    client: &Client,
+    timeout: Option<Duration>,
+) -> crate::snapshot::yunikorn_queues::YunikornQueues {
+    use crate::snapshot::yunikorn_queues::{NAME, NAMESPACE, YunikornQueues, from_config_map};
+    let uri = format!("/api/v1/namespaces/{NAMESPACE}/configmaps/{NAME}");
+    match fetch_json::<serde_json::Value>(client, &uri, timeout).await {
+        Ok(cm) => from_config_map(&cm),
+        Err(ListFailure::Status { code: 404, .. }) => {
+            YunikornQueues::Unreadable("not found".to_owned())
+        }
+        Err(failure) => YunikornQueues::Unreadable(failure.reason()),
+    }
+}
+
+/// One warning when pods name the scheduler `volcano` (or carry Volcano's group annotation)
+/// but Volcano's PodGroups were not listed because the server does not serve
+/// `scheduling.volcano.sh` (not discovered, or its list answered 404): without them Volcano's
+/// gangs cannot be shown or checked.
+fn volcano_not_served(
+    s: &Snapshot,
+    listed: &[(ListJob, Option<String>, String)],
+) -> Option<Warning> {
+    use crate::snapshot::volcano;
+    let read = listed
+        .iter()
+        .any(|(job, _, _)| job.group == volcano::GROUP && job.plural == "podgroups");
+    if read {
+        return None;
+    }
+    // A list that failed for another reason (forbidden, a timeout) has its own warning.
+    let key = crate::snapshot::coverage_key(volcano::GROUP, "PodGroup");
+    if let Some(KindCoverage::Unreadable { reason }) = s.facts.coverage.get(&key)
+        && !reason.contains("404")
+    {
+        return None;
+    }
+    let volcano_pods = s.pods.iter().any(|p| {
+        p.spec.as_ref().and_then(|sp| sp.scheduler_name.as_deref()) == Some(volcano::SCHEDULER_NAME)
+            || volcano::group_name_of(&p.metadata).is_some()
+    });
+    volcano_pods.then(|| {
+        Warning::new(
+            "VolcanoNotServed",
+            "pods name scheduler volcano, but the API server does not serve scheduling.volcano.sh: Volcano PodGroups cannot be read",
+        )
     })
 }
 
@@ -1080,16 +1143,78 @@ pub(crate) enum Update {
         group: String,
         /// The resource's kind.
         kind: String,
-        /// The resource, as `plural.group`.
-        display: String,
         /// What the list read.
         objects: Box<Collector>,
     },
     /// Something to say on stderr; the watch goes on (or this resource is no longer
     /// watched, which the warning says).
     Warning(Warning),
+    /// A resource's watch failed and is opened again after a backoff (the TUI's status line
+    /// says so; the commands wait quietly).
+    Reconnecting {
+        /// The resource, as `plural.group`.
+        resource: String,
+        /// The attempt in a row, from 1.
+        attempt: u32,
+    },
+    /// A resource's watch that was [`Update::Reconnecting`] read a line again.
+    Resumed {
+        /// The resource, as `plural.group`.
+        resource: String,
+    },
     /// The API server is lost: the command ends (exit 3).
     Lost(AccessError),
+}
+
+/// What a batch of updates did to a snapshot ([`apply_updates`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Applied {
+    /// The changes of kept records, in words and in order ("pod ml/w-3 deleted").
+    pub(crate) causes: Vec<String>,
+    /// What to tell the user: an object that did not fit its type, a resource no longer
+    /// watched.
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Applies a batch of updates to `snapshot` in order: events in place
+/// ([`super::watch::apply`]), a re-listed resource's objects in place of those held
+/// ([`super::watch::replace_kind`]); the derived state is left to the caller
+/// ([`Snapshot::after_objects_changed`], once per batch). `Err`: the API server is lost.
+pub(crate) fn apply_updates(
+    snapshot: &mut Snapshot,
+    batch: Vec<Update>,
+) -> Result<Applied, AccessError> {
+    use super::watch;
+    let mut out = Applied::default();
+    for update in batch {
+        match update {
+            Update::Event {
+                api_version,
+                kind,
+                object,
+                deleted,
+            } => match watch::apply(snapshot, &api_version, &kind, &object, deleted) {
+                Ok(watch::Applied::Changed(words)) => out.causes.push(words),
+                Ok(watch::Applied::Same) => {}
+                Err(why) => out
+                    .warnings
+                    .push(format!("a watched {kind} was not applied: {why}")),
+            },
+            // The watch's version expired: what the list found changed, object by object.
+            Update::Relisted {
+                group,
+                kind,
+                objects,
+                ..
+            } => out
+                .causes
+                .extend(watch::replace_kind(snapshot, &group, &kind, *objects)),
+            Update::Warning(w) => out.warnings.push(w.message),
+            Update::Reconnecting { .. } | Update::Resumed { .. } => {}
+            Update::Lost(e) => return Err(e),
+        }
+    }
+    Ok(out)
 }
 
 /// A live snapshot's watches, running on their own runtime until this is dropped.
@@ -1098,6 +1223,13 @@ pub(crate) struct Watched {
     _runtime: tokio::runtime::Runtime,
     /// What the watches report, in arrival order.
     pub(crate) updates: std::sync::mpsc::Receiver<Update>,
+}
+
+impl Watched {
+    /// The updates, and what keeps the watches running (dropping it stops them).
+    pub(crate) fn into_parts(self) -> (std::sync::mpsc::Receiver<Update>, Box<dyn Send>) {
+        (self.updates, Box::new(self._runtime))
+    }
 }
 
 /// Lists the cluster as [`load`] does, then watches every resource read from its list's
@@ -1163,7 +1295,18 @@ impl Following {
                 return;
             };
             wait = match next {
-                Next::Watch(after) => after,
+                Next::Watch(after) => {
+                    if !after.is_zero() {
+                        let update = Update::Reconnecting {
+                            resource: self.job.display(),
+                            attempt: state.failures(),
+                        };
+                        if self.tx.send(update).is_err() {
+                            return;
+                        }
+                    }
+                    after
+                }
                 Next::Relist => {
                     let listed = list_pages(
                         &self.client,
@@ -1180,7 +1323,6 @@ impl Following {
                             let relisted = Update::Relisted {
                                 group: self.job.group.clone(),
                                 kind: self.job.kind.clone(),
-                                display: self.job.display(),
                                 objects: Box::new(objects),
                             };
                             if self.tx.send(relisted).is_err() {
@@ -1278,6 +1420,7 @@ impl Following {
         };
         let mut reader = Box::pin(reader);
         let mut line = String::new();
+        let mut failing = state.failures() > 0;
         loop {
             line.clear();
             let read = match idle {
@@ -1325,6 +1468,13 @@ impl Following {
             }
             if let Some(next) = state.line(&parsed) {
                 return Ok(next);
+            }
+            if failing && state.failures() == 0 {
+                failing = false;
+                let resumed = Update::Resumed {
+                    resource: self.job.display(),
+                };
+                self.tx.send(resumed).map_err(|_| ())?;
             }
         }
     }

@@ -609,6 +609,25 @@ impl Collector {
             ("", "v1", "Service" | "ReplicationController") => {
                 s.selecting.push(raw(value, object)?);
             }
+            ("", "v1", "ConfigMap")
+                if value.pointer("/metadata/namespace").and_then(Value::as_str)
+                    == Some(crate::snapshot::yunikorn_queues::NAMESPACE)
+                    && value.pointer("/metadata/name").and_then(Value::as_str)
+                        == Some(crate::snapshot::yunikorn_queues::NAME) =>
+            {
+                s.yunikorn_queues = crate::snapshot::yunikorn_queues::from_config_map(&value);
+            }
+            ("" | "events.k8s.io", "v1", "Event") => {
+                // Only what a report reads is kept (`events::is_kept`).
+                let value = if group.is_empty() {
+                    value
+                } else {
+                    crate::snapshot::events::from_events_v1(value)
+                };
+                if crate::snapshot::events::is_kept(&value) {
+                    s.events.push(typed(value, object)?);
+                }
+            }
             ("batch", "v1", "Job") => {
                 s.jobs
                     .push(Arc::new(typed::<ApiJob>(value, object)?.into()));
@@ -852,6 +871,9 @@ impl Collector {
                 "the input holds more than one KubeSchedulerConfiguration: the first is used (kube-scheduler runs with one; give every profile in one document)",
             )),
             (Some(_), None) => {}
+        }
+        if s.yunikorn_queues == crate::snapshot::yunikorn_queues::YunikornQueues::NotRead {
+            s.yunikorn_queues = o.yunikorn_queues;
         }
         match (&s.kueue_config, o.kueue_config) {
             (None, theirs) => s.kueue_config = theirs,

@@ -288,6 +288,7 @@ meta_only!(
     CompositePodGroup,
     PodGroup,
     Workload,
+    k8s_openapi::api::core::v1::Event,
 );
 
 impl Prune for Pod {

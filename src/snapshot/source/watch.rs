@@ -15,9 +15,11 @@
 //!   what changed in words ("pod ml/w-3 deleted", "node gpu-7 cordoned"), or nothing when the
 //!   kept record is the same (a status heartbeat).
 //!
-//! The tokio/kube edge that opens the streams is in [`super::live`]; after a batch of events
-//! the caller refreshes what is derived from the objects ([`Snapshot::after_objects_changed`]:
-//! the indexes are rebuilt per batch, not per event).
+//! The tokio/kube edge that opens the streams is in [`super::live`]. [`apply`] keeps the
+//! snapshot's index current per event, in place (O(the object's entries), see
+//! [`crate::snapshot::index`]); after a batch of events the caller refreshes the rest of
+//! what is derived from the objects ([`Snapshot::after_objects_changed`]), from what the
+//! events noted in [`Snapshot::pending`], not from every object.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,6 +29,7 @@ use serde_json::value::RawValue;
 
 use super::{Collector, JsonError};
 use crate::snapshot::Snapshot;
+use crate::snapshot::index::{At, Index, Indexed};
 
 /// One line of a watch stream, as kube-apiserver writes it
 /// (`k8s.io/apimachinery/pkg/apis/meta/v1/watch.go`, `WatchEvent`).
@@ -256,6 +259,11 @@ impl Follow {
         self.healthy();
     }
 
+    /// Failed attempts in a row (0: the stream is healthy), as the status line counts them.
+    pub(crate) fn failures(&self) -> u32 {
+        self.failures
+    }
+
     fn healthy(&mut self) {
         self.failures = 0;
         self.unanswered = 0;
@@ -267,6 +275,25 @@ impl Follow {
             .min(MAX_BACKOFF);
         self.failures = self.failures.saturating_add(1);
         Next::Watch(wait)
+    }
+}
+
+/// How long events are gathered after the first of a batch before the result is made again
+/// (`--watch`'s lines, the TUI's views).
+pub(crate) const COALESCE: Duration = Duration::from_millis(200);
+
+/// Moves the snapshot's "now" on with the local clock: the server's time at the list
+/// (`listed_at`) plus the time since (`started`, the local instant of the list).
+pub(crate) fn advance_clock(
+    snapshot: &mut Snapshot,
+    listed_at: k8s_openapi::jiff::Timestamp,
+    started: std::time::Instant,
+) {
+    let elapsed = k8s_openapi::jiff::SignedDuration::try_from(started.elapsed())
+        .unwrap_or(k8s_openapi::jiff::SignedDuration::ZERO);
+    if let Ok(now) = listed_at.checked_add(elapsed) {
+        snapshot.facts.snapshot_time =
+            Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now));
     }
 }
 
@@ -296,11 +323,11 @@ fn who(m: &ObjectMeta) -> String {
     }
 }
 
-/// What happened to one list's record.
+/// What happened to one list's record, and where in the list.
 enum Upserted<T> {
-    Added,
-    Replaced(T),
-    Deleted(T),
+    Added(usize),
+    Replaced(usize, T),
+    Deleted(usize, T),
     Same,
     Unknown,
 }
@@ -318,7 +345,7 @@ fn upsert<T: PartialEq>(
 ) -> Upserted<T> {
     let at = list.binary_search_by(|x| key(meta(x)).cmp(&key(meta(&o))));
     match (at, deleted) {
-        (Ok(i), true) => Upserted::Deleted(list.remove(i)),
+        (Ok(i), true) => Upserted::Deleted(i, list.remove(i)),
         (Err(_), true) => Upserted::Unknown,
         (Ok(i), false) => {
             let rv = std::mem::replace(
@@ -329,29 +356,49 @@ fn upsert<T: PartialEq>(
                 return Upserted::Same;
             }
             meta_mut(&mut o).resource_version = rv;
-            Upserted::Replaced(std::mem::replace(&mut list[i], o))
+            Upserted::Replaced(i, std::mem::replace(&mut list[i], o))
         }
         (Err(i), false) => {
             list.insert(i, o);
-            Upserted::Added
+            Upserted::Added(i)
         }
     }
+}
+
+/// Updates the index of the snapshot's list `name` (`list`, as it is after the change) for
+/// what [`upsert`] did: the record's own entries, and the positions after it when it was
+/// added or removed (see [`Index::changed`]).
+fn reindex<T: Indexed>(ix: &mut Index, name: &str, list: &[T], u: &Upserted<T>) {
+    match u {
+        Upserted::Added(i) => ix.changed(name, list, At::Added(*i)),
+        Upserted::Replaced(i, old) => ix.changed(name, list, At::Replaced(*i, old)),
+        Upserted::Deleted(i, old) => ix.changed(name, list, At::Deleted(*i, old)),
+        Upserted::Same | Upserted::Unknown => {}
+    }
+}
+
+/// Whether [`upsert`] changed the list.
+fn is_change<T>(u: &Upserted<T>) -> bool {
+    !matches!(u, Upserted::Same | Upserted::Unknown)
 }
 
 /// The words for a generic change of an object of `kind` (`podgroup ml/train created`).
 fn generic<T>(kind: &str, name: &str, u: &Upserted<T>) -> Applied {
     let kind = kind.to_ascii_lowercase();
     match u {
-        Upserted::Added => Applied::Changed(format!("{kind} {name} created")),
-        Upserted::Replaced(_) => Applied::Changed(format!("{kind} {name} changed")),
-        Upserted::Deleted(_) => Applied::Changed(format!("{kind} {name} deleted")),
+        Upserted::Added(_) => Applied::Changed(format!("{kind} {name} created")),
+        Upserted::Replaced(..) => Applied::Changed(format!("{kind} {name} changed")),
+        Upserted::Deleted(..) => Applied::Changed(format!("{kind} {name} deleted")),
         Upserted::Same | Upserted::Unknown => Applied::Same,
     }
 }
 
 /// Applies one event's object (`deleted`: a `DELETED` event) of `kind` at `api_version` (as
 /// listed) to `s`: typed and pruned as the loader does it, then upserted or removed by
-/// namespace and name. Derived state (indexes) is left to
+/// namespace and name, and the snapshot's index updated in place for it (O(the object's
+/// entries), plus a shift of the positions after it when it was added or removed). What
+/// else is derived from the objects (the gates inferred from them, Volcano's and YuniKorn's
+/// gangs, the components' facts) is noted in [`Snapshot::pending`] and refreshed by
 /// [`Snapshot::after_objects_changed`], once per batch. `Err`: the object does not fit its
 /// type (the loader's words), and the snapshot is unchanged.
 pub(crate) fn apply(
@@ -363,6 +410,7 @@ pub(crate) fn apply(
 ) -> Result<Applied, String> {
     let mut new = decode_one(api_version, kind, object)?;
     for (k, v) in std::mem::take(&mut new.read_as) {
+        s.pending.evidence = true;
         if deleted {
             s.read_as.remove(&k);
         } else {
@@ -380,14 +428,15 @@ pub(crate) fn apply(
     }
     if let Some(j) = new.jobs.pop() {
         let name = who(&j.metadata);
-        let jobs = &mut s.jobs;
         let u = upsert(
-            jobs,
+            &mut s.jobs,
             j,
             |j| &j.metadata,
             |j| &mut Arc::make_mut(j).metadata,
             deleted,
         );
+        reindex(&mut s.index, "jobs", &s.jobs, &u);
+        s.pending.evidence |= is_change(&u);
         return Ok(generic("Job", &name, &u));
     }
     if !new.kueue.is_empty() {
@@ -399,35 +448,28 @@ pub(crate) fn apply(
             s.kueue.sort_and_dedup();
         }
     }
+    // Every other list of `object_lists!` (nodes, pods, claims and Jobs were taken above:
+    // pods and Jobs are shared `Arc`s, changed by `Arc::make_mut`), so that a list added
+    // there is followed by watch events too.
     macro_rules! rest {
-        ($($field:ident),* $(,)?) => { $(
+        ($($field:ident),* $(,)?) => { $( rest!(@one $field); )* };
+        (@one nodes) => {};
+        (@one pods) => {};
+        (@one resource_claims) => {};
+        (@one jobs) => {};
+        (@one $field:ident) => {
             if let Some(o) = new.$field.pop() {
                 let name = who(&o.metadata);
                 let u = upsert(&mut s.$field, o, |o| &o.metadata, |o| &mut o.metadata, deleted);
+                reindex(&mut s.index, stringify!($field), &s.$field, &u);
+                if is_change(&u) {
+                    s.pending.note_list(stringify!($field));
+                }
                 return Ok(generic(kind, &name, &u));
             }
-        )* };
+        };
     }
-    // Every list of `object_lists!` but nodes, pods, claims and Jobs, taken above (pods and
-    // Jobs are shared `Arc`s, changed by `Arc::make_mut`).
-    rest!(
-        pod_groups,
-        composite_pod_groups,
-        workloads,
-        resource_claim_templates,
-        resource_slices,
-        device_classes,
-        device_taint_rules,
-        priority_classes,
-        pod_disruption_budgets,
-        limit_ranges,
-        resource_quotas,
-        runtime_classes,
-        namespaces,
-        foreign,
-        selecting,
-        stale,
-    );
+    crate::snapshot::object_lists!(rest);
     Ok(Applied::Same)
 }
 
@@ -452,20 +494,25 @@ fn apply_node(s: &mut Snapshot, n: k8s_openapi::api::core::v1::Node, deleted: bo
             .unwrap_or(false)
     };
     let now = cordoned(&n);
-    match upsert(
+    let u = upsert(
         &mut s.nodes,
         n,
         |n| &n.metadata,
         |n| &mut n.metadata,
         deleted,
-    ) {
-        Upserted::Added => Applied::Changed(format!("node {name} added")),
-        Upserted::Deleted(_) => Applied::Changed(format!("node {name} removed")),
-        Upserted::Replaced(old) if cordoned(&old) != now => Applied::Changed(format!(
+    );
+    reindex(&mut s.index, "nodes", &s.nodes, &u);
+    if matches!(u, Upserted::Added(_) | Upserted::Replaced(..)) {
+        s.pending.nodes.push(name.clone());
+    }
+    match u {
+        Upserted::Added(_) => Applied::Changed(format!("node {name} added")),
+        Upserted::Deleted(..) => Applied::Changed(format!("node {name} removed")),
+        Upserted::Replaced(_, old) if cordoned(&old) != now => Applied::Changed(format!(
             "node {name} {}",
             if now { "cordoned" } else { "uncordoned" }
         )),
-        Upserted::Replaced(_) => Applied::Changed(format!("node {name} changed")),
+        Upserted::Replaced(..) => Applied::Changed(format!("node {name} changed")),
         Upserted::Same | Upserted::Unknown => Applied::Same,
     }
 }
@@ -476,19 +523,27 @@ fn apply_pod(s: &mut Snapshot, p: Arc<crate::snapshot::Pod>, deleted: bool) -> A
     let node = |p: &crate::snapshot::Pod| p.spec.as_ref().and_then(|s| s.node_name.clone());
     let phase = |p: &crate::snapshot::Pod| p.status.as_ref().and_then(|s| s.phase.clone());
     let (now_node, now_phase) = (node(&p), phase(&p));
-    match upsert(
+    let u = upsert(
         &mut s.pods,
         p,
         |p| &p.metadata,
         |p| &mut Arc::make_mut(p).metadata,
         deleted,
-    ) {
-        Upserted::Added => Applied::Changed(match &now_node {
+    );
+    reindex(&mut s.index, "pods", &s.pods, &u);
+    // The stored pod (not a second `Arc` of it: `upsert`'s `Arc::make_mut` would copy it).
+    let new = match &u {
+        Upserted::Added(i) | Upserted::Replaced(i, _) => s.pods.get(*i),
+        _ => None,
+    };
+    s.pending.note_pod(&mut s.yunikorn, new.map(|p| &**p), &u);
+    match u {
+        Upserted::Added(_) => Applied::Changed(match &now_node {
             Some(n) => format!("pod {name} created on node {n}"),
             None => format!("pod {name} created"),
         }),
-        Upserted::Deleted(_) => Applied::Changed(format!("pod {name} deleted")),
-        Upserted::Replaced(old) => {
+        Upserted::Deleted(..) => Applied::Changed(format!("pod {name} deleted")),
+        Upserted::Replaced(_, old) => {
             Applied::Changed(match (node(&old), &now_node, now_phase.as_deref()) {
                 (None, Some(n), _) => format!("pod {name} bound to node {n}"),
                 (_, _, Some(p @ ("Succeeded" | "Failed"))) if phase(&old).as_deref() != Some(p) => {
@@ -498,6 +553,42 @@ fn apply_pod(s: &mut Snapshot, p: Arc<crate::snapshot::Pod>, deleted: bool) -> A
             })
         }
         Upserted::Same | Upserted::Unknown => Applied::Same,
+    }
+}
+
+impl crate::snapshot::Pending {
+    /// Notes what a pod event changes beyond the index: the components' facts (a pod of
+    /// `kube-system`), YuniKorn's gangs (gathered again when the pod is one of theirs;
+    /// otherwise their positions move with an added or removed pod), and the gates' pod
+    /// evidence.
+    fn note_pod(
+        &mut self,
+        gangs: &mut [crate::snapshot::yunikorn::Gang],
+        present: Option<&crate::snapshot::Pod>,
+        u: &Upserted<Arc<crate::snapshot::Pod>>,
+    ) {
+        use crate::snapshot::yunikorn;
+        let old = match u {
+            Upserted::Replaced(_, old) | Upserted::Deleted(_, old) => Some(&**old),
+            Upserted::Added(_) => None,
+            Upserted::Same | Upserted::Unknown => return,
+        };
+        if let Some(p) = present.filter(|p| p.metadata.namespace.as_deref() == Some("kube-system"))
+        {
+            self.kube_system_pods.push(who(&p.metadata));
+        }
+        let of = crate::snapshot::index::PodEvidence::of;
+        if old.map(of).unwrap_or_default() != present.map(of).unwrap_or_default() {
+            self.evidence = true;
+        }
+        let theirs = |p: Option<&crate::snapshot::Pod>| {
+            p.is_some_and(|p| yunikorn::app_id(&p.metadata).is_some())
+        };
+        if theirs(old) || theirs(present) {
+            self.yunikorn = true;
+        } else if let Upserted::Added(i) | Upserted::Deleted(i, _) = u {
+            yunikorn::shift(gangs, *i, matches!(u, Upserted::Added(_)));
+        }
     }
 }
 
@@ -512,14 +603,16 @@ fn apply_claim(
         c.status.as_ref().is_some_and(|s| s.allocation.is_some())
     };
     let now = allocated(&c);
-    match upsert(
+    let u = upsert(
         &mut s.resource_claims,
         c,
         |c| &c.metadata,
         |c| &mut c.metadata,
         deleted,
-    ) {
-        Upserted::Replaced(old) if allocated(&old) != now => Applied::Changed(format!(
+    );
+    reindex(&mut s.index, "resource_claims", &s.resource_claims, &u);
+    match u {
+        Upserted::Replaced(_, old) if allocated(&old) != now => Applied::Changed(format!(
             "resourceclaim {name} {}",
             if now { "allocated" } else { "deallocated" }
         )),
@@ -538,6 +631,8 @@ pub(crate) fn replace_kind(
     listed: Collector,
 ) -> Vec<String> {
     let mut new = listed.snapshot;
+    // A whole kind replaced: everything derived is derived again, the index too.
+    s.pending.all = true;
     s.read_as.retain(|(k, _, _), _| k != kind);
     s.read_as.append(&mut new.read_as);
     macro_rules! relist {
@@ -903,5 +998,193 @@ mod tests {
         assert_eq!(replace_kind(&mut s, "", "Pod", Collector::new()).len(), 2);
         assert!(s.pods.is_empty());
         assert_eq!(s.nodes.len(), 1);
+    }
+    /// A random event over a small synthetic cluster, from pools of names that overlap the
+    /// cluster's, so events add, replace and delete objects of every indexed list (and of
+    /// what else is derived: kube-system components, YuniKorn gangs, Volcano's raw objects,
+    /// the gates' evidence). `None`: a re-list of pods.
+    fn random_event(
+        rng: &mut crate::testutil::synthetic::Rng,
+    ) -> Option<(&'static str, &'static str, serde_json::Value, bool)> {
+        use serde_json::json;
+        let mut pick = |n: u64| rng.below(n);
+        let deleted = pick(4) == 0;
+        let node_name = |i: u64| format!("node-{i:05}");
+        Some(match pick(12) {
+            0..=3 => {
+                let i = pick(60);
+                let mut p = json!({"apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": format!("run-{i:06}"), "namespace": "default"},
+                    "spec": {"containers": [{"name": "c", "image": "x:v1.37.0",
+                        "resources": {"requests": {"cpu": "1"}}}]},
+                    "status": {"phase": "Pending"}});
+                if pick(3) > 0 {
+                    p["spec"]["nodeName"] = json!(node_name(pick(10)));
+                }
+                if pick(3) == 0 {
+                    p["spec"]["schedulingGroup"] =
+                        json!({"podGroupName": format!("gang-{:05}", pick(4))});
+                }
+                if pick(5) == 0 {
+                    p["metadata"]["namespace"] = json!("kube-system");
+                    p["metadata"]["labels"] = json!({"component": "kube-scheduler"});
+                    p["spec"]["containers"][0]["args"] =
+                        json!([format!("--feature-gates=GenericWorkload={}", pick(2) == 0)]);
+                }
+                if pick(5) == 0 {
+                    p["metadata"]["labels"] = json!({"applicationId": format!("app-{}", pick(2))});
+                    p["metadata"]["annotations"] =
+                        json!({"yunikorn.apache.org/task-group-name": "tg"});
+                }
+                if pick(6) == 0 {
+                    p["status"]["nodeAllocatableResourceClaimStatuses"] =
+                        json!([{"resourceClaimName": "c", "resources": ["cpu"]}]);
+                }
+                ("v1", "Pod", p, deleted)
+            }
+            4 => {
+                let i = pick(12);
+                let mut n = json!({"apiVersion": "v1", "kind": "Node",
+                    "metadata": {"name": node_name(i)},
+                    "spec": {"unschedulable": pick(2) == 0},
+                    "status": {"allocatable": {"cpu": "8", "pods": "110"}}});
+                if pick(2) == 0 {
+                    n["status"]["nodeInfo"] = json!({"kubeletVersion": "v1.37.0", "machineID": "", "systemUUID": "",
+                        "bootID": "", "kernelVersion": "", "osImage": "", "containerRuntimeVersion": "",
+                        "kubeProxyVersion": "", "operatingSystem": "linux", "architecture": "amd64"});
+                }
+                ("v1", "Node", n, deleted)
+            }
+            5 => {
+                let mut spec = json!({"schedulingPolicy": {"gang": {"minCount": 2}}});
+                if pick(2) == 0 {
+                    spec["parentCompositePodGroupName"] = json!(format!("cpg-{}", pick(3)));
+                }
+                if pick(3) == 0 {
+                    spec["schedulingConstraints"] = json!({"topology": [{"key": "rack"}]});
+                }
+                let pg = json!({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+                    "metadata": {"name": format!("gang-{:05}", pick(5)), "namespace": "train"},
+                    "spec": spec});
+                ("scheduling.k8s.io/v1beta1", "PodGroup", pg, deleted)
+            }
+            6 => {
+                let mut spec = json!({"workloadRef": {"workloadName": format!("w-{}", pick(2))},
+                    "schedulingPolicy": {"gang": {"minCount": 2}}});
+                if pick(2) == 0 {
+                    spec["parentCompositePodGroupName"] = json!(format!("cpg-{}", pick(3)));
+                }
+                let c = json!({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "CompositePodGroup",
+                    "metadata": {"name": format!("cpg-{}", pick(3)), "namespace": "train"},
+                    "spec": spec});
+                (
+                    "scheduling.k8s.io/v1alpha3",
+                    "CompositePodGroup",
+                    c,
+                    deleted,
+                )
+            }
+            7 => {
+                let i = pick(12);
+                let mut c = json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                    "metadata": {"name": format!("run-{i:06}-gpu"), "namespace": "default"},
+                    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}}});
+                if pick(2) == 0 {
+                    c["metadata"]["ownerReferences"] = json!([{"apiVersion": "v1", "kind": "Pod",
+                        "name": format!("run-{i:06}"), "uid": format!("uid-{}", pick(3)), "controller": true}]);
+                }
+                if pick(2) == 0 {
+                    c["status"] = json!({"allocation": {"devices": {"results": [{"request": "gpu",
+                        "driver": "gpu.example.com", "pool": node_name(i), "device": "gpu-0"}]}}});
+                }
+                ("resource.k8s.io/v1", "ResourceClaim", c, deleted)
+            }
+            8 => {
+                let i = pick(12);
+                let r = json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                    "metadata": {"name": format!("node-{i:05}-gpu")},
+                    "spec": {"driver": "gpu.example.com", "nodeName": node_name(pick(12)),
+                        "pool": {"name": node_name(i), "generation": 1, "resourceSliceCount": 1}, "devices": []}});
+                ("resource.k8s.io/v1", "ResourceSlice", r, deleted)
+            }
+            9 => {
+                let v = json!({"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+                    "metadata": {"name": format!("vc-{}", pick(3)), "namespace": "default"},
+                    "spec": {"minMember": 1 + pick(3)}});
+                ("scheduling.volcano.sh/v1beta1", "PodGroup", v, deleted)
+            }
+            10 => {
+                let n = json!({"apiVersion": "v1", "kind": "Namespace",
+                    "metadata": {"name": format!("ns-{}", pick(4))}});
+                ("v1", "Namespace", n, deleted)
+            }
+            _ if pick(8) == 0 => return None,
+            _ => {
+                let j = json!({"apiVersion": "batch/v1", "kind": "Job",
+                    "metadata": {"name": format!("job-{}", pick(3)), "namespace": "default"},
+                    "spec": {"template": {"spec": {"containers": []}}}});
+                ("batch/v1", "Job", j, deleted)
+            }
+        })
+    }
+
+    /// What a snapshot derives from its objects, for comparing two.
+    fn derived(s: &Snapshot) -> impl PartialEq + std::fmt::Debug {
+        (
+            s.index.clone(),
+            s.yunikorn.clone(),
+            s.volcano.clone(),
+            s.facts.inferred_gates.clone(),
+            s.facts.components.clone(),
+            s.warnings.clone(),
+        )
+    }
+
+    #[test]
+    fn in_place_updates_equal_a_rebuild_after_any_sequence_of_events() {
+        use crate::snapshot::index::Index;
+        use crate::testutil::synthetic::{Profile, Rng, snapshot};
+        let profile = Profile {
+            nodes_per_rack: 4,
+            running_pods: 40,
+            running_group_size: 4,
+            devices_per_node: 2,
+            running_claims_per_node: 1,
+            gangs: vec![(2, 2)],
+            ..Profile::with_nodes(8)
+        };
+        let mut changed = 0;
+        for seed in 0..24 {
+            let mut rng = Rng::new(seed);
+            // `s` is kept current in place; `r` has everything derived again per batch.
+            let mut s = snapshot(&profile, seed);
+            let mut r = s.clone();
+            for _ in 0..12 {
+                for _ in 0..=rng.below(12) {
+                    let Some((api_version, kind, object, deleted)) = random_event(&mut rng) else {
+                        let listed = || {
+                            let mut c = Collector::new();
+                            c.add(pod("default", "run-000001", Some("node-00001")))
+                                .unwrap();
+                            c.add(pod("default", "fresh", None)).unwrap();
+                            c
+                        };
+                        let a = replace_kind(&mut s, "", "Pod", listed());
+                        assert_eq!(a, replace_kind(&mut r, "", "Pod", listed()));
+                        continue;
+                    };
+                    let text = object.to_string();
+                    let a = apply(&mut s, api_version, kind, &text, deleted);
+                    assert_eq!(a, apply(&mut r, api_version, kind, &text, deleted));
+                    assert!(a.is_ok(), "{kind}: {a:?}");
+                    changed += usize::from(matches!(a, Ok(Applied::Changed(_))));
+                }
+                s.after_objects_changed();
+                r.after_objects_replaced();
+                assert_eq!(s.index, Index::build(&s), "seed {seed}");
+                assert_eq!(derived(&s), derived(&r), "seed {seed}");
+            }
+        }
+        assert!(changed > 1000, "the events change the snapshot: {changed}");
     }
 }

@@ -33,6 +33,8 @@ enum Row {
 #[derive(Debug, Default)]
 pub(crate) struct DoctorView {
     list: List<Row>,
+    /// The finding to select after the next refresh ([`Component::remember`]).
+    want: Option<Finding>,
 }
 
 impl DoctorView {
@@ -164,8 +166,14 @@ impl Component for DoctorView {
         false
     }
 
+    fn remember(&mut self, cx: &Cx<'_>) {
+        if self.want.is_none() {
+            self.want = self.finding(cx).cloned();
+        }
+    }
+
     fn refresh(&mut self, cx: &Cx<'_>) {
-        let keep = self.finding(cx).cloned();
+        let keep = self.want.take().or_else(|| self.finding(cx).cloned());
         self.list.rows.clear();
         for s in [Severity::Error, Severity::Warning, Severity::Info] {
             let found: Vec<usize> = cx

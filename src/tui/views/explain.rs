@@ -12,11 +12,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, scroll_text};
+use crate::explain::others::GangDiagnosis;
 use crate::explain::{Diagnosis, Severity};
 use crate::sanitize::sanitize;
 use crate::sched::plan::UnitResult;
 use crate::snapshot::ObjRef;
-use crate::tui::event::Intent;
+use crate::tui::event::{Explained, Intent};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap;
 
@@ -27,7 +28,7 @@ pub(crate) struct ExplainView {
     /// The object explained.
     pub target: ObjRef,
     /// `None` while the worker computes.
-    pub result: Option<Result<Vec<Diagnosis>, String>>,
+    pub result: Option<Result<Explained, String>>,
     scroll: usize,
     height: usize,
     lines: usize,
@@ -298,6 +299,35 @@ fn fit_lines(d: &Diagnosis, theme: Theme, out: &mut Vec<Line<'static>>) {
     }
 }
 
+/// The lines of another scheduler's gang's report: the text `explain vcpg/NAME` prints
+/// ([`crate::render::gang::write_text`]), the first line (the gang, and that wasctl does not
+/// simulate its scheduler) as a header.
+pub(crate) fn gang_lines(g: &GangDiagnosis, theme: Theme) -> Vec<Line<'static>> {
+    let mut text = Vec::new();
+    if let Err(e) = crate::render::gang::write_text(
+        &mut text,
+        g,
+        crate::render::color::ColorChoice::Never.styler(),
+    ) {
+        return vec![Line::from(Span::styled(
+            format!("cannot show the report: {e}"),
+            theme.error(),
+        ))];
+    }
+    // The writer escaped what came from the cluster.
+    String::from_utf8_lossy(&text)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 || (l.ends_with(':') && !l.starts_with(' ')) {
+                Line::from(Span::styled(l.to_owned(), theme.header()))
+            } else {
+                Line::raw(l.to_owned())
+            }
+        })
+        .collect()
+}
+
 fn unit_of<'a>(cx: &Cx<'a>, d: &Diagnosis) -> Option<&'a UnitResult> {
     cx.data.plan.unit(&d.target)
 }
@@ -315,10 +345,11 @@ impl Component for ExplainView {
                 theme.dim(),
             ))],
             Some(Err(e)) => vec![Line::from(Span::styled(s(e), theme.error()))],
-            Some(Ok(ds)) => ds
+            Some(Ok(Explained::Units(ds))) => ds
                 .iter()
                 .flat_map(|d| diagnosis_lines(d, unit_of(cx, d), theme))
                 .collect(),
+            Some(Ok(Explained::Gang(g))) => gang_lines(g, theme),
         };
         // Wrapped at word boundaries to the width: no message is cut (issue 51: `…2 Insu`).
         let width = usize::from(area.width);

@@ -51,6 +51,10 @@ pub(crate) trait Component {
     /// The data or the namespace changed: rebuild the rows, keeping the cursor on the same
     /// object when it is still there.
     fn refresh(&mut self, cx: &Cx<'_>);
+    /// New data is coming (a watch event, a what-if, a reload): note the selected row by
+    /// what it stands for in `cx` (the data it was built from), for the next
+    /// [`Component::refresh`] (rows are indices into the data, meaningless in the next).
+    fn remember(&mut self, _cx: &Cx<'_>) {}
     /// The filter (empty: none).
     fn filter(&self) -> &str {
         ""
@@ -110,7 +114,18 @@ pub(crate) fn scroll_text(key: KeyEvent, offset: &mut usize, len: usize, page: u
     used
 }
 
-/// What every list view (tree, pending, nodes, doctor) keeps the same way: the rows shown, the
+/// What [`List::list_key`] made of a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListKey {
+    /// A list key: the cursor moved.
+    Moved,
+    /// A sort key: the view rebuilds its rows.
+    Sorted,
+    /// Neither: the view's own key, perhaps.
+    Other,
+}
+
+/// What every list view (tree, pending, nodes, doctor, queues) keeps the same way: the rows shown, the
 /// cursor over them, the filter as typed and lower-cased, the sort (k9s's: Shift and a
 /// column's key sorts by it, again reverses, the header shows it), and where the rows were
 /// last drawn (a header line above them), which paging and mouse clicks need.
@@ -225,6 +240,30 @@ impl<R> List<R> {
     /// A mouse click on screen row `y`.
     pub(crate) fn click(&mut self, y: u16) {
         click_row(&mut self.cursor, self.area, y, self.rows.len());
+    }
+
+    /// The keys every list view handles alike: the list keys ([`List::navigate`]), and Shift
+    /// and a column's letter ([`List::sort_key`], after which the view rebuilds its rows).
+    pub(crate) fn list_key(&mut self, key: KeyEvent, columns: &[Column]) -> ListKey {
+        if self.navigate(key) {
+            ListKey::Moved
+        } else if self.sort_key(key, columns) {
+            ListKey::Sorted
+        } else {
+            ListKey::Other
+        }
+    }
+
+    /// Puts the cursor on the first row `is` accepts (a refresh keeping the selected object);
+    /// returns whether one did.
+    pub(crate) fn select_where(&mut self, is: impl Fn(&R) -> bool) -> bool {
+        match self.rows.iter().position(is) {
+            Some(p) => {
+                self.cursor.selected = p;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Mouse wheel: `delta` rows.

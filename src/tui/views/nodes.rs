@@ -13,12 +13,14 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Cx, List};
+use super::{Component, Cx, List, ListKey};
 use crate::sanitize::sanitize;
 use crate::snapshot::ObjRef;
 use crate::tui::data::{NodeInfo, Usage, WhatIf};
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, gauge, highlight, matches, table};
+use crate::tui::widgets::{
+    Cell, Column, detail_split, draw_detail, gauge, highlight, matches, table,
+};
 
 /// The columns.
 pub(crate) const COLUMNS: [Column; 8] = [
@@ -211,15 +213,7 @@ impl Component for NodesView {
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {
         let theme = cx.theme;
-        let detail_height = if self.details {
-            (area.height / 3).max(3)
-        } else {
-            0
-        };
-        let body = Rect {
-            height: area.height.saturating_sub(detail_height),
-            ..area
-        };
+        let (body, detail_height) = detail_split(area, self.details, 3);
         let (window, selected) = self.list.layout(body);
         if self.list.rows.is_empty() {
             buf.set_string(area.x, area.y, "No nodes.", theme.dim());
@@ -255,7 +249,6 @@ impl Component for NodesView {
         if detail_height > 0
             && let Some(n) = self.node(cx)
         {
-            let mut y = body.bottom();
             let mut lines = vec![Line::from(Span::styled(
                 format!(
                     "{}: {} pod(s){}",
@@ -279,20 +272,18 @@ impl Component for NodesView {
                 }
                 lines.push(Line::raw(text));
             }
-            for line in lines.iter().take(usize::from(detail_height)) {
-                buf.set_line(area.x, y, line, area.width);
-                y += 1;
-            }
+            draw_detail(buf, area, body.bottom(), detail_height, &lines);
         }
     }
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, queue: &mut Vec<Intent>) -> bool {
-        if self.list.navigate(key) {
-            return true;
-        }
-        if self.list.sort_key(key, &COLUMNS) {
-            self.refresh(cx);
-            return true;
+        match self.list.list_key(key, &COLUMNS) {
+            ListKey::Moved => return true,
+            ListKey::Sorted => {
+                self.refresh(cx);
+                return true;
+            }
+            ListKey::Other => {}
         }
         match key.code {
             KeyCode::Char('t') => {
@@ -327,6 +318,12 @@ impl Component for NodesView {
             _ => return false,
         }
         true
+    }
+
+    fn remember(&mut self, cx: &Cx<'_>) {
+        if self.want.is_none() {
+            self.want = self.node(cx).map(|n| n.name.clone());
+        }
     }
 
     fn refresh(&mut self, cx: &Cx<'_>) {
@@ -377,11 +374,9 @@ impl NodesView {
     }
 
     fn select(&mut self, cx: &Cx<'_>, name: &str) {
-        if let Some(p) = self.list.rows.iter().position(|r| match r {
+        self.list.select_where(|r| match r {
             Row::Node(i) => cx.data.nodes[*i].name == name,
             Row::Domain(..) => false,
-        }) {
-            self.list.cursor.selected = p;
-        }
+        });
     }
 }

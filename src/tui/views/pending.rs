@@ -4,7 +4,9 @@
 //! cluster that runs Kueue, the Kueue Workloads pending admission are units too (`kind`
 //! `Workload.kueue.x-k8s.io`, their admission outcome in the why). Under what-ifs the units
 //! the what-ifs changed are marked (newly placed, newly stuck, new victims), until the
-//! what-ifs are undone.
+//! what-ifs are undone. After them, the gangs of other schedulers with members not bound
+//! (Volcano PodGroups, YuniKorn task groups): never simulated, their scheduler named and
+//! what it recorded, as the tree report gives them.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -14,8 +16,9 @@ use ratatui::text::{Line, Span};
 
 use super::{Component, Cx, List};
 use crate::sanitize::sanitize;
-use crate::sched::plan::{AdmissionOutcome, UnitResult};
-use crate::snapshot::ObjRef;
+use crate::sched::plan::{AdmissionOutcome, Outcome, UnitResult};
+use crate::snapshot::{ObjKind, ObjRef};
+use crate::tree::TreeNode;
 use crate::tui::data::{Change, UnitChange, WhatIf, marker};
 use crate::tui::event::Intent;
 use crate::tui::widgets::{Cell, Column, highlight, labelled_line, matches, pick, table};
@@ -34,12 +37,23 @@ pub(crate) const COLUMNS: [Column; 9] = [
     Column::text("WHY", 10, 200).sorts('W'),
 ];
 
+/// One row: a unit of the plan, or another scheduler's gang.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Row {
+    /// An index into the plan's units.
+    Unit(usize),
+    /// An index into the tree's rows: a Volcano PodGroup or YuniKorn task group's row.
+    Gang(usize),
+}
+
 /// The pending screen: the plan's units not placed (or whose answer the what-ifs changed) in
-/// the namespace shown, in plan order, under the filter, with the cursor.
+/// the namespace shown, in plan order, then the other schedulers' gangs not running, under
+/// the filter, with the cursor.
 #[derive(Debug, Default)]
 pub(crate) struct PendingView {
-    /// Indices into the plan's units.
-    list: List<usize>,
+    list: List<Row>,
+    /// The unit to select after the next refresh ([`Component::remember`]).
+    want: Option<ObjRef>,
 }
 
 fn change_of<'a>(cx: &'a Cx<'_>, u: &UnitResult) -> Option<&'a UnitChange> {
@@ -139,9 +153,94 @@ fn placed_of(cx: &Cx<'_>, u: &UnitResult) -> String {
     }
 }
 
+/// The other schedulers' gangs with a member pod not bound, or fewer bound than
+/// `minMember`: indices of their rows in the tree (rows whose scheduler is named and whose
+/// policy is `gang BOUND/MIN`, at any depth: a Volcano Job above its PodGroup is not one).
+fn waiting_gangs(cx: &Cx<'_>) -> Vec<usize> {
+    let tree = &cx.data.tree;
+    tree.iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            r.node.scheduler.is_some()
+                && r.node
+                    .policy
+                    .as_deref()
+                    .is_some_and(|p| p.starts_with("gang "))
+        })
+        .filter(|(i, r)| {
+            let members = &tree[i + 1..r.end];
+            let (bound, min) = gang_counts(&r.node);
+            members.iter().any(|m| {
+                m.depth == r.depth + 1 && m.node.kind == ObjKind::Pod && m.node.node.is_none()
+            }) || min.is_some_and(|m| bound.is_none_or(|b| b < m))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A gang row's `gang BOUND/MIN` (the tree's policy) as numbers.
+fn gang_counts(n: &TreeNode) -> (Option<u32>, Option<u32>) {
+    let Some((bound, min)) = n
+        .policy
+        .as_deref()
+        .and_then(|p| p.strip_prefix("gang "))
+        .and_then(|p| p.split_once('/'))
+    else {
+        return (None, None);
+    };
+    (bound.parse().ok(), min.parse().ok())
+}
+
+/// Another scheduler's gang's cells, in [`COLUMNS`] order: not simulated, its scheduler
+/// named; PLACED is the members bound, as the scheduler recorded them.
+fn gang_cells(cx: &Cx<'_>, n: &TreeNode, filter: &str) -> Vec<Cell> {
+    let theme = cx.theme;
+    let mut unit = vec![Span::raw(format!("{}/", n.kind))];
+    unit.extend(highlight(&sanitize(&n.name), filter, Style::new(), theme));
+    let (bound, min) = gang_counts(n);
+    let count = |c: Option<u32>| c.map_or_else(|| "-".to_owned(), |c| c.to_string());
+    let why = gang_why(n);
+    vec![
+        Line::default(),
+        Line::raw(sanitize(&n.namespace).into_owned()),
+        Line::from(unit),
+        Line::from(Span::styled(
+            format!("{:?}", Outcome::NotSimulated),
+            theme.outcome(Outcome::NotSimulated),
+        )),
+        Line::default(),
+        Line::raw(format!("{}/{}", count(bound), count(min))),
+        Line::raw(count(min)),
+        Line::raw("-"),
+        Line::raw(sanitize(&why).into_owned()),
+    ]
+}
+
+/// Why another scheduler's gang waits, in words: its scheduler named (not simulated), and
+/// what it recorded (phase, conditions, queue or application, placeholders).
+fn gang_why(n: &TreeNode) -> String {
+    let scheduler = n.scheduler.as_deref().unwrap_or_default();
+    let mut why = format!(
+        "scheduled by `{scheduler}`, not simulated; it recorded {}",
+        n.status.as_deref().unwrap_or("nothing")
+    );
+    for c in n.conditions.iter().chain(&n.notes) {
+        why.push_str(&format!(", {c}"));
+    }
+    why
+}
+
+/// A row's cells, in [`COLUMNS`] order.
+fn row_cells(cx: &Cx<'_>, row: Row, filter: &str) -> Vec<Cell> {
+    match row {
+        Row::Unit(i) => cells(cx, &cx.data.plan.units[i], filter),
+        Row::Gang(i) => gang_cells(cx, &cx.data.tree[i].node, filter),
+    }
+}
+
 impl PendingView {
     fn rebuild(&mut self, cx: &Cx<'_>) {
-        let mut rows: Vec<usize> = cx
+        let mut rows: Vec<Row> = cx
             .data
             .plan
             .units
@@ -149,22 +248,41 @@ impl PendingView {
             .enumerate()
             .filter(|(_, u)| cx.shows(&u.namespace))
             .filter(|(_, u)| matches(&u.name, self.list.needle()))
-            .map(|(i, _)| i)
+            .map(|(i, _)| Row::Unit(i))
             .collect();
-        let units = &cx.data.plan.units;
-        self.list.sort_rows(&mut rows, |&i, key| {
+        rows.extend(
+            waiting_gangs(cx)
+                .into_iter()
+                .filter(|&i| {
+                    let n = &cx.data.tree[i].node;
+                    cx.shows(&n.namespace) && matches(&n.name, self.list.needle())
+                })
+                .map(Row::Gang),
+        );
+        self.list.sort_rows(&mut rows, |&row, key| {
             let at = COLUMNS.iter().position(|c| c.sort == Some(key))?;
-            cells(cx, &units[i], "").into_iter().nth(at)
+            row_cells(cx, row, "").into_iter().nth(at)
         });
         self.list.rows = rows;
         self.list.cursor.clamp(self.list.rows.len());
     }
 
+    fn row(&self) -> Option<Row> {
+        self.list.rows.get(self.list.cursor.selected).copied()
+    }
+
     fn unit<'a>(&self, cx: &Cx<'a>) -> Option<&'a UnitResult> {
-        self.list
-            .rows
-            .get(self.list.cursor.selected)
-            .and_then(|&i| cx.data.plan.units.get(i))
+        match self.row()? {
+            Row::Unit(i) => cx.data.plan.units.get(i),
+            Row::Gang(_) => None,
+        }
+    }
+
+    fn gang<'a>(&self, cx: &Cx<'a>) -> Option<&'a TreeNode> {
+        match self.row()? {
+            Row::Gang(i) => cx.data.tree.get(i).map(|r| &r.node),
+            Row::Unit(_) => None,
+        }
     }
 }
 
@@ -215,12 +333,11 @@ impl Component for PendingView {
             buf.set_string(area.x, area.y, msg, theme.dim());
             return;
         }
-        let units = &cx.data.plan.units;
         let keep = shown(cx);
         let columns: Vec<Column> = keep.iter().map(|&i| COLUMNS[i]).collect();
         let rows: Vec<Vec<Cell>> = self.list.rows[window]
             .iter()
-            .map(|&i| pick(cells(cx, &units[i], self.list.filter()), &keep))
+            .map(|&row| pick(row_cells(cx, row, self.list.filter()), &keep))
             .collect();
         table(
             buf,
@@ -231,6 +348,9 @@ impl Component for PendingView {
             Some(selected),
             self.list.sort(),
         );
+        if let Some(n) = self.gang(cx) {
+            labelled_line(buf, area, area.bottom() - 1, "why: ", &gang_why(n), theme);
+        }
         if let Some(u) = self.unit(cx) {
             labelled_line(buf, area, area.bottom() - 1, "why: ", &u.message, theme);
             // Under what-ifs: what changed for this unit and which changes caused it, in the
@@ -269,13 +389,22 @@ impl Component for PendingView {
         true
     }
 
+    fn remember(&mut self, cx: &Cx<'_>) {
+        if self.want.is_none() {
+            self.want = self.selected(cx);
+        }
+    }
+
     fn refresh(&mut self, cx: &Cx<'_>) {
-        let keep = self.selected(cx);
+        let keep = self.want.take().or_else(|| self.selected(cx));
         self.rebuild(cx);
         if let Some(obj) = keep
-            && let Some(pos) = self.list.rows.iter().position(|&i| {
-                let u = &cx.data.plan.units[i];
-                u.kind == obj.kind && u.namespace == obj.namespace && u.name == obj.name
+            && let Some(pos) = self.list.rows.iter().position(|&row| match row {
+                Row::Unit(i) => {
+                    let u = &cx.data.plan.units[i];
+                    u.kind == obj.kind && u.namespace == obj.namespace && u.name == obj.name
+                }
+                Row::Gang(i) => cx.data.tree[i].is(&obj),
             })
         {
             self.list.cursor.selected = pos;
@@ -292,8 +421,12 @@ impl Component for PendingView {
     }
 
     fn selected(&self, cx: &Cx<'_>) -> Option<ObjRef> {
-        self.unit(cx)
-            .map(|u| ObjRef::new(u.kind.clone(), &u.namespace, &u.name))
+        match self.row()? {
+            Row::Unit(_) => self
+                .unit(cx)
+                .map(|u| ObjRef::new(u.kind.clone(), &u.namespace, &u.name)),
+            Row::Gang(i) => cx.data.tree.get(i).map(|r| r.obj()),
+        }
     }
 
     fn click(&mut self, y: u16) {

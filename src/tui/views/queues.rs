@@ -13,12 +13,14 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Cx, List};
+use super::{Component, Cx, List, ListKey};
 use crate::sanitize::sanitize;
 use crate::sched::plan::AdmissionOutcome;
 use crate::snapshot::{ObjKind, ObjRef};
 use crate::tui::event::Intent;
-use crate::tui::widgets::{Cell, Column, highlight, matches, pick, table};
+use crate::tui::widgets::{
+    Cell, Column, detail_split, draw_detail, highlight, matches, pick, table,
+};
 
 /// The columns; NAMESPACE only for LocalQueues while every namespace is shown.
 pub(crate) const COLUMNS: [Column; 5] = [
@@ -244,15 +246,7 @@ impl Component for QueuesView {
 
     fn draw(&mut self, buf: &mut Buffer, area: Rect, cx: &Cx<'_>) {
         let theme = cx.theme;
-        let detail_height = if self.details {
-            (area.height / 3).max(4)
-        } else {
-            0
-        };
-        let body = Rect {
-            height: area.height.saturating_sub(detail_height),
-            ..area
-        };
+        let (body, detail_height) = detail_split(area, self.details, 4);
         let (window, selected) = self.list.layout(body);
         if self.list.rows.is_empty() {
             let msg = if cx.data.snapshot.kueue.is_empty() {
@@ -286,22 +280,27 @@ impl Component for QueuesView {
         if detail_height > 0
             && let Some(q) = self.queue()
         {
-            let lines = self.detail(cx, q);
-            for (i, line) in lines.iter().take(usize::from(detail_height)).enumerate() {
-                let y = body.bottom() + u16::try_from(i).unwrap_or(u16::MAX);
-                let style = if i == 0 { theme.header() } else { Style::new() };
-                buf.set_string(area.x, y, line, style);
-            }
+            let lines: Vec<Line<'_>> = self
+                .detail(cx, q)
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let style = if i == 0 { theme.header() } else { Style::new() };
+                    Line::from(Span::styled(l, style))
+                })
+                .collect();
+            draw_detail(buf, area, body.bottom(), detail_height, &lines);
         }
     }
 
     fn on_key(&mut self, key: KeyEvent, cx: &Cx<'_>, _queue: &mut Vec<Intent>) -> bool {
-        if self.list.navigate(key) {
-            return true;
-        }
-        if self.list.sort_key(key, &COLUMNS) {
-            self.refresh(cx);
-            return true;
+        match self.list.list_key(key, &COLUMNS) {
+            ListKey::Moved => return true,
+            ListKey::Sorted => {
+                self.refresh(cx);
+                return true;
+            }
+            ListKey::Other => {}
         }
         if key.code == KeyCode::Enter {
             self.details = !self.details;
@@ -313,10 +312,8 @@ impl Component for QueuesView {
     fn refresh(&mut self, cx: &Cx<'_>) {
         let keep = self.queue().cloned();
         self.rebuild(cx);
-        if let Some(q) = keep
-            && let Some(p) = self.list.rows.iter().position(|r| *r == q)
-        {
-            self.list.cursor.selected = p;
+        if let Some(q) = keep {
+            self.list.select_where(|r| *r == q);
         }
     }
 

@@ -370,6 +370,13 @@ impl Component for TreeView {
         if let Some(i) = self.selected_row() {
             let n = &rows[i].node;
             let mut spans = Vec::new();
+            // A Volcano or YuniKorn gang: its scheduler named, never simulated.
+            if let Some(scheduler) = &n.scheduler {
+                spans.push(Span::styled(
+                    format!("scheduled by `{}`, not simulated ", sanitize(scheduler)),
+                    theme.warn(),
+                ));
+            }
             for d in &n.devices {
                 spans.push(Span::styled(format!("[{}] ", sanitize(d)), theme.dim()));
             }
@@ -437,7 +444,9 @@ impl Component for TreeView {
                 | ObjKind::PodGroup
                 | ObjKind::Pod
                 | ObjKind::Job
-                | ObjKind::KueueWorkload => {
+                | ObjKind::KueueWorkload
+                | ObjKind::VolcanoPodGroup
+                | ObjKind::YunikornTaskGroup => {
                     queue.push(Intent::Explain(r.obj()));
                 }
                 _ => queue.push(Intent::Yaml(r.obj())),
@@ -445,6 +454,12 @@ impl Component for TreeView {
             _ => return false,
         }
         true
+    }
+
+    fn remember(&mut self, cx: &Cx<'_>) {
+        if self.want.is_none() {
+            self.want = self.selected(cx);
+        }
     }
 
     fn refresh(&mut self, cx: &Cx<'_>) {

@@ -521,6 +521,28 @@ pub(crate) fn wrap(line: &Line<'static>, width: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
+/// A list view's detail pane (Enter toggles it: the nodes' pods, a queue's quota): when
+/// `open`, the bottom third of `area` (at least `min` rows) below the rows. Returns the rows'
+/// area and the pane's height (0 when closed).
+pub(crate) fn detail_split(area: Rect, open: bool, min: u16) -> (Rect, u16) {
+    let height = if open { (area.height / 3).max(min) } else { 0 };
+    (
+        Rect {
+            height: area.height.saturating_sub(height),
+            ..area
+        },
+        height,
+    )
+}
+
+/// Draws a detail pane's lines from row `top` of `area`, at most `height` of them.
+pub(crate) fn draw_detail(buf: &mut Buffer, area: Rect, top: u16, height: u16, lines: &[Line<'_>]) {
+    for (i, line) in lines.iter().take(usize::from(height)).enumerate() {
+        let y = top + u16::try_from(i).unwrap_or(u16::MAX);
+        buf.set_line(area.x, y, line, area.width);
+    }
+}
+
 /// A status line of a view: a dimmed label (`why: `, `fix: `) then the text, sanitised, on row
 /// `y` of `area`.
 pub(crate) fn labelled_line(

@@ -179,16 +179,17 @@ pub(crate) fn process(
             }
         }),
         Format::Yaml => {
-            if !super::parse::has_content(text) {
-                return Ok(());
-            }
             // Block YAML as dumps hold it takes the JSON path; anything else, and any object
             // the JSON path refuses (so that the error names its YAML line), the full parser.
+            // (A document without content gives no JSON.)
             if !unit.seq
                 && let Some(fast) = super::yaml_fast::to_json(text)
                 && !fast.list
                 && collector.add_json(&fast.json).is_ok()
             {
+                return Ok(());
+            }
+            if !super::parse::has_content(text) {
                 return Ok(());
             }
             let value: serde_json::Value =

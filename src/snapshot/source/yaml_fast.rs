@@ -915,10 +915,22 @@ fn plain_key(key: &str) -> bool {
 
 /// Words some YAML schema reads as booleans or null.
 fn special_word(s: &str) -> bool {
-    s.len() <= 5
+    s.len() <= 8
         && matches!(
             s.to_ascii_lowercase().as_str(),
-            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "~"
+            "true"
+                | "false"
+                | "null"
+                | "yes"
+                | "no"
+                | "on"
+                | "off"
+                | "y"
+                | "n"
+                | "~"
+                | "inf"
+                | "infinity"
+                | "nan"
         )
 }
 
@@ -953,6 +965,9 @@ fn resolve(s: &str) -> Option<Resolved> {
     if !numeric && !special_word(s) {
         return Some(Resolved::String);
     }
+    if quantity_like(b) {
+        return Some(Resolved::String);
+    }
     let digits = b.strip_prefix(b"-").unwrap_or(b);
     let decimal = !digits.is_empty()
         && digits.len() <= 18
@@ -964,6 +979,18 @@ fn resolve(s: &str) -> Option<Resolved> {
     let v: serde_json::Value =
         serde_saphyr::from_str_with_options(s, super::parse::yaml_options()).ok()?;
     Some(Resolved::Value(v))
+}
+
+/// Digits then one of Kubernetes' quantity suffixes that no YAML number syntax ends with
+/// (`64Gi`, `500m`, `16k`; not `E`, which reads as an exponent): a string in every schema,
+/// the commonest digit-led scalar of a dump, so not worth a parser call.
+fn quantity_like(b: &[u8]) -> bool {
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0
+        && matches!(
+            &b[digits..],
+            b"Ki" | b"Mi" | b"Gi" | b"Ti" | b"Pi" | b"Ei" | b"m" | b"k" | b"M" | b"G" | b"T" | b"P"
+        )
 }
 
 /// One escape of a double-quoted scalar at `i` (after the `\`); returns the offset after it.

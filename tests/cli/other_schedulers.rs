@@ -830,3 +830,32 @@ fn yunikorns_queue_is_checked_against_its_config_map_or_said_unreadable() {
         "{q}"
     );
 }
+
+/// Events are listed for Volcano's gangs only: a live cluster that does not serve Volcano is
+/// not asked for its Event list (often the longest list of a busy cluster).
+#[test]
+fn a_cluster_without_volcano_is_not_asked_for_its_events() {
+    let mut c = wasctl::snapshot::source::Collector::new();
+    wasctl::snapshot::source::files::load_path(&root().join("testdata/clusters/demo.yaml"), &mut c)
+        .unwrap();
+    let objects = wasctl::snapshot::export::documents(&c.finish()).unwrap();
+    let server = FakeApiServer::start(objects, FakeConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = server.write_kubeconfig(dir.path());
+    let r = run(&[
+        "simulate",
+        "-A",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript());
+    let requests = server.requests();
+    assert!(
+        requests.iter().any(|q| q.path == "/api/v1/pods"),
+        "{requests:?}"
+    );
+    assert!(
+        !requests.iter().any(|q| q.path.ends_with("/events")),
+        "{requests:?}"
+    );
+}

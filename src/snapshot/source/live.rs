@@ -508,8 +508,9 @@ const WANTED: &[Wanted] = &[
     optional("scheduling.volcano.sh", "", "podgroups", "PodGroup"),
     optional_cluster("scheduling.volcano.sh", "queues", "Queue"),
     optional("batch.volcano.sh", "", "jobs", "Job"),
-    // What Volcano recorded on its gangs and their pods (issue 52); the loader keeps only
-    // Events on Volcano's objects and pods' scheduling reasons.
+    // What Volcano recorded on its gangs and their pods (issue 52), listed only when Volcano
+    // is served ([`wanted_jobs`]); the loader keeps only Events on Volcano's objects and
+    // pods' scheduling reasons.
     optional("", "v1", "events", "Event"),
     // Owners of LeaderWorkerSet and serving pods; named in the tree's owner chains. With
     // ReplicaSets, Services and ReplicationControllers they make PodTopologySpread's
@@ -1644,6 +1645,13 @@ async fn wanted_jobs(
     let mut resource_lists: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
     let mut jobs = Vec::new();
     for w in WANTED {
+        // Events are read for Volcano's gangs only: a cluster without Volcano is not asked
+        // for its (often very long) Event list.
+        let volcano =
+            served.contains_key("scheduling.volcano.sh") || served.contains_key("batch.volcano.sh");
+        if w.group.is_empty() && w.kind == "Event" && !volcano {
+            continue;
+        }
         let Some(version) = version_to_read(w, served, warnings) else {
             continue;
         };

@@ -7,7 +7,7 @@
 //!
 //! The snapshot is listed once and kept current by the watches ([`crate::snapshot::source::live::load_watched`]);
 //! events are coalesced for [`COALESCE`] after the first one of a batch, applied in place
-//! ([`watch::apply`], which updates the snapshot's index per event), the rest of what is
+//! ([`crate::snapshot::source::watch::apply`], which updates the snapshot's index per event), the rest of what is
 //! derived from the objects refreshed once per batch from what the events touched
 //! ([`Snapshot::after_objects_changed`]), and the command simulated again only when a kept
 //! record changed. Ctrl-C (or SIGTERM) ends with exit 0; an API server lost

@@ -913,25 +913,13 @@ fn plain_key(key: &str) -> bool {
         && !key.contains('\t')
 }
 
-/// Words some YAML schema reads as booleans or null.
+/// Words some YAML schema reads as booleans, null or a float (any case). Runs on every short
+/// letter-led plain scalar, so it compares in place instead of lowercasing a copy.
 fn special_word(s: &str) -> bool {
-    s.len() <= 8
-        && matches!(
-            s.to_ascii_lowercase().as_str(),
-            "true"
-                | "false"
-                | "null"
-                | "yes"
-                | "no"
-                | "on"
-                | "off"
-                | "y"
-                | "n"
-                | "~"
-                | "inf"
-                | "infinity"
-                | "nan"
-        )
+    const WORDS: [&str; 13] = [
+        "true", "false", "null", "yes", "no", "on", "off", "y", "n", "~", "inf", "infinity", "nan",
+    ];
+    s.len() <= 8 && WORDS.iter().any(|w| w.eq_ignore_ascii_case(s))
 }
 
 /// The text of a line's value without a trailing ` #` comment and trailing blanks.

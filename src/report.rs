@@ -73,6 +73,14 @@ pub(crate) struct ObjectChange {
     pub causes: Vec<String>,
 }
 
+#[cfg(test)]
+impl ObjectChange {
+    /// `(type, object name, before, after)`: what the watch tests compare.
+    pub(crate) fn summary(&self) -> (&str, &str, &str, &str) {
+        (self.change, &self.object.name, &self.before, &self.after)
+    }
+}
+
 /// An object named in an [`ObjectChange`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub(crate) struct ObjectName {

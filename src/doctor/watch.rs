@@ -108,17 +108,7 @@ mod tests {
             "podgroup ml/c created".to_owned(),
         ];
         let got = changes(&old, &new, &events);
-        let seen: Vec<(&str, &str, &str, &str)> = got
-            .iter()
-            .map(|c| {
-                (
-                    c.change,
-                    c.object.name.as_str(),
-                    c.before.as_str(),
-                    c.after.as_str(),
-                )
-            })
-            .collect();
+        let seen: Vec<(&str, &str, &str, &str)> = got.iter().map(ObjectChange::summary).collect();
         assert_eq!(
             seen,
             [

@@ -113,17 +113,7 @@ mod tests {
             "pod ml/other deleted".to_owned(),
         ];
         let got = changes(&old, &new, &events);
-        let kinds: Vec<(&str, &str, &str, &str)> = got
-            .iter()
-            .map(|c| {
-                (
-                    c.change,
-                    c.object.name.as_str(),
-                    c.before.as_str(),
-                    c.after.as_str(),
-                )
-            })
-            .collect();
+        let kinds: Vec<(&str, &str, &str, &str)> = got.iter().map(ObjectChange::summary).collect();
         assert_eq!(
             kinds,
             [
